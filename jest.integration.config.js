@@ -1,0 +1,17 @@
+// Integration and end-to-end tests under test/, against a real Kafka broker.
+// The global setup starts the project's own broker unless KAFKA_BROKERS names a cluster.
+const shared = require('./jest.shared');
+
+/** @type {import('jest').Config} */
+module.exports = {
+  ...shared,
+  displayName: 'integration',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/reliability/'],
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  testTimeout: 120000,
+  // Two cores: a few suites at once, each with its own topics and groups.
+  maxWorkers: 2,
+};

@@ -1,0 +1,10 @@
+// Unit tests: `*.spec.ts` beside the code. No broker, no network.
+const shared = require('./jest.shared');
+
+/** @type {import('jest').Config} */
+module.exports = {
+  ...shared,
+  displayName: 'unit',
+  roots: ['<rootDir>/libs', '<rootDir>/apps', '<rootDir>/tools', '<rootDir>/bench'],
+  testMatch: ['**/*.spec.ts'],
+};
