@@ -6,7 +6,7 @@ import globals from 'globals';
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'node_modules/**', '.kafka/**', '**/target/**', 'coverage/**', '*.js', '*.mjs'],
+    ignores: ['dist/**', 'node_modules/**', '.kafka/**', '**/target/**', 'coverage/**', '**/*.js', '**/*.mjs'],
   },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,

@@ -6,6 +6,7 @@ const shared = require('./jest.shared');
 module.exports = {
   ...shared,
   displayName: 'integration',
+  reporters: ['default', ['<rootDir>/tools/jest/summary-reporter.js', { label: 'integration' }]],
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/reliability/'],

@@ -5,6 +5,7 @@ const shared = require('./jest.shared');
 module.exports = {
   ...shared,
   displayName: 'unit',
+  reporters: ['default', ['<rootDir>/tools/jest/summary-reporter.js', { label: 'unit' }]],
   roots: ['<rootDir>/libs', '<rootDir>/apps', '<rootDir>/tools', '<rootDir>/bench'],
   testMatch: ['**/*.spec.ts'],
 };

@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import { Admin, ITopicConfig, Kafka, logLevel } from 'kafkajs';
+
+/** The bootstrap servers of the cluster under test (set by the global setup). */
+export function brokers(): string[] {
+  const value = process.env.KAFKA_BROKERS;
+  if (!value)
+    throw new Error(
+      'KAFKA_BROKERS is not set: run integration tests through jest.integration.config.js',
+    );
+  return value.split(',').map((b) => b.trim());
+}
+
+/** A kafkajs client for tests, quiet unless KAFKAJS_LOG is set. */
+export function testKafka(clientId = 'nest-streams-test'): Kafka {
+  return new Kafka({
+    clientId,
+    brokers: brokers(),
+    logLevel: process.env.KAFKAJS_LOG ? logLevel.INFO : logLevel.NOTHING,
+  });
+}
+
+/** A short random suffix safe in topic names and group ids. */
+export function randomSuffix(): string {
+  return randomUUID().replace(/-/g, '').slice(0, 12);
+}
+
+/**
+ * One test's Kafka namespace: random application id and topic names, every topic it created
+ * deleted by {@link KafkaTestContext.cleanup}, along with topics prefixed by its application id
+ * (changelogs, repartition topics).
+ */
+export class KafkaTestContext {
+  readonly applicationId = `test-app-${randomSuffix()}`;
+  readonly kafka = testKafka(this.applicationId);
+  private readonly created = new Set<string>();
+  private adminClient: Admin | undefined;
+
+  /** A topic name unique to this test; not created. */
+  topicName(label = 'topic'): string {
+    return `test-${label}-${randomSuffix()}`;
+  }
+
+  async admin(): Promise<Admin> {
+    if (!this.adminClient) {
+      this.adminClient = this.kafka.admin();
+      await this.adminClient.connect();
+    }
+    return this.adminClient;
+  }
+
+  /** Creates a topic (waiting for its leaders) and remembers it for cleanup. */
+  async createTopic(
+    topic: string,
+    numPartitions = 1,
+    configEntries: ITopicConfig['configEntries'] = [],
+  ): Promise<string> {
+    const admin = await this.admin();
+    // kafkajs' own waitForLeaders asks metadata v0 and gives up on UNKNOWN_TOPIC_OR_PARTITION,
+    // which a KRaft broker answers until the new topic reaches its metadata cache: poll instead.
+    await admin.createTopics({
+      topics: [{ topic, numPartitions, replicationFactor: 1, configEntries }],
+      waitForLeaders: false,
+    });
+    this.created.add(topic);
+    await waitForTopicLeaders(admin, topic, numPartitions);
+    return topic;
+  }
+
+  /** Deletes every topic this test created or that carries its application id. */
+  async cleanup(): Promise<void> {
+    const admin = await this.admin();
+    const existing = await admin.listTopics();
+    const doomed = existing.filter(
+      (t) => this.created.has(t) || t.startsWith(`${this.applicationId}-`),
+    );
+    if (doomed.length > 0) await admin.deleteTopics({ topics: doomed, timeout: 30_000 });
+    await admin.disconnect();
+    this.adminClient = undefined;
+  }
+}
+
+/** Waits until every partition of a new topic has a leader the broker will name. */
+export async function waitForTopicLeaders(
+  admin: Admin,
+  topic: string,
+  numPartitions: number,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
+      const partitions = topics[0]?.partitions ?? [];
+      if (partitions.length === numPartitions && partitions.every((p) => p.leader >= 0)) return;
+    } catch (error) {
+      lastError = error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`topic ${topic} has no leaders after ${timeoutMs} ms: ${String(lastError)}`);
+}

@@ -1,0 +1,240 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  closeSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { Kafka, logLevel } from 'kafkajs';
+import { BrokerToolError } from './broker-error';
+import { freePort } from './free-port';
+import { findJava } from './java-runtime';
+import { pinnedKafkaVersion, resolveBrokerClasspath } from './maven-classpath';
+import {
+  CONSOLE_LOG,
+  DATA_DIR,
+  KAFKA_HOME,
+  LOG4J_CONFIG,
+  LOGS_DIR,
+  SERVER_LOG,
+  STATE_FILE,
+} from './paths';
+import { serverProperties } from './server-properties';
+
+/** What a running local broker left in .kafka/broker.json. */
+export interface BrokerState {
+  pid: number;
+  brokers: string;
+  kafkaVersion: string;
+  startedAt: string;
+}
+
+export interface StartOptions {
+  /** Progress lines (jar resolution, start-up); defaults to stderr. */
+  log?: (line: string) => void;
+  /** How long to wait for the broker to answer a metadata request. */
+  timeoutMs?: number;
+}
+
+const defaultLog = (line: string): void => {
+  process.stderr.write(`[kafka] ${line}\n`);
+};
+
+/**
+ * Starts the project's local single-node KRaft broker, or reuses the one already running, and
+ * returns its state (`brokers` is the bootstrap `host:port`). Idempotent: a second call while
+ * the broker runs returns the same address without starting anything.
+ *
+ * Throws a {@link BrokerToolError} when Java or Maven is missing, the jars cannot be resolved,
+ * or the broker dies or does not answer in time (with the tail of its log in `details`).
+ */
+export async function startBroker(options: StartOptions = {}): Promise<BrokerState> {
+  const log = options.log ?? defaultLog;
+  const running = await runningBroker();
+  if (running) return running;
+
+  const { java } = findJava();
+  const classpath = resolveBrokerClasspath(log);
+  const kafkaVersion = pinnedKafkaVersion();
+
+  rmSync(DATA_DIR, { recursive: true, force: true });
+  mkdirSync(DATA_DIR, { recursive: true });
+  mkdirSync(LOGS_DIR, { recursive: true });
+  const [brokerPort, controllerPort] = await distinctFreePorts(2);
+  const propertiesFile = join(KAFKA_HOME, 'server.properties');
+  writeFileSync(
+    propertiesFile,
+    serverProperties({ brokerPort, controllerPort, logDir: join(DATA_DIR, 'logs') }),
+  );
+
+  const jvmArgs = [
+    '-Xms256m',
+    '-Xmx1g',
+    '-XX:+UseG1GC',
+    '-XX:MaxGCPauseMillis=20',
+    '-Djava.awt.headless=true',
+    `-Dlog4j2.configurationFile=${LOG4J_CONFIG}`,
+    `-Dkafka.logs.dir=${LOGS_DIR}`,
+    '-cp',
+    classpath,
+  ];
+  const clusterId = randomBytes(16).toString('base64url');
+  const format = spawnSync(
+    java,
+    [...jvmArgs, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', propertiesFile],
+    { encoding: 'utf8' },
+  );
+  if (format.status !== 0) {
+    throw new BrokerToolError(
+      'Formatting the KRaft storage failed.',
+      `${format.stdout}${format.stderr}`.trim().split('\n').slice(-20).join('\n'),
+    );
+  }
+
+  log(`Starting Apache Kafka ${kafkaVersion} (KRaft, single node) on 127.0.0.1:${brokerPort}...`);
+  const started = Date.now();
+  const out = openSync(CONSOLE_LOG, 'a');
+  const child = spawn(java, [...jvmArgs, 'kafka.Kafka', propertiesFile], {
+    detached: true,
+    stdio: ['ignore', out, out],
+  });
+  closeSync(out);
+  child.unref();
+  if (child.pid === undefined) throw new BrokerToolError(`Could not spawn ${java}.`);
+  let exited: number | null = null;
+  child.on('exit', (code) => {
+    exited = code ?? -1;
+  });
+
+  const brokers = `127.0.0.1:${brokerPort}`;
+  const state: BrokerState = {
+    pid: child.pid,
+    brokers,
+    kafkaVersion,
+    startedAt: new Date().toISOString(),
+  };
+  writeFileSync(STATE_FILE, `${JSON.stringify(state, null, 2)}\n`);
+
+  const deadline = Date.now() + (options.timeoutMs ?? 90_000);
+  while (Date.now() < deadline) {
+    if (exited !== null) {
+      rmSync(STATE_FILE, { force: true });
+      throw new BrokerToolError(
+        `The Kafka broker exited with code ${exited} during start-up; see ${SERVER_LOG}.`,
+        logTail(),
+      );
+    }
+    if (await answersMetadata(brokers)) {
+      log(`Broker ready in ${((Date.now() - started) / 1000).toFixed(1)} s (pid ${child.pid}).`);
+      return state;
+    }
+    await sleep(250);
+  }
+  killGroup(child.pid, 'SIGKILL');
+  rmSync(STATE_FILE, { force: true });
+  throw new BrokerToolError(
+    `The Kafka broker did not answer a metadata request within ${(options.timeoutMs ?? 90_000) / 1000} s; see ${SERVER_LOG}.`,
+    logTail(),
+  );
+}
+
+/**
+ * Stops the local broker started by {@link startBroker} (SIGTERM, then SIGKILL after a grace
+ * period) and removes its data. Returns false when no broker of ours was running.
+ */
+export async function stopBroker(options: { graceMs?: number } = {}): Promise<boolean> {
+  const state = readState();
+  if (!state) return false;
+  if (isAlive(state.pid)) {
+    killGroup(state.pid, 'SIGTERM');
+    const deadline = Date.now() + (options.graceMs ?? 20_000);
+    while (isAlive(state.pid) && Date.now() < deadline) await sleep(100);
+    if (isAlive(state.pid)) killGroup(state.pid, 'SIGKILL');
+    while (isAlive(state.pid)) await sleep(50);
+  }
+  rmSync(STATE_FILE, { force: true });
+  rmSync(DATA_DIR, { recursive: true, force: true });
+  return true;
+}
+
+/** The running broker of this checkout, when its process is alive and it answers. */
+export async function runningBroker(): Promise<BrokerState | undefined> {
+  const state = readState();
+  if (!state) return undefined;
+  if (isAlive(state.pid) && (await answersMetadata(state.brokers))) return state;
+  if (isAlive(state.pid)) killGroup(state.pid, 'SIGKILL');
+  rmSync(STATE_FILE, { force: true });
+  return undefined;
+}
+
+function readState(): BrokerState | undefined {
+  if (!existsSync(STATE_FILE)) return undefined;
+  try {
+    return JSON.parse(readFileSync(STATE_FILE, 'utf8')) as BrokerState;
+  } catch {
+    return undefined;
+  }
+}
+
+async function answersMetadata(brokers: string): Promise<boolean> {
+  const admin = new Kafka({
+    clientId: 'nest-streams-broker-probe',
+    brokers: [brokers],
+    logLevel: logLevel.NOTHING,
+    connectionTimeout: 1000,
+    requestTimeout: 2000,
+    retry: { retries: 0 },
+  }).admin();
+  try {
+    await admin.connect();
+    const cluster = await admin.describeCluster();
+    return cluster.brokers.length > 0 && cluster.controller !== null;
+  } catch {
+    return false;
+  } finally {
+    await admin.disconnect().catch(() => undefined);
+  }
+}
+
+async function distinctFreePorts(count: number): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < count) ports.add(await freePort());
+  return [...ports];
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+function logTail(lines = 30): string {
+  const tails = [SERVER_LOG, CONSOLE_LOG]
+    .filter((file) => existsSync(file))
+    .map((file) => readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n'));
+  return tails.join('\n---\n');
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

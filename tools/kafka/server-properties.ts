@@ -1,0 +1,46 @@
+/** Ports and folders of one local single-node KRaft broker. */
+export interface BrokerLayout {
+  brokerPort: number;
+  controllerPort: number;
+  logDir: string;
+}
+
+/**
+ * The broker's server.properties: one combined broker+controller node in KRaft mode on
+ * loopback, replication factors of 1 everywhere, topics never created by accident, and
+ * settings that make tests fast (no initial rebalance delay, short minimum session timeout).
+ */
+export function serverProperties({ brokerPort, controllerPort, logDir }: BrokerLayout): string {
+  const props: Record<string, string | number | boolean> = {
+    'process.roles': 'broker,controller',
+    'node.id': 1,
+    'controller.quorum.voters': `1@127.0.0.1:${controllerPort}`,
+    listeners: `PLAINTEXT://127.0.0.1:${brokerPort},CONTROLLER://127.0.0.1:${controllerPort}`,
+    'advertised.listeners': `PLAINTEXT://127.0.0.1:${brokerPort}`,
+    'listener.security.protocol.map': 'PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
+    'controller.listener.names': 'CONTROLLER',
+    'inter.broker.listener.name': 'PLAINTEXT',
+    'log.dirs': logDir,
+    'num.partitions': 1,
+    'default.replication.factor': 1,
+    'min.insync.replicas': 1,
+    'auto.create.topics.enable': false,
+    'delete.topic.enable': true,
+    'offsets.topic.replication.factor': 1,
+    'offsets.topic.num.partitions': 10,
+    'transaction.state.log.replication.factor': 1,
+    'transaction.state.log.min.isr': 1,
+    'transaction.state.log.num.partitions': 10,
+    'share.coordinator.state.topic.replication.factor': 1,
+    'share.coordinator.state.topic.min.isr': 1,
+    'group.initial.rebalance.delay.ms': 0,
+    'group.min.session.timeout.ms': 1000,
+    'num.network.threads': 2,
+    'num.io.threads': 4,
+    'log.cleaner.threads': 1,
+    'log.cleaner.dedupe.buffer.size': 16777216,
+  };
+  return `${Object.entries(props)
+    .map(([key, value]) => `${key}=${String(value)}`)
+    .join('\n')}\n`;
+}
