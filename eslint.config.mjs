@@ -6,7 +6,15 @@ import globals from 'globals';
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'node_modules/**', '.kafka/**', '**/target/**', 'coverage/**', '**/*.js', '**/*.mjs'],
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      '.kafka/**',
+      '**/target/**',
+      'coverage/**',
+      '**/*.js',
+      '**/*.mjs',
+    ],
   },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
@@ -16,7 +24,10 @@ export default tseslint.config(
       globals: { ...globals.node, ...globals.jest },
     },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/no-explicit-any': 'error',
       'no-restricted-imports': 'off',
     },
@@ -27,7 +38,11 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@nestjs/*'], message: 'libs/streams is framework-free: no Nest imports.' }] },
+        {
+          patterns: [
+            { group: ['@nestjs/*'], message: 'libs/streams is framework-free: no Nest imports.' },
+          ],
+        },
       ],
     },
   },

@@ -80,7 +80,11 @@ export interface BytesStore {
   reverseAll(): IterableIterator<KeyValueBytes>;
 
   /** Asynchronous range read for engines without synchronous iterators (and for queries). */
-  rangeAsync(from: Buffer | undefined, to: Buffer | undefined, reverse?: boolean): Promise<KeyValueBytes[]>;
+  rangeAsync(
+    from: Buffer | undefined,
+    to: Buffer | undefined,
+    reverse?: boolean,
+  ): Promise<KeyValueBytes[]>;
 
   /** An estimate of the number of entries (RocksDB `rocksdb.estimate-num-keys`). */
   approximateNumEntries(): number;
