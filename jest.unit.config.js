@@ -6,6 +6,6 @@ module.exports = {
   ...shared,
   displayName: 'unit',
   reporters: ['default', ['<rootDir>/tools/jest/summary-reporter.js', { label: 'unit' }]],
-  roots: ['<rootDir>/libs', '<rootDir>/apps', '<rootDir>/tools', '<rootDir>/bench'],
-  testMatch: ['**/*.spec.ts'],
+  testMatch: ['<rootDir>/{libs,apps,tools,bench}/**/*.spec.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/dist/', '<rootDir>/test/'],
 };
