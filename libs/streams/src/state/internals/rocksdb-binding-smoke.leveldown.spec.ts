@@ -1,3 +1,4 @@
+// The `rocksdb` binding itself, before any engine wraps it (runs under jest.leveldown.config.js).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

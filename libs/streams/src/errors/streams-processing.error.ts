@@ -1,0 +1,20 @@
+import { StreamsError } from './streams.error';
+
+/**
+ * A processor or punctuator threw, or a handler chose FAIL. Carries the task and, when there
+ * was one, the record's origin. What to do: the uncaught-exception handler decides (replace the
+ * processing loop, shut down the client or the application); fix the processor or the input.
+ */
+export class StreamsProcessingError extends StreamsError {
+  readonly code = 'PROCESSING_FAILED';
+  readonly retriable = false;
+
+  constructor(
+    message: string,
+    readonly taskId: string,
+    readonly origin?: { topic: string; partition: number; offset: number },
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}

@@ -1,0 +1,11 @@
+export type { Serde } from './serde';
+export { Serdes } from './serdes';
+export { SerializationError } from './serialization.error';
+export { StringSerde } from './string.serde';
+export { JsonSerde, type JsonSerdeOptions } from './json.serde';
+export { LongSerde } from './long.serde';
+export { LongBigIntSerde } from './long-bigint.serde';
+export { IntegerSerde } from './integer.serde';
+export { DoubleSerde } from './double.serde';
+export { BytesSerde } from './bytes.serde';
+export { VoidSerde } from './void.serde';

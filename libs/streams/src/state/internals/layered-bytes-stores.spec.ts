@@ -1,0 +1,50 @@
+import type { StateStoreContext } from '../state-store-context';
+import type { BytesStore } from './bytes-store';
+import { describeBytesStoreContract } from './bytes-store.contract';
+import { CachingBytesStore } from './caching-bytes-store';
+import { ChangeLoggingBytesStore } from './change-logging-bytes-store';
+import { InMemoryBytesStore } from './in-memory-bytes.store';
+import { testStoreContext } from './store-test-support';
+import { WrappedBytesStore } from './wrapped-bytes-store';
+
+/** Opens a stack of layers through `open()`, as the contract suite does for engines. */
+class OpenedWithContext extends WrappedBytesStore {
+  constructor(
+    inner: BytesStore,
+    private readonly context: StateStoreContext,
+  ) {
+    super(inner);
+  }
+
+  override open(): Promise<void> {
+    return (this.inner as WrappedBytesStore).init(this.context);
+  }
+}
+
+// Every layer is itself a bytes store: the stacks must honour the same contract as engines.
+describeBytesStoreContract(
+  'change-logging over in-memory',
+  (name) =>
+    new OpenedWithContext(
+      new ChangeLoggingBytesStore(new InMemoryBytesStore(name)),
+      testStoreContext(),
+    ),
+);
+
+describeBytesStoreContract(
+  'caching over change-logging over in-memory',
+  (name) =>
+    new OpenedWithContext(
+      new CachingBytesStore(new ChangeLoggingBytesStore(new InMemoryBytesStore(name))),
+      testStoreContext(),
+    ),
+);
+
+describeBytesStoreContract(
+  'caching with a tiny cache (constant eviction)',
+  (name) =>
+    new OpenedWithContext(
+      new CachingBytesStore(new ChangeLoggingBytesStore(new InMemoryBytesStore(name))),
+      testStoreContext({ cacheMaxBytes: 300 }),
+    ),
+);

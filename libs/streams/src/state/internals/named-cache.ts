@@ -1,0 +1,230 @@
+/**
+ * One cached entry. Entries are updated in place on writes (no allocation per repeated
+ * write); anything handed to other code is copied into a {@link FlushedEntry} first.
+ */
+export interface CacheEntry {
+  readonly key: Buffer;
+  /** The value; `null` is a delete (dirty) or a known-absent key (clean). */
+  value: Buffer | null;
+  /** Timestamp of the record that last wrote the entry. */
+  timestamp: number;
+  /** Written since the last flush, not yet in the store below. */
+  dirty: boolean;
+  /**
+   * For dirty entries: the value the store below holds (`null`: absent), when known (the
+   * entry was read before its first write); `undefined` when unknown.
+   */
+  priorValue: Buffer | null | undefined;
+  /** Bytes charged to the cache budget. */
+  size: number;
+}
+
+/** A dirty entry leaving the cache: its write and what the store held before it. */
+export interface FlushedEntry {
+  readonly key: Buffer;
+  readonly value: Buffer | null;
+  readonly timestamp: number;
+  /** The store's value before this write (`null`: absent), or `undefined` when unknown. */
+  oldValue: Buffer | null | undefined;
+}
+
+/** Receives a namespace's dirty entries, in the order they first became dirty. */
+export type FlushHandler = (entries: FlushedEntry[]) => void;
+
+/** The budget a namespace belongs to (the process-wide {@link RecordCache}). */
+export interface CacheBudget {
+  charge(bytes: number): void;
+  afterWrite(cache: NamedCache): void;
+}
+
+/** Fixed per-entry overhead charged besides key and value bytes (object, map slot, string). */
+export const CACHE_ENTRY_OVERHEAD_BYTES = 96;
+
+/**
+ * One store's part of the record cache: an LRU of entries keyed by the key's bytes as a
+ * latin1 string (one character per byte, so string order is unsigned byte order), with the
+ * dirty keys tracked in write order. Evicting a dirty entry flushes every dirty entry of the
+ * namespace first, so the store below (and the changelog) sees writes in order.
+ */
+export class NamedCache {
+  private readonly entries = new Map<string, CacheEntry>();
+  private readonly dirtyKeys = new Set<string>();
+  private sortedDirty: string[] | undefined;
+  private bytes = 0;
+  hits = 0;
+  misses = 0;
+  evictions = 0;
+  flushes = 0;
+
+  constructor(
+    readonly name: string,
+    private readonly budget: CacheBudget,
+    private readonly onFlush: FlushHandler,
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get sizeBytes(): number {
+    return this.bytes;
+  }
+
+  get dirtyCount(): number {
+    return this.dirtyKeys.size;
+  }
+
+  /** The entry of `k`, marking it most recently used and counting a hit or a miss. */
+  get(k: string): CacheEntry | undefined {
+    const entry = this.entries.get(k);
+    if (entry === undefined) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
+    this.entries.delete(k);
+    this.entries.set(k, entry);
+    return entry;
+  }
+
+  /** The entry of `k` without touching the LRU order or the statistics. */
+  peek(k: string): CacheEntry | undefined {
+    return this.entries.get(k);
+  }
+
+  /** Records a write: the entry becomes dirty and most recently used; may evict. */
+  putDirty(k: string, key: Buffer, value: Buffer | null, timestamp: number): void {
+    const entry = this.entries.get(k);
+    if (entry !== undefined) {
+      const size = entrySize(key, value);
+      this.budget.charge(size - entry.size);
+      this.bytes += size - entry.size;
+      entry.size = size;
+      if (!entry.dirty) {
+        entry.priorValue = entry.value;
+        entry.dirty = true;
+        this.addDirty(k);
+      }
+      entry.value = value;
+      entry.timestamp = timestamp;
+      this.entries.delete(k);
+      this.entries.set(k, entry);
+    } else {
+      this.insert(k, { key, value, timestamp, dirty: true, priorValue: undefined, size: 0 });
+      this.addDirty(k);
+    }
+    this.budget.afterWrite(this);
+  }
+
+  /** Caches a value read from the store below; never replaces an existing entry. May evict. */
+  putClean(k: string, key: Buffer, value: Buffer | null): void {
+    if (this.entries.has(k)) return;
+    this.insert(k, { key, value, timestamp: 0, dirty: false, priorValue: undefined, size: 0 });
+    this.budget.afterWrite(this);
+  }
+
+  /** Evicts the least recently used entry (flushing first if it is dirty). */
+  evictOne(): void {
+    const eldest = this.entries.keys().next();
+    if (eldest.done) return;
+    const k = eldest.value;
+    const entry = this.entries.get(k) as CacheEntry;
+    if (entry.dirty) this.flush();
+    this.entries.delete(k);
+    this.budget.charge(-entry.size);
+    this.bytes -= entry.size;
+    this.evictions++;
+  }
+
+  /** Hands every dirty entry to the flush handler, in write order, and marks them clean. */
+  flush(): void {
+    if (this.dirtyKeys.size === 0) return;
+    const flushed: FlushedEntry[] = new Array<FlushedEntry>(this.dirtyKeys.size);
+    let i = 0;
+    for (const k of this.dirtyKeys) {
+      const entry = this.entries.get(k) as CacheEntry;
+      flushed[i++] = {
+        key: entry.key,
+        value: entry.value,
+        timestamp: entry.timestamp,
+        oldValue: entry.priorValue,
+      };
+      entry.dirty = false;
+      entry.priorValue = undefined;
+    }
+    this.dirtyKeys.clear();
+    this.sortedDirty = undefined;
+    this.flushes++;
+    this.onFlush(flushed);
+  }
+
+  /**
+   * Dirty entries with `from <= key <= to` (latin1 key strings; omitted bounds open; `toLimit`
+   * instead of `to` gives an exclusive upper bound), ascending or descending.
+   */
+  dirtyRange(
+    from: string | undefined,
+    to: string | undefined,
+    reverse: boolean,
+    toExclusive = false,
+  ): CacheEntry[] {
+    if (this.dirtyKeys.size === 0) return [];
+    if (this.sortedDirty === undefined) this.sortedDirty = [...this.dirtyKeys].sort();
+    const keys = this.sortedDirty;
+    const start = from === undefined ? 0 : lowerBound(keys, from);
+    const end =
+      to === undefined ? keys.length : toExclusive ? lowerBound(keys, to) : upperBound(keys, to);
+    const result: CacheEntry[] = [];
+    for (let i = start; i < end; i++) result.push(this.entries.get(keys[i]) as CacheEntry);
+    if (reverse) result.reverse();
+    return result;
+  }
+
+  /** Drops every entry without flushing. */
+  clear(): void {
+    this.budget.charge(-this.bytes);
+    this.bytes = 0;
+    this.entries.clear();
+    this.dirtyKeys.clear();
+    this.sortedDirty = undefined;
+  }
+
+  private insert(k: string, entry: CacheEntry): void {
+    entry.size = entrySize(entry.key, entry.value);
+    this.entries.set(k, entry);
+    this.bytes += entry.size;
+    this.budget.charge(entry.size);
+  }
+
+  private addDirty(k: string): void {
+    this.dirtyKeys.add(k);
+    this.sortedDirty = undefined;
+  }
+}
+
+function entrySize(key: Buffer, value: Buffer | null): number {
+  // The key is held twice: as a Buffer and as its latin1 string.
+  return 2 * key.length + (value === null ? 0 : value.length) + CACHE_ENTRY_OVERHEAD_BYTES;
+}
+
+function lowerBound(keys: readonly string[], k: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid] < k) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function upperBound(keys: readonly string[], k: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid] <= k) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

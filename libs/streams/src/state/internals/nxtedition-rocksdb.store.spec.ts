@@ -1,0 +1,176 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RocksDBConfigError } from '../../errors/rocksdb-config.error';
+import type { RocksDBConfigSetter } from '../rocksdb-config-setter';
+import type { RocksDBOptions } from '../rocksdb-options';
+import { describeBytesStoreContract } from './bytes-store.contract';
+import { loadedRocksDBBindings } from './rocksdb-binding-guard';
+import { LeveldownRocksDBStore } from './leveldown-rocksdb.store';
+import { NxteditionRocksDBStore } from './nxtedition-rocksdb.store';
+
+/**
+ * The two RocksDB bindings corrupt each other when loaded in one process (see
+ * `assertSingleRocksDBBinding`); when an earlier spec in this Jest process loaded the other
+ * one, these tests are skipped rather than refused. Run this file alone to cover it.
+ */
+const skipReason = loadedRocksDBBindings().includes('rocksdb')
+  ? 'the rocksdb binding is already loaded in this Jest process; run this spec file on its own'
+  : undefined;
+const describeAlone = skipReason === undefined ? describe : describe.skip;
+
+describeBytesStoreContract(
+  'NxteditionRocksDBStore',
+  (name, directory) => new NxteditionRocksDBStore({ name, directory }),
+  { skipReason },
+);
+
+/** The `key=value` lines of the newest RocksDB OPTIONS file in `directory`. */
+function writtenOptions(directory: string): Map<string, string> {
+  const file = readdirSync(directory)
+    .filter((name) => name.startsWith('OPTIONS-'))
+    .sort()
+    .pop();
+  const lines = readFileSync(join(directory, file ?? 'missing'), 'utf8').split('\n');
+  return new Map(
+    lines
+      .map((line) => line.trim().split('='))
+      .filter((parts): parts is [string, string] => parts.length === 2),
+  );
+}
+
+describeAlone('NxteditionRocksDBStore', () => {
+  let root: string;
+
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'nxtedition-rocksdb-'));
+  });
+
+  afterEach(() => {
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it("opens with Kafka Streams' defaults where the binding can apply them", async () => {
+    const directory = join(root, 'defaults');
+    const store = new NxteditionRocksDBStore({ name: 'defaults', directory });
+    await store.open();
+    expect(store.metrics().blockCacheCapacityBytes).toBe(50 * 1024 * 1024);
+    await store.close();
+    const written = writtenOptions(directory);
+    expect(written.get('write_buffer_size')).toBe(String(16 * 1024 * 1024));
+    expect(written.get('max_write_buffer_number')).toBe('6');
+    expect(written.get('compression')).toBe('kNoCompression');
+    expect(written.get('compaction_style')).toBe('kCompactionStyleUniversal');
+    expect(written.get('block_size')).toBe('4096');
+    expect(written.get('filter_policy')).toBe('bloomfilter:10:false');
+  });
+
+  it('applies a config setter and calls its close with the same options', async () => {
+    const directory = join(root, 'tuned');
+    const seen: RocksDBOptions[] = [];
+    const setter: RocksDBConfigSetter = {
+      setConfig(storeName, options, configs) {
+        expect(storeName).toBe('tuned');
+        expect(configs).toEqual({ 'application.id': 'app' });
+        options.blockCacheSize = 8 * 1024 * 1024;
+        options.writeBufferSize = 4 * 1024 * 1024;
+        options.blockSize = 16 * 1024;
+        options.bloomFilterBitsPerKey = 0;
+        options.compactionStyle = 'level';
+        options.compression = 'zstd';
+        seen.push(options);
+      },
+      close(_storeName, options) {
+        seen.push(options);
+      },
+    };
+    const store = new NxteditionRocksDBStore({
+      name: 'tuned',
+      directory,
+      configSetter: setter,
+      configs: { 'application.id': 'app' },
+    });
+    await store.open();
+    expect(store.appliedOptions?.blockCacheSize).toBe(8 * 1024 * 1024);
+    expect(store.metrics().blockCacheCapacityBytes).toBe(8 * 1024 * 1024);
+    await store.close();
+    expect(seen).toHaveLength(2);
+    expect(seen[1]).toBe(seen[0]);
+    const written = writtenOptions(directory);
+    expect(written.get('write_buffer_size')).toBe(String(4 * 1024 * 1024));
+    expect(written.get('block_size')).toBe(String(16 * 1024));
+    expect(written.get('filter_policy')).toBe('nullptr');
+    expect(written.get('compaction_style')).toBe('kCompactionStyleLevel');
+  });
+
+  it('rejects options the binding cannot apply, naming each', async () => {
+    const store = new NxteditionRocksDBStore({
+      name: 'impossible',
+      directory: join(root, 'impossible'),
+      configSetter: {
+        setConfig(_name, options) {
+          options.maxWriteBufferNumber = 3;
+          options.maxOpenFiles = 100;
+          options.walEnabled = false;
+          options.compression = 'snappy';
+        },
+      },
+    });
+    const failure = store.open();
+    await expect(failure).rejects.toBeInstanceOf(RocksDBConfigError);
+    await expect(failure).rejects.toMatchObject({
+      code: 'ROCKSDB_CONFIG_INVALID',
+      problems: [
+        expect.stringContaining('maxWriteBufferNumber=3'),
+        expect.stringContaining('compression=snappy'),
+        expect.stringContaining('maxOpenFiles=100'),
+        expect.stringContaining('walEnabled=false'),
+      ],
+    });
+    expect(store.isOpen()).toBe(false);
+  });
+
+  it('reports memory and compaction metrics', async () => {
+    const store = new NxteditionRocksDBStore({ name: 'metrics', directory: join(root, 'm') });
+    await store.open();
+    store.putAll(
+      Array.from({ length: 1000 }, (_, i) => ({
+        key: Buffer.from(`k${i}`),
+        value: Buffer.alloc(100, i),
+      })),
+    );
+    const metrics = store.metrics();
+    expect(metrics.memTablesBytes).toBeGreaterThan(100_000);
+    expect(metrics.estimatedNumKeys).toBe(1000);
+    expect(metrics.blockCacheUsageBytes).toBeGreaterThanOrEqual(0);
+    expect(metrics.tableReadersBytes).toBeGreaterThanOrEqual(0);
+    expect(metrics.totalSstFilesBytes).toBe(0);
+    expect(metrics.compactionPending).toBe(false);
+    await store.close();
+  });
+
+  it('refuses to load the other RocksDB binding into the same process', async () => {
+    const store = new NxteditionRocksDBStore({ name: 'loaded', directory: join(root, 'loaded') });
+    await store.open();
+    expect(loadedRocksDBBindings()).toEqual(['@nxtedition/rocksdb']);
+    const other = new LeveldownRocksDBStore({ name: 'other', directory: join(root, 'other') });
+    await expect(other.open()).rejects.toMatchObject({
+      code: 'ROCKSDB_BINDING_CONFLICT',
+      message: expect.stringContaining('Use one RocksDB binding per process'),
+    });
+    expect(loadedRocksDBBindings()).toEqual(['@nxtedition/rocksdb']);
+    await store.close();
+  });
+
+  it('fails with a ProcessorStateError when the directory is locked by another store', async () => {
+    const directory = join(root, 'locked');
+    const first = new NxteditionRocksDBStore({ name: 'first', directory });
+    const second = new NxteditionRocksDBStore({ name: 'second', directory });
+    await first.open();
+    await expect(second.open()).rejects.toMatchObject({
+      code: 'PROCESSOR_STATE_ERROR',
+      message: expect.stringMatching(/lock/i),
+    });
+    await first.close();
+  });
+});

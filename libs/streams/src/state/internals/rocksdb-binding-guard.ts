@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs';
+import { RocksDBBindingConflictError } from '../../errors/rocksdb-binding-conflict.error';
+
+/** The npm RocksDB bindings the engines use. */
+export type RocksDBBinding = '@nxtedition/rocksdb' | 'rocksdb';
+
+const NATIVE_MODULE: Readonly<Record<RocksDBBinding, RegExp>> = {
+  '@nxtedition/rocksdb': /\/@nxtedition\/rocksdb\/[^\n]*\.node$/m,
+  rocksdb: /\/node_modules\/rocksdb\/[^\n]*\.node$/m,
+};
+
+/**
+ * The RocksDB bindings whose native code is mapped into this process, read from
+ * `/proc/self/maps` (Linux only: elsewhere the answer is always empty).
+ */
+export function loadedRocksDBBindings(): RocksDBBinding[] {
+  let maps: string;
+  try {
+    maps = readFileSync('/proc/self/maps', 'utf8');
+  } catch {
+    return [];
+  }
+  return (Object.keys(NATIVE_MODULE) as RocksDBBinding[]).filter((binding) =>
+    NATIVE_MODULE[binding].test(maps),
+  );
+}
+
+/**
+ * Refuses to load `binding` into a process that has loaded the other RocksDB binding.
+ *
+ * Why: the two prebuilt binaries bundle different RocksDB versions (6.17 and 9.x) and both
+ * export the same GNU-unique C++ symbols (function-local statics such as
+ * `UncompressionDict::GetEmptyDict()::empty_dict`: 40 bytes in one, 72 in the other). The
+ * dynamic linker merges those across libraries even when they are loaded privately, so one
+ * RocksDB builds its object in the other's memory and overwrites what follows it (observed: a
+ * RocksDB assertion aborting the process at the next `rocksdb` open).
+ *
+ * Throws `RocksDBBindingConflictError`: use one binding per process (run the other one, e.g.
+ * in a benchmark or a test, in a separate process).
+ */
+export function assertSingleRocksDBBinding(storeName: string, binding: RocksDBBinding): void {
+  const other: RocksDBBinding = binding === 'rocksdb' ? '@nxtedition/rocksdb' : 'rocksdb';
+  if (loadedRocksDBBindings().includes(other)) {
+    throw new RocksDBBindingConflictError(storeName, binding, other);
+  }
+}

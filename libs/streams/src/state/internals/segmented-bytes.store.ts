@@ -1,0 +1,359 @@
+import { StoreClosedError } from '../../errors/store-closed.error';
+import { UnsupportedStoreOperationError } from '../../errors/unsupported-store-operation.error';
+import { requireDurationMs } from '../../kstream/windows/window-time';
+import type { BytesStore, BytesStoreCapabilities, BytesWrite, KeyValueBytes } from './bytes-store';
+import {
+  KeyValueSegments,
+  defaultSegmentIntervalMs,
+  type SegmentFactory,
+} from './key-value-segments';
+
+/** How a segmented store finds the time of a store key: window start, or session end. */
+export interface SegmentedKeySchema {
+  /**
+   * The time deciding the key's segment and its expiry.
+   *
+   * @throws InvalidWindowedKeyError for bytes that are not a key of this schema.
+   */
+  segmentTimestamp(storeKey: Buffer): number;
+}
+
+/** One range read over the segments, in store-key terms. */
+export interface SegmentedRange {
+  /** Lowest store key to read in each segment (open when undefined). */
+  readonly lower: Buffer | undefined;
+  /** Highest store key to read in each segment (open when undefined). */
+  readonly upper: Buffer | undefined;
+  /** Segments to search: those that can hold segment times in `[timeFrom, timeTo]`. */
+  readonly segmentTimeFrom: number;
+  readonly segmentTimeTo: number;
+  /** Segments in descending order and each segment's range descending. */
+  readonly backward: boolean;
+  /** Keeps an entry of the range (the bounds are not exact for variable-length keys). */
+  accept(storeKey: Buffer): boolean;
+}
+
+/** Outcome of applying one batch of changelog records. */
+export interface RestoreBatchResult {
+  /** Records written to a segment (tombstones included). */
+  readonly applied: number;
+  /** Records skipped because they were already past retention. */
+  readonly skippedExpired: number;
+}
+
+/** Options shared by the segmented window and session stores. */
+export interface SegmentedBytesStoreOptions {
+  /** The store's name (its changelog is `<application.id>-<name>-changelog`). */
+  readonly name: string;
+  /** How long entries stay, in ms of stream time past their segment time. */
+  readonly retentionPeriodMs: number;
+  /** Width of a segment; default `max(retention / 2, 60 000)`, as Kafka Streams. */
+  readonly segmentIntervalMs?: number;
+  /** Creates one segment's unopened bytes store from its name. */
+  readonly segmentFactory: SegmentFactory;
+  /**
+   * What the engine the factory builds can do. `syncReads` decides whether this store's
+   * synchronous reads work (otherwise they throw `UnsupportedStoreOperationError`).
+   */
+  readonly capabilities: BytesStoreCapabilities;
+  /** Names of segments a previous run left (persistent engines must provide it). */
+  readonly listSegmentNames?: () => Promise<readonly string[]>;
+}
+
+/**
+ * The engine under the window and session stores, as Kafka Streams'
+ * `AbstractRocksDBSegmentedBytesStore`: store keys go to the segment of their segment time,
+ * stream time is the largest segment time written, and an entry is live while its segment
+ * time is at least `streamTime - retention + 1`. Expired entries are never written (neither
+ * by `put` nor by restore) and never returned, and whole segments are dropped once every time
+ * they can hold has expired.
+ *
+ * Stream time starts unknown (`-1`) at every open, as in Kafka Streams, and grows with writes
+ * and restored records.
+ */
+export class SegmentedBytesStore {
+  readonly name: string;
+  readonly capabilities: BytesStoreCapabilities;
+  readonly retentionPeriodMs: number;
+  readonly segmentIntervalMs: number;
+  private readonly segments: KeyValueSegments;
+  private streamTime = -1;
+  private opened = false;
+  private expiredDrops = 0;
+
+  /**
+   * @throws InvalidWindowError when the retention or the interval is not a valid duration.
+   */
+  constructor(
+    options: SegmentedBytesStoreOptions,
+    private readonly schema: SegmentedKeySchema,
+  ) {
+    this.name = options.name;
+    this.capabilities = options.capabilities;
+    this.retentionPeriodMs = requireDurationMs(options.retentionPeriodMs, 'retention', false);
+    this.segmentIntervalMs =
+      options.segmentIntervalMs ?? defaultSegmentIntervalMs(this.retentionPeriodMs);
+    this.segments = new KeyValueSegments({
+      storeName: options.name,
+      retentionPeriodMs: this.retentionPeriodMs,
+      segmentIntervalMs: this.segmentIntervalMs,
+      segmentFactory: (segmentName) => this.checked(options.segmentFactory(segmentName)),
+      listSegmentNames: options.listSegmentNames,
+    });
+  }
+
+  /** Opens the segments a previous run left. Idempotent while open. */
+  async open(): Promise<void> {
+    if (!this.opened) {
+      this.streamTime = -1;
+      await this.segments.openExisting(this.streamTime);
+      this.opened = true;
+    }
+  }
+
+  isOpen(): boolean {
+    return this.opened;
+  }
+
+  /** The largest segment time seen by writes and restores since open, `-1` when none. */
+  observedStreamTime(): number {
+    return this.streamTime;
+  }
+
+  /** Entries with a segment time below this are expired. */
+  minLiveTime(): number {
+    return Math.max(0, this.streamTime - this.retentionPeriodMs + 1);
+  }
+
+  /** Number of live segments (for tests and metrics). */
+  segmentCount(): number {
+    return this.segments.count;
+  }
+
+  /** Names of the live segments, ascending. */
+  segmentNames(): string[] {
+    return this.segments.all(false).map((segment) => segment.name);
+  }
+
+  /** Puts dropped so far because their entry was already past retention (a metric). */
+  expiredRecordDrops(): number {
+    return this.expiredDrops;
+  }
+
+  /**
+   * Writes (or, with `null`, deletes) one store key. Advances stream time, then drops the write
+   * when its segment time is already past retention, and drops expired segments.
+   *
+   * @returns whether the write was applied.
+   * @throws StoreClosedError when the store is not open; InvalidWindowedKeyError for a key that
+   *   does not fit the schema.
+   */
+  put(storeKey: Buffer, value: Buffer | null): boolean {
+    this.requireOpen();
+    const time = this.schema.segmentTimestamp(storeKey);
+    this.streamTime = Math.max(this.streamTime, time);
+    if (time < this.minLiveTime()) {
+      this.expiredDrops++;
+      return false;
+    }
+    const segment = this.segments.getOrCreateSegmentIfLive(
+      this.segments.segmentId(time),
+      this.streamTime,
+    );
+    if (segment === undefined) {
+      this.expiredDrops++;
+      return false;
+    }
+    segment.put(storeKey, value);
+    return true;
+  }
+
+  /**
+   * Synchronous point read of a store key; `undefined` when absent or expired.
+   *
+   * @throws StoreClosedError when not open; UnsupportedStoreOperationError when the engine has
+   *   no synchronous reads (use {@link SegmentedBytesStore.getAsync}).
+   */
+  get(storeKey: Buffer): Buffer | undefined {
+    this.requireSyncReads('get');
+    const time = this.schema.segmentTimestamp(storeKey);
+    if (time < this.minLiveTime()) {
+      return undefined;
+    }
+    return this.segments.segmentForTimestamp(time)?.get(storeKey);
+  }
+
+  /**
+   * Asynchronous point read of a store key (every engine).
+   *
+   * @throws StoreClosedError when not open; the engine's `ProcessorStateError` on failure.
+   */
+  async getAsync(storeKey: Buffer): Promise<Buffer | undefined> {
+    this.requireOpen();
+    const time = this.schema.segmentTimestamp(storeKey);
+    if (time < this.minLiveTime()) {
+      return undefined;
+    }
+    const segment = this.segments.segmentForTimestamp(time);
+    if (segment === undefined) {
+      return undefined;
+    }
+    const value = await segment.getAsync(storeKey);
+    return segment.isDropped ? undefined : value;
+  }
+
+  /**
+   * Live entries of `range`, segment after segment (so ordered by segment, then store key).
+   * Valid until the next `await`: segments are dropped in the background.
+   *
+   * @throws StoreClosedError when not open; UnsupportedStoreOperationError when the engine has
+   *   no synchronous reads (use {@link SegmentedBytesStore.rangeAsync}).
+   */
+  range(range: SegmentedRange): IterableIterator<KeyValueBytes> {
+    this.requireSyncReads('range');
+    return this.iterate(range);
+  }
+
+  private *iterate(range: SegmentedRange): IterableIterator<KeyValueBytes> {
+    const minLive = this.minLiveTime();
+    const searched = this.segments.search(
+      Math.max(range.segmentTimeFrom, minLive),
+      range.segmentTimeTo,
+      range.backward,
+    );
+    for (const segment of searched) {
+      for (const entry of segment.range(range.lower, range.upper, range.backward)) {
+        if (this.schema.segmentTimestamp(entry.key) >= minLive && range.accept(entry.key)) {
+          yield entry;
+        }
+      }
+    }
+  }
+
+  /**
+   * The same entries as {@link SegmentedBytesStore.range}, read asynchronously (every engine).
+   *
+   * @throws StoreClosedError when not open; the engine's `ProcessorStateError` on failure.
+   */
+  async rangeAsync(range: SegmentedRange): Promise<KeyValueBytes[]> {
+    this.requireOpen();
+    const minLive = this.minLiveTime();
+    const searched = this.segments.search(
+      Math.max(range.segmentTimeFrom, minLive),
+      range.segmentTimeTo,
+      range.backward,
+    );
+    const out: KeyValueBytes[] = [];
+    for (const segment of searched) {
+      if (segment.isDropped) {
+        continue;
+      }
+      const entries = await segment.rangeAsync(range.lower, range.upper, range.backward);
+      const liveFrom = this.minLiveTime();
+      for (const entry of entries) {
+        if (this.schema.segmentTimestamp(entry.key) >= liveFrom && range.accept(entry.key)) {
+          out.push(entry);
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Applies one batch of changelog records (store keys and values, `null` for tombstones), as
+   * Kafka Streams' batching restore: stream time advances to the batch's largest segment time,
+   * expired segments are dropped, records already past retention are skipped, and the rest is
+   * written to each segment as one batch, in changelog order.
+   *
+   * @throws StoreClosedError when not open; InvalidWindowedKeyError for a record whose key is
+   *   not of this store's format (the changelog holds foreign data: wipe and check the topic).
+   */
+  restoreAll(records: readonly BytesWrite[]): RestoreBatchResult {
+    this.requireOpen();
+    const times = records.map((record) => this.schema.segmentTimestamp(record.key));
+    for (const time of times) {
+      this.streamTime = Math.max(this.streamTime, time);
+    }
+    this.segments.cleanupExpiredSegments(this.streamTime);
+    const minLive = this.minLiveTime();
+    const batches = new Map<number, BytesWrite[]>();
+    let skippedExpired = 0;
+    records.forEach((record, index) => {
+      if (times[index] < minLive) {
+        skippedExpired++;
+        return;
+      }
+      const id = this.segments.segmentId(times[index]);
+      const batch = batches.get(id);
+      if (batch === undefined) {
+        batches.set(id, [record]);
+      } else {
+        batch.push(record);
+      }
+    });
+    for (const [id, batch] of batches) {
+      this.segments.getOrCreateSegmentIfLive(id, this.streamTime)?.putAll(batch);
+    }
+    return { applied: records.length - skippedExpired, skippedExpired };
+  }
+
+  /** Sum of the segments' estimates (entries buffered while a segment opens included). */
+  approximateNumEntries(): number {
+    this.requireOpen();
+    return this.segments.all(false).reduce((sum, s) => sum + s.approximateNumEntries(), 0);
+  }
+
+  /**
+   * Flushes every segment and waits for background drops.
+   *
+   * @throws StoreClosedError when not open; the engine's `ProcessorStateError` on failure.
+   */
+  async flush(): Promise<void> {
+    this.requireOpen();
+    await this.segments.flush();
+  }
+
+  /** Flushes and closes every segment. Idempotent. */
+  async close(): Promise<void> {
+    if (this.opened) {
+      this.opened = false;
+      await this.segments.close();
+    }
+  }
+
+  /** Closes and deletes every segment; `open()` afterwards starts empty. */
+  async destroy(): Promise<void> {
+    this.opened = false;
+    this.streamTime = -1;
+    await this.segments.destroy();
+  }
+
+  /** A segment engine that reads synchronously when this store promised it would. */
+  private checked(store: BytesStore): BytesStore {
+    if (this.capabilities.syncReads && !store.capabilities.syncReads) {
+      throw new UnsupportedStoreOperationError(
+        this.name,
+        'segmentFactory',
+        `segment ${store.name} has no synchronous reads but the store was declared with capabilities.syncReads`,
+      );
+    }
+    return store;
+  }
+
+  private requireOpen(): void {
+    if (!this.opened) {
+      throw new StoreClosedError(this.name);
+    }
+  }
+
+  private requireSyncReads(operation: string): void {
+    this.requireOpen();
+    if (!this.capabilities.syncReads) {
+      throw new UnsupportedStoreOperationError(
+        this.name,
+        operation,
+        'the engine has no synchronous reads; use the asynchronous variant',
+      );
+    }
+  }
+}

@@ -1,0 +1,324 @@
+import { InvalidWindowError } from '../../errors/invalid-window.error';
+import type { BytesStoreCapabilities, BytesWrite, KeyValueBytes } from './bytes-store';
+import {
+  SegmentedBytesStore,
+  type RestoreBatchResult,
+  type SegmentedBytesStoreOptions,
+  type SegmentedRange,
+} from './segmented-bytes.store';
+import { SESSION_SUFFIX_SIZE, SessionKeySchema } from './session-key-schema';
+
+/** One session of a session store. `key` may share memory with the engine's buffer. */
+export interface SessionBytesEntry {
+  /** The serialized record key. */
+  readonly key: Buffer;
+  /** Timestamp of the session's first record, epoch ms. */
+  readonly start: number;
+  /** Timestamp of the session's last record, epoch ms (inclusive). */
+  readonly end: number;
+  /** The session's aggregate. */
+  readonly value: Buffer;
+}
+
+/** Which sessions a search returns: ending at or after one time, starting at or before another. */
+export interface SessionTimeBounds {
+  /** Sessions ending before this are left out (default 0). */
+  readonly earliestSessionEndTime?: number;
+  /** Sessions starting after this are left out (default unbounded). */
+  readonly latestSessionStartTime?: number;
+  /** Newest segment first, each segment in descending key order (Kafka's `backwardFindSessions`). */
+  readonly backward?: boolean;
+}
+
+/**
+ * A search of a session store; each Kafka Streams `SessionStore` read is one shape of it:
+ * - `findSessions(key, earliestSessionEndTime, latestSessionStartTime)`: `{ key, ... }`;
+ * - `findSessions(keyFrom, keyTo, earliestSessionEndTime, latestSessionStartTime)`:
+ *   `{ keyFrom, keyTo, ... }` (either key bound may be omitted: open);
+ * - `fetch(key)`: `{ key }`; `fetch(keyFrom, keyTo)`: `{ keyFrom, keyTo }`;
+ * - `backward*` variants: add `backward: true`.
+ *
+ * Results are ordered as in Kafka Streams' RocksDB session store: segment by segment (segments
+ * are by session end), and by key bytes, then end, then start, inside a segment.
+ */
+export type SessionQuery = SessionTimeBounds &
+  (
+    | { readonly key: Buffer; readonly keyFrom?: never; readonly keyTo?: never }
+    | { readonly key?: never; readonly keyFrom?: Buffer; readonly keyTo?: Buffer }
+  );
+
+/**
+ * A session store at the bytes level: the engine under the change-logging, caching and metered
+ * layers of a session store. Synchronous reads need `capabilities.syncReads`; every engine
+ * serves the `*Async` reads.
+ */
+export interface SessionBytesStore {
+  readonly name: string;
+  readonly capabilities: BytesStoreCapabilities;
+  readonly retentionPeriodMs: number;
+  readonly segmentIntervalMs: number;
+
+  open(): Promise<void>;
+  isOpen(): boolean;
+  /** The largest session end written or restored since open, `-1` when none. */
+  observedStreamTime(): number;
+
+  /**
+   * Writes the aggregate of `key`'s session `[start, end]` (`null` removes it).
+   * @returns the session key written (also the changelog key), or `undefined` when the session
+   *   is past retention and nothing was written.
+   */
+  put(key: Buffer, start: number, end: number, value: Buffer | null): Buffer | undefined;
+  /** Removes `key`'s session `[start, end]`: `put(key, start, end, null)`. */
+  remove(key: Buffer, start: number, end: number): Buffer | undefined;
+  /** The aggregate of exactly `key`'s session `[start, end]`, synchronously. */
+  fetchSession(key: Buffer, start: number, end: number): Buffer | undefined;
+  fetchSessionAsync(key: Buffer, start: number, end: number): Promise<Buffer | undefined>;
+  /** Live sessions matching `query`, synchronously. Valid until the next `await`. */
+  findSessions(query: SessionQuery): IterableIterator<SessionBytesEntry>;
+  findSessionsAsync(query: SessionQuery): Promise<SessionBytesEntry[]>;
+  /** Applies one batch of changelog records (session keys), skipping expired ones. */
+  restoreAll(records: readonly BytesWrite[]): RestoreBatchResult;
+
+  approximateNumEntries(): number;
+  flush(): Promise<void>;
+  close(): Promise<void>;
+  destroy(): Promise<void>;
+}
+
+const SESSION_SCHEMA = {
+  segmentTimestamp: (storeKey: Buffer): number => SessionKeySchema.extractEndTimestamp(storeKey),
+};
+
+function toEntry({ key, value }: KeyValueBytes): SessionBytesEntry {
+  const parts = SessionKeySchema.fromBinary(key);
+  return { key: parts.key, start: parts.start, end: parts.end, value };
+}
+
+function* mapEntries(entries: Iterable<KeyValueBytes>): IterableIterator<SessionBytesEntry> {
+  for (const entry of entries) {
+    yield toEntry(entry);
+  }
+}
+
+function requireTime(value: number | undefined, fallback: number, what: string): number {
+  if (value === undefined) {
+    return fallback;
+  }
+  if (Number.isNaN(value)) {
+    throw new InvalidWindowError(`${what} must be a number of milliseconds, got NaN`);
+  }
+  return value;
+}
+
+/**
+ * A session store built from time segments, as Kafka Streams' `RocksDBSessionStore` over
+ * `RocksDBSegmentedBytesStore`: keys `[key][end][start]` (see {@link SessionKeySchema}), one
+ * bytes store per segment of session ends, whole segments dropped after `retention`, and
+ * sessions ending before `streamTime - retention + 1` neither written nor returned.
+ *
+ * Merging sessions is the aggregation's job (see `mergeSessions`): this store only keeps them.
+ */
+export class SegmentedSessionBytesStore implements SessionBytesStore {
+  private readonly inner: SegmentedBytesStore;
+
+  /**
+   * @throws InvalidWindowError when the retention is negative or the segment interval not
+   *   positive (fix the store definition; Kafka Streams requires retention >= gap + grace).
+   */
+  constructor(options: SegmentedBytesStoreOptions) {
+    this.inner = new SegmentedBytesStore(options, SESSION_SCHEMA);
+  }
+
+  get name(): string {
+    return this.inner.name;
+  }
+
+  get capabilities(): BytesStoreCapabilities {
+    return this.inner.capabilities;
+  }
+
+  get retentionPeriodMs(): number {
+    return this.inner.retentionPeriodMs;
+  }
+
+  get segmentIntervalMs(): number {
+    return this.inner.segmentIntervalMs;
+  }
+
+  /**
+   * Opens the segments a previous run left (`listSegmentNames`). Stream time restarts unknown.
+   * @throws ProcessorStateError (from the engine) when a segment cannot be opened.
+   */
+  open(): Promise<void> {
+    return this.inner.open();
+  }
+
+  isOpen(): boolean {
+    return this.inner.isOpen();
+  }
+
+  observedStreamTime(): number {
+    return this.inner.observedStreamTime();
+  }
+
+  /** Number of live segments (for tests and metrics). */
+  segmentCount(): number {
+    return this.inner.segmentCount();
+  }
+
+  /** Names of the live segments, ascending (`<store>.<segment start>`). */
+  segmentNames(): string[] {
+    return this.inner.segmentNames();
+  }
+
+  /** Puts dropped because their session was past retention (Kafka's `dropped-records`). */
+  expiredRecordDrops(): number {
+    return this.inner.expiredRecordDrops();
+  }
+
+  /**
+   * Writes (or, with `null`, removes) the aggregate of `key`'s session `[start, end]`.
+   *
+   * @returns the session key written (also the changelog key), or `undefined` when the
+   *   session already ended before `streamTime - retention + 1`.
+   * @throws StoreClosedError when not open (reopen it); InvalidWindowError for a negative or
+   *   non-integer time, or `end < start` (fix the caller).
+   */
+  put(key: Buffer, start: number, end: number, value: Buffer | null): Buffer | undefined {
+    const sessionKey = SessionKeySchema.toBinary(key, start, end);
+    return this.inner.put(sessionKey, value) ? sessionKey : undefined;
+  }
+
+  /** Removes `key`'s session `[start, end]`; errors as {@link SegmentedSessionBytesStore.put}. */
+  remove(key: Buffer, start: number, end: number): Buffer | undefined {
+    return this.put(key, start, end, null);
+  }
+
+  /**
+   * The aggregate of exactly `key`'s session `[start, end]`, or `undefined` (absent or expired).
+   *
+   * @throws StoreClosedError when not open; UnsupportedStoreOperationError when the engine has
+   *   no synchronous reads (use {@link SegmentedSessionBytesStore.fetchSessionAsync});
+   *   InvalidWindowError for invalid times.
+   */
+  fetchSession(key: Buffer, start: number, end: number): Buffer | undefined {
+    return this.inner.get(SessionKeySchema.toBinary(key, start, end));
+  }
+
+  /**
+   * {@link SegmentedSessionBytesStore.fetchSession}, asynchronously (every engine).
+   * @throws StoreClosedError when not open; the engine's `ProcessorStateError` on failure.
+   */
+  fetchSessionAsync(key: Buffer, start: number, end: number): Promise<Buffer | undefined> {
+    return this.inner.getAsync(SessionKeySchema.toBinary(key, start, end));
+  }
+
+  /**
+   * Live sessions matching `query` (see {@link SessionQuery} for the order): those with
+   * `end >= earliestSessionEndTime` and `start <= latestSessionStartTime`.
+   *
+   * @throws StoreClosedError when not open; UnsupportedStoreOperationError when the engine has
+   *   no synchronous reads (use {@link SegmentedSessionBytesStore.findSessionsAsync});
+   *   InvalidWindowError for a `NaN` time.
+   */
+  findSessions(query: SessionQuery): IterableIterator<SessionBytesEntry> {
+    const range = this.toSegmentedRange(query);
+    return range === undefined ? [][Symbol.iterator]() : mapEntries(this.inner.range(range));
+  }
+
+  /**
+   * {@link SegmentedSessionBytesStore.findSessions}, read asynchronously (every engine).
+   * @throws StoreClosedError when not open; the engine's `ProcessorStateError` on failure.
+   */
+  async findSessionsAsync(query: SessionQuery): Promise<SessionBytesEntry[]> {
+    const range = this.toSegmentedRange(query);
+    return range === undefined ? [] : (await this.inner.rangeAsync(range)).map(toEntry);
+  }
+
+  /**
+   * Applies one batch of changelog records (keys in the session-key format) as one write batch
+   * per segment, skipping sessions already past retention.
+   * @throws StoreClosedError when not open; InvalidWindowedKeyError for a key shorter than 16
+   *   bytes (the changelog holds foreign data).
+   */
+  restoreAll(records: readonly BytesWrite[]): RestoreBatchResult {
+    return this.inner.restoreAll(records);
+  }
+
+  approximateNumEntries(): number {
+    return this.inner.approximateNumEntries();
+  }
+
+  /** @throws the engine's `ProcessorStateError` when a segment fails to flush or drop. */
+  flush(): Promise<void> {
+    return this.inner.flush();
+  }
+
+  /** Flushes and closes every segment. Idempotent. */
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  /** Closes and deletes every segment. */
+  destroy(): Promise<void> {
+    return this.inner.destroy();
+  }
+
+  /** The segmented read for `query`, or `undefined` when it cannot match anything. */
+  private toSegmentedRange(query: SessionQuery): SegmentedRange | undefined {
+    const earliestEnd = Math.max(
+      0,
+      requireTime(query.earliestSessionEndTime, 0, 'earliestSessionEndTime'),
+    );
+    const latestStart = requireTime(
+      query.latestSessionStartTime,
+      Number.POSITIVE_INFINITY,
+      'latestSessionStartTime',
+    );
+    const backward = query.backward ?? false;
+    const inTime = (sessionKey: Buffer): boolean => {
+      const { start, end } = SessionKeySchema.fromBinary(sessionKey);
+      return end >= earliestEnd && start <= latestStart;
+    };
+    const base = {
+      // Segments are by session end: any segment from the earliest end on can match.
+      segmentTimeFrom: earliestEnd,
+      segmentTimeTo: Number.POSITIVE_INFINITY,
+      backward,
+    };
+    const { key } = query;
+    if (key !== undefined) {
+      const keyLength = key.length;
+      return {
+        ...base,
+        lower: SessionKeySchema.lowerRangeFixedSize(key, earliestEnd),
+        upper: SessionKeySchema.upperRangeFixedSize(key, latestStart),
+        // The bounds also admit longer keys that start with `key`: keep exact matches only.
+        accept: (sessionKey) =>
+          sessionKey.length === keyLength + SESSION_SUFFIX_SIZE &&
+          sessionKey.compare(key, 0, keyLength, 0, keyLength) === 0 &&
+          inTime(sessionKey),
+      };
+    }
+    const { keyFrom, keyTo } = query;
+    if (keyFrom !== undefined && keyTo !== undefined && Buffer.compare(keyFrom, keyTo) > 0) {
+      return undefined;
+    }
+    return {
+      ...base,
+      lower: keyFrom === undefined ? undefined : SessionKeySchema.lowerRange(keyFrom),
+      upper: keyTo === undefined ? undefined : SessionKeySchema.upperRange(keyTo, latestStart),
+      accept: (sessionKey) => {
+        if (!inTime(sessionKey)) {
+          return false;
+        }
+        const recordKey = SessionKeySchema.fromBinary(sessionKey).key;
+        return (
+          (keyFrom === undefined || Buffer.compare(recordKey, keyFrom) >= 0) &&
+          (keyTo === undefined || Buffer.compare(recordKey, keyTo) <= 0)
+        );
+      },
+    };
+  }
+}

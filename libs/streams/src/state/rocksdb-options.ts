@@ -1,0 +1,112 @@
+import { availableParallelism } from 'node:os';
+
+/** Block compression of SST files. */
+export type RocksDBCompression = 'none' | 'snappy' | 'zstd';
+
+/** RocksDB compaction style. */
+export type RocksDBCompactionStyle = 'universal' | 'level';
+
+/** Every tunable setting of {@link RocksDBOptions}, as plain values. */
+export interface RocksDBOptionValues {
+  /** Block cache capacity in bytes (per store, unless the engine shares one); 0 disables it. */
+  blockCacheSize: number;
+  /** Size of an SST data block in bytes. */
+  blockSize: number;
+  /** Size of one memtable in bytes. */
+  writeBufferSize: number;
+  /** Memtables a store may hold (one active, the rest waiting to be flushed). */
+  maxWriteBufferNumber: number;
+  /** SST block compression. */
+  compression: RocksDBCompression;
+  /** Bits per key of the bloom filter; 0 disables the filter. */
+  bloomFilterBitsPerKey: number;
+  /** Compaction style. */
+  compactionStyle: RocksDBCompactionStyle;
+  /** Open table files kept per store; -1 keeps them all open. */
+  maxOpenFiles: number;
+  /** Charge index and filter blocks to the block cache (bounds memory; costs some reads). */
+  cacheIndexAndFilterBlocks: boolean;
+  /** RocksDB's write-ahead log. Kafka Streams turns it off: the changelog is the durable copy. */
+  walEnabled: boolean;
+  /** Background flush and compaction threads (RocksDB `IncreaseParallelism`). */
+  parallelism: number;
+}
+
+const MiB = 1024 * 1024;
+
+/**
+ * Kafka Streams' per-store RocksDB defaults (its `RocksDBStore`): a 50 MiB LRU block cache,
+ * 4 KiB blocks, a bloom filter, 16 MiB x 3 memtables, no compression, universal compaction,
+ * no WAL, every table file kept open, `max(cpus, 2)` background threads.
+ */
+export const KAFKA_STREAMS_ROCKSDB_DEFAULTS: Readonly<RocksDBOptionValues> = Object.freeze({
+  blockCacheSize: 50 * MiB,
+  blockSize: 4 * 1024,
+  writeBufferSize: 16 * MiB,
+  maxWriteBufferNumber: 3,
+  compression: 'none',
+  bloomFilterBitsPerKey: 10,
+  compactionStyle: 'universal',
+  maxOpenFiles: -1,
+  cacheIndexAndFilterBlocks: false,
+  walEnabled: false,
+  parallelism: Math.max(availableParallelism(), 2),
+});
+
+/**
+ * The RocksDB settings of one store, handed to a {@link RocksDBConfigSetter} before the store
+ * opens (like Kafka Streams' `Options` in `RocksDBConfigSetter.setConfig`).
+ *
+ * Each engine creates it with Kafka Streams' defaults, replaced by the values the engine's
+ * binding fixes where it cannot apply a default (for example `walEnabled` is `true` on both
+ * npm bindings, which cannot turn the WAL off). So what a config setter reads is what the
+ * store will run with. A config setter changes fields in place; at `open()` the engine checks
+ * every field and throws `RocksDBConfigError` listing each value it cannot apply, instead of
+ * ignoring it. See each engine's documentation for what it supports.
+ */
+export class RocksDBOptions implements RocksDBOptionValues {
+  blockCacheSize: number;
+  blockSize: number;
+  writeBufferSize: number;
+  maxWriteBufferNumber: number;
+  compression: RocksDBCompression;
+  bloomFilterBitsPerKey: number;
+  compactionStyle: RocksDBCompactionStyle;
+  maxOpenFiles: number;
+  cacheIndexAndFilterBlocks: boolean;
+  walEnabled: boolean;
+  parallelism: number;
+
+  /** Kafka Streams' defaults, with `overrides` applied. */
+  constructor(overrides: Partial<RocksDBOptionValues> = {}) {
+    const values = { ...KAFKA_STREAMS_ROCKSDB_DEFAULTS, ...overrides };
+    this.blockCacheSize = values.blockCacheSize;
+    this.blockSize = values.blockSize;
+    this.writeBufferSize = values.writeBufferSize;
+    this.maxWriteBufferNumber = values.maxWriteBufferNumber;
+    this.compression = values.compression;
+    this.bloomFilterBitsPerKey = values.bloomFilterBitsPerKey;
+    this.compactionStyle = values.compactionStyle;
+    this.maxOpenFiles = values.maxOpenFiles;
+    this.cacheIndexAndFilterBlocks = values.cacheIndexAndFilterBlocks;
+    this.walEnabled = values.walEnabled;
+    this.parallelism = values.parallelism;
+  }
+
+  /** A plain copy of the values (for logs and metrics). */
+  toJSON(): RocksDBOptionValues {
+    return {
+      blockCacheSize: this.blockCacheSize,
+      blockSize: this.blockSize,
+      writeBufferSize: this.writeBufferSize,
+      maxWriteBufferNumber: this.maxWriteBufferNumber,
+      compression: this.compression,
+      bloomFilterBitsPerKey: this.bloomFilterBitsPerKey,
+      compactionStyle: this.compactionStyle,
+      maxOpenFiles: this.maxOpenFiles,
+      cacheIndexAndFilterBlocks: this.cacheIndexAndFilterBlocks,
+      walEnabled: this.walEnabled,
+      parallelism: this.parallelism,
+    };
+  }
+}

@@ -1,0 +1,240 @@
+import type { Serde } from '../serde/serde';
+import { InMemoryBytesStore } from './internals/in-memory-bytes.store';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { KeyValueStoreBuilder } from './internals/key-value-store-builder';
+import { SegmentedWindowBytesStore } from './internals/segmented-window-bytes.store';
+import { WindowStoreBuilder } from './internals/window-store-builder';
+import { ValueAndTimestampSerde } from './internals/value-and-timestamp-serde';
+import type { BytesStore } from './internals/bytes-store';
+import type {
+  BytesStoreLocation,
+  KeyValueBytesStoreSupplier,
+} from './key-value-bytes-store-supplier';
+import type { RocksDBConfigSetter } from './rocksdb-config-setter';
+import type { ValueAndTimestamp } from './value-and-timestamp';
+import type { WindowBytesStoreSupplier } from './window-bytes-store-supplier';
+
+/** The RocksDB binding of a persistent store. */
+export type RocksDBEngine = '@nxtedition/rocksdb' | 'rocksdb';
+
+/** Options of a persistent store supplier. */
+export interface PersistentStoreOptions {
+  /** Tunes this store's RocksDB options before it opens. */
+  readonly configSetter?: RocksDBConfigSetter;
+  /**
+   * The binding: `@nxtedition/rocksdb` (default: synchronous reads, the fast hot path) or
+   * `rocksdb` (asynchronous reads only: the hot path is served by prefetching).
+   */
+  readonly engine?: RocksDBEngine;
+}
+
+/**
+ * Factories of store suppliers and builders, as Kafka Streams' `Stores`.
+ *
+ * @example
+ * const builder = Stores.keyValueStoreBuilder(
+ *   Stores.persistentKeyValueStore('stats-store'),
+ *   Serdes.String(),
+ *   Serdes.Json<{ count: number; sum: number }>(),
+ * ).withCachingEnabled();
+ *
+ * Errors: the factories throw `RangeError` for an empty or unsafe store name (it becomes a
+ * directory and a topic name: use letters, digits, `.`, `_` and `-`).
+ */
+export const Stores = {
+  /** A RocksDB store in `<taskDir>/rocksdb/<name>` (`@nxtedition/rocksdb` unless chosen). */
+  persistentKeyValueStore(
+    name: string,
+    options: PersistentStoreOptions = {},
+  ): KeyValueBytesStoreSupplier {
+    requireStoreName(name);
+    const { configSetter, engine = '@nxtedition/rocksdb' } = options;
+    return {
+      name,
+      metricsScope: 'rocksdb',
+      persistent: true,
+      get: (location) => createRocksDBEngine(engine, name, location, configSetter),
+    };
+  },
+
+  /**
+   * A RocksDB store for timestamped values; the same engine (values carry their timestamp,
+   * see `Stores.timestampedKeyValueStoreBuilder`).
+   */
+  persistentTimestampedKeyValueStore(
+    name: string,
+    options: PersistentStoreOptions = {},
+  ): KeyValueBytesStoreSupplier {
+    return Stores.persistentKeyValueStore(name, options);
+  },
+
+  /** An in-memory store: fast, rebuilt from its changelog after every restart. */
+  inMemoryKeyValueStore(name: string): KeyValueBytesStoreSupplier {
+    requireStoreName(name);
+    return {
+      name,
+      metricsScope: 'in-memory',
+      persistent: false,
+      get: () => new InMemoryBytesStore(name),
+    };
+  },
+
+  /** A builder of typed key-value stores over `supplier`'s engine. */
+  keyValueStoreBuilder<K, V>(
+    supplier: KeyValueBytesStoreSupplier,
+    keySerde: Serde<K>,
+    valueSerde: Serde<V>,
+  ): KeyValueStoreBuilder<K, V> {
+    return new KeyValueStoreBuilder(supplier, keySerde, valueSerde);
+  },
+
+  /**
+   * A builder of timestamped key-value stores: values are `{ value, timestamp }`, kept as
+   * Kafka Streams' `ValueAndTimestamp` bytes; the changelog holds the plain value with the
+   * timestamp as record timestamp.
+   */
+  timestampedKeyValueStoreBuilder<K, V>(
+    supplier: KeyValueBytesStoreSupplier,
+    keySerde: Serde<K>,
+    valueSerde: Serde<V>,
+  ): KeyValueStoreBuilder<K, ValueAndTimestamp<V>> {
+    return new KeyValueStoreBuilder(
+      supplier,
+      keySerde,
+      new ValueAndTimestampSerde(valueSerde),
+      true,
+    );
+  },
+
+  /**
+   * A RocksDB window store: one RocksDB instance per time segment in
+   * `<taskDir>/<name>/<name>.<segmentStart>`, segments of `max(retention / 2, 60 s)`, whole
+   * segments dropped past retention.
+   *
+   * @throws RangeError for an invalid name; `InvalidWindowError` (when the store opens) for a
+   *   window size that is not positive or larger than the retention.
+   */
+  persistentWindowStore(
+    name: string,
+    retentionPeriodMs: number,
+    windowSizeMs: number,
+    retainDuplicates = false,
+    options: PersistentStoreOptions = {},
+  ): WindowBytesStoreSupplier {
+    requireStoreName(name);
+    const { configSetter, engine = '@nxtedition/rocksdb' } = options;
+    return {
+      name,
+      metricsScope: 'rocksdb-window',
+      persistent: true,
+      retentionPeriodMs,
+      windowSizeMs,
+      retainDuplicates,
+      get: ({ directory, configs }) =>
+        new SegmentedWindowBytesStore({
+          name,
+          retentionPeriodMs,
+          windowSizeMs,
+          retainDuplicates,
+          capabilities: { syncReads: engine === '@nxtedition/rocksdb', persistent: true },
+          segmentFactory: (segment) =>
+            createRocksDBEngine(
+              engine,
+              name,
+              { directory: path.join(directory, segment), configs },
+              configSetter,
+            ),
+          listSegmentNames: async () => {
+            try {
+              return await fs.readdir(directory);
+            } catch (error) {
+              if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+              throw error;
+            }
+          },
+        }),
+    };
+  },
+
+  /** An in-memory window store (segments in memory), rebuilt from its changelog on restart. */
+  inMemoryWindowStore(
+    name: string,
+    retentionPeriodMs: number,
+    windowSizeMs: number,
+    retainDuplicates = false,
+  ): WindowBytesStoreSupplier {
+    requireStoreName(name);
+    return {
+      name,
+      metricsScope: 'in-memory-window',
+      persistent: false,
+      retentionPeriodMs,
+      windowSizeMs,
+      retainDuplicates,
+      get: () =>
+        new SegmentedWindowBytesStore({
+          name,
+          retentionPeriodMs,
+          windowSizeMs,
+          retainDuplicates,
+          capabilities: { syncReads: true, persistent: false },
+          segmentFactory: (segment) => new InMemoryBytesStore(segment),
+        }),
+    };
+  },
+
+  /** A builder of typed window stores over `supplier`'s engine. */
+  windowStoreBuilder<K, V>(
+    supplier: WindowBytesStoreSupplier,
+    keySerde: Serde<K>,
+    valueSerde: Serde<V>,
+  ): WindowStoreBuilder<K, V> {
+    return new WindowStoreBuilder(supplier, keySerde, valueSerde);
+  },
+
+  /** A builder of window stores whose values carry their timestamps (DSL aggregations). */
+  timestampedWindowStoreBuilder<K, V>(
+    supplier: WindowBytesStoreSupplier,
+    keySerde: Serde<K>,
+    valueSerde: Serde<V>,
+  ): WindowStoreBuilder<K, ValueAndTimestamp<V>> {
+    return new WindowStoreBuilder(supplier, keySerde, new ValueAndTimestampSerde(valueSerde), true);
+  },
+} as const;
+
+/**
+ * Loads only the binding asked for: the two RocksDB bindings must not meet in one process
+ * (their native symbols collide and RocksDB aborts), so a process that uses `rocksdb` never
+ * loads `@nxtedition/rocksdb`, and the other way round.
+ */
+function createRocksDBEngine(
+  engine: RocksDBEngine,
+  name: string,
+  { directory, configs }: BytesStoreLocation,
+  configSetter: RocksDBConfigSetter | undefined,
+): BytesStore {
+  if (engine === 'rocksdb') {
+    type Module = typeof import('./internals/leveldown-rocksdb.store');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const loaded: Module = require('./internals/leveldown-rocksdb.store');
+    return new loaded.LeveldownRocksDBStore({ name, directory, configs, configSetter });
+  }
+  type Module = typeof import('./internals/nxtedition-rocksdb.store');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { NxteditionRocksDBStore }: Module = require('./internals/nxtedition-rocksdb.store');
+  return new NxteditionRocksDBStore({ name, directory, configs, configSetter });
+}
+
+/**
+ * Checks a store name: it becomes a directory and part of the changelog topic name.
+ *
+ * @throws RangeError when the name is empty or has characters a topic name cannot hold.
+ */
+export function requireStoreName(name: string): void {
+  if (!/^[a-zA-Z0-9._-]+$/.test(name) || name === '.' || name === '..') {
+    throw new RangeError(
+      `invalid store name '${name}': use letters, digits, '.', '_' and '-' (it names a directory and a topic)`,
+    );
+  }
+}
