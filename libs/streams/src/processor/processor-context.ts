@@ -1,0 +1,46 @@
+import type { TaskId } from './task-id';
+import type { Cancellable, PunctuationType, Punctuator } from './punctuation';
+import type { Headers, Record } from './record';
+
+/**
+ * Where the record being processed came from. `undefined` while a punctuator runs or a cache
+ * flush forwards (there is no input record then), as in Kafka Streams.
+ */
+export interface RecordMetadata {
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: number;
+  readonly headers: Headers;
+}
+
+/**
+ * What a processor can do besides processing: forward records to its children, reach its
+ * connected state stores, schedule punctuators and request a commit.
+ *
+ * Errors: `getStateStore` throws `UnknownStateStoreError` for a store not connected to this
+ * processor (connect it with `Topology.connectProcessorAndStateStores` or name it in
+ * `addProcessor`/`addStateStore`); `forward` to an unknown child throws `TopologyError`.
+ */
+export interface ProcessorContext<KForward = unknown, VForward = unknown> {
+  readonly applicationId: string;
+  readonly taskId: TaskId;
+  /** The application's configuration (the `StreamsConfig` values). */
+  readonly appConfigs: { readonly [name: string]: unknown };
+  /** Topic, partition, offset and headers of the input record, if any. */
+  recordMetadata(): RecordMetadata | undefined;
+  /** Sends a record to every child, or only to the named child. */
+  forward<K extends KForward, V extends VForward>(record: Record<K, V>, childName?: string): void;
+  /** A state store connected to this processor, typed by the caller. */
+  getStateStore<S>(name: string): S;
+  /**
+   * Runs `punctuator` every `intervalMs` of stream time or wall-clock time. Stream-time
+   * punctuators fire when records advance stream time past the next boundary.
+   */
+  schedule(intervalMs: number, type: PunctuationType, punctuator: Punctuator): Cancellable;
+  /** Asks for a commit of this task as soon as the current batch is done. */
+  commit(): void;
+  /** The task's stream time: the largest record timestamp seen, or -1 before any record. */
+  currentStreamTimeMs(): number;
+  /** The wall-clock time the processing loop last read (ms), cheap to call per record. */
+  currentSystemTimeMs(): number;
+}

@@ -1,0 +1,305 @@
+import { TopologyError } from '../errors/topology.error';
+import type { Serde } from '../serde/serde';
+import type { StateStore } from '../state/state-store';
+import type { ProcessorSupplier } from './processor';
+import { describeTopology } from './internals/topology-description';
+import type {
+  InternalTopicDef,
+  NodeDef,
+  ProcessorNodeDef,
+  SinkNodeDef,
+  SourceNodeDef,
+  StreamPartitioner,
+  Subtopology,
+  TopologyStoreBuilder,
+} from './internals/topology-nodes';
+import type { TimestampExtractor } from './timestamp-extractor';
+
+/** Options of a source node. */
+export interface SourceOptions<K, V> {
+  keySerde?: Serde<K>;
+  valueSerde?: Serde<V>;
+  timestampExtractor?: TimestampExtractor<K, V>;
+}
+
+/** Options of a sink node. */
+export interface SinkOptions<K, V> {
+  keySerde?: Serde<K>;
+  valueSerde?: Serde<V>;
+  partitioner?: StreamPartitioner<K, V>;
+}
+
+/**
+ * A processing graph built with the Processor API (or by `StreamsBuilder.build()`): sources
+ * read topics, processors transform, sinks write topics, state stores attach to processors.
+ * Nodes that share records or stores form a sub-topology; each sub-topology runs as one task
+ * per input partition.
+ *
+ * Every method throws {@link TopologyError} on a mistake (duplicate name, unknown parent or
+ * store): fix the call named in the message.
+ */
+export class Topology {
+  private readonly nodes = new Map<string, NodeDef>();
+  private readonly storeBuilders = new Map<string, TopologyStoreBuilder>();
+  private readonly storeUsers = new Map<string, Set<string>>();
+  private readonly internalTopics = new Map<string, InternalTopicDef>();
+  private readonly copartitions: string[][] = [];
+  private subtopologiesCache: Subtopology[] | undefined;
+
+  /** Adds a source reading `topics` (one or more). */
+  addSource<K = unknown, V = unknown>(
+    name: string,
+    topics: string | readonly string[],
+    options: SourceOptions<K, V> = {},
+  ): this {
+    const list = typeof topics === 'string' ? [topics] : [...topics];
+    if (list.length === 0) throw new TopologyError(`source '${name}' reads no topic`);
+    for (const node of this.nodes.values()) {
+      if (node.kind !== 'source') continue;
+      const shared = node.topics.find((t) => list.includes(t));
+      if (shared) {
+        throw new TopologyError(`topic '${shared}' is already read by source '${node.name}'`);
+      }
+    }
+    this.addNode({
+      kind: 'source',
+      name,
+      topics: list,
+      keySerde: options.keySerde as Serde<unknown> | undefined,
+      valueSerde: options.valueSerde as Serde<unknown> | undefined,
+      timestampExtractor: options.timestampExtractor as TimestampExtractor | undefined,
+    });
+    return this;
+  }
+
+  /** Adds a processor fed by `parentNames`; a new processor is made per task by `supplier`. */
+  addProcessor<KIn, VIn, KOut, VOut>(
+    name: string,
+    supplier: ProcessorSupplier<KIn, VIn, KOut, VOut>,
+    ...parentNames: string[]
+  ): this {
+    this.checkParents(name, parentNames);
+    this.addNode({
+      kind: 'processor',
+      name,
+      supplier: supplier as unknown as ProcessorSupplier<unknown, unknown, unknown, unknown>,
+      parents: parentNames,
+      stores: new Set(),
+    });
+    return this;
+  }
+
+  /** Adds a sink writing what `parentNames` forward to `topic`. */
+  addSink<K, V>(
+    name: string,
+    topic: string,
+    options: SinkOptions<K, V> = {},
+    ...parentNames: string[]
+  ): this {
+    this.checkParents(name, parentNames);
+    this.addNode({
+      kind: 'sink',
+      name,
+      topic,
+      keySerde: options.keySerde as Serde<unknown> | undefined,
+      valueSerde: options.valueSerde as Serde<unknown> | undefined,
+      partitioner: options.partitioner as StreamPartitioner<unknown, unknown> | undefined,
+      parents: parentNames,
+    });
+    return this;
+  }
+
+  /** Adds a state store, optionally connecting it to processors at once. */
+  addStateStore<S extends StateStore>(
+    builder: TopologyStoreBuilder<S>,
+    ...processorNames: string[]
+  ): this {
+    if (this.storeBuilders.has(builder.name)) {
+      throw new TopologyError(`state store '${builder.name}' is already added`);
+    }
+    this.storeBuilders.set(builder.name, builder);
+    this.storeUsers.set(builder.name, new Set());
+    for (const processor of processorNames) this.connect(processor, builder.name);
+    this.subtopologiesCache = undefined;
+    return this;
+  }
+
+  /** Gives `processorName` access to stores added before. */
+  connectProcessorAndStateStores(processorName?: string, ...storeNames: string[]): this {
+    if (processorName === undefined) return this;
+    for (const store of storeNames) this.connect(processorName, store);
+    this.subtopologiesCache = undefined;
+    return this;
+  }
+
+  /**
+   * Declares a topic the application owns (a repartition topic), named
+   * `<applicationId>-<name>` at run time and created before start. Sources and sinks refer to
+   * it by `name`.
+   */
+  addInternalTopic(name: string, numPartitions?: number): this {
+    this.internalTopics.set(name, { name, numPartitions, kind: 'repartition' });
+    this.subtopologiesCache = undefined;
+    return this;
+  }
+
+  /**
+   * Declares topics that must be co-partitioned: a join reads them together, so they need the
+   * same partition count (and the same key partitioning). Internal topics are named by their
+   * logical name. The runtime checks the counts at start (and sizes repartition topics of a
+   * group to match the others).
+   */
+  addCopartitionGroup(topics: Iterable<string>): this {
+    const group = [...new Set(topics)];
+    if (group.length > 1) this.copartitions.push(group);
+    return this;
+  }
+
+  /**
+   * The co-partition groups: overlapping declarations merged, each group's topics sorted,
+   * groups in order of their first declaration.
+   */
+  copartitionGroups(): string[][] {
+    const merged: Set<string>[] = [];
+    for (const group of this.copartitions) {
+      const hits = merged.filter((m) => group.some((t) => m.has(t)));
+      const target = hits[0] ?? new Set<string>();
+      if (hits.length === 0) merged.push(target);
+      for (const t of group) target.add(t);
+      for (const other of hits.slice(1)) {
+        for (const t of other) target.add(t);
+        merged.splice(merged.indexOf(other), 1);
+      }
+    }
+    return merged.map((m) => [...m].sort());
+  }
+
+  /** A text like Kafka Streams' `TopologyDescription`, for logs and tests. */
+  describe(): string {
+    return describeTopology(this.subtopologies(), this.nodes, this.childrenMap());
+  }
+
+  /** @internal The nodes, in insertion order. */
+  nodeDefs(): ReadonlyMap<string, NodeDef> {
+    return this.nodes;
+  }
+
+  /** @internal Store builders by name. */
+  stores(): ReadonlyMap<string, TopologyStoreBuilder> {
+    return this.storeBuilders;
+  }
+
+  /** @internal Internal (repartition) topics by logical name. */
+  internalTopicDefs(): ReadonlyMap<string, InternalTopicDef> {
+    return this.internalTopics;
+  }
+
+  /** @internal Child node names per node, in insertion order. */
+  childrenMap(): Map<string, string[]> {
+    const children = new Map<string, string[]>();
+    for (const node of this.nodes.values()) children.set(node.name, []);
+    for (const node of this.nodes.values()) {
+      if (node.kind === 'source') continue;
+      for (const parent of node.parents) children.get(parent)!.push(node.name);
+    }
+    return children;
+  }
+
+  /**
+   * @internal The sub-topologies: nodes connected by parent links or shared stores. Ids follow
+   * the order in which each group's first node was added.
+   *
+   * @throws TopologyError for a store no processor uses, or an empty topology.
+   */
+  subtopologies(): Subtopology[] {
+    if (this.subtopologiesCache) return this.subtopologiesCache;
+    if (this.nodes.size === 0) throw new TopologyError('the topology has no nodes');
+    for (const [store, users] of this.storeUsers) {
+      if (users.size === 0)
+        throw new TopologyError(`state store '${store}' is not connected to any processor`);
+    }
+    const order = [...this.nodes.keys()];
+    const parent = new Map(order.map((n) => [n, n]));
+    const find = (n: string): string => {
+      let root = n;
+      while (parent.get(root) !== root) root = parent.get(root)!;
+      parent.set(n, root);
+      return root;
+    };
+    const union = (a: string, b: string): void => {
+      const ra = find(a);
+      const rb = find(b);
+      if (ra !== rb) parent.set(rb, ra);
+    };
+    for (const node of this.nodes.values()) {
+      if (node.kind !== 'source') for (const p of node.parents) union(node.name, p);
+    }
+    for (const users of this.storeUsers.values()) {
+      const [first, ...rest] = [...users];
+      for (const other of rest) union(first, other);
+    }
+    const groups = new Map<string, string[]>();
+    for (const name of order) {
+      const root = find(name);
+      if (!groups.has(root)) groups.set(root, []);
+      groups.get(root)!.push(name);
+    }
+    const result: Subtopology[] = [];
+    for (const names of groups.values()) {
+      const defs = names.map((n) => this.nodes.get(n)!);
+      const sources = defs.filter((d): d is SourceNodeDef => d.kind === 'source');
+      if (sources.length === 0) {
+        throw new TopologyError(`nodes [${names.join(', ')}] are not reachable from any source`);
+      }
+      const stores = [...this.storeUsers]
+        .filter(([, users]) => [...users].some((u) => names.includes(u)))
+        .map(([store]) => store);
+      result.push({
+        id: result.length,
+        nodes: names,
+        sourceTopics: sources.flatMap((s) => s.topics),
+        sinkTopics: defs.filter((d): d is SinkNodeDef => d.kind === 'sink').map((s) => s.topic),
+        stores,
+      });
+    }
+    this.subtopologiesCache = result;
+    return result;
+  }
+
+  private connect(processorName: string, storeName: string): void {
+    const node = this.nodes.get(processorName);
+    if (!node || node.kind !== 'processor') {
+      throw new TopologyError(
+        `cannot connect store '${storeName}': no processor named '${processorName}'`,
+      );
+    }
+    const users = this.storeUsers.get(storeName);
+    if (!users) {
+      throw new TopologyError(
+        `cannot connect processor '${processorName}': no state store named '${storeName}' (add it first)`,
+      );
+    }
+    users.add(processorName);
+    (node as ProcessorNodeDef).stores.add(storeName);
+  }
+
+  private checkParents(name: string, parentNames: readonly string[]): void {
+    if (parentNames.length === 0) throw new TopologyError(`node '${name}' has no parent`);
+    for (const parent of parentNames) {
+      const node = this.nodes.get(parent);
+      if (!node)
+        throw new TopologyError(
+          `parent '${parent}' of node '${name}' does not exist (add it first)`,
+        );
+      if (node.kind === 'sink')
+        throw new TopologyError(`sink '${parent}' cannot be the parent of '${name}'`);
+    }
+  }
+
+  private addNode(node: NodeDef): void {
+    if (this.nodes.has(node.name))
+      throw new TopologyError(`a node named '${node.name}' already exists`);
+    this.nodes.set(node.name, node);
+    this.subtopologiesCache = undefined;
+  }
+}

@@ -1,0 +1,93 @@
+/** What a handler decides about a record it was given. */
+export enum HandlerResponse {
+  /** Skip the record (it is counted) and go on. */
+  CONTINUE = 'CONTINUE',
+  /** Stop the processing loop: the error goes to the uncaught-exception handler. */
+  FAIL = 'FAIL',
+}
+
+/** The raw record that could not be deserialized, exactly as consumed. */
+export interface FailedRecord {
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: number;
+  readonly timestamp: number;
+  readonly key: Buffer | null;
+  readonly value: Buffer | null;
+  readonly headers: { readonly [name: string]: Buffer | string | undefined };
+}
+
+/** Headers written on dead-letter records, named as in Kafka Streams (KIP-1034). */
+export const DEAD_LETTER_HEADERS = {
+  exception: '__streams.errors.exception',
+  message: '__streams.errors.message',
+  stacktrace: '__streams.errors.stacktrace',
+  topic: '__streams.errors.topic',
+  partition: '__streams.errors.partition',
+  offset: '__streams.errors.offset',
+} as const;
+
+/**
+ * Decides what happens to a record whose key or value does not deserialize
+ * (`default.deserialization.exception.handler`). Returning CONTINUE skips it; a dead-letter
+ * topic, when set, receives the original bytes with the error and origin in headers.
+ */
+export interface DeserializationExceptionHandler {
+  handle(record: FailedRecord, error: Error): HandlerResponse;
+  /** When set, skipped records are also written here (original key and value bytes). */
+  readonly deadLetterTopic?: string;
+}
+
+/** Decides what happens when an output record cannot be serialized or sent. */
+export interface ProductionExceptionHandler {
+  handle(record: { topic: string; key: unknown; value: unknown }, error: Error): HandlerResponse;
+}
+
+/** Logs and skips (Kafka Streams' `LogAndContinueExceptionHandler`, our default). */
+export function logAndContinue(
+  log: (message: string) => void = console.warn,
+): DeserializationExceptionHandler {
+  return {
+    handle(record, error) {
+      log(
+        `skipping record ${record.topic}-${record.partition}@${record.offset}: ${error.message} (deserialization error; handler: log and continue)`,
+      );
+      return HandlerResponse.CONTINUE;
+    },
+  };
+}
+
+/** Stops processing (Kafka Streams' `LogAndFailExceptionHandler`). */
+export function logAndFail(
+  log: (message: string) => void = console.error,
+): DeserializationExceptionHandler {
+  return {
+    handle(record, error) {
+      log(
+        `cannot deserialize ${record.topic}-${record.partition}@${record.offset}: ${error.message}`,
+      );
+      return HandlerResponse.FAIL;
+    },
+  };
+}
+
+/** Logs, writes the original record to `topic` with error headers, and skips. */
+export function sendToDeadLetterTopic(
+  topic: string,
+  log: (message: string) => void = console.warn,
+): DeserializationExceptionHandler {
+  return {
+    deadLetterTopic: topic,
+    handle(record, error) {
+      log(
+        `sending record ${record.topic}-${record.partition}@${record.offset} to dead-letter topic ${topic}: ${error.message}`,
+      );
+      return HandlerResponse.CONTINUE;
+    },
+  };
+}
+
+/** Fails on any production error (Kafka Streams' default). */
+export const failOnProductionError: ProductionExceptionHandler = {
+  handle: () => HandlerResponse.FAIL,
+};

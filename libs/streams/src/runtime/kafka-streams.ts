@@ -1,0 +1,403 @@
+import { EventEmitter } from 'node:events';
+import { Kafka, logLevel, type Admin } from 'kafkajs';
+import {
+  LATEST_OFFSET,
+  type AssignmentInfo,
+  type SubscriptionInfo,
+} from '../cluster/assignment-info';
+import type { StreamsAssignorContext } from '../cluster/streams-partition-assignor';
+import { MissingSourceTopicError } from '../errors/missing-source-topic.error';
+import { StreamsConfigError } from '../errors/streams-config.error';
+import type { Topology } from '../processor/topology';
+import { RecordCache } from '../state/internals/record-cache';
+import { changelogTopicName } from '../state/internals/changelog-topic-name';
+import { ActiveTaskManager } from './active-task-manager';
+import { ChangelogTopics, type ChangelogTopicSpec } from './changelog-topics';
+import {
+  KafkaStreamsState,
+  StreamThreadExceptionResponse,
+  isValidTransition,
+} from './kafka-streams-state';
+import { StateDirectory } from './state-directory';
+import { consoleStateLogger, type StateLogger } from './state-logger';
+import type { StateRestoreListener } from './state-restore-listener';
+import { StateRestorer } from './state-restorer';
+import { StreamThread } from './stream-thread';
+import {
+  resolveStreamsConfig,
+  type ResolvedStreamsConfig,
+  type StreamsConfig,
+} from './streams-config';
+import { createTopicsAndWait, partitionCounts } from './topic-admin';
+
+/** Called on every state change. */
+export type StateListener = (newState: KafkaStreamsState, oldState: KafkaStreamsState) => void;
+/** Decides what an uncaught processing error does. */
+export type StreamsUncaughtExceptionHandler = (error: Error) => StreamThreadExceptionResponse;
+
+/** Options besides the Kafka Streams settings. */
+export interface KafkaStreamsOptions {
+  /** Where decisions and warnings go; default the console. */
+  logger?: StateLogger;
+}
+
+/**
+ * A Kafka Streams client: runs a {@link Topology} as a member of the application's consumer
+ * group, with state stores restored from their changelogs, and answers where every key lives.
+ *
+ * @example
+ * const streams = new KafkaStreams(builder.build(), { applicationId: 'labs-streams-app', bootstrapServers: ['127.0.0.1:9092'] });
+ * streams.onStateChange((now) => console.log(now));
+ * await streams.start();
+ * ...
+ * await streams.close();
+ *
+ * Errors: the constructor throws `StreamsConfigError` for bad settings and `TopologyError` for
+ * a topology that cannot run; `start()` throws `MissingSourceTopicError` when an input topic
+ * does not exist, `ChangelogTopicMismatchError` for an existing changelog with the wrong
+ * partition count or cleanup policy, and `StateDirectoryLockedError` when another live process
+ * holds the state directory. Processing errors go to the uncaught-exception handler.
+ */
+export class KafkaStreams {
+  readonly config: ResolvedStreamsConfig;
+  private readonly events = new EventEmitter();
+  private readonly logger: StateLogger;
+  private readonly kafka: Kafka;
+  private readonly stateDirectory: StateDirectory;
+  private readonly cache: RecordCache;
+  private currentState = KafkaStreamsState.CREATED;
+  private admin: Admin | undefined;
+  private thread: StreamThread | undefined;
+  private tasks: ActiveTaskManager | undefined;
+  private processId = '';
+  private partitionsByTopic = new Map<string, number>();
+  private exceptionHandler: StreamsUncaughtExceptionHandler = () =>
+    StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+  private restoreListener: StateRestoreListener | undefined;
+  private assignmentInfo: AssignmentInfo | undefined;
+  private closing: Promise<void> | undefined;
+
+  constructor(
+    readonly topology: Topology,
+    config: StreamsConfig,
+    options: KafkaStreamsOptions = {},
+  ) {
+    this.config = resolveStreamsConfig(config);
+    this.logger = options.logger ?? consoleStateLogger;
+    topology.subtopologies();
+    this.kafka = new Kafka({
+      logLevel: logLevel.ERROR,
+      ...this.config.kafka,
+      clientId: this.config.clientId,
+      brokers: this.config.bootstrapServers,
+    });
+    this.stateDirectory = new StateDirectory({
+      stateDir: this.config.stateDir,
+      applicationId: this.config.applicationId,
+      cleanupDelayMs: this.config.stateCleanupDelayMs,
+    });
+    this.cache = new RecordCache(this.config.statestoreCacheMaxBytes);
+  }
+
+  get state(): KafkaStreamsState {
+    return this.currentState;
+  }
+
+  /** Registers a state listener; returns a function that removes it. */
+  onStateChange(listener: StateListener): () => void {
+    this.events.on('state', listener);
+    return () => this.events.off('state', listener);
+  }
+
+  /** Sets what an uncaught processing error does; default SHUTDOWN_CLIENT. */
+  setUncaughtExceptionHandler(handler: StreamsUncaughtExceptionHandler): void {
+    this.exceptionHandler = handler;
+  }
+
+  /** Sets the listener of changelog restores (start, batch, end). Set before `start()`. */
+  setGlobalStateRestoreListener(listener: StateRestoreListener): void {
+    this.restoreListener = listener;
+  }
+
+  /** The physical name of a topology topic (internal topics get the application id prefix). */
+  resolveTopic(logical: string): string {
+    return this.topology.internalTopicDefs().has(logical)
+      ? `${this.config.applicationId}-${logical}`
+      : logical;
+  }
+
+  /**
+   * Starts processing: locks the state directory, creates the internal topics (repartition
+   * and changelog) with Kafka Streams' configs, and joins the group. Resolves once the client
+   * joined the group's first rebalance started (state REBALANCING); RUNNING follows when the
+   * assigned tasks are restored.
+   */
+  async start(): Promise<void> {
+    if (this.currentState !== KafkaStreamsState.CREATED) {
+      throw new StreamsConfigError(
+        `start() can only be called once, in state CREATED (now ${this.currentState})`,
+      );
+    }
+    this.setState(KafkaStreamsState.REBALANCING);
+    try {
+      await this.stateDirectory.lock();
+      this.processId = await this.stateDirectory.processId();
+      this.admin = this.kafka.admin();
+      await this.admin.connect();
+      await this.prepareTopics(this.admin);
+      this.startThread();
+      await this.thread!.start();
+    } catch (error) {
+      await this.shutdown(KafkaStreamsState.PENDING_ERROR);
+      throw error;
+    }
+  }
+
+  /** Stops processing cleanly (commit, checkpoint, leave the group). Idempotent. */
+  async close(): Promise<void> {
+    if (this.currentState === KafkaStreamsState.NOT_RUNNING) return;
+    this.closing ??= this.shutdown(KafkaStreamsState.PENDING_SHUTDOWN);
+    await this.closing;
+  }
+
+  /** Local task ids: active and standby (issue: standbys arrive with multi-instance support). */
+  localTaskIds(): { active: string[]; standby: string[] } {
+    return { active: this.tasks?.taskIds() ?? [], standby: [] };
+  }
+
+  /** The latest assignment this client received (tasks and the host map), if any. */
+  currentAssignment(): AssignmentInfo | undefined {
+    return this.assignmentInfo;
+  }
+
+  /** Processing counters summed over the client's active tasks. */
+  metrics(): {
+    processed: number;
+    produced: number;
+    skippedDeserialization: number;
+    skippedInvalidTimestamp: number;
+    deadLettered: number;
+  } {
+    const sum = {
+      processed: 0,
+      produced: 0,
+      skippedDeserialization: 0,
+      skippedInvalidTimestamp: 0,
+      deadLettered: 0,
+    };
+    for (const entry of this.tasks?.tasks() ?? []) {
+      for (const key of Object.keys(sum) as (keyof typeof sum)[])
+        sum[key] += entry.task.metrics[key];
+    }
+    return sum;
+  }
+
+  /** @internal The running tasks (for queries and tests). */
+  activeTasks() {
+    return this.tasks?.tasks() ?? [];
+  }
+
+  private startThread(): void {
+    const config = this.config;
+    const restorer = new StateRestorer({
+      kafka: this.kafka,
+      admin: this.admin,
+      groupIdPrefix: `${config.applicationId}-restore`,
+      logger: this.logger,
+    });
+    this.tasks = new ActiveTaskManager({
+      topology: this.topology,
+      config,
+      kafka: this.kafka,
+      stateDirectory: this.stateDirectory,
+      restorer,
+      cache: this.cache,
+      resolveTopic: (t) => this.resolveTopic(t),
+      partitionsFor: (topic) => this.partitionsFor(topic),
+      logger: this.logger,
+      restoreListener: () => this.restoreListener,
+    });
+    const assignor: StreamsAssignorContext = {
+      subtopologies: () =>
+        this.topology.subtopologies().map((s) => ({
+          id: s.id,
+          sourceTopics: s.sourceTopics.map((t) => this.resolveTopic(t)),
+          stateful: s.stores.length > 0,
+        })),
+      subscription: () => this.subscription(),
+      taskEndOffsetSums: async () => ({}),
+      numStandbyReplicas: config.numStandbyReplicas,
+      acceptableRecoveryLag: config.acceptableRecoveryLag,
+      maxWarmupReplicas: config.maxWarmupReplicas,
+      probingRebalanceIntervalMs: config.probingRebalanceIntervalMs,
+      log: (m) => this.logger.warn(m),
+    };
+    this.thread = new StreamThread({
+      kafka: this.kafka,
+      config,
+      sourceTopics: this.topology
+        .subtopologies()
+        .flatMap((s) => s.sourceTopics.map((t) => this.resolveTopic(t))),
+      tasks: this.tasks,
+      assignor,
+      logger: this.logger,
+      listener: {
+        onRebalancing: () => this.setState(KafkaStreamsState.REBALANCING),
+        onAssignment: (info) => {
+          this.assignmentInfo = info;
+          this.setState(KafkaStreamsState.REBALANCING);
+        },
+        onRunning: () => this.setState(KafkaStreamsState.RUNNING),
+        onError: (error) => void this.handleThreadError(error),
+      },
+    });
+  }
+
+  private subscription(): SubscriptionInfo {
+    const active = this.tasks?.taskIds() ?? [];
+    return {
+      version: 1,
+      processId: this.processId,
+      endpoint: this.config.applicationServer,
+      taskOffsetSums: Object.fromEntries(active.map((t) => [t, LATEST_OFFSET])),
+      previousActive: active,
+    };
+  }
+
+  private async handleThreadError(error: Error): Promise<void> {
+    let response: StreamThreadExceptionResponse;
+    try {
+      response = this.exceptionHandler(error);
+    } catch {
+      response = StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+    }
+    this.logger.warn(`uncaught processing error (${response}): ${error.message}`);
+    if (response === StreamThreadExceptionResponse.REPLACE_THREAD && this.isActive()) {
+      const old = this.thread;
+      await old?.stop();
+      if (!this.isActive()) return;
+      this.startThread();
+      this.setState(KafkaStreamsState.REBALANCING);
+      await this.thread!.start().catch((e: unknown) =>
+        this.handleThreadError(e instanceof Error ? e : new Error(String(e))),
+      );
+      return;
+    }
+    this.closing ??= this.shutdown(KafkaStreamsState.PENDING_ERROR);
+    await this.closing;
+  }
+
+  private isActive(): boolean {
+    return (
+      this.currentState === KafkaStreamsState.RUNNING ||
+      this.currentState === KafkaStreamsState.REBALANCING
+    );
+  }
+
+  private async shutdown(
+    pending: KafkaStreamsState.PENDING_SHUTDOWN | KafkaStreamsState.PENDING_ERROR,
+  ): Promise<void> {
+    this.setState(pending);
+    try {
+      await this.thread?.stop();
+    } finally {
+      await this.admin?.disconnect().catch(() => undefined);
+      await this.stateDirectory.unlock().catch(() => undefined);
+      this.setState(
+        pending === KafkaStreamsState.PENDING_ERROR
+          ? KafkaStreamsState.ERROR
+          : KafkaStreamsState.NOT_RUNNING,
+      );
+    }
+  }
+
+  private async prepareTopics(admin: Admin): Promise<void> {
+    const subtopologies = this.topology.subtopologies();
+    const internal = this.topology.internalTopicDefs();
+    const external = [
+      ...new Set(subtopologies.flatMap((s) => s.sourceTopics).filter((t) => !internal.has(t))),
+    ];
+    const counts = await partitionCounts(admin, external);
+    const missing = external.filter((t) => !counts.has(t));
+    if (missing.length > 0) throw new MissingSourceTopicError(missing);
+
+    // Repartition topics: the partition count of the sub-topology that writes them.
+    const repartition = new Map<string, number>();
+    const countOf = (sub: (typeof subtopologies)[number], seen: Set<number>): number => {
+      let max = 0;
+      for (const topic of sub.sourceTopics) {
+        if (!internal.has(topic)) max = Math.max(max, counts.get(topic)!);
+        else max = Math.max(max, repartitionCount(topic, seen));
+      }
+      return max;
+    };
+    const repartitionCount = (topic: string, seen: Set<number>): number => {
+      const fixed = internal.get(topic)!.numPartitions;
+      if (fixed !== undefined) return fixed;
+      const writer = subtopologies.find((s) => s.sinkTopics.includes(topic));
+      if (!writer || seen.has(writer.id)) return 1;
+      return countOf(writer, new Set([...seen, writer.id]));
+    };
+    for (const name of internal.keys())
+      repartition.set(this.resolveTopic(name), repartitionCount(name, new Set()));
+    await createTopicsAndWait(
+      admin,
+      [...repartition].map(([topic, numPartitions]) => ({
+        topic,
+        numPartitions,
+        replicationFactor: -1,
+        configEntries: [
+          { name: 'cleanup.policy', value: 'delete' },
+          { name: 'segment.bytes', value: '52428800' },
+          { name: 'retention.ms', value: '-1' },
+          { name: 'message.timestamp.type', value: 'CreateTime' },
+        ],
+      })),
+    );
+
+    const specs: ChangelogTopicSpec[] = [];
+    for (const sub of subtopologies) {
+      const partitions = countOf(sub, new Set([sub.id]));
+      for (const storeName of sub.stores) {
+        const builder = this.topology.stores().get(storeName)!;
+        if (!builder.loggingEnabled) continue;
+        specs.push({
+          topic: changelogTopicName(this.config.applicationId, storeName),
+          kind: builder.changelogKind ?? 'key-value',
+          partitions,
+          retentionMs: builder.retentionMs,
+          topicConfig: builder.logConfig,
+        });
+      }
+    }
+    await new ChangelogTopics(admin).ensure(specs);
+
+    const sinks = [...this.topology.nodeDefs().values()].flatMap((n) =>
+      n.kind === 'sink' ? [this.resolveTopic(n.topic)] : [],
+    );
+    const dlq = this.config.deserializationExceptionHandler.deadLetterTopic;
+    const outputs = [...new Set([...sinks, ...(dlq ? [dlq] : []), ...specs.map((s) => s.topic)])];
+    this.partitionsByTopic = await partitionCounts(admin, outputs);
+    for (const [topic, n] of repartition) this.partitionsByTopic.set(topic, n);
+    const missingOutputs = outputs.filter((t) => !this.partitionsByTopic.has(t));
+    if (missingOutputs.length > 0) throw new MissingSourceTopicError(missingOutputs);
+  }
+
+  private partitionsFor(topic: string): number {
+    const count = this.partitionsByTopic.get(topic);
+    if (count === undefined) throw new MissingSourceTopicError([topic]);
+    return count;
+  }
+
+  private setState(next: KafkaStreamsState): void {
+    const previous = this.currentState;
+    if (previous === next && next !== KafkaStreamsState.REBALANCING) return;
+    if (previous === next) return;
+    if (!isValidTransition(previous, next)) {
+      this.logger.info(`ignoring state transition ${previous} -> ${next}`);
+      return;
+    }
+    this.currentState = next;
+    this.events.emit('state', next, previous);
+  }
+}

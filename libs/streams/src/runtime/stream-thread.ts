@@ -1,0 +1,252 @@
+import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
+import { decodeInfo, type AssignmentInfo } from '../cluster/assignment-info';
+import {
+  streamsPartitionAssignor,
+  type StreamsAssignorContext,
+} from '../cluster/streams-partition-assignor';
+import { AssignerProtocol } from 'kafkajs';
+import type { ActiveTaskManager } from './active-task-manager';
+import type { ConsumedRecord } from './consumed-record';
+import type { ResolvedStreamsConfig } from './streams-config';
+import type { StateLogger } from './state-logger';
+
+/** What the thread tells the client that owns it. */
+export interface StreamThreadListener {
+  /** The group started rebalancing (this member learned of it). */
+  onRebalancing(): void;
+  /** A new assignment was received; tasks are being created and restored. */
+  onAssignment(info: AssignmentInfo): void;
+  /** Every active task of the current assignment is restored and processing. */
+  onRunning(): void;
+  /** Processing failed; the thread stopped consuming. */
+  onError(error: Error): void;
+}
+
+/** Options of a {@link StreamThread}. */
+export interface StreamThreadOptions {
+  readonly kafka: Kafka;
+  readonly config: ResolvedStreamsConfig;
+  readonly sourceTopics: readonly string[];
+  readonly tasks: ActiveTaskManager;
+  readonly assignor: StreamsAssignorContext;
+  readonly listener: StreamThreadListener;
+  readonly logger: StateLogger;
+}
+
+/**
+ * The processing loop: one kafkajs consumer in the application's group (with the streams
+ * assignor), feeding fetched batches to their tasks, committing on `commit.interval.ms`, and
+ * flushing and committing before the group rebalances (kafkajs' eager protocol has no
+ * revocation callback, so the loop commits as soon as it sees the rebalance).
+ *
+ * Work is serialized: a batch, a commit, a punctuation or an assignment change never overlap.
+ */
+export class StreamThread {
+  private consumer: Consumer | undefined;
+  private work: Promise<unknown> = Promise.resolve();
+  private assignmentReady: Promise<void> = Promise.resolve();
+  private memberId: string | undefined;
+  private lastCommit = Date.now();
+  private timer: NodeJS.Timeout | undefined;
+  private stopping = false;
+  private failed = false;
+  private rebalancePending = false;
+  private readonly taskByPartition = new Map<string, string>();
+  private generationInfo: AssignmentInfo | undefined;
+
+  constructor(private readonly options: StreamThreadOptions) {}
+
+  /** The member's current assignment (its tasks and the host map), once joined. */
+  get assignment(): AssignmentInfo | undefined {
+    return this.generationInfo;
+  }
+
+  async start(): Promise<void> {
+    const { kafka, config, sourceTopics } = this.options;
+    const consumer = kafka.consumer({
+      groupId: config.applicationId,
+      partitionAssigners: [streamsPartitionAssignor(this.options.assignor)],
+      sessionTimeout: config.sessionTimeoutMs,
+      heartbeatInterval: config.heartbeatIntervalMs,
+      rebalanceTimeout: Math.max(60_000, config.sessionTimeoutMs),
+      readUncommitted: false,
+      allowAutoTopicCreation: false,
+      maxWaitTimeInMs: Math.min(500, Math.max(10, config.commitIntervalMs)),
+      retry: { retries: 10 },
+    });
+    this.consumer = consumer;
+    consumer.on(consumer.events.REBALANCING, () => {
+      this.rebalancePending = true;
+      this.options.listener.onRebalancing();
+    });
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+      this.rebalancePending = false;
+      this.memberId = payload.memberId;
+      this.assignmentReady = this.serialized(() => this.applyAssignment(payload.memberId));
+      this.assignmentReady.catch((error: unknown) => this.fail(error));
+    });
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      if (!this.stopping && !payload.restart) this.fail(payload.error);
+    });
+    await consumer.connect();
+    await this.options.tasks.start();
+    await consumer.subscribe({ topics: [...sourceTopics], fromBeginning: true });
+    await consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: 1,
+      eachBatch: (payload) => this.onBatch(payload),
+    });
+    const tick = Math.max(10, Math.min(1000, config.commitIntervalMs));
+    this.timer = setInterval(() => void this.onTick(), tick);
+    this.timer.unref();
+  }
+
+  /** Commits, closes every task cleanly (checkpoints), and leaves the group. */
+  async stop(): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    if (this.timer) clearInterval(this.timer);
+    const consumer = this.consumer;
+    if (!consumer) return;
+    // Batches arriving from now on are ignored (see onBatch); commit while still a member.
+    await this.serialized(async () => {
+      if (!this.failed) {
+        try {
+          await this.options.tasks.commit(consumer, true);
+        } catch (error) {
+          this.options.logger.warn(`final commit failed: ${String(error)}`);
+        }
+      }
+      await this.options.tasks.closeAll(!this.failed);
+    });
+    await consumer.stop().catch(() => undefined);
+    await consumer.disconnect().catch(() => undefined);
+  }
+
+  private async onBatch({
+    batch,
+    resolveOffset,
+    heartbeat,
+    isRunning,
+    isStale,
+  }: EachBatchPayload): Promise<void> {
+    await this.waitForAssignment(heartbeat);
+    if (!isRunning() || isStale() || this.stopping || this.failed) return;
+    const taskId = this.taskByPartition.get(`${batch.topic}\u0000${batch.partition}`);
+    const entry = taskId === undefined ? undefined : this.options.tasks.get(taskId);
+    if (!entry || batch.messages.length === 0) return;
+    const records: ConsumedRecord[] = batch.messages.map((m) => ({
+      topic: batch.topic,
+      partition: batch.partition,
+      offset: Number(m.offset),
+      timestamp: Number(m.timestamp),
+      key: m.key ?? null,
+      value: m.value ?? null,
+      headers: (m.headers ?? {}) as ConsumedRecord['headers'],
+    }));
+    await this.serialized(async () => {
+      await entry.task.process(records);
+      resolveOffset(batch.lastOffset());
+      if (this.rebalancePending || this.commitDue() || entry.task.commitRequestedByProcessor()) {
+        await this.commit();
+      }
+    }).catch((error: unknown) => this.fail(error));
+    if (!this.failed) await heartbeat();
+  }
+
+  private async onTick(): Promise<void> {
+    if (this.stopping || this.failed || !this.consumer) return;
+    await this.serialized(async () => {
+      for (const entry of this.options.tasks.tasks()) {
+        if (entry.restored) entry.task.punctuateWallClock();
+      }
+      if (this.commitDue() || this.rebalancePending) await this.commit();
+    }).catch((error: unknown) => this.fail(error));
+  }
+
+  private commitDue(): boolean {
+    return Date.now() - this.lastCommit >= this.options.config.commitIntervalMs;
+  }
+
+  private async commit(): Promise<void> {
+    this.lastCommit = Date.now();
+    await this.options.tasks.commit(this.consumer!);
+  }
+
+  private async applyAssignment(memberId: string): Promise<void> {
+    const info = await this.readOwnAssignment(memberId);
+    this.generationInfo = info;
+    this.options.listener.onAssignment(info);
+    const tasks = this.options.tasks;
+    const wanted = new Set(info.active);
+    for (const id of tasks.taskIds()) {
+      if (!wanted.has(id)) {
+        // Commit what it processed before giving it up, then close it cleanly (checkpoint).
+        try {
+          await tasks.commit(this.consumer!, true);
+        } catch (error) {
+          this.options.logger.warn(`commit before closing task ${id} failed: ${String(error)}`);
+        }
+        await tasks.close(id, true);
+      }
+    }
+    this.taskByPartition.clear();
+    for (const id of info.active) {
+      const entry = tasks.get(id) ?? (await tasks.create(id));
+      for (const { topic, partition } of entry.partitions)
+        this.taskByPartition.set(`${topic}\u0000${partition}`, id);
+    }
+    this.options.listener.onRunning();
+  }
+
+  private async readOwnAssignment(memberId: string): Promise<AssignmentInfo> {
+    // kafkajs keeps only the topic->partitions part of a member's own assignment; the user data
+    // (tasks and the host map) is read back from the group description.
+    for (let attempt = 0; ; attempt++) {
+      const group = await this.consumer!.describeGroup();
+      const member = group.members.find((m) => m.memberId === memberId);
+      if (member && member.memberAssignment.length > 0) {
+        const decoded = AssignerProtocol.MemberAssignment.decode(member.memberAssignment);
+        return decodeInfo<AssignmentInfo>(decoded?.userData);
+      }
+      if (attempt >= 50)
+        throw new Error(`member ${memberId} has no assignment in the group description`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  private async waitForAssignment(heartbeat: () => Promise<void>): Promise<void> {
+    let done = false;
+    const ready = this.assignmentReady.then(
+      () => (done = true),
+      () => (done = true),
+    );
+    while (!done) {
+      await Promise.race([
+        ready,
+        new Promise((r) => setTimeout(r, this.options.config.heartbeatIntervalMs)),
+      ]);
+      if (!done) await heartbeat().catch(() => undefined);
+    }
+  }
+
+  private serialized<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.work.then(fn, fn);
+    this.work = run.catch(() => undefined);
+    return run;
+  }
+
+  private fail(error: unknown): void {
+    if (this.failed || this.stopping) return;
+    this.failed = true;
+    const err = error instanceof Error ? error : new Error(String(error));
+    this.options.logger.warn(`stream thread failed: ${err.message}`);
+    this.options.listener.onError(err);
+  }
+
+  /** @internal for the client: the member id in the current generation. */
+  currentMemberId(): string | undefined {
+    return this.memberId;
+  }
+}

@@ -1,0 +1,214 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { KafkaConfig } from 'kafkajs';
+import { StreamsConfigError } from '../errors/streams-config.error';
+import { Serdes } from '../serde/serdes';
+import type { Serde } from '../serde/serde';
+import type { RocksDBConfigSetter } from '../state/rocksdb-config-setter';
+import {
+  type DeserializationExceptionHandler,
+  type ProductionExceptionHandler,
+  failOnProductionError,
+  logAndContinue,
+} from './exception-handlers';
+
+/** `processing.guarantee`. */
+export type ProcessingGuarantee = 'at_least_once' | 'exactly_once_v2';
+
+/**
+ * The application's configuration: Kafka Streams' settings under their camel-cased names
+ * (`application.id` is `applicationId`, `commit.interval.ms` is `commitIntervalMs`...). Use
+ * {@link streamsConfigFromProperties} to pass Kafka's dotted names instead.
+ */
+export interface StreamsConfig {
+  /** `application.id`: the consumer group, the prefix of internal topics, the state dir name. */
+  applicationId: string;
+  /** `bootstrap.servers`: `host:port` strings. */
+  bootstrapServers: string[];
+  /** `client.id` prefix; defaults to the application id. */
+  clientId?: string;
+  /** `state.dir`; default `<os tmpdir>/kafka-streams`, as Kafka Streams. */
+  stateDir?: string;
+  /** `processing.guarantee`; default `at_least_once`. */
+  processingGuarantee?: ProcessingGuarantee;
+  /** `commit.interval.ms`; default 30000 (at-least-once) or 100 (exactly-once). */
+  commitIntervalMs?: number;
+  /** `num.standby.replicas`; default 0. */
+  numStandbyReplicas?: number;
+  /** `statestore.cache.max.bytes`; default 10485760 (10 MiB), shared by every store. */
+  statestoreCacheMaxBytes?: number;
+  /** `application.server`: this instance's advertised `host:port` for interactive queries. */
+  applicationServer?: string;
+  /** `default.key.serde`; default bytes (Buffer). */
+  defaultKeySerde?: Serde<unknown>;
+  /** `default.value.serde`; default bytes (Buffer). */
+  defaultValueSerde?: Serde<unknown>;
+  /** `default.deserialization.exception.handler`; default log and continue. */
+  deserializationExceptionHandler?: DeserializationExceptionHandler;
+  /** `default.production.exception.handler`; default fail. */
+  productionExceptionHandler?: ProductionExceptionHandler;
+  /** `rocksdb.config.setter`. */
+  rocksDBConfigSetter?: RocksDBConfigSetter;
+  /** `acceptable.recovery.lag`; default 10000. */
+  acceptableRecoveryLag?: number;
+  /** `max.warmup.replicas`; default 2. */
+  maxWarmupReplicas?: number;
+  /** `probing.rebalance.interval.ms`; default 600000. */
+  probingRebalanceIntervalMs?: number;
+  /** `state.cleanup.delay.ms`; default 600000. */
+  stateCleanupDelayMs?: number;
+  /** `max.task.idle.ms`; default 0. */
+  maxTaskIdleMs?: number;
+  /** Consumer `session.timeout.ms`; default 45000 (Kafka 4's default). */
+  sessionTimeoutMs?: number;
+  /** Consumer `heartbeat.interval.ms`; default 3000. */
+  heartbeatIntervalMs?: number;
+  /** Extra kafkajs client settings (ssl, sasl, timeouts); brokers and clientId come from above. */
+  kafka?: Omit<KafkaConfig, 'brokers' | 'clientId'>;
+}
+
+/** The configuration with every default applied. */
+export type ResolvedStreamsConfig = Required<
+  Omit<StreamsConfig, 'applicationServer' | 'rocksDBConfigSetter' | 'kafka'>
+> &
+  Pick<StreamsConfig, 'applicationServer' | 'rocksDBConfigSetter' | 'kafka'>;
+
+const APPLICATION_ID = /^[a-zA-Z0-9._-]+$/;
+
+/**
+ * Applies defaults and validates. Throws {@link StreamsConfigError} naming the first bad
+ * setting: fix it (nothing is retriable here).
+ */
+export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConfig {
+  if (!config || typeof config !== 'object')
+    throw new StreamsConfigError('config must be an object');
+  if (!config.applicationId || !APPLICATION_ID.test(config.applicationId)) {
+    throw new StreamsConfigError(
+      `application.id must be a non-empty string of letters, digits, '.', '_' and '-', got '${String(config.applicationId)}'`,
+    );
+  }
+  if (!Array.isArray(config.bootstrapServers) || config.bootstrapServers.length === 0) {
+    throw new StreamsConfigError('bootstrap.servers must list at least one host:port');
+  }
+  for (const server of config.bootstrapServers) {
+    if (!/^[^\s:]+:\d+$/.test(server))
+      throw new StreamsConfigError(`bootstrap.servers entry '${server}' is not host:port`);
+  }
+  const guarantee = config.processingGuarantee ?? 'at_least_once';
+  if (guarantee !== 'at_least_once' && guarantee !== 'exactly_once_v2') {
+    throw new StreamsConfigError(
+      `processing.guarantee must be 'at_least_once' or 'exactly_once_v2', got '${String(guarantee)}'`,
+    );
+  }
+  if (
+    config.applicationServer !== undefined &&
+    !/^[^\s:/]+:\d{1,5}$/.test(config.applicationServer)
+  ) {
+    throw new StreamsConfigError(
+      `application.server must be host:port, got '${config.applicationServer}'`,
+    );
+  }
+  const resolved: ResolvedStreamsConfig = {
+    applicationId: config.applicationId,
+    bootstrapServers: [...config.bootstrapServers],
+    clientId: config.clientId ?? config.applicationId,
+    stateDir: config.stateDir ?? join(tmpdir(), 'kafka-streams'),
+    processingGuarantee: guarantee,
+    commitIntervalMs: config.commitIntervalMs ?? (guarantee === 'exactly_once_v2' ? 100 : 30_000),
+    numStandbyReplicas: config.numStandbyReplicas ?? 0,
+    statestoreCacheMaxBytes: config.statestoreCacheMaxBytes ?? 10_485_760,
+    applicationServer: config.applicationServer,
+    defaultKeySerde: config.defaultKeySerde ?? (Serdes.Bytes() as Serde<unknown>),
+    defaultValueSerde: config.defaultValueSerde ?? (Serdes.Bytes() as Serde<unknown>),
+    deserializationExceptionHandler: config.deserializationExceptionHandler ?? logAndContinue(),
+    productionExceptionHandler: config.productionExceptionHandler ?? failOnProductionError,
+    rocksDBConfigSetter: config.rocksDBConfigSetter,
+    acceptableRecoveryLag: config.acceptableRecoveryLag ?? 10_000,
+    maxWarmupReplicas: config.maxWarmupReplicas ?? 2,
+    probingRebalanceIntervalMs: config.probingRebalanceIntervalMs ?? 600_000,
+    stateCleanupDelayMs: config.stateCleanupDelayMs ?? 600_000,
+    maxTaskIdleMs: config.maxTaskIdleMs ?? 0,
+    sessionTimeoutMs: config.sessionTimeoutMs ?? 45_000,
+    heartbeatIntervalMs: config.heartbeatIntervalMs ?? 3_000,
+    kafka: config.kafka,
+  };
+  const nonNegative: (keyof ResolvedStreamsConfig)[] = [
+    'commitIntervalMs',
+    'numStandbyReplicas',
+    'statestoreCacheMaxBytes',
+    'acceptableRecoveryLag',
+    'maxWarmupReplicas',
+    'probingRebalanceIntervalMs',
+    'stateCleanupDelayMs',
+    'maxTaskIdleMs',
+  ];
+  for (const key of nonNegative) {
+    const value = resolved[key];
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+      throw new StreamsConfigError(`${key} must be a non-negative number, got ${String(value)}`);
+    }
+  }
+  if (!Number.isInteger(resolved.numStandbyReplicas)) {
+    throw new StreamsConfigError(
+      `numStandbyReplicas must be an integer, got ${resolved.numStandbyReplicas}`,
+    );
+  }
+  return resolved;
+}
+
+const PROPERTY_NAMES: Record<string, keyof StreamsConfig> = {
+  'application.id': 'applicationId',
+  'bootstrap.servers': 'bootstrapServers',
+  'client.id': 'clientId',
+  'state.dir': 'stateDir',
+  'processing.guarantee': 'processingGuarantee',
+  'commit.interval.ms': 'commitIntervalMs',
+  'num.standby.replicas': 'numStandbyReplicas',
+  'statestore.cache.max.bytes': 'statestoreCacheMaxBytes',
+  'application.server': 'applicationServer',
+  'acceptable.recovery.lag': 'acceptableRecoveryLag',
+  'max.warmup.replicas': 'maxWarmupReplicas',
+  'probing.rebalance.interval.ms': 'probingRebalanceIntervalMs',
+  'state.cleanup.delay.ms': 'stateCleanupDelayMs',
+  'max.task.idle.ms': 'maxTaskIdleMs',
+  'session.timeout.ms': 'sessionTimeoutMs',
+  'heartbeat.interval.ms': 'heartbeatIntervalMs',
+};
+const NUMERIC = new Set<keyof StreamsConfig>([
+  'commitIntervalMs',
+  'numStandbyReplicas',
+  'statestoreCacheMaxBytes',
+  'acceptableRecoveryLag',
+  'maxWarmupReplicas',
+  'probingRebalanceIntervalMs',
+  'stateCleanupDelayMs',
+  'maxTaskIdleMs',
+  'sessionTimeoutMs',
+  'heartbeatIntervalMs',
+]);
+
+/**
+ * Builds a {@link StreamsConfig} from Kafka Streams' dotted property names (string values, as
+ * in a `.properties` file or environment). Unknown names throw {@link StreamsConfigError}.
+ */
+export function streamsConfigFromProperties(
+  properties: Readonly<Record<string, string>>,
+): StreamsConfig {
+  const config: Record<string, unknown> = {};
+  for (const [name, raw] of Object.entries(properties)) {
+    const key = PROPERTY_NAMES[name];
+    if (!key) throw new StreamsConfigError(`unknown or unsupported property '${name}'`);
+    if (key === 'bootstrapServers')
+      config[key] = raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+    else if (NUMERIC.has(key)) {
+      const value = Number(raw);
+      if (!Number.isFinite(value))
+        throw new StreamsConfigError(`${name} must be a number, got '${raw}'`);
+      config[key] = value;
+    } else config[key] = raw;
+  }
+  return config as unknown as StreamsConfig;
+}

@@ -1,0 +1,275 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { InMemoryRecordCollector } from '@nest-streams/streams/processor/internals/in-memory-record-collector';
+import type { Headers } from '@nest-streams/streams/processor/record';
+import { TaskId } from '@nest-streams/streams/processor/task-id';
+import type { Topology } from '@nest-streams/streams/processor/topology';
+import { RecordCache } from '@nest-streams/streams/state/internals/record-cache';
+import type { StateStore } from '@nest-streams/streams/state/state-store';
+import type { Serde } from '@nest-streams/streams/serde/serde';
+import { StreamTask } from '@nest-streams/streams/runtime/stream-task';
+import {
+  resolveStreamsConfig,
+  type StreamsConfig,
+} from '@nest-streams/streams/runtime/streams-config';
+import { TestInputTopic } from './test-input-topic';
+import { TestOutputTopic, type OutputSource } from './test-output-topic';
+
+/** Options of the {@link TopologyTestDriver}. */
+export interface TopologyTestDriverOptions {
+  /** Streams settings; `applicationId` and `bootstrapServers` get test defaults. */
+  config?: Partial<StreamsConfig>;
+  /** The mocked wall clock's start (ms). Default 0. */
+  initialWallClockTimeMs?: number;
+  /**
+   * Commit (flush caches and stores) after every piped record, as Kafka Streams'
+   * TopologyTestDriver does. Default true. Set false to observe caching: then call `commit()`.
+   */
+  commitEveryRecord?: boolean;
+}
+
+/**
+ * Runs a topology synchronously without a broker, like Kafka Streams' `TopologyTestDriver`:
+ * one task per sub-topology (every topic has one partition), records piped into input topics
+ * are processed at once (and records written to the application's repartition topics are fed
+ * to the sub-topology that reads them), output topics are read back, stores are inspected, and
+ * the wall clock is mocked for punctuators. State lives in a temporary state directory that
+ * `close()` deletes.
+ *
+ * Errors from processors surface from `pipeInput` as `StreamsProcessingError`.
+ */
+export class TopologyTestDriver implements OutputSource {
+  private readonly collector = new InMemoryRecordCollector();
+  private readonly tasks: StreamTask[] = [];
+  private readonly readPositions = new Map<string, number>();
+  private readonly inputOffsets = new Map<string, number>();
+  private readonly internalTopics: Set<string>;
+  private consumedUpTo = 0;
+  private wallClock: number;
+  private closed = false;
+
+  private constructor(
+    private readonly topology: Topology,
+    private readonly stateDir: string,
+    private readonly options: TopologyTestDriverOptions,
+  ) {
+    this.wallClock = options.initialWallClockTimeMs ?? 0;
+    this.internalTopics = new Set(
+      [...topology.internalTopicDefs().keys()].map((t) => this.physical(t)),
+    );
+  }
+
+  /** Builds the tasks, opens their stores and initializes their processors. */
+  static async create(
+    topology: Topology,
+    options: TopologyTestDriverOptions = {},
+  ): Promise<TopologyTestDriver> {
+    const stateDir = mkdtempSync(join(tmpdir(), 'topology-test-driver-'));
+    const driver = new TopologyTestDriver(topology, stateDir, options);
+    await driver.start();
+    return driver;
+  }
+
+  get applicationId(): string {
+    return this.config.applicationId;
+  }
+
+  private get config() {
+    return resolveStreamsConfig({
+      applicationId: 'topology-test-driver',
+      bootstrapServers: ['dummy:1234'],
+      ...this.options.config,
+      stateDir: this.stateDir,
+    });
+  }
+
+  private async start(): Promise<void> {
+    const config = this.config;
+    const cache = new RecordCache(config.statestoreCacheMaxBytes);
+    for (const sub of this.topology.subtopologies()) {
+      const id = new TaskId(sub.id, 0);
+      const task = new StreamTask({
+        id,
+        topology: this.topology,
+        subtopology: sub,
+        config,
+        taskDir: join(this.stateDir, config.applicationId, id.toString()),
+        recordCollector: this.collector,
+        cache,
+        resolveTopic: (t) => this.physical(t),
+        partitionsFor: () => 1,
+        now: () => this.wallClock,
+      });
+      await task.initializeStores();
+      task.initializeTopology();
+      this.tasks.push(task);
+    }
+  }
+
+  createInputTopic<K, V>(
+    topic: string,
+    keySerde: Serde<K>,
+    valueSerde: Serde<V>,
+    startTimestamp = 0,
+    autoAdvanceMs = 0,
+  ): TestInputTopic<K, V> {
+    if (!this.readingTask(topic))
+      throw new Error(`no source of the topology reads topic '${topic}'`);
+    return new TestInputTopic(
+      topic,
+      { pipe: (...args) => this.pipe(...args) },
+      keySerde,
+      valueSerde,
+      startTimestamp,
+      autoAdvanceMs,
+    );
+  }
+
+  createOutputTopic<K, V>(
+    topic: string,
+    keySerde: Serde<K>,
+    valueSerde: Serde<V>,
+  ): TestOutputTopic<K, V> {
+    return new TestOutputTopic(topic, this, keySerde, valueSerde);
+  }
+
+  /** A state store by name, as processors see it (typed by the caller). */
+  getStateStore<S = StateStore>(name: string): S {
+    for (const task of this.tasks) {
+      const store = task.store(name);
+      if (store) return store as unknown as S;
+    }
+    throw new Error(`no state store named '${name}'`);
+  }
+
+  /** Advances the mocked wall clock and fires due wall-clock punctuators. */
+  async advanceWallClockTime(ms: number): Promise<void> {
+    this.wallClock += ms;
+    for (const task of this.tasks) task.punctuateWallClock(this.wallClock);
+    await this.drainInternal();
+    if (this.commitEveryRecord) await this.commit();
+  }
+
+  /** Flushes caches and stores of every task (what a commit does). */
+  async commit(): Promise<void> {
+    for (const task of this.tasks) {
+      await task.flushState();
+      task.markCommitted();
+    }
+    await this.drainInternal();
+  }
+
+  /** Every record written to `topic` so far (raw), including ones already read. */
+  producedRecords(topic: string) {
+    return this.collector.recordsFor(topic);
+  }
+
+  /** Task metrics summed over tasks: processed, skipped, dead-lettered. */
+  metrics() {
+    const sum = {
+      processed: 0,
+      produced: 0,
+      skippedDeserialization: 0,
+      skippedInvalidTimestamp: 0,
+      deadLettered: 0,
+    };
+    for (const task of this.tasks) {
+      for (const key of Object.keys(sum) as (keyof typeof sum)[]) sum[key] += task.metrics[key];
+    }
+    return sum;
+  }
+
+  /** Closes every task (flushing) and deletes the state directory. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      for (const task of this.tasks) await task.close(true);
+    } finally {
+      rmSync(this.stateDir, { recursive: true, force: true });
+    }
+  }
+
+  readRaw(topic: string) {
+    const records = this.collector.recordsFor(topic);
+    const position = this.readPositions.get(topic) ?? 0;
+    if (position >= records.length) return undefined;
+    this.readPositions.set(topic, position + 1);
+    const r = records[position];
+    return {
+      key: r.key,
+      value: r.value,
+      timestamp: r.timestamp,
+      headers: r.headers ?? {},
+      partition: r.partition,
+      offset: r.offset,
+    };
+  }
+
+  remaining(topic: string): number {
+    return this.collector.recordsFor(topic).length - (this.readPositions.get(topic) ?? 0);
+  }
+
+  private get commitEveryRecord(): boolean {
+    return this.options.commitEveryRecord ?? true;
+  }
+
+  private async pipe(
+    topic: string,
+    key: Buffer | null,
+    value: Buffer | null,
+    timestamp: number,
+    headers: Headers,
+  ): Promise<void> {
+    if (this.closed) throw new Error('the driver is closed');
+    await this.deliver(topic, key, value, timestamp, headers);
+    await this.drainInternal();
+    for (const task of this.tasks) task.punctuateWallClock(this.wallClock);
+    if (this.commitEveryRecord) await this.commit();
+  }
+
+  private async deliver(
+    topic: string,
+    key: Buffer | null,
+    value: Buffer | null,
+    timestamp: number,
+    headers: Headers,
+  ): Promise<void> {
+    const task = this.readingTask(topic);
+    if (!task) return;
+    const offset = this.inputOffsets.get(topic) ?? 0;
+    this.inputOffsets.set(topic, offset + 1);
+    await task.process([{ topic, partition: 0, offset, timestamp, key, value, headers }]);
+  }
+
+  /** Feeds records written to repartition topics to the sub-topologies that read them. */
+  private async drainInternal(): Promise<void> {
+    while (this.consumedUpTo < this.collector.records.length) {
+      const record = this.collector.records[this.consumedUpTo++];
+      if (this.internalTopics.has(record.topic)) {
+        await this.deliver(
+          record.topic,
+          record.key,
+          record.value,
+          record.timestamp,
+          record.headers ?? {},
+        );
+      }
+    }
+  }
+
+  private readingTask(physicalTopic: string): StreamTask | undefined {
+    for (const sub of this.topology.subtopologies()) {
+      if (sub.sourceTopics.some((t) => this.physical(t) === physicalTopic))
+        return this.tasks[sub.id];
+    }
+    return undefined;
+  }
+
+  private physical(logical: string): string {
+    return this.topology.internalTopicDefs().has(logical)
+      ? `${this.config.applicationId}-${logical}`
+      : logical;
+  }
+}

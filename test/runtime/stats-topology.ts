@@ -1,0 +1,50 @@
+import { Topology } from '../../libs/streams/src/processor/topology';
+import type { Processor } from '../../libs/streams/src/processor/processor';
+import type { ProcessorContext } from '../../libs/streams/src/processor/processor-context';
+import type { Record } from '../../libs/streams/src/processor/record';
+import { Serdes } from '../../libs/streams/src/serde/serdes';
+import { Stores } from '../../libs/streams/src/state/stores';
+import type { KeyValueStore } from '../../libs/streams/src/state/key-value-store';
+
+export interface OrderEvent {
+  userId: string;
+  amount: number;
+}
+export interface OrderStats {
+  count: number;
+  sum: number;
+}
+
+/** The source text's count-and-sum aggregation, written with the Processor API. */
+class StatsProcessor implements Processor<string, OrderEvent, string, OrderStats> {
+  private store!: KeyValueStore<string, OrderStats>;
+  init(context: ProcessorContext<string, OrderStats>): void {
+    this.store = context.getStateStore('stats-store');
+  }
+  async prefetch(records: readonly Record<string, OrderEvent>[]): Promise<void> {
+    await this.store.prefetch(records.map((r) => r.key));
+  }
+  process(record: Record<string, OrderEvent>): void {
+    const old = this.store.get(record.key) ?? { count: 0, sum: 0 };
+    this.store.put(record.key, { count: old.count + 1, sum: old.sum + record.value.amount });
+  }
+}
+
+export function statsTopology(
+  inputTopic: string,
+  options: { inMemory?: boolean; caching?: boolean } = {},
+): Topology {
+  const supplier = options.inMemory
+    ? Stores.inMemoryKeyValueStore('stats-store')
+    : Stores.persistentKeyValueStore('stats-store');
+  let builder = Stores.keyValueStoreBuilder(supplier, Serdes.String(), Serdes.Json<OrderStats>());
+  builder =
+    options.caching === false ? builder.withCachingDisabled() : builder.withCachingEnabled();
+  return new Topology()
+    .addSource('events', inputTopic, {
+      keySerde: Serdes.String(),
+      valueSerde: Serdes.Json<OrderEvent>(),
+    })
+    .addProcessor('stats', () => new StatsProcessor(), 'events')
+    .addStateStore(builder, 'stats');
+}
