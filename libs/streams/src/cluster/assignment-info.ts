@@ -3,6 +3,8 @@ export interface HostAssignment {
   readonly processId: string;
   /** `application.server`, when the instance set one. */
   readonly endpoint?: string;
+  /** The instance-to-instance query endpoint, when the instance serves one. */
+  readonly queryEndpoint?: string;
   readonly active: readonly string[];
   readonly standby: readonly string[];
 }

@@ -113,6 +113,7 @@ export function streamsPartitionAssignor(context: StreamsAssignorContext): Parti
       const hosts: HostAssignment[] = clients.map((c) => ({
         processId: c.processId,
         endpoint: c.endpoint,
+        queryEndpoint: byProcess.get(c.processId)!.info.queryEndpoint,
         active: result.clients.get(c.processId)!.active,
         standby: result.clients.get(c.processId)!.standby,
       }));

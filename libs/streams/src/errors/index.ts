@@ -17,3 +17,4 @@ export * from './invalid-window.error';
 export * from './invalid-windowed-key.error';
 export * from './missing-source-topic.error';
 export * from './rocksdb-binding-conflict.error';
+export * from './invalid-state-store.error';

@@ -1,11 +1,11 @@
-import { StreamsError } from './streams.error';
+import { InvalidStateStoreError } from './invalid-state-store.error';
 
 /**
  * A processor asked for a store it is not connected to, or a query named a store the topology
  * does not have. What to do: connect the store to the processor
  * (`Topology.connectProcessorAndStateStores`) or fix the store name; never retriable.
  */
-export class UnknownStateStoreError extends StreamsError {
+export class UnknownStateStoreError extends InvalidStateStoreError {
   readonly code = 'UNKNOWN_STATE_STORE';
   readonly retriable = false;
 }

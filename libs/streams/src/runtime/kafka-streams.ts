@@ -23,6 +23,13 @@ import { consoleStateLogger, type StateLogger } from './state-logger';
 import type { StateRestoreListener } from './state-restore-listener';
 import { StateRestorer } from './state-restorer';
 import { StreamThread } from './stream-thread';
+import { StandbyTaskManager } from './standby-task-manager';
+import { KeyQueryMetadata } from '../query/key-query-metadata';
+import { LocalStoreProvider, type LocalStore } from '../query/local-store-provider';
+import type { StoreQueryParameters } from '../query/store-query-parameters';
+import { StreamsMetadataState, type KeyPartitioning } from '../query/streams-metadata-state';
+import type { LagInfo, StreamsMetadata } from '../query/streams-metadata';
+import { OffsetCheckpoint } from '../state/internals/offset-checkpoint';
 import {
   resolveStreamsConfig,
   type ResolvedStreamsConfig,
@@ -69,6 +76,10 @@ export class KafkaStreams {
   private admin: Admin | undefined;
   private thread: StreamThread | undefined;
   private tasks: ActiveTaskManager | undefined;
+  private standbys: StandbyTaskManager | undefined;
+  private readonly metadataState: StreamsMetadataState;
+  private readonly storeProvider: LocalStoreProvider;
+  private localOffsetSums: Record<string, number> = {};
   private processId = '';
   private partitionsByTopic = new Map<string, number>();
   private exceptionHandler: StreamsUncaughtExceptionHandler = () =>
@@ -97,6 +108,87 @@ export class KafkaStreams {
       cleanupDelayMs: this.config.stateCleanupDelayMs,
     });
     this.cache = new RecordCache(this.config.statestoreCacheMaxBytes);
+    this.metadataState = new StreamsMetadataState(
+      () => this.topology.subtopologies(),
+      (sub) => sub.sourceTopics.map((t) => this.resolveTopic(t)),
+      (topic) => this.partitionsByTopic.get(topic),
+    );
+    this.storeProvider = new LocalStoreProvider({
+      state: () => this.currentState,
+      subtopologyOf: (name) => this.topology.subtopologies().find((s) => s.stores.includes(name)),
+      partitionCount: (name) => this.storePartitionCount(name),
+      localStores: (name) => this.localStores(name),
+    });
+  }
+
+  /**
+   * A read-only view of a store over this instance's local copies (Kafka Streams' `store()`).
+   * The view looks its stores up on every call, so it can be kept.
+   *
+   * @throws StreamsNotStartedError, StateStoreNotAvailableError (rebalancing/restoring: retry),
+   *   StateStoreMigratedError (rediscover the owner), UnknownStateStoreError,
+   *   InvalidStateStorePartitionError — all `InvalidStateStoreError`s with `code` and `retriable`.
+   */
+  store<T>(params: StoreQueryParameters<T>): T {
+    this.storeProvider.stores(params);
+    return params.queryableStoreType.create(params.storeName, () =>
+      this.storeProvider.stores(params),
+    );
+  }
+
+  /**
+   * Which instance holds `key` of `storeName` (active and standbys) and in which partition.
+   * `KeyQueryMetadata.NOT_AVAILABLE` while the client is not RUNNING (no confirmed owner).
+   *
+   * @throws UnknownStateStoreError for a store the topology does not have.
+   */
+  queryMetadataForKey<K>(
+    storeName: string,
+    key: K,
+    partitioning: KeyPartitioning<K>,
+  ): KeyQueryMetadata {
+    this.metadataState.subtopologyOf(storeName);
+    if (this.currentState !== KafkaStreamsState.RUNNING) return KeyQueryMetadata.NOT_AVAILABLE;
+    return this.metadataState.keyQueryMetadata(storeName, key, partitioning);
+  }
+
+  /** Every instance of the application, from the latest assignment. */
+  metadataForAllStreamsClients(): StreamsMetadata[] {
+    return this.metadataState.all();
+  }
+
+  /** The instances holding `storeName` (active or standby). */
+  streamsMetadataForStore(storeName: string): StreamsMetadata[] {
+    return this.metadataState.forStore(storeName);
+  }
+
+  /** This instance's metadata, when it advertises `application.server`. */
+  localMetadata(): StreamsMetadata | undefined {
+    return this.metadataState.all().find((m) => m.processId === this.processId);
+  }
+
+  /**
+   * How far each local store copy is behind its changelog, per store and partition (Kafka
+   * Streams' `allLocalStorePartitionLags`): active copies report 0 once restored; standby
+   * copies report their distance to the changelog end.
+   */
+  async allLocalStorePartitionLags(): Promise<Map<string, Map<number, LagInfo>>> {
+    await this.standbys?.refreshEndOffsets().catch(() => undefined);
+    const result = this.standbys?.lags() ?? new Map<string, Map<number, LagInfo>>();
+    for (const entry of this.tasks?.tasks() ?? []) {
+      for (const { topic, partition, offset } of entry.stateManager.changelogOffsets()) {
+        const store = topic.slice(this.config.applicationId.length + 1, -'-changelog'.length);
+        let perStore = result.get(store);
+        if (!perStore) result.set(store, (perStore = new Map()));
+        const position = offset + 1;
+        perStore.set(partition, {
+          currentOffsetPosition: position,
+          endOffsetPosition: position,
+          offsetLag: 0,
+        });
+      }
+    }
+    return result;
   }
 
   get state(): KafkaStreamsState {
@@ -145,6 +237,7 @@ export class KafkaStreams {
       this.admin = this.kafka.admin();
       await this.admin.connect();
       await this.prepareTopics(this.admin);
+      await this.refreshLocalOffsetSums();
       this.startThread();
       await this.thread!.start();
     } catch (error) {
@@ -160,9 +253,14 @@ export class KafkaStreams {
     await this.closing;
   }
 
-  /** Local task ids: active and standby (issue: standbys arrive with multi-instance support). */
+  /** Local task ids: active and standby. */
   localTaskIds(): { active: string[]; standby: string[] } {
-    return { active: this.tasks?.taskIds() ?? [], standby: [] };
+    return { active: this.tasks?.taskIds() ?? [], standby: this.standbys?.taskIds() ?? [] };
+  }
+
+  /** @internal The standby tasks (for queries and tests). */
+  standbyTasks() {
+    return this.standbys?.all() ?? [];
   }
 
   /** The latest assignment this client received (tasks and the host map), if any. */
@@ -217,6 +315,14 @@ export class KafkaStreams {
       logger: this.logger,
       restoreListener: () => this.restoreListener,
     });
+    this.standbys = new StandbyTaskManager({
+      topology: this.topology,
+      config,
+      kafka: this.kafka,
+      admin: this.admin!,
+      stateDirectory: this.stateDirectory,
+      logger: this.logger,
+    });
     const assignor: StreamsAssignorContext = {
       subtopologies: () =>
         this.topology.subtopologies().map((s) => ({
@@ -225,7 +331,7 @@ export class KafkaStreams {
           stateful: s.stores.length > 0,
         })),
       subscription: () => this.subscription(),
-      taskEndOffsetSums: async () => ({}),
+      taskEndOffsetSums: () => this.taskEndOffsetSums(),
       numStandbyReplicas: config.numStandbyReplicas,
       acceptableRecoveryLag: config.acceptableRecoveryLag,
       maxWarmupReplicas: config.maxWarmupReplicas,
@@ -239,15 +345,20 @@ export class KafkaStreams {
         .subtopologies()
         .flatMap((s) => s.sourceTopics.map((t) => this.resolveTopic(t))),
       tasks: this.tasks,
+      standbys: this.standbys,
       assignor,
       logger: this.logger,
       listener: {
         onRebalancing: () => this.setState(KafkaStreamsState.REBALANCING),
         onAssignment: (info) => {
           this.assignmentInfo = info;
+          this.metadataState.update(info);
           this.setState(KafkaStreamsState.REBALANCING);
         },
-        onRunning: () => this.setState(KafkaStreamsState.RUNNING),
+        onRunning: () => {
+          this.setState(KafkaStreamsState.RUNNING);
+          void this.refreshLocalOffsetSums();
+        },
         onError: (error) => void this.handleThreadError(error),
       },
     });
@@ -255,13 +366,94 @@ export class KafkaStreams {
 
   private subscription(): SubscriptionInfo {
     const active = this.tasks?.taskIds() ?? [];
+    const sums: Record<string, number> = { ...this.localOffsetSums };
+    for (const standby of this.standbys?.all() ?? [])
+      sums[standby.id.toString()] = standby.offsetSum();
+    for (const task of active) sums[task] = LATEST_OFFSET;
     return {
       version: 1,
       processId: this.processId,
       endpoint: this.config.applicationServer,
-      taskOffsetSums: Object.fromEntries(active.map((t) => [t, LATEST_OFFSET])),
+      queryEndpoint: this.config.queryEndpoint,
+      taskOffsetSums: sums,
       previousActive: active,
     };
+  }
+
+  /** Offset sums of task state left on disk (checkpoints), for sticky, lag-aware assignment. */
+  private async refreshLocalOffsetSums(): Promise<void> {
+    const sums: Record<string, number> = {};
+    try {
+      for (const dir of await this.stateDirectory.listTaskDirs()) {
+        const checkpoint = await new OffsetCheckpoint(
+          this.stateDirectory.checkpointFilePath(dir.taskId),
+        ).read();
+        if (checkpoint.size === 0) continue;
+        sums[dir.taskId.toString()] = [...checkpoint.values()].reduce(
+          (n, e) => n + e.offset + 1,
+          0,
+        );
+      }
+    } catch (error) {
+      this.logger.info(`could not read local checkpoints: ${String(error)}`);
+    }
+    this.localOffsetSums = sums;
+  }
+
+  /** Leader only: changelog end-offset sums per stateful task. */
+  private async taskEndOffsetSums(): Promise<Record<string, number>> {
+    const sums: Record<string, number> = {};
+    const admin = this.admin;
+    if (!admin) return sums;
+    for (const sub of this.topology.subtopologies()) {
+      for (const storeName of sub.stores) {
+        const builder = this.topology.stores().get(storeName)!;
+        if (!builder.loggingEnabled) continue;
+        const offsets = await admin.fetchTopicOffsets(
+          changelogTopicName(this.config.applicationId, storeName),
+        );
+        for (const o of offsets) {
+          const task = `${sub.id}_${o.partition}`;
+          sums[task] = (sums[task] ?? 0) + Number(o.high);
+        }
+      }
+    }
+    return sums;
+  }
+
+  private storePartitionCount(storeName: string): number | undefined {
+    const sub = this.topology.subtopologies().find((s) => s.stores.includes(storeName));
+    if (!sub) return undefined;
+    const counts = sub.sourceTopics.map(
+      (t) => this.partitionsByTopic.get(this.resolveTopic(t)) ?? 0,
+    );
+    return Math.max(0, ...counts) || undefined;
+  }
+
+  private localStores(storeName: string): LocalStore[] {
+    const result: LocalStore[] = [];
+    for (const entry of this.tasks?.tasks() ?? []) {
+      const store = entry.task.store(storeName);
+      if (store) {
+        result.push({
+          taskId: entry.task.id.toString(),
+          partition: entry.task.id.partition,
+          active: entry.restored,
+          store,
+        });
+      }
+    }
+    for (const standby of this.standbys?.all() ?? []) {
+      const store = standby.store(storeName);
+      if (store)
+        result.push({
+          taskId: standby.id.toString(),
+          partition: standby.id.partition,
+          active: false,
+          store,
+        });
+    }
+    return result;
   }
 
   private async handleThreadError(error: Error): Promise<void> {
@@ -379,6 +571,7 @@ export class KafkaStreams {
     const outputs = [...new Set([...sinks, ...(dlq ? [dlq] : []), ...specs.map((s) => s.topic)])];
     this.partitionsByTopic = await partitionCounts(admin, outputs);
     for (const [topic, n] of repartition) this.partitionsByTopic.set(topic, n);
+    for (const [topic, n] of counts) this.partitionsByTopic.set(topic, n);
     const missingOutputs = outputs.filter((t) => !this.partitionsByTopic.has(t));
     if (missingOutputs.length > 0) throw new MissingSourceTopicError(missingOutputs);
   }

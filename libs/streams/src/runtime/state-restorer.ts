@@ -339,7 +339,7 @@ export class StateRestorer {
 }
 
 /** An assigner that gives the (only) member exactly the partitions to restore. */
-function fixedAssigner(assignment: Record<string, number[]>): PartitionAssigner {
+export function fixedAssigner(assignment: Record<string, number[]>): PartitionAssigner {
   return () => ({
     name: ASSIGNER_NAME,
     version: 1,

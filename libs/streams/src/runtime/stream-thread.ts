@@ -6,6 +6,7 @@ import {
 } from '../cluster/streams-partition-assignor';
 import { AssignerProtocol } from 'kafkajs';
 import type { ActiveTaskManager } from './active-task-manager';
+import type { StandbyTaskManager } from './standby-task-manager';
 import type { ConsumedRecord } from './consumed-record';
 import type { ResolvedStreamsConfig } from './streams-config';
 import type { StateLogger } from './state-logger';
@@ -28,6 +29,7 @@ export interface StreamThreadOptions {
   readonly config: ResolvedStreamsConfig;
   readonly sourceTopics: readonly string[];
   readonly tasks: ActiveTaskManager;
+  readonly standbys: StandbyTaskManager;
   readonly assignor: StreamsAssignorContext;
   readonly listener: StreamThreadListener;
   readonly logger: StateLogger;
@@ -119,6 +121,7 @@ export class StreamThread {
         }
       }
       await this.options.tasks.closeAll(!this.failed);
+      await this.options.standbys.closeAll();
     });
     await consumer.stop().catch(() => undefined);
     await consumer.disconnect().catch(() => undefined);
@@ -178,25 +181,34 @@ export class StreamThread {
     const info = await this.readOwnAssignment(memberId);
     this.generationInfo = info;
     this.options.listener.onAssignment(info);
-    const tasks = this.options.tasks;
+    const { tasks, standbys } = this.options;
     const wanted = new Set(info.active);
-    for (const id of tasks.taskIds()) {
-      if (!wanted.has(id)) {
-        // Commit what it processed before giving it up, then close it cleanly (checkpoint).
-        try {
-          await tasks.commit(this.consumer!, true);
-        } catch (error) {
-          this.options.logger.warn(`commit before closing task ${id} failed: ${String(error)}`);
-        }
-        await tasks.close(id, true);
+    const lost = tasks.taskIds().filter((id) => !wanted.has(id));
+    if (lost.length > 0) {
+      // Commit what they processed before giving them up, then close them cleanly (checkpoint),
+      // keeping their directories: a later assignment (or a standby) reuses the state.
+      try {
+        await tasks.commit(this.consumer!, true);
+      } catch (error) {
+        this.options.logger.warn(
+          `commit before closing tasks ${lost.join(', ')} failed: ${String(error)}`,
+        );
       }
+      for (const id of lost) await tasks.close(id, true);
     }
     this.taskByPartition.clear();
     for (const id of info.active) {
-      const entry = tasks.get(id) ?? (await tasks.create(id));
+      let entry = tasks.get(id);
+      if (!entry) {
+        // A standby of this task holds its state up to its lag: hand it over (checkpointed),
+        // so the active restores only the tail.
+        await standbys.release(id);
+        entry = await tasks.create(id);
+      }
       for (const { topic, partition } of entry.partitions)
         this.taskByPartition.set(`${topic}\u0000${partition}`, id);
     }
+    await standbys.assign(info.standby.filter((id) => !wanted.has(id)));
     this.options.listener.onRunning();
   }
 

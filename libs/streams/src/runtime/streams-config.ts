@@ -39,6 +39,11 @@ export interface StreamsConfig {
   statestoreCacheMaxBytes?: number;
   /** `application.server`: this instance's advertised `host:port` for interactive queries. */
   applicationServer?: string;
+  /**
+   * The instance-to-instance query endpoint (`host:port`) this instance serves (the Nest
+   * layer's @nestjs/microservices transport), carried to every instance in the assignment.
+   */
+  queryEndpoint?: string;
   /** `default.key.serde`; default bytes (Buffer). */
   defaultKeySerde?: Serde<unknown>;
   /** `default.value.serde`; default bytes (Buffer). */
@@ -69,9 +74,9 @@ export interface StreamsConfig {
 
 /** The configuration with every default applied. */
 export type ResolvedStreamsConfig = Required<
-  Omit<StreamsConfig, 'applicationServer' | 'rocksDBConfigSetter' | 'kafka'>
+  Omit<StreamsConfig, 'applicationServer' | 'queryEndpoint' | 'rocksDBConfigSetter' | 'kafka'>
 > &
-  Pick<StreamsConfig, 'applicationServer' | 'rocksDBConfigSetter' | 'kafka'>;
+  Pick<StreamsConfig, 'applicationServer' | 'queryEndpoint' | 'rocksDBConfigSetter' | 'kafka'>;
 
 const APPLICATION_ID = /^[a-zA-Z0-9._-]+$/;
 
@@ -100,6 +105,9 @@ export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConf
       `processing.guarantee must be 'at_least_once' or 'exactly_once_v2', got '${String(guarantee)}'`,
     );
   }
+  if (config.queryEndpoint !== undefined && !/^[^\s:/]+:\d{1,5}$/.test(config.queryEndpoint)) {
+    throw new StreamsConfigError(`queryEndpoint must be host:port, got '${config.queryEndpoint}'`);
+  }
   if (
     config.applicationServer !== undefined &&
     !/^[^\s:/]+:\d{1,5}$/.test(config.applicationServer)
@@ -118,6 +126,7 @@ export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConf
     numStandbyReplicas: config.numStandbyReplicas ?? 0,
     statestoreCacheMaxBytes: config.statestoreCacheMaxBytes ?? 10_485_760,
     applicationServer: config.applicationServer,
+    queryEndpoint: config.queryEndpoint,
     defaultKeySerde: config.defaultKeySerde ?? (Serdes.Bytes() as Serde<unknown>),
     defaultValueSerde: config.defaultValueSerde ?? (Serdes.Bytes() as Serde<unknown>),
     deserializationExceptionHandler: config.deserializationExceptionHandler ?? logAndContinue(),

@@ -199,6 +199,15 @@ export class TaskStateManager {
     await stateDirectory.touchTaskDir(taskId);
   }
 
+  /**
+   * Records that a store applied changelog records up to `lastOffset` outside `restore()`
+   * (standby tasks apply the changelog continuously).
+   */
+  recordAppliedOffset(storeName: string, lastOffset: number): void {
+    const current = this.offsets.get(storeName);
+    if (current === undefined || lastOffset > current) this.offsets.set(storeName, lastOffset);
+  }
+
   /** Each logged store's changelog position (the offset of the last record it holds). */
   changelogOffsets(): TopicPartitionOffset[] {
     const result: TopicPartitionOffset[] = [];

@@ -1,0 +1,29 @@
+import { HostInfo } from '../cluster/host-info';
+
+/**
+ * Where a key of a store lives (Kafka Streams' `KeyQueryMetadata`): the active host, the
+ * hosts with a standby copy, and the partition. {@link KeyQueryMetadata.NOT_AVAILABLE} while
+ * no confirmed owner exists (a rebalance is in progress): answer 503 and retry.
+ */
+export class KeyQueryMetadata {
+  static readonly NOT_AVAILABLE = new KeyQueryMetadata(HostInfo.UNAVAILABLE, [], -1);
+
+  constructor(
+    readonly activeHost: HostInfo,
+    readonly standbyHosts: readonly HostInfo[],
+    readonly partition: number,
+  ) {}
+
+  /** False for {@link KeyQueryMetadata.NOT_AVAILABLE}. */
+  get available(): boolean {
+    return this.partition >= 0;
+  }
+
+  toJSON(): { activeHost: string; standbyHosts: string[]; partition: number } {
+    return {
+      activeHost: this.activeHost.toString(),
+      standbyHosts: this.standbyHosts.map((h) => h.toString()),
+      partition: this.partition,
+    };
+  }
+}

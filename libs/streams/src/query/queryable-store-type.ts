@@ -1,0 +1,61 @@
+import { UnsupportedStoreOperationError } from '../errors/unsupported-store-operation.error';
+import type { KeyValue, KeyValueIterator, ReadOnlyKeyValueStore } from '../state/key-value-store';
+import type { ReadOnlyWindowStore } from '../state/window-store';
+import { CompositeReadOnlyKeyValueStore } from './composite-read-only-key-value-store';
+import { CompositeReadOnlyWindowStore } from './composite-read-only-window-store';
+
+/** A kind of store a query can ask for, and how to combine the local stores of that kind. */
+export interface QueryableStoreType<T> {
+  readonly kind: 'key-value' | 'window' | 'session';
+  /** Whether `store` is of this kind. */
+  accepts(store: unknown): boolean;
+  /** One read-only view over the local stores (one per task). */
+  create(name: string, stores: () => readonly unknown[]): T;
+}
+
+const isKeyValue = (s: unknown): boolean =>
+  typeof s === 'object' && s !== null && 'approximateNumEntries' in s && 'prefixScan' in s;
+const isWindow = (s: unknown): boolean =>
+  typeof s === 'object' && s !== null && 'fetchWindowsAsync' in s;
+
+/** The store kinds of interactive queries, as Kafka Streams' `QueryableStoreTypes`. */
+export const QueryableStoreTypes = {
+  keyValueStore<K, V>(): QueryableStoreType<ReadOnlyKeyValueStore<K, V>> {
+    return {
+      kind: 'key-value',
+      accepts: isKeyValue,
+      create: (name, stores) =>
+        new CompositeReadOnlyKeyValueStore<K, V>(
+          name,
+          () => stores() as ReadOnlyKeyValueStore<K, V>[],
+        ),
+    };
+  },
+  windowStore<K, V>(): QueryableStoreType<ReadOnlyWindowStore<K, V>> {
+    return {
+      kind: 'window',
+      accepts: isWindow,
+      create: (name, stores) =>
+        new CompositeReadOnlyWindowStore<K, V>(name, () => stores() as ReadOnlyWindowStore<K, V>[]),
+    };
+  },
+  /**
+   * Session stores are not queryable yet: the engine has session bytes stores but no typed
+   * session store; asking throws {@link UnsupportedStoreOperationError}.
+   */
+  sessionStore<K, V>(): QueryableStoreType<{
+    fetch(key: K): KeyValueIterator<K, V> | KeyValue<K, V>[];
+  }> {
+    return {
+      kind: 'session',
+      accepts: () => false,
+      create: (name) => {
+        throw new UnsupportedStoreOperationError(
+          name,
+          'sessionStore',
+          'session stores have no typed, queryable form yet',
+        );
+      },
+    };
+  },
+} as const;

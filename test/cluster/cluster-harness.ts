@@ -1,0 +1,84 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { freePort } from '../../tools/kafka/free-port';
+
+const APP = join(__dirname, 'fixtures', 'cluster-app.ts');
+
+/** One instance of the test application, a separate process. */
+export class ClusterInstance {
+  output = '';
+  private constructor(
+    readonly port: number,
+    readonly process: ChildProcess,
+  ) {
+    process.stdout!.on('data', (d: Buffer) => (this.output += d.toString()));
+    process.stderr!.on('data', (d: Buffer) => (this.output += d.toString()));
+  }
+
+  static async start(env: Record<string, string>, port?: number): Promise<ClusterInstance> {
+    const p = port ?? (await freePort());
+    const child = spawn(process.execPath, ['--import', 'tsx', APP], {
+      env: { ...process.env, ...env, PORT: String(p) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    return new ClusterInstance(p, child);
+  }
+
+  get endpoint(): string {
+    return `127.0.0.1:${this.port}`;
+  }
+
+  get alive(): boolean {
+    return this.process.exitCode === null && this.process.signalCode === null;
+  }
+
+  async get<T = unknown>(path: string): Promise<{ status: number; body: T }> {
+    const response = await fetch(`http://${this.endpoint}${path}`);
+    return { status: response.status, body: (await response.json()) as T };
+  }
+
+  async state(): Promise<{
+    state: string;
+    active: string[];
+    standby: string[];
+    restored: number;
+    metrics: { processed: number };
+  }> {
+    return (
+      await this.get<{
+        state: string;
+        active: string[];
+        standby: string[];
+        restored: number;
+        metrics: { processed: number };
+      }>('/state')
+    ).body;
+  }
+
+  kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    return new Promise((resolve) => {
+      if (!this.alive) return resolve();
+      this.process.once('exit', () => resolve());
+      this.process.kill(signal);
+    });
+  }
+}
+
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      if (await condition()) return;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
