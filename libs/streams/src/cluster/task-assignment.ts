@@ -61,9 +61,9 @@ export function assignTasks(input: AssignmentInput): AssignmentResult {
 
   const lag = (client: ClientState, task: string): number => {
     const local = client.taskOffsetSums[task];
-    if (local === undefined) return Number.POSITIVE_INFINITY;
-    if (local < 0) return 0; // -2: a running active task: caught up by definition
-    return Math.max(0, (input.taskEndOffsetSums[task] ?? 0) - local);
+    if (local !== undefined && local < 0) return 0; // -2: a running active task: caught up by definition
+    // No local state: the whole changelog is the lag (small changelogs are "caught up").
+    return Math.max(0, (input.taskEndOffsetSums[task] ?? 0) - (local ?? 0));
   };
   const caughtUp = (client: ClientState, task: string): boolean =>
     !input.statefulTasks.has(task) || lag(client, task) <= input.acceptableRecoveryLag;

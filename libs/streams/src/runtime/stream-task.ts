@@ -63,6 +63,11 @@ export class StreamTask {
     string,
     { topic: string; partition: number; offset: number }
   >();
+  /** Next offset to process per input partition; survives commits (the task's position). */
+  private readonly positions = new Map<
+    string,
+    { topic: string; partition: number; offset: number }
+  >();
   private readonly now: () => number;
   private readonly log: (message: string) => void;
   private currentNode: TaskProcessorNode | undefined;
@@ -157,6 +162,10 @@ export class StreamTask {
       record: Record<unknown, unknown>;
     }[] = [];
     for (const raw of records) {
+      // After a rebalance the consumer fetches again from the committed offset; records this
+      // task already processed (and holds in its state) are skipped, never counted twice.
+      const position = this.positions.get(`${raw.topic}\u0000${raw.partition}`);
+      if (position !== undefined && raw.offset < position.offset) continue;
       const prepared = this.deserialize(raw);
       if (prepared) ready.push(prepared);
       else this.markConsumed(raw);
@@ -414,8 +423,21 @@ export class StreamTask {
     }
   }
 
+  /** Next offset to process per input partition (for read-your-writes position bounds). */
+  inputPositions(): { topic: string; partition: number; offset: number }[] {
+    return [...this.positions.values()].map((p) => ({ ...p }));
+  }
+
   private markConsumed(raw: ConsumedRecord): void {
     const key = `${raw.topic}\u0000${raw.partition}`;
+    const position = this.positions.get(key);
+    if (position) position.offset = Math.max(position.offset, raw.offset + 1);
+    else
+      this.positions.set(key, {
+        topic: raw.topic,
+        partition: raw.partition,
+        offset: raw.offset + 1,
+      });
     const entry = this.consumed.get(key);
     if (entry) entry.offset = Math.max(entry.offset, raw.offset);
     else this.consumed.set(key, { topic: raw.topic, partition: raw.partition, offset: raw.offset });

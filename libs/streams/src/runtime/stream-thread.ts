@@ -49,12 +49,14 @@ export class StreamThread {
   private assignmentReady: Promise<void> = Promise.resolve();
   private memberId: string | undefined;
   private lastCommit = Date.now();
+  private lastBatchAt = Date.now();
   private timer: NodeJS.Timeout | undefined;
   private stopping = false;
   private failed = false;
   private rebalancePending = false;
   private readonly taskByPartition = new Map<string, string>();
   private generationInfo: AssignmentInfo | undefined;
+  private probeTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: StreamThreadOptions) {}
 
@@ -93,12 +95,7 @@ export class StreamThread {
     await consumer.connect();
     await this.options.tasks.start();
     await consumer.subscribe({ topics: [...sourceTopics], fromBeginning: true });
-    await consumer.run({
-      autoCommit: false,
-      eachBatchAutoResolve: false,
-      partitionsConsumedConcurrently: 1,
-      eachBatch: (payload) => this.onBatch(payload),
-    });
+    await this.runConsumer(consumer);
     const tick = Math.max(10, Math.min(1000, config.commitIntervalMs));
     this.timer = setInterval(() => void this.onTick(), tick);
     this.timer.unref();
@@ -109,6 +106,7 @@ export class StreamThread {
     if (this.stopping) return;
     this.stopping = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.probeTimer) clearTimeout(this.probeTimer);
     const consumer = this.consumer;
     if (!consumer) return;
     // Batches arriving from now on are ignored (see onBatch); commit while still a member.
@@ -155,7 +153,21 @@ export class StreamThread {
         await this.commit();
       }
     }).catch((error: unknown) => this.fail(error));
-    if (!this.failed) await heartbeat();
+    this.lastBatchAt = Date.now();
+    if (this.failed) return;
+    try {
+      await heartbeat();
+    } catch (error) {
+      // kafkajs has no revocation callback: a heartbeat answered REBALANCE_IN_PROGRESS inside
+      // the batch is the moment to commit, while this generation may still commit, so the next
+      // owner starts exactly where this one stopped. kafkajs then rejoins.
+      if (isRebalanceError(error)) {
+        await this.serialized(() => this.commit()).catch((e: unknown) =>
+          this.options.logger.warn(`commit before rebalance failed: ${String(e)}`),
+        );
+      }
+      throw error;
+    }
   }
 
   private async onTick(): Promise<void> {
@@ -164,7 +176,12 @@ export class StreamThread {
       for (const entry of this.options.tasks.tasks()) {
         if (entry.restored) entry.task.punctuateWallClock();
       }
-      if (this.commitDue() || this.rebalancePending) await this.commit();
+      // Idle: nothing fetched for a second, so commit what was processed now rather than on the
+      // interval; a rebalance that comes while idle then moves no uncommitted work.
+      const idle =
+        Date.now() - this.lastBatchAt >= Math.min(1000, this.options.config.commitIntervalMs);
+      const pending = this.options.tasks.tasks().some((e) => e.restored && e.task.commitNeeded());
+      if (this.commitDue() || this.rebalancePending || (idle && pending)) await this.commit();
     }).catch((error: unknown) => this.fail(error));
   }
 
@@ -209,7 +226,40 @@ export class StreamThread {
         this.taskByPartition.set(`${topic}\u0000${partition}`, id);
     }
     await standbys.assign(info.standby.filter((id) => !wanted.has(id)));
+    this.scheduleProbe(info.probingRebalanceAtMs);
     this.options.listener.onRunning();
+  }
+
+  /**
+   * Warm-up replicas were placed: rejoin the group when the leader asked for a probing
+   * rebalance, so warmed-up tasks move to their intended owner. kafkajs cannot request a
+   * rebalance directly; leaving and rejoining (stop, run) does it, keeping every task open.
+   */
+  private scheduleProbe(at: number | undefined): void {
+    if (this.probeTimer) clearTimeout(this.probeTimer);
+    this.probeTimer = undefined;
+    if (at === undefined || this.stopping) return;
+    this.probeTimer = setTimeout(() => void this.probe(), Math.max(0, at - Date.now()));
+    this.probeTimer.unref();
+  }
+
+  private async probe(): Promise<void> {
+    const consumer = this.consumer;
+    if (!consumer || this.stopping || this.failed) return;
+    this.options.logger.info('probing rebalance: rejoining the group so warmed-up tasks can move');
+    await this.serialized(() => this.commit()).catch(() => undefined);
+    await consumer.stop();
+    if (this.stopping) return;
+    await this.runConsumer(consumer);
+  }
+
+  private async runConsumer(consumer: Consumer): Promise<void> {
+    await consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: 1,
+      eachBatch: (payload) => this.onBatch(payload),
+    });
   }
 
   private async readOwnAssignment(memberId: string): Promise<AssignmentInfo> {
@@ -261,4 +311,13 @@ export class StreamThread {
   currentMemberId(): string | undefined {
     return this.memberId;
   }
+}
+
+function isRebalanceError(error: unknown): boolean {
+  const type = (error as { type?: string } | undefined)?.type;
+  return (
+    type === 'REBALANCE_IN_PROGRESS' ||
+    type === 'ILLEGAL_GENERATION' ||
+    type === 'UNKNOWN_MEMBER_ID'
+  );
 }
