@@ -87,7 +87,14 @@ describe('multi-instance: host metadata, standbys, interactive queries', () => {
         (await Promise.all(instances.map((i) => i.state()))).every((s) => s.state === 'RUNNING'),
       30_000,
       'all RUNNING',
-    );
+    ).catch(async (error: unknown) => {
+      const states = await Promise.all(
+        instances.map((i) => i.state().catch((e: unknown) => String(e))),
+      );
+      throw new Error(
+        `${String(error)}; states ${JSON.stringify(states)}; output ${instances.map((i) => i.output).join('\n---\n')}`,
+      );
+    });
     const states = await Promise.all(instances.map((i) => i.state()));
     expect(states.flatMap((s) => s.active).sort()).toEqual([
       '0_0',
@@ -121,11 +128,61 @@ describe('multi-instance: host metadata, standbys, interactive queries', () => {
       expect(meta.standbyHosts[0]).not.toBe(meta.activeHost);
       const value = await owner.get<OrderStats>(`/get/${user}`);
       expect(value).toEqual({ status: 200, body: truth[user] });
+      // IQv2 on the owner: exactly one partition answers, with its position.
+      const v2 = await owner.get<{
+        partitionResults: {
+          partition: number;
+          success: boolean;
+          result: unknown;
+          failureReason?: string;
+        }[];
+      }>(`/query/${user}`);
+      const answered = v2.body.partitionResults.filter((r) => r.success);
+      expect(answered.map((r) => r.partition)).toContain(meta.partition);
+      expect(answered.find((r) => r.partition === meta.partition)!.result).toEqual(truth[user]);
       // A non-owner has no active copy: a typed, retriable "migrated" answer.
       const other = instances.find((i) => i !== owner && i.endpoint !== meta.standbyHosts[0])!;
       const miss = await other.get<{ code: string }>(`/get/${user}`);
       if (miss.status !== 404) expect(miss.body.code).toBe('STORE_MIGRATED');
     }
+  });
+
+  it('read-your-writes: a query bounded by a just-written offset answers only once it reflects that write', async () => {
+    const appId = `${ctx.applicationId}-ryw`;
+    const input = await ctx.createTopic(ctx.topicName('ryw'), 1);
+    await produce(input, events(100));
+    const instance = await ClusterInstance.start({
+      APPLICATION_ID: appId,
+      INPUT_TOPIC: input,
+      KAFKA_BROKERS: brokers().join(','),
+      STATE_DIR: stateDir(),
+    });
+    instances.push(instance);
+    await waitFor(async () => (await committed(input, appId)) === 100, 60_000, 'committed');
+    const producer = ctx.kafka.producer();
+    await producer.connect();
+    const [meta] = await producer.send({
+      topic: input,
+      messages: [{ key: 'user-5', value: JSON.stringify({ userId: 'user-5', amount: 1000 }) }],
+    });
+    await producer.disconnect();
+    const bound = encodeURIComponent(JSON.stringify({ [input]: { 0: Number(meta.baseOffset) } }));
+    type V2 = {
+      partitionResults: { success: boolean; result: OrderStats; failureReason?: string }[];
+    };
+    let answer: V2 | undefined;
+    await waitFor(
+      async () => {
+        answer = (await instance.get<V2>(`/query/user-5?bound=${bound}`)).body;
+        const r = answer.partitionResults[0];
+        if (!r.success) expect(r.failureReason).toBe('NOT_UP_TO_BOUND');
+        return r.success;
+      },
+      30_000,
+      'bounded answer',
+    );
+    const expected = truthOf([...events(100), { userId: 'user-5', amount: 1000 }])['user-5'];
+    expect(answer!.partitionResults[0].result).toEqual(expected);
   });
 
   it('a standby catches up (lag 0) and never answers newer than the active; after a SIGKILL it takes over restoring only its lag', async () => {

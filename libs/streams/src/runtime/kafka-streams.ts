@@ -30,6 +30,8 @@ import type { StoreQueryParameters } from '../query/store-query-parameters';
 import { StreamsMetadataState, type KeyPartitioning } from '../query/streams-metadata-state';
 import type { LagInfo, StreamsMetadata } from '../query/streams-metadata';
 import { OffsetCheckpoint } from '../state/internals/offset-checkpoint';
+import { executeStateQuery, type QueryableCopy } from '../query/state-query-executor';
+import type { StateQueryRequest, StateQueryResult } from '../query/state-query';
 import {
   resolveStreamsConfig,
   type ResolvedStreamsConfig,
@@ -150,6 +152,30 @@ export class KafkaStreams {
     this.metadataState.subtopologyOf(storeName);
     if (this.currentState !== KafkaStreamsState.RUNNING) return KeyQueryMetadata.NOT_AVAILABLE;
     return this.metadataState.keyQueryMetadata(storeName, key, partitioning);
+  }
+
+  /**
+   * Interactive query API v2: answers `request` from this instance's copies, per partition,
+   * with failures as data (NOT_ACTIVE, NOT_UP_TO_BOUND, NOT_PRESENT, DOES_NOT_EXIST,
+   * STORE_EXCEPTION, UNKNOWN_QUERY_TYPE) and each copy's position for read-your-writes.
+   * Never throws for a store or partition problem; the caller (or the remote transport)
+   * routes NOT_PRESENT partitions to their owners.
+   */
+  async query<K>(request: StateQueryRequest<K>): Promise<StateQueryResult<unknown>> {
+    const exists = this.topology.subtopologies().some((s) => s.stores.includes(request.storeName));
+    const queryable =
+      this.currentState === KafkaStreamsState.RUNNING ||
+      this.currentState === KafkaStreamsState.REBALANCING;
+    const copies: QueryableCopy[] =
+      !exists || !queryable
+        ? []
+        : this.localStores(request.storeName).map((c) => ({
+            ...c,
+            // Active copies only answer for the current assignment while RUNNING.
+            active: c.active && this.currentState === KafkaStreamsState.RUNNING,
+            position: () => this.taskPosition(c.taskId),
+          }));
+    return executeStateQuery(request, exists, copies);
   }
 
   /** Every instance of the application, from the latest assignment. */
@@ -419,6 +445,15 @@ export class KafkaStreams {
       }
     }
     return sums;
+  }
+
+  private taskPosition(taskId: string): Record<string, Record<string, number>> {
+    const position: Record<string, Record<string, number>> = {};
+    const entry = this.tasks?.get(taskId);
+    for (const { topic, partition, offset } of entry?.task.inputPositions() ?? []) {
+      (position[topic] ??= {})[String(partition)] = offset - 1;
+    }
+    return position;
   }
 
   private storePartitionCount(storeName: string): number | undefined {

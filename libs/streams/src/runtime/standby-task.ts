@@ -62,6 +62,7 @@ export class StandbyTask {
     const context: StateStoreContext = {
       applicationId: this.config.applicationId,
       taskId: this.id,
+      appConfigs: this.config as unknown as Readonly<Record<string, unknown>>,
       taskDir: await this.stateDirectory.taskDir(this.id),
       recordCollector: NO_WRITES,
       currentTimestamp: () => 0,

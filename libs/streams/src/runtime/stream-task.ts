@@ -93,6 +93,7 @@ export class StreamTask {
     const context: StateStoreContext = {
       applicationId: config.applicationId,
       taskId: this.id,
+      appConfigs: config as unknown as { readonly [name: string]: unknown },
       taskDir,
       recordCollector,
       cache,

@@ -212,8 +212,12 @@ function createRocksDBEngine(
   engine: RocksDBEngine,
   name: string,
   { directory, configs }: BytesStoreLocation,
-  configSetter: RocksDBConfigSetter | undefined,
+  storeSetter: RocksDBConfigSetter | undefined,
 ): BytesStore {
+  // The store's own setter wins; else the application's `rocksDBConfigSetter`, as in Kafka
+  // Streams' `rocksdb.config.setter`.
+  const configSetter =
+    storeSetter ?? (configs.rocksDBConfigSetter as RocksDBConfigSetter | undefined);
   if (engine === 'rocksdb') {
     type Module = typeof import('./internals/leveldown-rocksdb.store');
     // eslint-disable-next-line @typescript-eslint/no-require-imports
