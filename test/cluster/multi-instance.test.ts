@@ -85,7 +85,7 @@ describe('multi-instance: host metadata, standbys, interactive queries', () => {
     await waitFor(
       async () =>
         (await Promise.all(instances.map((i) => i.state()))).every((s) => s.state === 'RUNNING'),
-      30_000,
+      90_000,
       'all RUNNING',
     ).catch(async (error: unknown) => {
       const states = await Promise.all(
@@ -183,6 +183,41 @@ describe('multi-instance: host metadata, standbys, interactive queries', () => {
     );
     const expected = truthOf([...events(100), { userId: 'user-5', amount: 1000 }])['user-5'];
     expect(answer!.partitionResults[0].result).toEqual(expected);
+  });
+
+  it('a new instance warms up before it takes a task over, so the takeover restores only a small tail', async () => {
+    const appId = `${ctx.applicationId}-warm`;
+    const input = await ctx.createTopic(ctx.topicName('warm'), 2);
+    // Many distinct keys: the changelog holds one record per key (about 6,000 per partition).
+    const list = Array.from({ length: 12_000 }, (_, i) => ({ userId: `key-${i}`, amount: 1 }));
+    await produce(input, list);
+    const env = {
+      APPLICATION_ID: appId,
+      INPUT_TOPIC: input,
+      KAFKA_BROKERS: brokers().join(','),
+      ACCEPTABLE_RECOVERY_LAG: '500',
+      PROBING_REBALANCE_INTERVAL_MS: '4000',
+    };
+    const a = await ClusterInstance.start({ ...env, STATE_DIR: stateDir() });
+    instances.push(a);
+    await waitFor(async () => (await committed(input, appId)) === list.length, 90_000, 'loaded');
+    await waitFor(async () => (await a.state()).state === 'RUNNING', 30_000, 'A RUNNING');
+    const admin = await ctx.admin();
+    const changelog = await admin.fetchTopicOffsets(`${appId}-stats-store-changelog`);
+    const perPartition = Math.min(...changelog.map((p) => Number(p.high)));
+    expect(perPartition).toBeGreaterThan(2000);
+
+    const b = await ClusterInstance.start({ ...env, STATE_DIR: stateDir() });
+    instances.push(b);
+    // First B only warms up: A keeps both tasks active while B restores a standby copy.
+    await waitFor(async () => (await b.state()).standby.length === 1, 60_000, 'B warming up');
+    expect((await a.state()).active).toEqual(['0_0', '0_1']);
+    expect((await b.state()).active).toEqual([]);
+    // After a probing rebalance the warmed-up task moves to B.
+    await waitFor(async () => (await b.state()).active.length === 1, 90_000, 'B takes a task over');
+    const restoredByB = (await b.state()).restored;
+    expect(restoredByB).toBeLessThan(500);
+    expect((await a.state()).active).toHaveLength(1);
   });
 
   it('a standby catches up (lag 0) and never answers newer than the active; after a SIGKILL it takes over restoring only its lag', async () => {

@@ -3,6 +3,8 @@ import type { KeyValue, KeyValueIterator, ReadOnlyKeyValueStore } from '../state
 import type { ReadOnlyWindowStore } from '../state/window-store';
 import { CompositeReadOnlyKeyValueStore } from './composite-read-only-key-value-store';
 import { CompositeReadOnlyWindowStore } from './composite-read-only-window-store';
+import type { ValueAndTimestamp } from '../state/value-and-timestamp';
+import { isTimestamped, unwrapKeyValueStore, unwrapWindowStore } from './timestamped-unwrapping';
 
 /** A kind of store a query can ask for, and how to combine the local stores of that kind. */
 export interface QueryableStoreType<T> {
@@ -20,14 +22,32 @@ const isWindow = (s: unknown): boolean =>
 
 /** The store kinds of interactive queries, as Kafka Streams' `QueryableStoreTypes`. */
 export const QueryableStoreTypes = {
+  /** Plain values (a timestamped store's values are unwrapped, as in Kafka Streams). */
   keyValueStore<K, V>(): QueryableStoreType<ReadOnlyKeyValueStore<K, V>> {
     return {
       kind: 'key-value',
       accepts: isKeyValue,
       create: (name, stores) =>
-        new CompositeReadOnlyKeyValueStore<K, V>(
+        new CompositeReadOnlyKeyValueStore<K, V>(name, () =>
+          stores().map((s) =>
+            isTimestamped(s)
+              ? unwrapKeyValueStore(s as ReadOnlyKeyValueStore<K, ValueAndTimestamp<V>>)
+              : (s as ReadOnlyKeyValueStore<K, V>),
+          ),
+        ),
+    };
+  },
+  /** Values with the timestamp of the record that last wrote them (timestamped stores only). */
+  timestampedKeyValueStore<K, V>(): QueryableStoreType<
+    ReadOnlyKeyValueStore<K, ValueAndTimestamp<V>>
+  > {
+    return {
+      kind: 'key-value',
+      accepts: (s) => isKeyValue(s) && isTimestamped(s),
+      create: (name, stores) =>
+        new CompositeReadOnlyKeyValueStore<K, ValueAndTimestamp<V>>(
           name,
-          () => stores() as ReadOnlyKeyValueStore<K, V>[],
+          () => stores() as ReadOnlyKeyValueStore<K, ValueAndTimestamp<V>>[],
         ),
     };
   },
@@ -36,7 +56,13 @@ export const QueryableStoreTypes = {
       kind: 'window',
       accepts: isWindow,
       create: (name, stores) =>
-        new CompositeReadOnlyWindowStore<K, V>(name, () => stores() as ReadOnlyWindowStore<K, V>[]),
+        new CompositeReadOnlyWindowStore<K, V>(name, () =>
+          stores().map((s) =>
+            isTimestamped(s)
+              ? unwrapWindowStore(s as ReadOnlyWindowStore<K, ValueAndTimestamp<V>>)
+              : (s as ReadOnlyWindowStore<K, V>),
+          ),
+        ),
     };
   },
   /**

@@ -3,6 +3,7 @@ import type { ReadOnlyWindowStore } from '../state/window-store';
 import type { LocalStore } from './local-store-provider';
 import { satisfies, mergePositions, type Position } from './position';
 import type { StoreQuery } from './queries';
+import { isTimestamped, unwrapKeyValueStore, unwrapWindowStore } from './timestamped-unwrapping';
 import {
   FailureReason,
   type QueryResult,
@@ -127,7 +128,13 @@ export async function executeStateQuery<K>(
 
 const UNKNOWN = Symbol('unknown query type');
 
-async function run<K>(query: StoreQuery<K>, store: unknown): Promise<unknown> {
+async function run<K>(query: StoreQuery<K>, raw: unknown): Promise<unknown> {
+  // Plain values, as Kafka Streams' KeyQuery/RangeQuery answer over timestamped stores.
+  const store = !isTimestamped(raw)
+    ? raw
+    : isWindow(raw)
+      ? unwrapWindowStore(raw as ReadOnlyWindowStore<unknown, never>)
+      : unwrapKeyValueStore(raw as ReadOnlyKeyValueStore<unknown, never>);
   switch (query.type) {
     case 'key':
       return isKeyValue(store) ? ((await store.getAsync(query.key)) ?? null) : UNKNOWN;

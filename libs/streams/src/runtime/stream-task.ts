@@ -453,7 +453,8 @@ export class StreamTask {
       appConfigs: config as unknown as { readonly [name: string]: unknown },
       recordMetadata: () => this.currentMetadata,
       forward: (record, childName) => {
-        const current = this.currentNode ?? node;
+        // Always this context's node: a cache flush can forward while another node runs.
+        const current = node;
         if (childName !== undefined) {
           const child = current.childrenByName.get(childName);
           if (!child) {

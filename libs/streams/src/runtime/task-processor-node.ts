@@ -21,7 +21,8 @@ export function prefetchTargets(source: TaskProcessorNode): TaskProcessorNode[] 
       const processor = child.processor;
       if (!processor) continue;
       if (processor.prefetch) targets.push(child);
-      else if (processor.keyPreserving) visit(child);
+      // Records keep their keys through a key-preserving processor: its children may prefetch too.
+      if (processor.keyPreserving) visit(child);
     }
   };
   visit(source);

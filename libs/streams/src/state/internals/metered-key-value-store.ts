@@ -66,6 +66,11 @@ export class MeteredKeyValueStore<K, V> implements KeyValueStore<K, V>, StateSto
   private pendingListener:
     { listener: TypedCacheFlushListener<K, V>; sendOldValues: boolean } | undefined;
 
+  /** Whether values carry their timestamps (`ValueAndTimestamp`): queries unwrap them. */
+  get timestampedValues(): boolean {
+    return this.options.timestampedValues === true;
+  }
+
   constructor(private readonly options: MeteredKeyValueStoreOptions<K, V>) {
     this.name = options.name;
     this.persistent = options.persistent;

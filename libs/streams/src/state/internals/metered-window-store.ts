@@ -48,6 +48,11 @@ export class MeteredWindowStore<K, V> implements WindowStore<K, V> {
   private topic: string;
   private windowSize = 0;
 
+  /** Whether values carry their timestamps (`ValueAndTimestamp`): queries unwrap them. */
+  get timestampedValues(): boolean {
+    return this.options.timestampedValues === true;
+  }
+
   constructor(private readonly options: MeteredWindowStoreOptions<K, V>) {
     this.name = options.name;
     this.persistent = options.persistent;

@@ -1,0 +1,32 @@
+/** Why a DSL processor skipped a record (Kafka Streams' `dropped-records` reasons). */
+export type DropReason = 'null-key' | 'null-value' | 'late' | 'no-join-partner';
+
+/**
+ * Counts the records a DSL processor skipped, by reason (Kafka Streams' `dropped-records`
+ * sensor). Each processor instance owns one; read it with {@link DroppedRecords.total}.
+ */
+export class DroppedRecords {
+  private readonly counts = new Map<DropReason, number>();
+
+  record(reason: DropReason): void {
+    this.counts.set(reason, (this.counts.get(reason) ?? 0) + 1);
+  }
+
+  /** Dropped records for `reason`, or for every reason when omitted. */
+  total(reason?: DropReason): number {
+    if (reason !== undefined) return this.counts.get(reason) ?? 0;
+    let sum = 0;
+    for (const n of this.counts.values()) sum += n;
+    return sum;
+  }
+}
+
+/** The distinct non-null keys of `records`, in first-seen order, for one multi-get. */
+export function distinctKeys<K>(records: readonly { readonly key: K }[]): K[] {
+  const seen = new Set<K>();
+  for (const record of records) {
+    const key = record.key;
+    if (key !== null && key !== undefined) seen.add(key);
+  }
+  return [...seen];
+}

@@ -1,0 +1,35 @@
+import type { KeyValue } from '../../state/key-value-store';
+import type { ValueAndTimestamp } from '../../state/value-and-timestamp';
+import type { Windowed } from '../windows/windowed';
+
+/**
+ * What the windowed aggregation uses of its timestamped window store (the store layer's
+ * typed window store, named as Kafka Streams' `TimestampedWindowStore`).
+ */
+export interface DslWindowStore<K, V> {
+  /** The value of `key`'s window starting at `windowStart`, or `undefined`. */
+  fetch(key: K, windowStart: number): ValueAndTimestamp<V> | undefined;
+  /** Writes `key`'s window starting at `windowStart` (`null` deletes it). */
+  put(key: K, value: ValueAndTimestamp<V> | null, windowStart: number): void;
+  /** Loads the given windows in one multi-get for synchronous `fetch` afterwards. */
+  prefetch?(windows: readonly { readonly key: K; readonly windowStart: number }[]): Promise<void>;
+}
+
+/** What the session aggregation uses of its session store (Kafka Streams' `SessionStore`). */
+export interface DslSessionStore<K, V> {
+  /**
+   * Sessions of `key` ending at or after `earliestSessionEndTime` and starting at or before
+   * `latestSessionStartTime`.
+   */
+  findSessions(
+    key: K,
+    earliestSessionEndTime: number,
+    latestSessionStartTime: number,
+  ): Iterable<KeyValue<Windowed<K>, V>>;
+  /** Writes the aggregate of a session (`null` removes it). */
+  put(sessionKey: Windowed<K>, value: V | null): void;
+  /** Removes a session. */
+  remove(sessionKey: Windowed<K>): void;
+  /** Loads every live session of `keys`, for synchronous `findSessions` afterwards. */
+  prefetch?(keys: readonly K[]): Promise<void>;
+}

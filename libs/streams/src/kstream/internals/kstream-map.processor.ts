@@ -1,0 +1,20 @@
+import type { Processor } from '../../processor/processor';
+import type { ProcessorContext } from '../../processor/processor-context';
+import type { Record } from '../../processor/record';
+import type { KeyValue, KeyValueMapper } from '../functions';
+
+/** `map`: replaces key and value with the mapper's `{ key, value }`. Changes keys. */
+export class KStreamMapProcessor<K, V, KR, VR> implements Processor<K, V, KR, VR> {
+  private context!: ProcessorContext<KR, VR>;
+
+  constructor(private readonly mapper: KeyValueMapper<K, V, KeyValue<KR, VR>>) {}
+
+  init(context: ProcessorContext<KR, VR>): void {
+    this.context = context;
+  }
+
+  process(record: Record<K, V>): void {
+    const pair = this.mapper(record.key, record.value);
+    this.context.forward(record.withKey(pair.key).withValue(pair.value));
+  }
+}

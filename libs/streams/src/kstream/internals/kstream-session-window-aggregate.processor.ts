@@ -1,0 +1,175 @@
+import type { Processor, ProcessorSupplier } from '../../processor/processor';
+import type { ProcessorContext } from '../../processor/processor-context';
+import { Record } from '../../processor/record';
+import type { ValueAndTimestamp } from '../../state/value-and-timestamp';
+import type { Aggregator, Initializer, Merger } from '../functions';
+import { mergeSessions } from '../windows/session-merge';
+import { SessionWindow } from '../windows/session-window';
+import type { SessionWindows } from '../windows/session-windows';
+import { Windowed } from '../windows/windowed';
+import { change, type Change } from './change';
+import { DroppedRecords, distinctKeys } from './dropped-records';
+import type { DslSessionStore } from './dsl-window-stores';
+import type {
+  KTableProcessorSupplier,
+  KTableValueGetter,
+  KTableValueGetterSupplier,
+} from './ktable-value-getter';
+import { TupleForwarder } from './tuple-forwarder';
+
+/** The functions of a session aggregation. */
+export interface SessionAggregation<K, V, VA> {
+  readonly initializer: Initializer<VA>;
+  readonly aggregator: Aggregator<K, V, VA>;
+  readonly merger: Merger<K, VA>;
+}
+
+/**
+ * Session-windowed `count`/`reduce`/`aggregate` (Kafka Streams'
+ * `KStreamSessionWindowAggregate`): a record joins every session of its key within the
+ * inactivity gap (merging them, aggregates combined with the merger) or starts a new one.
+ * Merged sessions are removed and emitted as deletes; the resulting session is emitted with
+ * the key `Windowed(key, [start, end])` at timestamp `end`. A record whose merged session
+ * ends before `stream time - gap - grace` is dropped and counted (`late`).
+ */
+export class KStreamSessionWindowAggregateProcessor<K, V, VA> implements Processor<
+  K,
+  V,
+  Windowed<K>,
+  Change<VA>
+> {
+  readonly dropped = new DroppedRecords();
+  private context!: ProcessorContext<Windowed<K>, Change<VA>>;
+  private store!: DslSessionStore<K, VA>;
+  private forwarder!: TupleForwarder<Windowed<K>, VA, Windowed<K>, VA>;
+
+  constructor(
+    private readonly storeName: string,
+    private readonly windows: SessionWindows,
+    private readonly aggregation: SessionAggregation<K, V, VA>,
+    private readonly sendOldValues: boolean,
+  ) {}
+
+  init(context: ProcessorContext<Windowed<K>, Change<VA>>): void {
+    this.context = context;
+    this.store = context.getStateStore<DslSessionStore<K, VA>>(this.storeName);
+    this.forwarder = new TupleForwarder(
+      this.store,
+      context,
+      this.sendOldValues,
+      (key, newValue, oldValue) =>
+        new Record(key, change(newValue, oldValue ?? null), key.window.end),
+    );
+  }
+
+  async prefetch(records: readonly Record<K, V>[]): Promise<void> {
+    await this.store.prefetch?.(distinctKeys(records));
+  }
+
+  process(record: Record<K, V>): void {
+    const key = record.key;
+    if (key === null || key === undefined) {
+      this.dropped.record('null-key');
+      return;
+    }
+    const gap = this.windows.inactivityGap();
+    const timestamp = record.timestamp;
+    const streamTime = Math.max(this.context.currentStreamTimeMs(), timestamp);
+    const closeTime = streamTime - gap - this.windows.gracePeriodMs();
+    const found = [...this.store.findSessions(key, timestamp - gap, timestamp + gap)].map(
+      (session) => ({
+        session,
+        window: new SessionWindow(session.key.window.start, session.key.window.end),
+      }),
+    );
+    const merge = mergeSessions(timestamp, gap, found);
+    if (merge.window.end < closeTime) {
+      this.dropped.record('late');
+      return;
+    }
+    const { initializer, aggregator, merger } = this.aggregation;
+    let aggregate = initializer();
+    for (const { session } of merge.merged) aggregate = merger(key, aggregate, session.value);
+    if (!merge.window.equals(new SessionWindow(timestamp, timestamp))) {
+      for (const { session } of merge.merged) {
+        this.store.remove(session.key);
+        this.emit(session.key, null, session.value, record);
+      }
+    }
+    aggregate = aggregator(key, record.value, aggregate);
+    const sessionKey = new Windowed(key, merge.window);
+    this.store.put(sessionKey, aggregate);
+    this.emit(sessionKey, aggregate, null, record);
+  }
+
+  private emit(
+    key: Windowed<K>,
+    newValue: VA | null,
+    oldValue: VA | null,
+    from: Record<K, V>,
+  ): void {
+    this.forwarder.maybeForward(
+      new Record(key, change(newValue, oldValue), key.window.end, from.headers),
+    );
+  }
+}
+
+/** Reads a session table's row: the aggregate of exactly that session. */
+class SessionStoreValueGetter<K, VA> implements KTableValueGetter<Windowed<K>, VA> {
+  private store!: DslSessionStore<K, VA>;
+
+  constructor(private readonly storeName: string) {}
+
+  init(context: ProcessorContext<unknown, unknown>): void {
+    this.store = context.getStateStore<DslSessionStore<K, VA>>(this.storeName);
+  }
+
+  get(key: Windowed<K>): ValueAndTimestamp<VA> | undefined {
+    const { start, end } = key.window;
+    for (const session of this.store.findSessions(key.key, end, start)) {
+      if (session.key.window.start === start && session.key.window.end === end) {
+        return { value: session.value, timestamp: end };
+      }
+    }
+    return undefined;
+  }
+
+  async prefetch(keys: readonly Windowed<K>[]): Promise<void> {
+    await this.store.prefetch?.(keys.map((k) => k.key));
+  }
+}
+
+/** The KTable node of a session-windowed aggregation. */
+export class KStreamSessionWindowAggregateSupplier<K, V, VA> implements KTableProcessorSupplier<
+  Windowed<K>,
+  VA
+> {
+  private sendOldValues = false;
+
+  constructor(
+    readonly storeName: string,
+    private readonly windows: SessionWindows,
+    private readonly aggregation: SessionAggregation<K, V, VA>,
+  ) {}
+
+  processorSupplier(): ProcessorSupplier<K, V, Windowed<K>, Change<VA>> {
+    return () =>
+      new KStreamSessionWindowAggregateProcessor(
+        this.storeName,
+        this.windows,
+        this.aggregation,
+        this.sendOldValues,
+      );
+  }
+
+  view(): KTableValueGetterSupplier<Windowed<K>, VA> {
+    return {
+      get: () => new SessionStoreValueGetter<K, VA>(this.storeName),
+      storeNames: () => [this.storeName],
+    };
+  }
+
+  enableSendingOldValues(): void {
+    this.sendOldValues = true;
+  }
+}

@@ -1,0 +1,157 @@
+import type { Processor, ProcessorSupplier } from '../../processor/processor';
+import type { ProcessorContext } from '../../processor/processor-context';
+import { Record } from '../../processor/record';
+import type { ValueAndTimestamp } from '../../state/value-and-timestamp';
+import type { TimeWindows } from '../windows/time-windows';
+import { Windowed } from '../windows/windowed';
+import { change, type Change } from './change';
+import { DroppedRecords } from './dropped-records';
+import type { DslWindowStore } from './dsl-window-stores';
+import type { AggregateFunction } from './kstream-aggregate.processor';
+import type {
+  KTableProcessorSupplier,
+  KTableValueGetter,
+  KTableValueGetterSupplier,
+} from './ktable-value-getter';
+import { TupleForwarder } from './tuple-forwarder';
+
+/**
+ * Time-windowed `count`/`reduce`/`aggregate` (Kafka Streams' `KStreamWindowAggregate`): a
+ * record updates every window containing its timestamp (one for tumbling windows, several
+ * for hopping ones) whose `end + grace` is still after the task's stream time; for a closed
+ * window it is dropped and counted (`late`). Each update is emitted with the key
+ * `Windowed(key, window)` (per record without caching, on cache flush with caching).
+ *
+ * `prefetch` computes every window of each record's timestamp and loads those windows in one
+ * multi-get.
+ */
+export class KStreamWindowAggregateProcessor<K, V, VA> implements Processor<
+  K,
+  V,
+  Windowed<K>,
+  Change<VA>
+> {
+  readonly dropped = new DroppedRecords();
+  private context!: ProcessorContext<Windowed<K>, Change<VA>>;
+  private store!: DslWindowStore<K, VA>;
+  private forwarder!: TupleForwarder<Windowed<K>, ValueAndTimestamp<VA>, Windowed<K>, VA>;
+
+  constructor(
+    private readonly storeName: string,
+    private readonly windows: TimeWindows,
+    private readonly aggregate: AggregateFunction<K, V, VA>,
+    private readonly sendOldValues: boolean,
+  ) {}
+
+  init(context: ProcessorContext<Windowed<K>, Change<VA>>): void {
+    this.context = context;
+    this.store = context.getStateStore<DslWindowStore<K, VA>>(this.storeName);
+    this.forwarder = new TupleForwarder(
+      this.store,
+      context,
+      this.sendOldValues,
+      (key, newValue, oldValue, timestamp) =>
+        new Record(
+          key,
+          change(newValue?.value ?? null, oldValue?.value ?? null),
+          newValue?.timestamp ?? timestamp,
+        ),
+    );
+  }
+
+  async prefetch(records: readonly Record<K, V>[]): Promise<void> {
+    const store = this.store;
+    if (store.prefetch === undefined) return;
+    const wanted: { key: K; windowStart: number }[] = [];
+    for (const record of records) {
+      if (record.key === null || record.key === undefined || record.timestamp < 0) continue;
+      for (const windowStart of this.windows.windowsFor(record.timestamp).keys()) {
+        wanted.push({ key: record.key, windowStart });
+      }
+    }
+    if (wanted.length > 0) await store.prefetch(wanted);
+  }
+
+  process(record: Record<K, V>): void {
+    const key = record.key;
+    if (key === null || key === undefined) {
+      this.dropped.record('null-key');
+      return;
+    }
+    const streamTime = Math.max(this.context.currentStreamTimeMs(), record.timestamp);
+    const closeTime = streamTime - this.windows.gracePeriodMs();
+    for (const [windowStart, window] of this.windows.windowsFor(record.timestamp)) {
+      if (window.end <= closeTime) {
+        this.dropped.record('late');
+        continue;
+      }
+      const old = this.store.fetch(key, windowStart);
+      const timestamp =
+        old === undefined ? record.timestamp : Math.max(record.timestamp, old.timestamp);
+      const aggregate = this.aggregate(key, record.value, old?.value);
+      this.store.put(key, { value: aggregate, timestamp }, windowStart);
+      this.forwarder.maybeForward(
+        new Record(
+          new Windowed(key, window),
+          change(aggregate, old?.value ?? null),
+          timestamp,
+          record.headers,
+        ),
+      );
+    }
+  }
+}
+
+/** Reads a windowed table's row: the window store's value of the key's window. */
+class WindowStoreValueGetter<K, VA> implements KTableValueGetter<Windowed<K>, VA> {
+  private store!: DslWindowStore<K, VA>;
+
+  constructor(private readonly storeName: string) {}
+
+  init(context: ProcessorContext<unknown, unknown>): void {
+    this.store = context.getStateStore<DslWindowStore<K, VA>>(this.storeName);
+  }
+
+  get(key: Windowed<K>): ValueAndTimestamp<VA> | undefined {
+    return this.store.fetch(key.key, key.window.start);
+  }
+
+  async prefetch(keys: readonly Windowed<K>[]): Promise<void> {
+    await this.store.prefetch?.(keys.map((k) => ({ key: k.key, windowStart: k.window.start })));
+  }
+}
+
+/** The KTable node of a time-windowed aggregation. */
+export class KStreamWindowAggregateSupplier<K, V, VA> implements KTableProcessorSupplier<
+  Windowed<K>,
+  VA
+> {
+  private sendOldValues = false;
+
+  constructor(
+    readonly storeName: string,
+    private readonly windows: TimeWindows,
+    private readonly aggregate: AggregateFunction<K, V, VA>,
+  ) {}
+
+  processorSupplier(): ProcessorSupplier<K, V, Windowed<K>, Change<VA>> {
+    return () =>
+      new KStreamWindowAggregateProcessor(
+        this.storeName,
+        this.windows,
+        this.aggregate,
+        this.sendOldValues,
+      );
+  }
+
+  view(): KTableValueGetterSupplier<Windowed<K>, VA> {
+    return {
+      get: () => new WindowStoreValueGetter<K, VA>(this.storeName),
+      storeNames: () => [this.storeName],
+    };
+  }
+
+  enableSendingOldValues(): void {
+    this.sendOldValues = true;
+  }
+}

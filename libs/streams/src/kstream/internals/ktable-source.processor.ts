@@ -1,0 +1,80 @@
+import type { Processor, ProcessorSupplier } from '../../processor/processor';
+import type { ProcessorContext } from '../../processor/processor-context';
+import { Record } from '../../processor/record';
+import type { TimestampedKeyValueStore, ValueAndTimestamp } from '../../state/value-and-timestamp';
+import { change, type Change } from './change';
+import { DroppedRecords, distinctKeys } from './dropped-records';
+import type { KTableProcessorSupplier, KTableValueGetterSupplier } from './ktable-value-getter';
+import { storeGetterSupplier } from './timestamped-store-getter';
+import { TupleForwarder } from './tuple-forwarder';
+
+/**
+ * `StreamsBuilder.table`: upserts every record of the topic into the table's store (a `null`
+ * value deletes the row) and emits the change, per record without caching or on cache flush
+ * with caching. Records with a `null` key are dropped and counted.
+ */
+export class KTableSourceProcessor<K, V> implements Processor<K, V, K, Change<V>> {
+  readonly keyPreserving = true;
+  readonly dropped = new DroppedRecords();
+  private store!: TimestampedKeyValueStore<K, V>;
+  private forwarder!: TupleForwarder<K, ValueAndTimestamp<V>, K, V>;
+
+  /**
+   * Loads the batch's rows, only when old values are needed (nothing else reads the store).
+   * Absent otherwise, so that the task's prefetch looks through this key-preserving node to
+   * the processors below (a table-table join reading the other table).
+   */
+  readonly prefetch?: (records: readonly Record<K, V>[]) => Promise<void>;
+
+  constructor(
+    private readonly storeName: string,
+    private readonly sendOldValues: boolean,
+  ) {
+    if (sendOldValues) this.prefetch = (records) => this.store.prefetch(distinctKeys(records));
+  }
+
+  init(context: ProcessorContext<K, Change<V>>): void {
+    this.store = context.getStateStore<TimestampedKeyValueStore<K, V>>(this.storeName);
+    this.forwarder = new TupleForwarder(
+      this.store,
+      context,
+      this.sendOldValues,
+      (key, newValue, oldValue, timestamp) =>
+        new Record(
+          key,
+          change(newValue?.value ?? null, oldValue?.value ?? null),
+          newValue?.timestamp ?? timestamp,
+        ),
+    );
+  }
+
+  process(record: Record<K, V>): void {
+    if (record.key === null || record.key === undefined) {
+      this.dropped.record('null-key');
+      return;
+    }
+    const old = this.sendOldValues ? this.store.get(record.key) : undefined;
+    const value = record.value ?? null;
+    this.store.put(record.key, value === null ? null : { value, timestamp: record.timestamp });
+    this.forwarder.maybeForward(record.withValue(change(value, old?.value ?? null)));
+  }
+}
+
+/** The KTable node of a source table: materialized in `storeName`, always. */
+export class KTableSourceSupplier<K, V> implements KTableProcessorSupplier<K, V> {
+  private sendOldValues = false;
+
+  constructor(readonly storeName: string) {}
+
+  processorSupplier(): ProcessorSupplier<K, V, K, Change<V>> {
+    return () => new KTableSourceProcessor<K, V>(this.storeName, this.sendOldValues);
+  }
+
+  view(): KTableValueGetterSupplier<K, V> {
+    return storeGetterSupplier(this.storeName);
+  }
+
+  enableSendingOldValues(): void {
+    this.sendOldValues = true;
+  }
+}

@@ -1,0 +1,49 @@
+import type { ProcessorContext } from '../../processor/processor-context';
+import { Record } from '../../processor/record';
+import type { TimestampedKeyValueStore, ValueAndTimestamp } from '../../state/value-and-timestamp';
+import { change, type Change } from './change';
+import { TupleForwarder } from './tuple-forwarder';
+
+/**
+ * Where a KTable operator that may be materialized (filter, mapValues, join result) sends
+ * its result: unmaterialized, straight downstream; materialized, into its store first, with
+ * emission per record (caching off) or on cache flush (caching on).
+ */
+export class MaterializedTableOutput<K, V> {
+  private readonly store: TimestampedKeyValueStore<K, V> | undefined;
+  private readonly forwarder: TupleForwarder<K, ValueAndTimestamp<V>, K, V> | undefined;
+
+  constructor(
+    private readonly context: ProcessorContext<K, Change<V>>,
+    storeName: string | undefined,
+    private readonly sendOldValues: boolean,
+  ) {
+    if (storeName === undefined) return;
+    this.store = context.getStateStore<TimestampedKeyValueStore<K, V>>(storeName);
+    this.forwarder = new TupleForwarder(
+      this.store,
+      context,
+      sendOldValues,
+      (key, newValue, oldValue, timestamp) =>
+        new Record(
+          key,
+          change(newValue?.value ?? null, oldValue?.value ?? null),
+          newValue?.timestamp ?? timestamp,
+        ),
+    );
+  }
+
+  /** Emits the update `(newValue, oldValue)` of `record`'s key at `record`'s timestamp. */
+  emit(record: Record<K, unknown>, newValue: V | null, oldValue: V | null): void {
+    const update = record.withValue(change(newValue, this.sendOldValues ? oldValue : null));
+    if (this.store === undefined || this.forwarder === undefined) {
+      this.context.forward(update);
+      return;
+    }
+    this.store.put(
+      record.key,
+      newValue === null ? null : { value: newValue, timestamp: record.timestamp },
+    );
+    this.forwarder.maybeForward(update);
+  }
+}

@@ -1,0 +1,308 @@
+import { BranchedKStream } from './branched-kstream';
+import type {
+  ForeachAction,
+  KeyValue,
+  KeyValueMapper,
+  Predicate,
+  ValueJoiner,
+  ValueMapper,
+} from './functions';
+import type { Grouped } from './grouped';
+import { KGroupedStream } from './kgrouped-stream';
+import type { KTable } from './ktable';
+import type { Joined } from './joined';
+import type { Named } from './named';
+import type { Produced } from './produced';
+import type { Repartitioned } from './repartitioned';
+import { KStreamFilterProcessor } from './internals/kstream-filter.processor';
+import { KStreamFlatMapValuesProcessor } from './internals/kstream-flat-map-values.processor';
+import { KStreamFlatMapProcessor } from './internals/kstream-flat-map.processor';
+import { KStreamMapValuesProcessor } from './internals/kstream-map-values.processor';
+import { KStreamMapProcessor } from './internals/kstream-map.processor';
+import { KStreamPeekProcessor } from './internals/kstream-peek.processor';
+import { KStreamSelectKeyProcessor } from './internals/kstream-select-key.processor';
+import { NAMES } from './internals/naming';
+import { PassThroughProcessor } from './internals/pass-through.processor';
+import { streamTableJoin } from './internals/stream-table-join';
+import { requireSameBuilder, unionTopics, type StreamNode } from './internals/stream-node';
+import type { ProcessorSupplier } from '../processor/processor';
+
+/**
+ * An unbounded stream of records (Kafka Streams' `KStream`): each record is an independent
+ * event. Made by `StreamsBuilder.stream` and by operations on streams and tables; every
+ * operation adds a processor to the topology and returns a new stream (the receiver is not
+ * changed).
+ *
+ * Operations that may change the key (`map`, `flatMap`, `selectKey`, `groupBy`) mark the
+ * result as needing a repartition: the next stateful operation (an aggregation or a join)
+ * first writes the records through an internal topic `<applicationId>-<name>-repartition`,
+ * so that every key lands on one task. Use `mapValues`/`flatMapValues` where the key stays.
+ *
+ * Errors: operations throw `TopologyError` on a build mistake (a taken name, streams of two
+ * builders): fix the call. User functions that throw fail the task at run time (see
+ * `functions.ts`).
+ */
+export class KStream<K, V> {
+  /** @internal */
+  constructor(
+    /** @internal */ readonly node: StreamNode<K, V>,
+    /** @internal True after a key-changing operation (until a repartition). */
+    readonly repartitionRequired: boolean,
+  ) {}
+
+  /** Keeps the records `predicate` accepts. */
+  filter(predicate: Predicate<K, V>, named?: Named): KStream<K, V> {
+    return this.stateless(named, NAMES.FILTER, () => new KStreamFilterProcessor(predicate, false));
+  }
+
+  /** Drops the records `predicate` accepts. */
+  filterNot(predicate: Predicate<K, V>, named?: Named): KStream<K, V> {
+    return this.stateless(named, NAMES.FILTER, () => new KStreamFilterProcessor(predicate, true));
+  }
+
+  /** Replaces each record's key and value with `mapper`'s `{ key, value }` (marks for repartition). */
+  map<KR, VR>(mapper: KeyValueMapper<K, V, KeyValue<KR, VR>>, named?: Named): KStream<KR, VR> {
+    const name = this.nameFor(named, NAMES.MAP);
+    this.addProcessor(name, () => new KStreamMapProcessor(mapper));
+    return this.derive<KR, VR>(name, undefined, undefined, true);
+  }
+
+  /** Replaces each record's value; `mapper` gets `(value, key)`. Keeps the key. */
+  mapValues<VR>(mapper: ValueMapper<V, VR, K>, named?: Named): KStream<K, VR> {
+    const name = this.nameFor(named, NAMES.MAPVALUES);
+    this.addProcessor(name, () => new KStreamMapValuesProcessor(mapper));
+    return this.derive<K, VR>(name, this.node.keySerde, undefined, this.repartitionRequired);
+  }
+
+  /** Replaces each record with zero or more `{ key, value }` records (marks for repartition). */
+  flatMap<KR, VR>(
+    mapper: KeyValueMapper<K, V, Iterable<KeyValue<KR, VR>>>,
+    named?: Named,
+  ): KStream<KR, VR> {
+    const name = this.nameFor(named, NAMES.FLATMAP);
+    this.addProcessor(name, () => new KStreamFlatMapProcessor(mapper));
+    return this.derive<KR, VR>(name, undefined, undefined, true);
+  }
+
+  /** Replaces each record with one record per value `mapper` returns. Keeps the key. */
+  flatMapValues<VR>(mapper: ValueMapper<V, Iterable<VR>, K>, named?: Named): KStream<K, VR> {
+    const name = this.nameFor(named, NAMES.FLATMAPVALUES);
+    this.addProcessor(name, () => new KStreamFlatMapValuesProcessor(mapper));
+    return this.derive<K, VR>(name, this.node.keySerde, undefined, this.repartitionRequired);
+  }
+
+  /** Gives each record the key `mapper` computes (marks for repartition). */
+  selectKey<KR>(mapper: KeyValueMapper<K, V, KR>, named?: Named): KStream<KR, V> {
+    const name = this.nameFor(named, NAMES.KEY_SELECT);
+    this.addProcessor(name, () => new KStreamSelectKeyProcessor(mapper));
+    return this.derive<KR, V>(name, undefined, this.node.valueSerde, true);
+  }
+
+  /** Calls `action` for each record and passes the record on (for logging, metrics). */
+  peek(action: ForeachAction<K, V>, named?: Named): KStream<K, V> {
+    return this.stateless(named, NAMES.PEEK, () => new KStreamPeekProcessor(action, true));
+  }
+
+  /** Calls `action` for each record; a terminal operation. */
+  foreach(action: ForeachAction<K, V>, named?: Named): void {
+    const name = this.nameFor(named, NAMES.FOREACH);
+    this.addProcessor(name, () => new KStreamPeekProcessor(action, false));
+  }
+
+  /**
+   * Splits the stream by predicates into named branches (see {@link BranchedKStream}).
+   * `named` prefixes the branch names and names the splitting processor.
+   */
+  split(named?: Named): BranchedKStream<K, V> {
+    return new BranchedKStream(
+      this.node,
+      this.repartitionRequired,
+      this.nameFor(named, NAMES.BRANCH),
+    );
+  }
+
+  /**
+   * Interleaves this stream's and `other`'s records (no ordering guarantee between them).
+   *
+   * @throws TopologyError when `other` comes from another builder.
+   */
+  merge(other: KStream<K, V>, named?: Named): KStream<K, V> {
+    requireSameBuilder(this.node, other.node, 'merge');
+    const name = this.nameFor(named, NAMES.MERGE);
+    this.node.builder.topology.addProcessor(
+      name,
+      () => new PassThroughProcessor<K, V>(),
+      this.node.name,
+      other.node.name,
+    );
+    return new KStream<K, V>(
+      {
+        ...this.node,
+        name,
+        sourceTopics: unionTopics(this.node.sourceTopics, other.node.sourceTopics),
+      },
+      this.repartitionRequired || other.repartitionRequired,
+    );
+  }
+
+  /** Writes every record to `topic` (serdes from `produced`, else the application defaults). */
+  to(topic: string, produced?: Produced<K, V>): void {
+    const name = produced?.processorName ?? this.node.builder.newProcessorName(NAMES.SINK);
+    this.node.builder.topology.addSink<K, V>(
+      name,
+      topic,
+      {
+        keySerde: produced?.keySerde ?? this.node.keySerde,
+        valueSerde: produced?.valueSerde ?? this.node.valueSerde,
+        partitioner: produced?.partitioner,
+      },
+      this.node.name,
+    );
+  }
+
+  /**
+   * Writes the stream through an internal topic `<applicationId>-<name>-repartition` and reads
+   * it back, so records are partitioned by their current key (or by `repartitioned`'s
+   * partitioner, into its partition count). The result needs no further repartition.
+   *
+   * @throws TopologyError when the repartition name is taken.
+   */
+  repartition(repartitioned?: Repartitioned<K, V>): KStream<K, V> {
+    const { builder } = this.node;
+    const prefix = repartitioned?.name ?? builder.newProcessorName(NAMES.REPARTITION);
+    const keySerde = repartitioned?.keySerde ?? this.node.keySerde;
+    const valueSerde = repartitioned?.valueSerde ?? this.node.valueSerde;
+    const { topic, sourceName } = builder.repartition({
+      parentName: this.node.name,
+      prefix,
+      keySerde,
+      valueSerde,
+      partitioner: repartitioned?.partitioner,
+      numPartitions: repartitioned?.numberOfPartitions,
+    });
+    return new KStream<K, V>(
+      { builder, name: sourceName, keySerde, valueSerde, sourceTopics: new Set([topic]) },
+      false,
+    );
+  }
+
+  /**
+   * Groups by the current key for an aggregation. After a key change the aggregation first
+   * repartitions (topic named after `grouped`'s name, else after the aggregation's store).
+   */
+  groupByKey(grouped?: Grouped<K, V>): KGroupedStream<K, V> {
+    return new KGroupedStream<K, V>(
+      {
+        ...this.node,
+        keySerde: grouped?.keySerde ?? this.node.keySerde,
+        valueSerde: grouped?.valueSerde ?? this.node.valueSerde,
+      },
+      this.repartitionRequired,
+      grouped?.name,
+    );
+  }
+
+  /**
+   * Groups by the key `selector` computes; the aggregation repartitions first. With a
+   * `grouped` name `n`, the key-selecting processor is `n` and the topic `n-repartition`.
+   */
+  groupBy<KR>(selector: KeyValueMapper<K, V, KR>, grouped?: Grouped<KR, V>): KGroupedStream<KR, V> {
+    const name = grouped?.name ?? this.node.builder.newProcessorName(NAMES.KEY_SELECT);
+    this.addProcessor(name, () => new KStreamSelectKeyProcessor(selector));
+    return new KGroupedStream<KR, V>(
+      {
+        ...this.node,
+        name,
+        keySerde: grouped?.keySerde,
+        valueSerde: grouped?.valueSerde ?? this.node.valueSerde,
+      },
+      true,
+      grouped?.name,
+    );
+  }
+
+  /**
+   * Stream-table inner join: each record is joined with the table's current row for its key
+   * (`joiner(value, row)`); records without a row are dropped. Table updates emit nothing.
+   * The stream is repartitioned first when its key changed (topic `<joined name or this
+   * node's name>-repartition`); its topics and the table's must be co-partitioned, which the
+   * runtime checks at start.
+   *
+   * @throws TopologyError when the table comes from another builder.
+   */
+  join<VT, VR>(
+    table: KTable<K, VT>,
+    joiner: ValueJoiner<V, VT, VR>,
+    joined?: Joined<K, V, VT>,
+  ): KStream<K, VR> {
+    return streamTableJoin(this, table, (v, t) => joiner(v, t as VT), false, joined);
+  }
+
+  /**
+   * Stream-table left join: like {@link KStream.join}, but a record without a row is joined
+   * with `null`.
+   *
+   * @throws TopologyError when the table comes from another builder.
+   */
+  leftJoin<VT, VR>(
+    table: KTable<K, VT>,
+    joiner: ValueJoiner<V, VT | null, VR>,
+    joined?: Joined<K, V, VT>,
+  ): KStream<K, VR> {
+    return streamTableJoin(this, table, joiner, true, joined);
+  }
+
+  /**
+   * Adds a processor of your own (Processor API) fed by this stream, connected to the named
+   * stores (add them with `StreamsBuilder.addStateStore`). The result may have any key:
+   * it is marked for repartition.
+   *
+   * @throws TopologyError for an unknown store name or a taken processor name.
+   */
+  process<KR, VR>(
+    supplier: ProcessorSupplier<K, V, KR, VR>,
+    named?: Named,
+    ...storeNames: string[]
+  ): KStream<KR, VR> {
+    const name = this.nameFor(named, NAMES.PROCESSOR);
+    this.addProcessor(name, supplier);
+    this.node.builder.topology.connectProcessorAndStateStores(name, ...storeNames);
+    return this.derive<KR, VR>(name, undefined, undefined, true);
+  }
+
+  private stateless(
+    named: Named | undefined,
+    prefix: string,
+    supplier: ProcessorSupplier<K, V, K, V>,
+  ): KStream<K, V> {
+    const name = this.nameFor(named, prefix);
+    this.addProcessor(name, supplier);
+    return this.derive<K, V>(
+      name,
+      this.node.keySerde,
+      this.node.valueSerde,
+      this.repartitionRequired,
+    );
+  }
+
+  private nameFor(named: Named | undefined, prefix: string): string {
+    return named?.name ?? this.node.builder.newProcessorName(prefix);
+  }
+
+  private addProcessor<KR, VR>(name: string, supplier: ProcessorSupplier<K, V, KR, VR>): void {
+    this.node.builder.topology.addProcessor(name, supplier, this.node.name);
+  }
+
+  private derive<KR, VR>(
+    name: string,
+    keySerde: StreamNode<KR, VR>['keySerde'],
+    valueSerde: StreamNode<KR, VR>['valueSerde'],
+    repartitionRequired: boolean,
+  ): KStream<KR, VR> {
+    const { builder, sourceTopics } = this.node;
+    return new KStream<KR, VR>(
+      { builder, name, keySerde, valueSerde, sourceTopics },
+      repartitionRequired,
+    );
+  }
+}

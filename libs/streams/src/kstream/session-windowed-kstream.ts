@@ -1,0 +1,124 @@
+import { Serdes } from '../serde/serdes';
+import type { Serde } from '../serde/serde';
+import type { Aggregator, Initializer, Merger, Reducer } from './functions';
+import { KTable } from './ktable';
+import type { Materialized } from './materialized';
+import type { Named } from './named';
+import type { SessionWindows } from './windows/session-windows';
+import type { Windowed } from './windows/windowed';
+import type { GroupedStreamAggregateBuilder } from './internals/grouped-stream-aggregate-builder';
+import {
+  KStreamSessionWindowAggregateSupplier,
+  type SessionAggregation,
+} from './internals/kstream-session-window-aggregate.processor';
+import { NAMES } from './internals/naming';
+import type { StreamNode } from './internals/stream-node';
+import { storeNameFor } from './internals/store-materializer';
+import { sessionStore } from './internals/window-store-materializer';
+
+/**
+ * A grouped stream windowed by sessions of activity (Kafka Streams'
+ * `SessionWindowedKStream`), from `groupByKey().windowedBy(SessionWindows...)`. Aggregations
+ * keep one row per key and session in a session store (retention: `Materialized.withRetention`,
+ * else gap plus grace) and return a table keyed by `Windowed<K>` with session windows
+ * `[first record, last record]`. When a record merges sessions, the merged ones are deleted
+ * from the table (downstream sees `null` for them) and the merged session is emitted.
+ *
+ * Errors: `TopologyError` for a taken name or a retention below gap + grace: fix the call.
+ */
+export class SessionWindowedKStream<K, V> {
+  /** @internal Made by `KGroupedStream.windowedBy`. */
+  constructor(
+    private readonly node: StreamNode<K, V>,
+    private readonly windows: SessionWindows,
+    private readonly aggregates: GroupedStreamAggregateBuilder<K, V>,
+  ) {}
+
+  /** Counts the records per key and session. */
+  count(materialized?: Materialized<K, number>, named?: Named): KTable<Windowed<K>, number> {
+    return this.doAggregate<number>(
+      NAMES.AGGREGATE,
+      {
+        initializer: () => 0,
+        aggregator: (_key, _value, count) => count + 1,
+        merger: (_key, a, b) => a + b,
+      },
+      materialized,
+      named,
+      Serdes.Long(),
+    );
+  }
+
+  /** Combines the values per key and session with `reducer(aggregate, value)`. */
+  reduce(
+    reducer: Reducer<V>,
+    materialized?: Materialized<K, V>,
+    named?: Named,
+  ): KTable<Windowed<K>, V> {
+    const combine = (a: V | null, b: V | null): V | null =>
+      a === null ? b : b === null ? a : reducer(a, b);
+    return this.doAggregate<V | null>(
+      NAMES.REDUCE,
+      {
+        initializer: () => null,
+        aggregator: (_key, value, aggregate) => combine(aggregate, value),
+        merger: (_key, a, b) => combine(a, b),
+      },
+      materialized as Materialized<K, V | null> | undefined,
+      named,
+      this.node.valueSerde,
+    ) as KTable<Windowed<K>, V>;
+  }
+
+  /**
+   * Folds the values per key and session, from `initializer()`; when sessions merge, their
+   * aggregates are combined with `merger(key, aggregate1, aggregate2)`.
+   */
+  aggregate<VA>(
+    initializer: Initializer<VA>,
+    aggregator: Aggregator<K, V, VA>,
+    merger: Merger<K, VA>,
+    materialized?: Materialized<K, VA>,
+    named?: Named,
+  ): KTable<Windowed<K>, VA> {
+    return this.doAggregate<VA>(
+      NAMES.AGGREGATE,
+      { initializer, aggregator, merger },
+      materialized,
+      named,
+      undefined,
+    );
+  }
+
+  private doAggregate<VA>(
+    prefix: string,
+    aggregation: SessionAggregation<K, V, VA>,
+    materialized: Materialized<K, VA> | undefined,
+    named: Named | undefined,
+    defaultValueSerde: Serde<VA> | undefined,
+  ): KTable<Windowed<K>, VA> {
+    const { builder } = this.node;
+    const { storeName } = storeNameFor(builder, materialized, prefix);
+    const processorName = named?.name ?? builder.newProcessorName(prefix);
+    const keySerde = materialized?.keySerde ?? this.node.keySerde;
+    const valueSerde = materialized?.valueSerde ?? defaultValueSerde;
+    const store = sessionStore(storeName, this.windows, materialized, keySerde, valueSerde);
+    const supplier = new KStreamSessionWindowAggregateSupplier<K, V, VA>(
+      storeName,
+      this.windows,
+      aggregation,
+    );
+    const sourceTopics = this.aggregates.build({
+      processorName,
+      storeName,
+      processorSupplier: supplier.processorSupplier(),
+      storeBuilder: store.builder,
+      defaultSerdes: store.defaultSerdes,
+    });
+    return new KTable<Windowed<K>, VA>(
+      { builder, name: processorName, keySerde: undefined, valueSerde, sourceTopics },
+      supplier,
+      store.queryableStoreName,
+    );
+  }
+}

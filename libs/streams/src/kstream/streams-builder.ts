@@ -1,0 +1,129 @@
+import type { Topology } from '../processor/topology';
+import type { StateStore } from '../state/state-store';
+import type { StoreBuilder } from '../state/store-builder';
+import type { Consumed } from './consumed';
+import { KStream } from './kstream';
+import { KTable } from './ktable';
+import type { Materialized } from './materialized';
+import { bindingDefaultSerdes } from './internals/default-serde';
+import { InternalStreamsBuilder } from './internals/internal-streams-builder';
+import { KTableSourceSupplier } from './internals/ktable-source.processor';
+import { NAMES } from './internals/naming';
+import { storeNameFor, timestampedKeyValueStore } from './internals/store-materializer';
+
+/**
+ * Builds a topology with the DSL (Kafka Streams' `StreamsBuilder`): start from topics with
+ * {@link StreamsBuilder.stream} and {@link StreamsBuilder.table}, chain operations, then
+ * {@link StreamsBuilder.build} the {@link Topology} to run with `KafkaStreams`.
+ *
+ * Node names are generated as in Kafka Streams, `<KIND>-<10-digit index>` from one counter
+ * per builder (`KSTREAM-SOURCE-0000000000`, `KSTREAM-AGGREGATE-0000000003`...), unless named
+ * with `Named`, `Consumed.as`, `Grouped`... Name what you will keep: generated names (and the
+ * repartition and changelog topics named after them) shift when the topology changes.
+ *
+ * @example
+ * const builder = new StreamsBuilder();
+ * builder
+ *   .stream('labs.events', Consumed.with(Serdes.String(), Serdes.Json<Event>()))
+ *   .groupByKey()
+ *   .count(Materialized.as('count-store'));
+ * const topology = builder.build();
+ *
+ * Errors: every method throws `TopologyError` for a build mistake (a topic read twice, a
+ * taken name, co-partitioned topics with different fixed partition counts): fix the call
+ * named in the message.
+ */
+export class StreamsBuilder {
+  private readonly internal = new InternalStreamsBuilder();
+
+  /** A stream of the records of `topics` (one or more topics, read by one source node). */
+  stream<K, V>(topics: string | readonly string[], consumed?: Consumed<K, V>): KStream<K, V> {
+    const list = typeof topics === 'string' ? [topics] : [...topics];
+    const name = consumed?.processorName ?? this.internal.newProcessorName(NAMES.SOURCE);
+    this.internal.topology.addSource<K, V>(name, list, {
+      keySerde: consumed?.keySerde,
+      valueSerde: consumed?.valueSerde,
+      timestampExtractor: consumed?.timestampExtractor,
+    });
+    return new KStream<K, V>(
+      {
+        builder: this.internal,
+        name,
+        keySerde: consumed?.keySerde,
+        valueSerde: consumed?.valueSerde,
+        sourceTopics: new Set(list),
+      },
+      false,
+    );
+  }
+
+  /**
+   * A table of the latest value per key of `topic` (a `null` value deletes the key). Always
+   * materialized in a timestamped key-value store: named by `materialized` (and then
+   * queryable), else `<topic>-STATE-STORE-<index>`. Nodes: a source (`KSTREAM-SOURCE-...`)
+   * and `KTABLE-SOURCE-...` (with `Consumed.as(n)`: `n` and `n-table-source`).
+   */
+  table<K, V>(
+    topic: string,
+    consumed?: Consumed<K, V>,
+    materialized?: Materialized<K, V>,
+  ): KTable<K, V> {
+    const { storeName } = storeNameFor(this.internal, materialized, `${topic}-`);
+    const sourceName = consumed?.processorName ?? this.internal.newProcessorName(NAMES.SOURCE);
+    const tableSourceName =
+      consumed?.processorName !== undefined
+        ? `${consumed.processorName}-table-source`
+        : this.internal.newProcessorName(NAMES.KTABLE_SOURCE);
+    const keySerde = consumed?.keySerde ?? materialized?.keySerde;
+    const valueSerde = consumed?.valueSerde ?? materialized?.valueSerde;
+    const store = timestampedKeyValueStore(storeName, materialized, keySerde, valueSerde);
+    const supplier = new KTableSourceSupplier<K, V>(storeName);
+    const { topology } = this.internal;
+    topology.addSource<K, V>(sourceName, topic, {
+      keySerde,
+      valueSerde,
+      timestampExtractor: consumed?.timestampExtractor,
+    });
+    topology.addProcessor(
+      tableSourceName,
+      bindingDefaultSerdes(supplier.processorSupplier(), store.defaultSerdes),
+      sourceName,
+    );
+    topology.addStateStore(store.builder, tableSourceName);
+    return new KTable<K, V>(
+      {
+        builder: this.internal,
+        name: tableSourceName,
+        keySerde,
+        valueSerde,
+        sourceTopics: new Set([topic]),
+      },
+      supplier,
+      store.queryableStoreName,
+    );
+  }
+
+  /**
+   * Adds a store for processors of your own (`KStream.process(supplier, named, storeName)`).
+   *
+   * @throws TopologyError when a store of that name exists.
+   */
+  addStateStore(builder: StoreBuilder<StateStore>): this {
+    this.internal.topology.addStateStore(builder);
+    return this;
+  }
+
+  /**
+   * The topology built so far (the same object on every call: operations added later are in
+   * it too). Checks what can be checked without a broker: joined topics with fixed partition
+   * counts must agree, and every store must be connected; the runtime checks the rest
+   * (partition counts of source topics) at start.
+   *
+   * @throws TopologyError naming the problem: fix the DSL calls.
+   */
+  build(): Topology {
+    this.internal.validate();
+    this.internal.topology.subtopologies();
+    return this.internal.topology;
+  }
+}

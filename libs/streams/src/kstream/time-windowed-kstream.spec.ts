@@ -1,0 +1,151 @@
+import { TopologyTestDriver } from '@nest-streams/testing';
+import { TopologyError } from '../errors/topology.error';
+import { Serdes } from '../serde/serdes';
+import type { ValueAndTimestamp } from '../state/value-and-timestamp';
+import type { WindowStore } from '../state/window-store';
+import { Consumed } from './consumed';
+import { Materialized } from './materialized';
+import { Produced } from './produced';
+import { StreamsBuilder } from './streams-builder';
+import { TimeWindowedSerde } from './windows/time-windowed.serde';
+import { TimeWindows } from './windows/time-windows';
+
+const str = Serdes.String();
+const long = Serdes.Long();
+const FIVE_MINUTES = 5 * 60_000;
+const HOUR = 3_600_000;
+
+describe('TimeWindowedKStream through the TopologyTestDriver', () => {
+  let driver: TopologyTestDriver | undefined;
+  afterEach(async () => {
+    await driver?.close();
+    driver = undefined;
+  });
+
+  function windowedCountTopology(): StreamsBuilder {
+    const builder = new StreamsBuilder();
+    builder
+      .stream('labs.events', Consumed.with(str, str))
+      .groupByKey()
+      .windowedBy(TimeWindows.ofSizeWithNoGrace(FIVE_MINUTES))
+      .count(Materialized.as<string, number>('windowed-count-store').withRetention(HOUR))
+      .toStream()
+      .map((w, count) => ({ key: `${w.key}@${w.window.start}/${w.window.end}`, value: count }))
+      .to('output', Produced.with(str, long));
+    return builder;
+  }
+
+  it('describes the windowed count like Kafka Streams', () => {
+    expect(windowedCountTopology().build().describe()).toContain(
+      [
+        '    Processor: KSTREAM-AGGREGATE-0000000001 (stores: [windowed-count-store])',
+        '      --> KTABLE-TOSTREAM-0000000002',
+        '      <-- KSTREAM-SOURCE-0000000000',
+      ].join('\n'),
+    );
+  });
+
+  it('counts per key in 5-minute tumbling windows and drops late records', async () => {
+    driver = await TopologyTestDriver.create(windowedCountTopology().build());
+    const input = driver.createInputTopic('labs.events', str, str);
+    await input.pipeInput('u1', 'e', 1_000);
+    await input.pipeInput('u1', 'e', 299_999);
+    await input.pipeInput('u2', 'e', 100_000);
+    await input.pipeInput('u1', 'e', 300_000);
+    await input.pipeInput('u1', 'e', 200_000);
+    await input.pipeInput('u2', 'e', 600_000);
+    await input.pipeInput('u2', 'e', 599_999);
+    expect(
+      driver
+        .createOutputTopic<string, number>('output', str, long)
+        .readRecordsToList()
+        .map(({ key, value, timestamp }) => `${key}=${value}@${timestamp}`),
+    ).toEqual([
+      'u1@0/300000=1@1000',
+      'u1@0/300000=2@299999',
+      'u2@0/300000=1@100000',
+      'u1@300000/600000=1@300000',
+      'u2@600000/900000=1@600000',
+    ]);
+    const store =
+      driver.getStateStore<WindowStore<string, ValueAndTimestamp<number>>>('windowed-count-store');
+    expect(store.fetch('u1', 0)).toEqual({ value: 2, timestamp: 299_999 });
+    expect(store.fetch('u1', FIVE_MINUTES)).toEqual({ value: 1, timestamp: 300_000 });
+    expect(store.fetch('u2', FIVE_MINUTES)).toBeUndefined();
+  });
+
+  it('aggregates hopping windows with grace and writes windowed keys with their serde', async () => {
+    const builder = new StreamsBuilder();
+    const windowSerde = new TimeWindowedSerde(str, 10);
+    builder
+      .stream('input', Consumed.with(str, str))
+      .groupByKey()
+      .windowedBy(TimeWindows.ofSizeAndGrace(10, 5).advanceBy(5))
+      .aggregate<string>(
+        () => '',
+        (_k, v, agg) => agg + v,
+        Materialized.as<string, string>('letters').withValueSerde(str),
+      )
+      .toStream()
+      .to('output', Produced.with(windowSerde, str));
+    driver = await TopologyTestDriver.create(builder.build());
+    const input = driver.createInputTopic('input', str, str);
+    await input.pipeInput('k', 'a', 7);
+    await input.pipeInput('k', 'b', 12);
+    await input.pipeInput('k', 'c', 4);
+    await input.pipeInput('k', 'd', 21);
+    await input.pipeInput('k', 'e', 9);
+    expect(
+      driver
+        .createOutputTopic('output', windowSerde, str)
+        .readKeyValuesToList()
+        .map(({ key, value }) => `${String(key)}=${value}`),
+    ).toEqual([
+      '[k@0/10]=a',
+      '[k@5/15]=a',
+      '[k@5/15]=ab',
+      '[k@10/20]=b',
+      '[k@0/10]=ac',
+      '[k@15/25]=d',
+      '[k@20/30]=d',
+    ]);
+  });
+
+  it('reduce keeps the first value of a window and combines the rest', async () => {
+    const builder = new StreamsBuilder();
+    builder
+      .stream('input', Consumed.with(str, str))
+      .groupByKey()
+      .windowedBy(TimeWindows.ofSizeWithNoGrace(100))
+      .reduce((a, b) => `${a}${b}`, Materialized.as<string, string>('r').withValueSerde(str))
+      .toStream()
+      .map((w, v) => ({ key: `${w.key}@${w.window.start}`, value: v }))
+      .to('output', Produced.with(str, str));
+    driver = await TopologyTestDriver.create(builder.build());
+    const input = driver.createInputTopic('input', str, str);
+    await input.pipeInput('k', 'x', 1);
+    await input.pipeInput('k', 'y', 2);
+    await input.pipeInput('k', 'z', 101);
+    expect(driver.createOutputTopic('output', str, str).readKeyValuesToList()).toEqual([
+      { key: 'k@0', value: 'x' },
+      { key: 'k@0', value: 'xy' },
+      { key: 'k@100', value: 'z' },
+    ]);
+  });
+
+  it('rejects a retention shorter than window size plus grace', () => {
+    const builder = new StreamsBuilder();
+    const windowed = builder
+      .stream<string, string>('input')
+      .groupByKey()
+      .windowedBy(TimeWindows.ofSizeAndGrace(FIVE_MINUTES, 60_000));
+    expect(() =>
+      windowed.count(Materialized.as<string, number>('w').withRetention(FIVE_MINUTES)),
+    ).toThrow(TopologyError);
+    expect(() =>
+      windowed.count(Materialized.as<string, number>('w2').withRetention(FIVE_MINUTES)),
+    ).toThrow(
+      "the retention of window store 'w2' (300000 ms) must be no smaller than its window size plus grace period (360000 ms)",
+    );
+  });
+});

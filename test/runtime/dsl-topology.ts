@@ -1,0 +1,37 @@
+import { StreamsBuilder } from '../../libs/streams/src/kstream/streams-builder';
+import { Consumed } from '../../libs/streams/src/kstream/consumed';
+import { Grouped } from '../../libs/streams/src/kstream/grouped';
+import { Materialized } from '../../libs/streams/src/kstream/materialized';
+import { Produced } from '../../libs/streams/src/kstream/produced';
+import { TimeWindows } from '../../libs/streams/src/kstream/windows/time-windows';
+import { Serdes } from '../../libs/streams/src/serde/serdes';
+import type { Topology } from '../../libs/streams/src/processor/topology';
+import type { OrderEvent, OrderStats } from './stats-topology';
+
+/**
+ * The source text's two aggregations with the DSL: count and sum per user into `stats-store`,
+ * and a 5-minute tumbling count (no grace, 1 h retention) into `windowed-count-store`; stats
+ * updates also go to `outputTopic` so downstream emission can be counted.
+ */
+export function dslTopology(inputTopic: string, outputTopic: string, caching: boolean): Topology {
+  const builder = new StreamsBuilder();
+  const grouped = builder
+    .stream(inputTopic, Consumed.with(Serdes.String(), Serdes.Json<OrderEvent>()))
+    .groupByKey(Grouped.with(undefined, Serdes.String(), Serdes.Json<OrderEvent>()));
+  let stats = Materialized.as<string, OrderStats>('stats-store')
+    .withKeySerde(Serdes.String())
+    .withValueSerde(Serdes.Json<OrderStats>());
+  stats = caching ? stats.withCachingEnabled() : stats.withCachingDisabled();
+  grouped
+    .aggregate(
+      () => ({ count: 0, sum: 0 }),
+      (_key, event, agg) => ({ count: agg.count + 1, sum: agg.sum + event.amount }),
+      stats,
+    )
+    .toStream()
+    .to(outputTopic, Produced.with(Serdes.String(), Serdes.Json<OrderStats>()));
+  grouped
+    .windowedBy(TimeWindows.ofSizeWithNoGrace(5 * 60_000))
+    .count(Materialized.as<string, number>('windowed-count-store').withRetention(60 * 60_000));
+  return builder.build();
+}
