@@ -220,6 +220,44 @@ describe('multi-instance: host metadata, standbys, interactive queries', () => {
     expect((await a.state()).active).toHaveLength(1);
   });
 
+  it('SHUTDOWN_APPLICATION from one instance stops every instance of the application', async () => {
+    const appId = `${ctx.applicationId}-shutdown`;
+    const input = await ctx.createTopic(ctx.topicName('shutdown'), 2);
+    await produce(input, events(200));
+    const env = {
+      APPLICATION_ID: appId,
+      INPUT_TOPIC: input,
+      KAFKA_BROKERS: brokers().join(','),
+      FAIL_ON_KEY: 'poison',
+      ON_PROCESSING_ERROR: 'SHUTDOWN_APPLICATION',
+    };
+    const a = await ClusterInstance.start({ ...env, STATE_DIR: stateDir() });
+    const b = await ClusterInstance.start({ ...env, STATE_DIR: stateDir() });
+    instances.push(a, b);
+    await waitFor(async () => (await committed(input, appId)) === 200, 60_000, 'processing');
+    await waitFor(
+      async () =>
+        (await Promise.all([a, b].map((i) => i.state()))).every(
+          (s) => s.state === 'RUNNING' && s.active.length === 1,
+        ),
+      60_000,
+      'both RUNNING',
+    );
+    const producer = ctx.kafka.producer();
+    await producer.connect();
+    await producer.send({
+      topic: input,
+      messages: [{ key: 'poison', value: JSON.stringify({ userId: 'poison', amount: 1 }) }],
+    });
+    await producer.disconnect();
+    await waitFor(
+      async () =>
+        (await Promise.all([a, b].map((i) => i.state()))).every((s) => s.state === 'ERROR'),
+      60_000,
+      'both instances in ERROR',
+    );
+  });
+
   it('a standby catches up (lag 0) and never answers newer than the active; after a SIGKILL it takes over restoring only its lag', async () => {
     const appId = `${ctx.applicationId}-standby`;
     const input = await ctx.createTopic(ctx.topicName('standby'), 2);

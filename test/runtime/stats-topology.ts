@@ -18,6 +18,7 @@ export interface OrderStats {
 /** The source text's count-and-sum aggregation, written with the Processor API. */
 class StatsProcessor implements Processor<string, OrderEvent, string, OrderStats> {
   private store!: KeyValueStore<string, OrderStats>;
+  constructor(private readonly failOnKey?: string) {}
   init(context: ProcessorContext<string, OrderStats>): void {
     this.store = context.getStateStore('stats-store');
   }
@@ -25,6 +26,7 @@ class StatsProcessor implements Processor<string, OrderEvent, string, OrderStats
     await this.store.prefetch(records.map((r) => r.key));
   }
   process(record: Record<string, OrderEvent>): void {
+    if (record.key === this.failOnKey) throw new Error(`poison key ${record.key}`);
     const old = this.store.get(record.key) ?? { count: 0, sum: 0 };
     this.store.put(record.key, { count: old.count + 1, sum: old.sum + record.value.amount });
   }
@@ -32,7 +34,7 @@ class StatsProcessor implements Processor<string, OrderEvent, string, OrderStats
 
 export function statsTopology(
   inputTopic: string,
-  options: { inMemory?: boolean; caching?: boolean } = {},
+  options: { inMemory?: boolean; caching?: boolean; failOnKey?: string } = {},
 ): Topology {
   const supplier = options.inMemory
     ? Stores.inMemoryKeyValueStore('stats-store')
@@ -45,6 +47,6 @@ export function statsTopology(
       keySerde: Serdes.String(),
       valueSerde: Serdes.Json<OrderEvent>(),
     })
-    .addProcessor('stats', () => new StatsProcessor(), 'events')
+    .addProcessor('stats', () => new StatsProcessor(options.failOnKey), 'events')
     .addStateStore(builder, 'stats');
 }

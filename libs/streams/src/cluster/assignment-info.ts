@@ -19,6 +19,8 @@ export interface AssignmentInfo {
   readonly hosts: readonly HostAssignment[];
   /** Epoch ms at which the leader wants a probing rebalance (warm-ups placed), if any. */
   readonly probingRebalanceAtMs?: number;
+  /** Set when a member asked the whole application to shut down: every member stops. */
+  readonly error?: 'SHUTDOWN_APPLICATION';
 }
 
 /** What every member tells the leader in its subscription. */
@@ -31,6 +33,8 @@ export interface SubscriptionInfo {
   /** Offset sums of local task state (-2: a running active task, caught up by definition). */
   readonly taskOffsetSums: Readonly<Record<string, number>>;
   readonly previousActive: readonly string[];
+  /** A processing error's handler chose SHUTDOWN_APPLICATION on this member. */
+  readonly shutdownRequested?: boolean;
 }
 
 /** The offset sum Kafka Streams reports for a task that is running active. */

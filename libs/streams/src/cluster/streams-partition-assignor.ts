@@ -86,6 +86,34 @@ export function streamsPartitionAssignor(context: StreamsAssignorContext): Parti
         entry.memberIds.push(member.memberId);
         byProcess.set(info.processId, entry);
       }
+      if ([...byProcess.values()].some(({ info }) => info.shutdownRequested)) {
+        // Kafka Streams' SHUTDOWN_APPLICATION: no tasks for anyone, and an error code that
+        // makes every member shut itself down.
+        const hosts = [...byProcess.values()].map(({ info }) => ({
+          processId: info.processId,
+          endpoint: info.endpoint,
+          active: [],
+          standby: [],
+        }));
+        return [...byProcess.values()].flatMap(({ info, memberIds }) =>
+          memberIds.map((memberId) => ({
+            memberId,
+            memberAssignment: AssignerProtocol.MemberAssignment.encode({
+              version: 1,
+              assignment: {},
+              userData: encodeInfo({
+                version: 1,
+                processId: info.processId,
+                active: [],
+                standby: [],
+                warmup: [],
+                hosts,
+                error: 'SHUTDOWN_APPLICATION',
+              }),
+            }),
+          })),
+        );
+      }
       const clients: ClientState[] = [...byProcess.values()].map(({ info, memberIds }) => ({
         processId: info.processId,
         memberIds,

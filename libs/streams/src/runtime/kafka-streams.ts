@@ -89,6 +89,7 @@ export class KafkaStreams {
   private restoreListener: StateRestoreListener | undefined;
   private assignmentInfo: AssignmentInfo | undefined;
   private closing: Promise<void> | undefined;
+  private shutdownRequested = false;
 
   constructor(
     readonly topology: Topology,
@@ -386,6 +387,10 @@ export class KafkaStreams {
           void this.refreshLocalOffsetSums();
         },
         onError: (error) => void this.handleThreadError(error),
+        onShutdownRequested: () => {
+          this.logger.warn('an instance asked the application to shut down (SHUTDOWN_APPLICATION)');
+          this.closing ??= this.shutdown(KafkaStreamsState.PENDING_ERROR);
+        },
       },
     });
   }
@@ -403,6 +408,7 @@ export class KafkaStreams {
       queryEndpoint: this.config.queryEndpoint,
       taskOffsetSums: sums,
       previousActive: active,
+      shutdownRequested: this.shutdownRequested || undefined,
     };
   }
 
@@ -499,6 +505,21 @@ export class KafkaStreams {
       response = StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
     }
     this.logger.warn(`uncaught processing error (${response}): ${error.message}`);
+    if (response === StreamThreadExceptionResponse.SHUTDOWN_APPLICATION && this.isActive()) {
+      // Ask every instance to stop: rejoin with the request in the subscription; the leader
+      // answers every member with SHUTDOWN_APPLICATION. Stop this client anyway if that fails.
+      this.shutdownRequested = true;
+      try {
+        await this.thread?.rejoin();
+        const deadline = Date.now() + Math.max(30_000, this.config.sessionTimeoutMs);
+        while (!this.closing && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      } catch (rejoinError) {
+        this.logger.warn(`could not ask the application to shut down: ${String(rejoinError)}`);
+      }
+      this.closing ??= this.shutdown(KafkaStreamsState.PENDING_ERROR);
+      await this.closing;
+      return;
+    }
     if (response === StreamThreadExceptionResponse.REPLACE_THREAD && this.isActive()) {
       const old = this.thread;
       await old?.stop();

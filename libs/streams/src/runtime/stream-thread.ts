@@ -21,6 +21,8 @@ export interface StreamThreadListener {
   onRunning(): void;
   /** Processing failed; the thread stopped consuming. */
   onError(error: Error): void;
+  /** A member asked the whole application to shut down (SHUTDOWN_APPLICATION). */
+  onShutdownRequested(): void;
 }
 
 /** Options of a {@link StreamThread}. */
@@ -196,6 +198,10 @@ export class StreamThread {
 
   private async applyAssignment(memberId: string): Promise<void> {
     const info = await this.readOwnAssignment(memberId);
+    if (info.error === 'SHUTDOWN_APPLICATION') {
+      this.options.listener.onShutdownRequested();
+      return;
+    }
     this.generationInfo = info;
     this.options.listener.onAssignment(info);
     const { tasks, standbys } = this.options;
@@ -241,6 +247,17 @@ export class StreamThread {
     if (at === undefined || this.stopping) return;
     this.probeTimer = setTimeout(() => void this.probe(), Math.max(0, at - Date.now()));
     this.probeTimer.unref();
+  }
+
+  /**
+   * Rejoins the group (leave, then join again) so the leader reads this member's new
+   * subscription, e.g. a shutdown request. Works after a processing failure too.
+   */
+  async rejoin(): Promise<void> {
+    const consumer = this.consumer;
+    if (!consumer || this.stopping) return;
+    await consumer.stop();
+    await this.runConsumer(consumer);
   }
 
   private async probe(): Promise<void> {
