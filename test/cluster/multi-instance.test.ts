@@ -188,8 +188,8 @@ describe('multi-instance: host metadata, standbys, interactive queries', () => {
   it('a new instance warms up before it takes a task over, so the takeover restores only a small tail', async () => {
     const appId = `${ctx.applicationId}-warm`;
     const input = await ctx.createTopic(ctx.topicName('warm'), 2);
-    // Many distinct keys: the changelog holds one record per key (about 6,000 per partition).
-    const list = Array.from({ length: 12_000 }, (_, i) => ({ userId: `key-${i}`, amount: 1 }));
+    // Many distinct keys: the changelog holds one record per key (about 4,000 per partition).
+    const list = Array.from({ length: 8_000 }, (_, i) => ({ userId: `key-${i}`, amount: 1 }));
     await produce(input, list);
     const env = {
       APPLICATION_ID: appId,
@@ -200,7 +200,7 @@ describe('multi-instance: host metadata, standbys, interactive queries', () => {
     };
     const a = await ClusterInstance.start({ ...env, STATE_DIR: stateDir() });
     instances.push(a);
-    await waitFor(async () => (await committed(input, appId)) === list.length, 90_000, 'loaded');
+    await waitFor(async () => (await committed(input, appId)) === list.length, 180_000, 'loaded');
     await waitFor(async () => (await a.state()).state === 'RUNNING', 30_000, 'A RUNNING');
     const admin = await ctx.admin();
     const changelog = await admin.fetchTopicOffsets(`${appId}-stats-store-changelog`);

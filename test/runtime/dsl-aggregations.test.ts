@@ -5,6 +5,7 @@ import { KafkaStreams } from '../../libs/streams/src/runtime/kafka-streams';
 import { KafkaStreamsState } from '../../libs/streams/src/runtime/kafka-streams-state';
 import { QueryableStoreTypes } from '../../libs/streams/src/query/queryable-store-type';
 import { StoreQueryParameters } from '../../libs/streams/src/query/store-query-parameters';
+import { ConfigResourceTypes } from 'kafkajs';
 import { brokers, KafkaTestContext } from '../support/kafka-test-context';
 import { dslTopology } from './dsl-topology';
 import type { OrderStats } from './stats-topology';
@@ -123,7 +124,22 @@ describe('DSL aggregations against the broker', () => {
       (n, p) => n + Number(p.high),
       0,
     );
-    return { statsView, windowView, outputCount };
+    const appId = `${ctx.applicationId}-${caching ? 'cached' : 'uncached'}`;
+    const described = await admin.describeConfigs({
+      includeSynonyms: false,
+      resources: ['stats-store', 'windowed-count-store'].map((store) => ({
+        type: ConfigResourceTypes.TOPIC,
+        name: `${appId}-${store}-changelog`,
+        configNames: ['cleanup.policy', 'retention.ms'],
+      })),
+    });
+    const changelogConfigs = ['stats-store', 'windowed-count-store'].map((store) => {
+      const resource = described.resources.find(
+        (r) => r.resourceName === `${appId}-${store}-changelog`,
+      )!;
+      return Object.fromEntries(resource.configEntries.map((e) => [e.configName, e.configValue]));
+    });
+    return { statsView, windowView, outputCount, changelogConfigs };
   };
 
   it('computes exact count/sum and windowed counts; caching only reduces emitted updates', async () => {
@@ -144,5 +160,12 @@ describe('DSL aggregations against the broker', () => {
     expect(uncached.outputCount).toBe(events.length);
     expect(cached.outputCount).toBeLessThan(events.length);
     expect(cached.outputCount).toBeGreaterThanOrEqual(truth.size);
+    // Changelogs as Kafka Streams configures them: compacted; windowed ones also deleted after
+    // the store's retention + 1 day.
+    expect(cached.changelogConfigs[0]['cleanup.policy']).toBe('compact');
+    expect(cached.changelogConfigs[1]).toEqual({
+      'cleanup.policy': 'compact,delete',
+      'retention.ms': String(3_600_000 + 86_400_000),
+    });
   });
 });

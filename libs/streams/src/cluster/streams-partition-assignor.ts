@@ -123,7 +123,14 @@ export function streamsPartitionAssignor(context: StreamsAssignorContext): Parti
       }));
       let endOffsets: Record<string, number> = {};
       try {
-        endOffsets = await context.taskEndOffsetSums();
+        // Bounded: the group waits for this sync; placing without lag beats stalling it.
+        endOffsets = await Promise.race([
+          context.taskEndOffsetSums(),
+          new Promise<never>((_, reject) => {
+            const timer = setTimeout(() => reject(new Error('timed out after 3 s')), 3000);
+            timer.unref();
+          }),
+        ]);
       } catch (error) {
         context.log(
           `assignor: changelog end offsets unavailable, placing without lag: ${String(error)}`,

@@ -1,7 +1,8 @@
-import { UnsupportedStoreOperationError } from '../errors/unsupported-store-operation.error';
-import type { KeyValue, KeyValueIterator, ReadOnlyKeyValueStore } from '../state/key-value-store';
+import type { ReadOnlyKeyValueStore } from '../state/key-value-store';
+import type { ReadOnlySessionStore } from '../state/session-store';
 import type { ReadOnlyWindowStore } from '../state/window-store';
 import { CompositeReadOnlyKeyValueStore } from './composite-read-only-key-value-store';
+import { CompositeReadOnlySessionStore } from './composite-read-only-session-store';
 import { CompositeReadOnlyWindowStore } from './composite-read-only-window-store';
 import type { ValueAndTimestamp } from '../state/value-and-timestamp';
 import { isTimestamped, unwrapKeyValueStore, unwrapWindowStore } from './timestamped-unwrapping';
@@ -19,6 +20,8 @@ const isKeyValue = (s: unknown): boolean =>
   typeof s === 'object' && s !== null && 'approximateNumEntries' in s && 'prefixScan' in s;
 const isWindow = (s: unknown): boolean =>
   typeof s === 'object' && s !== null && 'fetchWindowsAsync' in s;
+const isSession = (s: unknown): boolean =>
+  typeof s === 'object' && s !== null && 'findSessionsAsync' in s;
 
 /** The store kinds of interactive queries, as Kafka Streams' `QueryableStoreTypes`. */
 export const QueryableStoreTypes = {
@@ -66,22 +69,18 @@ export const QueryableStoreTypes = {
     };
   },
   /**
-   * Session stores are not queryable yet: the engine has session bytes stores but no typed
-   * session store; asking throws {@link UnsupportedStoreOperationError}.
+   * Session stores (session-windowed aggregations, `Stores.sessionStoreBuilder`): one view over
+   * the local stores; single-key reads answer from the store holding the key.
    */
-  sessionStore<K, V>(): QueryableStoreType<{
-    fetch(key: K): KeyValueIterator<K, V> | KeyValue<K, V>[];
-  }> {
+  sessionStore<K, AGG>(): QueryableStoreType<ReadOnlySessionStore<K, AGG>> {
     return {
       kind: 'session',
-      accepts: () => false,
-      create: (name) => {
-        throw new UnsupportedStoreOperationError(
+      accepts: isSession,
+      create: (name, stores) =>
+        new CompositeReadOnlySessionStore<K, AGG>(
           name,
-          'sessionStore',
-          'session stores have no typed, queryable form yet',
-        );
-      },
+          () => stores() as ReadOnlySessionStore<K, AGG>[],
+        ),
     };
   },
 } as const;

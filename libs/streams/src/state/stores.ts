@@ -3,7 +3,9 @@ import { InMemoryBytesStore } from './internals/in-memory-bytes.store';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { KeyValueStoreBuilder } from './internals/key-value-store-builder';
+import { SegmentedSessionBytesStore } from './internals/segmented-session-bytes.store';
 import { SegmentedWindowBytesStore } from './internals/segmented-window-bytes.store';
+import { SessionStoreBuilder } from './internals/session-store-builder';
 import { WindowStoreBuilder } from './internals/window-store-builder';
 import { ValueAndTimestampSerde } from './internals/value-and-timestamp-serde';
 import type { BytesStore } from './internals/bytes-store';
@@ -12,6 +14,7 @@ import type {
   KeyValueBytesStoreSupplier,
 } from './key-value-bytes-store-supplier';
 import type { RocksDBConfigSetter } from './rocksdb-config-setter';
+import type { SessionBytesStoreSupplier } from './session-bytes-store-supplier';
 import type { ValueAndTimestamp } from './value-and-timestamp';
 import type { WindowBytesStoreSupplier } from './window-bytes-store-supplier';
 
@@ -201,6 +204,69 @@ export const Stores = {
   ): WindowStoreBuilder<K, ValueAndTimestamp<V>> {
     return new WindowStoreBuilder(supplier, keySerde, new ValueAndTimestampSerde(valueSerde), true);
   },
+
+  /**
+   * A RocksDB session store: one RocksDB instance per segment of session ends in
+   * `<taskDir>/<name>/<name>.<segmentStart>`, segments of `max(retention / 2, 60 s)`, whole
+   * segments dropped past retention (Kafka Streams' `persistentSessionStore`).
+   *
+   * @throws RangeError for an invalid name; `InvalidWindowError` for a negative retention.
+   */
+  persistentSessionStore(
+    name: string,
+    retentionPeriodMs: number,
+    options: PersistentStoreOptions = {},
+  ): SessionBytesStoreSupplier {
+    requireStoreName(name);
+    const { configSetter, engine = '@nxtedition/rocksdb' } = options;
+    return {
+      name,
+      metricsScope: 'rocksdb-session',
+      persistent: true,
+      retentionPeriodMs,
+      get: ({ directory, configs }) =>
+        new SegmentedSessionBytesStore({
+          name,
+          retentionPeriodMs,
+          capabilities: { syncReads: engine === '@nxtedition/rocksdb', persistent: true },
+          segmentFactory: (segment) =>
+            createRocksDBEngine(
+              engine,
+              name,
+              { directory: path.join(directory, segment), configs },
+              configSetter,
+            ),
+          listSegmentNames: () => listDirectory(directory),
+        }),
+    };
+  },
+
+  /** An in-memory session store (segments in memory), rebuilt from its changelog on restart. */
+  inMemorySessionStore(name: string, retentionPeriodMs: number): SessionBytesStoreSupplier {
+    requireStoreName(name);
+    return {
+      name,
+      metricsScope: 'in-memory-session',
+      persistent: false,
+      retentionPeriodMs,
+      get: () =>
+        new SegmentedSessionBytesStore({
+          name,
+          retentionPeriodMs,
+          capabilities: { syncReads: true, persistent: false },
+          segmentFactory: (segment) => new InMemoryBytesStore(segment),
+        }),
+    };
+  },
+
+  /** A builder of typed session stores over `supplier`'s engine (aggregates by `aggSerde`). */
+  sessionStoreBuilder<K, AGG>(
+    supplier: SessionBytesStoreSupplier,
+    keySerde: Serde<K>,
+    aggSerde: Serde<AGG>,
+  ): SessionStoreBuilder<K, AGG> {
+    return new SessionStoreBuilder(supplier, keySerde, aggSerde);
+  },
 } as const;
 
 /**
@@ -228,6 +294,16 @@ function createRocksDBEngine(
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { NxteditionRocksDBStore }: Module = require('./internals/nxtedition-rocksdb.store');
   return new NxteditionRocksDBStore({ name, directory, configs, configSetter });
+}
+
+/** The entries of `directory` (segment names), none when it does not exist yet. */
+async function listDirectory(directory: string): Promise<string[]> {
+  try {
+    return await fs.readdir(directory);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
 }
 
 /**

@@ -6,7 +6,6 @@ import type { Materialized } from '../materialized';
 import type { SessionWindows } from '../windows/session-windows';
 import type { TimeWindows } from '../windows/time-windows';
 import { serdeOrDefault, type DefaultSerde } from './default-serde';
-import { SessionStoreAdapterBuilder } from './session-store-adapter';
 import type { MaterializedStore } from './store-materializer';
 
 /**
@@ -101,8 +100,8 @@ export function timestampedWindowStore<K, V>(
  * The session store of a session-windowed aggregation (retention per
  * {@link windowedRetention}: at least gap plus grace).
  *
- * Until the store layer has session stores, this is the stop-gap {@link SessionStoreAdapter}
- * (in-memory segments, change-logged, no caching).
+ * A RocksDB session store unless `materialized` asks for `IN_MEMORY`; change-logged unless
+ * logging is disabled; caching is accepted but writes go straight through (no session cache).
  *
  * @throws TopologyError for a retention below gap + grace.
  */
@@ -125,12 +124,13 @@ export function sessionStore<K, V>(
     );
   }
   const serdes = serdesFor(storeName, materialized, keySerde, valueSerde);
-  const builder = new SessionStoreAdapterBuilder(
-    storeName,
-    retention,
-    serdes.keySerde,
-    serdes.valueSerde,
-  );
+  const supplier =
+    materialized?.storeType === 'IN_MEMORY'
+      ? Stores.inMemorySessionStore(storeName, retention)
+      : Stores.persistentSessionStore(storeName, retention);
+  const builder = Stores.sessionStoreBuilder(supplier, serdes.keySerde, serdes.valueSerde);
+  if (materialized?.cachingEnabled ?? true) builder.withCachingEnabled();
+  else builder.withCachingDisabled();
   if (materialized?.loggingEnabled ?? true) builder.withLoggingEnabled(materialized?.topicConfig);
   else builder.withLoggingDisabled();
   return {

@@ -39,6 +39,14 @@ export class WindowStoreBuilder<K, V> implements StoreBuilder<MeteredWindowStore
   get logConfig(): Readonly<Record<string, string>> {
     return this.topicConfig;
   }
+  /** A window store's changelog is `compact,delete` with `retention.ms` = retention + 1 day. */
+  readonly changelogKind = 'window' as const;
+
+  /** The store's retention (the runtime sizes the changelog's `retention.ms` from it). */
+  get retentionMs(): number {
+    return this.supplier.retentionPeriodMs;
+  }
+
   /** The store's retention, for its changelog's `retention.ms` (retention + 1 day). */
   get retentionPeriodMs(): number {
     return this.supplier.retentionPeriodMs;
