@@ -5,115 +5,15 @@
  * partition; readiness goes down during a rebalance and up after; the metrics endpoint scrapes
  * and its routing counters move.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DefaultStreamPartitioner } from '../../libs/streams/src/cluster/default-stream-partitioner';
-import { freePort } from '../../tools/kafka/free-port';
 import { brokers, KafkaTestContext } from '../support/kafka-test-context';
+import { AppInstance, routingCount, waitFor, type OrderStats } from './nest-app-harness';
 
-const APP = join(__dirname, 'fixtures', 'order-stats-app.ts');
 const PARTITIONS = 6;
 const USERS = 45;
-
-interface OrderStats {
-  count: number;
-  sum: number;
-}
-
-interface Answer<T> {
-  status: number;
-  headers: Headers;
-  body: T;
-}
-
-/** One instance of the application, a separate process. */
-class AppInstance {
-  output = '';
-  private constructor(
-    readonly port: number,
-    readonly queryPort: number,
-    readonly process: ChildProcess,
-  ) {
-    process.stdout!.on('data', (d: Buffer) => (this.output += d.toString()));
-    process.stderr!.on('data', (d: Buffer) => (this.output += d.toString()));
-  }
-
-  static async start(env: Record<string, string>): Promise<AppInstance> {
-    const port = await freePort();
-    const queryPort = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', APP], {
-      env: { ...process.env, ...env, PORT: String(port), QUERY_PORT: String(queryPort) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    return new AppInstance(port, queryPort, child);
-  }
-
-  get endpoint(): string {
-    return `127.0.0.1:${this.port}`;
-  }
-
-  get alive(): boolean {
-    return this.process.exitCode === null && this.process.signalCode === null;
-  }
-
-  async get<T = unknown>(path: string): Promise<Answer<T>> {
-    const response = await fetch(`http://${this.endpoint}${path}`, {
-      signal: AbortSignal.timeout(10_000),
-    });
-    const text = await response.text();
-    const type = response.headers.get('content-type') ?? '';
-    return {
-      status: response.status,
-      headers: response.headers,
-      body: (type.includes('json') && text ? JSON.parse(text) : text) as T,
-    };
-  }
-
-  async ready(): Promise<boolean> {
-    return (await this.get('/health/ready')).status === 200;
-  }
-
-  stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-    return new Promise((resolve) => {
-      if (!this.alive) return resolve();
-      const timer = setTimeout(() => this.process.kill('SIGKILL'), 20_000);
-      this.process.once('exit', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      this.process.kill(signal);
-    });
-  }
-}
-
-async function waitFor(
-  condition: () => boolean | Promise<boolean>,
-  timeoutMs: number,
-  what: string,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      if (await condition()) return;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-function routingCount(metrics: string, outcome: string): number {
-  const match = new RegExp(
-    `kafka_streams_routing_requests_total\\{outcome="${outcome}"\\} (\\d+)`,
-  ).exec(metrics);
-  return match ? Number(match[1]) : NaN;
-}
 
 describe('StreamsModule end-to-end: three Nest instances on the real broker', () => {
   const ctx = new KafkaTestContext();
@@ -273,44 +173,48 @@ describe('StreamsModule end-to-end: three Nest instances on the real broker', ()
   });
 
   it('goes not-ready during a rebalance and ready again after, staying live', async () => {
-    const watched = instances[0];
-    const seen: number[] = [];
-    const live: number[] = [];
+    // Every running instance is watched: a member that keeps its tasks may rebalance in a few
+    // milliseconds, one that takes tasks over stays not-ready until they are restored.
+    const watched = [...instances];
+    const seen = watched.map(() => [] as number[]);
+    const live = watched.map(() => [] as number[]);
     let watching = true;
-    const watcher = (async () => {
+    const watchers = watched.map(async (instance, i) => {
       while (watching) {
         const [ready, alive] = await Promise.all([
-          watched.get('/health/ready').catch(() => ({ status: 0 })),
-          watched.get('/health/live').catch(() => ({ status: 0 })),
+          instance.get('/health/ready').catch(() => ({ status: 0 })),
+          instance.get('/health/live').catch(() => ({ status: 0 })),
         ]);
-        seen.push(ready.status);
-        live.push(alive.status);
-        await new Promise((r) => setTimeout(r, 20));
+        seen[i].push(ready.status);
+        live[i].push(alive.status);
       }
-    })();
-    // A fourth instance joins: the group rebalances.
+    });
+    const wentDown = () => seen.some((s) => s[0] === 200 && s.includes(503));
+    // A fourth instance joins: the group rebalances and tasks move to it.
     instances.push(await AppInstance.start({ ...env, STATE_DIR: stateDir() }));
     try {
-      await waitFor(() => seen.includes(503), 60_000, 'readiness down during the rebalance');
-      const downAt = seen.lastIndexOf(503);
+      await waitFor(wentDown, 60_000, 'readiness down during the rebalance');
       await waitFor(
         async () =>
-          seen.length > downAt + 1 &&
-          seen.at(-1) === 200 &&
+          seen.every((s) => s.at(-1) === 200) &&
           (await Promise.all(instances.map((i) => i.ready()))).every(Boolean),
         120_000,
         'every instance ready again',
       );
     } catch (error) {
       throw new Error(
-        `${String(error)}; readiness seen ${JSON.stringify(seen.slice(-50))}\n${diagnostics()}`,
+        `${String(error)}; readiness seen ${JSON.stringify(seen.map((s) => s.slice(-30)))}\n${diagnostics()}`,
       );
     } finally {
       watching = false;
-      await watcher;
+      await Promise.all(watchers);
     }
-    expect(live.every((s) => s === 200)).toBe(true);
-    const details = await watched.get<{ details: { streams: { rebalances: number } } }>(
+    // Down then up again on the instance(s) that went down; never dead.
+    for (const s of seen.filter((x) => x.includes(503))) {
+      expect(s.lastIndexOf(200)).toBeGreaterThan(s.indexOf(503));
+    }
+    expect(live.flat().every((status) => status === 200)).toBe(true);
+    const details = await watched[0].get<{ details: { streams: { rebalances: number } } }>(
       '/health/ready',
     );
     expect(details.body.details.streams.rebalances).toBeGreaterThanOrEqual(2);

@@ -1,0 +1,29 @@
+import type { Serde } from '@nest-streams/streams/serde/serde';
+import type { SessionWindows } from '@nest-streams/streams/kstream/windows/session-windows';
+import type { TimeWindows } from '@nest-streams/streams/kstream/windows/time-windows';
+
+/** What every aggregation decorator shares: where records come from and where results go. */
+export interface AggregationSourceOptions<K, V> {
+  /** The input topic (it must exist: the engine never creates user topics). */
+  readonly source: string;
+  /** A store declared with `@StateStore` that holds the results. */
+  readonly store: string;
+  /** Aggregate per time window or session instead of per key. */
+  readonly windows?: TimeWindows | SessionWindows;
+  /** Serde of the source topic's keys; default the app's default key serde. */
+  readonly keySerde?: Serde<K>;
+  /** Serde of the source topic's values; default the app's default value serde. */
+  readonly valueSerde?: Serde<V>;
+}
+
+/** The kind of an aggregation decorator. */
+export type AggregationKind = 'aggregate' | 'count' | 'reduce';
+
+/** One aggregation decorator as the accessor reads it (method name added by the accessor). */
+export interface AggregationMetadata {
+  readonly kind: AggregationKind;
+  readonly options: AggregationSourceOptions<unknown, unknown> & {
+    readonly initializer?: () => unknown;
+    readonly merger?: (key: unknown, aggregate1: unknown, aggregate2: unknown) => unknown;
+  };
+}

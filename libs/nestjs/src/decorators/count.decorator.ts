@@ -1,0 +1,34 @@
+import { SetMetadata } from '@nestjs/common';
+import { STREAM_AGGREGATION_METADATA } from '../streams.constants';
+import type { AggregationMetadata, AggregationSourceOptions } from './aggregation.types';
+
+/** Options of `@Count`. */
+export type CountOptions<K, V> = AggregationSourceOptions<K, V>;
+
+/**
+ * Counts the records of a topic per key (per window or session with `windows`) into `store`:
+ * `stream(source).filter(method).groupByKey().count(...)`. The decorated method
+ * `(key, value) => boolean | void` decides which records count: returning `false` skips the
+ * record, anything else (including nothing) counts it. Values in the store are numbers (the
+ * store's value serde defaults to `Serdes.Long()`).
+ *
+ * @example
+ * @Count({ source: 'labs.events', store: 'windowed-count-store', windows: TimeWindows.ofSizeWithNoGrace(300_000) })
+ * countEvent(): void {}
+ *
+ * Errors at start-up: as `@Aggregate` (`UndeclaredStateStoreError`,
+ * `ConflictingSourceSerdesError`, `MissingSourceTopicError`).
+ */
+export function Count<K, V>(
+  options: CountOptions<K, V>,
+): <T extends (key: K, value: V) => boolean | void>(
+  target: object,
+  propertyKey: string | symbol,
+  descriptor: TypedPropertyDescriptor<T>,
+) => void {
+  const metadata: AggregationMetadata = {
+    kind: 'count',
+    options: options as unknown as AggregationMetadata['options'],
+  };
+  return SetMetadata(STREAM_AGGREGATION_METADATA, metadata);
+}

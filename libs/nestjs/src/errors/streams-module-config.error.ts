@@ -1,0 +1,11 @@
+import { StreamsError } from '@nest-streams/streams/errors/streams.error';
+
+/**
+ * A `StreamsModule` option is invalid (a negative timeout, remote queries without a port,
+ * ...). Thrown when the module creates `KafkaStreams`. What to do: fix the option the message
+ * names; never retriable.
+ */
+export class StreamsModuleConfigError extends StreamsError {
+  readonly code = 'MODULE_CONFIG_INVALID';
+  readonly retriable = false;
+}

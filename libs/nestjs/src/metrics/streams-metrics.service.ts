@@ -1,0 +1,283 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { KafkaStreams } from '@nest-streams/streams/runtime/kafka-streams';
+import { KafkaStreamsState } from '@nest-streams/streams/runtime/kafka-streams-state';
+import type { StoreMetricsSnapshot } from '@nest-streams/streams/state/internals/store-metrics';
+import type { RocksDBStoreMetrics } from '@nest-streams/streams/state/rocksdb-store-metrics';
+import { StreamsStateTracker } from '../health/streams-state.tracker';
+import { StreamsModuleSettings } from '../streams-module.settings';
+
+/** How the routing interceptor answered a request. */
+export type RoutingOutcome = 'local' | 'forwarded' | 'standby' | 'unavailable';
+
+/** A store that can report its metrics (the engine's metered layer). */
+interface MeteredStore {
+  metricsSnapshot(): StoreMetricsSnapshot;
+  rocksDBMetrics?(): RocksDBStoreMetrics | undefined;
+}
+
+const ROCKSDB_GAUGES: readonly (keyof RocksDBStoreMetrics)[] = [
+  'blockCacheUsageBytes',
+  'blockCachePinnedUsageBytes',
+  'blockCacheCapacityBytes',
+  'memTablesBytes',
+  'allMemTablesBytes',
+  'tableReadersBytes',
+  'estimatedNumKeys',
+  'totalSstFilesBytes',
+  'liveSstFilesBytes',
+  'pendingCompactionBytes',
+  'runningCompactions',
+  'runningFlushes',
+  'immutableMemTables',
+  'backgroundErrors',
+];
+
+/**
+ * Prometheus metrics of the streams client (prom-client), read from the engine when scraped:
+ * state, records processed / produced / skipped, restore progress, standby lag, per-store
+ * operation counts, rates and latencies, record-cache hit ratio, RocksDB properties (when the
+ * store reports them), rebalance count and duration, and the routing outcomes of
+ * `@RouteByKey` requests. Names start with the `prefix` option (`kafka_streams_`).
+ *
+ * With metrics off (`metrics: false`) every method is a no-op and {@link registry} is empty.
+ */
+@Injectable()
+export class StreamsMetricsService {
+  /** The registry to scrape (also served by the module's metrics controller). */
+  readonly registry: Registry;
+  private readonly enabled: boolean;
+  private readonly routing: Counter<'outcome'> | undefined;
+  private readonly rebalances: Counter | undefined;
+  private readonly rebalanceDuration: Histogram | undefined;
+  private streams: KafkaStreams | undefined;
+
+  constructor(
+    @Inject(StreamsModuleSettings) settings: StreamsModuleSettings,
+    @Inject(StreamsStateTracker) private readonly tracker: StreamsStateTracker,
+  ) {
+    const { enabled, prefix, defaultMetrics, registry } = settings.metrics;
+    this.enabled = enabled;
+    this.registry = registry ?? new Registry();
+    if (!enabled) return;
+    if (defaultMetrics) collectDefaultMetrics({ register: this.registry });
+    const p = prefix;
+    const registers = [this.registry];
+    this.routing = new Counter({
+      name: `${p}routing_requests_total`,
+      help: 'Requests of @RouteByKey routes by outcome: answered here (local), forwarded to the owner, answered by a standby, or 503 (unavailable).',
+      labelNames: ['outcome'],
+      registers,
+    });
+    for (const outcome of ['local', 'forwarded', 'standby', 'unavailable'] as const) {
+      this.routing.inc({ outcome }, 0);
+    }
+    this.rebalances = new Counter({
+      name: `${p}rebalances_total`,
+      help: 'Rebalances this client went through (entries into REBALANCING).',
+      registers,
+    });
+    this.rebalanceDuration = new Histogram({
+      name: `${p}rebalance_duration_seconds`,
+      help: 'Time from entering REBALANCING to RUNNING.',
+      buckets: [0.1, 0.5, 1, 2, 5, 10, 30, 60, 120, 300],
+      registers,
+    });
+    this.tracker.onRebalance((durationMs) => {
+      if (durationMs === undefined) this.rebalances?.inc();
+      else this.rebalanceDuration?.observe(durationMs / 1000);
+    });
+    this.defineEngineGauges(p, registers);
+  }
+
+  /** @internal Starts reading `streams` when scraped. */
+  attach(streams: KafkaStreams): void {
+    this.streams = streams;
+  }
+
+  /** Counts one routing outcome. */
+  recordRouting(outcome: RoutingOutcome): void {
+    this.routing?.inc({ outcome });
+  }
+
+  /** The scrape text. */
+  metrics(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get isEnabled(): boolean {
+    return this.enabled;
+  }
+
+  private defineEngineGauges(p: string, registers: Registry[]): void {
+    const gauge = <L extends string>(
+      name: string,
+      help: string,
+      labelNames: readonly L[],
+      fill?: (g: Gauge<L>) => void | Promise<void>,
+      register = true,
+    ): Gauge<L> => {
+      const g: Gauge<L> = new Gauge<L>({
+        name: `${p}${name}`,
+        help,
+        labelNames,
+        registers: register ? registers : [],
+        ...(fill ? { collect: () => fill(g) } : {}),
+      });
+      return g;
+    };
+    gauge('state', 'The client state: 1 for the current one.', ['state'], (g) => {
+      g.reset();
+      const current = this.streams?.state;
+      for (const state of Object.values(KafkaStreamsState)) {
+        g.set({ state }, state === current ? 1 : 0);
+      }
+    });
+    const totals: [string, string, keyof ReturnType<KafkaStreams['metrics']>][] = [
+      [
+        'processed_records',
+        'Records processed by the active tasks (sum over current tasks).',
+        'processed',
+      ],
+      ['produced_records', 'Records written by sinks of the active tasks.', 'produced'],
+      [
+        'skipped_deserialization_records',
+        'Records skipped: key or value did not deserialize.',
+        'skippedDeserialization',
+      ],
+      [
+        'skipped_invalid_timestamp_records',
+        'Records skipped: invalid timestamp.',
+        'skippedInvalidTimestamp',
+      ],
+      [
+        'dead_lettered_records',
+        'Skipped records written to the dead-letter topic.',
+        'deadLettered',
+      ],
+    ];
+    for (const [name, help, field] of totals) {
+      gauge(name, help, [], (g) => g.set(this.streams?.metrics()[field] ?? 0));
+    }
+    gauge('active_tasks', 'Active tasks on this instance.', [], (g) =>
+      g.set(this.streams?.activeTasks().length ?? 0),
+    );
+    gauge(
+      'restored_records',
+      'Records restored from changelogs since start, per store.',
+      ['store'],
+      (g) => {
+        g.reset();
+        for (const [store, n] of this.tracker.restoredRecords()) g.set({ store }, n);
+      },
+    );
+    gauge(
+      'restore_remaining_records',
+      'Records still to restore, per store partition being restored.',
+      ['store', 'partition'],
+      (g) => {
+        g.reset();
+        for (const r of this.tracker.restores()) {
+          if (r.done) continue;
+          const remaining = Math.max(0, r.endOffset - 1 - r.position);
+          g.set({ store: r.store, partition: String(r.partition) }, remaining);
+        }
+      },
+    );
+    gauge(
+      'store_partition_lag_records',
+      'Changelog records a local store copy is behind (standbys; actives while restoring).',
+      ['store', 'partition'],
+      async (g) => {
+        g.reset();
+        if (!this.streams) return;
+        let lags: Awaited<ReturnType<KafkaStreams['allLocalStorePartitionLags']>>;
+        try {
+          lags = await this.streams.allLocalStorePartitionLags();
+        } catch {
+          return;
+        }
+        for (const [store, partitions] of lags) {
+          for (const [partition, lag] of partitions) {
+            g.set({ store, partition: String(partition) }, lag.offsetLag);
+          }
+        }
+      },
+    );
+    const storeLabels = ['store', 'task', 'operation'] as const;
+    const operations = gauge(
+      'store_operations',
+      'Store operations since the store opened, per store, task and operation.',
+      storeLabels,
+      undefined,
+      false,
+    );
+    const rates = gauge(
+      'store_operation_rate',
+      'Store operations per second (last 30-60 s).',
+      storeLabels,
+      undefined,
+      false,
+    );
+    const latency = gauge(
+      'store_operation_latency_avg_ms',
+      'Mean latency of sampled store operations, in ms.',
+      storeLabels,
+      undefined,
+      false,
+    );
+    const hitRatio = gauge(
+      'store_cache_hit_ratio',
+      'Record-cache hit ratio of the store.',
+      ['store', 'task'],
+      undefined,
+      false,
+    );
+    const rocksdb = gauge(
+      'rocksdb_property',
+      'RocksDB properties of the store (memory, SST files, compaction), where the engine reports them.',
+      ['store', 'task', 'property'],
+      undefined,
+      false,
+    );
+    // One collector fills every per-store gauge from one pass over the stores; it is
+    // registered before them, so a scrape reads the gauges it just filled.
+    gauge('stores', 'Local active store instances.', [], (g) => {
+      for (const perStore of [operations, rates, latency, hitRatio, rocksdb]) perStore.reset();
+      let count = 0;
+      for (const entry of this.streams?.activeTasks() ?? []) {
+        const task = entry.task.id.toString();
+        for (const name of entry.task.storeNames()) {
+          const store = entry.task.store(name) as unknown as Partial<MeteredStore> | undefined;
+          if (!store || typeof store.metricsSnapshot !== 'function') continue;
+          count++;
+          let snapshot: StoreMetricsSnapshot;
+          try {
+            snapshot = store.metricsSnapshot();
+          } catch {
+            continue;
+          }
+          for (const [operation, figures] of Object.entries(snapshot.operations)) {
+            const labels = { store: name, task, operation };
+            operations.set(labels, figures.count);
+            rates.set(labels, figures.ratePerSec);
+            if (figures.latencyAvgMs !== undefined) latency.set(labels, figures.latencyAvgMs);
+          }
+          if (snapshot.cache) hitRatio.set({ store: name, task }, snapshot.cache.hitRatio);
+          const properties =
+            typeof store.rocksDBMetrics === 'function' ? store.rocksDBMetrics() : undefined;
+          for (const property of properties ? ROCKSDB_GAUGES : []) {
+            const value = properties?.[property];
+            if (typeof value === 'number') rocksdb.set({ store: name, task, property }, value);
+          }
+        }
+      }
+      g.set(count);
+    });
+    for (const registry of registers) {
+      for (const perStore of [operations, rates, latency, hitRatio, rocksdb]) {
+        registry.registerMetric(perStore);
+      }
+    }
+  }
+}

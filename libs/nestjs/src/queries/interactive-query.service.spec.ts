@@ -1,0 +1,283 @@
+import {
+  StateStoreMigratedError,
+  StateStoreNotAvailableError,
+} from '@nest-streams/streams/errors/invalid-state-store.error';
+import { KeyQueryMetadata } from '@nest-streams/streams/query/key-query-metadata';
+import {
+  FailureReason,
+  type QueryResult,
+  type StateQueryRequest,
+} from '@nest-streams/streams/query/state-query';
+import { KafkaStreamsHost } from '../kafka-streams.host';
+import { KeyOwnerLocator } from '../routing/key-owner.locator';
+import { OwnerUnreachableError } from '../routing/owner-unreachable.error';
+import { StreamsModuleSettings } from '../streams-module.settings';
+import type { StreamsModuleOptions } from '../streams-module-options.interface';
+import { FakeKafkaStreams, instance } from '../testing/fake-kafka-streams';
+import type { InteractiveQueryClient } from './interactive-query.client';
+import type { RemoteQueryRequest, RemoteQueryResponse } from './interactive-query.protocol';
+import { InteractiveQueryServer } from './interactive-query.server';
+import { InteractiveQueryService } from './interactive-query.service';
+import { LocalSessionReader } from './local-session.reader';
+import { Windowed } from '@nest-streams/streams/kstream/windows/windowed';
+import { SessionWindow } from '@nest-streams/streams/kstream/windows/session-window';
+
+const A = '127.0.0.1:8001';
+const B = '127.0.0.1:8002';
+const C = '127.0.0.1:8003';
+const query = (endpoint: string) => endpoint.replace(':80', ':90');
+
+const settingsFor = (endpoint: string, extra: Partial<StreamsModuleOptions> = {}) =>
+  new StreamsModuleSettings({
+    applicationId: 'iq-spec',
+    bootstrapServers: ['127.0.0.1:1'],
+    applicationServer: endpoint,
+    remoteQueries: { port: Number(query(endpoint).split(':')[1]) },
+    ...extra,
+  });
+
+/** An instance whose store holds `data` per partition. */
+function member(endpoint: string, data: Record<number, Record<string, number>>): FakeKafkaStreams {
+  const fake = new FakeKafkaStreams();
+  fake.answer = (request: StateQueryRequest<unknown>) => {
+    const partitions = request.partitions ?? Object.keys(data).map(Number);
+    return {
+      partitionResults: partitions.map((partition): QueryResult<unknown> => {
+        const rows = data[partition];
+        if (!rows) {
+          return {
+            partition,
+            success: false,
+            failureReason: FailureReason.NOT_PRESENT,
+            failureMessage: `partition ${partition} is not hosted at ${endpoint}`,
+            position: {},
+            active: false,
+          };
+        }
+        const q = request.query;
+        const result =
+          q.type === 'key'
+            ? (rows[String(q.key)] ?? null)
+            : Object.entries(rows).map(([key, value]) => ({ key, value }));
+        return {
+          partition,
+          success: true,
+          result,
+          position: { events: { [partition]: 10 } },
+          active: true,
+        };
+      }),
+      position: {},
+    };
+  };
+  return fake;
+}
+
+describe('InteractiveQueryService', () => {
+  let members: Map<string, FakeKafkaStreams>;
+  let unreachable: Set<string>;
+  let sent: RemoteQueryRequest[];
+  let service: InteractiveQueryService;
+  let local: FakeKafkaStreams;
+
+  const build = (extra: Partial<StreamsModuleOptions> = {}) => {
+    const settings = settingsFor(A, extra);
+    local = members.get(A)!;
+    const servers = new Map(
+      [B, C].map((e) => [
+        query(e),
+        new InteractiveQueryServer(
+          settingsFor(e),
+          members.get(e)!.asKafkaStreams(),
+          new LocalSessionReader(members.get(e)!.asKafkaStreams()),
+        ),
+      ]),
+    );
+    const client = {
+      send: async (endpoint: string, request: RemoteQueryRequest): Promise<RemoteQueryResponse> => {
+        sent.push(request);
+        if (unreachable.has(endpoint))
+          throw new OwnerUnreachableError(endpoint, 'connection refused');
+        // Through JSON, as a transport would carry it.
+        const answer = await servers.get(endpoint)!.answer(JSON.parse(JSON.stringify(request)));
+        return JSON.parse(JSON.stringify(answer)) as RemoteQueryResponse;
+      },
+    } as unknown as InteractiveQueryClient;
+    const locator = new KeyOwnerLocator(local.asKafkaStreams(), new KafkaStreamsHost(), settings);
+    service = new InteractiveQueryService(
+      local.asKafkaStreams(),
+      locator,
+      client,
+      settings,
+      new LocalSessionReader(local.asKafkaStreams()),
+    );
+  };
+
+  beforeEach(() => {
+    members = new Map([
+      [A, member(A, { 0: { a: 1, d: 4 }, 1: {} })],
+      [B, member(B, { 2: { b: 2 }, 3: { e: 5 } })],
+      [C, member(C, { 4: { c: 3 }, 5: { f: 6 } })],
+    ]);
+    const cluster = [
+      instance(A, { active: ['0_0', '0_1'], standby: ['0_2'], queryEndpoint: query(A) }),
+      instance(B, { active: ['0_2', '0_3'], standby: ['0_4'], queryEndpoint: query(B) }),
+      instance(C, { active: ['0_4', '0_5'], standby: ['0_0'], queryEndpoint: query(C) }),
+    ];
+    for (const fake of members.values()) fake.instances = cluster;
+    unreachable = new Set();
+    sent = [];
+    build();
+  });
+
+  describe('scatter-gather', () => {
+    it("merges every instance's active partitions, sorted by key", async () => {
+      const result = await service.all<string, number>('stats-store');
+      expect(result.entries).toEqual(
+        ['a', 'b', 'c', 'd', 'e', 'f'].map((key, i) => ({ key, value: i + 1 })),
+      );
+      expect(result.complete).toBe(true);
+      expect(result.failures).toEqual([]);
+      expect(result.servedBy).toEqual([A, B, C]);
+      expect(result.position).toEqual({ events: { 0: 10, 1: 10, 2: 10, 3: 10, 4: 10, 5: 10 } });
+      // Each instance asked for exactly its active partitions, active copies only.
+      expect(local.queries.map((q) => [q.partitions, q.requireActive])).toEqual([[[0, 1], true]]);
+      expect(sent.map((s) => s.target).sort()).toEqual([query(B), query(C)]);
+    });
+
+    it('reports an unreachable instance with its partitions, never dropping it silently', async () => {
+      unreachable.add(query(C));
+      const result = await service.range<string, number>('stats-store', 'a', 'z');
+      expect(result.entries.map((e) => e.key)).toEqual(['a', 'b', 'd', 'e']);
+      expect(result.complete).toBe(false);
+      expect(result.failures).toEqual([
+        expect.objectContaining({
+          instance: C,
+          partitions: [4, 5],
+          code: 'OWNER_UNREACHABLE',
+          retriable: true,
+        }),
+      ]);
+      expect(result.servedBy).toEqual([A, B]);
+    });
+
+    it('reports a partition an instance no longer holds', async () => {
+      members.set(B, member(B, { 2: { b: 2 } }));
+      build();
+      const result = await service.all<string, number>('stats-store');
+      expect(result.entries.map((e) => e.key)).toEqual(['a', 'b', 'c', 'd', 'f']);
+      expect(result.failures).toEqual([
+        expect.objectContaining({
+          instance: B,
+          partitions: [3],
+          code: 'STORE_MIGRATED',
+          retriable: true,
+        }),
+      ]);
+    });
+
+    it('reports partitions no instance runs actively', async () => {
+      const cluster = local.instances.map((m) =>
+        m.hostInfo.toString() === C
+          ? instance(C, { standby: ['0_4', '0_5'], queryEndpoint: query(C) })
+          : m,
+      );
+      local.instances = cluster;
+      const result = await service.all<string, number>('stats-store');
+      expect(result.failures).toEqual([
+        expect.objectContaining({
+          instance: 'none',
+          partitions: [4, 5],
+          code: 'STORE_NOT_AVAILABLE',
+        }),
+      ]);
+      expect(result.complete).toBe(false);
+    });
+
+    it('throws a retriable error when no instance runs the store', async () => {
+      local.instances = [];
+      await expect(service.all('stats-store')).rejects.toBeInstanceOf(StateStoreNotAvailableError);
+    });
+  });
+
+  describe('session fetch', () => {
+    it('reads sessions here or on the owner, with Windowed keys', async () => {
+      members.get(A)!.sessions.set(0, { a: [[1, 5, 2]] });
+      members.get(B)!.sessions.set(3, {
+        e: [
+          [10, 20, 3],
+          [40, 40, 1],
+        ],
+      });
+      build();
+      local.owns(A, [], 0);
+      const here = await service.fetchSessions<string, number>('stats-store', 'a');
+      expect(here).toEqual([{ key: new Windowed('a', new SessionWindow(1, 5)), value: 2 }]);
+      expect(sent).toEqual([]);
+
+      local.owns(B, [], 3);
+      const there = await service.fetchSessions<string, number>('stats-store', 'e');
+      expect(there).toEqual([
+        { key: new Windowed('e', new SessionWindow(10, 20)), value: 3 },
+        { key: new Windowed('e', new SessionWindow(40, 40)), value: 1 },
+      ]);
+      expect(there[0].key).toBeInstanceOf(Windowed);
+      expect(sent[0].sessionFetch).toMatchObject({
+        storeName: 'stats-store',
+        partition: 3,
+        staleStores: false,
+      });
+
+      // The owner no longer holds the partition: the engine's typed, retriable error.
+      local.owns(B, [], 4);
+      await expect(service.fetchSessions('stats-store', 'x')).rejects.toBeInstanceOf(
+        StateStoreMigratedError,
+      );
+    });
+  });
+
+  describe('single key', () => {
+    it('reads locally when this instance owns the key', async () => {
+      local.owns(A, [], 0);
+      await expect(service.get('stats-store', 'a')).resolves.toBe(1);
+      expect(local.queries).toEqual([
+        expect.objectContaining({ partitions: [0], requireActive: true }),
+      ]);
+      expect(sent).toEqual([]);
+    });
+
+    it("asks the owner over the transport, for the key's partition only", async () => {
+      local.owns(B, [], 3);
+      await expect(service.get('stats-store', 'e')).resolves.toBe(5);
+      expect(sent).toHaveLength(1);
+      expect(sent[0].target).toBe(query(B));
+      expect(local.queries).toEqual([]);
+      await expect(service.get('stats-store', 'nope')).resolves.toBeUndefined();
+    });
+
+    it("throws the engine's retriable errors", async () => {
+      local.metadata = KeyQueryMetadata.NOT_AVAILABLE;
+      await expect(service.get('stats-store', 'a')).rejects.toBeInstanceOf(
+        StateStoreNotAvailableError,
+      );
+      local.owns(B, [], 4);
+      await expect(service.get('stats-store', 'c')).rejects.toBeInstanceOf(StateStoreMigratedError);
+      local.owns(C, [], 4);
+      unreachable.add(query(C));
+      await expect(service.get('stats-store', 'c')).rejects.toBeInstanceOf(OwnerUnreachableError);
+    });
+
+    it('falls back to a standby copy when the owner is unreachable and stale reads are allowed', async () => {
+      local.owns(C, [A], 0);
+      unreachable.add(query(C));
+      await expect(service.get('stats-store', 'a', { allowStaleReads: true })).resolves.toBe(1);
+      expect(local.queries).toEqual([
+        expect.objectContaining({ partitions: [0], requireActive: false }),
+      ]);
+
+      local.owns(C, [B], 2);
+      await expect(service.get('stats-store', 'b', { allowStaleReads: true })).resolves.toBe(2);
+      expect(sent.at(-1)?.target).toBe(query(B));
+    });
+  });
+});

@@ -1,0 +1,460 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { HostInfo } from '@nest-streams/streams/cluster/host-info';
+import {
+  InvalidStateStorePartitionError,
+  StateStoreMigratedError,
+  StateStoreNotAvailableError,
+  StreamsNotStartedError,
+} from '@nest-streams/streams/errors/invalid-state-store.error';
+import { StreamsError } from '@nest-streams/streams/errors/streams.error';
+import { UnknownStateStoreError } from '@nest-streams/streams/errors/unknown-state-store.error';
+import { UnsupportedStoreOperationError } from '@nest-streams/streams/errors/unsupported-store-operation.error';
+import { mergePositions, type Position } from '@nest-streams/streams/query/position';
+import {
+  KeyQuery,
+  RangeQuery,
+  WindowKeyQuery,
+  type StoreQuery,
+} from '@nest-streams/streams/query/queries';
+import {
+  FailureReason,
+  type QueryResult,
+  type StateQueryRequest,
+  type StateQueryResult,
+} from '@nest-streams/streams/query/state-query';
+import { KafkaStreams } from '@nest-streams/streams/runtime/kafka-streams';
+import type { Serde } from '@nest-streams/streams/serde/serde';
+import type { KeyValue } from '@nest-streams/streams/state/key-value-store';
+import type { SessionEntries } from '@nest-streams/streams/state/session-store';
+import { SessionWindow } from '@nest-streams/streams/kstream/windows/session-window';
+import { Windowed } from '@nest-streams/streams/kstream/windows/windowed';
+import { RemoteQueryError } from '../errors/remote-query.error';
+import { KeyOwnerLocator } from '../routing/key-owner.locator';
+import { OwnerUnreachableError } from '../routing/owner-unreachable.error';
+import { decideStandby } from '../routing/route-decision';
+import { StreamsModuleSettings } from '../streams-module.settings';
+import { InteractiveQueryClient } from './interactive-query.client';
+import {
+  encodeStateQueryRequest,
+  type QueryFailure,
+  type RemoteQueryResponse,
+} from './interactive-query.protocol';
+import { LocalSessionReader } from './local-session.reader';
+import { fromWire, toWire } from './wire-codec';
+
+/** Options of a single-key query. */
+export interface KeyQueryOptions<K> {
+  /** Serde that partitions the key; default the store's declared key serde, else strings. */
+  readonly keySerde?: Serde<K>;
+  /**
+   * When the owner is unreachable, read a standby copy (may lag); default the module's
+   * `allowStaleReads`.
+   */
+  readonly allowStaleReads?: boolean;
+  /** Read-your-writes: the answer must reflect at least this position (else retriable error). */
+  readonly positionBound?: Position;
+}
+
+/** Options of a scatter-gather query. */
+export interface ScatterQueryOptions<K> {
+  /** Serde whose bytes order the merged entries; default the store's declared key serde. */
+  readonly keySerde?: Serde<K>;
+  /** Every partition's answer must reflect at least this position. */
+  readonly positionBound?: Position;
+}
+
+/** One instance's (or partition's) failure in a scatter-gather query. */
+export interface InstanceQueryFailure extends QueryFailure {
+  /** The instance (`application.server`) that failed, or `none` when no instance runs it. */
+  readonly instance: string;
+  /** The partitions whose entries are missing because of it. */
+  readonly partitions: readonly number[];
+}
+
+/**
+ * The merged answer of every instance running a store. `complete` is false when any instance
+ * or partition failed: the failure is in `failures`, its partitions' entries are missing.
+ */
+export interface ScatterGatherResult<K, V> {
+  /** Every entry, sorted by serialized key (the stores' own order). */
+  readonly entries: KeyValue<K, V>[];
+  readonly failures: InstanceQueryFailure[];
+  readonly complete: boolean;
+  /** The instances that answered. */
+  readonly servedBy: string[];
+  /** The merged position of the answers (for read-your-writes follow-ups). */
+  readonly position: Position;
+}
+
+/** Where a query runs: here, or on another instance. */
+type QueryTarget = { readonly local: true } | { readonly local: false; readonly host: HostInfo };
+const LOCAL: QueryTarget = { local: true };
+
+/**
+ * Interactive queries across the whole application, on the engine's interactive query v2
+ * API (`KafkaStreams.query()`, here or on the owner over the remote query transport): a key
+ * is read where it lives; `range` and `all` ask every instance running the store, each for its
+ * active partitions, and merge the answers sorted by key.
+ *
+ * Errors of single-key reads are the engine's typed errors: `StateStoreNotAvailableError`
+ * (no confirmed owner: rebalancing; or not up to the position bound), `StateStoreMigratedError`
+ * (the key moved: rediscover and retry), `StreamsNotStartedError`, `OwnerUnreachableError` —
+ * all retriable, retry after a backoff (or allow stale reads) —; `UnknownStateStoreError`
+ * (fix the store name); `UnsupportedStoreOperationError` (the store kind cannot answer that
+ * query); `RemoteQueryError` (`REMOTE_QUERIES_DISABLED`, `NO_QUERY_ENDPOINT`: turn on
+ * `remoteQueries` on every instance; `STORE_EXCEPTION`: the store failed). Scatter-gather
+ * never throws for one instance's or partition's failure: it reports it in `failures`; it
+ * throws `StateStoreNotAvailableError` only when no instance runs the store at all.
+ */
+@Injectable()
+export class InteractiveQueryService {
+  constructor(
+    @Inject(KafkaStreams) private readonly streams: KafkaStreams,
+    @Inject(KeyOwnerLocator) private readonly locator: KeyOwnerLocator,
+    @Inject(InteractiveQueryClient) private readonly client: InteractiveQueryClient,
+    @Inject(StreamsModuleSettings) private readonly settings: StreamsModuleSettings,
+    @Inject(LocalSessionReader) private readonly sessions: LocalSessionReader,
+  ) {}
+
+  /** The value of `key` in key-value store `store`, or undefined. */
+  async get<K, V>(store: string, key: K, options: KeyQueryOptions<K> = {}): Promise<V | undefined> {
+    const result = await this.byKey(store, key, KeyQuery.withKey(key), options);
+    return (result ?? undefined) as V | undefined;
+  }
+
+  /** `key`'s windows of window store `store` starting in `[timeFrom, timeTo]`, oldest first. */
+  async fetchWindows<K, V>(
+    store: string,
+    key: K,
+    timeFrom: number,
+    timeTo: number,
+    options: KeyQueryOptions<K> = {},
+  ): Promise<KeyValue<number, V>[]> {
+    const query = WindowKeyQuery.withKeyAndWindowStartRange(key, timeFrom, timeTo);
+    return ((await this.byKey(store, key, query, options)) ?? []) as KeyValue<number, V>[];
+  }
+
+  /**
+   * `key`'s sessions of session store `store` (oldest first), with `Windowed` keys. The
+   * engine's query API v2 has no session query, so this one travels as a session fetch of
+   * the query transport and runs on the owner's `store()` for the key's partition.
+   */
+  async fetchSessions<K, AGG>(
+    store: string,
+    key: K,
+    options: KeyQueryOptions<K> = {},
+  ): Promise<SessionEntries<K, AGG>> {
+    const entries = await this.routed(store, key, options, (target, partition, active) =>
+      target.local
+        ? this.sessions.fetch(store, key, partition, !active)
+        : this.remoteSessions(target.host, store, key, partition, !active),
+    );
+    return (entries as KeyValue<{ key: K; window: { start: number; end: number } }, AGG>[]).map(
+      ({ key: windowed, value }) => ({
+        key:
+          windowed instanceof Windowed
+            ? (windowed as Windowed<K>)
+            : new Windowed(
+                windowed.key,
+                new SessionWindow(windowed.window.start, windowed.window.end),
+              ),
+        value,
+      }),
+    );
+  }
+
+  /** Entries with `from <= key <= to` (open bounds when undefined) across the cluster. */
+  range<K, V>(
+    store: string,
+    from?: K,
+    to?: K,
+    options: ScatterQueryOptions<K> = {},
+  ): Promise<ScatterGatherResult<K, V>> {
+    return this.scatter<K, V>(store, RangeQuery.withRange<K>(from, to), options);
+  }
+
+  /** Every entry of `store` across the cluster. */
+  all<K, V>(
+    store: string,
+    options: ScatterQueryOptions<K> = {},
+  ): Promise<ScatterGatherResult<K, V>> {
+    return this.scatter<K, V>(store, RangeQuery.withNoBounds<K>(), options);
+  }
+
+  private byKey<K>(
+    store: string,
+    key: K,
+    query: StoreQuery<K>,
+    options: KeyQueryOptions<K>,
+  ): Promise<unknown> {
+    return this.routed(store, key, options, (target, partition, active) =>
+      this.single(
+        target,
+        {
+          storeName: store,
+          query,
+          partitions: [partition],
+          positionBound: options.positionBound,
+          requireActive: active,
+        },
+        partition,
+      ),
+    );
+  }
+
+  /**
+   * Runs `read` where `key` lives: on its owner (active copy), or, when the owner is
+   * unreachable and stale reads are allowed, on a standby copy (here first).
+   */
+  private async routed<K>(
+    store: string,
+    key: K,
+    options: KeyQueryOptions<K>,
+    read: (target: QueryTarget, partition: number, active: boolean) => Promise<unknown>,
+  ): Promise<unknown> {
+    const location = this.locator.locate(store, key, options.keySerde);
+    const { metadata, self } = location;
+    if (!metadata.available) {
+      throw new StateStoreNotAvailableError(
+        `no instance is the confirmed owner of the key in store '${store}' (rebalancing): retry shortly`,
+      );
+    }
+    const owner: QueryTarget =
+      self === undefined || metadata.activeHost.equals(self)
+        ? LOCAL
+        : { local: false, host: metadata.activeHost };
+    try {
+      return await read(owner, metadata.partition, true);
+    } catch (error) {
+      const allowStale = options.allowStaleReads ?? this.settings.allowStaleReads;
+      if (!(error instanceof OwnerUnreachableError) || !allowStale || owner.local) throw error;
+      const standby = decideStandby({ ...location, forwardedFrom: undefined }, [
+        metadata.activeHost,
+      ]);
+      if (standby.action === 'local-standby') return read(LOCAL, metadata.partition, false);
+      if (standby.action === 'forward-standby') {
+        return read({ local: false, host: standby.target }, metadata.partition, false);
+      }
+      throw error;
+    }
+  }
+
+  /** Runs a one-partition request and returns its result, or throws its failure. */
+  private async single<K>(
+    target: QueryTarget,
+    request: StateQueryRequest<K>,
+    partition: number,
+  ): Promise<unknown> {
+    const where = target.local ? this.settings.servedBy : target.host.toString();
+    const answer = await this.run(target, request);
+    const result = answer.partitionResults.find((r) => r.partition === partition);
+    if (!result) {
+      throw new StateStoreMigratedError(
+        `${where} did not answer for partition ${partition} of '${request.storeName}': rediscover the owner and retry`,
+      );
+    }
+    if (result.success) return result.result;
+    throw errorOfPartitionFailure(request.storeName, result, where);
+  }
+
+  private async scatter<K, V>(
+    store: string,
+    query: StoreQuery<K>,
+    options: ScatterQueryOptions<K>,
+  ): Promise<ScatterGatherResult<K, V>> {
+    const keySerde = options.keySerde ?? this.locator.keySerdeOf<K>(store);
+    const sub = this.streams.topology.subtopologies().find((s) => s.stores.includes(store));
+    if (!sub) throw new UnknownStateStoreError(`the topology has no state store named '${store}'`);
+    const self = this.settings.self;
+    const asks: { target: QueryTarget; instance: string; partitions?: number[] }[] = [];
+    const failures: InstanceQueryFailure[] = [];
+    if (self === undefined) {
+      asks.push({ target: LOCAL, instance: this.settings.servedBy });
+    } else {
+      const prefix = `${sub.id}_`;
+      const partitionsOf = (tasks: readonly string[]) =>
+        tasks.filter((t) => t.startsWith(prefix)).map((t) => Number(t.slice(prefix.length)));
+      const instances = this.streams.metadataForAllStreamsClients();
+      const known = new Set<number>();
+      const covered = new Set<number>();
+      for (const instance of instances) {
+        for (const p of partitionsOf(instance.standbyTasks)) known.add(p);
+        const partitions = partitionsOf(instance.activeTasks);
+        if (partitions.length === 0) continue;
+        for (const p of partitions) {
+          known.add(p);
+          covered.add(p);
+        }
+        asks.push({
+          target: instance.hostInfo.equals(self)
+            ? LOCAL
+            : { local: false, host: instance.hostInfo },
+          instance: instance.hostInfo.toString(),
+          partitions,
+        });
+      }
+      if (asks.length === 0) {
+        throw new StateStoreNotAvailableError(
+          `no instance runs store '${store}' right now (rebalancing): retry shortly`,
+        );
+      }
+      const orphans = [...known].filter((p) => !covered.has(p)).sort((a, b) => a - b);
+      if (orphans.length > 0) {
+        failures.push({
+          instance: 'none',
+          partitions: orphans,
+          code: 'STORE_NOT_AVAILABLE',
+          retriable: true,
+          message: `no instance runs partitions ${orphans.join(', ')} of '${store}' actively (rebalancing)`,
+        });
+      }
+    }
+
+    const entries: KeyValue<K, V>[] = [];
+    const positions: Position[] = [];
+    const servedBy: string[] = [];
+    await Promise.all(
+      asks.map(async ({ target, instance, partitions }) => {
+        let answer: StateQueryResult<unknown>;
+        try {
+          answer = await this.run(target, {
+            storeName: store,
+            query,
+            partitions,
+            positionBound: options.positionBound,
+            requireActive: true,
+          });
+        } catch (error) {
+          failures.push({ instance, partitions: partitions ?? [], ...failureOf(error) });
+          return;
+        }
+        let answered = false;
+        for (const result of answer.partitionResults) {
+          if (result.success) {
+            answered = true;
+            entries.push(...((result.result ?? []) as KeyValue<K, V>[]));
+            positions.push(result.position);
+          } else {
+            const error = errorOfPartitionFailure(store, result, instance);
+            failures.push({ instance, partitions: [result.partition], ...failureOf(error) });
+          }
+        }
+        if (answered || answer.partitionResults.length === 0) servedBy.push(instance);
+      }),
+    );
+    const keyed = entries.map((entry) => ({ entry, bytes: keySerde.serialize(entry.key, store) }));
+    keyed.sort((a, b) => Buffer.compare(a.bytes, b.bytes));
+    failures.sort((a, b) => (a.partitions[0] ?? -1) - (b.partitions[0] ?? -1));
+    return {
+      entries: keyed.map((k) => k.entry),
+      failures,
+      complete: failures.length === 0,
+      servedBy: servedBy.sort(),
+      position: mergePositions(positions),
+    };
+  }
+
+  private async remoteSessions<K>(
+    host: HostInfo,
+    store: string,
+    key: K,
+    partition: number,
+    staleStores: boolean,
+  ): Promise<unknown> {
+    const endpoint = this.endpointOf(host);
+    const response = await this.client.send(endpoint, {
+      version: 1,
+      target: endpoint,
+      from: this.settings.queryEndpoint ?? this.settings.servedBy,
+      sessionFetch: { storeName: store, key: toWire(key), partition, staleStores },
+    });
+    if (response.ok) return fromWire(response.result);
+    throw errorFromFailure(response.failure, endpoint);
+  }
+
+  /** The query endpoint of instance `host`, from the current metadata. */
+  private endpointOf(host: HostInfo): string {
+    const instance = this.streams
+      .metadataForAllStreamsClients()
+      .find((m) => m.hostInfo.equals(host));
+    if (!instance) {
+      throw new StateStoreMigratedError(
+        `instance ${host.toString()} left the cluster metadata: rediscover the owner and retry`,
+      );
+    }
+    if (!instance.queryEndpoint) {
+      throw new RemoteQueryError(
+        'NO_QUERY_ENDPOINT',
+        false,
+        `instance ${host.toString()} serves no query endpoint: set remoteQueries on every instance`,
+        host.toString(),
+      );
+    }
+    return instance.queryEndpoint;
+  }
+
+  /** Runs `request` here (`KafkaStreams.query()`) or on `target` over the query transport. */
+  private async run<K>(
+    target: QueryTarget,
+    request: StateQueryRequest<K>,
+  ): Promise<StateQueryResult<unknown>> {
+    if (target.local) return this.streams.query(request);
+    const endpoint = this.endpointOf(target.host);
+    const response: RemoteQueryResponse = await this.client.send(endpoint, {
+      version: 1,
+      target: endpoint,
+      from: this.settings.queryEndpoint ?? this.settings.servedBy,
+      request: encodeStateQueryRequest(request as StateQueryRequest<unknown>),
+    });
+    if (response.ok) return fromWire(response.result) as StateQueryResult<unknown>;
+    throw errorFromFailure(response.failure, endpoint);
+  }
+}
+
+/** The typed error of a partition's failure (failures as data -> the engine's errors). */
+export function errorOfPartitionFailure(
+  store: string,
+  result: QueryResult<unknown>,
+  where: string,
+): StreamsError {
+  const message = `${result.failureMessage ?? 'query failed'} (${where})`;
+  switch (result.failureReason) {
+    case FailureReason.NOT_PRESENT:
+    case FailureReason.NOT_ACTIVE:
+      return new StateStoreMigratedError(`${message}: rediscover the owner and retry`);
+    case FailureReason.NOT_UP_TO_BOUND:
+      return new StateStoreNotAvailableError(`${message}: retry shortly`);
+    case FailureReason.DOES_NOT_EXIST:
+      return new UnknownStateStoreError(message);
+    case FailureReason.UNKNOWN_QUERY_TYPE:
+      return new UnsupportedStoreOperationError(store, 'query', message);
+    default:
+      return new RemoteQueryError('STORE_EXCEPTION', false, message, where);
+  }
+}
+
+/** The engine's error class for a failed remote request's code, else a `RemoteQueryError`. */
+export function errorFromFailure(failure: QueryFailure, endpoint: string): StreamsError {
+  const message = `${failure.message} (from ${endpoint})`;
+  switch (failure.code) {
+    case 'STREAMS_NOT_STARTED':
+      return new StreamsNotStartedError(message);
+    case 'STORE_NOT_AVAILABLE':
+      return new StateStoreNotAvailableError(message);
+    case 'STORE_MIGRATED':
+      return new StateStoreMigratedError(message);
+    case 'INVALID_STORE_PARTITION':
+      return new InvalidStateStorePartitionError(message);
+    case 'UNKNOWN_STATE_STORE':
+      return new UnknownStateStoreError(message);
+    default:
+      return new RemoteQueryError(failure.code, failure.retriable, message, endpoint);
+  }
+}
+
+function failureOf(error: unknown): QueryFailure {
+  if (error instanceof StreamsError) {
+    return { code: error.code, retriable: error.retriable, message: error.message };
+  }
+  return { code: 'QUERY_FAILED', retriable: false, message: String(error) };
+}

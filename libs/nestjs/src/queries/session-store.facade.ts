@@ -1,0 +1,85 @@
+import type { KafkaStreams } from '@nest-streams/streams/runtime/kafka-streams';
+import { QueryableStoreTypes } from '@nest-streams/streams/query/queryable-store-type';
+import { StoreQueryParameters } from '@nest-streams/streams/query/store-query-parameters';
+import type {
+  ReadOnlySessionStore,
+  SessionEntries,
+} from '@nest-streams/streams/state/session-store';
+import { StoreReadContext } from './store-read-context';
+
+/**
+ * The read-only session store `@InjectStore(name, 'session')` injects (the engine's
+ * `ReadOnlySessionStore`); see `KeyValueStoreFacade` for lookups, stale reads and errors.
+ */
+export class SessionStoreFacade<K, AGG> implements ReadOnlySessionStore<K, AGG> {
+  constructor(
+    readonly name: string,
+    private readonly streams: KafkaStreams,
+  ) {}
+
+  fetch(key: K): SessionEntries<K, AGG>;
+  fetch(keyFrom: K | undefined, keyTo: K | undefined): SessionEntries<K, AGG>;
+  fetch(...args: [K] | [K | undefined, K | undefined]): SessionEntries<K, AGG> {
+    const store = this.store();
+    return args.length === 1 ? store.fetch(args[0]) : store.fetch(args[0], args[1]);
+  }
+
+  fetchSession(key: K, start: number, end: number): AGG | undefined {
+    return this.store().fetchSession(key, start, end);
+  }
+
+  findSessions(
+    key: K,
+    earliestSessionEndTime: number,
+    latestSessionStartTime: number,
+  ): SessionEntries<K, AGG> {
+    return this.store().findSessions(key, earliestSessionEndTime, latestSessionStartTime);
+  }
+
+  backwardFindSessions(
+    key: K,
+    earliestSessionEndTime: number,
+    latestSessionStartTime: number,
+  ): SessionEntries<K, AGG> {
+    return this.store().backwardFindSessions(key, earliestSessionEndTime, latestSessionStartTime);
+  }
+
+  fetchAsync(key: K, backward?: boolean): Promise<SessionEntries<K, AGG>> {
+    return this.store().fetchAsync(key, backward);
+  }
+
+  fetchRangeAsync(
+    keyFrom: K | undefined,
+    keyTo: K | undefined,
+    backward?: boolean,
+  ): Promise<SessionEntries<K, AGG>> {
+    return this.store().fetchRangeAsync(keyFrom, keyTo, backward);
+  }
+
+  fetchSessionAsync(key: K, start: number, end: number): Promise<AGG | undefined> {
+    return this.store().fetchSessionAsync(key, start, end);
+  }
+
+  findSessionsAsync(
+    key: K,
+    earliestSessionEndTime: number,
+    latestSessionStartTime: number,
+    backward?: boolean,
+  ): Promise<SessionEntries<K, AGG>> {
+    return this.store().findSessionsAsync(
+      key,
+      earliestSessionEndTime,
+      latestSessionStartTime,
+      backward,
+    );
+  }
+
+  private store(): ReadOnlySessionStore<K, AGG> {
+    let parameters = StoreQueryParameters.fromNameAndType(
+      this.name,
+      QueryableStoreTypes.sessionStore<K, AGG>(),
+    );
+    if (StoreReadContext.current().staleStores) parameters = parameters.enableStaleStores();
+    return this.streams.store(parameters);
+  }
+}

@@ -1,0 +1,86 @@
+import type { KafkaStreams } from '@nest-streams/streams/runtime/kafka-streams';
+import type { Windowed } from '@nest-streams/streams/kstream/windows/windowed';
+import { QueryableStoreTypes } from '@nest-streams/streams/query/queryable-store-type';
+import { StoreQueryParameters } from '@nest-streams/streams/query/store-query-parameters';
+import type { KeyValue, KeyValueIterator } from '@nest-streams/streams/state/key-value-store';
+import type {
+  ReadOnlyWindowStore,
+  WindowStoreIterator,
+} from '@nest-streams/streams/state/window-store';
+import { StoreReadContext } from './store-read-context';
+
+/**
+ * The read-only window store `@InjectStore(name, 'window')` injects; see
+ * `KeyValueStoreFacade` for lookups, stale reads and errors (the same, plus the engine's
+ * `InvalidWindowError` for bad time bounds: a 400 through `StreamsExceptionFilter`).
+ */
+export class WindowStoreFacade<K, V> implements ReadOnlyWindowStore<K, V> {
+  constructor(
+    readonly name: string,
+    private readonly streams: KafkaStreams,
+  ) {}
+
+  fetch(key: K, windowStart: number): V | undefined;
+  fetch(key: K, timeFrom: number, timeTo: number): WindowStoreIterator<V>;
+  fetch(key: K, timeFrom: number, timeTo?: number): V | undefined | WindowStoreIterator<V> {
+    const store = this.store();
+    return timeTo === undefined ? store.fetch(key, timeFrom) : store.fetch(key, timeFrom, timeTo);
+  }
+
+  backwardFetch(key: K, timeFrom: number, timeTo: number): WindowStoreIterator<V> {
+    return this.store().backwardFetch(key, timeFrom, timeTo);
+  }
+
+  fetchRange(
+    keyFrom: K | undefined,
+    keyTo: K | undefined,
+    timeFrom: number,
+    timeTo: number,
+  ): KeyValueIterator<Windowed<K>, V> {
+    return this.store().fetchRange(keyFrom, keyTo, timeFrom, timeTo);
+  }
+
+  fetchAll(timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, V> {
+    return this.store().fetchAll(timeFrom, timeTo);
+  }
+
+  all(): KeyValueIterator<Windowed<K>, V> {
+    return this.store().all();
+  }
+
+  backwardAll(): KeyValueIterator<Windowed<K>, V> {
+    return this.store().backwardAll();
+  }
+
+  fetchAsync(key: K, windowStart: number): Promise<V | undefined> {
+    return this.store().fetchAsync(key, windowStart);
+  }
+
+  fetchWindowsAsync(
+    key: K,
+    timeFrom: number,
+    timeTo: number,
+    backward?: boolean,
+  ): Promise<KeyValue<number, V>[]> {
+    return this.store().fetchWindowsAsync(key, timeFrom, timeTo, backward);
+  }
+
+  fetchRangeAsync(
+    keyFrom: K | undefined,
+    keyTo: K | undefined,
+    timeFrom: number,
+    timeTo: number,
+    backward?: boolean,
+  ): Promise<KeyValue<Windowed<K>, V>[]> {
+    return this.store().fetchRangeAsync(keyFrom, keyTo, timeFrom, timeTo, backward);
+  }
+
+  private store(): ReadOnlyWindowStore<K, V> {
+    let parameters = StoreQueryParameters.fromNameAndType(
+      this.name,
+      QueryableStoreTypes.windowStore<K, V>(),
+    );
+    if (StoreReadContext.current().staleStores) parameters = parameters.enableStaleStores();
+    return this.streams.store(parameters);
+  }
+}

@@ -1,0 +1,137 @@
+import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import type { HostInfo } from '@nest-streams/streams/cluster/host-info';
+import { OwnerUnreachableError } from './owner-unreachable.error';
+
+/** The request to forward, as the handler received it. */
+export interface ForwardableRequest {
+  readonly method: string;
+  /** Path and query string, as received (`/stats/u1?x=1`). */
+  readonly url: string;
+  readonly headers: IncomingHttpHeaders;
+  /** The parsed body (JSON object, string or Buffer), if any. */
+  readonly body?: unknown;
+}
+
+/** The owner's answer. */
+export interface ForwardedResponse {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: Buffer;
+}
+
+/** Headers that describe one connection, never forwarded (RFC 9110 §7.6.1), and ours. */
+const NOT_FORWARDED = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'content-length',
+]);
+
+/**
+ * Forwards an HTTP request to another instance of the application with Node's `http` module
+ * over pooled keep-alive connections, with a timeout.
+ *
+ * Errors: `OwnerUnreachableError` (retriable) when the target refuses, resets, or does not
+ * answer within the timeout; any HTTP status the target answers is a response, not an error.
+ */
+@Injectable()
+export class HttpRequestForwarder implements OnApplicationShutdown {
+  private readonly agent = new Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 16 });
+
+  async forward(
+    request: ForwardableRequest,
+    target: HostInfo,
+    extraHeaders: Readonly<Record<string, string>>,
+    timeoutMs: number,
+  ): Promise<ForwardedResponse> {
+    const { body, contentType } = encodeBody(request);
+    const headers: Record<string, string | string[]> = {};
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (value === undefined || NOT_FORWARDED.has(name.toLowerCase())) continue;
+      headers[name] = value;
+    }
+    if (contentType) headers['content-type'] = contentType;
+    if (body) headers['content-length'] = String(body.length);
+    for (const [name, value] of Object.entries(extraHeaders)) headers[name.toLowerCase()] = value;
+    headers.host = target.toString();
+
+    return new Promise<ForwardedResponse>((resolve, reject) => {
+      const req = httpRequest(
+        {
+          host: target.host,
+          port: target.port,
+          method: request.method,
+          path: request.url,
+          headers,
+          agent: this.agent,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('error', (error) =>
+            reject(new OwnerUnreachableError(target.toString(), error.message, { cause: error })),
+          );
+          res.on('end', () => {
+            clearTimeout(timer);
+            resolve({
+              status: res.statusCode ?? 502,
+              headers: res.headers,
+              body: Buffer.concat(chunks),
+            });
+          });
+        },
+      );
+      const timer = setTimeout(() => {
+        req.destroy(new Error(`no answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+      req.on('error', (error) => {
+        clearTimeout(timer);
+        reject(new OwnerUnreachableError(target.toString(), error.message, { cause: error }));
+      });
+      if (body) req.write(body);
+      req.end();
+    });
+  }
+
+  onApplicationShutdown(): void {
+    this.agent.destroy();
+  }
+}
+
+/** Response headers worth relaying (everything but per-connection ones and the length). */
+export function relayableHeaders(headers: IncomingHttpHeaders): [string, string | string[]][] {
+  return Object.entries(headers).filter(
+    (entry): entry is [string, string | string[]] =>
+      entry[1] !== undefined && !NOT_FORWARDED.has(entry[0].toLowerCase()),
+  );
+}
+
+function encodeBody(request: ForwardableRequest): { body?: Buffer; contentType?: string } {
+  const { body, method } = request;
+  if (body === undefined || body === null || method === 'GET' || method === 'HEAD') return {};
+  if (Buffer.isBuffer(body)) return { body };
+  if (typeof body === 'string') return { body: Buffer.from(body, 'utf8') };
+  if (typeof body === 'object' && Object.keys(body).length === 0) {
+    // Express leaves `{}` when there was no body to parse.
+    const length = request.headers['content-length'];
+    if (length === undefined || length === '0') return {};
+  }
+  const type = String(request.headers['content-type'] ?? '');
+  if (type.includes('application/x-www-form-urlencoded')) {
+    const form = new URLSearchParams();
+    for (const [name, value] of Object.entries(body)) {
+      for (const item of Array.isArray(value) ? value : [value]) form.append(name, String(item));
+    }
+    return { body: Buffer.from(form.toString(), 'utf8'), contentType: type };
+  }
+  // A parsed JSON body (Nest's default parser): sent as JSON again.
+  return { body: Buffer.from(JSON.stringify(body), 'utf8'), contentType: 'application/json' };
+}

@@ -1,0 +1,418 @@
+import {
+  Body,
+  Controller,
+  Get,
+  Injectable,
+  Param,
+  Post,
+  type INestApplication,
+} from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StateStoreNotAvailableError } from '@nest-streams/streams/errors/invalid-state-store.error';
+import { UnknownStateStoreError } from '@nest-streams/streams/errors/unknown-state-store.error';
+import type { HostInfo } from '@nest-streams/streams/cluster/host-info';
+import { KeyQueryMetadata } from '@nest-streams/streams/query/key-query-metadata';
+import { SerializationError } from '@nest-streams/streams/serde/serialization.error';
+import { Serdes } from '@nest-streams/streams/serde/serdes';
+import { Aggregate } from '../decorators/aggregate.decorator';
+import { RouteByKey } from '../decorators/route-by-key.decorator';
+import { StateStore } from '../decorators/state-store.decorator';
+import { KafkaStreamsHost } from '../kafka-streams.host';
+import { StreamsMetricsService } from '../metrics/streams-metrics.service';
+import { StoreReadContext } from '../queries/store-read-context';
+import { StreamsModule } from '../streams.module';
+import { FakeKafkaStreams, instance } from '../testing/fake-kafka-streams';
+import { HttpRequestForwarder } from './http-request.forwarder';
+
+/** This instance's advertised endpoint: never contacted (only compared). */
+const SELF = '127.0.0.1:1111';
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A peer instance: records what it receives and answers as told. */
+class Peer {
+  readonly seen: Seen[] = [];
+  status = 200;
+  body: unknown = { from: 'peer' };
+  headers: Record<string, string> = {};
+  private server: Server | undefined;
+  endpoint = '';
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        this.seen.push({
+          method: req.method ?? '',
+          url: req.url ?? '',
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+        });
+        res.writeHead(this.status, {
+          'content-type': 'application/json',
+          'x-served-by': this.endpoint,
+          ...this.headers,
+        });
+        res.end(JSON.stringify(this.body));
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.endpoint = `127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+  }
+}
+
+/** A port nothing listens on. */
+async function deadEndpoint(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `127.0.0.1:${port}`;
+}
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+  json: Record<string, unknown>;
+}
+
+function call(
+  base: string,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
+): Promise<Answer> {
+  const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${base}${path}`,
+      {
+        method: options.method ?? 'GET',
+        headers: {
+          ...(body ? { 'content-type': 'application/json' } : {}),
+          ...options.headers,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const isJson = String(res.headers['content-type']).includes('json');
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            text,
+            json: isJson && text ? (JSON.parse(text) as Record<string, unknown>) : {},
+          });
+        });
+      },
+    );
+    req.on('error', reject);
+    if (body) req.write(body);
+    req.end();
+  });
+}
+
+@StateStore('stats-store', { keySerde: Serdes.String(), valueSerde: Serdes.Json<number>() })
+@Injectable()
+class Aggregation {
+  @Aggregate<string, number, number>({
+    source: 'events',
+    store: 'stats-store',
+    initializer: () => 0,
+  })
+  add(_k: string, v: number, total: number): number {
+    return total + v;
+  }
+}
+
+const handled: string[] = [];
+let failWith: Error | undefined;
+
+@Controller('stats')
+class StatsController {
+  @Get('by-query')
+  @RouteByKey('stats-store', 'query.user')
+  byQuery(): { ok: boolean } {
+    return { ok: true };
+  }
+
+  @Get(':userId')
+  @RouteByKey('stats-store', 'userId')
+  get(@Param('userId') userId: string): Record<string, unknown> {
+    handled.push(userId);
+    if (failWith) throw failWith;
+    return { userId, servedHere: true, stale: StoreReadContext.current().staleStores };
+  }
+
+  @Get('stale/:userId')
+  @RouteByKey('stats-store', 'userId', { allowStaleReads: true })
+  getStale(@Param('userId') userId: string): Record<string, unknown> {
+    handled.push(userId);
+    return { userId, servedHere: true, stale: StoreReadContext.current().staleStores };
+  }
+
+  @Post(':userId/orders')
+  @RouteByKey('stats-store', 'userId')
+  order(@Param('userId') userId: string, @Body() body: unknown): Record<string, unknown> {
+    handled.push(userId);
+    return { userId, body };
+  }
+}
+
+describe('StoreRoutingInterceptor', () => {
+  let app: INestApplication;
+  let base: string;
+  let fake: FakeKafkaStreams;
+  let owner: Peer;
+  let standby: Peer;
+  let dead: string;
+  let forward: jest.SpyInstance;
+
+  beforeAll(async () => {
+    owner = await new Peer().start();
+    standby = await new Peer().start();
+    dead = await deadEndpoint();
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        StreamsModule.forRoot({
+          applicationId: 'routing-spec',
+          bootstrapServers: ['127.0.0.1:1'],
+          applicationServer: SELF,
+          autoStart: false,
+          retryAfterSeconds: 3,
+          forwardingTimeoutMs: 2000,
+          logger: { info: () => undefined, warn: () => undefined },
+        }),
+      ],
+      providers: [Aggregation],
+      controllers: [StatsController],
+    }).compile();
+    app = moduleRef.createNestApplication({ logger: false });
+    await app.init();
+    fake = new FakeKafkaStreams();
+    const host = app.get(KafkaStreamsHost);
+    host.set(fake.asKafkaStreams(), host.declarations);
+    await app.listen(0, '127.0.0.1');
+    base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+    forward = jest.spyOn(app.get(HttpRequestForwarder), 'forward');
+  });
+
+  afterAll(async () => {
+    await app.close();
+    await owner.stop();
+    await standby.stop();
+  });
+
+  beforeEach(() => {
+    handled.length = 0;
+    failWith = undefined;
+    owner.seen.length = 0;
+    standby.seen.length = 0;
+    owner.status = 200;
+    owner.body = { from: 'owner' };
+    standby.body = { from: 'standby' };
+    standby.headers = {};
+    forward.mockClear();
+    fake.instances = [
+      instance(SELF, { active: ['0_1'] }),
+      instance(owner.endpoint, { active: ['0_0'] }),
+      instance(standby.endpoint, { standby: ['0_0'] }),
+      instance(dead, { active: ['0_2'] }),
+    ];
+    fake.lags = new Map();
+  });
+
+  it('runs the handler here when this instance owns the key, never calling the forwarder', async () => {
+    fake.owns(SELF);
+    const answer = await call(base, '/stats/u1');
+    expect(answer.status).toBe(200);
+    expect(answer.json).toEqual({ userId: 'u1', servedHere: true, stale: false });
+    expect(answer.headers['x-served-by']).toBe(SELF);
+    expect(handled).toEqual(['u1']);
+    expect(forward).not.toHaveBeenCalled();
+    expect(owner.seen).toHaveLength(0);
+  });
+
+  it('forwards to exactly the owner, once, with the hop header, and relays its answer', async () => {
+    fake.owns(owner.endpoint);
+    const answer = await call(base, '/stats/u1?detail=1');
+    expect(answer.status).toBe(200);
+    expect(answer.json).toEqual({ from: 'owner' });
+    expect(answer.headers['x-served-by']).toBe(owner.endpoint);
+    expect(handled).toEqual([]);
+    expect(forward).toHaveBeenCalledTimes(1);
+    expect((forward.mock.calls[0][1] as HostInfo).toString()).toBe(owner.endpoint);
+    expect(owner.seen).toHaveLength(1);
+    expect(owner.seen[0]).toMatchObject({ method: 'GET', url: '/stats/u1?detail=1' });
+    expect(owner.seen[0].headers['x-streams-forwarded']).toBe(SELF);
+    expect(owner.seen[0].headers.host).toBe(owner.endpoint);
+    expect(standby.seen).toHaveLength(0);
+  });
+
+  it('forwards the method and body, and relays a status other than the route default', async () => {
+    fake.owns(owner.endpoint);
+    owner.status = 201;
+    let answer = await call(base, '/stats/u1/orders', { method: 'POST', body: { amount: 5 } });
+    expect(answer.status).toBe(201);
+    expect(owner.seen[0]).toMatchObject({ method: 'POST', url: '/stats/u1/orders' });
+    expect(JSON.parse(owner.seen[0].body)).toEqual({ amount: 5 });
+    expect(owner.seen[0].headers['content-type']).toBe('application/json');
+
+    owner.status = 404;
+    owner.body = { statusCode: 404, message: 'unknown user' };
+    answer = await call(base, '/stats/nobody');
+    expect(answer.status).toBe(404);
+    expect(answer.json).toEqual({ statusCode: 404, message: 'unknown user' });
+    expect(answer.headers['x-served-by']).toBe(owner.endpoint);
+  });
+
+  it('answers 503 with Retry-After while no instance is the confirmed owner', async () => {
+    fake.metadata = KeyQueryMetadata.NOT_AVAILABLE;
+    const answer = await call(base, '/stats/u1');
+    expect(answer.status).toBe(503);
+    expect(answer.headers['retry-after']).toBe('3');
+    expect(answer.headers['x-served-by']).toBe(SELF);
+    expect(answer.json).toMatchObject({ code: 'KEY_OWNER_NOT_AVAILABLE', retriable: true });
+    expect(handled).toEqual([]);
+    expect(forward).not.toHaveBeenCalled();
+  });
+
+  it('answers 503 when the owner is unreachable and stale reads are not allowed', async () => {
+    fake.owns(dead, [SELF]);
+    const answer = await call(base, '/stats/u1');
+    expect(answer.status).toBe(503);
+    expect(answer.headers['retry-after']).toBe('3');
+    expect(answer.headers['x-stale']).toBeUndefined();
+    expect(handled).toEqual([]);
+  });
+
+  it("answers from this instance's standby copy, marked stale, when the route allows it", async () => {
+    fake.owns(dead, [SELF], 2);
+    fake.lags = new Map([
+      [
+        'stats-store',
+        new Map([[2, { currentOffsetPosition: 58, endOffsetPosition: 100, offsetLag: 42 }]]),
+      ],
+    ]);
+    const answer = await call(base, '/stats/stale/u1');
+    expect(answer.status).toBe(200);
+    expect(answer.json).toEqual({ userId: 'u1', servedHere: true, stale: true });
+    expect(answer.headers['x-stale']).toBe('true');
+    expect(answer.headers['x-lag']).toBe('42');
+    expect(answer.headers['x-served-by']).toBe(SELF);
+    expect(forward).toHaveBeenCalledTimes(1);
+  });
+
+  it('forwards to a standby instance when the owner is unreachable and the route allows it', async () => {
+    fake.owns(dead, [standby.endpoint]);
+    standby.headers = { 'x-stale': 'true', 'x-lag': '7' };
+    const answer = await call(base, '/stats/stale/u1');
+    expect(answer.status).toBe(200);
+    expect(answer.json).toEqual({ from: 'standby' });
+    expect(answer.headers['x-served-by']).toBe(standby.endpoint);
+    expect(answer.headers['x-stale']).toBe('true');
+    expect(answer.headers['x-lag']).toBe('7');
+    expect(standby.seen).toHaveLength(1);
+    expect(standby.seen[0].headers['x-streams-standby-read']).toBe('true');
+    expect(standby.seen[0].headers['x-streams-forwarded']).toBe(SELF);
+  });
+
+  it('serves a forwarded standby read from its standby copy when it holds one', async () => {
+    fake.owns(dead, [SELF]);
+    const answer = await call(base, '/stats/stale/u1', {
+      headers: { 'x-streams-forwarded': owner.endpoint, 'x-streams-standby-read': 'true' },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.json).toMatchObject({ stale: true });
+    expect(answer.headers['x-stale']).toBe('true');
+    expect(forward).not.toHaveBeenCalled();
+  });
+
+  it('never forwards a request that carries the hop header (forged or not)', async () => {
+    fake.owns(owner.endpoint);
+    const answer = await call(base, '/stats/u1', {
+      headers: { 'X-Streams-Forwarded': 'evil.example:80' },
+    });
+    expect(answer.status).toBe(503);
+    expect(answer.headers['retry-after']).toBe('3');
+    expect(forward).not.toHaveBeenCalled();
+    expect(owner.seen).toHaveLength(0);
+    expect(handled).toEqual([]);
+  });
+
+  it('forwards only to the owner named by the metadata, whatever the Host header says', async () => {
+    fake.owns(owner.endpoint);
+    const answer = await call(base, '/stats/u1', { headers: { Host: 'evil.example:80' } });
+    expect(answer.status).toBe(200);
+    expect(forward).toHaveBeenCalledTimes(1);
+    expect((forward.mock.calls[0][1] as HostInfo).toString()).toBe(owner.endpoint);
+    expect(owner.seen[0].headers.host).toBe(owner.endpoint);
+  });
+
+  it('does not forward to an owner missing from the current cluster metadata', async () => {
+    fake.owns(owner.endpoint);
+    fake.instances = fake.instances.filter((m) => m.hostInfo.toString() !== owner.endpoint);
+    const answer = await call(base, '/stats/u1');
+    expect(answer.status).toBe(503);
+    expect(forward).not.toHaveBeenCalled();
+  });
+
+  it('answers 400 when the request has no key', async () => {
+    fake.owns(SELF);
+    const answer = await call(base, '/stats/by-query');
+    expect(answer.status).toBe(400);
+    expect(answer.headers['x-served-by']).toBe(SELF);
+  });
+
+  it("maps the engine's typed errors to statuses", async () => {
+    fake.owns(SELF);
+    failWith = new StateStoreNotAvailableError('restoring');
+    let answer = await call(base, '/stats/u1');
+    expect(answer.status).toBe(503);
+    expect(answer.headers['retry-after']).toBe('3');
+    expect(answer.json).toMatchObject({ code: 'STORE_NOT_AVAILABLE', retriable: true });
+
+    failWith = new SerializationError('bad key');
+    answer = await call(base, '/stats/u1');
+    expect(answer.status).toBe(400);
+
+    failWith = new UnknownStateStoreError('no such store');
+    answer = await call(base, '/stats/u1');
+    expect(answer.status).toBe(500);
+    expect(answer.json).toMatchObject({ code: 'UNKNOWN_STATE_STORE', retriable: false });
+  });
+
+  it('counts routing outcomes', async () => {
+    const metrics = app.get(StreamsMetricsService);
+    const before = await metrics.metrics();
+    const count = (text: string, outcome: string) =>
+      Number(new RegExp(`routing_requests_total\\{outcome="${outcome}"\\} (\\d+)`).exec(text)?.[1]);
+    fake.owns(SELF);
+    await call(base, '/stats/u1');
+    fake.owns(owner.endpoint);
+    await call(base, '/stats/u1');
+    const after = await metrics.metrics();
+    expect(count(after, 'local') - count(before, 'local')).toBe(1);
+    expect(count(after, 'forwarded') - count(before, 'forwarded')).toBe(1);
+    const scrape = await call(base, '/metrics');
+    expect(scrape.status).toBe(200);
+    expect(scrape.headers['content-type']).toContain('text/plain');
+    expect(scrape.text).toContain('kafka_streams_routing_requests_total{outcome="local"}');
+  });
+});

@@ -1,0 +1,290 @@
+import {
+  BadRequestException,
+  HttpException,
+  Inject,
+  Injectable,
+  RequestMethod,
+  ServiceUnavailableException,
+  type CallHandler,
+  type ExecutionContext,
+  type NestInterceptor,
+} from '@nestjs/common';
+import { HTTP_CODE_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
+import type { IncomingHttpHeaders } from 'node:http';
+import { from, mergeMap, of, type Observable } from 'rxjs';
+import type { HostInfo } from '@nest-streams/streams/cluster/host-info';
+import { StreamsError } from '@nest-streams/streams/errors/streams.error';
+import { SerializationError } from '@nest-streams/streams/serde/serialization.error';
+import type {
+  KeyFrom,
+  RouteByKeyMetadata,
+  RoutedRequest,
+} from '../decorators/route-by-key.decorator';
+import { StreamsMetadataAccessor } from '../discovery/streams-metadata.accessor';
+import { StreamsMetricsService } from '../metrics/streams-metrics.service';
+import { StoreReadContext } from '../queries/store-read-context';
+import {
+  FORWARDED_HEADER,
+  LAG_HEADER,
+  RETRY_AFTER_HEADER,
+  SERVED_BY_HEADER,
+  STALE_HEADER,
+  STANDBY_READ_HEADER,
+} from '../streams.constants';
+import { StreamsModuleSettings } from '../streams-module.settings';
+import {
+  HttpRequestForwarder,
+  relayableHeaders,
+  type ForwardedResponse,
+} from './http-request.forwarder';
+import { KeyOwnerLocator, type KeyLocation } from './key-owner.locator';
+import { OwnerUnreachableError } from './owner-unreachable.error';
+import { decideRoute, decideStandby, type RouteInput } from './route-decision';
+
+/** The parts of an Express/Fastify-style request the interceptor reads. */
+export interface HttpRequestLike {
+  readonly method: string;
+  readonly url: string;
+  readonly originalUrl?: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly params?: Record<string, string>;
+  readonly query?: Record<string, unknown>;
+  readonly body?: unknown;
+}
+
+/** The parts of the response the interceptor writes. */
+export interface HttpResponseLike {
+  setHeader(name: string, value: string | number | readonly string[]): unknown;
+}
+
+/**
+ * Routes `@RouteByKey` handlers to the instance that owns the key (registered for every
+ * route by default; `X-Served-By` is set on every HTTP answer):
+ *
+ * - owner is this instance: runs the handler;
+ * - owner is another instance of the current metadata: forwards the same request (method,
+ *   path, query, body) to its `application.server` once (hop header `X-Streams-Forwarded`),
+ *   and relays its answer;
+ * - no confirmed owner (`KeyQueryMetadata.NOT_AVAILABLE`), a retriable engine error, or a
+ *   forwarded request that reached an instance that does not own the key: 503 with
+ *   `Retry-After`;
+ * - owner unreachable (or answering 503): with stale reads allowed (route or module) a standby
+ *   copy answers, marked `X-Stale: true` and `X-Lag: <records>`; otherwise 503.
+ *
+ * Forwarding targets come only from the cluster metadata; nothing in the request (Host,
+ * hop header) can send a request elsewhere. A missing key gives 400.
+ */
+@Injectable()
+export class StoreRoutingInterceptor implements NestInterceptor {
+  constructor(
+    @Inject(StreamsMetadataAccessor) private readonly accessor: StreamsMetadataAccessor,
+    @Inject(KeyOwnerLocator) private readonly locator: KeyOwnerLocator,
+    @Inject(HttpRequestForwarder) private readonly forwarder: HttpRequestForwarder,
+    @Inject(StreamsModuleSettings) private readonly settings: StreamsModuleSettings,
+    @Inject(StreamsMetricsService) private readonly metrics: StreamsMetricsService,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (context.getType() !== 'http') return next.handle();
+    const http = context.switchToHttp();
+    const request = http.getRequest<HttpRequestLike>();
+    const response = http.getResponse<HttpResponseLike>();
+    response.setHeader(SERVED_BY_HEADER, this.settings.servedBy);
+    const route = this.accessor.getRouteByKey(context.getHandler());
+    if (!route) return next.handle();
+    return from(this.route(route, request, response, next, context)).pipe(
+      mergeMap((result) => result),
+    );
+  }
+
+  private async route(
+    route: RouteByKeyMetadata,
+    request: HttpRequestLike,
+    response: HttpResponseLike,
+    next: CallHandler,
+    context: ExecutionContext,
+  ): Promise<Observable<unknown>> {
+    const key = extractKey(route.keyFrom, request);
+    const allowStale = route.options.allowStaleReads ?? this.settings.allowStaleReads;
+    const forwardedFrom = headerOf(request.headers, FORWARDED_HEADER);
+    const standbyRead =
+      forwardedFrom !== undefined && headerOf(request.headers, STANDBY_READ_HEADER) === 'true';
+
+    let location: KeyLocation;
+    try {
+      location = this.locator.locate(route.store, key, route.options.keySerde);
+    } catch (error) {
+      if (error instanceof StreamsError && error.retriable) {
+        throw this.unavailable(response, error.message);
+      }
+      if (error instanceof SerializationError) {
+        throw new BadRequestException(
+          `the key does not fit store '${route.store}': ${error.message}`,
+        );
+      }
+      throw error;
+    }
+    const input: RouteInput = { ...location, forwardedFrom };
+    const decision = decideRoute(input);
+    switch (decision.action) {
+      case 'local':
+        this.metrics.recordRouting('local');
+        return next.handle();
+      case 'unavailable':
+        if (standbyRead && allowStale) {
+          return this.fromStandby(route, input, request, response, next, context, []);
+        }
+        throw this.unavailable(response, decision.reason);
+      case 'forward': {
+        let answer: ForwardedResponse | undefined;
+        try {
+          answer = await this.forward(request, decision.target, false);
+        } catch (error) {
+          if (!(error instanceof OwnerUnreachableError)) throw error;
+          if (!allowStale) throw this.unavailable(response, error.message);
+        }
+        if (answer && (answer.status !== 503 || !allowStale)) {
+          this.metrics.recordRouting('forwarded');
+          return this.relay(answer, response, context);
+        }
+        return this.fromStandby(route, input, request, response, next, context, [decision.target]);
+      }
+    }
+  }
+
+  private async fromStandby(
+    route: RouteByKeyMetadata,
+    input: RouteInput,
+    request: HttpRequestLike,
+    response: HttpResponseLike,
+    next: CallHandler,
+    context: ExecutionContext,
+    exclude: readonly HostInfo[],
+  ): Promise<Observable<unknown>> {
+    const decision = decideStandby(input, exclude);
+    if (decision.action === 'local-standby') {
+      this.metrics.recordRouting('standby');
+      response.setHeader(STALE_HEADER, 'true');
+      const lag = await this.locator
+        .lagOf(route.store, input.metadata.partition)
+        .catch(() => undefined);
+      if (lag !== undefined) response.setHeader(LAG_HEADER, String(lag));
+      return StoreReadContext.run({ staleStores: true }, () => next.handle());
+    }
+    if (decision.action === 'forward-standby') {
+      try {
+        const answer = await this.forward(request, decision.target, true);
+        this.metrics.recordRouting('standby');
+        return this.relay(answer, response, context);
+      } catch (error) {
+        if (!(error instanceof OwnerUnreachableError)) throw error;
+        throw this.unavailable(response, `owner and standby unreachable: ${error.message}`);
+      }
+    }
+    throw this.unavailable(response, decision.reason);
+  }
+
+  private forward(
+    request: HttpRequestLike,
+    target: HostInfo,
+    standby: boolean,
+  ): Promise<ForwardedResponse> {
+    const headers: Record<string, string> = { [FORWARDED_HEADER]: this.settings.servedBy };
+    if (standby) headers[STANDBY_READ_HEADER] = 'true';
+    return this.forwarder.forward(
+      {
+        method: request.method,
+        url: request.originalUrl ?? request.url,
+        headers: request.headers,
+        body: request.body,
+      },
+      target,
+      headers,
+      this.settings.forwardingTimeoutMs,
+    );
+  }
+
+  /** Sends the other instance's answer as ours: its status, headers and body. */
+  private relay(
+    answer: ForwardedResponse,
+    response: HttpResponseLike,
+    context: ExecutionContext,
+  ): Observable<unknown> {
+    for (const [name, value] of relayableHeaders(answer.headers)) response.setHeader(name, value);
+    const body = parseBody(answer);
+    if (answer.status === defaultStatusOf(context)) return of(body);
+    // Nest writes the route's own status for returned values; an exception carries another.
+    throw new HttpException(body ?? '', answer.status);
+  }
+
+  private unavailable(response: HttpResponseLike, reason: string): HttpException {
+    this.metrics.recordRouting('unavailable');
+    response.setHeader(RETRY_AFTER_HEADER, String(this.settings.retryAfterSeconds));
+    return new ServiceUnavailableException({
+      statusCode: 503,
+      error: 'Service Unavailable',
+      code: 'KEY_OWNER_NOT_AVAILABLE',
+      retriable: true,
+      message: `${reason}; retry after ${this.settings.retryAfterSeconds} s`,
+    });
+  }
+}
+
+/**
+ * The key of a request.
+ *
+ * @throws BadRequestException when the request has no such key (or an empty one).
+ */
+export function extractKey(keyFrom: KeyFrom<unknown>, request: HttpRequestLike): unknown {
+  const routed: RoutedRequest = {
+    params: request.params ?? {},
+    query: request.query ?? {},
+    body: request.body,
+    headers: request.headers,
+  };
+  let key: unknown;
+  if (typeof keyFrom === 'function') {
+    key = keyFrom(routed);
+  } else {
+    const path = keyFrom.includes('.') ? keyFrom.split('.') : ['params', keyFrom];
+    key = path.reduce<unknown>(
+      (value, part) =>
+        value !== null && typeof value === 'object'
+          ? (value as Record<string, unknown>)[part]
+          : undefined,
+      routed,
+    );
+  }
+  if (key === undefined || key === null || key === '') {
+    const where = typeof keyFrom === 'function' ? 'the request' : `'${keyFrom}'`;
+    throw new BadRequestException(`the request has no key (expected in ${where})`);
+  }
+  return key;
+}
+
+function headerOf(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function parseBody(answer: ForwardedResponse): unknown {
+  if (answer.body.length === 0) return undefined;
+  const type = headerOf(answer.headers, 'content-type') ?? '';
+  const text = answer.body.toString('utf8');
+  if (type.includes('json')) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+function defaultStatusOf(context: ExecutionContext): number {
+  const handler = context.getHandler();
+  const code = Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined;
+  if (code !== undefined) return code;
+  const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
+  return method === RequestMethod.POST ? 201 : 200;
+}

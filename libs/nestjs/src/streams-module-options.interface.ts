@@ -1,0 +1,105 @@
+import type { ClientOptions, Server } from '@nestjs/microservices';
+import type { StreamsUncaughtExceptionHandler } from '@nest-streams/streams/runtime/kafka-streams';
+import type { StateLogger } from '@nest-streams/streams/runtime/state-logger';
+import type { StateRestoreListener } from '@nest-streams/streams/runtime/state-restore-listener';
+import type { StreamsConfig } from '@nest-streams/streams/runtime/streams-config';
+import type { Registry } from 'prom-client';
+
+/**
+ * Instance-to-instance queries over a @nestjs/microservices TCP server (the default). Every
+ * instance listens on `port`; its `advertisedHost:port` travels to the others in the
+ * assignment (`StreamsMetadata.queryEndpoint`).
+ */
+export interface TcpRemoteQueryOptions {
+  readonly transport?: 'tcp';
+  /** Port of this instance's query server. Required: peers must know it before the group forms. */
+  readonly port: number;
+  /** Interface to bind; default the host of `applicationServer`, else `127.0.0.1`. */
+  readonly host?: string;
+  /** Host the other instances use to reach this one; default the host of `applicationServer`. */
+  readonly advertisedHost?: string;
+  /** Per-query timeout in ms; default the module's `forwardingTimeoutMs`. */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * Instance-to-instance queries over any other Nest transport (NATS, Redis, ...): this
+ * instance's server (a transport strategy, e.g. `new ServerNats({...})`) answers the message
+ * pattern `nest-streams.query:<endpoint>`, and one client (`ClientOptions`) reaches every
+ * instance through the broker.
+ */
+export interface CustomRemoteQueryOptions {
+  readonly transport: 'custom';
+  readonly server: Server;
+  readonly client: ClientOptions;
+  /** This instance's unique query address; default `applicationServer`. */
+  readonly endpoint?: string;
+  /** Per-query timeout in ms; default the module's `forwardingTimeoutMs`. */
+  readonly timeoutMs?: number;
+}
+
+/** How instances query each other; `false` turns remote queries off (single instance). */
+export type RemoteQueryOptions = TcpRemoteQueryOptions | CustomRemoteQueryOptions;
+
+/** Prometheus metrics of the module (prom-client). */
+export interface StreamsMetricsOptions {
+  /** Collect and serve metrics; default true. */
+  readonly enabled?: boolean;
+  /** Prefix of every metric name; default `kafka_streams_`. */
+  readonly prefix?: string;
+  /** Also collect prom-client's default Node.js process metrics; default false. */
+  readonly defaultMetrics?: boolean;
+  /** The registry to register in; default a new one owned by the module. */
+  readonly registry?: Registry;
+}
+
+/**
+ * Options of `StreamsModule.forRoot()` / `forRootAsync()`: the engine's {@link StreamsConfig}
+ * (`applicationId`, `bootstrapServers`, `applicationServer`, `stateDir`, ...) plus what the Nest
+ * layer adds.
+ *
+ * Errors: a bad engine setting throws the engine's `StreamsConfigError` when the module
+ * creates `KafkaStreams` (fix the setting it names); bad module settings throw
+ * `StreamsModuleConfigError` at the same time.
+ */
+export interface StreamsModuleOptions extends StreamsConfig {
+  /**
+   * Lets every `@RouteByKey` route fall back to a standby copy when the owner is unreachable
+   * (answers carry `X-Stale: true` and `X-Lag`). Default false: a route allows it itself with
+   * `@RouteByKey(..., { allowStaleReads: true })`.
+   */
+  readonly allowStaleReads?: boolean;
+  /** Timeout of a request forwarded to the key's owner, in ms; default 5000. */
+  readonly forwardingTimeoutMs?: number;
+  /** `Retry-After` (seconds) on 503 answers while rebalancing or restoring; default 2. */
+  readonly retryAfterSeconds?: number;
+  /** Instance-to-instance query transport; default off (`false`). */
+  readonly remoteQueries?: RemoteQueryOptions | false;
+  /** Prometheus metrics; `false` turns them off. Default on. */
+  readonly metrics?: boolean | StreamsMetricsOptions;
+  /** Start `KafkaStreams` on application bootstrap; default true. */
+  readonly autoStart?: boolean;
+  /** Where the engine logs; default Nest's `Logger` (context `KafkaStreams`). */
+  readonly logger?: StateLogger;
+  /** Also told about every changelog restore (the module tracks restores for health too). */
+  readonly restoreListener?: StateRestoreListener;
+  /** What an uncaught processing error does; default the engine's (shut the client down). */
+  readonly uncaughtExceptionHandler?: StreamsUncaughtExceptionHandler;
+}
+
+/** Static options of the module definition (given to `forRoot` / `forRootAsync` alongside). */
+export interface StreamsModuleExtras {
+  /** Register the module globally; default true. */
+  readonly isGlobal?: boolean;
+  /**
+   * Path of the Prometheus endpoint (a controller answering `GET /<path>`), or `false` for
+   * none (read `StreamsMetricsService.registry` yourself). Default `metrics`.
+   */
+  readonly metricsPath?: string | false;
+  /**
+   * Register `StoreRoutingInterceptor` and `StreamsExceptionFilter` for every HTTP route
+   * (`APP_INTERCEPTOR`, `APP_FILTER`); default true. With false, apply them yourself with
+   * `@UseInterceptors` / `@UseFilters`.
+   */
+  readonly globalHttp?: boolean;
+}

@@ -1,0 +1,132 @@
+import { Module, type DynamicModule, type FactoryProvider } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { TerminusModule } from '@nestjs/terminus';
+import { KafkaStreams } from '@nest-streams/streams/runtime/kafka-streams';
+import { getStoreToken, requestedStoreFacades } from './decorators/inject-store.decorator';
+import { StreamsMetadataAccessor } from './discovery/streams-metadata.accessor';
+import { StreamsExplorer } from './discovery/streams.explorer';
+import { StreamsHealthIndicator } from './health/streams-health.indicator';
+import { StreamsStateTracker } from './health/streams-state.tracker';
+import { StreamsExceptionFilter } from './http/streams-exception.filter';
+import { KafkaStreamsHost } from './kafka-streams.host';
+import { StreamsMetricsService } from './metrics/streams-metrics.service';
+import { InteractiveQueryClient } from './queries/interactive-query.client';
+import { InteractiveQueryServer } from './queries/interactive-query.server';
+import { LocalSessionReader } from './queries/local-session.reader';
+import { InteractiveQueryService } from './queries/interactive-query.service';
+import { KeyValueStoreFacade } from './queries/key-value-store.facade';
+import { SessionStoreFacade } from './queries/session-store.facade';
+import { WindowStoreFacade } from './queries/window-store.facade';
+import { HttpRequestForwarder } from './routing/http-request.forwarder';
+import { KeyOwnerLocator } from './routing/key-owner.locator';
+import { StoreRoutingInterceptor } from './routing/store-routing.interceptor';
+import {
+  ConfigurableStreamsModule,
+  type StreamsModuleForRootAsyncOptions,
+  type StreamsModuleForRootOptions,
+} from './streams-module.definition';
+import { StreamsModuleSettings } from './streams-module.settings';
+import { StreamsRuntime } from './streams.runtime';
+
+const SHARED = [
+  StreamsModuleSettings,
+  StreamsMetadataAccessor,
+  KafkaStreamsHost,
+  StreamsStateTracker,
+  StreamsMetricsService,
+  KeyOwnerLocator,
+  HttpRequestForwarder,
+  StoreRoutingInterceptor,
+  StreamsExceptionFilter,
+  InteractiveQueryClient,
+  LocalSessionReader,
+  InteractiveQueryService,
+  StreamsHealthIndicator,
+];
+
+/**
+ * Kafka Streams' stateful core as a Nest module (global by default).
+ *
+ * `StreamsModule.forRoot(options)` / `forRootAsync({ imports, inject, useFactory | useClass |
+ * useExisting })`: options are the engine's `StreamsConfig` plus `StreamsModuleOptions`. The
+ * module finds the decorated parts (`@StateStore`, `@Aggregate`, `@Count`, `@Reduce`,
+ * `@Topology()`, `@RocksDBConfig()`), builds the topology and creates `KafkaStreams` at module
+ * init, starts it on application bootstrap and closes it cleanly on shutdown (call
+ * `app.enableShutdownHooks()` so SIGTERM closes it: flush, checkpoint, leave the group).
+ *
+ * Injectable: `KafkaStreams`, `InteractiveQueryService`, `StreamsHealthIndicator`,
+ * `StreamsMetricsService`, store facades (`@InjectStore(name)`). For every HTTP route it
+ * registers `StoreRoutingInterceptor` and `StreamsExceptionFilter` (extras `globalHttp`), and
+ * serves `GET /metrics` (extras `metricsPath`).
+ *
+ * @example
+ * StreamsModule.forRootAsync({
+ *   imports: [ConfigModule],
+ *   inject: [ConfigService],
+ *   useFactory: (config: ConfigService) => ({
+ *     applicationId: 'labs-streams-app',
+ *     bootstrapServers: config.getOrThrow<string>('KAFKA_BROKERS').split(','),
+ *     applicationServer: `127.0.0.1:${config.get('PORT')}`,
+ *     remoteQueries: { port: Number(config.get('QUERY_PORT')) },
+ *   }),
+ * })
+ *
+ * Errors at start-up (they fail `app.init()`/`app.listen()`): see `StreamsRuntime`.
+ */
+@Module({
+  imports: [DiscoveryModule, TerminusModule],
+  providers: [
+    ...SHARED,
+    StreamsExplorer,
+    InteractiveQueryServer,
+    StreamsRuntime,
+    {
+      provide: KafkaStreams,
+      useFactory: (host: KafkaStreamsHost) => host.proxy(),
+      inject: [KafkaStreamsHost],
+    },
+  ],
+  exports: [...SHARED, KafkaStreams],
+})
+export class StreamsModule extends ConfigurableStreamsModule {
+  static forRoot(options: StreamsModuleForRootOptions): DynamicModule {
+    return withStoreFacades(super.forRoot(options));
+  }
+
+  static forRootAsync(options: StreamsModuleForRootAsyncOptions): DynamicModule {
+    return withStoreFacades(super.forRootAsync(options));
+  }
+}
+
+/** The providers of every store facade some `@InjectStore` asked for. */
+function storeFacadeProviders(): FactoryProvider[] {
+  return requestedStoreFacades().map(({ name, kind }) => ({
+    provide: getStoreToken(name, kind),
+    useFactory: (streams: KafkaStreams) =>
+      kind === 'window'
+        ? new WindowStoreFacade(name, streams)
+        : kind === 'session'
+          ? new SessionStoreFacade(name, streams)
+          : new KeyValueStoreFacade(name, streams),
+    inject: [KafkaStreams],
+  }));
+}
+
+/**
+ * Adds the store facade providers when Nest scans the module (not when `forRoot` runs), so
+ * every `@InjectStore` of the application is seen, wherever its file is imported from.
+ */
+function withStoreFacades(module: DynamicModule): DynamicModule {
+  const providers = module.providers ?? [];
+  const exports = module.exports ?? [];
+  const result: DynamicModule = { ...module };
+  Object.defineProperty(result, 'providers', {
+    enumerable: true,
+    get: () => [...providers, ...storeFacadeProviders()],
+  });
+  Object.defineProperty(result, 'exports', {
+    enumerable: true,
+    get: () => [...exports, ...storeFacadeProviders().map((p) => p.provide)],
+  });
+  return result;
+}
