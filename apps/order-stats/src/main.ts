@@ -1,0 +1,23 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { KafkaStreams } from '@nest-streams/streams/runtime/kafka-streams';
+import { AppModule } from './app.module';
+import { orderStatsConfig } from './order-stats.config';
+
+/** Starts one instance of the order-stats service (environment: see DESIGN.md and the README). */
+async function bootstrap(): Promise<void> {
+  const config = orderStatsConfig();
+  const app = await NestFactory.create(AppModule, { logger: ['error', 'warn'] });
+  app.enableShutdownHooks();
+  await app.init();
+  app.get(KafkaStreams).onStateChange((state) => process.stdout.write(`STATE ${state}\n`));
+  await app.listen(config.port, process.env.HOST ?? '127.0.0.1');
+  process.stdout.write(`order-stats listening on ${config.port} as ${config.applicationServer}\n`);
+}
+
+bootstrap().catch((error: unknown) => {
+  process.stderr.write(
+    `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(1);
+});

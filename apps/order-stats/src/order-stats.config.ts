@@ -1,0 +1,57 @@
+import type { ProcessingGuarantee } from '@nest-streams/streams/runtime/streams-config';
+
+/** The example application's settings, from the environment of the contract in DESIGN.md. */
+export interface OrderStatsConfig {
+  readonly brokers: string[];
+  readonly port: number;
+  readonly applicationServer: string;
+  readonly applicationId: string;
+  readonly stateDir: string | undefined;
+  readonly inputTopic: string;
+  readonly numStandbyReplicas: number;
+  readonly processingGuarantee: ProcessingGuarantee;
+  readonly commitIntervalMs: number | undefined;
+  /** Instance-to-instance query port (TCP): `QUERY_PORT`, default PORT + 10000. */
+  readonly queryPort: number;
+  /** Answer from a standby (marked `X-Stale`) when the owner is unreachable: `ALLOW_STALE_READS`. */
+  readonly allowStaleReads: boolean;
+  /** Dead-letter topic for records that do not parse (`DEAD_LETTER_TOPIC`), else log and skip. */
+  readonly deadLetterTopic: string | undefined;
+}
+
+/** Reads and checks the environment; throws with the variable's name on a bad value. */
+export function orderStatsConfig(env: NodeJS.ProcessEnv = process.env): OrderStatsConfig {
+  const port = integer(env, 'PORT', 8080);
+  const guarantee = env.PROCESSING_GUARANTEE ?? 'at_least_once';
+  if (guarantee !== 'at_least_once' && guarantee !== 'exactly_once_v2') {
+    throw new Error(
+      `PROCESSING_GUARANTEE must be at_least_once or exactly_once_v2, got '${guarantee}'`,
+    );
+  }
+  return {
+    brokers: (env.KAFKA_BROKERS ?? '127.0.0.1:9092')
+      .split(',')
+      .map((b) => b.trim())
+      .filter(Boolean),
+    port,
+    applicationServer: env.APPLICATION_SERVER ?? `127.0.0.1:${port}`,
+    applicationId: env.APPLICATION_ID ?? 'labs-streams-app',
+    stateDir: env.STATE_DIR || undefined,
+    inputTopic: env.INPUT_TOPIC ?? 'labs.events',
+    numStandbyReplicas: integer(env, 'NUM_STANDBY_REPLICAS', 0),
+    processingGuarantee: guarantee,
+    commitIntervalMs: env.COMMIT_INTERVAL_MS ? integer(env, 'COMMIT_INTERVAL_MS', 0) : undefined,
+    queryPort: integer(env, 'QUERY_PORT', port + 10_000),
+    allowStaleReads: (env.ALLOW_STALE_READS ?? 'true') === 'true',
+    deadLetterTopic: env.DEAD_LETTER_TOPIC || undefined,
+  };
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0)
+    throw new Error(`${name} must be a non-negative integer, got '${raw}'`);
+  return value;
+}

@@ -1,0 +1,101 @@
+import { parseArgs } from 'node:util';
+import type { ProcessingGuarantee } from '../../libs/streams/src/runtime/streams-config';
+
+/** The systems a run can measure (`--systems`). */
+export const ALL_SYSTEMS = ['ours', 'java', 'kafkajs', 'rocksdb', 'nodefluent'] as const;
+export type SystemName = (typeof ALL_SYSTEMS)[number];
+export const ALL_GUARANTEES: readonly ProcessingGuarantee[] = ['at_least_once', 'exactly_once_v2'];
+
+/** Options of `npm run bench -- <scenario> [options]`. */
+export interface BenchOptions {
+  readonly scenario: string;
+  /** Where the JSON goes (the SVG chart goes next to it); default bench/results/<scenario>.json. */
+  readonly jsonFile: string | undefined;
+  readonly events: number | undefined;
+  readonly keys: number | undefined;
+  readonly partitions: number | undefined;
+  readonly seed: number;
+  /** `commit.interval.ms` of both stream processors under at-least-once. */
+  readonly commitIntervalMs: number;
+  /** `commit.interval.ms` under exactly-once (Kafka Streams' default there: 100). */
+  readonly eosCommitIntervalMs: number;
+  /** `statestore.cache.max.bytes` of both stream processors. */
+  readonly cacheMaxBytes: number;
+  readonly systems: readonly SystemName[];
+  readonly guarantees: readonly ProcessingGuarantee[];
+  /** Per child process. */
+  readonly timeoutMs: number;
+  /** Echo the children's stderr. */
+  readonly verbose: boolean;
+  /** Run our workers with `--cpu-prof` into this folder. */
+  readonly profileDir: string | undefined;
+}
+
+/** The usage line printed on a bad command line. */
+export const USAGE = `usage: npm run bench -- <scenario> [--json FILE] [--events N] [--keys N] [--partitions N]
+  [--seed N] [--commit-interval-ms N] [--eos-commit-interval-ms N] [--cache-max-bytes N]
+  [--systems ${ALL_SYSTEMS.join(',')}] [--guarantees ${ALL_GUARANTEES.join(',')}]
+  [--timeout-ms N] [--profile DIR] [--verbose]`;
+
+/** Parses the command line; throws an Error with the usage on a mistake. */
+export function parseBenchOptions(argv: readonly string[]): BenchOptions {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      json: { type: 'string' },
+      events: { type: 'string' },
+      keys: { type: 'string' },
+      partitions: { type: 'string' },
+      seed: { type: 'string' },
+      'commit-interval-ms': { type: 'string' },
+      'eos-commit-interval-ms': { type: 'string' },
+      'cache-max-bytes': { type: 'string' },
+      systems: { type: 'string' },
+      guarantees: { type: 'string' },
+      'timeout-ms': { type: 'string' },
+      profile: { type: 'string' },
+      verbose: { type: 'boolean' },
+    },
+  });
+  if (positionals.length !== 1) throw new Error(`expected one scenario\n${USAGE}`);
+  const int = (name: string, raw: string | undefined, min: number): number | undefined => {
+    if (raw === undefined) return undefined;
+    const value = Number(raw.replace(/_/g, ''));
+    if (!Number.isInteger(value) || value < min) {
+      throw new Error(`--${name} must be an integer >= ${min}, got '${raw}'\n${USAGE}`);
+    }
+    return value;
+  };
+  const list = <T extends string>(
+    name: string,
+    raw: string | undefined,
+    all: readonly T[],
+  ): T[] => {
+    if (raw === undefined) return [...all];
+    const items = raw.split(',').map((s) => s.trim());
+    for (const item of items) {
+      if (!all.includes(item as T)) {
+        throw new Error(`--${name}: unknown '${item}' (one of ${all.join(', ')})\n${USAGE}`);
+      }
+    }
+    return items as T[];
+  };
+  return {
+    scenario: positionals[0],
+    jsonFile: values.json,
+    events: int('events', values.events, 1),
+    keys: int('keys', values.keys, 1),
+    partitions: int('partitions', values.partitions, 1),
+    seed: int('seed', values.seed, 0) ?? 42,
+    commitIntervalMs: int('commit-interval-ms', values['commit-interval-ms'], 1) ?? 1000,
+    eosCommitIntervalMs: int('eos-commit-interval-ms', values['eos-commit-interval-ms'], 1) ?? 100,
+    cacheMaxBytes: int('cache-max-bytes', values['cache-max-bytes'], 0) ?? 10_485_760,
+    systems: list('systems', values.systems, ALL_SYSTEMS),
+    guarantees: list('guarantees', values.guarantees, ALL_GUARANTEES),
+    timeoutMs: int('timeout-ms', values['timeout-ms'], 1000) ?? 300_000,
+    verbose: values.verbose ?? false,
+    profileDir: values.profile,
+  };
+}

@@ -1,0 +1,17 @@
+/** One system's figures in a benchmark run, in the JSON shape of DESIGN.md. */
+export interface BenchResult {
+  /** Who was measured, with the variant: `nest-streams (at_least_once)`. */
+  readonly system: string;
+  readonly eventsPerSec?: number;
+  readonly seconds?: number;
+  readonly p50Ms?: number;
+  readonly p99Ms?: number;
+  readonly peakRssMb?: number;
+}
+
+/** The JSON a scenario writes: `{"scenario","params","results"}` (DESIGN.md). */
+export interface BenchReport {
+  readonly scenario: string;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly results: readonly BenchResult[];
+}

@@ -1,0 +1,60 @@
+package dev.neststreams.bench;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The peer's parameters, from {@code --name value} arguments, else from {@code BENCH_NAME}
+ * environment variables (upper case, dashes as underscores).
+ */
+record PeerArgs(
+    String mode,
+    String bootstrapServers,
+    String inputTopic,
+    String applicationId,
+    String stateDir,
+    String guarantee,
+    long commitIntervalMs,
+    long cacheMaxBytes,
+    String truthFile,
+    String dumpFile,
+    long timeoutMs) {
+
+  static PeerArgs parse(String[] argv) {
+    Map<String, String> given = new HashMap<>();
+    for (int i = 0; i + 1 < argv.length; i += 2) {
+      if (!argv[i].startsWith("--")) {
+        throw new IllegalArgumentException("expected --name value pairs, got " + argv[i]);
+      }
+      given.put(argv[i].substring(2), argv[i + 1]);
+    }
+    if (argv.length % 2 != 0) {
+      throw new IllegalArgumentException("argument " + argv[argv.length - 1] + " has no value");
+    }
+    return new PeerArgs(
+        value(given, "mode", "aggregate"),
+        value(given, "bootstrap-servers", null),
+        value(given, "input-topic", null),
+        value(given, "application-id", null),
+        value(given, "state-dir", null),
+        value(given, "guarantee", "at_least_once"),
+        Long.parseLong(value(given, "commit-interval-ms", "1000")),
+        Long.parseLong(value(given, "cache-max-bytes", "10485760")),
+        value(given, "truth-file", null),
+        value(given, "dump-file", null),
+        Long.parseLong(value(given, "timeout-ms", "600000")));
+  }
+
+  private static String value(Map<String, String> given, String name, String fallback) {
+    String value = given.get(name);
+    if (value == null) {
+      value = System.getenv("BENCH_" + name.toUpperCase().replace('-', '_'));
+    }
+    if (value == null) value = fallback;
+    if (value == null) {
+      throw new IllegalArgumentException(
+          "missing --" + name + " (or BENCH_" + name.toUpperCase().replace('-', '_') + ")");
+    }
+    return value;
+  }
+}

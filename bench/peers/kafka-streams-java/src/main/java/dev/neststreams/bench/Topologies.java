@@ -1,0 +1,50 @@
+package dev.neststreams.bench;
+
+import java.time.Duration;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.kstream.TimeWindows;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.WindowStore;
+
+/** The benchmark topologies, written with the DSL as a Kafka Streams user would. */
+final class Topologies {
+  static final String STATS_STORE = "stats-store";
+  static final String WINDOWED_STORE = "windowed-count-store";
+  static final Duration WINDOW_SIZE = Duration.ofMinutes(5);
+  static final Duration WINDOW_RETENTION = Duration.ofHours(1);
+
+  private Topologies() {}
+
+  /** Count and sum per user into the persistent, cached, logged store {@code stats-store}. */
+  static Topology aggregate(String inputTopic) {
+    StreamsBuilder builder = new StreamsBuilder();
+    builder.stream(inputTopic, Consumed.with(Serdes.String(), Json.serde(Event.class)))
+        .groupByKey()
+        .aggregate(
+            Stats::empty,
+            (userId, event, stats) -> stats.add(event),
+            Materialized.<String, Stats, KeyValueStore<Bytes, byte[]>>as(STATS_STORE)
+                .withKeySerde(Serdes.String())
+                .withValueSerde(Json.serde(Stats.class)));
+    return builder.build();
+  }
+
+  /** Count per user in 5-minute tumbling windows without grace, retained for one hour. */
+  static Topology windowed(String inputTopic) {
+    StreamsBuilder builder = new StreamsBuilder();
+    builder.stream(inputTopic, Consumed.with(Serdes.String(), Json.serde(Event.class)))
+        .groupByKey()
+        .windowedBy(TimeWindows.ofSizeWithNoGrace(WINDOW_SIZE))
+        .count(
+            Materialized.<String, Long, WindowStore<Bytes, byte[]>>as(WINDOWED_STORE)
+                .withKeySerde(Serdes.String())
+                .withValueSerde(Serdes.Long())
+                .withRetention(WINDOW_RETENTION));
+    return builder.build();
+  }
+}

@@ -1,0 +1,104 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunContext } from '../harness/run-context';
+import type { SystemRow } from '../harness/system-row';
+import { writeTruth, type Truth } from '../harness/truth';
+import { runJava } from '../systems/java';
+import { runKafkajsCeiling } from '../systems/kafkajs-ceiling';
+import { NODEFLUENT, runNodefluent } from '../systems/nodefluent';
+import { runOurs } from '../systems/ours';
+import { runRocksdbCeiling } from '../systems/rocksdb-ceiling';
+import { STATS_STORE, WINDOWED_STORE } from '../topologies/bench-types';
+import type { ScenarioInput } from './scenario-input';
+
+/** Labels of the two stream processors. */
+export const OURS = 'nest-streams';
+export const JAVA = 'kafka-streams-java';
+
+/**
+ * Measures every selected system on the same input, checking each one's final state: the
+ * kafkajs ceiling first, then ours and the Java peer side by side for each guarantee, then the
+ * RocksDB ceiling and the nodefluent peer.
+ */
+export async function runStreamComparison(
+  ctx: RunContext,
+  input: ScenarioInput,
+  spec: { mode: 'aggregate' | 'windowed'; truth: Truth; keyColumns: 1 | 2 },
+): Promise<{ rows: SystemRow[]; changelogRecords: Record<string, number> }> {
+  const { systems, guarantees } = ctx.options;
+  const truthFile = join(ctx.workDir, `truth-${spec.mode}.tsv`);
+  await writeTruth(spec.truth, truthFile);
+  if (systems.includes('java')) ctx.javaPeer();
+
+  const rows: SystemRow[] = [];
+  const changelogRecords: Record<string, number> = {};
+  const store = spec.mode === 'windowed' ? WINDOWED_STORE : STATS_STORE;
+  if (systems.includes('kafkajs')) {
+    rows.push(
+      await runKafkajsCeiling(ctx, input.topic, {
+        records: input.data.length,
+        valueBytes: input.valueBytes,
+      }),
+    );
+  }
+  for (const guarantee of guarantees) {
+    const short = guarantee === 'exactly_once_v2' ? 'eos' : 'alos';
+    for (const [name, run] of [
+      ['ours', runOurs],
+      ['java', runJava],
+    ] as const) {
+      if (!systems.includes(name)) continue;
+      const applicationId = `${ctx.runPrefix}-${name}-${short}`;
+      const stateDir = join(ctx.workDir, `state-${name}-${short}`);
+      const { row } = await run(ctx, {
+        mode: spec.mode,
+        inputTopic: input.topic,
+        guarantee,
+        applicationId,
+        stateDir,
+        truth: spec.truth,
+        truthFile,
+        keyColumns: spec.keyColumns,
+        system: `${name === 'ours' ? OURS : JAVA} (${guarantee})`,
+        compareKey: guarantee,
+        expectedRecords: input.data.length,
+        dumpName: `dump-${name}-${short}.tsv`,
+      });
+      rmSync(stateDir, { recursive: true, force: true });
+      // How many changelog records the run wrote (what the record cache saved), for the table.
+      const written = await ctx.topics
+        .recordCount(`${applicationId}-${store}-changelog`)
+        .catch(() => undefined);
+      if (written !== undefined) changelogRecords[row.system] = written;
+      rows.push(
+        written !== undefined && !row.failure
+          ? { ...row, note: `${written.toLocaleString('en-US')} changelog records` }
+          : row,
+      );
+    }
+  }
+  if (systems.includes('rocksdb')) {
+    const distinctKeys = new Set<string>();
+    for (let i = 0; i < input.data.length; i++) distinctKeys.add(input.data.keyOf(i));
+    rows.push(
+      await runRocksdbCeiling(ctx, input.eventsFile, {
+        records: input.data.length,
+        distinctKeys: distinctKeys.size,
+      }),
+    );
+  }
+  if (systems.includes('nodefluent')) {
+    if (spec.mode === 'aggregate') {
+      const counts = new Map([...spec.truth].map(([user, value]) => [user, value.split('\t')[0]]));
+      rows.push(await runNodefluent(ctx, input.topic, { counts, records: input.data.length }));
+    } else {
+      rows.push({
+        system: NODEFLUENT,
+        role: 'other-peer',
+        compareKey: 'at_least_once',
+        note: 'not measured: no tumbling windows; its window(from, to) buffers one fixed time range',
+      });
+    }
+  }
+  return { rows, changelogRecords };
+}

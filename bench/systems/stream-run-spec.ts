@@ -1,0 +1,33 @@
+import type { ProcessingGuarantee } from '../../libs/streams/src/runtime/streams-config';
+import type { Truth } from '../harness/truth';
+
+/** One run of a stream processor (ours or the Java peer) over the run's input topic. */
+export interface StreamRunSpec {
+  /** `aggregate`, `windowed`, or `restore` (the aggregate topology, timed to RUNNING). */
+  readonly mode: 'aggregate' | 'windowed' | 'restore';
+  readonly inputTopic: string;
+  readonly guarantee: ProcessingGuarantee;
+  /** Also the consumer group and the prefix of its changelog topics. */
+  readonly applicationId: string;
+  readonly stateDir: string;
+  /** The expected final store, and where it is written for the Java peer's self-check. */
+  readonly truth: Truth;
+  readonly truthFile: string;
+  /** Columns of the truth's key: 1 (`user`) or 2 (`user\twindowStart`). */
+  readonly keyColumns: 1 | 2;
+  /** The row's label and comparison key. */
+  readonly system: string;
+  readonly compareKey: string;
+  /** Records the run must report: input records, or changelog records restored. */
+  readonly expectedRecords: number | undefined;
+  /** Name of the dump file in the work dir. */
+  readonly dumpName: string;
+}
+
+/** The commit interval of a guarantee under the run's options. */
+export function commitIntervalFor(
+  guarantee: ProcessingGuarantee,
+  options: { commitIntervalMs: number; eosCommitIntervalMs: number },
+): number {
+  return guarantee === 'exactly_once_v2' ? options.eosCommitIntervalMs : options.commitIntervalMs;
+}

@@ -1,0 +1,69 @@
+/**
+ * Child process: the ceiling. Consumes the whole input topic with a plain kafkajs consumer
+ * (fresh group, `eachBatch`, one partition at a time, the same fetch settings as nest-streams'
+ * stream thread) and does nothing with the records but count them and their value bytes.
+ * Measures from `connect()` until the last record arrived; prints a {@link WorkerResult}.
+ *
+ *   node --import tsx bench/workers/kafkajs-consume-worker.ts --bootstrap-servers H:P
+ *     --input-topic T --group-id G --timeout-ms 600000
+ */
+import { Kafka, logLevel } from 'kafkajs';
+import { emitResult, endOffsets, peakRssMb, requiredOptions } from './worker-support';
+
+async function main(): Promise<void> {
+  const args = requiredOptions(['bootstrap-servers', 'input-topic', 'group-id', 'timeout-ms']);
+  const topic = args['input-topic'];
+  const kafka = new Kafka({
+    clientId: args['group-id'],
+    brokers: args['bootstrap-servers'].split(','),
+    logLevel: logLevel.ERROR,
+  });
+  const admin = kafka.admin();
+  await admin.connect();
+  const ends = await endOffsets(admin, topic);
+  await admin.disconnect();
+  const total = [...ends.values()].reduce((a, b) => a + b, 0);
+
+  const consumer = kafka.consumer({
+    groupId: args['group-id'],
+    sessionTimeout: 45_000,
+    heartbeatInterval: 3_000,
+    maxWaitTimeInMs: 500,
+    allowAutoTopicCreation: false,
+  });
+  let records = 0;
+  let bytes = 0;
+  let finish: (() => void) | undefined;
+  const done = new Promise<void>((resolve) => (finish = resolve));
+  const timeout = setTimeout(() => {
+    process.stderr.write(`consumed ${records} of ${total} records before the timeout\n`);
+    process.exit(1);
+  }, Number(args['timeout-ms']));
+
+  const started = performance.now();
+  await consumer.connect();
+  await consumer.subscribe({ topics: [topic], fromBeginning: true });
+  await consumer.run({
+    autoCommit: false,
+    partitionsConsumedConcurrently: 1,
+    eachBatch: async ({ batch }) => {
+      for (const message of batch.messages) bytes += message.value?.length ?? 0;
+      records += batch.messages.length;
+      if (records >= total) finish?.();
+    },
+  });
+  await done;
+  const seconds = (performance.now() - started) / 1000;
+  const peak = peakRssMb();
+  clearTimeout(timeout);
+  await consumer.disconnect();
+  emitResult({ records, seconds, peakRssMb: peak, details: { bytes } });
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`kafkajs-consume-worker failed: ${String(error)}\n`);
+    process.exit(1);
+  },
+);

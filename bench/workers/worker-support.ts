@@ -1,0 +1,78 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import type { Admin } from 'kafkajs';
+
+/**
+ * What a worker prints as its last stdout line (one JSON object). `records` is what it
+ * processed (or restored), `seconds` the measured span; store-backed workers dump their final
+ * store to the dump file for the harness to check.
+ */
+export interface WorkerResult {
+  readonly records: number;
+  readonly seconds: number;
+  readonly peakRssMb: number;
+  /** Entries the worker read back from its store or counted. */
+  readonly storeEntries?: number;
+  /** Checks the worker could do itself (0 when it has none). */
+  readonly mismatches?: number;
+  readonly firstMismatch?: string;
+  /** Anything else worth keeping: bytes consumed, changelog records... */
+  readonly details?: Readonly<Record<string, number | string>>;
+}
+
+/** Prints the result line (the harness reads the last JSON line of stdout). */
+export function emitResult(result: WorkerResult): void {
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+/** This process's peak resident set size (VmHWM of /proc/self/status), in MiB. */
+export function peakRssMb(): number {
+  try {
+    const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (match) return Number(match[1]) / 1024;
+  } catch {
+    // not Linux
+  }
+  return process.memoryUsage().rss / (1024 * 1024);
+}
+
+/** Parses `--name value` options; every name in `names` is required. */
+export function requiredOptions<N extends string>(names: readonly N[]): Record<N, string> {
+  const { values } = parseArgs({
+    options: Object.fromEntries(names.map((n) => [n, { type: 'string' as const }])),
+    strict: true,
+  });
+  const result = {} as Record<N, string>;
+  for (const name of names) {
+    const value = values[name];
+    if (typeof value !== 'string') throw new Error(`missing --${name}`);
+    result[name] = value;
+  }
+  return result;
+}
+
+/** End offsets per partition of `topic`. */
+export async function endOffsets(admin: Admin, topic: string): Promise<Map<number, number>> {
+  const offsets = await admin.fetchTopicOffsets(topic);
+  return new Map(offsets.map((p) => [p.partition, Number(p.high)]));
+}
+
+/** Whether `groupId` has committed offsets at or past every end offset of `topic`. */
+export async function committedAll(
+  admin: Admin,
+  groupId: string,
+  topic: string,
+  ends: ReadonlyMap<number, number>,
+): Promise<boolean> {
+  const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
+  const byPartition = new Map(committed.partitions.map((p) => [p.partition, Number(p.offset)]));
+  for (const [partition, end] of ends) {
+    if (end > 0 && (byPartition.get(partition) ?? -1) < end) return false;
+  }
+  return true;
+}
+
+/** Resolves after `ms`. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
