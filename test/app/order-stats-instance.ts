@@ -1,0 +1,51 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { freePort } from '../../tools/kafka/free-port';
+
+const MAIN = join(__dirname, '..', '..', 'apps', 'order-stats', 'src', 'main.ts');
+
+/** One order-stats process (the example application), started as the contract describes. */
+export class OrderStatsInstance {
+  output = '';
+  private constructor(
+    readonly port: number,
+    readonly process: ChildProcess,
+  ) {
+    process.stdout!.on('data', (d: Buffer) => (this.output += d.toString()));
+    process.stderr!.on('data', (d: Buffer) => (this.output += d.toString()));
+  }
+
+  static async start(env: Record<string, string>): Promise<OrderStatsInstance> {
+    const port = await freePort();
+    const queryPort = await freePort();
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+      env: { ...process.env, ...env, PORT: String(port), QUERY_PORT: String(queryPort) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    return new OrderStatsInstance(port, child);
+  }
+
+  get endpoint(): string {
+    return `127.0.0.1:${this.port}`;
+  }
+
+  async request(path: string): Promise<{ status: number; headers: Headers; body: unknown }> {
+    const response = await fetch(`http://${this.endpoint}${path}`);
+    const text = await response.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON
+    }
+    return { status: response.status, headers: response.headers, body };
+  }
+
+  stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.process.exitCode !== null || this.process.signalCode !== null) return resolve();
+      this.process.once('exit', () => resolve());
+      this.process.kill(signal);
+    });
+  }
+}
