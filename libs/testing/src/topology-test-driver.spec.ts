@@ -7,8 +7,9 @@ import { Serdes } from '@nest-streams/streams/serde/serdes';
 import { Stores } from '@nest-streams/streams/state/stores';
 import type { KeyValueStore } from '@nest-streams/streams/state/key-value-store';
 import {
-  sendToDeadLetterTopic,
   DEAD_LETTER_HEADERS,
+  logAndContinueOnProductionError,
+  sendToDeadLetterTopic,
 } from '@nest-streams/streams/runtime/exception-handlers';
 import { TopologyTestDriver } from './topology-test-driver';
 
@@ -190,6 +191,48 @@ describe('TopologyTestDriver', () => {
       driver.getStateStore<KeyValueStore<string, { count: number; sum: number }>>('stats');
     expect(store.get('u1')).toEqual({ count: 2, sum: 7 });
     expect(store.get('u2')).toEqual({ count: 1, sum: 5 });
+  });
+
+  it('sends outputs that cannot be serialized to the production handler: continue drops them, fail stops', async () => {
+    const picky = {
+      serialize: (v: { count: number; sum: number }) => {
+        if (v.count > 1) throw new Error(`count ${v.count} is too big to write`);
+        return Buffer.from(JSON.stringify(v));
+      },
+      deserialize: (b: Buffer) => JSON.parse(b.toString()) as { count: number; sum: number },
+    };
+    const topology = () =>
+      new Topology()
+        .addSource('events', 'labs.events', {
+          keySerde: Serdes.String(),
+          valueSerde: Serdes.Json<Event>(),
+        })
+        .addProcessor('stats', () => new StatsProcessor(), 'events')
+        .addStateStore(
+          Stores.keyValueStoreBuilder(
+            Stores.inMemoryKeyValueStore('stats'),
+            Serdes.String(),
+            Serdes.Json<{ count: number; sum: number }>(),
+          ),
+          'stats',
+        )
+        .addSink('out', 'stats-out', { keySerde: Serdes.String(), valueSerde: picky }, 'stats');
+    driver = await TopologyTestDriver.create(topology(), {
+      config: { productionExceptionHandler: logAndContinueOnProductionError(() => undefined) },
+    });
+    let input = driver.createInputTopic('labs.events', Serdes.String(), Serdes.Json<Event>());
+    await input.pipeInput('a', { userId: 'a', amount: 1 }, 1);
+    await input.pipeInput('a', { userId: 'a', amount: 1 }, 2);
+    await input.pipeInput('b', { userId: 'b', amount: 1 }, 3);
+    expect(driver.producedRecords('stats-out').map((r) => r.key?.toString())).toEqual(['a', 'b']);
+    await driver.close();
+
+    driver = await TopologyTestDriver.create(topology());
+    input = driver.createInputTopic('labs.events', Serdes.String(), Serdes.Json<Event>());
+    await input.pipeInput('a', { userId: 'a', amount: 1 }, 1);
+    await expect(input.pipeInput('a', { userId: 'a', amount: 1 }, 2)).rejects.toThrow(
+      /could not be serialized and the production handler chose FAIL: count 2 is too big to write/,
+    );
   });
 
   it('describes the topology like Kafka Streams', () => {

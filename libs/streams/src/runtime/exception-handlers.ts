@@ -87,6 +87,18 @@ export function sendToDeadLetterTopic(
   };
 }
 
+/** Logs and drops an output record that cannot be serialized. */
+export function logAndContinueOnProductionError(
+  log: (message: string) => void = console.warn,
+): ProductionExceptionHandler {
+  return {
+    handle(record, error) {
+      log(`dropping an output record to ${record.topic}: ${error.message}`);
+      return HandlerResponse.CONTINUE;
+    },
+  };
+}
+
 /** Fails on any production error (Kafka Streams' default). */
 export const failOnProductionError: ProductionExceptionHandler = {
   handle: () => HandlerResponse.FAIL,

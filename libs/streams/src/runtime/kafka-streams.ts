@@ -30,6 +30,7 @@ import type { StoreQueryParameters } from '../query/store-query-parameters';
 import { StreamsMetadataState, type KeyPartitioning } from '../query/streams-metadata-state';
 import type { LagInfo, StreamsMetadata } from '../query/streams-metadata';
 import { OffsetCheckpoint } from '../state/internals/offset-checkpoint';
+import { TaskId } from '../processor/task-id';
 import { executeStateQuery, type QueryableCopy } from '../query/state-query-executor';
 import type { StateQueryRequest, StateQueryResult } from '../query/state-query';
 import {
@@ -90,6 +91,7 @@ export class KafkaStreams {
   private assignmentInfo: AssignmentInfo | undefined;
   private closing: Promise<void> | undefined;
   private shutdownRequested = false;
+  private cleanupTimer: NodeJS.Timeout | undefined;
 
   constructor(
     readonly topology: Topology,
@@ -267,6 +269,7 @@ export class KafkaStreams {
       await this.refreshLocalOffsetSums();
       this.startThread();
       await this.thread!.start();
+      this.scheduleStateCleanup();
     } catch (error) {
       await this.shutdown(KafkaStreamsState.PENDING_ERROR);
       throw error;
@@ -393,6 +396,27 @@ export class KafkaStreams {
         },
       },
     });
+  }
+
+  /**
+   * Removes task directories not assigned here (active or standby) for longer than
+   * `state.cleanup.delay.ms`, as Kafka Streams' state cleaner does.
+   */
+  private scheduleStateCleanup(): void {
+    const every = Math.max(1000, Math.min(this.config.stateCleanupDelayMs, 60_000));
+    this.cleanupTimer = setInterval(() => {
+      const assigned = [...(this.tasks?.taskIds() ?? []), ...(this.standbys?.taskIds() ?? [])].map(
+        (t) => TaskId.parse(t),
+      );
+      this.stateDirectory
+        .cleanRemovedTasks(assigned)
+        .then((removed) => {
+          if (removed.length > 0)
+            this.logger.info(`removed state of tasks ${removed.join(', ')} (no longer assigned)`);
+        })
+        .catch((error: unknown) => this.logger.warn(`state cleanup failed: ${String(error)}`));
+    }, every);
+    this.cleanupTimer.unref();
   }
 
   private subscription(): SubscriptionInfo {
@@ -546,6 +570,7 @@ export class KafkaStreams {
     pending: KafkaStreamsState.PENDING_SHUTDOWN | KafkaStreamsState.PENDING_ERROR,
   ): Promise<void> {
     this.setState(pending);
+    if (this.cleanupTimer) clearInterval(this.cleanupTimer);
     try {
       await this.thread?.stop();
     } finally {

@@ -369,14 +369,42 @@ export class StreamTask {
   private send(def: SinkNodeDef, record: Record<unknown, unknown>): void {
     const { config, resolveTopic, partitionsFor } = this.options;
     const topic = resolveTopic(def.topic);
-    const key =
-      record.key === null || record.key === undefined
-        ? null
-        : (def.keySerde ?? config.defaultKeySerde).serialize(record.key, topic);
-    const value =
-      record.value === null || record.value === undefined
-        ? null
-        : (def.valueSerde ?? config.defaultValueSerde).serialize(record.value, topic);
+    let key: Buffer | null;
+    let value: Buffer | null;
+    try {
+      key =
+        record.key === null || record.key === undefined
+          ? null
+          : (def.keySerde ?? config.defaultKeySerde).serialize(record.key, topic);
+      value =
+        record.value === null || record.value === undefined
+          ? null
+          : (def.valueSerde ?? config.defaultValueSerde).serialize(record.value, topic);
+    } catch (error) {
+      // An output that cannot be serialized goes to the production-exception handler.
+      const err = error instanceof Error ? error : new Error(String(error));
+      const response = config.productionExceptionHandler.handle(
+        { topic, key: record.key, value: record.value },
+        err,
+      );
+      if (response === HandlerResponse.CONTINUE) {
+        this.metrics.skippedProduction++;
+        this.log(
+          `dropping an output record to ${topic}: ${err.message} (production handler: continue)`,
+        );
+        return;
+      }
+      throw new StreamsProcessingError(
+        `an output record to ${topic} could not be serialized and the production handler chose FAIL: ${err.message}`,
+        this.id.toString(),
+        this.currentMetadata && {
+          topic: this.currentMetadata.topic,
+          partition: this.currentMetadata.partition,
+          offset: this.currentMetadata.offset,
+        },
+        { cause: err },
+      );
+    }
     let partition: number | undefined;
     if (def.partitioner)
       partition = def.partitioner(topic, record.key, record.value, partitionsFor(topic));

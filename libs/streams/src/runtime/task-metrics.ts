@@ -8,6 +8,8 @@ export class TaskMetrics {
   skippedDeserialization = 0;
   /** Records skipped because their timestamp was negative or not a number. */
   skippedInvalidTimestamp = 0;
+  /** Output records dropped because they could not be serialized (production handler: continue). */
+  skippedProduction = 0;
   /** Skipped records written to the dead-letter topic. */
   deadLettered = 0;
 }
