@@ -155,6 +155,7 @@ export class StreamsMetricsService {
         'Skipped records written to the dead-letter topic.',
         'deadLettered',
       ],
+      ['commits', 'Commits completed by this client since it started.', 'commits'],
     ];
     for (const [name, help, field] of totals) {
       gauge(name, help, [], (g) => g.set(this.streams?.metrics()[field] ?? 0));

@@ -48,6 +48,8 @@ export class ActiveTaskManager {
   private readonly entries = new Map<string, ActiveTaskEntry>();
   private sharedProducer: Producer | undefined;
   private sharedCollector: KafkaRecordCollector | undefined;
+  /** Commits completed (a commit of several tasks counts once). */
+  commits = 0;
 
   constructor(private readonly options: ActiveTaskManagerOptions) {}
 
@@ -164,6 +166,7 @@ export class ActiveTaskManager {
         );
         entry.task.markCommitted();
       }
+      this.commits++;
       return due.length;
     }
     await this.sharedCollector!.flush();
@@ -181,6 +184,7 @@ export class ActiveTaskManager {
       );
     }
     for (const entry of due) entry.task.markCommitted();
+    this.commits++;
     return due.length;
   }
 

@@ -304,20 +304,23 @@ export class KafkaStreams {
     produced: number;
     skippedDeserialization: number;
     skippedInvalidTimestamp: number;
+    skippedProduction: number;
     deadLettered: number;
+    commits: number;
   } {
     const sum = {
       processed: 0,
       produced: 0,
       skippedDeserialization: 0,
       skippedInvalidTimestamp: 0,
+      skippedProduction: 0,
       deadLettered: 0,
     };
     for (const entry of this.tasks?.tasks() ?? []) {
       for (const key of Object.keys(sum) as (keyof typeof sum)[])
         sum[key] += entry.task.metrics[key];
     }
-    return sum;
+    return { ...sum, commits: this.tasks?.commits ?? 0 };
   }
 
   /** @internal The running tasks (for queries and tests). */

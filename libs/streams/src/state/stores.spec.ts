@@ -226,7 +226,13 @@ describe('Stores and the key-value store builder', () => {
       await again.init(testStoreContext({ taskDir }));
       expect(again.get('a')).toBe(42);
       expect(again.persistent).toBe(true);
+      // RocksDB's own figures reach the typed store (per-store memory is visible, not guessed).
+      const figures = again.rocksDBMetrics();
+      expect(figures).toBeDefined();
+      expect(figures!.estimatedNumKeys).toBeGreaterThanOrEqual(1);
+      expect(figures!.blockCacheCapacityBytes).toBe(50 * 1024 * 1024);
       await again.close();
+      expect(again.rocksDBMetrics()).toBeUndefined();
     } finally {
       await fs.rm(taskDir, { recursive: true, force: true });
     }

@@ -1,3 +1,4 @@
+import type { RocksDBStoreMetrics } from '../rocksdb-store-metrics';
 import { StoreClosedError } from '../../errors/store-closed.error';
 import type { Serde } from '../../serde/serde';
 import type { KeyValue, KeyValueIterator, KeyValueStore } from '../key-value-store';
@@ -283,6 +284,26 @@ export class MeteredKeyValueStore<K, V> implements KeyValueStore<K, V>, StateSto
   }
 
   /** A plain snapshot of this store's metrics (and its cache's, when it has one). */
+  /**
+   * The RocksDB engine's memory and size figures (block-cache usage, memtables, table readers,
+   * estimated keys, SST size...), read from its properties; `undefined` for engines that have
+   * none (in memory) or while closed.
+   */
+  rocksDBMetrics(): RocksDBStoreMetrics | undefined {
+    let layer: unknown = this.stack;
+    while (layer) {
+      const candidate = layer as {
+        metrics?: () => RocksDBStoreMetrics;
+        isOpen?: () => boolean;
+        inner?: unknown;
+      };
+      if (typeof candidate.metrics === 'function')
+        return candidate.isOpen?.() === false ? undefined : candidate.metrics();
+      layer = candidate.inner;
+    }
+    return undefined;
+  }
+
   metricsSnapshot(): StoreMetricsSnapshot {
     if (!this.caching) return this.metrics.snapshot();
     const { hits, misses, entries, sizeBytes } = this.caching.cacheStats();
