@@ -2,7 +2,7 @@ import { TopologyTestDriver } from '@nest-streams/testing';
 import { TopologyError } from '../errors/topology.error';
 import { Serdes } from '../serde/serdes';
 import { Consumed } from './consumed';
-import type { SessionStoreAdapter } from './internals/session-store-adapter';
+import type { SessionStore } from '../state/session-store';
 import { Materialized } from './materialized';
 import { Produced } from './produced';
 import { StreamsBuilder } from './streams-builder';
@@ -50,7 +50,7 @@ describe('SessionWindowedKStream through the TopologyTestDriver', () => {
       'a@30/30=null@30',
       'a@20/30=2@30',
     ]);
-    const store = driver.getStateStore<SessionStoreAdapter<string, number>>('sessions');
+    const store = driver.getStateStore<SessionStore<string, number>>('sessions');
     // Retention defaults to gap + grace (10 ms): [0, 5] expired once stream time reached 30.
     expect(store.fetch('a').map((s) => `${s.key.toString()}=${s.value}`)).toEqual(['[a@20/30]=2']);
     expect(driver.producedRecords('topology-test-driver-sessions-changelog')).toHaveLength(6);
