@@ -13,6 +13,6 @@ module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 120000,
-  // Two cores: a few suites at once, each with its own topics and groups.
-  maxWorkers: 2,
+  // One suite at a time: suites start several instances each, and two cores are shared with the broker.
+  maxWorkers: 1,
 };

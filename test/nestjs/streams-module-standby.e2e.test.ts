@@ -89,7 +89,7 @@ describe('StreamsModule end-to-end: standby answers when the owner is gone', () 
           Object.values(m.body.lags['stats-store'] ?? {}).every((lag) => lag.offsetLag === 0),
         );
       },
-      60_000,
+      120_000,
       'aggregated and standbys caught up',
     );
 

@@ -10,9 +10,7 @@ import { MissingSourceTopicError } from '../errors/missing-source-topic.error';
 import { StreamsConfigError } from '../errors/streams-config.error';
 import type { Topology } from '../processor/topology';
 import { RecordCache } from '../state/internals/record-cache';
-import { changelogTopicName } from '../state/internals/changelog-topic-name';
 import { ActiveTaskManager } from './active-task-manager';
-import { ChangelogTopics, type ChangelogTopicSpec } from './changelog-topics';
 import {
   KafkaStreamsState,
   StreamThreadExceptionResponse,
@@ -29,7 +27,6 @@ import { LocalStoreProvider, type LocalStore } from '../query/local-store-provid
 import type { StoreQueryParameters } from '../query/store-query-parameters';
 import { StreamsMetadataState, type KeyPartitioning } from '../query/streams-metadata-state';
 import type { LagInfo, StreamsMetadata } from '../query/streams-metadata';
-import { OffsetCheckpoint } from '../state/internals/offset-checkpoint';
 import { TaskId } from '../processor/task-id';
 import { executeStateQuery, type QueryableCopy } from '../query/state-query-executor';
 import type { StateQueryRequest, StateQueryResult } from '../query/state-query';
@@ -38,7 +35,9 @@ import {
   type ResolvedStreamsConfig,
   type StreamsConfig,
 } from './streams-config';
-import { createTopicsAndWait, partitionCounts } from './topic-admin';
+import { prepareInternalTopics } from './internal-topics';
+import { LocalTaskView } from './local-task-view';
+import { changelogEndOffsetSums, localTaskOffsetSums } from './task-offset-sums';
 
 /** Called on every state change. */
 export type StateListener = (newState: KafkaStreamsState, oldState: KafkaStreamsState) => void;
@@ -92,6 +91,10 @@ export class KafkaStreams {
   private closing: Promise<void> | undefined;
   private shutdownRequested = false;
   private cleanupTimer: NodeJS.Timeout | undefined;
+  private readonly localView = new LocalTaskView(
+    () => this.tasks,
+    () => this.standbys,
+  );
 
   constructor(
     readonly topology: Topology,
@@ -176,7 +179,7 @@ export class KafkaStreams {
             ...c,
             // Active copies only answer for the current assignment while RUNNING.
             active: c.active && this.currentState === KafkaStreamsState.RUNNING,
-            position: () => this.taskPosition(c.taskId),
+            position: () => this.localView.position(c.taskId),
           }));
     return executeStateQuery(request, exists, copies);
   }
@@ -202,22 +205,7 @@ export class KafkaStreams {
    * copies report their distance to the changelog end.
    */
   async allLocalStorePartitionLags(): Promise<Map<string, Map<number, LagInfo>>> {
-    await this.standbys?.refreshEndOffsets().catch(() => undefined);
-    const result = this.standbys?.lags() ?? new Map<string, Map<number, LagInfo>>();
-    for (const entry of this.tasks?.tasks() ?? []) {
-      for (const { topic, partition, offset } of entry.stateManager.changelogOffsets()) {
-        const store = topic.slice(this.config.applicationId.length + 1, -'-changelog'.length);
-        let perStore = result.get(store);
-        if (!perStore) result.set(store, (perStore = new Map()));
-        const position = offset + 1;
-        perStore.set(partition, {
-          currentOffsetPosition: position,
-          endOffsetPosition: position,
-          offsetLag: 0,
-        });
-      }
-    }
-    return result;
+    return this.localView.lags(this.config.applicationId);
   }
 
   get state(): KafkaStreamsState {
@@ -439,54 +427,18 @@ export class KafkaStreams {
     };
   }
 
-  /** Offset sums of task state left on disk (checkpoints), for sticky, lag-aware assignment. */
   private async refreshLocalOffsetSums(): Promise<void> {
-    const sums: Record<string, number> = {};
     try {
-      for (const dir of await this.stateDirectory.listTaskDirs()) {
-        const checkpoint = await new OffsetCheckpoint(
-          this.stateDirectory.checkpointFilePath(dir.taskId),
-        ).read();
-        if (checkpoint.size === 0) continue;
-        sums[dir.taskId.toString()] = [...checkpoint.values()].reduce(
-          (n, e) => n + e.offset + 1,
-          0,
-        );
-      }
+      this.localOffsetSums = await localTaskOffsetSums(this.stateDirectory);
     } catch (error) {
       this.logger.info(`could not read local checkpoints: ${String(error)}`);
     }
-    this.localOffsetSums = sums;
   }
 
-  /** Leader only: changelog end-offset sums per stateful task. */
   private async taskEndOffsetSums(): Promise<Record<string, number>> {
-    const sums: Record<string, number> = {};
-    const admin = this.admin;
-    if (!admin) return sums;
-    for (const sub of this.topology.subtopologies()) {
-      for (const storeName of sub.stores) {
-        const builder = this.topology.stores().get(storeName)!;
-        if (!builder.loggingEnabled) continue;
-        const offsets = await admin.fetchTopicOffsets(
-          changelogTopicName(this.config.applicationId, storeName),
-        );
-        for (const o of offsets) {
-          const task = `${sub.id}_${o.partition}`;
-          sums[task] = (sums[task] ?? 0) + Number(o.high);
-        }
-      }
-    }
-    return sums;
-  }
-
-  private taskPosition(taskId: string): Record<string, Record<string, number>> {
-    const position: Record<string, Record<string, number>> = {};
-    const entry = this.tasks?.get(taskId);
-    for (const { topic, partition, offset } of entry?.task.inputPositions() ?? []) {
-      (position[topic] ??= {})[String(partition)] = offset - 1;
-    }
-    return position;
+    return this.admin
+      ? changelogEndOffsetSums(this.admin, this.topology, this.config.applicationId)
+      : {};
   }
 
   private storePartitionCount(storeName: string): number | undefined {
@@ -499,29 +451,7 @@ export class KafkaStreams {
   }
 
   private localStores(storeName: string): LocalStore[] {
-    const result: LocalStore[] = [];
-    for (const entry of this.tasks?.tasks() ?? []) {
-      const store = entry.task.store(storeName);
-      if (store) {
-        result.push({
-          taskId: entry.task.id.toString(),
-          partition: entry.task.id.partition,
-          active: entry.restored,
-          store,
-        });
-      }
-    }
-    for (const standby of this.standbys?.all() ?? []) {
-      const store = standby.store(storeName);
-      if (store)
-        result.push({
-          taskId: standby.id.toString(),
-          partition: standby.id.partition,
-          active: false,
-          store,
-        });
-    }
-    return result;
+    return this.localView.stores(storeName);
   }
 
   private async handleThreadError(error: Error): Promise<void> {
@@ -588,76 +518,9 @@ export class KafkaStreams {
   }
 
   private async prepareTopics(admin: Admin): Promise<void> {
-    const subtopologies = this.topology.subtopologies();
-    const internal = this.topology.internalTopicDefs();
-    const external = [
-      ...new Set(subtopologies.flatMap((s) => s.sourceTopics).filter((t) => !internal.has(t))),
-    ];
-    const counts = await partitionCounts(admin, external);
-    const missing = external.filter((t) => !counts.has(t));
-    if (missing.length > 0) throw new MissingSourceTopicError(missing);
-
-    // Repartition topics: the partition count of the sub-topology that writes them.
-    const repartition = new Map<string, number>();
-    const countOf = (sub: (typeof subtopologies)[number], seen: Set<number>): number => {
-      let max = 0;
-      for (const topic of sub.sourceTopics) {
-        if (!internal.has(topic)) max = Math.max(max, counts.get(topic)!);
-        else max = Math.max(max, repartitionCount(topic, seen));
-      }
-      return max;
-    };
-    const repartitionCount = (topic: string, seen: Set<number>): number => {
-      const fixed = internal.get(topic)!.numPartitions;
-      if (fixed !== undefined) return fixed;
-      const writer = subtopologies.find((s) => s.sinkTopics.includes(topic));
-      if (!writer || seen.has(writer.id)) return 1;
-      return countOf(writer, new Set([...seen, writer.id]));
-    };
-    for (const name of internal.keys())
-      repartition.set(this.resolveTopic(name), repartitionCount(name, new Set()));
-    await createTopicsAndWait(
-      admin,
-      [...repartition].map(([topic, numPartitions]) => ({
-        topic,
-        numPartitions,
-        replicationFactor: -1,
-        configEntries: [
-          { name: 'cleanup.policy', value: 'delete' },
-          { name: 'segment.bytes', value: '52428800' },
-          { name: 'retention.ms', value: '-1' },
-          { name: 'message.timestamp.type', value: 'CreateTime' },
-        ],
-      })),
+    this.partitionsByTopic = await prepareInternalTopics(admin, this.topology, this.config, (t) =>
+      this.resolveTopic(t),
     );
-
-    const specs: ChangelogTopicSpec[] = [];
-    for (const sub of subtopologies) {
-      const partitions = countOf(sub, new Set([sub.id]));
-      for (const storeName of sub.stores) {
-        const builder = this.topology.stores().get(storeName)!;
-        if (!builder.loggingEnabled) continue;
-        specs.push({
-          topic: changelogTopicName(this.config.applicationId, storeName),
-          kind: builder.changelogKind ?? 'key-value',
-          partitions,
-          retentionMs: builder.retentionMs,
-          topicConfig: builder.logConfig,
-        });
-      }
-    }
-    await new ChangelogTopics(admin).ensure(specs);
-
-    const sinks = [...this.topology.nodeDefs().values()].flatMap((n) =>
-      n.kind === 'sink' ? [this.resolveTopic(n.topic)] : [],
-    );
-    const dlq = this.config.deserializationExceptionHandler.deadLetterTopic;
-    const outputs = [...new Set([...sinks, ...(dlq ? [dlq] : []), ...specs.map((s) => s.topic)])];
-    this.partitionsByTopic = await partitionCounts(admin, outputs);
-    for (const [topic, n] of repartition) this.partitionsByTopic.set(topic, n);
-    for (const [topic, n] of counts) this.partitionsByTopic.set(topic, n);
-    const missingOutputs = outputs.filter((t) => !this.partitionsByTopic.has(t));
-    if (missingOutputs.length > 0) throw new MissingSourceTopicError(missingOutputs);
   }
 
   private partitionsFor(topic: string): number {
