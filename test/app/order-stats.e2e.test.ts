@@ -100,6 +100,7 @@ describe('order-stats: the contract end to end', () => {
 
     // GET /stats/:userId from both instances: identical, exact, X-Served-By the owner.
     const servedBy = new Set<string>();
+    const servedByOf = new Map<string, string>();
     for (const user of users) {
       for (const instance of instances) {
         const r = await instance.request(`/stats/${user}`);
@@ -108,6 +109,7 @@ describe('order-stats: the contract end to end', () => {
         const by = r.headers.get('x-served-by');
         expect([a.endpoint, b.endpoint]).toContain(by);
         servedBy.add(by!);
+        servedByOf.set(user, by!);
         expect(r.headers.get('x-stale')).toBeNull();
       }
     }
@@ -165,5 +167,41 @@ describe('order-stats: the contract end to end', () => {
     // Health: live and ready.
     expect((await a.request('/health/live')).status).toBe(200);
     expect((await b.request('/health/ready')).status).toBe(200);
+
+    // Stop B: while A takes B's partitions over, every answer through A is exact from A, a
+    // marked standby answer (never newer than the truth), or 503 with Retry-After; then exact.
+    const owned = users.filter((u) => servedByOf.get(u) === b.endpoint);
+    expect(owned.length).toBeGreaterThan(0);
+    await b.stop('SIGTERM');
+    const seen = new Set<string>();
+    const deadline = Date.now() + 60_000;
+    let settled = false;
+    while (!settled && Date.now() < deadline) {
+      settled = true;
+      for (const user of owned) {
+        const r = await a.request(`/stats/${user}`);
+        if (r.status === 503) {
+          expect(r.headers.get('retry-after')).toMatch(/^\d+$/);
+          seen.add('503');
+          settled = false;
+        } else {
+          expect(r.status).toBe(200);
+          const body = r.body as Stats;
+          if (r.headers.get('x-stale') === 'true') {
+            expect(Number(r.headers.get('x-lag'))).toBeGreaterThanOrEqual(0);
+            expect(body.count).toBeLessThanOrEqual(truth.get(user)!.count);
+            seen.add('stale');
+            settled = false;
+          } else {
+            expect(r.headers.get('x-served-by')).toBe(a.endpoint);
+            expect(body).toEqual(truth.get(user));
+          }
+        }
+      }
+      if (!settled) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(settled).toBe(true);
+    for (const user of users)
+      expect((await a.request(`/stats/${user}`)).body).toEqual(truth.get(user));
   });
 });
