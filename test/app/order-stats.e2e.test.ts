@@ -147,6 +147,12 @@ describe('order-stats: the contract end to end', () => {
     const scrape = await a.request('/metrics');
     expect(scrape.status).toBe(200);
     expect(String(scrape.body)).toMatch(/skipped_deserialization_records/);
+    // Consumer lag per input partition, all processed: 0.
+    const lagLines = String(scrape.body)
+      .split('\n')
+      .filter((l) => l.startsWith('kafka_streams_input_lag_records{'));
+    expect(lagLines.length).toBeGreaterThan(0);
+    for (const line of lagLines) expect(line).toMatch(/ 0$/);
 
     // Bad input: 404 unknown user, 400 for bad queries and over-long keys, never a 500.
     expect((await a.request('/stats/nobody-here')).status).toBe(404);

@@ -86,6 +86,14 @@ describe('KafkaStreams runtime against the real broker', () => {
     );
     await waitFor(() => streams.state === KafkaStreamsState.RUNNING, 10_000, 'RUNNING');
     expect(readAll(streams)).toEqual(truth);
+    // Consumer lag: every input partition processed to its end.
+    const lags = await streams.inputLags();
+    expect(lags.map((l) => [l.partition, l.lag])).toEqual([
+      [0, 0],
+      [1, 0],
+      [2, 0],
+    ]);
+    expect(lags.reduce((n, l) => n + l.endOffset, 0)).toBe(events.length);
     await streams.close();
     expect(states).toEqual(['REBALANCING', 'RUNNING', 'PENDING_SHUTDOWN', 'NOT_RUNNING']);
     expect(streams.state).toBe(KafkaStreamsState.NOT_RUNNING);

@@ -205,6 +205,22 @@ export class StreamsMetricsService {
         }
       },
     );
+    gauge(
+      'input_lag_records',
+      'Consumer lag of the active tasks: input records not processed yet, per topic and partition.',
+      ['topic', 'partition'],
+      async (g) => {
+        g.reset();
+        if (!this.streams || typeof this.streams.inputLags !== 'function') return;
+        try {
+          for (const { topic, partition, lag } of await this.streams.inputLags()) {
+            g.set({ topic, partition: String(partition) }, lag);
+          }
+        } catch {
+          // The broker did not answer: the gauge stays empty for this scrape.
+        }
+      },
+    );
     const storeLabels = ['store', 'task', 'operation'] as const;
     const operations = gauge(
       'store_operations',

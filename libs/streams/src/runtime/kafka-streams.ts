@@ -204,6 +204,17 @@ export class KafkaStreams {
    * Streams' `allLocalStorePartitionLags`): active copies report 0 once restored; standby
    * copies report their distance to the changelog end.
    */
+  /**
+   * Consumer lag of this instance's active tasks, per input partition: records fetched from
+   * the broker but not processed yet are not counted as processed (position = next offset to
+   * process). Asks the broker for end offsets; empty before `start()`.
+   */
+  async inputLags(): Promise<
+    { topic: string; partition: number; position: number; endOffset: number; lag: number }[]
+  > {
+    return this.admin ? this.localView.inputLags(this.admin) : [];
+  }
+
   async allLocalStorePartitionLags(): Promise<Map<string, Map<number, LagInfo>>> {
     return this.localView.lags(this.config.applicationId);
   }

@@ -1,3 +1,4 @@
+import type { Admin } from 'kafkajs';
 import type { LocalStore } from '../query/local-store-provider';
 import type { Position } from '../query/position';
 import type { LagInfo } from '../query/streams-metadata';
@@ -69,5 +70,28 @@ export class LocalTaskView {
       }
     }
     return result;
+  }
+
+  /**
+   * Consumer lag of the active tasks: per input partition, the end offset minus the next
+   * offset to process (fetched now from the broker).
+   */
+  async inputLags(
+    admin: Admin,
+  ): Promise<
+    { topic: string; partition: number; position: number; endOffset: number; lag: number }[]
+  > {
+    const positions = (this.active()?.tasks() ?? []).flatMap((e) => e.task.inputPositions());
+    const ends = new Map<string, number>();
+    for (const topic of new Set(positions.map((p) => p.topic))) {
+      for (const o of await admin.fetchTopicOffsets(topic))
+        ends.set(`${topic}:${o.partition}`, Number(o.high));
+    }
+    return positions
+      .map(({ topic, partition, offset }) => {
+        const endOffset = Math.max(ends.get(`${topic}:${partition}`) ?? offset, offset);
+        return { topic, partition, position: offset, endOffset, lag: endOffset - offset };
+      })
+      .sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition);
   }
 }
