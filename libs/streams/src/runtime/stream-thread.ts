@@ -149,11 +149,15 @@ export class StreamThread {
       headers: (m.headers ?? {}) as ConsumedRecord['headers'],
     }));
     await this.serialized(async () => {
-      await entry.task.process(records);
-      resolveOffset(batch.lastOffset());
-      if (this.rebalancePending || this.commitDue() || entry.task.commitRequestedByProcessor()) {
-        await this.commit();
+      // A fetch can hold tens of thousands of records: process it in slices (like Kafka
+      // Streams' max.poll.records) so commits keep their interval (100 ms under exactly-once).
+      for (let from = 0; from < records.length; from += MAX_RECORDS_PER_SLICE) {
+        await entry.task.process(records.slice(from, from + MAX_RECORDS_PER_SLICE));
+        if (this.rebalancePending || this.commitDue() || entry.task.commitRequestedByProcessor()) {
+          await this.commit();
+        }
       }
+      resolveOffset(batch.lastOffset());
     }).catch((error: unknown) => this.fail(error));
     this.lastBatchAt = Date.now();
     if (this.failed) return;
@@ -329,6 +333,9 @@ export class StreamThread {
     return this.memberId;
   }
 }
+
+/** Records processed between two commit checks (Kafka Streams' `max.poll.records` is 1000). */
+const MAX_RECORDS_PER_SLICE = 1000;
 
 function isRebalanceError(error: unknown): boolean {
   const type = (error as { type?: string } | undefined)?.type;
