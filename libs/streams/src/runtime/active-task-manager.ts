@@ -1,4 +1,4 @@
-import type { Consumer, Kafka, Producer } from 'kafkajs';
+import type { Admin, Consumer, Kafka, Producer } from 'kafkajs';
 import { KafkaRecordCollector } from '../processor/internals/kafka-record-collector';
 import type { RecordCollector } from '../processor/internals/record-collector';
 import { TaskId } from '../processor/task-id';
@@ -29,6 +29,8 @@ export interface ActiveTaskManagerOptions {
   readonly topology: Topology;
   readonly config: ResolvedStreamsConfig;
   readonly kafka: Kafka;
+  /** Reads committed offsets when a task is created (see {@link ActiveTaskManager.create}). */
+  readonly admin: Admin;
   readonly stateDirectory: StateDirectory;
   readonly restorer: StateRestorer;
   readonly cache: RecordCache;
@@ -140,6 +142,21 @@ export class ActiveTaskManager {
     this.entries.set(taskIdText, entry);
     await stateManager.initialize();
     await stateManager.restore(restorer, { listener: this.options.restoreListener() });
+    // kafkajs fetches committed offsets without KIP-447's require_stable, possibly before the
+    // previous owner's transaction completed. Now that this task's producer fenced it (and the
+    // restore read its committed changelog), read the committed offsets again: records below
+    // them are already in the restored state and are skipped.
+    const committed = await this.options.admin.fetchOffsets({
+      groupId: config.applicationId,
+      topics: [...new Set(subtopology.sourceTopics.map((t) => resolveTopic(t)))],
+    });
+    task.seedInputPositions(
+      committed.flatMap(({ topic, partitions }) =>
+        partitions
+          .filter((p) => p.partition === taskId.partition)
+          .map((p) => ({ topic, partition: p.partition, offset: Number(p.offset) })),
+      ),
+    );
     task.initializeTopology();
     entry.restored = true;
     return entry;

@@ -339,6 +339,7 @@ export class KafkaStreams {
       topology: this.topology,
       config,
       kafka: this.kafka,
+      admin: this.admin!,
       stateDirectory: this.stateDirectory,
       restorer,
       cache: this.cache,

@@ -452,6 +452,23 @@ export class StreamTask {
     }
   }
 
+  /**
+   * Sets where this task starts: records below these offsets (the committed ones, read after
+   * the task's transactional producer fenced the previous owner) are skipped even if the
+   * consumer fetched them from an older committed offset.
+   */
+  seedInputPositions(
+    offsets: readonly { topic: string; partition: number; offset: number }[],
+  ): void {
+    for (const { topic, partition, offset } of offsets) {
+      if (offset < 0) continue;
+      const key = `${topic}\u0000${partition}`;
+      const current = this.positions.get(key);
+      if (!current || current.offset < offset)
+        this.positions.set(key, { topic, partition, offset });
+    }
+  }
+
   /** Next offset to process per input partition (for read-your-writes position bounds). */
   inputPositions(): { topic: string; partition: number; offset: number }[] {
     return [...this.positions.values()].map((p) => ({ ...p }));
