@@ -9,20 +9,28 @@ export class OrderStatsInstance {
   output = '';
   private constructor(
     readonly port: number,
+    readonly queryPort: number,
     readonly process: ChildProcess,
   ) {
     process.stdout!.on('data', (d: Buffer) => (this.output += d.toString()));
     process.stderr!.on('data', (d: Buffer) => (this.output += d.toString()));
   }
 
-  static async start(env: Record<string, string>): Promise<OrderStatsInstance> {
-    const port = await freePort();
-    const queryPort = await freePort();
+  /**
+   * Spawns an instance on free ports, or on the given ones (a restart keeps its address, so the
+   * cluster's metadata still names it).
+   */
+  static async start(
+    env: Record<string, string>,
+    ports: { port?: number; queryPort?: number } = {},
+  ): Promise<OrderStatsInstance> {
+    const port = ports.port ?? (await freePort());
+    const queryPort = ports.queryPort ?? (await freePort());
     const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
       env: { ...process.env, ...env, PORT: String(port), QUERY_PORT: String(queryPort) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    return new OrderStatsInstance(port, child);
+    return new OrderStatsInstance(port, queryPort, child);
   }
 
   get endpoint(): string {
