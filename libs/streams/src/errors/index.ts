@@ -18,3 +18,4 @@ export * from './invalid-windowed-key.error';
 export * from './missing-source-topic.error';
 export * from './rocksdb-binding-conflict.error';
 export * from './invalid-state-store.error';
+export * from './topics-not-copartitioned.error';

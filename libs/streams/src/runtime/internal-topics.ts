@@ -4,17 +4,19 @@ import type { Topology } from '../processor/topology';
 import { changelogTopicName } from '../state/internals/changelog-topic-name';
 import { ChangelogTopics, type ChangelogTopicSpec } from './changelog-topics';
 import type { ResolvedStreamsConfig } from './streams-config';
+import { planRepartitionCounts } from './repartition-topic-counts';
 import { createTopicsAndWait, partitionCounts } from './topic-admin';
 
 /**
  * Prepares the topics a topology needs before it runs, as Kafka Streams does: checks that
  * every source topic exists; creates repartition topics (`<applicationId>-<name>`, with the
- * partition count of the sub-topology that writes them, `cleanup.policy=delete`, infinite
- * retention) and changelog topics (Kafka Streams' configs, one partition per task); and
+ * partition count of the sub-topology that writes them or of the topics they are joined with,
+ * see {@link planRepartitionCounts}; `cleanup.policy=delete`, infinite retention) and changelog topics (Kafka Streams' configs, one partition per task); and
  * returns the partition count of every topic the runtime reads or writes.
  *
  * @throws MissingSourceTopicError for source (or sink, or dead-letter) topics that do not
- *   exist: create them; ChangelogTopicMismatchError for an existing changelog with the wrong
+ *   exist: create them; TopicsNotCopartitionedError when topics joined together have
+ *   different partition counts; ChangelogTopicMismatchError for an existing changelog with the wrong
  *   partition count or cleanup policy.
  */
 export async function prepareInternalTopics(
@@ -32,25 +34,11 @@ export async function prepareInternalTopics(
   const missing = external.filter((t) => !counts.has(t));
   if (missing.length > 0) throw new MissingSourceTopicError(missing);
 
-  // Repartition topics: the partition count of the sub-topology that writes them.
+  // Repartition topics: the count of the sub-topology that writes them, made equal to the
+  // other topics of their co-partition group.
+  const plan = planRepartitionCounts(subtopologies, internal, counts, topology.copartitionGroups());
   const repartition = new Map<string, number>();
-  const countOf = (sub: (typeof subtopologies)[number], seen: Set<number>): number => {
-    let max = 0;
-    for (const topic of sub.sourceTopics) {
-      if (!internal.has(topic)) max = Math.max(max, counts.get(topic)!);
-      else max = Math.max(max, repartitionCount(topic, seen));
-    }
-    return max;
-  };
-  const repartitionCount = (topic: string, seen: Set<number>): number => {
-    const fixed = internal.get(topic)!.numPartitions;
-    if (fixed !== undefined) return fixed;
-    const writer = subtopologies.find((s) => s.sinkTopics.includes(topic));
-    if (!writer || seen.has(writer.id)) return 1;
-    return countOf(writer, new Set([...seen, writer.id]));
-  };
-  for (const name of internal.keys())
-    repartition.set(resolveTopic(name), repartitionCount(name, new Set()));
+  for (const [name, n] of plan.repartition) repartition.set(resolveTopic(name), n);
   await createTopicsAndWait(
     admin,
     [...repartition].map(([topic, numPartitions]) => ({
@@ -68,7 +56,7 @@ export async function prepareInternalTopics(
 
   const specs: ChangelogTopicSpec[] = [];
   for (const sub of subtopologies) {
-    const partitions = countOf(sub, new Set([sub.id]));
+    const partitions = plan.partitionsOf(sub);
     for (const storeName of sub.stores) {
       const builder = topology.stores().get(storeName)!;
       if (!builder.loggingEnabled) continue;
