@@ -50,7 +50,7 @@ export async function runStreamComparison(
       if (!systems.includes(name)) continue;
       const applicationId = `${ctx.runPrefix}-${name}-${short}`;
       const stateDir = join(ctx.workDir, `state-${name}-${short}`);
-      const { row } = await run(ctx, {
+      const { row, parsed } = await run(ctx, {
         mode: spec.mode,
         inputTopic: input.topic,
         guarantee,
@@ -70,11 +70,19 @@ export async function runStreamComparison(
         .recordCount(`${applicationId}-${store}-changelog`)
         .catch(() => undefined);
       if (written !== undefined) changelogRecords[row.system] = written;
-      rows.push(
-        written !== undefined && !row.failure
-          ? { ...row, note: `${written.toLocaleString('en-US')} changelog records` }
-          : row,
-      );
+      const notes: string[] = [];
+      if (written !== undefined) notes.push(`${written.toLocaleString('en-US')} changelog records`);
+      // CPU time per event and GC share (our worker reports them): steadier than events/s
+      // when other processes share the machine.
+      const cpuSeconds = Number(parsed?.details.cpuSeconds);
+      const gcSeconds = Number(parsed?.details.gcSeconds);
+      if (cpuSeconds > 0) {
+        notes.push(
+          `cpu ${((cpuSeconds * 1e6) / input.data.length).toFixed(1)} µs/event` +
+            (gcSeconds >= 0 ? `, GC ${((100 * gcSeconds) / cpuSeconds).toFixed(0)}%` : ''),
+        );
+      }
+      rows.push(notes.length > 0 && !row.failure ? { ...row, note: notes.join('; ') } : row);
     }
   }
   if (systems.includes('rocksdb')) {

@@ -1,3 +1,4 @@
+import { PerformanceObserver } from 'node:perf_hooks';
 /**
  * Child process: runs one benchmark topology on nest-streams (`KafkaStreams`) and prints a
  * {@link WorkerResult} line. Modes:
@@ -104,7 +105,13 @@ async function main(): Promise<void> {
     }
   });
 
+  let gcMs = 0;
+  const gcObserver = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gcMs += entry.duration;
+  });
+  gcObserver.observe({ entryTypes: ['gc'] });
   const deadline = Date.now() + timeoutMs;
+  const cpuAtStart = process.cpuUsage();
   const started = performance.now();
   await streams.start();
   while (!running && !failed) {
@@ -118,6 +125,8 @@ async function main(): Promise<void> {
     }
   }
   const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuAtStart);
+  gcObserver.disconnect();
   const peak = peakRssMb();
   if (failed) throw new Error(`processing failed: ${failed}`);
 
@@ -133,7 +142,12 @@ async function main(): Promise<void> {
     seconds,
     peakRssMb: peak,
     storeEntries: entries,
-    details: { processed, restored },
+    details: {
+      processed,
+      restored,
+      cpuSeconds: (cpu.user + cpu.system) / 1e6,
+      gcSeconds: gcMs / 1000,
+    },
   });
 }
 

@@ -6,7 +6,8 @@ const { spawnSync } = require('node:child_process');
 const { join } = require('node:path');
 
 const args = process.argv.slice(2);
-const full = args.includes('--full');
+// `npm run test:reliability --full` (without `--`) reaches us as npm_config_full.
+const full = args.includes('--full') || process.env.npm_config_full === 'true';
 const jestArgs = args.filter((a) => a !== '--full');
 const size = full ? 'full' : (process.env.RELIABILITY_SIZE ?? 'reduced');
 process.stdout.write(`[reliability] size: ${size}\n`);
