@@ -1,4 +1,3 @@
-import { PerformanceObserver } from 'node:perf_hooks';
 /**
  * Child process: runs one benchmark topology on nest-streams (`KafkaStreams`) and prints a
  * {@link WorkerResult} line. Modes:
@@ -12,6 +11,7 @@ import { PerformanceObserver } from 'node:perf_hooks';
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { Kafka, logLevel } from 'kafkajs';
 import { KafkaStreams } from '../../libs/streams/src/runtime/kafka-streams';
 import {
