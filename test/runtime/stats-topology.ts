@@ -18,7 +18,11 @@ export interface OrderStats {
 /** The source text's count-and-sum aggregation, written with the Processor API. */
 class StatsProcessor implements Processor<string, OrderEvent, string, OrderStats> {
   private store!: KeyValueStore<string, OrderStats>;
-  constructor(private readonly failOnKey?: string) {}
+  constructor(
+    private readonly failOnKey?: string,
+    /** Failures left for `failOnKey`, shared by every task's processor. */
+    private readonly failures: { left: number } = { left: Infinity },
+  ) {}
   init(context: ProcessorContext<string, OrderStats>): void {
     this.store = context.getStateStore('stats-store');
   }
@@ -26,7 +30,10 @@ class StatsProcessor implements Processor<string, OrderEvent, string, OrderStats
     await this.store.prefetch(records.map((r) => r.key));
   }
   process(record: Record<string, OrderEvent>): void {
-    if (record.key === this.failOnKey) throw new Error(`poison key ${record.key}`);
+    if (record.key === this.failOnKey && this.failures.left > 0) {
+      this.failures.left--;
+      throw new Error(`poison key ${record.key}`);
+    }
     const old = this.store.get(record.key) ?? { count: 0, sum: 0 };
     this.store.put(record.key, { count: old.count + 1, sum: old.sum + record.value.amount });
   }
@@ -34,8 +41,16 @@ class StatsProcessor implements Processor<string, OrderEvent, string, OrderStats
 
 export function statsTopology(
   inputTopic: string,
-  options: { inMemory?: boolean; caching?: boolean; failOnKey?: string } = {},
+  options: {
+    inMemory?: boolean;
+    caching?: boolean;
+    /** Records with this key throw from the processor... */
+    failOnKey?: string;
+    /** ...this many times in all (default: always). */
+    failures?: number;
+  } = {},
 ): Topology {
+  const failures = { left: options.failures ?? Infinity };
   const supplier = options.inMemory
     ? Stores.inMemoryKeyValueStore('stats-store')
     : Stores.persistentKeyValueStore('stats-store');
@@ -47,6 +62,6 @@ export function statsTopology(
       keySerde: Serdes.String(),
       valueSerde: Serdes.Json<OrderEvent>(),
     })
-    .addProcessor('stats', () => new StatsProcessor(options.failOnKey), 'events')
+    .addProcessor('stats', () => new StatsProcessor(options.failOnKey, failures), 'events')
     .addStateStore(builder, 'stats');
 }
