@@ -139,7 +139,11 @@ describe('DSL aggregations against the broker', () => {
       )!;
       return Object.fromEntries(resource.configEntries.map((e) => [e.configName, e.configValue]));
     });
-    return { statsView, windowView, outputCount, changelogConfigs };
+    // Window-store updates logged: one per record without caching, one per window and flush with.
+    const windowChangelogRecords = (
+      await admin.fetchTopicOffsets(`${appId}-windowed-count-store-changelog`)
+    ).reduce((n, p) => n + Number(p.high), 0);
+    return { statsView, windowView, outputCount, changelogConfigs, windowChangelogRecords };
   };
 
   it('computes exact count/sum and windowed counts; caching only reduces emitted updates', async () => {
@@ -160,6 +164,11 @@ describe('DSL aggregations against the broker', () => {
     expect(uncached.outputCount).toBe(events.length);
     expect(cached.outputCount).toBeLessThan(events.length);
     expect(cached.outputCount).toBeGreaterThanOrEqual(truth.size);
+    // The window store's cache collapses a window's updates between flushes.
+    const userWindows = [...windows.values()].reduce((n, perUser) => n + perUser.size, 0);
+    expect(uncached.windowChangelogRecords).toBe(events.length);
+    expect(cached.windowChangelogRecords).toBeLessThan(events.length);
+    expect(cached.windowChangelogRecords).toBeGreaterThanOrEqual(userWindows);
     // Changelogs as Kafka Streams configures them: compacted; windowed ones also deleted after
     // the store's retention + 1 day.
     expect(cached.changelogConfigs[0]['cleanup.policy']).toBe('compact');

@@ -11,7 +11,8 @@ import type { OrderEvent, OrderStats } from './stats-topology';
 /**
  * The source text's two aggregations with the DSL: count and sum per user into `stats-store`,
  * and a 5-minute tumbling count (no grace, 1 h retention) into `windowed-count-store`; stats
- * updates also go to `outputTopic` so downstream emission can be counted.
+ * updates also go to `outputTopic` so downstream emission can be counted. `caching` applies
+ * to both stores.
  */
 export function dslTopology(inputTopic: string, outputTopic: string, caching: boolean): Topology {
   const builder = new StreamsBuilder();
@@ -30,8 +31,12 @@ export function dslTopology(inputTopic: string, outputTopic: string, caching: bo
     )
     .toStream()
     .to(outputTopic, Produced.with(Serdes.String(), Serdes.Json<OrderStats>()));
-  grouped
-    .windowedBy(TimeWindows.ofSizeWithNoGrace(5 * 60_000))
-    .count(Materialized.as<string, number>('windowed-count-store').withRetention(60 * 60_000));
+  grouped.windowedBy(TimeWindows.ofSizeWithNoGrace(5 * 60_000)).count(
+    caching
+      ? Materialized.as<string, number>('windowed-count-store').withRetention(60 * 60_000)
+      : Materialized.as<string, number>('windowed-count-store')
+          .withRetention(60 * 60_000)
+          .withCachingDisabled(),
+  );
   return builder.build();
 }

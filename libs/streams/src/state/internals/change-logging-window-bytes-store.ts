@@ -82,7 +82,12 @@ export class ChangeLoggingWindowBytesStore implements WindowBytesStore {
     return this.inner.observedStreamTime();
   }
 
-  put(key: Buffer, value: Buffer | null, windowStart: number): Buffer | undefined {
+  put(
+    key: Buffer,
+    value: Buffer | null,
+    windowStart: number,
+    timestamp?: number,
+  ): Buffer | undefined {
     const storeKey = this.inner.put(key, value, windowStart);
     if (storeKey === undefined) return undefined;
     const collector = this.collector;
@@ -94,10 +99,10 @@ export class ChangeLoggingWindowBytesStore implements WindowBytesStore {
         new Error('store is not initialized'),
       );
     }
-    let timestamp = context.currentTimestamp();
+    let recordTimestamp = timestamp ?? context.currentTimestamp();
     let payload = value;
     if (this.timestampedValues && value !== null && value.length >= 8) {
-      timestamp = readTimestamp(value, 0);
+      recordTimestamp = readTimestamp(value, 0);
       payload = value.subarray(8);
     }
     collector.send({
@@ -105,7 +110,7 @@ export class ChangeLoggingWindowBytesStore implements WindowBytesStore {
       partition: this.partition,
       key: storeKey,
       value: payload,
-      timestamp,
+      timestamp: recordTimestamp,
     });
     return storeKey;
   }

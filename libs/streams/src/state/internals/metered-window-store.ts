@@ -5,6 +5,7 @@ import type { Serde } from '../../serde/serde';
 import type { KeyValue, KeyValueIterator } from '../key-value-store';
 import type { StateStoreContext } from '../state-store-context';
 import type { WindowStore, WindowStoreIterator } from '../window-store';
+import { CachingWindowBytesStore } from './caching-window-bytes-store';
 import { ChangeLoggingWindowBytesStore } from './change-logging-window-bytes-store';
 import { changelogTopicName } from './changelog-topic-name';
 import { MappingKeyValueIterator } from './mapping-key-value-iterator';
@@ -15,6 +16,8 @@ import type {
   WindowRangeQuery,
 } from './segmented-window-bytes.store';
 import { NOT_SAMPLED, OP, StoreMetrics, type StoreMetricsSnapshot } from './store-metrics';
+import { WindowKeySchema } from './window-key-schema';
+import { findWindowLayer, initWindowStack } from './window-stack';
 
 /** How a {@link MeteredWindowStore} is made; built by `WindowStoreBuilder`. */
 export interface MeteredWindowStoreOptions<K, V> {
@@ -25,9 +28,22 @@ export interface MeteredWindowStoreOptions<K, V> {
   readonly valueSerde: Serde<V>;
   /** Values are `ValueAndTimestamp` bytes (restored records get their timestamp in front). */
   readonly timestampedValues?: boolean;
+  /** Whether `buildStack` puts a caching layer in the stack. */
+  readonly caching?: boolean;
   /** Builds the engine and its layers for one task, unopened. */
   readonly buildStack: (context: StateStoreContext) => WindowBytesStore;
 }
+
+/**
+ * Receives the windows a caching window store writes through, typed: the windowed key, the
+ * new value (`null`: deleted), the value before (`undefined` when not known) and the timestamp.
+ */
+export type WindowedCacheFlushListener<K, V> = (
+  key: Windowed<K>,
+  newValue: V | null,
+  oldValue: V | null | undefined,
+  timestamp: number,
+) => void;
 
 /**
  * The metered layer of window stores: typed (serdes), counted, and the one that opens the
@@ -47,6 +63,8 @@ export class MeteredWindowStore<K, V> implements WindowStore<K, V> {
   private stack: WindowBytesStore | undefined;
   private topic: string;
   private windowSize = 0;
+  private pendingListener:
+    { listener: WindowedCacheFlushListener<K, V>; sendOldValues: boolean } | undefined;
 
   /** Whether values carry their timestamps (`ValueAndTimestamp`): queries unwrap them. */
   get timestampedValues(): boolean {
@@ -72,20 +90,22 @@ export class MeteredWindowStore<K, V> implements WindowStore<K, V> {
     this.metrics.taskId = context.taskId.toString();
     this.topic = changelogTopicName(context.applicationId, this.name);
     const stack = this.options.buildStack(context);
-    const open = (): Promise<void> =>
-      stack instanceof ChangeLoggingWindowBytesStore ? stack.init(context) : stack.open();
+    const open = (): Promise<void> => initWindowStack(stack, context);
     await open();
     this.stack = stack;
     this.windowSize = stack.windowSizeMs;
+    if (this.pendingListener) {
+      this.setFlushListener(this.pendingListener.listener, this.pendingListener.sendOldValues);
+    }
+    const logging = findWindowLayer(stack, ChangeLoggingWindowBytesStore);
     const timestamped = this.options.timestampedValues === true;
     context.register({
       store: this,
       name: this.name,
       persistent: this.persistent,
-      changelog:
-        stack instanceof ChangeLoggingWindowBytesStore
-          ? { topic: stack.changelogTopic, partition: stack.changelogPartition }
-          : undefined,
+      changelog: logging
+        ? { topic: logging.changelogTopic, partition: logging.changelogPartition }
+        : undefined,
       restoreBatch: (records) => {
         stack.restoreAll(timestamped ? withTimestamps(records) : records);
       },
@@ -98,6 +118,34 @@ export class MeteredWindowStore<K, V> implements WindowStore<K, V> {
 
   isOpen(): boolean {
     return this.stack?.isOpen() ?? false;
+  }
+
+  /**
+   * Sets the listener of the windows the cache writes through, typed. Returns false when the
+   * store has no caching layer (then every write is final at once: forward it yourself).
+   */
+  setFlushListener(listener: WindowedCacheFlushListener<K, V>, sendOldValues: boolean): boolean {
+    const stack = this.stack;
+    if (!stack) {
+      this.pendingListener = { listener, sendOldValues };
+      return this.options.caching === true;
+    }
+    const caching = findWindowLayer(stack, CachingWindowBytesStore);
+    if (!caching) return false;
+    const topic = this.topic;
+    const values = this.valueSerde;
+    caching.setFlushListener((storeKey, newValue, oldValue, timestamp) => {
+      const parts = WindowKeySchema.fromStoreKey(storeKey);
+      listener(
+        this.windowedKey({ ...parts, value: storeKey }),
+        newValue === null ? null : values.deserialize(newValue, topic),
+        oldValue === undefined || oldValue === null
+          ? oldValue
+          : values.deserialize(oldValue, topic),
+        timestamp,
+      );
+    }, sendOldValues);
+    return true;
   }
 
   put(key: K, value: V | null, windowStart: number): void {

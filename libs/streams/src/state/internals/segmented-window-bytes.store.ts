@@ -67,10 +67,17 @@ export interface WindowBytesStore {
 
   /**
    * Writes `value` for `key`'s window starting at `windowStart` (`null` deletes it).
+   * `timestamp` is the record timestamp of the write when it is not the current record's (a
+   * cache writing through); engines ignore it, the change-logging layer logs with it.
    * @returns the store key written (also the changelog key), or `undefined` when nothing was
    *   written: the window is past retention, or a `null` in a store retaining duplicates.
    */
-  put(key: Buffer, value: Buffer | null, windowStart: number): Buffer | undefined;
+  put(
+    key: Buffer,
+    value: Buffer | null,
+    windowStart: number,
+    timestamp?: number,
+  ): Buffer | undefined;
   /** The value of `key`'s window starting at `windowStart`, synchronously. */
   fetch(key: Buffer, windowStart: number): Buffer | undefined;
   fetchAsync(key: Buffer, windowStart: number): Promise<Buffer | undefined>;

@@ -3,17 +3,16 @@ import type { Serde } from '../../serde/serde';
 import type { StateStoreContext } from '../state-store-context';
 import type { StoreBuilder } from '../store-builder';
 import type { WindowBytesStoreSupplier } from '../window-bytes-store-supplier';
+import { CachingWindowBytesStore } from './caching-window-bytes-store';
 import { ChangeLoggingWindowBytesStore } from './change-logging-window-bytes-store';
 import { MeteredWindowStore } from './metered-window-store';
 import type { WindowBytesStore } from './segmented-window-bytes.store';
 
 /**
- * Builds window stores: metered (typed) -> change-logging (when enabled) -> the segmented
- * engine in `<taskDir>/<store>/<store>.<segmentStart>`. Logging is on by default.
- *
- * Caching is not implemented for window stores yet: `withCachingEnabled()` is accepted (so
- * DSL defaults work) and every write still goes to the changelog at once, which changes only
- * how often updates are emitted, never what is stored.
+ * Builds window stores: metered (typed) -> caching (when enabled) -> change-logging (when
+ * enabled) -> the segmented engine in `<taskDir>/<store>/<store>.<segmentStart>`. Logging is
+ * on by default, caching off (the DSL turns it on unless `Materialized` says otherwise).
+ * Stores retaining duplicates (stream-stream joins) are never cached, as in Kafka Streams.
  */
 export class WindowStoreBuilder<K, V> implements StoreBuilder<MeteredWindowStore<K, V>> {
   private caching = false;
@@ -74,6 +73,7 @@ export class WindowStoreBuilder<K, V> implements StoreBuilder<MeteredWindowStore
   build(): MeteredWindowStore<K, V> {
     const { supplier, timestampedValues } = this;
     const logging = this.logging;
+    const caching = this.caching && !supplier.retainDuplicates;
     return new MeteredWindowStore<K, V>({
       name: supplier.name,
       persistent: supplier.persistent,
@@ -81,12 +81,16 @@ export class WindowStoreBuilder<K, V> implements StoreBuilder<MeteredWindowStore
       keySerde: this.keySerde,
       valueSerde: this.valueSerde,
       timestampedValues,
+      caching,
       buildStack: (context: StateStoreContext): WindowBytesStore => {
         const engine = supplier.get({
           directory: path.join(context.taskDir, supplier.name),
           configs: context.appConfigs ?? {},
         });
-        return logging ? new ChangeLoggingWindowBytesStore(engine, timestampedValues) : engine;
+        const logged = logging
+          ? new ChangeLoggingWindowBytesStore(engine, timestampedValues)
+          : engine;
+        return caching ? new CachingWindowBytesStore(logged) : logged;
       },
     });
   }
