@@ -56,6 +56,36 @@ describe('SessionWindowedKStream through the TopologyTestDriver', () => {
     expect(driver.producedRecords('topology-test-driver-sessions-changelog')).toHaveLength(6);
   });
 
+  it('with caching, emits and logs each session once per commit', async () => {
+    const builder = new StreamsBuilder();
+    builder
+      .stream('clicks', Consumed.with(str, str))
+      .groupByKey()
+      .windowedBy(SessionWindows.ofInactivityGapWithNoGrace(10))
+      .count(Materialized.as('sessions'))
+      .toStream()
+      .map((w, n) => ({ key: `${w.key}@${w.window.start}/${w.window.end}`, value: n }))
+      .to('output', Produced.with(str, long));
+    driver = await TopologyTestDriver.create(builder.build(), { commitEveryRecord: false });
+    const input = driver.createInputTopic('clicks', str, str);
+    for (const t of [0, 5, 8]) await input.pipeInput('a', 'x', t);
+    await input.pipeInput('b', 'x', 6);
+    await driver.commit();
+    const output = driver.createOutputTopic<string, number>('output', str, long);
+    // [0,0] and [0,5] were merged away before any commit: never emitted, never logged.
+    expect(output.readKeyValuesToList()).toEqual([
+      { key: 'a@0/8', value: 3 },
+      { key: 'b@6/6', value: 1 },
+    ]);
+    expect(driver.producedRecords('topology-test-driver-sessions-changelog')).toHaveLength(2);
+    await input.pipeInput('a', 'x', 12);
+    await driver.commit();
+    expect(output.readKeyValuesToList()).toEqual([
+      { key: 'a@0/8', value: null },
+      { key: 'a@0/12', value: 4 },
+    ]);
+  });
+
   it('aggregates with a merger and writes session-windowed keys with their serde', async () => {
     const builder = new StreamsBuilder();
     const keys = new SessionWindowedSerde(str);

@@ -157,7 +157,7 @@ describe('CachingWindowBytesStore', () => {
   it('reads exactly like the uncached engine through random writes, deletes and flushes', async () => {
     const keys = ['a', 'ab', 'abc', 'b', 'ba', 'c'].map(b);
     const starts = Array.from({ length: 16 }, (_, i) => i * SIZE);
-    for (const seed of [1, 2, 3]) {
+    for (const seed of [1, 2]) {
       const random = prng(seed);
       const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
       const { store } = await cachedStack();

@@ -1,16 +1,15 @@
-import { StoreClosedError } from '../../errors/store-closed.error';
 import type { StateStoreContext } from '../state-store-context';
 import type { BytesStoreCapabilities, BytesWrite } from './bytes-store';
-import type { FlushedEntry, NamedCache } from './named-cache';
-import { RecordCache } from './record-cache';
+import type { FlushedEntry } from './named-cache';
 import type { RestoreBatchResult } from './segmented-bytes.store';
 import type {
   WindowBytesEntry,
   WindowBytesStore,
   WindowRangeQuery,
 } from './segmented-window-bytes.store';
+import { SegmentedStoreCache, type SegmentedCacheSchema } from './segmented-store-cache';
 import { WINDOW_STORE_SUFFIX_SIZE, WindowKeySchema } from './window-key-schema';
-import { initWindowStack } from './window-stack';
+import { initStack } from './layer-stack';
 
 /**
  * Receives the windows the cache writes through, after they are written: the store key
@@ -25,15 +24,15 @@ export type WindowCacheFlushListener = (
   timestamp: number,
 ) => void;
 
-/** Characters above any latin1 character: `prefix + PREFIX_END` bounds every key with `prefix`. */
-const PREFIX_END = '\u0100';
-
-/** A dirty cached window matching a read, with what ordering needs. */
-interface CachedWindow {
-  readonly storeKey: Buffer;
-  readonly segment: number;
-  readonly entry: WindowBytesEntry | undefined;
-}
+const WINDOW_CACHE_SCHEMA: SegmentedCacheSchema<WindowBytesEntry> = {
+  segmentTime: (storeKey) => WindowKeySchema.extractStoreTimestamp(storeKey),
+  toEntry: (storeKey, value) => {
+    const parts = WindowKeySchema.fromStoreKey(storeKey);
+    return { key: parts.key, windowStart: parts.windowStart, seqnum: parts.seqnum, value };
+  },
+  storeKeyOf: (entry) =>
+    WindowKeySchema.toStoreKeyBinary(entry.key, entry.windowStart, entry.seqnum),
+};
 
 /**
  * The caching layer of window stores (Kafka Streams' `CachingWindowStore`): writes go to the
@@ -53,15 +52,14 @@ interface CachedWindow {
  * below's errors pass through.
  */
 export class CachingWindowBytesStore implements WindowBytesStore {
-  private cache: NamedCache | undefined;
-  private owner: RecordCache | undefined;
+  private readonly cache: SegmentedStoreCache<WindowBytesEntry>;
   private context: StateStoreContext | undefined;
   private listener: WindowCacheFlushListener | undefined;
   private sendOldValues = false;
-  /** The largest window start written into the cache since open. */
-  private cachedStreamTime = -1;
 
-  constructor(readonly inner: WindowBytesStore) {}
+  constructor(readonly inner: WindowBytesStore) {
+    this.cache = new SegmentedStoreCache(inner, WINDOW_CACHE_SCHEMA, (e) => this.writeThrough(e));
+  }
 
   get name(): string {
     return this.inner.name;
@@ -95,25 +93,21 @@ export class CachingWindowBytesStore implements WindowBytesStore {
 
   /** Opens the layers below (binding the task's collector) and the cache namespace. */
   async init(context: StateStoreContext): Promise<void> {
-    if (this.cache !== undefined) return;
-    await initWindowStack(this.inner, context);
+    if (this.cache.isOpen) return;
+    await initStack(this.inner, context);
     this.context = context;
-    this.cachedStreamTime = -1;
-    this.owner = context.cache ?? RecordCache.processWide();
-    this.cache = this.owner.createNamespace(`${context.taskId.toString()}-${this.name}`, (e) =>
-      this.writeThrough(e),
-    );
+    this.cache.init(context);
   }
 
   open(): Promise<void> {
-    if (this.context !== undefined && this.cache === undefined) return this.init(this.context);
+    if (this.context !== undefined && !this.cache.isOpen) return this.init(this.context);
     return this.inner.open();
   }
   isOpen(): boolean {
-    return this.cache !== undefined && this.inner.isOpen();
+    return this.cache.isOpen && this.inner.isOpen();
   }
   observedStreamTime(): number {
-    return Math.max(this.inner.observedStreamTime(), this.cachedStreamTime);
+    return this.cache.observedStreamTime();
   }
 
   put(
@@ -122,50 +116,38 @@ export class CachingWindowBytesStore implements WindowBytesStore {
     windowStart: number,
     timestamp?: number,
   ): Buffer | undefined {
-    const cache = this.requireCache();
     const storeKey = WindowKeySchema.toStoreKeyBinary(key, windowStart, 0);
-    this.cachedStreamTime = Math.max(this.cachedStreamTime, windowStart);
-    if (windowStart < this.minLiveTime()) return undefined;
-    cache.putDirty(
-      storeKey.toString('latin1'),
-      storeKey,
-      value,
-      timestamp ?? this.requireContext().currentTimestamp(),
-    );
-    return storeKey;
+    return this.cache.put(storeKey, value, timestamp) ? storeKey : undefined;
   }
 
   fetch(key: Buffer, windowStart: number): Buffer | undefined {
-    const cache = this.requireCache();
-    if (windowStart < this.minLiveTime()) return undefined;
-    const entry = cache.get(
-      WindowKeySchema.toStoreKeyBinary(key, windowStart, 0).toString('latin1'),
-    );
-    if (entry !== undefined) return entry.value ?? undefined;
+    const cached = this.cache.lookup(WindowKeySchema.toStoreKeyBinary(key, windowStart, 0));
+    if (cached === 'expired') return undefined;
+    if (cached !== undefined) return cached.value ?? undefined;
     return this.inner.fetch(key, windowStart);
   }
 
   async fetchAsync(key: Buffer, windowStart: number): Promise<Buffer | undefined> {
-    const cache = this.requireCache();
-    if (windowStart < this.minLiveTime()) return undefined;
-    const k = WindowKeySchema.toStoreKeyBinary(key, windowStart, 0).toString('latin1');
-    const entry = cache.peek(k);
-    if (entry !== undefined) return entry.value ?? undefined;
+    const storeKey = WindowKeySchema.toStoreKeyBinary(key, windowStart, 0);
+    const cached = this.cache.lookup(storeKey, false);
+    if (cached === 'expired') return undefined;
+    if (cached !== undefined) return cached.value ?? undefined;
     const stored = await this.inner.fetchAsync(key, windowStart);
     // A write may have landed in the cache while the read was in flight.
-    const after = this.cache?.peek(k);
+    const after = this.cache.isOpen ? this.cache.lookup(storeKey, false) : undefined;
+    if (after === 'expired') return undefined;
     return after !== undefined ? (after.value ?? undefined) : stored;
   }
 
   range(query: WindowRangeQuery): IterableIterator<WindowBytesEntry> {
-    this.requireCache();
-    return this.merge(this.inner.range(query), query);
+    return this.cache.merge(this.inner.range(query), this.matching(query), query.backward === true);
   }
 
   async rangeAsync(query: WindowRangeQuery): Promise<WindowBytesEntry[]> {
-    this.requireCache();
     const stored = await this.inner.rangeAsync(query);
-    return [...this.merge(stored[Symbol.iterator](), query)];
+    return [
+      ...this.cache.merge(stored[Symbol.iterator](), this.matching(query), query.backward === true),
+    ];
   }
 
   /** Restores go straight to the store below; the cache is empty while a task restores. */
@@ -179,46 +161,67 @@ export class CachingWindowBytesStore implements WindowBytesStore {
 
   /** Writes the dirty windows through (to the changelog too), then flushes the store below. */
   async flush(): Promise<void> {
-    this.cache?.flush();
+    this.cache.flush();
     await this.inner.flush();
   }
 
   /** Writes the dirty windows through, drops the namespace and closes the store below. */
   async close(): Promise<void> {
-    if (this.cache && this.owner) {
-      if (this.inner.isOpen()) this.cache.flush();
-      this.owner.closeNamespace(this.cache.name);
-      this.cache = undefined;
-    }
+    this.cache.close(this.inner.isOpen());
     await this.inner.close();
   }
 
   /** Drops the cached windows unwritten and destroys the store below. */
   async destroy(): Promise<void> {
-    if (this.cache && this.owner) {
-      this.owner.closeNamespace(this.cache.name);
-      this.cache = undefined;
-    }
+    this.cache.close(false);
     await this.inner.destroy();
   }
 
-  /** Window starts below this are past retention (the engine's rule, with cached writes). */
-  private minLiveTime(): number {
-    return Math.max(0, this.observedStreamTime() - this.retentionPeriodMs + 1);
+  /** Which cached store keys a range read covers. */
+  private matching(query: WindowRangeQuery): {
+    prefix?: Buffer;
+    from?: Buffer;
+    accept: (storeKey: Buffer) => boolean;
+  } {
+    const timeFrom = query.timeFrom ?? 0;
+    const timeTo = query.timeTo ?? Number.POSITIVE_INFINITY;
+    const { key, keyFrom, keyTo } = query;
+    return {
+      prefix: key,
+      from: keyFrom,
+      accept: (storeKey) => {
+        const parts = WindowKeySchema.fromStoreKey(storeKey);
+        if (parts.windowStart < timeFrom || parts.windowStart > timeTo) return false;
+        if (key !== undefined) return storeKey.length === key.length + WINDOW_STORE_SUFFIX_SIZE;
+        return (
+          (keyFrom === undefined || Buffer.compare(parts.key, keyFrom) >= 0) &&
+          (keyTo === undefined || Buffer.compare(parts.key, keyTo) <= 0)
+        );
+      },
+    };
   }
 
+  /**
+   * Writes flushed entries to the store below, then hands them to the listener. A removal of
+   * something the store below never held is neither written nor forwarded (Kafka Streams'
+   * optimisation: downstream never saw it), when the store below can tell synchronously.
+   */
   private writeThrough(entries: FlushedEntry[]): void {
     const listener = this.listener;
-    const readOld = listener !== undefined && this.sendOldValues && this.capabilities.syncReads;
+    const sync = this.capabilities.syncReads;
+    const readOld = listener !== undefined && this.sendOldValues;
+    const written: FlushedEntry[] = [];
     for (const entry of entries) {
       const { key, windowStart } = WindowKeySchema.fromStoreKey(entry.key);
-      if (readOld && entry.oldValue === undefined) {
+      if (sync && entry.oldValue === undefined && (readOld || entry.value === null)) {
         entry.oldValue = this.inner.fetch(key, windowStart) ?? null;
       }
+      if (entry.value === null && entry.oldValue === null) continue;
       this.inner.put(key, entry.value, windowStart, entry.timestamp);
+      written.push(entry);
     }
     if (listener === undefined) return;
-    for (const entry of entries) {
+    for (const entry of written) {
       listener(
         entry.key,
         entry.value,
@@ -226,103 +229,5 @@ export class CachingWindowBytesStore implements WindowBytesStore {
         entry.timestamp,
       );
     }
-  }
-
-  /**
-   * The store's entries with the dirty cached windows matching `query` merged in: a cached
-   * window replaces the stored one (a cached delete hides it), in the store's order (segment,
-   * then store key; reversed for backward reads).
-   */
-  private *merge(
-    stored: Iterator<WindowBytesEntry>,
-    query: WindowRangeQuery,
-  ): IterableIterator<WindowBytesEntry> {
-    const cached = this.cachedMatches(query);
-    const backward = query.backward === true;
-    // The store below learns stream time from cached writes only when they are flushed.
-    const minLive = this.minLiveTime();
-    const nextLive = (): IteratorResult<WindowBytesEntry> => {
-      let result = stored.next();
-      while (!result.done && result.value.windowStart < minLive) result = stored.next();
-      return result;
-    };
-    let next = nextLive();
-    let i = 0;
-    while (!next.done || i < cached.length) {
-      let order: number;
-      let storeKey: Buffer | undefined;
-      if (next.done) order = -1;
-      else if (i >= cached.length) order = 1;
-      else {
-        const e = next.value;
-        storeKey = WindowKeySchema.toStoreKeyBinary(e.key, e.windowStart, e.seqnum);
-        const c = cached[i];
-        order = c.segment - this.segmentOf(e.windowStart) || Buffer.compare(c.storeKey, storeKey);
-        if (backward) order = -order;
-      }
-      if (order <= 0) {
-        const entry = cached[i++].entry;
-        if (entry !== undefined) yield entry;
-        if (order === 0) next = nextLive();
-      } else {
-        yield next.value as WindowBytesEntry;
-        next = nextLive();
-      }
-    }
-  }
-
-  /** Dirty cached windows matching `query`, in the order of the store's reads. */
-  private cachedMatches(query: WindowRangeQuery): CachedWindow[] {
-    const cache = this.requireCache();
-    if (cache.dirtyCount === 0) return [];
-    const timeFrom = Math.max(query.timeFrom ?? 0, this.minLiveTime());
-    const timeTo = query.timeTo ?? Number.POSITIVE_INFINITY;
-    if (timeFrom > timeTo) return [];
-    const prefix = query.key?.toString('latin1');
-    const candidates =
-      prefix === undefined
-        ? cache.dirtyRange(query.keyFrom?.toString('latin1'), undefined, false)
-        : cache.dirtyRange(prefix, prefix + PREFIX_END, false, true);
-    const matches: CachedWindow[] = [];
-    for (const candidate of candidates) {
-      const storeKey = candidate.key;
-      const parts = WindowKeySchema.fromStoreKey(storeKey);
-      if (parts.windowStart < timeFrom || parts.windowStart > timeTo) continue;
-      if (query.key !== undefined) {
-        if (storeKey.length !== query.key.length + WINDOW_STORE_SUFFIX_SIZE) continue;
-      } else {
-        if (query.keyFrom !== undefined && Buffer.compare(parts.key, query.keyFrom) < 0) continue;
-        if (query.keyTo !== undefined && Buffer.compare(parts.key, query.keyTo) > 0) continue;
-      }
-      matches.push({
-        storeKey,
-        segment: this.segmentOf(parts.windowStart),
-        entry:
-          candidate.value === null
-            ? undefined
-            : { key: parts.key, windowStart: parts.windowStart, seqnum: 0, value: candidate.value },
-      });
-    }
-    // Candidates come in store-key order; a stable sort by segment gives the store's order.
-    matches.sort((a, b) => a.segment - b.segment);
-    if (query.backward === true) matches.reverse();
-    return matches;
-  }
-
-  private segmentOf(windowStart: number): number {
-    return Math.floor(windowStart / this.segmentIntervalMs);
-  }
-
-  private requireContext(): StateStoreContext {
-    const context = this.context;
-    if (context === undefined) throw new StoreClosedError(this.name, 'is not initialized');
-    return context;
-  }
-
-  private requireCache(): NamedCache {
-    const cache = this.cache;
-    if (cache === undefined)
-      throw new StoreClosedError(this.name, 'is not initialized (or closed)');
-    return cache;
   }
 }

@@ -75,7 +75,13 @@ export class ChangeLoggingSessionBytesStore implements SessionBytesStore {
     return this.inner.observedStreamTime();
   }
 
-  put(key: Buffer, start: number, end: number, value: Buffer | null): Buffer | undefined {
+  put(
+    key: Buffer,
+    start: number,
+    end: number,
+    value: Buffer | null,
+    timestamp?: number,
+  ): Buffer | undefined {
     const sessionKey = this.inner.put(key, start, end, value);
     if (sessionKey === undefined) return undefined;
     const collector = this.collector;
@@ -92,7 +98,7 @@ export class ChangeLoggingSessionBytesStore implements SessionBytesStore {
       partition: this.partition,
       key: sessionKey,
       value,
-      timestamp: context.currentTimestamp(),
+      timestamp: timestamp ?? context.currentTimestamp(),
     });
     return sessionKey;
   }

@@ -4,6 +4,7 @@ import { Windowed } from '../../kstream/windows/windowed';
 import type { Serde } from '../../serde/serde';
 import type { SessionEntries, SessionStore } from '../session-store';
 import type { StateStoreContext } from '../state-store-context';
+import { CachingSessionBytesStore } from './caching-session-bytes-store';
 import { ChangeLoggingSessionBytesStore } from './change-logging-session-bytes-store';
 import { changelogTopicName } from './changelog-topic-name';
 import type {
@@ -11,6 +12,8 @@ import type {
   SessionBytesStore,
   SessionQuery,
 } from './segmented-session-bytes.store';
+import { findLayer, initStack } from './layer-stack';
+import { SessionKeySchema } from './session-key-schema';
 import { NOT_SAMPLED, OP, StoreMetrics, type StoreMetricsSnapshot } from './store-metrics';
 
 /** How a {@link MeteredSessionStore} is made; built by `SessionStoreBuilder`. */
@@ -22,7 +25,21 @@ export interface MeteredSessionStoreOptions<K, AGG> {
   readonly aggSerde: Serde<AGG>;
   /** Builds the engine and its layers for one task, unopened. */
   readonly buildStack: (context: StateStoreContext) => SessionBytesStore;
+  /** Whether `buildStack` puts a caching layer in the stack. */
+  readonly caching?: boolean;
 }
+
+/**
+ * Receives the sessions a caching session store writes through, typed: the session's windowed
+ * key, the new aggregate (`null`: removed), the one before (`undefined` when not known) and the
+ * timestamp of the last write.
+ */
+export type SessionCacheFlushListenerOf<K, AGG> = (
+  key: Windowed<K>,
+  newValue: AGG | null,
+  oldValue: AGG | null | undefined,
+  timestamp: number,
+) => void;
 
 /**
  * The metered layer of session stores: typed (serdes), counted, and the one that opens the
@@ -41,6 +58,8 @@ export class MeteredSessionStore<K, AGG> implements SessionStore<K, AGG> {
   private metrics: StoreMetrics;
   private stack: SessionBytesStore | undefined;
   private topic: string;
+  private pendingListener:
+    { listener: SessionCacheFlushListenerOf<K, AGG>; sendOldValues: boolean } | undefined;
 
   /** Session aggregates carry no timestamps: queries return them as stored. */
   get timestampedValues(): boolean {
@@ -66,18 +85,20 @@ export class MeteredSessionStore<K, AGG> implements SessionStore<K, AGG> {
     this.metrics.taskId = context.taskId.toString();
     this.topic = changelogTopicName(context.applicationId, this.name);
     const stack = this.options.buildStack(context);
-    const open = (): Promise<void> =>
-      stack instanceof ChangeLoggingSessionBytesStore ? stack.init(context) : stack.open();
+    const open = (): Promise<void> => initStack(stack, context);
     await open();
     this.stack = stack;
+    if (this.pendingListener) {
+      this.setFlushListener(this.pendingListener.listener, this.pendingListener.sendOldValues);
+    }
+    const logging = findLayer(stack, ChangeLoggingSessionBytesStore);
     context.register({
       store: this,
       name: this.name,
       persistent: this.persistent,
-      changelog:
-        stack instanceof ChangeLoggingSessionBytesStore
-          ? { topic: stack.changelogTopic, partition: stack.changelogPartition }
-          : undefined,
+      changelog: logging
+        ? { topic: logging.changelogTopic, partition: logging.changelogPartition }
+        : undefined,
       restoreBatch: (records) => {
         stack.restoreAll(records);
       },
@@ -90,6 +111,32 @@ export class MeteredSessionStore<K, AGG> implements SessionStore<K, AGG> {
 
   isOpen(): boolean {
     return this.stack?.isOpen() ?? false;
+  }
+
+  /**
+   * Sets the listener of the sessions the cache writes through, typed. Returns false when the
+   * store has no caching layer (then every write is final at once: forward it yourself).
+   */
+  setFlushListener(listener: SessionCacheFlushListenerOf<K, AGG>, sendOldValues: boolean): boolean {
+    const stack = this.stack;
+    if (!stack) {
+      this.pendingListener = { listener, sendOldValues };
+      return this.options.caching === true;
+    }
+    const caching = findLayer(stack, CachingSessionBytesStore);
+    if (!caching) return false;
+    const topic = this.topic;
+    const aggs = this.aggSerde;
+    caching.setFlushListener((sessionKey, newValue, oldValue, timestamp) => {
+      const { key, start, end } = SessionKeySchema.fromBinary(sessionKey);
+      listener(
+        new Windowed(this.keySerde.deserialize(key, topic), new SessionWindow(start, end)),
+        newValue === null ? null : aggs.deserialize(newValue, topic),
+        oldValue === undefined || oldValue === null ? oldValue : aggs.deserialize(oldValue, topic),
+        timestamp,
+      );
+    }, sendOldValues);
+    return true;
   }
 
   put(sessionKey: Windowed<K>, aggregate: AGG | null): void {

@@ -17,7 +17,7 @@ import type {
 } from './segmented-window-bytes.store';
 import { NOT_SAMPLED, OP, StoreMetrics, type StoreMetricsSnapshot } from './store-metrics';
 import { WindowKeySchema } from './window-key-schema';
-import { findWindowLayer, initWindowStack } from './window-stack';
+import { findLayer, initStack } from './layer-stack';
 
 /** How a {@link MeteredWindowStore} is made; built by `WindowStoreBuilder`. */
 export interface MeteredWindowStoreOptions<K, V> {
@@ -90,14 +90,14 @@ export class MeteredWindowStore<K, V> implements WindowStore<K, V> {
     this.metrics.taskId = context.taskId.toString();
     this.topic = changelogTopicName(context.applicationId, this.name);
     const stack = this.options.buildStack(context);
-    const open = (): Promise<void> => initWindowStack(stack, context);
+    const open = (): Promise<void> => initStack(stack, context);
     await open();
     this.stack = stack;
     this.windowSize = stack.windowSizeMs;
     if (this.pendingListener) {
       this.setFlushListener(this.pendingListener.listener, this.pendingListener.sendOldValues);
     }
-    const logging = findWindowLayer(stack, ChangeLoggingWindowBytesStore);
+    const logging = findLayer(stack, ChangeLoggingWindowBytesStore);
     const timestamped = this.options.timestampedValues === true;
     context.register({
       store: this,
@@ -130,7 +130,7 @@ export class MeteredWindowStore<K, V> implements WindowStore<K, V> {
       this.pendingListener = { listener, sendOldValues };
       return this.options.caching === true;
     }
-    const caching = findWindowLayer(stack, CachingWindowBytesStore);
+    const caching = findLayer(stack, CachingWindowBytesStore);
     if (!caching) return false;
     const topic = this.topic;
     const values = this.valueSerde;

@@ -68,7 +68,14 @@ export interface SessionBytesStore {
    * @returns the session key written (also the changelog key), or `undefined` when the session
    *   is past retention and nothing was written.
    */
-  put(key: Buffer, start: number, end: number, value: Buffer | null): Buffer | undefined;
+  put(
+    key: Buffer,
+    start: number,
+    end: number,
+    value: Buffer | null,
+    /** The write's record timestamp when not the current record's (a cache writing through). */
+    timestamp?: number,
+  ): Buffer | undefined;
   /** Removes `key`'s session `[start, end]`: `put(key, start, end, null)`. */
   remove(key: Buffer, start: number, end: number): Buffer | undefined;
   /** The aggregate of exactly `key`'s session `[start, end]`, synchronously. */

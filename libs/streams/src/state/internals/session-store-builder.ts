@@ -3,17 +3,15 @@ import type { Serde } from '../../serde/serde';
 import type { SessionBytesStoreSupplier } from '../session-bytes-store-supplier';
 import type { StateStoreContext } from '../state-store-context';
 import type { StoreBuilder } from '../store-builder';
+import { CachingSessionBytesStore } from './caching-session-bytes-store';
 import { ChangeLoggingSessionBytesStore } from './change-logging-session-bytes-store';
 import { MeteredSessionStore } from './metered-session-store';
 import type { SessionBytesStore } from './segmented-session-bytes.store';
 
 /**
- * Builds session stores: metered (typed) -> change-logging (when enabled) -> the segmented
- * engine in `<taskDir>/<store>/<store>.<segmentStart>`. Logging is on by default.
- *
- * Caching is not implemented for session stores yet: `withCachingEnabled()` is accepted (so
- * DSL defaults work) and every write still goes to the changelog at once, which changes only
- * how often updates are emitted, never what is stored.
+ * Builds session stores: metered (typed) -> caching (when enabled) -> change-logging (when
+ * enabled) -> the segmented engine in `<taskDir>/<store>/<store>.<segmentStart>`. Logging is
+ * on by default, caching off (the DSL turns it on unless `Materialized` says otherwise).
  */
 export class SessionStoreBuilder<K, AGG> implements StoreBuilder<MeteredSessionStore<K, AGG>> {
   /** The changelog kind (compact + delete, `retention.ms` from {@link retentionMs}). */
@@ -71,6 +69,7 @@ export class SessionStoreBuilder<K, AGG> implements StoreBuilder<MeteredSessionS
   build(): MeteredSessionStore<K, AGG> {
     const { supplier } = this;
     const logging = this.logging;
+    const caching = this.caching;
     return new MeteredSessionStore<K, AGG>({
       name: supplier.name,
       persistent: supplier.persistent,
@@ -82,8 +81,10 @@ export class SessionStoreBuilder<K, AGG> implements StoreBuilder<MeteredSessionS
           directory: path.join(context.taskDir, supplier.name),
           configs: context.appConfigs ?? {},
         });
-        return logging ? new ChangeLoggingSessionBytesStore(engine) : engine;
+        const logged = logging ? new ChangeLoggingSessionBytesStore(engine) : engine;
+        return caching ? new CachingSessionBytesStore(logged) : logged;
       },
+      caching,
     });
   }
 }

@@ -1,0 +1,128 @@
+import { CachingSessionBytesStore } from './caching-session-bytes-store';
+import { ChangeLoggingSessionBytesStore } from './change-logging-session-bytes-store';
+import { InMemoryBytesStore } from './in-memory-bytes.store';
+import {
+  SegmentedSessionBytesStore,
+  type SessionBytesEntry,
+  type SessionQuery,
+} from './segmented-session-bytes.store';
+import { SessionKeySchema } from './session-key-schema';
+import { testStoreContext } from './store-test-support';
+
+const b = (text: string): Buffer => Buffer.from(text, 'latin1');
+
+function engine(retentionPeriodMs = 60_000): SegmentedSessionBytesStore {
+  return new SegmentedSessionBytesStore({
+    name: 'sessions',
+    retentionPeriodMs,
+    capabilities: { syncReads: true, persistent: false },
+    segmentFactory: (name) => new InMemoryBytesStore(name),
+  });
+}
+
+async function cachedStack() {
+  const context = testStoreContext();
+  const store = new CachingSessionBytesStore(new ChangeLoggingSessionBytesStore(engine()));
+  const flushed: string[] = [];
+  store.setFlushListener((sessionKey, value, old) => {
+    const { key, start, end } = SessionKeySchema.fromBinary(sessionKey);
+    flushed.push(
+      `${key.toString()}[${start},${end}]=${value?.toString() ?? 'null'} (was ${
+        old === undefined ? '?' : (old?.toString() ?? 'null')
+      })`,
+    );
+  }, true);
+  await store.init(context);
+  return { store, context, flushed };
+}
+
+const show = (entries: Iterable<SessionBytesEntry>): string[] =>
+  [...entries].map((e) => `${e.key.toString()}[${e.start},${e.end}]=${e.value.toString()}`);
+
+/** A small seeded PRNG (mulberry32), so a failure names a reproducible sequence. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('CachingSessionBytesStore', () => {
+  it('logs and emits a growing, merged session once per flush, removals included', async () => {
+    const { store, context, flushed } = await cachedStack();
+    // A session grows record by record: each step removes the old session and writes the new.
+    store.put(b('bob'), 1_000, 1_000, b('1'));
+    store.remove(b('bob'), 1_000, 1_000);
+    store.put(b('bob'), 1_000, 2_000, b('2'));
+    store.remove(b('bob'), 1_000, 2_000);
+    store.put(b('bob'), 1_000, 3_000, b('3'));
+    expect(show(store.findSessions({ key: b('bob') }))).toEqual(['bob[1000,3000]=3']);
+    expect(store.fetchSession(b('bob'), 1_000, 2_000)).toBeUndefined();
+    expect(context.recordCollector.records).toHaveLength(0);
+    await store.flush();
+    // Three dirty sessions, two of them removals of sessions the store never held: those are
+    // neither logged nor emitted (Kafka Streams skips them too).
+    expect(
+      context.recordCollector.records.map((r) => {
+        const { start, end } = SessionKeySchema.fromBinary(r.key as Buffer);
+        return `[${start},${end}]=${r.value === null ? 'null' : String(r.value)}`;
+      }),
+    ).toEqual(['[1000,3000]=3']);
+    expect(flushed).toEqual(['bob[1000,3000]=3 (was null)']);
+    // Growing a stored session removes it for real: logged and emitted with its old value.
+    store.remove(b('bob'), 1_000, 3_000);
+    store.put(b('bob'), 1_000, 4_000, b('4'));
+    await store.flush();
+    expect(flushed.slice(1)).toEqual([
+      'bob[1000,3000]=null (was 3)',
+      'bob[1000,4000]=4 (was null)',
+    ]);
+    expect(context.recordCollector.records).toHaveLength(3);
+    expect(show(store.inner.findSessions({}))).toEqual(['bob[1000,4000]=4']);
+  });
+
+  it('finds sessions exactly like the uncached engine through random writes, removals and flushes', async () => {
+    const keys = ['a', 'ab', 'b', 'ba', 'c'].map(b);
+    for (const seed of [7, 8]) {
+      const random = prng(seed);
+      const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
+      const time = (step: number): number => Math.floor(random() * 30) * 1_000 + step * 400;
+      const { store } = await cachedStack();
+      const plain = engine();
+      await plain.open();
+      for (let step = 0; step < 250; step++) {
+        const key = pick(keys);
+        const start = time(step);
+        const end = start + Math.floor(random() * 5) * 1_000;
+        const value = random() < 0.25 ? null : b(`v${step}`);
+        expect(store.put(key, start, end, value) !== undefined).toBe(
+          plain.put(key, start, end, value) !== undefined,
+        );
+        if (random() < 0.1) await store.flush();
+        const queries: SessionQuery[] = [
+          { key: pick(keys) },
+          { key: pick(keys), earliestSessionEndTime: time(step), backward: true },
+          {},
+          { backward: true },
+          { keyFrom: pick(keys), keyTo: pick(keys), latestSessionStartTime: time(step) },
+        ];
+        for (const query of queries) {
+          const label = `seed ${seed} step ${step} ${JSON.stringify(query)}`;
+          expect([label, ...show(store.findSessions(query))]).toEqual([
+            label,
+            ...show(plain.findSessions(query)),
+          ]);
+        }
+        expect(await store.fetchSessionAsync(key, start, end)).toEqual(
+          await plain.fetchSessionAsync(key, start, end),
+        );
+      }
+      await store.flush();
+      expect(show(store.inner.findSessions({}))).toEqual(show(plain.findSessions({})));
+    }
+  });
+});

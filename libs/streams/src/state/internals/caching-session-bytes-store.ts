@@ -1,0 +1,230 @@
+import type { StateStoreContext } from '../state-store-context';
+import type { BytesStoreCapabilities, BytesWrite } from './bytes-store';
+import { initStack } from './layer-stack';
+import type { FlushedEntry } from './named-cache';
+import type { RestoreBatchResult } from './segmented-bytes.store';
+import type {
+  SessionBytesEntry,
+  SessionBytesStore,
+  SessionQuery,
+} from './segmented-session-bytes.store';
+import { SegmentedStoreCache, type SegmentedCacheSchema } from './segmented-store-cache';
+import { SESSION_SUFFIX_SIZE, SessionKeySchema } from './session-key-schema';
+
+/**
+ * Receives the sessions the cache writes through, after they are written: the session key
+ * (`[key][end][start]`), the new aggregate (`null`: removed), the aggregate before (`null`:
+ * absent; `undefined`: not asked for, or the engine cannot read synchronously) and the
+ * timestamp of the last write.
+ */
+export type SessionCacheFlushListener = (
+  sessionKey: Buffer,
+  newValue: Buffer | null,
+  oldValue: Buffer | null | undefined,
+  timestamp: number,
+) => void;
+
+const SESSION_CACHE_SCHEMA: SegmentedCacheSchema<SessionBytesEntry> = {
+  segmentTime: (sessionKey) => SessionKeySchema.extractEndTimestamp(sessionKey),
+  toEntry: (sessionKey, value) => {
+    const { key, start, end } = SessionKeySchema.fromBinary(sessionKey);
+    return { key, start, end, value };
+  },
+  storeKeyOf: (entry) => SessionKeySchema.toBinary(entry.key, entry.start, entry.end),
+};
+
+/**
+ * The caching layer of session stores (Kafka Streams' `CachingSessionStore`): session writes
+ * and removals go to the process-wide record cache keyed by the session key, so a session that
+ * grows record after record (or is merged away) costs one dirty entry until the cache flushes
+ * on `flush()` (the commit) or evicts; then the dirty sessions are written through to the layer
+ * below (the change-logging layer, so the changelog too) in write order and handed to the
+ * flush listener (the DSL forwards them downstream). Reads merge the dirty sessions over the
+ * store below in its order, a cached removal hiding the stored session.
+ *
+ * Errors: reads and writes before `init` or after `close` throw `StoreClosedError`; the layer
+ * below's errors pass through.
+ */
+export class CachingSessionBytesStore implements SessionBytesStore {
+  private readonly cache: SegmentedStoreCache<SessionBytesEntry>;
+  private context: StateStoreContext | undefined;
+  private listener: SessionCacheFlushListener | undefined;
+  private sendOldValues = false;
+
+  constructor(readonly inner: SessionBytesStore) {
+    this.cache = new SegmentedStoreCache(inner, SESSION_CACHE_SCHEMA, (e) => this.writeThrough(e));
+  }
+
+  get name(): string {
+    return this.inner.name;
+  }
+  get capabilities(): BytesStoreCapabilities {
+    return this.inner.capabilities;
+  }
+  get retentionPeriodMs(): number {
+    return this.inner.retentionPeriodMs;
+  }
+  get segmentIntervalMs(): number {
+    return this.inner.segmentIntervalMs;
+  }
+
+  /**
+   * Sets the listener of the sessions the cache writes through; with `sendOldValues` each one
+   * carries the aggregate the store held before (read from the store below when it can read
+   * synchronously). Returns true (this layer forwards flushes).
+   */
+  setFlushListener(listener: SessionCacheFlushListener, sendOldValues: boolean): boolean {
+    this.listener = listener;
+    this.sendOldValues = sendOldValues;
+    return true;
+  }
+
+  /** Opens the layers below (binding the task's collector) and the cache namespace. */
+  async init(context: StateStoreContext): Promise<void> {
+    if (this.cache.isOpen) return;
+    await initStack(this.inner, context);
+    this.context = context;
+    this.cache.init(context);
+  }
+
+  open(): Promise<void> {
+    if (this.context !== undefined && !this.cache.isOpen) return this.init(this.context);
+    return this.inner.open();
+  }
+  isOpen(): boolean {
+    return this.cache.isOpen && this.inner.isOpen();
+  }
+  observedStreamTime(): number {
+    return this.cache.observedStreamTime();
+  }
+
+  put(
+    key: Buffer,
+    start: number,
+    end: number,
+    value: Buffer | null,
+    timestamp?: number,
+  ): Buffer | undefined {
+    const sessionKey = SessionKeySchema.toBinary(key, start, end);
+    return this.cache.put(sessionKey, value, timestamp) ? sessionKey : undefined;
+  }
+
+  remove(key: Buffer, start: number, end: number): Buffer | undefined {
+    return this.put(key, start, end, null);
+  }
+
+  fetchSession(key: Buffer, start: number, end: number): Buffer | undefined {
+    const cached = this.cache.lookup(SessionKeySchema.toBinary(key, start, end));
+    if (cached === 'expired') return undefined;
+    if (cached !== undefined) return cached.value ?? undefined;
+    return this.inner.fetchSession(key, start, end);
+  }
+
+  async fetchSessionAsync(key: Buffer, start: number, end: number): Promise<Buffer | undefined> {
+    const sessionKey = SessionKeySchema.toBinary(key, start, end);
+    const cached = this.cache.lookup(sessionKey, false);
+    if (cached === 'expired') return undefined;
+    if (cached !== undefined) return cached.value ?? undefined;
+    const stored = await this.inner.fetchSessionAsync(key, start, end);
+    // A write may have landed in the cache while the read was in flight.
+    const after = this.cache.isOpen ? this.cache.lookup(sessionKey, false) : undefined;
+    if (after === 'expired') return undefined;
+    return after !== undefined ? (after.value ?? undefined) : stored;
+  }
+
+  findSessions(query: SessionQuery): IterableIterator<SessionBytesEntry> {
+    return this.cache.merge(
+      this.inner.findSessions(query),
+      this.matching(query),
+      query.backward === true,
+    );
+  }
+
+  async findSessionsAsync(query: SessionQuery): Promise<SessionBytesEntry[]> {
+    const stored = await this.inner.findSessionsAsync(query);
+    return [
+      ...this.cache.merge(stored[Symbol.iterator](), this.matching(query), query.backward === true),
+    ];
+  }
+
+  /** Restores go straight to the store below; the cache is empty while a task restores. */
+  restoreAll(records: readonly BytesWrite[]): RestoreBatchResult {
+    return this.inner.restoreAll(records);
+  }
+
+  approximateNumEntries(): number {
+    return this.inner.approximateNumEntries();
+  }
+
+  /** Writes the dirty sessions through (to the changelog too), then flushes the store below. */
+  async flush(): Promise<void> {
+    this.cache.flush();
+    await this.inner.flush();
+  }
+
+  /** Writes the dirty sessions through, drops the namespace and closes the store below. */
+  async close(): Promise<void> {
+    this.cache.close(this.inner.isOpen());
+    await this.inner.close();
+  }
+
+  /** Drops the cached sessions unwritten and destroys the store below. */
+  async destroy(): Promise<void> {
+    this.cache.close(false);
+    await this.inner.destroy();
+  }
+
+  /** Which cached session keys a read covers (the engine's rules for `query`). */
+  private matching(query: SessionQuery): {
+    prefix?: Buffer;
+    from?: Buffer;
+    accept: (sessionKey: Buffer) => boolean;
+  } {
+    const earliestEnd = query.earliestSessionEndTime ?? 0;
+    const latestStart = query.latestSessionStartTime ?? Number.POSITIVE_INFINITY;
+    const { key, keyFrom, keyTo } = query;
+    return {
+      prefix: key,
+      from: keyFrom,
+      accept: (sessionKey) => {
+        const parts = SessionKeySchema.fromBinary(sessionKey);
+        if (parts.end < earliestEnd || parts.start > latestStart) return false;
+        if (key !== undefined) return sessionKey.length === key.length + SESSION_SUFFIX_SIZE;
+        return (
+          (keyFrom === undefined || Buffer.compare(parts.key, keyFrom) >= 0) &&
+          (keyTo === undefined || Buffer.compare(parts.key, keyTo) <= 0)
+        );
+      },
+    };
+  }
+
+  /**
+   * Writes flushed entries to the store below, then hands them to the listener. A removal of
+   * something the store below never held is neither written nor forwarded (Kafka Streams'
+   * optimisation: downstream never saw it), when the store below can tell synchronously.
+   */
+  private writeThrough(entries: FlushedEntry[]): void {
+    const listener = this.listener;
+    const sync = this.capabilities.syncReads;
+    const readOld = listener !== undefined && this.sendOldValues;
+    const written: FlushedEntry[] = [];
+    for (const entry of entries) {
+      const { key, start, end } = SessionKeySchema.fromBinary(entry.key);
+      if (sync && entry.oldValue === undefined && (readOld || entry.value === null)) {
+        entry.oldValue = this.inner.fetchSession(key, start, end) ?? null;
+      }
+      if (entry.value === null && entry.oldValue === null) continue;
+      this.inner.put(key, start, end, entry.value, entry.timestamp);
+      written.push(entry);
+    }
+    if (listener === undefined) return;
+    for (const entry of written) {
+      listener(
+        entry.key,
+        entry.value,
+        this.sendOldValues ? entry.oldValue : undefined,
+        entry.timestamp,
+      );
+    }
+  }
+}
