@@ -36,6 +36,8 @@ const warn = (message: string): void => {
         : logAndContinue(warn),
       remoteQueries: { port: config.queryPort },
       allowStaleReads: config.allowStaleReads,
+      forwardingSecret: config.forwardingSecret,
+      forwardingTimeoutMs: config.forwardingTimeoutMs,
       retryAfterSeconds: 2,
       logger: { info: () => undefined, warn },
     }),

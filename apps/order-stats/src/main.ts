@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { KafkaStreams } from '@nest-streams/streams/runtime/kafka-streams';
 import { AppModule } from './app.module';
+import { answerClientErrors } from './client-error.handler';
 import { orderStatsConfig } from './order-stats.config';
 
 /** Starts one instance of the order-stats service (environment: see DESIGN.md and the README). */
@@ -9,6 +10,7 @@ async function bootstrap(): Promise<void> {
   const config = orderStatsConfig();
   const app = await NestFactory.create(AppModule, { logger: ['error', 'warn'] });
   app.enableShutdownHooks();
+  answerClientErrors(app.getHttpServer(), config.applicationServer);
   await app.init();
   app.get(KafkaStreams).onStateChange((state) => process.stdout.write(`STATE ${state}\n`));
   await app.listen(config.port, process.env.HOST ?? '127.0.0.1');

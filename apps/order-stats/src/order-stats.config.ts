@@ -15,6 +15,13 @@ export interface OrderStatsConfig {
   readonly queryPort: number;
   /** Answer from a standby (marked `X-Stale`) when the owner is unreachable: `ALLOW_STALE_READS`. */
   readonly allowStaleReads: boolean;
+  /** Timeout of a request forwarded to the key's owner (`FORWARDING_TIMEOUT_MS`, default 5000). */
+  readonly forwardingTimeoutMs: number;
+  /**
+   * Secret shared by the instances, keying the hop header's HMAC (`FORWARDING_SECRET`, 16+
+   * characters); default a key derived from the application id.
+   */
+  readonly forwardingSecret: string | undefined;
   /** Dead-letter topic for records that do not parse (`DEAD_LETTER_TOPIC`), else log and skip. */
   readonly deadLetterTopic: string | undefined;
 }
@@ -43,6 +50,8 @@ export function orderStatsConfig(env: NodeJS.ProcessEnv = process.env): OrderSta
     commitIntervalMs: env.COMMIT_INTERVAL_MS ? integer(env, 'COMMIT_INTERVAL_MS', 0) : undefined,
     queryPort: integer(env, 'QUERY_PORT', port + 10_000),
     allowStaleReads: (env.ALLOW_STALE_READS ?? 'true') === 'true',
+    forwardingTimeoutMs: integer(env, 'FORWARDING_TIMEOUT_MS', 5000),
+    forwardingSecret: env.FORWARDING_SECRET || undefined,
     deadLetterTopic: env.DEAD_LETTER_TOPIC || undefined,
   };
 }

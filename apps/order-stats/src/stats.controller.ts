@@ -28,8 +28,8 @@ export class StatsController {
   /** Users with ids in `[from, to]` across every instance, sorted by id. 503 if any part is missing. */
   @Get('range')
   async range(
-    @Query('from') from: string | undefined,
-    @Query('to') to: string | undefined,
+    @Query('from') from: unknown,
+    @Query('to') to: unknown,
     @Res({ passthrough: true }) res: { setHeader(name: string, value: string): void },
   ): Promise<{ userId: string; count: number; sum: number }[]> {
     const lower = requireKey('from', from);

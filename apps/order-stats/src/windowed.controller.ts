@@ -16,8 +16,8 @@ export class WindowedController {
   @RouteByKey('windowed-count-store', 'userId')
   async get(
     @Param('userId') userId: string,
-    @Query('from') from?: string,
-    @Query('to') to?: string,
+    @Query('from') from?: unknown,
+    @Query('to') to?: unknown,
   ): Promise<{ start: number; end: number; count: number }[]> {
     const key = requireKey('userId', userId);
     const now = Date.now();

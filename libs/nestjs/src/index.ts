@@ -17,6 +17,7 @@ export { StreamsRuntime } from './streams.runtime';
 export { KafkaStreamsHost } from './kafka-streams.host';
 export {
   FORWARDED_HEADER,
+  HOP_TOKEN_HEADER,
   LAG_HEADER,
   RETRY_AFTER_HEADER,
   SERVED_BY_HEADER,
@@ -80,6 +81,7 @@ export {
 } from './routing/route-decision';
 export { KeyOwnerLocator, type KeyLocation } from './routing/key-owner.locator';
 export { HttpRequestForwarder } from './routing/http-request.forwarder';
+export { HopAuthenticator, type TrustedHop } from './routing/hop-authenticator';
 export { StreamsExceptionFilter, httpStatusOf } from './http/streams-exception.filter';
 export {
   RetryingHttpClient,

@@ -71,6 +71,14 @@ export interface StreamsModuleOptions extends StreamsConfig {
   readonly allowStaleReads?: boolean;
   /** Timeout of a request forwarded to the key's owner, in ms; default 5000. */
   readonly forwardingTimeoutMs?: number;
+  /**
+   * Secret shared by every instance of the application (16 characters or more), keying the
+   * HMAC that authenticates the hop header of forwarded requests (`X-Streams-Hop-Token`): a
+   * hop header without a valid token is ignored, so a client cannot forge one to get a 503 or a
+   * standby read. Default: a key derived from `applicationId`, which stops clients that do not
+   * know the application id; set a real secret where clients might.
+   */
+  readonly forwardingSecret?: string;
   /** `Retry-After` (seconds) on 503 answers while rebalancing or restoring; default 2. */
   readonly retryAfterSeconds?: number;
   /** Instance-to-instance query transport; default off (`false`). */

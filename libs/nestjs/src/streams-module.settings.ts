@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { HostInfo } from '@nest-streams/streams/cluster/host-info';
 import type { StreamsConfig } from '@nest-streams/streams/runtime/streams-config';
@@ -11,6 +12,7 @@ import type { RemoteQueryOptions, StreamsModuleOptions } from './streams-module-
 const MODULE_KEYS = [
   'allowStaleReads',
   'forwardingTimeoutMs',
+  'forwardingSecret',
   'retryAfterSeconds',
   'remoteQueries',
   'metrics',
@@ -34,6 +36,8 @@ export class StreamsModuleSettings {
   readonly allowStaleReads: boolean;
   readonly forwardingTimeoutMs: number;
   readonly retryAfterSeconds: number;
+  /** Key of the hop header's HMAC: `forwardingSecret`, else derived from `applicationId`. */
+  readonly hopKey: Buffer;
   readonly autoStart: boolean;
   /** This instance's advertised `application.server`, when set (multi-instance). */
   readonly self: HostInfo | undefined;
@@ -58,6 +62,7 @@ export class StreamsModuleSettings {
         `retryAfterSeconds must be a non-negative integer, got ${String(options.retryAfterSeconds)}`,
       );
     }
+    this.hopKey = hopKeyOf(options);
     this.autoStart = options.autoStart !== false;
     try {
       this.self =
@@ -118,6 +123,18 @@ export class StreamsModuleSettings {
     const host = remote.advertisedHost ?? this.self?.host ?? '127.0.0.1';
     return `${host}:${remote.port}`;
   }
+}
+
+function hopKeyOf(options: StreamsModuleOptions): Buffer {
+  const secret = options.forwardingSecret;
+  if (secret !== undefined && (typeof secret !== 'string' || secret.length < 16)) {
+    throw new StreamsModuleConfigError(
+      'forwardingSecret must be a string of 16 characters or more',
+    );
+  }
+  return createHash('sha256')
+    .update(secret ?? `nest-streams hop key of application '${String(options.applicationId)}'`)
+    .digest();
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {

@@ -11,6 +11,12 @@ export const ROUTE_BY_KEY_METADATA = 'nest-streams:route-by-key';
 
 /** Hop header: set on a forwarded request, naming the instance (`host:port`) that forwarded it. */
 export const FORWARDED_HEADER = 'x-streams-forwarded';
+/**
+ * On a forwarded request: HMAC-SHA256 (hex) of the hop (forwarding instance, standby flag,
+ * method, path), keyed with the cluster's `forwardingSecret`. Hop headers without a valid token
+ * are ignored.
+ */
+export const HOP_TOKEN_HEADER = 'x-streams-hop-token';
 /** Set on a request forwarded to a standby: the receiver may answer from its standby copy. */
 export const STANDBY_READ_HEADER = 'x-streams-standby-read';
 /** On every answer: the instance (`host:port`) whose store answered. */

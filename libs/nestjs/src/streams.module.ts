@@ -7,6 +7,7 @@ import { StreamsMetadataAccessor } from './discovery/streams-metadata.accessor';
 import { StreamsExplorer } from './discovery/streams.explorer';
 import { StreamsHealthIndicator } from './health/streams-health.indicator';
 import { StreamsStateTracker } from './health/streams-state.tracker';
+import { ServedByListener } from './http/served-by.listener';
 import { StreamsExceptionFilter } from './http/streams-exception.filter';
 import { KafkaStreamsHost } from './kafka-streams.host';
 import { StreamsMetricsService } from './metrics/streams-metrics.service';
@@ -17,6 +18,7 @@ import { InteractiveQueryService } from './queries/interactive-query.service';
 import { KeyValueStoreFacade } from './queries/key-value-store.facade';
 import { SessionStoreFacade } from './queries/session-store.facade';
 import { WindowStoreFacade } from './queries/window-store.facade';
+import { HopAuthenticator } from './routing/hop-authenticator';
 import { HttpRequestForwarder } from './routing/http-request.forwarder';
 import { KeyOwnerLocator } from './routing/key-owner.locator';
 import { StoreRoutingInterceptor } from './routing/store-routing.interceptor';
@@ -36,6 +38,7 @@ const SHARED = [
   StreamsMetricsService,
   KeyOwnerLocator,
   HttpRequestForwarder,
+  HopAuthenticator,
   StoreRoutingInterceptor,
   StreamsExceptionFilter,
   InteractiveQueryClient,
@@ -79,6 +82,7 @@ const SHARED = [
     ...SHARED,
     StreamsExplorer,
     InteractiveQueryServer,
+    ServedByListener,
     StreamsRuntime,
     {
       provide: KafkaStreams,

@@ -24,6 +24,7 @@ import { StreamsMetricsService } from '../metrics/streams-metrics.service';
 import { StoreReadContext } from '../queries/store-read-context';
 import { StreamsModule } from '../streams.module';
 import { FakeKafkaStreams, instance } from '../testing/fake-kafka-streams';
+import { HopAuthenticator } from './hop-authenticator';
 import { HttpRequestForwarder } from './http-request.forwarder';
 
 /** This instance's advertised endpoint: never contacted (only compared). */
@@ -336,7 +337,7 @@ describe('StoreRoutingInterceptor', () => {
   it('serves a forwarded standby read from its standby copy when it holds one', async () => {
     fake.owns(dead, [SELF]);
     const answer = await call(base, '/stats/stale/u1', {
-      headers: { 'x-streams-forwarded': owner.endpoint, 'x-streams-standby-read': 'true' },
+      headers: app.get(HopAuthenticator).sign(owner.endpoint, true, 'GET', '/stats/stale/u1'),
     });
     expect(answer.status).toBe(200);
     expect(answer.json).toMatchObject({ stale: true });
@@ -344,15 +345,39 @@ describe('StoreRoutingInterceptor', () => {
     expect(forward).not.toHaveBeenCalled();
   });
 
-  it('never forwards a request that carries the hop header (forged or not)', async () => {
+  it('never forwards again a request that carries a valid hop header', async () => {
     fake.owns(owner.endpoint);
     const answer = await call(base, '/stats/u1', {
-      headers: { 'X-Streams-Forwarded': 'evil.example:80' },
+      headers: app.get(HopAuthenticator).sign(standby.endpoint, false, 'GET', '/stats/u1'),
     });
     expect(answer.status).toBe(503);
     expect(answer.headers['retry-after']).toBe('3');
     expect(forward).not.toHaveBeenCalled();
     expect(owner.seen).toHaveLength(0);
+    expect(handled).toEqual([]);
+  });
+
+  it('ignores forged hop headers: forwards once to the owner with its own signed hop', async () => {
+    fake.owns(owner.endpoint);
+    const signed = app.get(HopAuthenticator).sign(standby.endpoint, true, 'GET', '/stats/u2');
+    for (const headers of [
+      { 'X-Streams-Forwarded': 'evil.example:80', 'X-Streams-Standby-Read': 'true' },
+      { 'x-streams-forwarded': standby.endpoint, 'x-streams-hop-token': '0'.repeat(64) },
+      signed, // valid for another path: not for this one
+    ]) {
+      owner.seen.length = 0;
+      const answer = await call(base, '/stats/u1', { headers });
+      expect(answer.status).toBe(200);
+      expect(answer.json).toEqual({ from: 'owner' });
+      expect(owner.seen).toHaveLength(1);
+      const hop = owner.seen[0].headers;
+      expect(hop['x-streams-forwarded']).toBe(SELF);
+      expect(hop['x-streams-standby-read']).toBeUndefined();
+      expect(app.get(HopAuthenticator).verify(hop, 'GET', '/stats/u1')).toEqual({
+        from: SELF,
+        standby: false,
+      });
+    }
     expect(handled).toEqual([]);
   });
 

@@ -24,12 +24,10 @@ import { StreamsMetadataAccessor } from '../discovery/streams-metadata.accessor'
 import { StreamsMetricsService } from '../metrics/streams-metrics.service';
 import { StoreReadContext } from '../queries/store-read-context';
 import {
-  FORWARDED_HEADER,
   LAG_HEADER,
   RETRY_AFTER_HEADER,
   SERVED_BY_HEADER,
   STALE_HEADER,
-  STANDBY_READ_HEADER,
 } from '../streams.constants';
 import { StreamsModuleSettings } from '../streams-module.settings';
 import {
@@ -37,6 +35,7 @@ import {
   relayableHeaders,
   type ForwardedResponse,
 } from './http-request.forwarder';
+import { HopAuthenticator } from './hop-authenticator';
 import { KeyOwnerLocator, type KeyLocation } from './key-owner.locator';
 import { OwnerUnreachableError } from './owner-unreachable.error';
 import { decideRoute, decideStandby, type RouteInput } from './route-decision';
@@ -63,8 +62,8 @@ export interface HttpResponseLike {
  *
  * - owner is this instance: runs the handler;
  * - owner is another instance of the current metadata: forwards the same request (method,
- *   path, query, body) to its `application.server` once (hop header `X-Streams-Forwarded`),
- *   and relays its answer;
+ *   path, query, body) to its `application.server` once (hop header `X-Streams-Forwarded`,
+ *   authenticated by `X-Streams-Hop-Token`, see {@link HopAuthenticator}), and relays its answer;
  * - no confirmed owner (`KeyQueryMetadata.NOT_AVAILABLE`), a retriable engine error, or a
  *   forwarded request that reached an instance that does not own the key: 503 with
  *   `Retry-After`;
@@ -72,7 +71,8 @@ export interface HttpResponseLike {
  *   copy answers, marked `X-Stale: true` and `X-Lag: <records>`; otherwise 503.
  *
  * Forwarding targets come only from the cluster metadata; nothing in the request (Host,
- * hop header) can send a request elsewhere. A missing key gives 400.
+ * hop header) can send a request elsewhere. A hop header without a valid token (forged by a
+ * client) is ignored: the request is routed as any other. A missing key gives 400.
  */
 @Injectable()
 export class StoreRoutingInterceptor implements NestInterceptor {
@@ -82,6 +82,7 @@ export class StoreRoutingInterceptor implements NestInterceptor {
     @Inject(HttpRequestForwarder) private readonly forwarder: HttpRequestForwarder,
     @Inject(StreamsModuleSettings) private readonly settings: StreamsModuleSettings,
     @Inject(StreamsMetricsService) private readonly metrics: StreamsMetricsService,
+    @Inject(HopAuthenticator) private readonly hops: HopAuthenticator,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -106,9 +107,9 @@ export class StoreRoutingInterceptor implements NestInterceptor {
   ): Promise<Observable<unknown>> {
     const key = extractKey(route.keyFrom, request);
     const allowStale = route.options.allowStaleReads ?? this.settings.allowStaleReads;
-    const forwardedFrom = headerOf(request.headers, FORWARDED_HEADER);
-    const standbyRead =
-      forwardedFrom !== undefined && headerOf(request.headers, STANDBY_READ_HEADER) === 'true';
+    const hop = this.hops.verify(request.headers, request.method, urlOf(request));
+    const forwardedFrom = hop?.from;
+    const standbyRead = hop?.standby === true;
 
     let location: KeyLocation;
     try {
@@ -189,15 +190,10 @@ export class StoreRoutingInterceptor implements NestInterceptor {
     target: HostInfo,
     standby: boolean,
   ): Promise<ForwardedResponse> {
-    const headers: Record<string, string> = { [FORWARDED_HEADER]: this.settings.servedBy };
-    if (standby) headers[STANDBY_READ_HEADER] = 'true';
+    const url = urlOf(request);
+    const headers = this.hops.sign(this.settings.servedBy, standby, request.method, url);
     return this.forwarder.forward(
-      {
-        method: request.method,
-        url: request.originalUrl ?? request.url,
-        headers: request.headers,
-        body: request.body,
-      },
+      { method: request.method, url, headers: request.headers, body: request.body },
       target,
       headers,
       this.settings.forwardingTimeoutMs,
@@ -260,6 +256,11 @@ export function extractKey(keyFrom: KeyFrom<unknown>, request: HttpRequestLike):
     throw new BadRequestException(`the request has no key (expected in ${where})`);
   }
   return key;
+}
+
+/** Path and query as received (what a forwarded request carries, and what its token signs). */
+function urlOf(request: HttpRequestLike): string {
+  return request.originalUrl ?? request.url;
 }
 
 function headerOf(headers: IncomingHttpHeaders, name: string): string | undefined {

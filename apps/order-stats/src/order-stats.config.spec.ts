@@ -1,0 +1,30 @@
+import { orderStatsConfig } from './order-stats.config';
+
+describe('orderStatsConfig', () => {
+  it('reads the forwarding timeout, 5 s by default', () => {
+    expect(orderStatsConfig({}).forwardingTimeoutMs).toBe(5000);
+    expect(orderStatsConfig({ FORWARDING_TIMEOUT_MS: '20000' }).forwardingTimeoutMs).toBe(20_000);
+    expect(() => orderStatsConfig({ FORWARDING_TIMEOUT_MS: 'soon' })).toThrow(
+      /FORWARDING_TIMEOUT_MS must be a non-negative integer/,
+    );
+  });
+
+  it('reads the forwarding secret, unset by default', () => {
+    expect(orderStatsConfig({}).forwardingSecret).toBeUndefined();
+    expect(orderStatsConfig({ FORWARDING_SECRET: '' }).forwardingSecret).toBeUndefined();
+    expect(orderStatsConfig({ FORWARDING_SECRET: 'a-long-shared-secret' }).forwardingSecret).toBe(
+      'a-long-shared-secret',
+    );
+  });
+
+  it('keeps its defaults', () => {
+    const config = orderStatsConfig({ PORT: '8081' });
+    expect(config).toMatchObject({
+      port: 8081,
+      applicationServer: '127.0.0.1:8081',
+      queryPort: 18_081,
+      allowStaleReads: true,
+      numStandbyReplicas: 0,
+    });
+  });
+});
