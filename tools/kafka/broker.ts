@@ -12,7 +12,8 @@ import {
 import { join } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import { BrokerToolError } from './broker-error';
-import { freePort } from './free-port';
+import { reusableBrokerLayout, writeBrokerLayout, type SavedBrokerLayout } from './broker-layout';
+import { freePort, portIsFree } from './free-port';
 import { findJava } from './java-runtime';
 import { pinnedKafkaVersion, resolveBrokerClasspath } from './maven-classpath';
 import {
@@ -39,6 +40,20 @@ export interface StartOptions {
   log?: (line: string) => void;
   /** How long to wait for the broker to answer a metadata request. */
   timeoutMs?: number;
+  /**
+   * Restart on the previous ports with the previous data when this home holds a broker that
+   * was stopped with `keepData` or died (see broker-layout.ts); otherwise start afresh. Off by
+   * default: a start wipes the data and picks new ports.
+   */
+  reuseData?: boolean;
+}
+
+/** Options of {@link stopBroker}. */
+export interface StopOptions {
+  /** How long SIGTERM may take before SIGKILL; default 20 s. */
+  graceMs?: number;
+  /** Keep the data (and the ports' record) for a later `startBroker({ reuseData: true })`. */
+  keepData?: boolean;
 }
 
 const defaultLog = (line: string): void => {
@@ -62,15 +77,22 @@ export async function startBroker(options: StartOptions = {}): Promise<BrokerSta
   const classpath = resolveBrokerClasspath(log);
   const kafkaVersion = pinnedKafkaVersion();
 
-  rmSync(DATA_DIR, { recursive: true, force: true });
-  mkdirSync(DATA_DIR, { recursive: true });
   mkdirSync(LOGS_DIR, { recursive: true });
-  const [brokerPort, controllerPort] = await distinctFreePorts(2);
+  const previous = options.reuseData ? reusableBrokerLayout(KAFKA_HOME) : undefined;
+  const layout = previous ?? (await freshLayout());
+  if (previous) {
+    for (const port of [previous.brokerPort, previous.controllerPort]) {
+      if (!(await portIsFree(port))) {
+        throw new BrokerToolError(
+          `Cannot restart the broker of ${KAFKA_HOME} with its data: port ${port} is in use.`,
+        );
+      }
+    }
+    log(`Restarting with the data in ${previous.logDir} on the previous ports.`);
+  }
+  const { brokerPort, controllerPort, logDir } = layout;
   const propertiesFile = join(KAFKA_HOME, 'server.properties');
-  writeFileSync(
-    propertiesFile,
-    serverProperties({ brokerPort, controllerPort, logDir: join(DATA_DIR, 'logs') }),
-  );
+  writeFileSync(propertiesFile, serverProperties({ brokerPort, controllerPort, logDir }));
 
   const jvmArgs = [
     '-Xms256m',
@@ -83,17 +105,27 @@ export async function startBroker(options: StartOptions = {}): Promise<BrokerSta
     '-cp',
     classpath,
   ];
-  const clusterId = randomBytes(16).toString('base64url');
-  const format = spawnSync(
-    java,
-    [...jvmArgs, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', propertiesFile],
-    { encoding: 'utf8' },
-  );
-  if (format.status !== 0) {
-    throw new BrokerToolError(
-      'Formatting the KRaft storage failed.',
-      `${format.stdout}${format.stderr}`.trim().split('\n').slice(-20).join('\n'),
+  if (!previous) {
+    const format = spawnSync(
+      java,
+      [
+        ...jvmArgs,
+        'kafka.tools.StorageTool',
+        'format',
+        '-t',
+        layout.clusterId,
+        '-c',
+        propertiesFile,
+      ],
+      { encoding: 'utf8' },
     );
+    if (format.status !== 0) {
+      throw new BrokerToolError(
+        'Formatting the KRaft storage failed.',
+        `${format.stdout}${format.stderr}`.trim().split('\n').slice(-20).join('\n'),
+      );
+    }
+    writeBrokerLayout(KAFKA_HOME, layout);
   }
 
   log(`Starting Apache Kafka ${kafkaVersion} (KRaft, single node) on 127.0.0.1:${brokerPort}...`);
@@ -145,9 +177,9 @@ export async function startBroker(options: StartOptions = {}): Promise<BrokerSta
 
 /**
  * Stops the local broker started by {@link startBroker} (SIGTERM, then SIGKILL after a grace
- * period) and removes its data. Returns false when no broker of ours was running.
+ * period) and removes its data (unless `keepData`). Returns false when no broker of ours was running.
  */
-export async function stopBroker(options: { graceMs?: number } = {}): Promise<boolean> {
+export async function stopBroker(options: StopOptions = {}): Promise<boolean> {
   const state = readState();
   if (!state) return false;
   if (isAlive(state.pid)) {
@@ -158,7 +190,7 @@ export async function stopBroker(options: { graceMs?: number } = {}): Promise<bo
     while (isAlive(state.pid)) await sleep(50);
   }
   rmSync(STATE_FILE, { force: true });
-  rmSync(DATA_DIR, { recursive: true, force: true });
+  if (!options.keepData) rmSync(DATA_DIR, { recursive: true, force: true });
   return true;
 }
 
@@ -199,6 +231,19 @@ async function answersMetadata(brokers: string): Promise<boolean> {
   } finally {
     await admin.disconnect().catch(() => undefined);
   }
+}
+
+/** New ports and an empty data directory, for a start that formats the storage. */
+async function freshLayout(): Promise<SavedBrokerLayout> {
+  rmSync(DATA_DIR, { recursive: true, force: true });
+  mkdirSync(DATA_DIR, { recursive: true });
+  const [brokerPort, controllerPort] = await distinctFreePorts(2);
+  return {
+    brokerPort,
+    controllerPort,
+    logDir: join(DATA_DIR, 'logs'),
+    clusterId: randomBytes(16).toString('base64url'),
+  };
 }
 
 async function distinctFreePorts(count: number): Promise<number[]> {

@@ -1,19 +1,28 @@
 /**
  * `npm run kafka:start` / `npm run kafka:stop`: the project's local Apache Kafka broker.
  * start prints `KAFKA_BROKERS=<host:port>` as its last line; stop leaves no process of ours.
+ * `stop --keep-data` then `start --reuse-data` restart it on the same port with the same data
+ * (the reliability suite restarts a broker of its own this way, in its own
+ * NEST_STREAMS_KAFKA_HOME).
  */
 import { BrokerToolError } from './broker-error';
 import { runningBroker, startBroker, stopBroker } from './broker';
 
-async function main(command: string | undefined): Promise<number> {
+async function main(command: string | undefined, flags: string[]): Promise<number> {
+  const known = command === 'start' ? ['--reuse-data'] : command === 'stop' ? ['--keep-data'] : [];
+  const unknown = flags.filter((flag) => !known.includes(flag));
+  if (unknown.length > 0) {
+    process.stderr.write(`unknown option ${unknown[0]}\n`);
+    command = undefined;
+  }
   switch (command) {
     case 'start': {
-      const state = await startBroker();
+      const state = await startBroker({ reuseData: flags.includes('--reuse-data') });
       process.stdout.write(`KAFKA_BROKERS=${state.brokers}\n`);
       return 0;
     }
     case 'stop': {
-      const stopped = await stopBroker();
+      const stopped = await stopBroker({ keepData: flags.includes('--keep-data') });
       process.stderr.write(
         stopped ? '[kafka] Broker stopped.\n' : '[kafka] No broker was running.\n',
       );
@@ -27,12 +36,14 @@ async function main(command: string | undefined): Promise<number> {
       return state ? 0 : 1;
     }
     default:
-      process.stderr.write('usage: tsx tools/kafka/cli.ts start|stop|status\n');
+      process.stderr.write(
+        'usage: tsx tools/kafka/cli.ts start [--reuse-data] | stop [--keep-data] | status\n',
+      );
       return 2;
   }
 }
 
-main(process.argv[2]).then(
+main(process.argv[2], process.argv.slice(3)).then(
   (code) => process.exit(code),
   (error: unknown) => {
     if (error instanceof BrokerToolError) {

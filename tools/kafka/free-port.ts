@@ -13,3 +13,14 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/** Whether a loopback TCP port can be listened on now (a restart on a previous port). */
+export function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    // A client that connects meanwhile is dropped, so that close() never waits for it.
+    const server = createServer((socket) => socket.destroy());
+    server.unref();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}

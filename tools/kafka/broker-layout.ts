@@ -1,0 +1,50 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BrokerLayout } from './server-properties';
+
+/** The file in a broker home recording the ports and storage of its last formatted start. */
+export const LAYOUT_FILE_NAME = 'layout.json';
+
+/** What a start left for a later restart on the same ports with the same data. */
+export interface SavedBrokerLayout extends BrokerLayout {
+  /** The KRaft cluster id the storage was formatted with. */
+  clusterId: string;
+}
+
+/** Writes `<home>/layout.json` after the storage was formatted. */
+export function writeBrokerLayout(home: string, layout: SavedBrokerLayout): void {
+  writeFileSync(join(home, LAYOUT_FILE_NAME), `${JSON.stringify(layout, null, 2)}\n`);
+}
+
+/**
+ * The layout of the previous start in `home`, when the file is readable and its storage is
+ * still formatted (`meta.properties` in the log dir); `undefined` otherwise, so that the
+ * caller starts afresh.
+ */
+export function reusableBrokerLayout(home: string): SavedBrokerLayout | undefined {
+  const file = join(home, LAYOUT_FILE_NAME);
+  if (!existsSync(file)) return undefined;
+  let parsed: Partial<SavedBrokerLayout>;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<SavedBrokerLayout>;
+  } catch {
+    return undefined;
+  }
+  const { brokerPort, controllerPort, logDir, clusterId } = parsed;
+  if (
+    !isPort(brokerPort) ||
+    !isPort(controllerPort) ||
+    brokerPort === controllerPort ||
+    typeof logDir !== 'string' ||
+    typeof clusterId !== 'string' ||
+    clusterId.length === 0
+  ) {
+    return undefined;
+  }
+  if (!existsSync(join(logDir, 'meta.properties'))) return undefined;
+  return { brokerPort, controllerPort, logDir, clusterId };
+}
+
+function isPort(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 && value < 65_536;
+}
