@@ -25,12 +25,17 @@ import { svgChart, type BarKind } from './harness/svg-chart';
 import type { SystemRole, SystemRow } from './harness/system-row';
 import { formatTable } from './harness/table';
 import { aggregateScenario } from './scenarios/aggregate';
+import { memoryScenario } from './scenarios/memory';
+import { queryScenario } from './scenarios/query';
 import { restoreScenario } from './scenarios/restore';
 import type { Scenario } from './scenarios/scenario';
 import { windowedScenario } from './scenarios/windowed';
 
 const SCENARIOS: ReadonlyMap<string, Scenario> = new Map(
-  [aggregateScenario, windowedScenario, restoreScenario].map((s) => [s.name, s]),
+  [aggregateScenario, windowedScenario, restoreScenario, queryScenario, memoryScenario].map((s) => [
+    s.name,
+    s,
+  ]),
 );
 
 const log = (line: string): void => {
@@ -131,25 +136,37 @@ async function main(): Promise<number> {
   mkdirSync(dirname(jsonFile), { recursive: true });
   writeFileSync(jsonFile, `${JSON.stringify(report, null, 2)}\n`);
   const svgFile = jsonFile.replace(/\.json$/i, '') + '.svg';
+  const presentation = scenario.presentation;
+  const sizes = `${Number(params.events).toLocaleString('en-US')} events, ${String(params.partitions ?? '?')} partitions`;
+  const subtitle = `${machine.nproc} x ${machine.cpuModel}, Node ${machine.node}, Java ${machine.java}, Kafka ${machine.kafka}; ${sizes}`;
   writeFileSync(
     svgFile,
-    svgChart(
-      `${scenario.name}: events per second (higher is better)`,
-      `${machine.nproc} x ${machine.cpuModel}, Node ${machine.node}, Java ${machine.java}, Kafka ${machine.kafka}; ${Number(params.events).toLocaleString('en-US')} events, ${String(params.partitions ?? '?')} partitions`,
-      rows.map((row) => ({
-        label: row.system,
-        kind: barKind(row.role),
-        value: row.result?.eventsPerSec,
-        missing: row.failure ? 'FAILED' : row.result ? 'no rate (see seconds)' : 'not measured',
-      })),
-    ),
+    presentation
+      ? svgChart(
+          `${scenario.name}: ${presentation.chartTitle}`,
+          subtitle,
+          presentation.bars(rows),
+          {
+            logScale: presentation.logScale,
+          },
+        )
+      : svgChart(
+          `${scenario.name}: events per second (higher is better)`,
+          subtitle,
+          rows.map((row) => ({
+            label: row.system,
+            kind: barKind(row.role),
+            value: row.result?.eventsPerSec,
+            missing: row.failure ? 'FAILED' : row.result ? 'no rate (see seconds)' : 'not measured',
+          })),
+        ),
   );
 
   process.stdout.write(
     `\n${scenario.name}: ${scenario.description}\n` +
       `machine: ${machine.nproc} x ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}, Java ${machine.java}, Kafka ${machine.kafka} (load ${machine.loadAverageAtStart} at start)\n\n` +
-      `${formatTable(rows)}\n\n` +
-      `vs Java: events/s over the Java peer's with the same guarantee (ceilings: over Java at_least_once).\n` +
+      `${presentation ? presentation.table(rows) : formatTable(rows)}\n\n` +
+      `${presentation ? presentation.legend : `vs Java: events/s over the Java peer's with the same guarantee (ceilings: over Java at_least_once).`}\n` +
       `JSON: ${jsonFile}\nchart: ${svgFile}\n`,
   );
   const failures = rows.filter((r) => r.failure);

@@ -29,13 +29,25 @@ export interface BenchOptions {
   readonly verbose: boolean;
   /** Run our workers with `--cpu-prof` into this folder. */
   readonly profileDir: string | undefined;
+  /** `query`: timed in-process gets per system (after as many untimed, checked ones). */
+  readonly gets: number;
+  /** `query`: seconds of each HTTP load (autocannon). */
+  readonly durationSeconds: number;
+  /** `query`: concurrent HTTP connections of each load. */
+  readonly connections: number;
+  /** `query`: users per scatter-gather range request. */
+  readonly rangeUsers: number;
+  /** `memory`: the store counts to measure, ascending. */
+  readonly storeCounts: readonly number[];
 }
 
 /** The usage line printed on a bad command line. */
 export const USAGE = `usage: npm run bench -- <scenario> [--json FILE] [--events N] [--keys N] [--partitions N]
   [--seed N] [--commit-interval-ms N] [--eos-commit-interval-ms N] [--cache-max-bytes N]
   [--systems ${ALL_SYSTEMS.join(',')}] [--guarantees ${ALL_GUARANTEES.join(',')}]
-  [--timeout-ms N] [--profile DIR] [--verbose]`;
+  [--timeout-ms N] [--profile DIR] [--verbose]
+  query:  [--gets N] [--duration-s N] [--connections N] [--range-users N]
+  memory: [--stores N,N,...]`;
 
 /** Parses the command line; throws an Error with the usage on a mistake. */
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
@@ -57,6 +69,11 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
       'timeout-ms': { type: 'string' },
       profile: { type: 'string' },
       verbose: { type: 'boolean' },
+      gets: { type: 'string' },
+      'duration-s': { type: 'string' },
+      connections: { type: 'string' },
+      'range-users': { type: 'string' },
+      stores: { type: 'string' },
     },
   });
   if (positionals.length !== 1) throw new Error(`expected one scenario\n${USAGE}`);
@@ -97,5 +114,20 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     timeoutMs: int('timeout-ms', values['timeout-ms'], 1000) ?? 300_000,
     verbose: values.verbose ?? false,
     profileDir: values.profile,
+    gets: int('gets', values.gets, 1) ?? 100_000,
+    durationSeconds: int('duration-s', values['duration-s'], 1) ?? 5,
+    connections: int('connections', values.connections, 1) ?? 10,
+    rangeUsers: int('range-users', values['range-users'], 1) ?? 1_000,
+    storeCounts: storeCounts(values.stores),
   };
+}
+
+/** `--stores 1,10,50`: distinct positive integers, sorted ascending. */
+function storeCounts(raw: string | undefined): number[] {
+  if (raw === undefined) return [1, 10, 50];
+  const counts = raw.split(',').map((s) => Number(s.trim()));
+  if (counts.some((n) => !Number.isInteger(n) || n < 1 || n > 500)) {
+    throw new Error(`--stores must list integers in 1..500, got '${raw}'\n${USAGE}`);
+  }
+  return [...new Set(counts)].sort((a, b) => a - b);
 }

@@ -7,6 +7,13 @@ export interface BenchResult {
   readonly p50Ms?: number;
   readonly p99Ms?: number;
   readonly peakRssMb?: number;
+  /**
+   * Reads or HTTP requests per second (the `query` scenario), where `eventsPerSec` would
+   * mislabel them.
+   */
+  readonly opsPerSec?: number;
+  /** Resident memory after the store was filled and a forced GC (the `memory` scenario), MiB. */
+  readonly rssMb?: number;
 }
 
 /** The JSON a scenario writes: `{"scenario","params","results"}` (DESIGN.md). */

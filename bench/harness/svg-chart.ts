@@ -6,7 +6,14 @@ export interface Bar {
   readonly label: string;
   readonly kind: BarKind;
   readonly value?: number;
+  /** Shown after the bar instead of the bare value (units, a second figure). */
+  readonly text?: string;
   readonly missing?: string;
+}
+
+/** Chart options: a log scale for values spanning decades (microseconds to milliseconds). */
+export interface ChartOptions {
+  readonly logScale?: boolean;
 }
 
 const COLOURS: Readonly<Record<BarKind, string>> = {
@@ -26,13 +33,27 @@ const LEGEND: Readonly<Record<BarKind, string>> = {
  * A horizontal bar chart as a standalone SVG document (no dependencies): one bar per system,
  * labelled with its value, in the order given.
  */
-export function svgChart(title: string, subtitle: string, bars: readonly Bar[]): string {
+export function svgChart(
+  title: string,
+  subtitle: string,
+  bars: readonly Bar[],
+  options: ChartOptions = {},
+): string {
   const max = Math.max(1, ...bars.map((b) => b.value ?? 0));
+  const values = bars.map((b) => b.value).filter((v): v is number => v !== undefined && v > 0);
+  // Log scale: the smallest value gets a short bar, the largest the full width.
+  const logMin = Math.log10(Math.min(...values, max) / 2);
+  const logMax = Math.log10(Math.max(...values, 1e-9));
+  const scale = (value: number): number =>
+    options.logScale
+      ? (Math.log10(Math.max(value, 1e-12)) - logMin) / Math.max(1e-9, logMax - logMin)
+      : value / max;
   const labelWidth = Math.max(200, ...bars.map((b) => Math.ceil(b.label.length * 7.2) + 24));
   const barWidth = 420;
   const rowHeight = 30;
   const top = 92;
-  const width = labelWidth + barWidth + 120;
+  const textWidth = Math.max(120, ...bars.map((b) => (b.text?.length ?? 0) * 7 + 12));
+  const width = labelWidth + barWidth + textWidth;
   const height = top + bars.length * rowHeight + 20;
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif" font-size="13">`,
@@ -60,10 +81,10 @@ export function svgChart(title: string, subtitle: string, bars: readonly Bar[]):
       );
       return;
     }
-    const w = Math.max(1, Math.round((bar.value / max) * barWidth));
+    const w = Math.max(1, Math.round(scale(bar.value) * barWidth));
     parts.push(
       `<rect x="${labelWidth}" y="${y + 5}" width="${w}" height="${rowHeight - 10}" fill="${COLOURS[bar.kind]}"/>`,
-      `<text x="${labelWidth + w + 6}" y="${y + 19}">${escape(bar.value.toLocaleString('en-US'))}</text>`,
+      `<text x="${labelWidth + w + 6}" y="${y + 19}">${escape(bar.text ?? bar.value.toLocaleString('en-US'))}</text>`,
     );
   });
   parts.push('</svg>');

@@ -25,7 +25,9 @@ import org.apache.kafka.common.TopicPartition;
  *
  * <p>Modes: {@code aggregate} and {@code windowed} time from {@code start()} until the group has
  * committed every input record; {@code restore} (the aggregate topology) times {@code start()}
- * until RUNNING. Every mode then reads its store through interactive queries, writes it to
+ * until RUNNING. {@code query} ({@link QueryMode}) and {@code memory} ({@link MemoryMode}) time
+ * the aggregate or the N count stores like {@code aggregate}, then measure reads or memory. The
+ * first three modes then read their store through interactive queries, writes it to
  * {@code --dump-file} and compares it with {@code --truth-file}; a mismatch exits with 2.
  */
 public final class BenchPeer {
@@ -36,7 +38,8 @@ public final class BenchPeer {
     PeerArgs args = PeerArgs.parse(argv);
     Topology topology =
         switch (args.mode()) {
-          case "aggregate", "restore" -> Topologies.aggregate(args.inputTopic());
+          case "aggregate", "restore", "query" -> Topologies.aggregate(args.inputTopic());
+          case "memory" -> Topologies.memoryCounts(args.inputTopic(), args.stores());
           case "windowed" -> Topologies.windowed(args.inputTopic());
           default -> throw new IllegalArgumentException("unknown mode " + args.mode());
         };
@@ -48,6 +51,11 @@ public final class BenchPeer {
     props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, args.guarantee());
     props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Long.toString(args.commitIntervalMs()));
     props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, Long.toString(args.cacheMaxBytes()));
+    if (args.rocksdb().equals("bounded")) {
+      props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedMemoryRocksDBConfig.class);
+    } else if (!args.rocksdb().equals("default")) {
+      throw new IllegalArgumentException("--rocksdb must be default or bounded, got " + args.rocksdb());
+    }
 
     Properties adminProps = new Properties();
     adminProps.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, args.bootstrapServers());
@@ -105,6 +113,16 @@ public final class BenchPeer {
       }
       // Interactive queries need RUNNING (a commit never leaves it on one instance).
       while (streams.state() != KafkaStreams.State.RUNNING) Thread.sleep(20);
+      if (args.mode().equals("query") || args.mode().equals("memory")) {
+        int exit =
+            args.mode().equals("query")
+                ? QueryMode.run(streams, args, completion.records(), round(seconds))
+                : MemoryMode.run(streams, args, completion.records(), round(seconds));
+        streams.close(
+            CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+                .withTimeout(Duration.ofSeconds(60)));
+        System.exit(exit);
+      }
       StoreCheck.Outcome outcome =
           StoreCheck.check(
               streams,

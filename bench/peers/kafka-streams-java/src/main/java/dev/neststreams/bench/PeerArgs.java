@@ -18,7 +18,11 @@ record PeerArgs(
     long cacheMaxBytes,
     String truthFile,
     String dumpFile,
-    long timeoutMs) {
+    long timeoutMs,
+    String keysFile,
+    int httpPort,
+    int stores,
+    String rocksdb) {
 
   static PeerArgs parse(String[] argv) {
     Map<String, String> given = new HashMap<>();
@@ -41,8 +45,12 @@ record PeerArgs(
         Long.parseLong(value(given, "commit-interval-ms", "1000")),
         Long.parseLong(value(given, "cache-max-bytes", "10485760")),
         value(given, "truth-file", null),
-        value(given, "dump-file", null),
-        Long.parseLong(value(given, "timeout-ms", "600000")));
+        value(given, "dump-file", ""),
+        Long.parseLong(value(given, "timeout-ms", "600000")),
+        value(given, "keys-file", ""),
+        Integer.parseInt(value(given, "http-port", "0")),
+        Integer.parseInt(value(given, "stores", "1")),
+        value(given, "rocksdb", "default"));
   }
 
   private static String value(Map<String, String> given, String name, String fallback) {

@@ -34,6 +34,30 @@ final class Topologies {
     return builder.build();
   }
 
+  /** The name of the {@code i}-th count store of the memory topology. */
+  static String countStoreName(int i) {
+    return String.format("count-store-%03d", i);
+  }
+
+  /**
+   * The {@code memory} scenario's topology: {@code stores} counts per user over the same input,
+   * each into its own persistent store (cached, no changelog).
+   */
+  static Topology memoryCounts(String inputTopic, int stores) {
+    StreamsBuilder builder = new StreamsBuilder();
+    var events = builder.stream(inputTopic, Consumed.with(Serdes.String(), Json.serde(Event.class)));
+    for (int i = 0; i < stores; i++) {
+      events
+          .groupByKey()
+          .count(
+              Materialized.<String, Long, KeyValueStore<Bytes, byte[]>>as(countStoreName(i))
+                  .withKeySerde(Serdes.String())
+                  .withValueSerde(Serdes.Long())
+                  .withLoggingDisabled());
+    }
+    return builder.build();
+  }
+
   /** Count per user in 5-minute tumbling windows without grace, retained for one hour. */
   static Topology windowed(String inputTopic) {
     StreamsBuilder builder = new StreamsBuilder();

@@ -1,0 +1,53 @@
+import { parseBenchOptions } from './bench-options';
+
+describe('parseBenchOptions', () => {
+  it('gives the query and memory options their defaults', () => {
+    const options = parseBenchOptions(['query']);
+    expect(options.scenario).toBe('query');
+    expect(options.gets).toBe(100_000);
+    expect(options.durationSeconds).toBe(5);
+    expect(options.connections).toBe(10);
+    expect(options.rangeUsers).toBe(1_000);
+    expect(options.storeCounts).toEqual([1, 10, 50]);
+  });
+
+  it('parses the query options, with _ as a digit separator', () => {
+    const options = parseBenchOptions([
+      'query',
+      '--gets',
+      '50_000',
+      '--duration-s',
+      '3',
+      '--connections',
+      '4',
+      '--range-users',
+      '250',
+    ]);
+    expect([
+      options.gets,
+      options.durationSeconds,
+      options.connections,
+      options.rangeUsers,
+    ]).toEqual([50_000, 3, 4, 250]);
+  });
+
+  it('sorts and deduplicates --stores', () => {
+    expect(parseBenchOptions(['memory', '--stores', '50, 1,10,1']).storeCounts).toEqual([
+      1, 10, 50,
+    ]);
+  });
+
+  it('rejects bad values with the usage', () => {
+    expect(() => parseBenchOptions(['memory', '--stores', '1,x'])).toThrow(/--stores.*usage/s);
+    expect(() => parseBenchOptions(['memory', '--stores', '0'])).toThrow(/--stores/);
+    expect(() => parseBenchOptions(['query', '--gets', '0'])).toThrow(/--gets must be/);
+    expect(() => parseBenchOptions(['query', '--duration-s', '1.5'])).toThrow(/--duration-s/);
+  });
+
+  it('leaves the other scenarios options as they were', () => {
+    const options = parseBenchOptions(['aggregate', '--events', '1000', '--systems', 'ours']);
+    expect(options.events).toBe(1000);
+    expect(options.systems).toEqual(['ours']);
+    expect(options.cacheMaxBytes).toBe(10_485_760);
+  });
+});

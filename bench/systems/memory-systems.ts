@@ -1,0 +1,124 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { runChild, type ChildSpec } from '../harness/child-process';
+import { parseWorkerResult } from '../harness/child-row';
+import { REPO_ROOT } from '../harness/node-worker';
+import type { RunContext } from '../harness/run-context';
+import type { SystemRow } from '../harness/system-row';
+
+/** One memory measurement: a system, a RocksDB variant and a store count. */
+export interface MemoryRunSpec {
+  readonly which: 'ours' | 'java';
+  /** ours: `default` or `capped`; Java: `default` or `bounded`. */
+  readonly rocksdb: 'default' | 'capped' | 'bounded';
+  readonly stores: number;
+  readonly inputTopic: string;
+  readonly truthFile: string;
+  /** Row label without the store count; also the comparison key of its variant. */
+  readonly variant: string;
+  readonly expectedRecords: number;
+  /** Entries every store must hold. */
+  readonly users: number;
+}
+
+/**
+ * Runs one memory measurement in its own process (ours: bench/workers/memory-worker.ts with
+ * `--expose-gc`; Java: the peer's `memory` mode) and turns it into a row: RSS after fill and
+ * GC, peak RSS (VmHWM), seconds to fill. A wrong store content fails the row.
+ */
+export async function runMemory(ctx: RunContext, spec: MemoryRunSpec): Promise<SystemRow> {
+  const { options } = ctx;
+  const system = `${spec.variant}, ${spec.stores} store${spec.stores === 1 ? '' : 's'}`;
+  const role = spec.which;
+  const stateDir = join(ctx.workDir, `state-${spec.which}-${spec.rocksdb}-${spec.stores}`);
+  const args = [
+    '--bootstrap-servers',
+    ctx.brokers,
+    '--input-topic',
+    spec.inputTopic,
+    '--application-id',
+    `${ctx.runPrefix}-${spec.which}-${spec.rocksdb}-${spec.stores}`,
+    '--state-dir',
+    stateDir,
+    '--commit-interval-ms',
+    String(options.commitIntervalMs),
+    '--cache-max-bytes',
+    String(options.cacheMaxBytes),
+    '--stores',
+    String(spec.stores),
+    '--rocksdb',
+    spec.rocksdb,
+    '--truth-file',
+    spec.truthFile,
+    '--timeout-ms',
+    String(options.timeoutMs),
+  ];
+  let child: ChildSpec;
+  if (spec.which === 'ours') {
+    child = {
+      command: process.execPath,
+      args: [
+        '--expose-gc',
+        '--import',
+        'tsx',
+        join(REPO_ROOT, 'bench', 'workers', 'memory-worker.ts'),
+        ...args,
+      ],
+      cwd: REPO_ROOT,
+      label: system,
+      timeoutMs: options.timeoutMs + 60_000,
+      verbose: options.verbose,
+    };
+  } else {
+    let peer;
+    try {
+      peer = ctx.javaPeer();
+    } catch (error) {
+      return {
+        system,
+        role,
+        compareKey: spec.variant,
+        failure: error instanceof Error ? error.message : String(error),
+      };
+    }
+    child = {
+      command: peer.java,
+      args: [...peer.baseArgs, '--mode', 'memory', ...args],
+      cwd: REPO_ROOT,
+      label: system,
+      timeoutMs: options.timeoutMs + 60_000,
+      verbose: options.verbose,
+    };
+  }
+  ctx.log(`running ${system}...`);
+  const outcome = await runChild(child);
+  rmSync(stateDir, { recursive: true, force: true });
+  const base = { system, role, compareKey: spec.variant, loadAverage: outcome.loadAverage };
+  const parsed = parseWorkerResult(outcome);
+  if (typeof parsed === 'string') return { ...base, failure: parsed };
+  const problems: string[] = [];
+  if (outcome.exitCode !== 0) problems.push(`exit code ${outcome.exitCode ?? outcome.signal}`);
+  if (parsed.mismatches > 0)
+    problems.push(`${parsed.mismatches} wrong entries (${parsed.firstMismatch ?? '?'})`);
+  if (parsed.records !== spec.expectedRecords)
+    problems.push(`${parsed.records} records, expected ${spec.expectedRecords}`);
+  if (parsed.storeEntries !== spec.users * spec.stores) {
+    problems.push(
+      `${parsed.storeEntries ?? '?'} entries read back, expected ${spec.users * spec.stores}`,
+    );
+  }
+  const rssMb = Number(parsed.details.rssMb);
+  if (!(rssMb > 0)) problems.push('no RSS figure');
+  if (problems.length > 0) return { ...base, failure: `wrong or failed: ${problems.join('; ')}` };
+  return {
+    ...base,
+    result: {
+      system,
+      seconds: Math.round(parsed.seconds * 100) / 100,
+      rssMb: Math.round(rssMb * 10) / 10,
+      ...(parsed.peakRssMb !== undefined
+        ? { peakRssMb: Math.round(parsed.peakRssMb * 10) / 10 }
+        : {}),
+    },
+  };
+}

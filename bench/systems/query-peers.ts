@@ -1,0 +1,184 @@
+import { join } from 'node:path';
+import { freePort } from '../../tools/kafka/free-port';
+import { runChild, type ChildOutcome, type ChildSpec } from '../harness/child-process';
+import { parseWorkerResult } from '../harness/child-row';
+import { loadProblems, runHttpLoad } from '../harness/http-load';
+import { nodeWorker, REPO_ROOT } from '../harness/node-worker';
+import type { RunContext } from '../harness/run-context';
+import type { SystemRow } from '../harness/system-row';
+import { sleep } from '../workers/worker-support';
+
+/** What both query peers get: the input, the truth, the keys to read and their HTTP bodies. */
+export interface QueryPeerSpec {
+  readonly inputTopic: string;
+  readonly truthFile: string;
+  readonly keysFile: string;
+  /** `/stats/<user>` paths for the HTTP load, in order, and the body each must answer. */
+  readonly httpPaths: readonly string[];
+  readonly expectedBodies: ReadonlyMap<string, string>;
+}
+
+/**
+ * Runs one query peer (ours: bench/workers/query-worker.ts; Java: the peer's `query` mode):
+ * it aggregates the input, checks and times its in-process gets, then serves a bare
+ * `GET /stats/:userId`, which this function loads with autocannon (every answer checked)
+ * before it asks the peer to quit. Three rows: store.get, IQv2 and the bare HTTP endpoint.
+ */
+export async function runQueryPeer(
+  ctx: RunContext,
+  which: 'ours' | 'java',
+  spec: QueryPeerSpec,
+): Promise<SystemRow[]> {
+  const { options } = ctx;
+  const label = which === 'ours' ? 'nest-streams' : 'kafka-streams-java';
+  const role = which;
+  const httpLabel =
+    which === 'ours' ? 'GET /stats/:userId, bare node:http' : 'GET /stats/:userId, JDK HttpServer';
+  const fail = (failure: string): SystemRow[] => [
+    { system: `${label}: store.get (in-process)`, role, compareKey: 'get', failure },
+  ];
+  const port = await freePort();
+  const args = [
+    '--bootstrap-servers',
+    ctx.brokers,
+    '--input-topic',
+    spec.inputTopic,
+    '--application-id',
+    `${ctx.runPrefix}-${which}-query`,
+    '--state-dir',
+    join(ctx.workDir, `state-${which}-query`),
+    '--commit-interval-ms',
+    String(options.commitIntervalMs),
+    '--cache-max-bytes',
+    String(options.cacheMaxBytes),
+    '--keys-file',
+    spec.keysFile,
+    '--truth-file',
+    spec.truthFile,
+    '--http-port',
+    String(port),
+    '--timeout-ms',
+    String(options.timeoutMs),
+  ];
+  let child: ChildSpec;
+  if (which === 'ours') {
+    child = nodeWorker('query-worker', args, {
+      label,
+      timeoutMs: options.timeoutMs + 120_000,
+      verbose: options.verbose,
+    });
+  } else {
+    let peer;
+    try {
+      peer = ctx.javaPeer();
+    } catch (error) {
+      return fail(error instanceof Error ? error.message : String(error));
+    }
+    child = {
+      command: peer.java,
+      args: [...peer.baseArgs, '--mode', 'query', ...args],
+      cwd: REPO_ROOT,
+      label,
+      timeoutMs: options.timeoutMs + 120_000,
+      verbose: options.verbose,
+    };
+  }
+  ctx.log(`running ${label} (aggregate, then in-process gets, then a bare HTTP endpoint)...`);
+  let exited: ChildOutcome | undefined;
+  const outcome = runChild(child).then((o) => (exited = o));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + options.timeoutMs;
+  let serving = false;
+  while (!serving && !exited && Date.now() < deadline) {
+    serving = await fetch(`${baseUrl}${spec.httpPaths[0]}`)
+      .then((r) => r.status === 200)
+      .catch(() => false);
+    if (!serving) await sleep(250);
+  }
+  let load;
+  let loadFailure: string | undefined;
+  if (serving) {
+    ctx.log(
+      `${label}: HTTP load, ${options.durationSeconds} s, ${options.connections} connections`,
+    );
+    load = await runHttpLoad({
+      baseUrl,
+      paths: spec.httpPaths,
+      expectedBodies: spec.expectedBodies,
+      durationSeconds: options.durationSeconds,
+      connections: options.connections,
+    });
+    const problems = loadProblems(load);
+    if (problems.length > 0) loadFailure = `wrong HTTP answers: ${problems.join('; ')}`;
+    await fetch(`${baseUrl}/quit`).catch(() => undefined);
+  }
+  const done = await outcome;
+  const parsed = parseWorkerResult(done);
+  if (typeof parsed === 'string') return fail(parsed);
+  if (done.exitCode !== 0 || parsed.mismatches > 0) {
+    return fail(
+      `exit ${done.exitCode ?? done.signal}, ${parsed.mismatches} wrong answers (${parsed.firstMismatch ?? '?'})\n${done.outputTail}`,
+    );
+  }
+  const d = parsed.details;
+  const num = (key: string): number => Number(d[key]);
+  const loadAverage = done.loadAverage;
+  const rows: SystemRow[] = [
+    {
+      system: `${label}: store.get (in-process)`,
+      role,
+      compareKey: 'get',
+      loadAverage,
+      result: {
+        system: `${label}: store.get (in-process)`,
+        opsPerSec: Math.round(num('getsPerSec')),
+        p50Ms: round(num('getP50Ms')),
+        p99Ms: round(num('getP99Ms')),
+        peakRssMb: parsed.peakRssMb !== undefined ? Math.round(parsed.peakRssMb) : undefined,
+      },
+      note: `${num('gets').toLocaleString('en-US')} gets, each checked before timing`,
+    },
+    {
+      system: `${label}: IQv2 KeyQuery (in-process)`,
+      role,
+      compareKey: 'iqv2',
+      loadAverage,
+      result: {
+        system: `${label}: IQv2 KeyQuery (in-process)`,
+        opsPerSec: Math.round(num('iqv2PerSec')),
+        p50Ms: round(num('iqv2P50Ms')),
+        p99Ms: round(num('iqv2P99Ms')),
+      },
+      note: `${num('iqv2Timed').toLocaleString('en-US')} queries, all local partitions asked; ${num('iqv2Checked').toLocaleString('en-US')} checked`,
+    },
+  ];
+  const httpSystem = `${label}: ${httpLabel}`;
+  if (!load || loadFailure) {
+    rows.push({
+      system: httpSystem,
+      role,
+      compareKey: 'http-bare',
+      failure: loadFailure ?? `the endpoint never answered\n${done.outputTail}`,
+    });
+  } else {
+    rows.push({
+      system: httpSystem,
+      role,
+      compareKey: 'http-bare',
+      loadAverage,
+      result: {
+        system: httpSystem,
+        opsPerSec: Math.round(load.requestsPerSec),
+        p50Ms: round(load.latency.p50Ms),
+        p99Ms: round(load.latency.p99Ms),
+      },
+      note: `${load.requests.toLocaleString('en-US')} requests, every body checked`,
+    });
+  }
+  return rows;
+}
+
+/** Milliseconds to 4 significant digits (in-process gets are microseconds). */
+export function round(ms: number): number {
+  return Number(ms.toPrecision(4));
+}

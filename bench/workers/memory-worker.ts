@@ -1,0 +1,127 @@
+/**
+ * Child process of the `memory` scenario for nest-streams: runs the memory topology (`--stores`
+ * count stores over the input, RocksDB default settings or `--rocksdb capped`) until the group
+ * has committed every input record, reads every entry of every store back (`all()` through
+ * `KafkaStreams.store`) and compares it with the truth's counts, forces a GC (run it with
+ * `--expose-gc`), waits a second and reports its resident memory (VmRSS) and peak (VmHWM).
+ *
+ *   node --expose-gc --import tsx bench/workers/memory-worker.ts --bootstrap-servers H:P
+ *     --input-topic T --application-id A --state-dir D --commit-interval-ms 1000
+ *     --cache-max-bytes 10485760 --stores 10 --rocksdb default --truth-file F --timeout-ms 300000
+ */
+import { readFileSync } from 'node:fs';
+import { KafkaStreams } from '../../libs/streams/src/runtime/kafka-streams';
+import { QueryableStoreTypes } from '../../libs/streams/src/query/queryable-store-type';
+import { StoreQueryParameters } from '../../libs/streams/src/query/store-query-parameters';
+import { countStoreName, memoryTopology } from '../topologies/memory-topology';
+import { CAPPED_ROCKSDB } from './memory-config';
+import { probeInput, startAndDrain } from './streams-drain';
+import { readStatsTruth } from './query-files';
+import { emitResult, requiredOptions, sleep } from './worker-support';
+
+async function main(): Promise<void> {
+  const args = requiredOptions([
+    'bootstrap-servers',
+    'input-topic',
+    'application-id',
+    'state-dir',
+    'commit-interval-ms',
+    'cache-max-bytes',
+    'stores',
+    'rocksdb',
+    'truth-file',
+    'timeout-ms',
+  ]);
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('run with --expose-gc');
+  if (args.rocksdb !== 'default' && args.rocksdb !== 'capped') {
+    throw new Error(`--rocksdb must be default or capped, got ${args.rocksdb}`);
+  }
+  const stores = Number(args.stores);
+  const input = args['input-topic'];
+  const groupId = args['application-id'];
+  const timeoutMs = Number(args['timeout-ms']);
+  const brokers = args['bootstrap-servers'].split(',');
+  const probe = await probeInput(brokers, groupId, input);
+  const inputRecords = probe.records;
+
+  const streams = new KafkaStreams(
+    memoryTopology(input, stores),
+    {
+      applicationId: groupId,
+      bootstrapServers: brokers,
+      stateDir: args['state-dir'],
+      commitIntervalMs: Number(args['commit-interval-ms']),
+      statestoreCacheMaxBytes: Number(args['cache-max-bytes']),
+      ...(args.rocksdb === 'capped' ? { rocksDBConfigSetter: CAPPED_ROCKSDB } : {}),
+    },
+    { logger: { info: () => undefined, warn: (m: string) => process.stderr.write(`${m}\n`) } },
+  );
+  const seconds = await startAndDrain(streams, probe, groupId, input, timeoutMs);
+
+  const truth = await readStatsTruth(args['truth-file']);
+  let entries = 0;
+  let mismatches = 0;
+  let firstMismatch: string | undefined;
+  const mismatch = (problem: string): void => {
+    mismatches++;
+    firstMismatch ??= problem;
+  };
+  for (let i = 0; i < stores; i++) {
+    const name = countStoreName(i);
+    const store = streams.store(
+      StoreQueryParameters.fromNameAndType(
+        name,
+        QueryableStoreTypes.keyValueStore<string, number>(),
+      ),
+    );
+    let seen = 0;
+    for (const { key, value } of store.all()) {
+      entries++;
+      seen++;
+      if (value !== truth.get(key)?.count) mismatch(`${name} ${key} -> ${value}`);
+    }
+    if (seen !== truth.size) mismatch(`${name}: ${seen} entries, expected ${truth.size}`);
+  }
+  gc();
+  gc();
+  await sleep(1000);
+  const rssMb = statusMb('VmRSS');
+  const peakRssMb = statusMb('VmHWM');
+  const memory = process.memoryUsage();
+  await streams.close();
+  emitResult({
+    records: inputRecords,
+    seconds,
+    peakRssMb,
+    storeEntries: entries,
+    mismatches,
+    firstMismatch,
+    details: {
+      rssMb,
+      stores,
+      rocksdb: args.rocksdb,
+      heapUsedMb: memory.heapUsed / 2 ** 20,
+      externalMb: memory.external / 2 ** 20,
+    },
+  });
+}
+
+/** A /proc/self/status field (kB) in MiB. */
+function statusMb(field: 'VmRSS' | 'VmHWM'): number {
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(
+    readFileSync('/proc/self/status', 'utf8'),
+  );
+  if (!match) throw new Error(`no ${field} in /proc/self/status`);
+  return Number(match[1]) / 1024;
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(
+      `memory-worker failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exit(1);
+  },
+);
