@@ -24,7 +24,12 @@ export class KeyValueSegment {
   private constructor(
     /** Segment id: `floor(segmentTime / segmentInterval)`. */
     readonly id: number,
-    /** The engine holding this segment's entries (named `<store>.<id * interval>`). */
+    /**
+     * The segment's name, `<store>.<segment start>`: its directory's name. Not the engine's
+     * name, which may be the store's (the RocksDB factory names engines after the store).
+     */
+    readonly name: string,
+    /** The engine holding this segment's entries. */
     readonly store: BytesStore,
     alreadyOpen: boolean,
   ) {
@@ -39,18 +44,13 @@ export class KeyValueSegment {
   }
 
   /** Wraps an engine that is already open (a segment found at startup). */
-  static open(id: number, store: BytesStore): KeyValueSegment {
-    return new KeyValueSegment(id, store, true);
+  static open(id: number, name: string, store: BytesStore): KeyValueSegment {
+    return new KeyValueSegment(id, name, store, true);
   }
 
   /** Starts opening `store` in the background; the segment accepts writes at once. */
-  static opening(id: number, store: BytesStore): KeyValueSegment {
-    return new KeyValueSegment(id, store, false);
-  }
-
-  /** The segment's name, `<store>.<segment start>`. */
-  get name(): string {
-    return this.store.name;
+  static opening(id: number, name: string, store: BytesStore): KeyValueSegment {
+    return new KeyValueSegment(id, name, store, false);
   }
 
   /** True once the segment was dropped (expired) or closed by its owner. */

@@ -46,6 +46,53 @@ function manager(options: { list?: string[]; gated?: boolean } = {}): {
 
 const key = (text: string): Buffer => Buffer.from(text);
 
+/** Segment directories on a pretend disk, and what was done to them. */
+class Disk {
+  readonly dirs = new Set<string>();
+  readonly openEngines = new Map<string, number>();
+  readonly deletedUnderOpenEngine: string[] = [];
+  readonly deleted: string[] = [];
+}
+
+/**
+ * An engine named after the STORE, as the RocksDB factory names its segment engines, kept in
+ * a segment directory of a {@link Disk}: deleting the directory while another engine has it
+ * open is what made a real RocksDB segment fail to close.
+ */
+class DirectoryEngine extends InMemoryBytesStore {
+  constructor(
+    private readonly dir: string,
+    private readonly disk: Disk,
+  ) {
+    super('windowed-count-store');
+  }
+
+  override async open(): Promise<void> {
+    await super.open();
+    this.disk.dirs.add(this.dir);
+    this.disk.openEngines.set(this.dir, (this.disk.openEngines.get(this.dir) ?? 0) + 1);
+  }
+
+  /** Closing takes a while (a real engine syncs its files) and fails if the files are gone. */
+  override async close(): Promise<void> {
+    if (!this.isOpen()) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    this.disk.openEngines.set(this.dir, (this.disk.openEngines.get(this.dir) ?? 1) - 1);
+    await super.close();
+    if (!this.disk.dirs.has(this.dir)) throw new Error(`${this.dir} was deleted while open`);
+  }
+
+  override async destroy(): Promise<void> {
+    await this.close();
+    await Promise.resolve();
+    if (!this.disk.dirs.has(this.dir)) return;
+    if ((this.disk.openEngines.get(this.dir) ?? 0) > 0)
+      this.disk.deletedUnderOpenEngine.push(this.dir);
+    this.disk.dirs.delete(this.dir);
+    this.disk.deleted.push(this.dir);
+  }
+}
+
 describe('KeyValueSegments', () => {
   it("uses Kafka Streams' default interval max(retention / 2, 60 s)", () => {
     expect(defaultSegmentIntervalMs(HOUR)).toBe(1_800_000);
@@ -149,6 +196,31 @@ describe('KeyValueSegments', () => {
     await expect(segment?.ready()).rejects.toBe(failure);
     expect(() => segment?.get(key('a'))).toThrow(failure);
     await expect(segments.flush()).rejects.toBe(failure);
+  });
+
+  it('destroys the segments of a previous run once each, never under an open engine', async () => {
+    // A SIGKILLed instance under exactly-once leaves segments without a checkpoint: the next
+    // owner opens them, then wipes the store. Engines are named after the store, so segment
+    // names must not come from them, or the wipe deletes open segments' directories twice.
+    const disk = new Disk();
+    const previousRun = ['windowed-count-store.0', 'windowed-count-store.1800000'];
+    for (const dir of previousRun) disk.dirs.add(dir);
+    const segments = new KeyValueSegments({
+      storeName: 'windowed-count-store',
+      retentionPeriodMs: HOUR,
+      segmentIntervalMs: INTERVAL,
+      segmentFactory: (name) => new DirectoryEngine(name, disk),
+      listSegmentNames: async () => [...disk.dirs],
+    });
+    await segments.openExisting(-1);
+    expect(segments.all(false).map((s) => s.name)).toEqual(previousRun);
+    segments.getOrCreateSegmentIfLive(2, 0)?.put(key('k'), key('v'));
+    await segments.flush();
+
+    await segments.destroy();
+    expect(disk.deletedUnderOpenEngine).toEqual([]);
+    expect(disk.deleted.sort()).toEqual([...previousRun, 'windowed-count-store.3600000'].sort());
+    expect(disk.dirs.size).toBe(0);
   });
 
   it('destroys every segment, including unopened ones of a previous run', async () => {

@@ -107,9 +107,10 @@ export class KeyValueSegments {
       .sort((a, b) => a - b);
     for (const id of ids) {
       if (!this.segments.has(id)) {
-        const store = this.options.segmentFactory(this.segmentName(id));
+        const name = this.segmentName(id);
+        const store = this.options.segmentFactory(name);
         await store.open();
-        this.add(KeyValueSegment.open(id, store));
+        this.add(KeyValueSegment.open(id, name, store));
       }
     }
     this.cleanupExpiredSegments(streamTime);
@@ -125,8 +126,8 @@ export class KeyValueSegments {
     if (segmentId >= this.minLiveSegmentId(streamTime)) {
       segment = this.segments.get(segmentId);
       if (segment === undefined) {
-        const store = this.options.segmentFactory(this.segmentName(segmentId));
-        segment = KeyValueSegment.opening(segmentId, store);
+        const name = this.segmentName(segmentId);
+        segment = KeyValueSegment.opening(segmentId, name, this.options.segmentFactory(name));
         this.add(segment);
       }
     }
@@ -214,15 +215,19 @@ export class KeyValueSegments {
     const segments = this.all(false);
     this.segments.clear();
     this.ordered = undefined;
+    const results = await Promise.allSettled(segments.map((segment) => segment.destroy()));
+    await this.awaitDrops().catch(() => undefined);
+    // Only now list what is left on disk: every engine of this manager is closed, so no
+    // directory is deleted under an open engine (whose close would then fail).
     const known = new Set(segments.map((segment) => segment.name));
     const others = ((await this.options.listSegmentNames?.()) ?? []).filter(
       (name) => !known.has(name) && this.segmentIdFromName(name) !== undefined,
     );
-    const results = await Promise.allSettled([
-      ...segments.map((segment) => segment.destroy()),
-      ...others.map((name) => this.options.segmentFactory(name).destroy()),
-    ]);
-    await this.awaitDrops().catch(() => undefined);
+    results.push(
+      ...(await Promise.allSettled(
+        others.map((name) => this.options.segmentFactory(name).destroy()),
+      )),
+    );
     const failed = results.find((result) => result.status === 'rejected');
     if (failed !== undefined) {
       throw failed.reason;
