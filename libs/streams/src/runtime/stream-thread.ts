@@ -6,6 +6,7 @@ import {
 } from '../cluster/streams-partition-assignor';
 import { AssignerProtocol } from 'kafkajs';
 import type { ActiveTaskManager } from './active-task-manager';
+import { commitFailureAction, isFencedError, isRebalanceError } from './commit-failure';
 import type { StandbyTaskManager } from './standby-task-manager';
 import type { ConsumedRecord } from './consumed-record';
 import type { ResolvedStreamsConfig } from './streams-config';
@@ -59,6 +60,8 @@ export class StreamThread {
   private readonly taskByPartition = new Map<string, string>();
   private generationInfo: AssignmentInfo | undefined;
   private probeTimer: NodeJS.Timeout | undefined;
+  /** Closing tasks another member took over, before rejoining (see onTasksMigrated). */
+  private migrating = false;
 
   constructor(private readonly options: StreamThreadOptions) {}
 
@@ -78,14 +81,23 @@ export class StreamThread {
       readUncommitted: false,
       allowAutoTopicCreation: false,
       maxWaitTimeInMs: Math.min(500, Math.max(10, config.commitIntervalMs)),
-      retry: { retries: 10 },
+      // kafkajs restarts a crashed consumer by itself; never once this thread is stopping.
+      retry: { retries: 10, restartOnFailure: () => Promise.resolve(!this.stopping) },
     });
     this.consumer = consumer;
     consumer.on(consumer.events.REBALANCING, () => {
+      if (this.stopping) return;
       this.rebalancePending = true;
       this.options.listener.onRebalancing();
     });
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+      if (this.stopping) {
+        // A restart kafkajs scheduled after a crash raced this thread's stop (its stop() only
+        // clears a restart timer that has not fired yet): this zombie member would take
+        // partitions and drive the client's state from a stopped thread. Leave the group.
+        void consumer.disconnect().catch(() => undefined);
+        return;
+      }
       this.rebalancePending = false;
       this.memberId = payload.memberId;
       this.assignmentReady = this.serialized(() => this.applyAssignment(payload.memberId));
@@ -197,7 +209,14 @@ export class StreamThread {
 
   private async commit(): Promise<void> {
     this.lastCommit = Date.now();
-    await this.options.tasks.commit(this.consumer!);
+    try {
+      await this.options.tasks.commit(this.consumer!);
+    } catch (error) {
+      if (commitFailureAction(error, this.options.tasks.exactlyOnce) === 'fatal') throw error;
+      // The group rebalanced under this commit: not fatal (see commitFailureAction); the
+      // offsets stay pending until this member has rejoined.
+      this.options.logger.warn(`commit refused by a rebalance, rejoining: ${String(error)}`);
+    }
   }
 
   private async applyAssignment(memberId: string): Promise<void> {
@@ -322,6 +341,40 @@ export class StreamThread {
 
   private fail(error: unknown): void {
     if (this.failed || this.stopping) return;
+    if (this.options.tasks.exactlyOnce && isFencedError(error)) {
+      void this.onTasksMigrated(error);
+      return;
+    }
+    this.failHard(error);
+  }
+
+  /**
+   * Another member owns this member's tasks now: its transactional producer fenced ours (this
+   * member missed a rebalance, e.g. its session expired under load). Kafka Streams treats this
+   * as a `TaskMigratedException`, not a fatal error: every active task is closed dirty (its
+   * transaction aborted, its state wiped, so whoever owns it next restores the committed
+   * changelog) and the member rejoins the group.
+   */
+  private async onTasksMigrated(error: unknown): Promise<void> {
+    if (this.migrating) return;
+    this.migrating = true;
+    const message = error instanceof Error ? error.message : String(error);
+    this.options.logger.warn(`tasks migrated (${message}); closing them dirty and rejoining`);
+    try {
+      await this.serialized(async () => {
+        for (const id of this.options.tasks.taskIds()) await this.options.tasks.close(id, false);
+        this.taskByPartition.clear();
+      });
+      await this.rejoin();
+    } catch (rejoinError) {
+      this.failHard(rejoinError);
+    } finally {
+      this.migrating = false;
+    }
+  }
+
+  private failHard(error: unknown): void {
+    if (this.failed || this.stopping) return;
     this.failed = true;
     const err = error instanceof Error ? error : new Error(String(error));
     this.options.logger.warn(`stream thread failed: ${err.message}`);
@@ -336,12 +389,3 @@ export class StreamThread {
 
 /** Records processed between two commit checks (Kafka Streams' `max.poll.records` is 1000). */
 const MAX_RECORDS_PER_SLICE = 1000;
-
-function isRebalanceError(error: unknown): boolean {
-  const type = (error as { type?: string } | undefined)?.type;
-  return (
-    type === 'REBALANCE_IN_PROGRESS' ||
-    type === 'ILLEGAL_GENERATION' ||
-    type === 'UNKNOWN_MEMBER_ID'
-  );
-}

@@ -1,0 +1,101 @@
+import { EventEmitter } from 'node:events';
+import type { Kafka } from 'kafkajs';
+import { StreamThread, type StreamThreadOptions } from './stream-thread';
+
+/** A kafkajs consumer double: records calls and lets the test emit its instrumentation events. */
+function fakeConsumer() {
+  const emitter = new EventEmitter();
+  const calls: string[] = [];
+  const consumer = {
+    events: { REBALANCING: 'rebalancing', GROUP_JOIN: 'group-join', CRASH: 'crash' },
+    on: (event: string, listener: (e: unknown) => void) => emitter.on(event, listener),
+    connect: async () => void calls.push('connect'),
+    subscribe: async () => void calls.push('subscribe'),
+    run: async () => void calls.push('run'),
+    stop: async () => void calls.push('stop'),
+    disconnect: async () => void calls.push('disconnect'),
+  };
+  return { consumer, emitter, calls };
+}
+
+function thread() {
+  const { consumer, emitter, calls } = fakeConsumer();
+  let consumerConfig: { retry?: { restartOnFailure?: (e: Error) => Promise<boolean> } } = {};
+  const kafka = {
+    consumer: (config: typeof consumerConfig) => {
+      consumerConfig = config;
+      return consumer;
+    },
+  } as unknown as Kafka;
+  const listener = {
+    onRebalancing: jest.fn(),
+    onAssignment: jest.fn(),
+    onRunning: jest.fn(),
+    onError: jest.fn(),
+    onShutdownRequested: jest.fn(),
+  };
+  const options = {
+    kafka,
+    config: {
+      applicationId: 'app',
+      sessionTimeoutMs: 10_000,
+      heartbeatIntervalMs: 1_000,
+      commitIntervalMs: 100,
+    },
+    sourceTopics: ['input'],
+    tasks: {
+      start: async () => undefined,
+      commit: async () => 0,
+      closeAll: async () => undefined,
+      tasks: () => [],
+      taskIds: () => [],
+    },
+    standbys: { closeAll: async () => undefined },
+    assignor: {},
+    listener,
+    logger: { info: () => undefined, warn: () => undefined },
+  } as unknown as StreamThreadOptions;
+  return {
+    streamThread: new StreamThread(options),
+    emitter,
+    calls,
+    listener,
+    restartOnFailure: () => consumerConfig.retry!.restartOnFailure!(new Error('crash')),
+  };
+}
+
+describe('StreamThread after stop (a broker outage replaced it)', () => {
+  it('lets kafkajs restart a crashed consumer only while the thread runs', async () => {
+    const t = thread();
+    await t.streamThread.start();
+    await expect(t.restartOnFailure()).resolves.toBe(true);
+    await t.streamThread.stop();
+    await expect(t.restartOnFailure()).resolves.toBe(false);
+  });
+
+  it('makes a consumer that kafkajs restarted anyway leave, without touching the client', async () => {
+    const t = thread();
+    await t.streamThread.start();
+    await t.streamThread.stop();
+    expect(t.calls).toEqual(['connect', 'subscribe', 'run', 'stop', 'disconnect']);
+
+    // kafkajs' restart timer fired during the stop: the old consumer rejoins the group.
+    t.emitter.emit('rebalancing', {});
+    t.emitter.emit('group-join', { payload: { memberId: 'zombie' } });
+    await new Promise((resolve) => setImmediate(resolve));
+
+    expect(t.calls.slice(5)).toEqual(['disconnect']);
+    expect(t.listener.onRebalancing).not.toHaveBeenCalled();
+    expect(t.listener.onAssignment).not.toHaveBeenCalled();
+    expect(t.listener.onRunning).not.toHaveBeenCalled();
+    expect(t.listener.onError).not.toHaveBeenCalled();
+  });
+
+  it('still reports a rebalance while running', async () => {
+    const t = thread();
+    await t.streamThread.start();
+    t.emitter.emit('rebalancing', {});
+    expect(t.listener.onRebalancing).toHaveBeenCalledTimes(1);
+    await t.streamThread.stop();
+  });
+});
