@@ -1,5 +1,6 @@
 import { ConfigResourceTypes, type Admin } from 'kafkajs';
 import { ChangelogTopicMismatchError } from '../errors/changelog-topic-mismatch.error';
+import { createTopicsAndWait } from './topic-admin';
 
 /** Kafka Streams' `windowstore.changelog.additional.retention.ms` default: one day. */
 export const DEFAULT_WINDOW_CHANGELOG_ADDITIONAL_RETENTION_MS = 86_400_000;
@@ -97,9 +98,12 @@ export class ChangelogTopics {
     const missing = [...unique.values()].filter((spec) => !listed.has(spec.topic));
     const created: string[] = [];
     if (missing.length > 0) {
-      await this.admin.createTopics({
-        waitForLeaders: true,
-        topics: missing.map((spec) => ({
+      // Not kafkajs' waitForLeaders: it asks metadata v0 and fails the start-up with
+      // UNKNOWN_TOPIC_OR_PARTITION while a KRaft broker's metadata cache lags the creation
+      // (seen on a freshly started broker with several instances starting at once).
+      await createTopicsAndWait(
+        this.admin,
+        missing.map((spec) => ({
           topic: spec.topic,
           numPartitions: spec.partitions,
           replicationFactor: this.replicationFactor,
@@ -107,7 +111,7 @@ export class ChangelogTopics {
             ([name, value]) => ({ name, value }),
           ),
         })),
-      });
+      );
       // Created now, or by a concurrent instance meanwhile: validated below either way.
       created.push(...missing.map((spec) => spec.topic));
     }

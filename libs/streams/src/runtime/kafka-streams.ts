@@ -35,6 +35,7 @@ import {
   type ResolvedStreamsConfig,
   type StreamsConfig,
 } from './streams-config';
+import { isClusterUnreachableError } from './cluster-unreachable';
 import { prepareInternalTopics } from './internal-topics';
 import { LocalTaskView } from './local-task-view';
 import { changelogEndOffsetSums, localTaskOffsetSums } from './task-offset-sums';
@@ -91,6 +92,8 @@ export class KafkaStreams {
   private closing: Promise<void> | undefined;
   private shutdownRequested = false;
   private cleanupTimer: NodeJS.Timeout | undefined;
+  /** When the current run of cluster-unreachable thread failures began (task.timeout.ms). */
+  private unreachableSince: number | undefined;
   private readonly localView = new LocalTaskView(
     () => this.tasks,
     () => this.standbys,
@@ -389,6 +392,7 @@ export class KafkaStreams {
           this.setState(KafkaStreamsState.REBALANCING);
         },
         onRunning: () => {
+          this.unreachableSince = undefined;
           this.setState(KafkaStreamsState.RUNNING);
           void this.refreshLocalOffsetSums();
         },
@@ -467,6 +471,20 @@ export class KafkaStreams {
   }
 
   private async handleThreadError(error: Error): Promise<void> {
+    if (this.isActive() && isClusterUnreachableError(error)) {
+      // The broker is down or restarting: like Kafka Streams until task.timeout.ms, keep going.
+      this.unreachableSince ??= Date.now();
+      if (Date.now() - this.unreachableSince <= this.config.taskTimeoutMs) {
+        this.logger.warn(
+          `stream thread lost the cluster (${error.message}); replacing it: tasks closed dirty, rejoining`,
+        );
+        await this.replaceThread(1000);
+        return;
+      }
+      this.logger.warn(
+        `the cluster has been unreachable for more than task.timeout.ms (${this.config.taskTimeoutMs} ms)`,
+      );
+    }
     let response: StreamThreadExceptionResponse;
     try {
       response = this.exceptionHandler(error);
@@ -490,18 +508,24 @@ export class KafkaStreams {
       return;
     }
     if (response === StreamThreadExceptionResponse.REPLACE_THREAD && this.isActive()) {
-      const old = this.thread;
-      await old?.stop();
-      if (!this.isActive()) return;
-      this.startThread();
-      this.setState(KafkaStreamsState.REBALANCING);
-      await this.thread!.start().catch((e: unknown) =>
-        this.handleThreadError(e instanceof Error ? e : new Error(String(e))),
-      );
+      await this.replaceThread(0);
       return;
     }
     this.closing ??= this.shutdown(KafkaStreamsState.PENDING_ERROR);
     await this.closing;
+  }
+
+  /** Stops the failed thread (its tasks close dirty) and starts a new one after `delayMs`. */
+  private async replaceThread(delayMs: number): Promise<void> {
+    await this.thread?.stop();
+    if (!this.isActive()) return;
+    this.setState(KafkaStreamsState.REBALANCING);
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    if (!this.isActive()) return;
+    this.startThread();
+    await this.thread!.start().catch((e: unknown) =>
+      this.handleThreadError(e instanceof Error ? e : new Error(String(e))),
+    );
   }
 
   private isActive(): boolean {

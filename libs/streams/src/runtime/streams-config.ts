@@ -64,6 +64,12 @@ export interface StreamsConfig {
   stateCleanupDelayMs?: number;
   /** `max.task.idle.ms`; default 0. */
   maxTaskIdleMs?: number;
+  /**
+   * `task.timeout.ms`; default 300000. How long the client keeps replacing its stream thread
+   * after errors that mean the cluster is unreachable (connection refused, no coordinator,
+   * request timeouts) before the uncaught-exception handler decides.
+   */
+  taskTimeoutMs?: number;
   /** Consumer `session.timeout.ms`; default 45000 (Kafka 4's default). */
   sessionTimeoutMs?: number;
   /** Consumer `heartbeat.interval.ms`; default 3000. */
@@ -137,6 +143,7 @@ export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConf
     probingRebalanceIntervalMs: config.probingRebalanceIntervalMs ?? 600_000,
     stateCleanupDelayMs: config.stateCleanupDelayMs ?? 600_000,
     maxTaskIdleMs: config.maxTaskIdleMs ?? 0,
+    taskTimeoutMs: config.taskTimeoutMs ?? 300_000,
     sessionTimeoutMs: config.sessionTimeoutMs ?? 45_000,
     heartbeatIntervalMs: config.heartbeatIntervalMs ?? 3_000,
     kafka: config.kafka,
@@ -150,6 +157,7 @@ export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConf
     'probingRebalanceIntervalMs',
     'stateCleanupDelayMs',
     'maxTaskIdleMs',
+    'taskTimeoutMs',
   ];
   for (const key of nonNegative) {
     const value = resolved[key];
@@ -180,6 +188,7 @@ const PROPERTY_NAMES: Record<string, keyof StreamsConfig> = {
   'probing.rebalance.interval.ms': 'probingRebalanceIntervalMs',
   'state.cleanup.delay.ms': 'stateCleanupDelayMs',
   'max.task.idle.ms': 'maxTaskIdleMs',
+  'task.timeout.ms': 'taskTimeoutMs',
   'session.timeout.ms': 'sessionTimeoutMs',
   'heartbeat.interval.ms': 'heartbeatIntervalMs',
 };
@@ -192,6 +201,7 @@ const NUMERIC = new Set<keyof StreamsConfig>([
   'probingRebalanceIntervalMs',
   'stateCleanupDelayMs',
   'maxTaskIdleMs',
+  'taskTimeoutMs',
   'sessionTimeoutMs',
   'heartbeatIntervalMs',
 ]);
