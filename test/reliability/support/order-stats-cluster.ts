@@ -1,0 +1,209 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '../../../tools/kafka/free-port';
+import { OrderStatsInstance } from '../../app/order-stats-instance';
+
+/** One seat of the cluster: a fixed address and state dir, and the process currently in it. */
+export interface ClusterSeat {
+  /** 0-based position in the cluster. */
+  readonly index: number;
+  readonly port: number;
+  readonly queryPort: number;
+  readonly stateDir: string;
+  /** The running (or last) process of this seat. */
+  instance: OrderStatsInstance;
+  /** True from the moment the seat's HTTP server answers until the driver kills it. */
+  alive: boolean;
+  /** Every kill of this seat (epoch ms), for attributing connection errors. */
+  readonly killedAt: number[];
+  /** Output of the seat's earlier (killed) processes. */
+  readonly pastOutput: string[];
+}
+
+/** Answers of `GET path` on a seat: status, headers (lower-case) and body text. */
+export interface SeatAnswer {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: string;
+}
+
+/**
+ * N order-stats processes sharing one `APPLICATION_ID`, each with its own `STATE_DIR`, port and
+ * query port. A seat can be SIGKILLed and restarted on the same address and state dir, as a
+ * crashed pod coming back. {@link OrderStatsCluster.close} stops every process and removes the
+ * state dirs.
+ */
+export class OrderStatsCluster {
+  private constructor(
+    readonly seats: ClusterSeat[],
+    private readonly env: Record<string, string>,
+  ) {}
+
+  /** Starts `size` instances (concurrently) and waits until each one's HTTP server answers. */
+  static async start(size: number, env: Record<string, string>): Promise<OrderStatsCluster> {
+    const seats: ClusterSeat[] = [];
+    for (let index = 0; index < size; index++) {
+      const port = await freePort();
+      let queryPort = await freePort();
+      while (queryPort === port) queryPort = await freePort();
+      const stateDir = mkdtempSync(join(tmpdir(), `order-stats-r${index}-`));
+      const instance = await OrderStatsInstance.start(
+        { ...env, STATE_DIR: stateDir },
+        { port, queryPort },
+      );
+      seats.push({
+        index,
+        port,
+        queryPort,
+        stateDir,
+        instance,
+        alive: false,
+        killedAt: [],
+        pastOutput: [],
+      });
+    }
+    const cluster = new OrderStatsCluster(seats, env);
+    try {
+      await Promise.all(seats.map((seat) => cluster.waitListening(seat)));
+    } catch (error) {
+      // Nothing is left behind when an instance cannot start: processes, state dirs.
+      await cluster.close();
+      throw error;
+    }
+    return cluster;
+  }
+
+  /** Seats the cluster believes alive (answering HTTP, not being killed). */
+  aliveSeats(): ClusterSeat[] {
+    return this.seats.filter((s) => s.alive);
+  }
+
+  /** SIGKILLs a seat's process: marked dead first, so no new request targets it. */
+  async kill(seat: ClusterSeat): Promise<void> {
+    seat.alive = false;
+    seat.killedAt.push(Date.now());
+    await seat.instance.stop('SIGKILL');
+    seat.pastOutput.push(seat.instance.output);
+  }
+
+  /** Starts a new process in a killed seat (same ports and state dir) and waits for its HTTP. */
+  async restart(seat: ClusterSeat): Promise<void> {
+    seat.instance = await OrderStatsInstance.start(
+      { ...this.env, STATE_DIR: seat.stateDir },
+      { port: seat.port, queryPort: seat.queryPort },
+    );
+    await this.waitListening(seat);
+  }
+
+  /** `GET path` on a seat (a fresh connection each time, so a killed process is never reused). */
+  get(seat: ClusterSeat, path: string, timeoutMs = 30_000): Promise<SeatAnswer> {
+    return new Promise((resolve, reject) => {
+      const req = request(
+        { host: '127.0.0.1', port: seat.port, path, method: 'GET', agent: false },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              body: Buffer.concat(chunks).toString('utf8'),
+            }),
+          );
+          res.on('error', reject);
+        },
+      );
+      req.setTimeout(timeoutMs, () => req.destroy(new Error(`timeout after ${timeoutMs} ms`)));
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  /** True when every seat is alive and `/health/ready` answers 200 (RUNNING, stores restored). */
+  async allReady(): Promise<boolean> {
+    this.assertHealthy();
+    if (this.seats.some((s) => !s.alive)) return false;
+    const answers = await Promise.all(this.seats.map((s) => this.get(s, '/health/ready')));
+    return answers.every((a) => a.status === 200);
+  }
+
+  /**
+   * Throws when a live seat's process exited on its own or its client reached the ERROR state
+   * (the app prints `STATE ERROR`): waiting for it to become ready would be in vain.
+   */
+  assertHealthy(): void {
+    for (const seat of this.seats) {
+      const { exitCode, signalCode } = seat.instance.process;
+      const exited = seat.alive && (exitCode !== null || signalCode !== null);
+      if (exited || seat.instance.output.includes('STATE ERROR')) {
+        throw new Error(
+          `seat ${seat.index} ${exited ? `exited (${exitCode ?? signalCode})` : 'is in ERROR'}:\n${quiet(seat.instance.output)}`,
+        );
+      }
+    }
+  }
+
+  /** How many lines of every process's output (earlier ones included) contain `text`. */
+  countInOutputs(text: string): number {
+    return this.seats
+      .flatMap((s) => [...s.pastOutput, s.instance.output])
+      .reduce((n, out) => n + out.split('\n').filter((line) => line.includes(text)).length, 0);
+  }
+
+  /** Every process's output (earlier processes of a seat included), for a failure's report. */
+  outputs(): string {
+    return this.seats
+      .map((s) =>
+        [...s.pastOutput, s.instance.output]
+          .map((out, n) => `--- seat ${s.index} process ${n} ---\n${quiet(out)}`)
+          .join('\n'),
+      )
+      .join('\n');
+  }
+
+  /** Stops every process (SIGTERM, SIGKILL after 20 s) and removes the state dirs. */
+  async close(): Promise<void> {
+    await Promise.all(
+      this.seats.map(async (seat) => {
+        seat.alive = false;
+        const timer = setTimeout(() => seat.instance.process.kill('SIGKILL'), 20_000);
+        await seat.instance.stop('SIGTERM');
+        clearTimeout(timer);
+      }),
+    );
+    for (const seat of this.seats) rmSync(seat.stateDir, { recursive: true, force: true });
+  }
+
+  private async waitListening(seat: ClusterSeat, timeoutMs = 120_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const { exitCode, signalCode } = seat.instance.process;
+      if (exitCode !== null || signalCode !== null) {
+        throw new Error(
+          `seat ${seat.index} exited (${exitCode ?? signalCode}) while starting:\n${seat.instance.output}`,
+        );
+      }
+      try {
+        await this.get(seat, '/health/live', 5_000);
+        seat.alive = true;
+        return;
+      } catch {
+        if (Date.now() > deadline) {
+          throw new Error(`seat ${seat.index} does not answer HTTP after ${timeoutMs} ms`);
+        }
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+  }
+}
+
+/** The end of a process's output without the repetitive lines (health checks, heartbeats). */
+function quiet(output: string): string {
+  return output
+    .split('\n')
+    .filter((line) => !line.includes('Health Check has failed') && !line.includes('Heartbeat('))
+    .join('\n')
+    .slice(-6000);
+}
