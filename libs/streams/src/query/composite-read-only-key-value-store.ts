@@ -1,4 +1,5 @@
 import type { KeyValue, KeyValueIterator, ReadOnlyKeyValueStore } from '../state/key-value-store';
+import { queryRead } from './query-read';
 import { readingStore, readingStoreAsync } from './store-errors';
 
 /**
@@ -20,7 +21,7 @@ export class CompositeReadOnlyKeyValueStore<K, V> implements ReadOnlyKeyValueSto
   get(key: K): V | undefined {
     return readingStore(this.name, () => {
       for (const store of this.stores()) {
-        const value = store.get(key);
+        const value = queryRead(store, key);
         if (value !== undefined) return value;
       }
       return undefined;

@@ -2,6 +2,7 @@ import type { Windowed } from '../kstream/windows/windowed';
 import type { KeyValue, KeyValueIterator, ReadOnlyKeyValueStore } from '../state/key-value-store';
 import type { ValueAndTimestamp } from '../state/value-and-timestamp';
 import type { ReadOnlyWindowStore, WindowStoreIterator } from '../state/window-store';
+import { queryRead } from './query-read';
 
 /** Whether a store keeps `ValueAndTimestamp` values (the DSL's stores do). */
 export function isTimestamped(store: unknown): boolean {
@@ -37,7 +38,7 @@ export function unwrapKeyValueStore<K, V>(
 ): ReadOnlyKeyValueStore<K, V> {
   return {
     name: store.name,
-    get: (key) => unwrap(store.get(key)),
+    get: (key) => unwrap(queryRead(store, key)),
     range: (from, to) => unwrapIterator(store.range(from, to)),
     reverseRange: (from, to) => unwrapIterator(store.reverseRange(from, to)),
     prefixScan: (prefix, serializer) => unwrapIterator(store.prefixScan(prefix, serializer)),

@@ -99,6 +99,24 @@ describe('CachingBytesStore', () => {
     expect(str(store.get(b('a')))).toBe('1'); // read back from the store
   });
 
+  it('serves interactive queries without caching the read, so a query never flushes', async () => {
+    // Room for about two entries, both dirty: a caching read of a third key would evict one
+    // and flush both (changelog writes, forwards) from inside the query.
+    const { store, memory, collector, flushed } = await open({ cacheMaxBytes: 230 });
+    memory.put(b('x'), b('stored'));
+    store.put(b('a'), b('1'));
+    store.put(b('b'), b('2'));
+    expect(str(store.getWithoutCaching(b('x')))).toBe('stored');
+    expect(str(store.getWithoutCaching(b('a')))).toBe('1'); // the cached, unflushed value
+    expect(store.getWithoutCaching(b('missing'))).toBeUndefined();
+    expect(collector.records).toHaveLength(0);
+    expect(flushed).toEqual([]);
+    expect(store.cacheStats().entries).toBe(2);
+    // The processing read of the same key is cached, and here evicts and flushes.
+    expect(str(store.get(b('x')))).toBe('stored');
+    expect(collector.records.map((r) => String(r.key))).toEqual(['a', 'b']);
+  });
+
   it('writes through at once with a zero-byte cache', async () => {
     const { store, collector, flushed } = await open({ cacheMaxBytes: 0 });
     store.put(b('a'), b('1'));

@@ -101,6 +101,22 @@ export class CachingBytesStore extends WrappedBytesStore {
     return this.readMiss(cache, k, key);
   }
 
+  /**
+   * A synchronous read for interactive queries: the cached value when there is one, else the
+   * store below's, never cached. Caching a miss may evict, and evicting a dirty entry flushes
+   * the namespace (changelog writes, records forwarded downstream), which a query must never
+   * cause: Kafka Streams caches reads only on the stream thread for the same reason.
+   *
+   * @throws SyncReadUnavailableError when the store below cannot read synchronously (use
+   *   `getAsync`, which never caches either).
+   */
+  getWithoutCaching(key: Buffer): Buffer | undefined {
+    const entry = this.requireCache().peek(key.toString('latin1'));
+    if (entry !== undefined) return entry.value ?? undefined;
+    if (!this.syncInner) throw new SyncReadUnavailableError(this.name);
+    return this.inner.get(key);
+  }
+
   override getMany(keys: readonly Buffer[]): (Buffer | undefined)[] {
     const result = new Array<Buffer | undefined>(keys.length);
     for (let i = 0; i < keys.length; i++) result[i] = this.get(keys[i]);
