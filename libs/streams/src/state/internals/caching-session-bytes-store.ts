@@ -1,28 +1,21 @@
 import type { StateStoreContext } from '../state-store-context';
 import type { BytesStoreCapabilities, BytesWrite } from './bytes-store';
 import { initStack } from './layer-stack';
-import type { FlushedEntry } from './named-cache';
 import type { RestoreBatchResult } from './segmented-bytes.store';
 import type {
   SessionBytesEntry,
   SessionBytesStore,
   SessionQuery,
 } from './segmented-session-bytes.store';
-import { SegmentedStoreCache, type SegmentedCacheSchema } from './segmented-store-cache';
+import {
+  SegmentedStoreCache,
+  type SegmentedCacheFlushListener,
+  type SegmentedCacheSchema,
+} from './segmented-store-cache';
 import { SESSION_SUFFIX_SIZE, SessionKeySchema } from './session-key-schema';
 
-/**
- * Receives the sessions the cache writes through, after they are written: the session key
- * (`[key][end][start]`), the new aggregate (`null`: removed), the aggregate before (`null`:
- * absent; `undefined`: not asked for, or the engine cannot read synchronously) and the
- * timestamp of the last write.
- */
-export type SessionCacheFlushListener = (
-  sessionKey: Buffer,
-  newValue: Buffer | null,
-  oldValue: Buffer | null | undefined,
-  timestamp: number,
-) => void;
+/** Receives the sessions the cache writes through (see {@link SegmentedCacheFlushListener}). */
+export type SessionCacheFlushListener = SegmentedCacheFlushListener;
 
 const SESSION_CACHE_SCHEMA: SegmentedCacheSchema<SessionBytesEntry> = {
   segmentTime: (sessionKey) => SessionKeySchema.extractEndTimestamp(sessionKey),
@@ -48,11 +41,18 @@ const SESSION_CACHE_SCHEMA: SegmentedCacheSchema<SessionBytesEntry> = {
 export class CachingSessionBytesStore implements SessionBytesStore {
   private readonly cache: SegmentedStoreCache<SessionBytesEntry>;
   private context: StateStoreContext | undefined;
-  private listener: SessionCacheFlushListener | undefined;
-  private sendOldValues = false;
 
   constructor(readonly inner: SessionBytesStore) {
-    this.cache = new SegmentedStoreCache(inner, SESSION_CACHE_SCHEMA, (e) => this.writeThrough(e));
+    this.cache = new SegmentedStoreCache(inner, SESSION_CACHE_SCHEMA, {
+      read: (sessionKey) => {
+        const { key, start, end } = SessionKeySchema.fromBinary(sessionKey);
+        return inner.fetchSession(key, start, end);
+      },
+      write: (sessionKey, value, timestamp) => {
+        const { key, start, end } = SessionKeySchema.fromBinary(sessionKey);
+        inner.put(key, start, end, value, timestamp);
+      },
+    });
   }
 
   get name(): string {
@@ -74,8 +74,7 @@ export class CachingSessionBytesStore implements SessionBytesStore {
    * synchronously). Returns true (this layer forwards flushes).
    */
   setFlushListener(listener: SessionCacheFlushListener, sendOldValues: boolean): boolean {
-    this.listener = listener;
-    this.sendOldValues = sendOldValues;
+    this.cache.setFlushListener(listener, sendOldValues);
     return true;
   }
 
@@ -114,22 +113,15 @@ export class CachingSessionBytesStore implements SessionBytesStore {
   }
 
   fetchSession(key: Buffer, start: number, end: number): Buffer | undefined {
-    const cached = this.cache.lookup(SessionKeySchema.toBinary(key, start, end));
-    if (cached === 'expired') return undefined;
-    if (cached !== undefined) return cached.value ?? undefined;
-    return this.inner.fetchSession(key, start, end);
+    return this.cache.get(SessionKeySchema.toBinary(key, start, end), () =>
+      this.inner.fetchSession(key, start, end),
+    );
   }
 
-  async fetchSessionAsync(key: Buffer, start: number, end: number): Promise<Buffer | undefined> {
-    const sessionKey = SessionKeySchema.toBinary(key, start, end);
-    const cached = this.cache.lookup(sessionKey, false);
-    if (cached === 'expired') return undefined;
-    if (cached !== undefined) return cached.value ?? undefined;
-    const stored = await this.inner.fetchSessionAsync(key, start, end);
-    // A write may have landed in the cache while the read was in flight.
-    const after = this.cache.isOpen ? this.cache.lookup(sessionKey, false) : undefined;
-    if (after === 'expired') return undefined;
-    return after !== undefined ? (after.value ?? undefined) : stored;
+  fetchSessionAsync(key: Buffer, start: number, end: number): Promise<Buffer | undefined> {
+    return this.cache.getAsync(SessionKeySchema.toBinary(key, start, end), () =>
+      this.inner.fetchSessionAsync(key, start, end),
+    );
   }
 
   findSessions(query: SessionQuery): IterableIterator<SessionBytesEntry> {
@@ -196,35 +188,5 @@ export class CachingSessionBytesStore implements SessionBytesStore {
         );
       },
     };
-  }
-
-  /**
-   * Writes flushed entries to the store below, then hands them to the listener. A removal of
-   * something the store below never held is neither written nor forwarded (Kafka Streams'
-   * optimisation: downstream never saw it), when the store below can tell synchronously.
-   */
-  private writeThrough(entries: FlushedEntry[]): void {
-    const listener = this.listener;
-    const sync = this.capabilities.syncReads;
-    const readOld = listener !== undefined && this.sendOldValues;
-    const written: FlushedEntry[] = [];
-    for (const entry of entries) {
-      const { key, start, end } = SessionKeySchema.fromBinary(entry.key);
-      if (sync && entry.oldValue === undefined && (readOld || entry.value === null)) {
-        entry.oldValue = this.inner.fetchSession(key, start, end) ?? null;
-      }
-      if (entry.value === null && entry.oldValue === null) continue;
-      this.inner.put(key, start, end, entry.value, entry.timestamp);
-      written.push(entry);
-    }
-    if (listener === undefined) return;
-    for (const entry of written) {
-      listener(
-        entry.key,
-        entry.value,
-        this.sendOldValues ? entry.oldValue : undefined,
-        entry.timestamp,
-      );
-    }
   }
 }

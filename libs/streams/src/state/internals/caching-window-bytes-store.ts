@@ -1,28 +1,21 @@
 import type { StateStoreContext } from '../state-store-context';
 import type { BytesStoreCapabilities, BytesWrite } from './bytes-store';
-import type { FlushedEntry } from './named-cache';
 import type { RestoreBatchResult } from './segmented-bytes.store';
 import type {
   WindowBytesEntry,
   WindowBytesStore,
   WindowRangeQuery,
 } from './segmented-window-bytes.store';
-import { SegmentedStoreCache, type SegmentedCacheSchema } from './segmented-store-cache';
+import {
+  SegmentedStoreCache,
+  type SegmentedCacheFlushListener,
+  type SegmentedCacheSchema,
+} from './segmented-store-cache';
 import { WINDOW_STORE_SUFFIX_SIZE, WindowKeySchema } from './window-key-schema';
 import { initStack } from './layer-stack';
 
-/**
- * Receives the windows the cache writes through, after they are written: the store key
- * (`[key][window start][seqnum]`), the new value (`null`: deleted), the value before (`null`:
- * absent; `undefined`: not asked for, or the engine cannot read synchronously) and the
- * timestamp of the last write.
- */
-export type WindowCacheFlushListener = (
-  storeKey: Buffer,
-  newValue: Buffer | null,
-  oldValue: Buffer | null | undefined,
-  timestamp: number,
-) => void;
+/** Receives the windows the cache writes through (see {@link SegmentedCacheFlushListener}). */
+export type WindowCacheFlushListener = SegmentedCacheFlushListener;
 
 const WINDOW_CACHE_SCHEMA: SegmentedCacheSchema<WindowBytesEntry> = {
   segmentTime: (storeKey) => WindowKeySchema.extractStoreTimestamp(storeKey),
@@ -54,11 +47,18 @@ const WINDOW_CACHE_SCHEMA: SegmentedCacheSchema<WindowBytesEntry> = {
 export class CachingWindowBytesStore implements WindowBytesStore {
   private readonly cache: SegmentedStoreCache<WindowBytesEntry>;
   private context: StateStoreContext | undefined;
-  private listener: WindowCacheFlushListener | undefined;
-  private sendOldValues = false;
 
   constructor(readonly inner: WindowBytesStore) {
-    this.cache = new SegmentedStoreCache(inner, WINDOW_CACHE_SCHEMA, (e) => this.writeThrough(e));
+    this.cache = new SegmentedStoreCache(inner, WINDOW_CACHE_SCHEMA, {
+      read: (storeKey) => {
+        const { key, windowStart } = WindowKeySchema.fromStoreKey(storeKey);
+        return inner.fetch(key, windowStart);
+      },
+      write: (storeKey, value, timestamp) => {
+        const { key, windowStart } = WindowKeySchema.fromStoreKey(storeKey);
+        inner.put(key, value, windowStart, timestamp);
+      },
+    });
   }
 
   get name(): string {
@@ -86,8 +86,7 @@ export class CachingWindowBytesStore implements WindowBytesStore {
    * synchronously). Returns true (this layer forwards flushes).
    */
   setFlushListener(listener: WindowCacheFlushListener, sendOldValues: boolean): boolean {
-    this.listener = listener;
-    this.sendOldValues = sendOldValues;
+    this.cache.setFlushListener(listener, sendOldValues);
     return true;
   }
 
@@ -121,22 +120,15 @@ export class CachingWindowBytesStore implements WindowBytesStore {
   }
 
   fetch(key: Buffer, windowStart: number): Buffer | undefined {
-    const cached = this.cache.lookup(WindowKeySchema.toStoreKeyBinary(key, windowStart, 0));
-    if (cached === 'expired') return undefined;
-    if (cached !== undefined) return cached.value ?? undefined;
-    return this.inner.fetch(key, windowStart);
+    return this.cache.get(WindowKeySchema.toStoreKeyBinary(key, windowStart, 0), () =>
+      this.inner.fetch(key, windowStart),
+    );
   }
 
-  async fetchAsync(key: Buffer, windowStart: number): Promise<Buffer | undefined> {
-    const storeKey = WindowKeySchema.toStoreKeyBinary(key, windowStart, 0);
-    const cached = this.cache.lookup(storeKey, false);
-    if (cached === 'expired') return undefined;
-    if (cached !== undefined) return cached.value ?? undefined;
-    const stored = await this.inner.fetchAsync(key, windowStart);
-    // A write may have landed in the cache while the read was in flight.
-    const after = this.cache.isOpen ? this.cache.lookup(storeKey, false) : undefined;
-    if (after === 'expired') return undefined;
-    return after !== undefined ? (after.value ?? undefined) : stored;
+  fetchAsync(key: Buffer, windowStart: number): Promise<Buffer | undefined> {
+    return this.cache.getAsync(WindowKeySchema.toStoreKeyBinary(key, windowStart, 0), () =>
+      this.inner.fetchAsync(key, windowStart),
+    );
   }
 
   range(query: WindowRangeQuery): IterableIterator<WindowBytesEntry> {
@@ -199,35 +191,5 @@ export class CachingWindowBytesStore implements WindowBytesStore {
         );
       },
     };
-  }
-
-  /**
-   * Writes flushed entries to the store below, then hands them to the listener. A removal of
-   * something the store below never held is neither written nor forwarded (Kafka Streams'
-   * optimisation: downstream never saw it), when the store below can tell synchronously.
-   */
-  private writeThrough(entries: FlushedEntry[]): void {
-    const listener = this.listener;
-    const sync = this.capabilities.syncReads;
-    const readOld = listener !== undefined && this.sendOldValues;
-    const written: FlushedEntry[] = [];
-    for (const entry of entries) {
-      const { key, windowStart } = WindowKeySchema.fromStoreKey(entry.key);
-      if (sync && entry.oldValue === undefined && (readOld || entry.value === null)) {
-        entry.oldValue = this.inner.fetch(key, windowStart) ?? null;
-      }
-      if (entry.value === null && entry.oldValue === null) continue;
-      this.inner.put(key, entry.value, windowStart, entry.timestamp);
-      written.push(entry);
-    }
-    if (listener === undefined) return;
-    for (const entry of written) {
-      listener(
-        entry.key,
-        entry.value,
-        this.sendOldValues ? entry.oldValue : undefined,
-        entry.timestamp,
-      );
-    }
   }
 }

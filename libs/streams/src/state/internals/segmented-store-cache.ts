@@ -18,8 +18,29 @@ export interface SegmentedCacheTarget {
   readonly name: string;
   readonly retentionPeriodMs: number;
   readonly segmentIntervalMs: number;
+  readonly capabilities: { readonly syncReads: boolean };
   observedStreamTime(): number;
 }
+
+/** How the cache reads and writes one store key of the store below (the layer's own API). */
+export interface SegmentedCacheBelow {
+  /** The stored value of a store key, synchronously (only called when `syncReads`). */
+  read(storeKey: Buffer): Buffer | undefined;
+  /** Writes a flushed entry with the timestamp of its last write. */
+  write(storeKey: Buffer, value: Buffer | null, timestamp: number): void;
+}
+
+/**
+ * Receives the entries the cache writes through, after they are written: the store key, the
+ * new value (`null`: deleted), the value before (`null`: absent; `undefined`: not asked for,
+ * or the store below cannot read synchronously) and the timestamp of the last write.
+ */
+export type SegmentedCacheFlushListener = (
+  storeKey: Buffer,
+  newValue: Buffer | null,
+  oldValue: Buffer | null | undefined,
+  timestamp: number,
+) => void;
 
 /** Characters above any latin1 character: `prefix + PREFIX_END` bounds every key with `prefix`. */
 const PREFIX_END = '\u0100';
@@ -48,12 +69,23 @@ export class SegmentedStoreCache<E> {
   private context: StateStoreContext | undefined;
   /** The largest segment time written into the cache since `init`. */
   private cachedStreamTime = -1;
+  private listener: SegmentedCacheFlushListener | undefined;
+  private sendOldValues = false;
 
   constructor(
     private readonly target: SegmentedCacheTarget,
     private readonly schema: SegmentedCacheSchema<E>,
-    private readonly writeThrough: (entries: FlushedEntry[]) => void,
+    private readonly below: SegmentedCacheBelow,
   ) {}
+
+  /**
+   * Sets the listener of the entries the cache writes through; with `sendOldValues` each one
+   * carries the value the store below held before (read when it can read synchronously).
+   */
+  setFlushListener(listener: SegmentedCacheFlushListener, sendOldValues: boolean): void {
+    this.listener = listener;
+    this.sendOldValues = sendOldValues;
+  }
 
   get isOpen(): boolean {
     return this.cache !== undefined;
@@ -69,6 +101,35 @@ export class SegmentedStoreCache<E> {
       `${context.taskId.toString()}-${this.target.name}`,
       (entries) => this.writeThrough(entries),
     );
+  }
+
+  /**
+   * Writes flushed entries to the store below, then hands them to the listener. A removal of
+   * something the store below never held is neither written nor forwarded (Kafka Streams'
+   * optimisation: downstream never saw it), when the store below can tell synchronously.
+   */
+  private writeThrough(entries: FlushedEntry[]): void {
+    const listener = this.listener;
+    const sync = this.target.capabilities.syncReads;
+    const readOld = listener !== undefined && this.sendOldValues;
+    const written: FlushedEntry[] = [];
+    for (const entry of entries) {
+      if (sync && entry.oldValue === undefined && (readOld || entry.value === null)) {
+        entry.oldValue = this.below.read(entry.key) ?? null;
+      }
+      if (entry.value === null && entry.oldValue === null) continue;
+      this.below.write(entry.key, entry.value, entry.timestamp);
+      written.push(entry);
+    }
+    if (listener === undefined) return;
+    for (const entry of written) {
+      listener(
+        entry.key,
+        entry.value,
+        this.sendOldValues ? entry.oldValue : undefined,
+        entry.timestamp,
+      );
+    }
   }
 
   /** Stream time: the store's, or the largest cached write's if later. */
@@ -109,6 +170,28 @@ export class SegmentedStoreCache<E> {
     if (this.schema.segmentTime(storeKey) < this.minLiveTime()) return 'expired';
     const k = storeKey.toString('latin1');
     return touch ? cache.get(k) : cache.peek(k);
+  }
+
+  /** A point read: the cached value (counted as a hit or a miss), else `readBelow()`'s. */
+  get(storeKey: Buffer, readBelow: () => Buffer | undefined): Buffer | undefined {
+    const cached = this.lookup(storeKey);
+    if (cached === 'expired') return undefined;
+    if (cached !== undefined) return cached.value ?? undefined;
+    return readBelow();
+  }
+
+  /** {@link get} with an asynchronous read below; a write cached meanwhile wins. */
+  async getAsync(
+    storeKey: Buffer,
+    readBelow: () => Promise<Buffer | undefined>,
+  ): Promise<Buffer | undefined> {
+    const cached = this.lookup(storeKey, false);
+    if (cached === 'expired') return undefined;
+    if (cached !== undefined) return cached.value ?? undefined;
+    const stored = await readBelow();
+    const after = this.isOpen ? this.lookup(storeKey, false) : undefined;
+    if (after === 'expired') return undefined;
+    return after !== undefined ? (after.value ?? undefined) : stored;
   }
 
   /**
