@@ -66,6 +66,7 @@ export async function runQueryPeer(
       label,
       timeoutMs: options.timeoutMs + 120_000,
       verbose: options.verbose,
+      profileDir: options.profileDir,
     });
   } else {
     let peer;

@@ -1,6 +1,31 @@
 import type { KeyValue, KeyValueIterator, ReadOnlyKeyValueStore } from '../state/key-value-store';
-import { queryRead } from './query-read';
+import { murmur2, toPositive } from '../cluster/murmur2';
+import { queryRead, storedKeyBytes } from './query-read';
 import { readingStore, readingStoreAsync } from './store-errors';
+
+/** Local stores of one name with their partitions (in partition order). */
+export interface PartitionedStores<S> {
+  /** Partitions of the store's sub-topology, when known. */
+  readonly partitionCount: number | undefined;
+  readonly stores: readonly { readonly partition: number; readonly store: S }[];
+}
+
+/**
+ * Index in `stores` of the store of `key`'s partition under the default partitioner, or -1
+ * when it cannot be told (one store, unknown partition count, a store that does not give its
+ * key bytes) or is not local.
+ */
+function likelyIndex<K>(
+  stores: PartitionedStores<unknown>['stores'],
+  partitionCount: number | undefined,
+  key: K,
+): number {
+  if (stores.length < 2 || partitionCount === undefined) return -1;
+  const bytes = storedKeyBytes(stores[0].store, key);
+  if (bytes === undefined) return -1;
+  const partition = toPositive(murmur2(bytes)) % partitionCount;
+  return stores.findIndex((s) => s.partition === partition);
+}
 
 /**
  * One read-only key-value store over this instance's local stores of one name (one per task),
@@ -15,17 +40,34 @@ import { readingStore, readingStoreAsync } from './store-errors';
 export class CompositeReadOnlyKeyValueStore<K, V> implements ReadOnlyKeyValueStore<K, V> {
   constructor(
     readonly name: string,
-    private readonly stores: () => readonly ReadOnlyKeyValueStore<K, V>[],
+    private readonly storeSet: () => PartitionedStores<ReadOnlyKeyValueStore<K, V>>,
   ) {}
 
+  /**
+   * The value of `key` in the first local store that has it. The store of the key's partition
+   * under the default partitioner (murmur2 of the store's key bytes) is asked first, so a hit
+   * usually costs one read; the others follow in partition order, so keys placed by another
+   * partitioner are still found.
+   */
   get(key: K): V | undefined {
     return readingStore(this.name, () => {
-      for (const store of this.stores()) {
-        const value = queryRead(store, key);
+      const { stores, partitionCount } = this.storeSet();
+      const first = likelyIndex(stores, partitionCount, key);
+      if (first >= 0) {
+        const value = queryRead(stores[first].store, key);
+        if (value !== undefined) return value;
+      }
+      for (let i = 0; i < stores.length; i++) {
+        if (i === first) continue;
+        const value = queryRead(stores[i].store, key);
         if (value !== undefined) return value;
       }
       return undefined;
     });
+  }
+
+  private stores(): ReadOnlyKeyValueStore<K, V>[] {
+    return this.storeSet().stores.map((s) => s.store);
   }
 
   range(from?: K, to?: K): KeyValueIterator<K, V> {
@@ -57,10 +99,18 @@ export class CompositeReadOnlyKeyValueStore<K, V> implements ReadOnlyKeyValueSto
     );
   }
 
+  /** {@link get}, for engines that read asynchronously; the key's partition is asked first. */
   async getAsync(key: K): Promise<V | undefined> {
     return readingStoreAsync(this.name, async () => {
-      for (const store of this.stores()) {
-        const value = await store.getAsync(key);
+      const { stores, partitionCount } = this.storeSet();
+      const first = likelyIndex(stores, partitionCount, key);
+      if (first >= 0) {
+        const value = await stores[first].store.getAsync(key);
+        if (value !== undefined) return value;
+      }
+      for (let i = 0; i < stores.length; i++) {
+        if (i === first) continue;
+        const value = await stores[i].store.getAsync(key);
         if (value !== undefined) return value;
       }
       return undefined;

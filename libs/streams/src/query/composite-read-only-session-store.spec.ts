@@ -38,7 +38,10 @@ describe('CompositeReadOnlySessionStore over two local stores', () => {
     const stores = [first, second];
     const composite = QueryableStoreTypes.sessionStore<string, number | bigint>().create(
       'clicks',
-      () => stores,
+      () => ({
+        partitionCount: 2,
+        stores: stores.map((store, partition) => ({ partition, store })),
+      }),
     );
     return { first, second, composite };
   }

@@ -18,6 +18,13 @@ export interface LocalStore {
   readonly store: unknown;
 }
 
+/** The local copies a query reads, in partition order, with the store's partition count. */
+export interface LocalStoreSet {
+  /** Partitions of the store's sub-topology, when known (else `undefined`). */
+  readonly partitionCount: number | undefined;
+  readonly stores: readonly { readonly partition: number; readonly store: unknown }[];
+}
+
 /** What the provider reads from the client. */
 export interface LocalStoreSource {
   state(): KafkaStreamsState;
@@ -44,6 +51,14 @@ export class LocalStoreProvider {
    *   partition is not local), UnknownStateStoreError, InvalidStateStorePartitionError.
    */
   stores<T>(params: StoreQueryParameters<T>): unknown[] {
+    return this.storeSet(params).stores.map((s) => s.store);
+  }
+
+  /**
+   * {@link stores} with each copy's partition and the store's partition count (a key query
+   * asks the key's partition first). Throws as {@link stores}.
+   */
+  storeSet<T>(params: StoreQueryParameters<T>): LocalStoreSet {
     const state = this.source.state();
     const name = params.storeName;
     if (state === KafkaStreamsState.CREATED) {
@@ -96,6 +111,9 @@ export class LocalStoreProvider {
         `store '${name}' has no ${params.staleStoresEnabled ? '' : 'active '}copy on this instance: rediscover its owners`,
       );
     }
-    return candidates.sort((a, b) => a.partition - b.partition).map((s) => s.store);
+    return {
+      partitionCount: this.source.partitionCount(name),
+      stores: candidates.sort((a, b) => a.partition - b.partition),
+    };
   }
 }

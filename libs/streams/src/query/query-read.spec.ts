@@ -24,10 +24,13 @@ describe('queryRead', () => {
   });
 
   it('is what the composite store and the timestamped view read with', () => {
-    const composite = new CompositeReadOnlyKeyValueStore('s', () => [
-      store({}, true),
-      store({ k: 7 }, true),
-    ]);
+    const composite = new CompositeReadOnlyKeyValueStore('s', () => ({
+      partitionCount: 2,
+      stores: [
+        { partition: 0, store: store({}, true) },
+        { partition: 1, store: store({ k: 7 }, true) },
+      ],
+    }));
     expect(composite.get('k')).toBe(7);
     expect(composite.get('other')).toBeUndefined();
     const timestamped = {

@@ -1,10 +1,14 @@
 import type { ReadOnlyKeyValueStore } from '../state/key-value-store';
 import type { ReadOnlySessionStore } from '../state/session-store';
 import type { ReadOnlyWindowStore } from '../state/window-store';
-import { CompositeReadOnlyKeyValueStore } from './composite-read-only-key-value-store';
+import {
+  CompositeReadOnlyKeyValueStore,
+  type PartitionedStores,
+} from './composite-read-only-key-value-store';
 import { CompositeReadOnlySessionStore } from './composite-read-only-session-store';
 import { CompositeReadOnlyWindowStore } from './composite-read-only-window-store';
 import type { ValueAndTimestamp } from '../state/value-and-timestamp';
+import type { LocalStoreSet } from './local-store-provider';
 import { isTimestamped, unwrapKeyValueStore, unwrapWindowStore } from './timestamped-unwrapping';
 
 /** A kind of store a query can ask for, and how to combine the local stores of that kind. */
@@ -12,8 +16,11 @@ export interface QueryableStoreType<T> {
   readonly kind: 'key-value' | 'window' | 'session';
   /** Whether `store` is of this kind. */
   accepts(store: unknown): boolean;
-  /** One read-only view over the local stores (one per task). */
-  create(name: string, stores: () => readonly unknown[]): T;
+  /**
+   * One read-only view over the local stores (one per task); `stores` looks them up again on
+   * every call (in partition order, with the store's partition count).
+   */
+  create(name: string, stores: () => LocalStoreSet): T;
 }
 
 const isKeyValue = (s: unknown): boolean =>
@@ -31,13 +38,18 @@ export const QueryableStoreTypes = {
       kind: 'key-value',
       accepts: isKeyValue,
       create: (name, stores) =>
-        new CompositeReadOnlyKeyValueStore<K, V>(name, () =>
-          stores().map((s) =>
-            isTimestamped(s)
-              ? unwrapKeyValueStore(s as ReadOnlyKeyValueStore<K, ValueAndTimestamp<V>>)
-              : (s as ReadOnlyKeyValueStore<K, V>),
-          ),
-        ),
+        new CompositeReadOnlyKeyValueStore<K, V>(name, () => {
+          const set = stores();
+          return {
+            partitionCount: set.partitionCount,
+            stores: set.stores.map(({ partition, store }) => ({
+              partition,
+              store: isTimestamped(store)
+                ? unwrapKeyValueStore(store as ReadOnlyKeyValueStore<K, ValueAndTimestamp<V>>)
+                : (store as ReadOnlyKeyValueStore<K, V>),
+            })),
+          };
+        }),
     };
   },
   /** Values with the timestamp of the record that last wrote them (timestamped stores only). */
@@ -50,7 +62,7 @@ export const QueryableStoreTypes = {
       create: (name, stores) =>
         new CompositeReadOnlyKeyValueStore<K, ValueAndTimestamp<V>>(
           name,
-          () => stores() as ReadOnlyKeyValueStore<K, ValueAndTimestamp<V>>[],
+          () => stores() as PartitionedStores<ReadOnlyKeyValueStore<K, ValueAndTimestamp<V>>>,
         ),
     };
   },
@@ -60,7 +72,7 @@ export const QueryableStoreTypes = {
       accepts: isWindow,
       create: (name, stores) =>
         new CompositeReadOnlyWindowStore<K, V>(name, () =>
-          stores().map((s) =>
+          stores().stores.map(({ store: s }) =>
             isTimestamped(s)
               ? unwrapWindowStore(s as ReadOnlyWindowStore<K, ValueAndTimestamp<V>>)
               : (s as ReadOnlyWindowStore<K, V>),
@@ -79,7 +91,7 @@ export const QueryableStoreTypes = {
       create: (name, stores) =>
         new CompositeReadOnlySessionStore<K, AGG>(
           name,
-          () => stores() as ReadOnlySessionStore<K, AGG>[],
+          () => stores().stores.map((s) => s.store) as ReadOnlySessionStore<K, AGG>[],
         ),
     };
   },

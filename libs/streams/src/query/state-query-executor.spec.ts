@@ -47,6 +47,36 @@ describe('executeStateQuery (interactive queries v2)', () => {
     expect(result.position).toEqual({ events: { 0: 41 } });
   });
 
+  it('reads a key synchronously, without the cache, from a store whose engine can', async () => {
+    const reads: string[] = [];
+    const store = {
+      approximateNumEntries: () => 1,
+      rangeAsync: async () => [],
+      syncReads: true,
+      queryGet: (key: string) => (reads.push(`queryGet ${key}`), key === 'a' ? 5 : undefined),
+      getAsync: async (key: string) => (reads.push(`getAsync ${key}`), undefined),
+    };
+    const copy: QueryableCopy = {
+      taskId: '0_0',
+      partition: 0,
+      active: true,
+      store,
+      position: () => ({}),
+    };
+    const { request } = StateQueryRequest.inStore('s').withQuery(KeyQuery.withKey('a'));
+    const result = await executeStateQuery(request, true, [copy]);
+    expect(result.partitionResults[0]).toEqual(
+      expect.objectContaining({ partition: 0, success: true, result: 5 }),
+    );
+    expect(reads).toEqual(['queryGet a']);
+    store.syncReads = false;
+    const async = await executeStateQuery(request, true, [copy]);
+    expect(async.partitionResults[0]).toEqual(
+      expect.objectContaining({ partition: 0, success: true, result: null }),
+    );
+    expect(reads).toEqual(['queryGet a', 'getAsync a']);
+  });
+
   it('refuses standbys when active is required, and copies behind the position bound', async () => {
     const { request } = StateQueryRequest.inStore('s')
       .withQuery(RangeQuery.withNoBounds<string>())

@@ -2,6 +2,7 @@ import type { KeyValue, ReadOnlyKeyValueStore } from '../state/key-value-store';
 import type { ReadOnlyWindowStore } from '../state/window-store';
 import type { LocalStore } from './local-store-provider';
 import { satisfies, mergePositions, type Position } from './position';
+import { queryRead, readsSynchronously } from './query-read';
 import type { StoreQuery } from './queries';
 import { isTimestamped, unwrapKeyValueStore, unwrapWindowStore } from './timestamped-unwrapping';
 import {
@@ -137,7 +138,14 @@ async function run<K>(query: StoreQuery<K>, raw: unknown): Promise<unknown> {
       : unwrapKeyValueStore(raw as ReadOnlyKeyValueStore<unknown, never>);
   switch (query.type) {
     case 'key':
-      return isKeyValue(store) ? ((await store.getAsync(query.key)) ?? null) : UNKNOWN;
+      // An engine that reads synchronously answers at once (and never through the cache's
+      // processing read); the others through their asynchronous read.
+      if (!isKeyValue(store)) return UNKNOWN;
+      return (
+        (readsSynchronously(store)
+          ? queryRead(store, query.key)
+          : await store.getAsync(query.key)) ?? null
+      );
     case 'range':
       return isKeyValue(store)
         ? store.rangeAsync(query.lower, query.upper, query.descending)

@@ -2,7 +2,7 @@ import type { Windowed } from '../kstream/windows/windowed';
 import type { KeyValue, KeyValueIterator, ReadOnlyKeyValueStore } from '../state/key-value-store';
 import type { ValueAndTimestamp } from '../state/value-and-timestamp';
 import type { ReadOnlyWindowStore, WindowStoreIterator } from '../state/window-store';
-import { queryRead } from './query-read';
+import { queryRead, readsSynchronously, storedKeyBytes } from './query-read';
 
 /** Whether a store keeps `ValueAndTimestamp` values (the DSL's stores do). */
 export function isTimestamped(store: unknown): boolean {
@@ -29,16 +29,31 @@ function unwrapIterator<K, V>(
   return result;
 }
 
+/** Plain-value views already made, per store: a query must not rebuild them on every read. */
+const keyValueViews = new WeakMap<object, ReadOnlyKeyValueStore<unknown, unknown>>();
+const windowViews = new WeakMap<object, ReadOnlyWindowStore<unknown, unknown>>();
+
 /**
  * A plain-value view of a timestamped key-value store, as Kafka Streams'
- * `QueryableStoreTypes.keyValueStore()` gives over a timestamped store.
+ * `QueryableStoreTypes.keyValueStore()` gives over a timestamped store. One view per store
+ * (made once, kept while the store lives). The view keeps the store's query reads: a `get`
+ * that never caches, `syncReads` and `keyBytes`.
  */
 export function unwrapKeyValueStore<K, V>(
   store: ReadOnlyKeyValueStore<K, ValueAndTimestamp<V>>,
 ): ReadOnlyKeyValueStore<K, V> {
-  return {
+  const known = keyValueViews.get(store);
+  if (known) return known as ReadOnlyKeyValueStore<K, V>;
+  const view: ReadOnlyKeyValueStore<K, V> & {
+    readonly syncReads: boolean;
+    keyBytes(key: K): Buffer | undefined;
+  } = {
     name: store.name,
     get: (key) => unwrap(queryRead(store, key)),
+    get syncReads() {
+      return readsSynchronously(store);
+    },
+    keyBytes: (key) => storedKeyBytes(store, key),
     range: (from, to) => unwrapIterator(store.range(from, to)),
     reverseRange: (from, to) => unwrapIterator(store.reverseRange(from, to)),
     prefixScan: (prefix, serializer) => unwrapIterator(store.prefixScan(prefix, serializer)),
@@ -49,12 +64,16 @@ export function unwrapKeyValueStore<K, V>(
     rangeAsync: async (from, to, reverse) => unwrapAll(await store.rangeAsync(from, to, reverse)),
     allAsync: async (reverse) => unwrapAll(await store.allAsync(reverse)),
   };
+  keyValueViews.set(store, view as ReadOnlyKeyValueStore<unknown, unknown>);
+  return view;
 }
 
-/** A plain-value view of a timestamped window store. */
+/** A plain-value view of a timestamped window store (one per store, made once). */
 export function unwrapWindowStore<K, V>(
   store: ReadOnlyWindowStore<K, ValueAndTimestamp<V>>,
 ): ReadOnlyWindowStore<K, V> {
+  const known = windowViews.get(store);
+  if (known) return known as ReadOnlyWindowStore<K, V>;
   function fetch(key: K, windowStart: number): V | undefined;
   function fetch(key: K, timeFrom: number, timeTo: number): WindowStoreIterator<V>;
   function fetch(
@@ -66,7 +85,7 @@ export function unwrapWindowStore<K, V>(
       ? unwrap(store.fetch(key, timeFrom))
       : unwrapIterator(store.fetch(key, timeFrom, timeTo));
   }
-  return {
+  const view: ReadOnlyWindowStore<K, V> = {
     name: store.name,
     fetch,
     backwardFetch: (key, from, to) => unwrapIterator(store.backwardFetch(key, from, to)),
@@ -81,4 +100,6 @@ export function unwrapWindowStore<K, V>(
     fetchRangeAsync: async (kf, kt, from, to, backward) =>
       unwrapAll(await store.fetchRangeAsync(kf, kt, from, to, backward)),
   };
+  windowViews.set(store, view as ReadOnlyWindowStore<unknown, unknown>);
+  return view;
 }

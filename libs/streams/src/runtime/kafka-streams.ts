@@ -141,9 +141,9 @@ export class KafkaStreams {
    *   InvalidStateStorePartitionError — all `InvalidStateStoreError`s with `code` and `retriable`.
    */
   store<T>(params: StoreQueryParameters<T>): T {
-    this.storeProvider.stores(params);
+    this.storeProvider.storeSet(params);
     return params.queryableStoreType.create(params.storeName, () =>
-      this.storeProvider.stores(params),
+      this.storeProvider.storeSet(params),
     );
   }
 

@@ -64,12 +64,32 @@ export class MeteredKeyValueStore<K, V> implements KeyValueStore<K, V>, StateSto
   private prefetcher: Prefetcher | undefined;
   private caching: CachingBytesStore | undefined;
   private topic: string;
+  private engineSyncReads = false;
   private pendingListener:
     { listener: TypedCacheFlushListener<K, V>; sendOldValues: boolean } | undefined;
 
   /** Whether values carry their timestamps (`ValueAndTimestamp`): queries unwrap them. */
   get timestampedValues(): boolean {
     return this.options.timestampedValues === true;
+  }
+
+  /**
+   * Whether `get` and `queryGet` can read any key synchronously (the engine reads
+   * synchronously). False before `init` and for engines that only read asynchronously: use
+   * `getAsync` then.
+   */
+  get syncReads(): boolean {
+    return this.engineSyncReads;
+  }
+
+  /**
+   * The bytes of `key` as this store and its changelog hold them (the store's key serde).
+   * Interactive queries hash them to ask the key's partition first.
+   *
+   * @throws SerializationError from the key serde (fix the key or the serde).
+   */
+  keyBytes(key: K): Buffer {
+    return this.keySerde.serialize(key, this.topic);
   }
 
   constructor(private readonly options: MeteredKeyValueStoreOptions<K, V>) {
@@ -103,6 +123,7 @@ export class MeteredKeyValueStore<K, V> implements KeyValueStore<K, V>, StateSto
     }
     const logging = findLayer(stack, ChangeLoggingBytesStore);
     const engine = innermostBytesStore(stack);
+    this.engineSyncReads = engine.capabilities.syncReads;
     const timestamped = this.options.timestampedValues === true;
     context.register({
       store: this,
@@ -239,13 +260,13 @@ export class MeteredKeyValueStore<K, V> implements KeyValueStore<K, V>, StateSto
   range(from?: K, to?: K): KeyValueIterator<K, V> {
     const stack = this.open();
     this.metrics.add(OP.range, 1);
-    return this.iterate(stack.range(this.keyBytes(from), this.keyBytes(to)));
+    return this.iterate(stack.range(this.boundBytes(from), this.boundBytes(to)));
   }
 
   reverseRange(from?: K, to?: K): KeyValueIterator<K, V> {
     const stack = this.open();
     this.metrics.add(OP.range, 1);
-    return this.iterate(stack.reverseRange(this.keyBytes(from), this.keyBytes(to)));
+    return this.iterate(stack.reverseRange(this.boundBytes(from), this.boundBytes(to)));
   }
 
   prefixScan<P>(
@@ -272,7 +293,9 @@ export class MeteredKeyValueStore<K, V> implements KeyValueStore<K, V>, StateSto
   async rangeAsync(from?: K, to?: K, reverse = false): Promise<KeyValue<K, V>[]> {
     const stack = this.open();
     this.metrics.add(OP.range, 1);
-    return this.toTyped(await stack.rangeAsync(this.keyBytes(from), this.keyBytes(to), reverse));
+    return this.toTyped(
+      await stack.rangeAsync(this.boundBytes(from), this.boundBytes(to), reverse),
+    );
   }
 
   async allAsync(reverse = false): Promise<KeyValue<K, V>[]> {
@@ -338,7 +361,7 @@ export class MeteredKeyValueStore<K, V> implements KeyValueStore<K, V>, StateSto
     return stack;
   }
 
-  private keyBytes(key: K | undefined): Buffer | undefined {
+  private boundBytes(key: K | undefined): Buffer | undefined {
     return key === undefined ? undefined : this.keySerde.serialize(key, this.topic);
   }
 
