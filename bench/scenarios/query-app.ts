@@ -136,6 +136,20 @@ export async function runAppPhases(
         servedBy: first.endpoint,
       }),
     );
+    if (ctx.options.connections !== 1) {
+      // One request at a time: its latency without the queueing of concurrent connections.
+      rows.push(
+        await load(ctx, {
+          system: `${APP} x1: GET /stats/:userId, local, 1 connection`,
+          compareKey: 'http-bare-1',
+          endpoint: first.endpoint,
+          paths,
+          bodies: spec.bodies,
+          servedBy: first.endpoint,
+          connections: 1,
+        }),
+      );
+    }
     return { rows, produceSeconds };
   } finally {
     await cluster.killAll();
@@ -181,9 +195,12 @@ async function load(
     paths: readonly string[];
     bodies: ReadonlyMap<string, string>;
     servedBy?: string;
+    /** Concurrent connections; default `--connections`. */
+    connections?: number;
   },
 ): Promise<SystemRow> {
-  const { durationSeconds, connections } = ctx.options;
+  const { durationSeconds } = ctx.options;
+  const connections = spec.connections ?? ctx.options.connections;
   ctx.log(`${spec.system}: ${durationSeconds} s, ${connections} connections...`);
   const started = load1m();
   const result: HttpLoadResult = await runHttpLoad({

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { freePort } from '../../tools/kafka/free-port';
 import { runChild, type ChildOutcome, type ChildSpec } from '../harness/child-process';
 import { parseWorkerResult } from '../harness/child-row';
-import { loadProblems, runHttpLoad } from '../harness/http-load';
+import { loadProblems, runHttpLoad, type HttpLoadResult } from '../harness/http-load';
 import { nodeWorker, REPO_ROOT } from '../harness/node-worker';
 import type { RunContext } from '../harness/run-context';
 import type { SystemRow } from '../harness/system-row';
@@ -96,21 +96,26 @@ export async function runQueryPeer(
       .catch(() => false);
     if (!serving) await sleep(250);
   }
-  let load;
-  let loadFailure: string | undefined;
+  // The configured concurrency, then one connection: at 10 connections on 2 cores p99 is
+  // mostly queueing; one connection shows a single request's latency.
+  const loads: { connections: number; load?: HttpLoadResult; failure?: string }[] = [
+    ...new Set([options.connections, 1]),
+  ].map((connections) => ({ connections }));
   if (serving) {
-    ctx.log(
-      `${label}: HTTP load, ${options.durationSeconds} s, ${options.connections} connections`,
-    );
-    load = await runHttpLoad({
-      baseUrl,
-      paths: spec.httpPaths,
-      expectedBodies: spec.expectedBodies,
-      durationSeconds: options.durationSeconds,
-      connections: options.connections,
-    });
-    const problems = loadProblems(load);
-    if (problems.length > 0) loadFailure = `wrong HTTP answers: ${problems.join('; ')}`;
+    for (const entry of loads) {
+      ctx.log(
+        `${label}: HTTP load, ${options.durationSeconds} s, ${entry.connections} connections`,
+      );
+      entry.load = await runHttpLoad({
+        baseUrl,
+        paths: spec.httpPaths,
+        expectedBodies: spec.expectedBodies,
+        durationSeconds: options.durationSeconds,
+        connections: entry.connections,
+      });
+      const problems = loadProblems(entry.load);
+      if (problems.length > 0) entry.failure = `wrong HTTP answers: ${problems.join('; ')}`;
+    }
     await fetch(`${baseUrl}/quit`).catch(() => undefined);
   }
   const done = await outcome;
@@ -153,19 +158,23 @@ export async function runQueryPeer(
       note: `${num('iqv2Timed').toLocaleString('en-US')} queries, all local partitions asked; ${num('iqv2Checked').toLocaleString('en-US')} checked`,
     },
   ];
-  const httpSystem = `${label}: ${httpLabel}`;
-  if (!load || loadFailure) {
+  for (const { connections, load, failure } of loads) {
+    const single = connections === 1 && options.connections !== 1;
+    const httpSystem = `${label}: ${httpLabel}${single ? ', 1 connection' : ''}`;
+    const compareKey = single ? 'http-bare-1' : 'http-bare';
+    if (!load || failure) {
+      rows.push({
+        system: httpSystem,
+        role,
+        compareKey,
+        failure: failure ?? `the endpoint never answered\n${done.outputTail}`,
+      });
+      continue;
+    }
     rows.push({
       system: httpSystem,
       role,
-      compareKey: 'http-bare',
-      failure: loadFailure ?? `the endpoint never answered\n${done.outputTail}`,
-    });
-  } else {
-    rows.push({
-      system: httpSystem,
-      role,
-      compareKey: 'http-bare',
+      compareKey,
       loadAverage,
       result: {
         system: httpSystem,
