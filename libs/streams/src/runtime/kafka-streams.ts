@@ -5,12 +5,11 @@ import {
   type AssignmentInfo,
   type SubscriptionInfo,
 } from '../cluster/assignment-info';
-import type { StreamsAssignorContext } from '../cluster/streams-partition-assignor';
 import { MissingSourceTopicError } from '../errors/missing-source-topic.error';
 import { StreamsConfigError } from '../errors/streams-config.error';
 import type { Topology } from '../processor/topology';
 import { RecordCache } from '../state/internals/record-cache';
-import { ActiveTaskManager } from './active-task-manager';
+import type { ActiveTaskManager } from './active-task-manager';
 import {
   KafkaStreamsState,
   StreamThreadExceptionResponse,
@@ -19,9 +18,10 @@ import {
 import { StateDirectory } from './state-directory';
 import { consoleStateLogger, type StateLogger } from './state-logger';
 import type { StateRestoreListener } from './state-restore-listener';
-import { StateRestorer } from './state-restorer';
-import { StreamThread } from './stream-thread';
-import { StandbyTaskManager } from './standby-task-manager';
+import type { StreamThread } from './stream-thread';
+import type { StandbyTaskManager } from './standby-task-manager';
+import { createStreamThread } from './stream-thread-factory';
+import { threadFailureAction } from './thread-failure-policy';
 import { KeyQueryMetadata } from '../query/key-query-metadata';
 import { LocalStoreProvider, type LocalStore } from '../query/local-store-provider';
 import type { StoreQueryParameters } from '../query/store-query-parameters';
@@ -35,9 +35,9 @@ import {
   type ResolvedStreamsConfig,
   type StreamsConfig,
 } from './streams-config';
-import { isClusterUnreachableError } from './cluster-unreachable';
 import { prepareInternalTopics } from './internal-topics';
 import { LocalTaskView } from './local-task-view';
+import { sumTaskMetrics, type ClientMetrics } from './task-metrics';
 import { changelogEndOffsetSums, localTaskOffsetSums } from './task-offset-sums';
 
 /** Called on every state change. */
@@ -91,7 +91,7 @@ export class KafkaStreams {
   private assignmentInfo: AssignmentInfo | undefined;
   private closing: Promise<void> | undefined;
   private shutdownRequested = false;
-  private cleanupTimer: NodeJS.Timeout | undefined;
+  private stopCleanup: (() => void) | undefined;
   /** When the current run of cluster-unreachable thread failures began (task.timeout.ms). */
   private unreachableSince: number | undefined;
   private readonly localView = new LocalTaskView(
@@ -203,11 +203,6 @@ export class KafkaStreams {
   }
 
   /**
-   * How far each local store copy is behind its changelog, per store and partition (Kafka
-   * Streams' `allLocalStorePartitionLags`): active copies report 0 once restored; standby
-   * copies report their distance to the changelog end.
-   */
-  /**
    * Consumer lag of this instance's active tasks, per input partition: records fetched from
    * the broker but not processed yet are not counted as processed (position = next offset to
    * process). Asks the broker for end offsets; empty before `start()`.
@@ -218,6 +213,11 @@ export class KafkaStreams {
     return this.admin ? this.localView.inputLags(this.admin) : [];
   }
 
+  /**
+   * How far each local store copy is behind its changelog, per store and partition (Kafka
+   * Streams' `allLocalStorePartitionLags`): active copies report 0 once restored; standby
+   * copies report their distance to the changelog end.
+   */
   async allLocalStorePartitionLags(): Promise<Map<string, Map<number, LagInfo>>> {
     return this.localView.lags(this.config.applicationId);
   }
@@ -271,7 +271,14 @@ export class KafkaStreams {
       await this.refreshLocalOffsetSums();
       this.startThread();
       await this.thread!.start();
-      this.scheduleStateCleanup();
+      // Removes task directories no longer assigned here after state.cleanup.delay.ms.
+      this.stopCleanup = this.stateDirectory.scheduleCleanup(
+        () =>
+          [...(this.tasks?.taskIds() ?? []), ...(this.standbys?.taskIds() ?? [])].map((t) =>
+            TaskId.parse(t),
+          ),
+        this.logger,
+      );
     } catch (error) {
       await this.shutdown(KafkaStreamsState.PENDING_ERROR);
       throw error;
@@ -300,29 +307,12 @@ export class KafkaStreams {
     return this.assignmentInfo;
   }
 
-  /** Processing counters summed over the client's active tasks. */
-  metrics(): {
-    processed: number;
-    produced: number;
-    skippedDeserialization: number;
-    skippedInvalidTimestamp: number;
-    skippedProduction: number;
-    deadLettered: number;
-    commits: number;
-  } {
-    const sum = {
-      processed: 0,
-      produced: 0,
-      skippedDeserialization: 0,
-      skippedInvalidTimestamp: 0,
-      skippedProduction: 0,
-      deadLettered: 0,
-    };
-    for (const entry of this.tasks?.tasks() ?? []) {
-      for (const key of Object.keys(sum) as (keyof typeof sum)[])
-        sum[key] += entry.task.metrics[key];
-    }
-    return { ...sum, commits: this.tasks?.commits ?? 0 };
+  /** Processing counters summed over the client's active tasks, and the commits. */
+  metrics(): ClientMetrics {
+    return sumTaskMetrics(
+      (this.tasks?.tasks() ?? []).map((entry) => entry.task.metrics),
+      this.tasks?.commits ?? 0,
+    );
   }
 
   /** @internal The running tasks (for queries and tests). */
@@ -331,59 +321,19 @@ export class KafkaStreams {
   }
 
   private startThread(): void {
-    const config = this.config;
-    const restorer = new StateRestorer({
-      kafka: this.kafka,
-      admin: this.admin,
-      groupIdPrefix: `${config.applicationId}-restore`,
-      logger: this.logger,
-    });
-    this.tasks = new ActiveTaskManager({
+    const parts = createStreamThread({
       topology: this.topology,
-      config,
+      config: this.config,
       kafka: this.kafka,
       admin: this.admin!,
       stateDirectory: this.stateDirectory,
-      restorer,
       cache: this.cache,
+      logger: this.logger,
       resolveTopic: (t) => this.resolveTopic(t),
       partitionsFor: (topic) => this.partitionsFor(topic),
-      logger: this.logger,
       restoreListener: () => this.restoreListener,
-    });
-    this.standbys = new StandbyTaskManager({
-      topology: this.topology,
-      config,
-      kafka: this.kafka,
-      admin: this.admin!,
-      stateDirectory: this.stateDirectory,
-      logger: this.logger,
-    });
-    const assignor: StreamsAssignorContext = {
-      subtopologies: () =>
-        this.topology.subtopologies().map((s) => ({
-          id: s.id,
-          sourceTopics: s.sourceTopics.map((t) => this.resolveTopic(t)),
-          stateful: s.stores.length > 0,
-        })),
       subscription: () => this.subscription(),
       taskEndOffsetSums: () => this.taskEndOffsetSums(),
-      numStandbyReplicas: config.numStandbyReplicas,
-      acceptableRecoveryLag: config.acceptableRecoveryLag,
-      maxWarmupReplicas: config.maxWarmupReplicas,
-      probingRebalanceIntervalMs: config.probingRebalanceIntervalMs,
-      log: (m) => this.logger.warn(m),
-    };
-    this.thread = new StreamThread({
-      kafka: this.kafka,
-      config,
-      sourceTopics: this.topology
-        .subtopologies()
-        .flatMap((s) => s.sourceTopics.map((t) => this.resolveTopic(t))),
-      tasks: this.tasks,
-      standbys: this.standbys,
-      assignor,
-      logger: this.logger,
       listener: {
         onRebalancing: () => this.setState(KafkaStreamsState.REBALANCING),
         onAssignment: (info) => {
@@ -403,27 +353,9 @@ export class KafkaStreams {
         },
       },
     });
-  }
-
-  /**
-   * Removes task directories not assigned here (active or standby) for longer than
-   * `state.cleanup.delay.ms`, as Kafka Streams' state cleaner does.
-   */
-  private scheduleStateCleanup(): void {
-    const every = Math.max(1000, Math.min(this.config.stateCleanupDelayMs, 60_000));
-    this.cleanupTimer = setInterval(() => {
-      const assigned = [...(this.tasks?.taskIds() ?? []), ...(this.standbys?.taskIds() ?? [])].map(
-        (t) => TaskId.parse(t),
-      );
-      this.stateDirectory
-        .cleanRemovedTasks(assigned)
-        .then((removed) => {
-          if (removed.length > 0)
-            this.logger.info(`removed state of tasks ${removed.join(', ')} (no longer assigned)`);
-        })
-        .catch((error: unknown) => this.logger.warn(`state cleanup failed: ${String(error)}`));
-    }, every);
-    this.cleanupTimer.unref();
+    this.thread = parts.thread;
+    this.tasks = parts.tasks;
+    this.standbys = parts.standbys;
   }
 
   private subscription(): SubscriptionInfo {
@@ -470,29 +402,22 @@ export class KafkaStreams {
     return this.localView.stores(storeName);
   }
 
+  /** Applies {@link threadFailureAction} to a failed stream thread. */
   private async handleThreadError(error: Error): Promise<void> {
-    if (this.isActive() && isClusterUnreachableError(error)) {
-      // The broker is down or restarting: like Kafka Streams until task.timeout.ms, keep going.
-      this.unreachableSince ??= Date.now();
-      if (Date.now() - this.unreachableSince <= this.config.taskTimeoutMs) {
-        this.logger.warn(
-          `stream thread lost the cluster (${error.message}); replacing it: tasks closed dirty, rejoining`,
-        );
-        await this.replaceThread(1000);
-        return;
-      }
-      this.logger.warn(
-        `the cluster has been unreachable for more than task.timeout.ms (${this.config.taskTimeoutMs} ms)`,
-      );
+    const { action, unreachableSince } = threadFailureAction(error, {
+      active: this.isActive(),
+      unreachableSince: this.unreachableSince,
+      now: Date.now(),
+      taskTimeoutMs: this.config.taskTimeoutMs,
+      handler: this.exceptionHandler,
+    });
+    this.unreachableSince = unreachableSince;
+    this.logger.warn(action.reason);
+    if (action.kind === 'replace') {
+      await this.replaceThread(action.delayMs);
+      return;
     }
-    let response: StreamThreadExceptionResponse;
-    try {
-      response = this.exceptionHandler(error);
-    } catch {
-      response = StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
-    }
-    this.logger.warn(`uncaught processing error (${response}): ${error.message}`);
-    if (response === StreamThreadExceptionResponse.SHUTDOWN_APPLICATION && this.isActive()) {
+    if (action.kind === 'shutdown-application') {
       // Ask every instance to stop: rejoin with the request in the subscription; the leader
       // answers every member with SHUTDOWN_APPLICATION. Stop this client anyway if that fails.
       this.shutdownRequested = true;
@@ -503,13 +428,6 @@ export class KafkaStreams {
       } catch (rejoinError) {
         this.logger.warn(`could not ask the application to shut down: ${String(rejoinError)}`);
       }
-      this.closing ??= this.shutdown(KafkaStreamsState.PENDING_ERROR);
-      await this.closing;
-      return;
-    }
-    if (response === StreamThreadExceptionResponse.REPLACE_THREAD && this.isActive()) {
-      await this.replaceThread(0);
-      return;
     }
     this.closing ??= this.shutdown(KafkaStreamsState.PENDING_ERROR);
     await this.closing;
@@ -539,7 +457,7 @@ export class KafkaStreams {
     pending: KafkaStreamsState.PENDING_SHUTDOWN | KafkaStreamsState.PENDING_ERROR,
   ): Promise<void> {
     this.setState(pending);
-    if (this.cleanupTimer) clearInterval(this.cleanupTimer);
+    this.stopCleanup?.();
     try {
       await this.thread?.stop();
     } finally {

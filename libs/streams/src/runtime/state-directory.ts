@@ -229,6 +229,29 @@ export class StateDirectory {
     return removed;
   }
 
+  /**
+   * Runs {@link cleanRemovedTasks} periodically (every `state.cleanup.delay.ms`, between 1 s and
+   * 1 min), as Kafka Streams' state cleaner does; `assigned` gives the tasks to keep (active
+   * and standby) at each run. Failures are logged and retried at the next run. Returns a
+   * function that stops the cleaner.
+   */
+  scheduleCleanup(
+    assigned: () => Iterable<TaskId>,
+    logger: { info(message: string): void; warn(message: string): void },
+  ): () => void {
+    const every = Math.max(1000, Math.min(this.cleanupDelayMs, 60_000));
+    const timer = setInterval(() => {
+      this.cleanRemovedTasks(assigned())
+        .then((removed) => {
+          if (removed.length > 0)
+            logger.info(`removed state of tasks ${removed.join(', ')} (no longer assigned)`);
+        })
+        .catch((error: unknown) => logger.warn(`state cleanup failed: ${String(error)}`));
+    }, every);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
   /** Deletes one task's directory and everything in it (wiping its state). */
   async wipeTask(taskId: TaskId): Promise<void> {
     await fs.rm(this.taskDirPath(taskId), { recursive: true, force: true });

@@ -13,3 +13,36 @@ export class TaskMetrics {
   /** Skipped records written to the dead-letter topic. */
   deadLettered = 0;
 }
+
+/** The counters of a client: every {@link TaskMetrics} counter summed, and its commits. */
+export interface ClientMetrics {
+  processed: number;
+  produced: number;
+  skippedDeserialization: number;
+  skippedInvalidTimestamp: number;
+  skippedProduction: number;
+  deadLettered: number;
+  commits: number;
+}
+
+/** Sums the counters of `tasks` (the client's active tasks) and adds `commits`. */
+export function sumTaskMetrics(tasks: Iterable<TaskMetrics>, commits: number): ClientMetrics {
+  const sum: ClientMetrics = {
+    processed: 0,
+    produced: 0,
+    skippedDeserialization: 0,
+    skippedInvalidTimestamp: 0,
+    skippedProduction: 0,
+    deadLettered: 0,
+    commits,
+  };
+  for (const metrics of tasks) {
+    sum.processed += metrics.processed;
+    sum.produced += metrics.produced;
+    sum.skippedDeserialization += metrics.skippedDeserialization;
+    sum.skippedInvalidTimestamp += metrics.skippedInvalidTimestamp;
+    sum.skippedProduction += metrics.skippedProduction;
+    sum.deadLettered += metrics.deadLettered;
+  }
+  return sum;
+}
