@@ -10,6 +10,7 @@ export interface ScenarioInput {
   /** The events as `key\tvalue` lines (for the RocksDB ceiling). */
   readonly eventsFile: string;
   readonly valueBytes: number;
+  readonly partitions: number;
   readonly params: Readonly<Record<string, unknown>>;
 }
 
@@ -58,6 +59,7 @@ export async function prepareInput(
     topic,
     eventsFile,
     valueBytes: data.totalValueBytes(),
+    partitions,
     params: {
       events,
       keys,

@@ -4,7 +4,7 @@ import type { RunContext } from '../harness/run-context';
 import type { SystemRow } from '../harness/system-row';
 import { writeTruth, type Truth } from '../harness/truth';
 import { runJava } from '../systems/java';
-import { runKafkajsCeiling } from '../systems/kafkajs-ceiling';
+import { runKafkajsCeiling, runKafkajsPipeCeiling } from '../systems/kafkajs-ceiling';
 import { NODEFLUENT, runNodefluent } from '../systems/nodefluent';
 import { runOurs } from '../systems/ours';
 import { runRocksdbCeiling } from '../systems/rocksdb-ceiling';
@@ -34,11 +34,10 @@ export async function runStreamComparison(
   const changelogRecords: Record<string, number> = {};
   const store = spec.mode === 'windowed' ? WINDOWED_STORE : STATS_STORE;
   if (systems.includes('kafkajs')) {
+    const expected = { records: input.data.length, valueBytes: input.valueBytes };
+    rows.push(await runKafkajsCeiling(ctx, input.topic, expected));
     rows.push(
-      await runKafkajsCeiling(ctx, input.topic, {
-        records: input.data.length,
-        valueBytes: input.valueBytes,
-      }),
+      await runKafkajsPipeCeiling(ctx, input.topic, { ...expected, partitions: input.partitions }),
     );
   }
   for (const guarantee of guarantees) {

@@ -6,6 +6,8 @@ import type { SystemRow } from '../harness/system-row';
 
 /** The label of the consumption ceiling. */
 export const KAFKAJS_CEILING = 'kafkajs consume only (ceiling)';
+/** The label of the consume-and-produce ceiling. */
+export const KAFKAJS_PIPE_CEILING = 'kafkajs consume + produce every record (ceiling)';
 
 /**
  * Consumes the input topic with plain kafkajs and no processing (the ceiling of any kafkajs
@@ -42,5 +44,58 @@ export async function runKafkajsCeiling(
       parsed.details.bytes === expected.valueBytes
         ? undefined
         : `consumed ${String(parsed.details.bytes)} value bytes, expected ${expected.valueBytes}`,
+  ).row;
+}
+
+/**
+ * Consumes the input topic with plain kafkajs and produces every record, unchanged, to a new
+ * topic of the same partition count (no processing, serdes or state): what kafkajs alone costs
+ * a processor that writes as many records as it reads. Checks every record was read and
+ * acknowledged, and that the output topic holds exactly as many.
+ */
+export async function runKafkajsPipeCeiling(
+  ctx: RunContext,
+  inputTopic: string,
+  expected: { records: number; valueBytes: number; partitions: number },
+): Promise<SystemRow> {
+  ctx.log(`running ${KAFKAJS_PIPE_CEILING}...`);
+  const pipeTopic = `${ctx.runPrefix}-kafkajs-pipe`;
+  await ctx.topics.createTopic(pipeTopic, expected.partitions);
+  const outcome = await runChild(
+    nodeWorker(
+      'kafkajs-consume-worker',
+      [
+        '--bootstrap-servers',
+        ctx.brokers,
+        '--input-topic',
+        inputTopic,
+        '--group-id',
+        `${ctx.runPrefix}-kafkajs-pipe`,
+        '--timeout-ms',
+        String(ctx.options.timeoutMs),
+        '--pipe-topic',
+        pipeTopic,
+      ],
+      {
+        label: 'kafkajs-pipe',
+        timeoutMs: ctx.options.timeoutMs + 60_000,
+        verbose: ctx.options.verbose,
+        profileDir: ctx.options.profileDir,
+      },
+    ),
+  );
+  const inOutput = await ctx.topics.recordCount(pipeTopic).catch(() => -1);
+  return rowFromWorker(
+    { system: KAFKAJS_PIPE_CEILING, role: 'other-peer', compareKey: 'at_least_once' },
+    outcome,
+    expected.records,
+    undefined,
+    (parsed) => {
+      if (parsed.details.bytes !== expected.valueBytes)
+        return `consumed ${String(parsed.details.bytes)} value bytes, expected ${expected.valueBytes}`;
+      if (parsed.details.produced !== expected.records || inOutput !== expected.records)
+        return `produced ${String(parsed.details.produced)} records (${inOutput} in ${pipeTopic}), expected ${expected.records}`;
+      return undefined;
+    },
   ).row;
 }

@@ -36,17 +36,29 @@ export function peakRssMb(): number {
   return process.memoryUsage().rss / (1024 * 1024);
 }
 
-/** Parses `--name value` options; every name in `names` is required. */
-export function requiredOptions<N extends string>(names: readonly N[]): Record<N, string> {
+/**
+ * Parses `--name value` options; every name in `names` is required, those in `optional` may be
+ * left out. Unknown options are refused.
+ */
+export function requiredOptions<N extends string, O extends string = never>(
+  names: readonly N[],
+  optional: readonly O[] = [],
+): Record<N, string> & Partial<Record<O, string>> {
   const { values } = parseArgs({
-    options: Object.fromEntries(names.map((n) => [n, { type: 'string' as const }])),
+    options: Object.fromEntries(
+      [...names, ...optional].map((n) => [n, { type: 'string' as const }]),
+    ),
     strict: true,
   });
-  const result = {} as Record<N, string>;
+  const result = {} as Record<N, string> & Partial<Record<O, string>>;
   for (const name of names) {
     const value = values[name];
     if (typeof value !== 'string') throw new Error(`missing --${name}`);
-    result[name] = value;
+    (result as Record<string, string>)[name] = value;
+  }
+  for (const name of optional) {
+    const value = values[name];
+    if (typeof value === 'string') (result as Record<string, string>)[name] = value;
   }
   return result;
 }
