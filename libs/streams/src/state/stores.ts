@@ -141,10 +141,12 @@ export const Stores = {
           windowSizeMs,
           retainDuplicates,
           capabilities: { syncReads: engine === '@nxtedition/rocksdb', persistent: true },
+          // Each segment is a RocksDB instance named like its directory (`<name>.<start>`), the
+          // name the config setter gets, as in Kafka Streams.
           segmentFactory: (segment) =>
             createRocksDBEngine(
               engine,
-              name,
+              segment,
               { directory: path.join(directory, segment), configs },
               configSetter,
             ),
@@ -229,10 +231,12 @@ export const Stores = {
           name,
           retentionPeriodMs,
           capabilities: { syncReads: engine === '@nxtedition/rocksdb', persistent: true },
+          // Each segment is a RocksDB instance named like its directory (`<name>.<start>`), the
+          // name the config setter gets, as in Kafka Streams.
           segmentFactory: (segment) =>
             createRocksDBEngine(
               engine,
-              name,
+              segment,
               { directory: path.join(directory, segment), configs },
               configSetter,
             ),

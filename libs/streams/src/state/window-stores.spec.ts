@@ -1,3 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SessionWindow } from '../kstream/windows/session-window';
+import { Windowed } from '../kstream/windows/windowed';
 import { Serdes } from '../serde/serdes';
 import { WindowKeySchema } from './internals/window-key-schema';
 import { testStoreContext } from './internals/store-test-support';
@@ -90,5 +95,47 @@ describe('window stores (metered -> change-logging -> segmented engine)', () => 
     expect(store.fetch('a', 0)).toEqual({ value: 5, timestamp: 1234 });
     expect(context.recordCollector.records[0].timestamp).toBe(1234);
     expect(context.recordCollector.records[0].value?.length).toBe(8);
+  });
+});
+
+describe('persistent window and session stores and the RocksDB config setter', () => {
+  it('gives the setter each segment by its name, <store>.<segment start>, as Kafka Streams', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'segment-setter-'));
+    try {
+      const named: string[] = [];
+      const closed: string[] = [];
+      const configSetter = {
+        setConfig: (storeName: string) => void named.push(storeName),
+        close: (storeName: string) => void closed.push(storeName),
+      };
+      const context = testStoreContext({ applicationId: 'shop', taskDir: root });
+      // Retention 60 min: segments of 30 min (max(retention / 2, 60 s)).
+      const window = Stores.windowStoreBuilder(
+        Stores.persistentWindowStore('counts', 60 * MINUTE, 5 * MINUTE, false, { configSetter }),
+        Serdes.String(),
+        Serdes.Long(),
+      )
+        .withLoggingDisabled()
+        .build();
+      await window.init(context);
+      context.timestamp = 40 * MINUTE;
+      window.put('alice', 1, 0);
+      window.put('alice', 2, 35 * MINUTE);
+      const session = Stores.sessionStoreBuilder(
+        Stores.persistentSessionStore('sessions', 60 * MINUTE, { configSetter }),
+        Serdes.String(),
+        Serdes.Long(),
+      )
+        .withLoggingDisabled()
+        .build();
+      await session.init(context);
+      session.put(new Windowed('bob', new SessionWindow(0, 10)), 3);
+      await window.close();
+      await session.close();
+      expect(named.sort()).toEqual(['counts.0', `counts.${30 * MINUTE}`, 'sessions.0']);
+      expect(closed.sort()).toEqual(named.sort());
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
