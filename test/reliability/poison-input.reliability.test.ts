@@ -18,6 +18,7 @@ interface Metrics {
   processed: number;
   skippedDeserialization: number;
   deadLettered: number;
+  droppedRecords: number;
 }
 
 const VALID_EVENTS = sized({ reduced: 2_400, full: 60_000 });
@@ -117,6 +118,10 @@ describe('reliability: poison input', () => {
     await producer.disconnect();
 
     const skipped = cases.filter((c) => c.outcome === 'skipped');
+    // Dropped by the DSL (the task's dropped-records): the stats aggregation drops the null
+    // key and the null value; the windowed count drops the null key and counts the null value.
+    const dropped = cases.filter((c) => c.outcome === 'dropped');
+    const droppedByTheDsl = dropped.length + dropped.filter((c) => c.key === null).length;
     const deserialized = VALID_EVENTS + cases.length - skipped.length;
     const metrics = async (instance: OrderStatsInstance) =>
       ((await instance.request('/streams/metadata')).body as { metrics: Metrics }).metrics;
@@ -147,15 +152,18 @@ describe('reliability: poison input', () => {
       processed: deserialized,
       skippedDeserialization: skipped.length,
       deadLettered: skipped.length,
+      droppedRecords: droppedByTheDsl,
     });
     expect(logMetrics).toMatchObject({
       processed: deserialized,
       skippedDeserialization: skipped.length,
       deadLettered: 0,
+      droppedRecords: droppedByTheDsl,
     });
     const scrape = (await withDlq.request('/metrics')).body as string;
     expect(scrape).toContain(`\nkafka_streams_skipped_deserialization_records ${skipped.length}\n`);
     expect(scrape).toContain(`\nkafka_streams_dead_lettered_records ${skipped.length}\n`);
+    expect(scrape).toContain(`\nkafka_streams_dropped_records ${droppedByTheDsl}\n`);
     const logScrape = (await withoutDlq.request('/metrics')).body as string;
     expect(logScrape).toContain(
       `\nkafka_streams_skipped_deserialization_records ${skipped.length}\n`,

@@ -165,7 +165,7 @@ export class TopologyTestDriver implements OutputSource {
     return this.collector.recordsFor(topic);
   }
 
-  /** Task metrics summed over tasks: processed, skipped, dead-lettered. */
+  /** Task metrics summed over tasks: processed, skipped, dead-lettered, dropped by the DSL. */
   metrics() {
     const sum = {
       processed: 0,
@@ -173,6 +173,7 @@ export class TopologyTestDriver implements OutputSource {
       skippedDeserialization: 0,
       skippedInvalidTimestamp: 0,
       deadLettered: 0,
+      droppedRecords: 0,
     };
     for (const task of this.tasks) {
       for (const key of Object.keys(sum) as (keyof typeof sum)[]) sum[key] += task.metrics[key];

@@ -155,6 +155,11 @@ export class StreamsMetricsService {
         'Skipped records written to the dead-letter topic.',
         'deadLettered',
       ],
+      [
+        'dropped_records',
+        'Records DSL processors skipped on purpose: null key or value, late, no join partner.',
+        'droppedRecords',
+      ],
       ['commits', 'Commits completed by this client since it started.', 'commits'],
     ];
     for (const [name, help, field] of totals) {

@@ -72,6 +72,10 @@ describe('TimeWindowedKStream through the TopologyTestDriver', () => {
     expect(store.fetch('u1', 0)).toEqual({ value: 2, timestamp: 299_999 });
     expect(store.fetch('u1', FIVE_MINUTES)).toEqual({ value: 1, timestamp: 300_000 });
     expect(store.fetch('u2', FIVE_MINUTES)).toBeUndefined();
+    // The two late records, then a null key: the task's dropped-records.
+    expect(driver.metrics().droppedRecords).toBe(2);
+    await input.pipeInput(null as unknown as string, 'e', 600_001);
+    expect(driver.metrics()).toMatchObject({ processed: 8, droppedRecords: 3 });
   });
 
   it('aggregates hopping windows with grace and writes windowed keys with their serde', async () => {

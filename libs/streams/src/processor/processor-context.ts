@@ -43,4 +43,10 @@ export interface ProcessorContext<KForward = unknown, VForward = unknown> {
   currentStreamTimeMs(): number;
   /** The wall-clock time the processing loop last read (ms), cheap to call per record. */
   currentSystemTimeMs(): number;
+  /**
+   * Counts one input record this processor skipped on purpose (a `null` key or value, a late
+   * record, no join partner) in the task's `dropped-records` metric, as Kafka Streams' DSL
+   * processors do. Optional: contexts of test doubles may leave it out.
+   */
+  recordDropped?(): void;
 }

@@ -536,6 +536,9 @@ export class StreamTask {
       },
       currentStreamTimeMs: () => this.streamTime,
       currentSystemTimeMs: () => this.wallClock,
+      recordDropped: () => {
+        this.metrics.droppedRecords++;
+      },
     };
   }
 }

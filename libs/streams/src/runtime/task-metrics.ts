@@ -12,6 +12,11 @@ export class TaskMetrics {
   skippedProduction = 0;
   /** Skipped records written to the dead-letter topic. */
   deadLettered = 0;
+  /**
+   * Records DSL processors skipped on purpose: `null` key or value in an aggregation or join,
+   * late records past the grace period (Kafka Streams' task-level `dropped-records`).
+   */
+  droppedRecords = 0;
 }
 
 /** The counters of a client: every {@link TaskMetrics} counter summed, and its commits. */
@@ -22,6 +27,7 @@ export interface ClientMetrics {
   skippedInvalidTimestamp: number;
   skippedProduction: number;
   deadLettered: number;
+  droppedRecords: number;
   commits: number;
 }
 
@@ -34,6 +40,7 @@ export function sumTaskMetrics(tasks: Iterable<TaskMetrics>, commits: number): C
     skippedInvalidTimestamp: 0,
     skippedProduction: 0,
     deadLettered: 0,
+    droppedRecords: 0,
     commits,
   };
   for (const metrics of tasks) {
@@ -43,6 +50,7 @@ export function sumTaskMetrics(tasks: Iterable<TaskMetrics>, commits: number): C
     sum.skippedInvalidTimestamp += metrics.skippedInvalidTimestamp;
     sum.skippedProduction += metrics.skippedProduction;
     sum.deadLettered += metrics.deadLettered;
+    sum.droppedRecords += metrics.droppedRecords;
   }
   return sum;
 }

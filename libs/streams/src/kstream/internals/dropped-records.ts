@@ -3,13 +3,21 @@ export type DropReason = 'null-key' | 'null-value' | 'late' | 'no-join-partner';
 
 /**
  * Counts the records a DSL processor skipped, by reason (Kafka Streams' `dropped-records`
- * sensor). Each processor instance owns one; read it with {@link DroppedRecords.total}.
+ * sensor), and in the task's metric once attached to the processor's context. Each processor
+ * instance owns one; read it with {@link DroppedRecords.total}.
  */
 export class DroppedRecords {
   private readonly counts = new Map<DropReason, number>();
+  private task: { recordDropped?(): void } | undefined;
+
+  /** Also counts every drop in the task's `dropped-records` metric (call from `init`). */
+  attach(context: { recordDropped?(): void }): void {
+    this.task = context;
+  }
 
   record(reason: DropReason): void {
     this.counts.set(reason, (this.counts.get(reason) ?? 0) + 1);
+    this.task?.recordDropped?.();
   }
 
   /** Dropped records for `reason`, or for every reason when omitted. */

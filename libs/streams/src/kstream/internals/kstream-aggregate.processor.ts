@@ -36,6 +36,7 @@ export class KStreamAggregateProcessor<K, V, VA> implements Processor<K, V, K, C
   ) {}
 
   init(context: ProcessorContext<K, Change<VA>>): void {
+    this.dropped.attach(context);
     this.store = context.getStateStore<TimestampedKeyValueStore<K, VA>>(this.storeName);
     this.forwarder = new TupleForwarder(
       this.store,

@@ -29,6 +29,7 @@ export class KStreamKTableJoinProcessor<K, V, VT, VR> implements Processor<K, V,
   }
 
   init(context: ProcessorContext<K, VR>): void {
+    this.dropped.attach(context);
     this.context = context;
     this.getter.init(context);
   }

@@ -51,6 +51,7 @@ export class KStreamSessionWindowAggregateProcessor<K, V, VA> implements Process
   ) {}
 
   init(context: ProcessorContext<Windowed<K>, Change<VA>>): void {
+    this.dropped.attach(context);
     this.context = context;
     this.store = context.getStateStore<DslSessionStore<K, VA>>(this.storeName);
     this.forwarder = new TupleForwarder(

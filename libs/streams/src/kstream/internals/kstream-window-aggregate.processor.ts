@@ -44,6 +44,7 @@ export class KStreamWindowAggregateProcessor<K, V, VA> implements Processor<
   ) {}
 
   init(context: ProcessorContext<Windowed<K>, Change<VA>>): void {
+    this.dropped.attach(context);
     this.context = context;
     this.store = context.getStateStore<DslWindowStore<K, VA>>(this.storeName);
     this.forwarder = new TupleForwarder(

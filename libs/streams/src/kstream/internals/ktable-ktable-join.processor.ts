@@ -45,6 +45,7 @@ export class KTableKTableJoinProcessor<K, V, VO, VR> implements Processor<
   }
 
   init(context: ProcessorContext<K, Change<VR>>): void {
+    this.dropped.attach(context);
     this.context = context;
     this.other.init(context);
   }

@@ -34,6 +34,7 @@ export class KTableSourceProcessor<K, V> implements Processor<K, V, K, Change<V>
   }
 
   init(context: ProcessorContext<K, Change<V>>): void {
+    this.dropped.attach(context);
     this.store = context.getStateStore<TimestampedKeyValueStore<K, V>>(this.storeName);
     this.forwarder = new TupleForwarder(
       this.store,
