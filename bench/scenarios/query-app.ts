@@ -4,7 +4,7 @@ import type { EventData } from '../harness/event-data';
 import { loadProblems, runHttpLoad, type HttpLoadResult } from '../harness/http-load';
 import type { RunContext } from '../harness/run-context';
 import type { SystemRow } from '../harness/system-row';
-import { round } from '../systems/query-peers';
+import { round } from '../systems/endpoint-loads';
 import { OrderStatsCluster } from '../systems/order-stats-cluster';
 import { STATS_STORE } from '../topologies/bench-types';
 import { committedAll, endOffsets, sleep } from '../workers/worker-support';

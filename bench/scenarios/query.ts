@@ -5,6 +5,7 @@ import { formatQueryTable, queryBars } from '../harness/figure-tables';
 import { seededRandom } from '../harness/seeded-random';
 import type { SystemRow } from '../harness/system-row';
 import { aggregateTruth, writeTruth } from '../harness/truth';
+import { runNestBaseline } from '../systems/nest-baseline';
 import { runQueryPeer } from '../systems/query-peers';
 import type { Scenario } from './scenario';
 import { runAppPhases } from './query-app';
@@ -128,6 +129,8 @@ export const queryScenario: Scenario = {
       expectedBodies: bodies,
     };
     if (options.systems.includes('java')) ctx.javaPeer();
+    // The framework alone, for the application's HTTP rows (part of `ours`).
+    if (options.systems.includes('ours')) rows.push(...(await runNestBaseline(ctx, peerSpec)));
     for (const which of ['ours', 'java'] as const) {
       if (options.systems.includes(which)) rows.push(...(await runQueryPeer(ctx, which, peerSpec)));
     }

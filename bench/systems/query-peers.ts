@@ -2,11 +2,10 @@ import { join } from 'node:path';
 import { freePort } from '../../tools/kafka/free-port';
 import { runChild, type ChildOutcome, type ChildSpec } from '../harness/child-process';
 import { parseWorkerResult } from '../harness/child-row';
-import { loadProblems, runHttpLoad, type HttpLoadResult } from '../harness/http-load';
 import { nodeWorker, REPO_ROOT } from '../harness/node-worker';
 import type { RunContext } from '../harness/run-context';
 import type { SystemRow } from '../harness/system-row';
-import { sleep } from '../workers/worker-support';
+import { endpointRows, loadEndpoint, round } from './endpoint-loads';
 
 /** What both query peers get: the input, the truth, the keys to read and their HTTP bodies. */
 export interface QueryPeerSpec {
@@ -88,36 +87,7 @@ export async function runQueryPeer(
   let exited: ChildOutcome | undefined;
   const outcome = runChild(child).then((o) => (exited = o));
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + options.timeoutMs;
-  let serving = false;
-  while (!serving && !exited && Date.now() < deadline) {
-    serving = await fetch(`${baseUrl}${spec.httpPaths[0]}`)
-      .then((r) => r.status === 200)
-      .catch(() => false);
-    if (!serving) await sleep(250);
-  }
-  // The configured concurrency, then one connection: at 10 connections on 2 cores p99 is
-  // mostly queueing; one connection shows a single request's latency.
-  const loads: { connections: number; load?: HttpLoadResult; failure?: string }[] = [
-    ...new Set([options.connections, 1]),
-  ].map((connections) => ({ connections }));
-  if (serving) {
-    for (const entry of loads) {
-      ctx.log(
-        `${label}: HTTP load, ${options.durationSeconds} s, ${entry.connections} connections`,
-      );
-      entry.load = await runHttpLoad({
-        baseUrl,
-        paths: spec.httpPaths,
-        expectedBodies: spec.expectedBodies,
-        durationSeconds: options.durationSeconds,
-        connections: entry.connections,
-      });
-      const problems = loadProblems(entry.load);
-      if (problems.length > 0) entry.failure = `wrong HTTP answers: ${problems.join('; ')}`;
-    }
-    await fetch(`${baseUrl}/quit`).catch(() => undefined);
-  }
+  const loads = await loadEndpoint(ctx, label, baseUrl, spec, () => exited);
   const done = await outcome;
   const parsed = parseWorkerResult(done);
   if (typeof parsed === 'string') return fail(parsed);
@@ -158,37 +128,13 @@ export async function runQueryPeer(
       note: `${num('iqv2Timed').toLocaleString('en-US')} queries, all local partitions asked; ${num('iqv2Checked').toLocaleString('en-US')} checked`,
     },
   ];
-  for (const { connections, load, failure } of loads) {
-    const single = connections === 1 && options.connections !== 1;
-    const httpSystem = `${label}: ${httpLabel}${single ? ', 1 connection' : ''}`;
-    const compareKey = single ? 'http-bare-1' : 'http-bare';
-    if (!load || failure) {
-      rows.push({
-        system: httpSystem,
-        role,
-        compareKey,
-        failure: failure ?? `the endpoint never answered\n${done.outputTail}`,
-      });
-      continue;
-    }
-    rows.push({
-      system: httpSystem,
-      role,
-      compareKey,
-      loadAverage,
-      result: {
-        system: httpSystem,
-        opsPerSec: Math.round(load.requestsPerSec),
-        p50Ms: round(load.latency.p50Ms),
-        p99Ms: round(load.latency.p99Ms),
-      },
-      note: `${load.requests.toLocaleString('en-US')} requests, every body checked`,
-    });
-  }
+  rows.push(
+    ...endpointRows(
+      ctx,
+      { system: `${label}: ${httpLabel}`, role, loadAverage },
+      loads,
+      `the endpoint never answered\n${done.outputTail}`,
+    ),
+  );
   return rows;
-}
-
-/** Milliseconds to 4 significant digits (in-process gets are microseconds). */
-export function round(ms: number): number {
-  return Number(ms.toPrecision(4));
 }
