@@ -1,12 +1,7 @@
-import { DefaultStreamPartitioner } from '../cluster/default-stream-partitioner';
 import { StreamsProcessingError } from '../errors/streams-processing.error';
 import { UnknownStateStoreError } from '../errors/unknown-state-store.error';
 import type { RecordCollector } from '../processor/internals/record-collector';
-import type {
-  SinkNodeDef,
-  SourceNodeDef,
-  Subtopology,
-} from '../processor/internals/topology-nodes';
+import type { SourceNodeDef, Subtopology } from '../processor/internals/topology-nodes';
 import type { ProcessorContext, RecordMetadata } from '../processor/processor-context';
 import { PunctuationType, type Cancellable, type Punctuator } from '../processor/punctuation';
 import { Record } from '../processor/record';
@@ -16,10 +11,11 @@ import type { RecordCache } from '../state/internals/record-cache';
 import type { StateStoreContext, StoreRegistration } from '../state/state-store-context';
 import type { StateStore } from '../state/state-store';
 import type { ConsumedRecord } from './consumed-record';
-import { DEAD_LETTER_HEADERS, HandlerResponse } from './exception-handlers';
 import { PunctuationSchedule } from './punctuation-schedule';
 import type { ResolvedStreamsConfig } from './streams-config';
 import { prefetchTargets, type TaskProcessorNode } from './task-processor-node';
+import { SinkRecordWriter } from './sink-record-writer';
+import { SourceRecordReader } from './source-record-reader';
 import { TaskMetrics } from './task-metrics';
 
 /** What a task needs from the runtime that hosts it (the stream thread or the test driver). */
@@ -39,8 +35,6 @@ export interface StreamTaskOptions {
   readonly now?: () => number;
   readonly log?: (message: string) => void;
 }
-
-const partitioner = new DefaultStreamPartitioner();
 
 /**
  * One task: a running copy of a sub-topology for one input partition (or one partition of each
@@ -77,7 +71,8 @@ export class StreamTask {
   private wallClock = 0;
   private commitRequested = false;
   private processedSinceCommit = 0;
-  private nullKeyCounter = 0;
+  private readonly reader: SourceRecordReader;
+  private readonly writer: SinkRecordWriter;
   private initialized = false;
 
   constructor(private readonly options: StreamTaskOptions) {
@@ -85,6 +80,22 @@ export class StreamTask {
     this.now = options.now ?? Date.now;
     this.log = options.log ?? ((m) => console.warn(m));
     this.wallClock = this.now();
+    const common = {
+      taskId: this.id.toString(),
+      config: options.config,
+      recordCollector: options.recordCollector,
+      metrics: this.metrics,
+      log: this.log,
+    };
+    this.writer = new SinkRecordWriter({
+      ...common,
+      resolveTopic: options.resolveTopic,
+      partitionsFor: options.partitionsFor,
+    });
+    this.reader = new SourceRecordReader({
+      ...common,
+      partitionFor: (topic, key) => this.writer.partitionFor(topic, key),
+    });
   }
 
   /** Builds and opens the task's stores; returns their registrations (for restore). */
@@ -273,76 +284,13 @@ export class StreamTask {
     const source = this.sourcesByTopic.get(raw.topic);
     if (!source)
       throw new StreamsProcessingError(`no source reads topic ${raw.topic}`, this.id.toString());
-    const def = source.def as SourceNodeDef;
-    const { config } = this.options;
-    let key: unknown;
-    let value: unknown;
-    try {
-      key =
-        raw.key === null
-          ? null
-          : (def.keySerde ?? config.defaultKeySerde).deserialize(raw.key, raw.topic);
-      value =
-        raw.value === null
-          ? null
-          : (def.valueSerde ?? config.defaultValueSerde).deserialize(raw.value, raw.topic);
-    } catch (error) {
-      this.handleDeserializationError(
-        raw,
-        error instanceof Error ? error : new Error(String(error)),
-      );
-      return undefined;
-    }
-    const timestamp = def.timestampExtractor
-      ? def.timestampExtractor(raw, key, value, this.streamTime)
-      : raw.timestamp;
-    if (!Number.isFinite(timestamp) || timestamp < 0) {
-      this.metrics.skippedInvalidTimestamp++;
-      this.log(
-        `skipping record ${raw.topic}-${raw.partition}@${raw.offset}: invalid timestamp ${timestamp}`,
-      );
-      return undefined;
-    }
-    return { source, raw, record: new Record(key, value, timestamp, raw.headers) };
-  }
-
-  private handleDeserializationError(raw: ConsumedRecord, error: Error): void {
-    const handler = this.options.config.deserializationExceptionHandler;
-    const response = handler.handle(raw, error);
-    if (response === HandlerResponse.FAIL) {
-      throw new StreamsProcessingError(
-        `deserialization of ${raw.topic}-${raw.partition}@${raw.offset} failed and the handler chose FAIL: ${error.message}`,
-        this.id.toString(),
-        { topic: raw.topic, partition: raw.partition, offset: raw.offset },
-        { cause: error },
-      );
-    }
-    this.metrics.skippedDeserialization++;
-    if (handler.deadLetterTopic) {
-      const topic = handler.deadLetterTopic;
-      this.options.recordCollector.send({
-        topic,
-        partition: this.partitionFor(topic, raw.key),
-        key: raw.key,
-        value: raw.value,
-        timestamp: raw.timestamp,
-        headers: {
-          ...raw.headers,
-          [DEAD_LETTER_HEADERS.exception]: error.name,
-          [DEAD_LETTER_HEADERS.message]: error.message,
-          [DEAD_LETTER_HEADERS.stacktrace]: error.stack ?? '',
-          [DEAD_LETTER_HEADERS.topic]: raw.topic,
-          [DEAD_LETTER_HEADERS.partition]: String(raw.partition),
-          [DEAD_LETTER_HEADERS.offset]: String(raw.offset),
-        },
-      });
-      this.metrics.deadLettered++;
-    }
+    const record = this.reader.read(raw, source.def as SourceNodeDef, this.streamTime);
+    return record && { source, raw, record };
   }
 
   private processNode(node: TaskProcessorNode, record: Record<unknown, unknown>): void {
     if (node.def.kind === 'sink') {
-      this.send(node.def, record);
+      this.writer.send(node.def, record, this.currentMetadata);
       return;
     }
     const previous = this.currentNode;
@@ -364,66 +312,6 @@ export class StreamTask {
       this.currentNode = previous;
       this.currentTimestamp = previousTimestamp;
     }
-  }
-
-  private send(def: SinkNodeDef, record: Record<unknown, unknown>): void {
-    const { config, resolveTopic, partitionsFor } = this.options;
-    const topic = resolveTopic(def.topic);
-    let key: Buffer | null;
-    let value: Buffer | null;
-    try {
-      key =
-        record.key === null || record.key === undefined
-          ? null
-          : (def.keySerde ?? config.defaultKeySerde).serialize(record.key, topic);
-      value =
-        record.value === null || record.value === undefined
-          ? null
-          : (def.valueSerde ?? config.defaultValueSerde).serialize(record.value, topic);
-    } catch (error) {
-      // An output that cannot be serialized goes to the production-exception handler.
-      const err = error instanceof Error ? error : new Error(String(error));
-      const response = config.productionExceptionHandler.handle(
-        { topic, key: record.key, value: record.value },
-        err,
-      );
-      if (response === HandlerResponse.CONTINUE) {
-        this.metrics.skippedProduction++;
-        this.log(
-          `dropping an output record to ${topic}: ${err.message} (production handler: continue)`,
-        );
-        return;
-      }
-      throw new StreamsProcessingError(
-        `an output record to ${topic} could not be serialized and the production handler chose FAIL: ${err.message}`,
-        this.id.toString(),
-        this.currentMetadata && {
-          topic: this.currentMetadata.topic,
-          partition: this.currentMetadata.partition,
-          offset: this.currentMetadata.offset,
-        },
-        { cause: err },
-      );
-    }
-    let partition: number | undefined;
-    if (def.partitioner)
-      partition = def.partitioner(topic, record.key, record.value, partitionsFor(topic));
-    if (partition === undefined) partition = this.partitionFor(topic, key);
-    this.options.recordCollector.send({
-      topic,
-      partition,
-      key,
-      value,
-      timestamp: record.timestamp,
-      headers: record.headers,
-    });
-    this.metrics.produced++;
-  }
-
-  private partitionFor(topic: string, key: Buffer | null): number {
-    const count = this.options.partitionsFor(topic);
-    if (key !== null) return partitioner.partition(key, count);
-    return this.nullKeyCounter++ % count;
   }
 
   private punctuate(type: PunctuationType, time: number): number {
