@@ -9,6 +9,9 @@ import { fixedAssigner } from './state-restorer';
 import { StandbyTask, type StandbyPartition } from './standby-task';
 import type { ResolvedStreamsConfig } from './streams-config';
 
+/** How long a crashed standby consumer waits before it is replaced. */
+const RESTART_DELAY_MS = 1000;
+
 /** Options of a {@link StandbyTaskManager}. */
 export interface StandbyTaskManagerOptions {
   readonly topology: Topology;
@@ -25,7 +28,8 @@ export interface StandbyTaskManagerOptions {
  * Runs this instance's standby tasks: one consumer (in a group of its own that never commits)
  * follows every standby changelog partition from its checkpoint, applies each fetched batch as
  * one write batch, checkpoints on the commit interval, and tracks each partition's lag against
- * the changelog end offset. A new set of standby tasks restarts the consumer.
+ * the changelog end offset. A new set of standby tasks restarts the consumer, and so does a
+ * crash kafkajs would not recover from by itself (after a second, from the standbys' positions).
  */
 export class StandbyTaskManager {
   private readonly tasks = new Map<string, StandbyTask>();
@@ -37,6 +41,8 @@ export class StandbyTaskManager {
   >();
   private readonly endOffsets = new Map<string, number>();
   private checkpointTimer: NodeJS.Timeout | undefined;
+  private lifecycle: Promise<unknown> = Promise.resolve();
+  private closed = false;
   private lagTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: StandbyTaskManagerOptions) {}
@@ -58,6 +64,11 @@ export class StandbyTaskManager {
    * new ones, and restarts the changelog consumer when the set changed.
    */
   async assign(taskIds: readonly string[]): Promise<void> {
+    return this.serialized(() => this.doAssign(taskIds));
+  }
+
+  private async doAssign(taskIds: readonly string[]): Promise<void> {
+    this.closed = false;
     const wanted = new Set(taskIds);
     const current = new Set(this.tasks.keys());
     const same = wanted.size === current.size && [...wanted].every((t) => current.has(t));
@@ -93,6 +104,10 @@ export class StandbyTaskManager {
    * checkpoints and closes it (the active restores only the tail after the checkpoint).
    */
   async release(taskId: string): Promise<void> {
+    return this.serialized(() => this.doRelease(taskId));
+  }
+
+  private async doRelease(taskId: string): Promise<void> {
     const task = this.tasks.get(taskId);
     if (!task) return;
     await this.stopConsumer();
@@ -133,6 +148,11 @@ export class StandbyTaskManager {
 
   /** Checkpoints and closes every standby task and stops the consumer. */
   async closeAll(): Promise<void> {
+    return this.serialized(() => this.doCloseAll());
+  }
+
+  private async doCloseAll(): Promise<void> {
+    this.closed = true;
     await this.stopConsumer();
     for (const [id, task] of this.tasks) {
       await task
@@ -167,6 +187,15 @@ export class StandbyTaskManager {
       retry: { retries: 10 },
     });
     this.consumer = consumer;
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      // kafkajs restarts a consumer after a retriable error by itself; after any other error it
+      // stays stopped, and the standbys would silently stop following their changelogs.
+      if (payload.restart) return;
+      this.options.logger.warn(
+        `standby changelog consumer crashed (${String(payload.error)}); restarting it in ${RESTART_DELAY_MS} ms`,
+      );
+      setTimeout(() => void this.restartConsumer(consumer), RESTART_DELAY_MS).unref();
+    });
     await consumer.connect();
     await consumer.subscribe({ topics: Object.keys(assignment), fromBeginning: true });
     await consumer.run({ autoCommit: false, eachBatch: (payload) => this.onBatch(payload) });
@@ -179,6 +208,37 @@ export class StandbyTaskManager {
     this.checkpointTimer.unref();
     this.lagTimer = setInterval(() => void this.refreshEndOffsets().catch(() => undefined), 1000);
     this.lagTimer.unref();
+  }
+
+  /** Replaces a crashed consumer (unless it was replaced or stopped meanwhile). */
+  private restartConsumer(crashed: Consumer): Promise<void> {
+    return this.serialized(async () => {
+      if (this.closed || this.consumer !== crashed) return;
+      await this.stopConsumer();
+      await this.startConsumer();
+    }).catch((error: unknown) => {
+      this.options.logger.warn(`standby changelog consumer restart failed: ${String(error)}`);
+      if (!this.closed && this.consumer === undefined && this.tasks.size > 0) {
+        setTimeout(() => void this.retryStart(), RESTART_DELAY_MS).unref();
+      }
+    });
+  }
+
+  private retryStart(): Promise<void> {
+    return this.serialized(async () => {
+      if (this.closed || this.consumer !== undefined) return;
+      await this.startConsumer();
+    }).catch((error: unknown) => {
+      this.options.logger.warn(`standby changelog consumer restart failed: ${String(error)}`);
+      setTimeout(() => void this.retryStart(), RESTART_DELAY_MS).unref();
+    });
+  }
+
+  /** Runs lifecycle changes (assign, release, restart, close) one after another. */
+  private serialized<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.lifecycle.then(work);
+    this.lifecycle = result.catch(() => undefined);
+    return result;
   }
 
   private async stopConsumer(): Promise<void> {
