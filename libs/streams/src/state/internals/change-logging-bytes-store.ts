@@ -1,9 +1,6 @@
-import { ProcessorStateError } from '../../errors/processor-state.error';
-import type { RecordCollector } from '../../processor/internals/record-collector';
 import type { StateStoreContext } from '../state-store-context';
+import { ChangelogWriter } from './changelog-writer';
 import type { BytesStore, BytesWrite } from './bytes-store';
-import { changelogTopicName } from './changelog-topic-name';
-import { readTimestamp } from './ordered-bytes';
 import { WrappedBytesStore } from './wrapped-bytes-store';
 
 /** A write that carries the timestamp of the record that made it (set by the caching layer). */
@@ -35,41 +32,29 @@ export interface ChangeLoggingOptions {
  * collector's `flush` as `RecordCollectorSendError`.
  */
 export class ChangeLoggingBytesStore extends WrappedBytesStore {
-  private collector: RecordCollector | undefined;
-  private context: StateStoreContext | undefined;
-  private topic = '';
-  private partition = -1;
+  private readonly changelog: ChangelogWriter;
 
   constructor(
     inner: BytesStore,
     readonly options: ChangeLoggingOptions = {},
   ) {
     super(inner);
+    this.changelog = new ChangelogWriter(inner.name, options.timestampedValues === true);
   }
 
   /** The changelog topic (known after `init`). */
   get changelogTopic(): string {
-    return this.topic;
+    return this.changelog.topic;
   }
 
   /** The changelog partition, the task's partition (known after `init`). */
   get changelogPartition(): number {
-    return this.partition;
+    return this.changelog.partition;
   }
 
   override async init(context: StateStoreContext): Promise<void> {
-    if (!context.recordCollector) {
-      throw new ProcessorStateError(
-        this.name,
-        'init',
-        new Error('logging is enabled but the task context has no record collector'),
-      );
-    }
+    this.changelog.bind(context);
     await super.init(context);
-    this.context = context;
-    this.collector = context.recordCollector;
-    this.topic = changelogTopicName(context.applicationId, this.name);
-    this.partition = context.taskId.partition;
   }
 
   override put(key: Buffer, value: Buffer | null): void {
@@ -98,26 +83,6 @@ export class ChangeLoggingBytesStore extends WrappedBytesStore {
   }
 
   private log(key: Buffer, value: Buffer | null, timestamp: number | undefined): void {
-    const collector = this.collector;
-    if (!collector || !this.context) {
-      throw new ProcessorStateError(
-        this.name,
-        'log a write',
-        new Error('store is not initialized'),
-      );
-    }
-    let ts = timestamp;
-    let payload = value;
-    if (this.options.timestampedValues && value !== null && value.length >= 8) {
-      ts = readTimestamp(value, 0);
-      payload = value.subarray(8);
-    }
-    collector.send({
-      topic: this.topic,
-      partition: this.partition,
-      key,
-      value: payload,
-      timestamp: ts ?? this.context.currentTimestamp(),
-    });
+    this.changelog.log(key, value, timestamp);
   }
 }

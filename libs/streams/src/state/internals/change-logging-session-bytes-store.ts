@@ -1,8 +1,6 @@
-import { ProcessorStateError } from '../../errors/processor-state.error';
-import type { RecordCollector } from '../../processor/internals/record-collector';
 import type { StateStoreContext } from '../state-store-context';
+import { ChangelogWriter } from './changelog-writer';
 import type { BytesStoreCapabilities, BytesWrite } from './bytes-store';
-import { changelogTopicName } from './changelog-topic-name';
 import type { RestoreBatchResult } from './segmented-bytes.store';
 import type {
   SessionBytesEntry,
@@ -21,12 +19,11 @@ import type {
  * send failures surface from the collector's `flush` as `RecordCollectorSendError`.
  */
 export class ChangeLoggingSessionBytesStore implements SessionBytesStore {
-  private collector: RecordCollector | undefined;
-  private context: StateStoreContext | undefined;
-  private topic = '';
-  private partition = -1;
+  private readonly changelog: ChangelogWriter;
 
-  constructor(readonly inner: SessionBytesStore) {}
+  constructor(readonly inner: SessionBytesStore) {
+    this.changelog = new ChangelogWriter(inner.name);
+  }
 
   get name(): string {
     return this.inner.name;
@@ -42,27 +39,17 @@ export class ChangeLoggingSessionBytesStore implements SessionBytesStore {
   }
   /** `<applicationId>-<name>-changelog`, once initialized. */
   get changelogTopic(): string {
-    return this.topic;
+    return this.changelog.topic;
   }
   /** The task's partition, once initialized. */
   get changelogPartition(): number {
-    return this.partition;
+    return this.changelog.partition;
   }
 
   /** Opens the engine and binds the task's record collector. */
   async init(context: StateStoreContext): Promise<void> {
-    if (!context.recordCollector) {
-      throw new ProcessorStateError(
-        this.name,
-        'init',
-        new Error('logging is enabled but the task context has no record collector'),
-      );
-    }
+    this.changelog.bind(context);
     await this.inner.open();
-    this.context = context;
-    this.collector = context.recordCollector;
-    this.topic = changelogTopicName(context.applicationId, this.name);
-    this.partition = context.taskId.partition;
   }
 
   open(): Promise<void> {
@@ -84,22 +71,7 @@ export class ChangeLoggingSessionBytesStore implements SessionBytesStore {
   ): Buffer | undefined {
     const sessionKey = this.inner.put(key, start, end, value);
     if (sessionKey === undefined) return undefined;
-    const collector = this.collector;
-    const context = this.context;
-    if (!collector || !context) {
-      throw new ProcessorStateError(
-        this.name,
-        'log a write',
-        new Error('store is not initialized'),
-      );
-    }
-    collector.send({
-      topic: this.topic,
-      partition: this.partition,
-      key: sessionKey,
-      value,
-      timestamp: timestamp ?? context.currentTimestamp(),
-    });
+    this.changelog.log(sessionKey, value, timestamp);
     return sessionKey;
   }
 

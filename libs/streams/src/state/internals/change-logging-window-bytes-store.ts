@@ -1,9 +1,6 @@
-import { ProcessorStateError } from '../../errors/processor-state.error';
-import type { RecordCollector } from '../../processor/internals/record-collector';
 import type { StateStoreContext } from '../state-store-context';
+import { ChangelogWriter } from './changelog-writer';
 import type { BytesStoreCapabilities, BytesWrite } from './bytes-store';
-import { changelogTopicName } from './changelog-topic-name';
-import { readTimestamp } from './ordered-bytes';
 import type { RestoreBatchResult } from './segmented-bytes.store';
 import type {
   WindowBytesEntry,
@@ -22,15 +19,14 @@ import type {
  * send failures surface from the collector's `flush` as `RecordCollectorSendError`.
  */
 export class ChangeLoggingWindowBytesStore implements WindowBytesStore {
-  private collector: RecordCollector | undefined;
-  private context: StateStoreContext | undefined;
-  private topic = '';
-  private partition = -1;
+  private readonly changelog: ChangelogWriter;
 
   constructor(
     readonly inner: WindowBytesStore,
-    private readonly timestampedValues = false,
-  ) {}
+    timestampedValues = false,
+  ) {
+    this.changelog = new ChangelogWriter(inner.name, timestampedValues);
+  }
 
   get name(): string {
     return this.inner.name;
@@ -51,25 +47,15 @@ export class ChangeLoggingWindowBytesStore implements WindowBytesStore {
     return this.inner.retainDuplicates;
   }
   get changelogTopic(): string {
-    return this.topic;
+    return this.changelog.topic;
   }
   get changelogPartition(): number {
-    return this.partition;
+    return this.changelog.partition;
   }
 
   async init(context: StateStoreContext): Promise<void> {
-    if (!context.recordCollector) {
-      throw new ProcessorStateError(
-        this.name,
-        'init',
-        new Error('logging is enabled but the task context has no record collector'),
-      );
-    }
+    this.changelog.bind(context);
     await this.inner.open();
-    this.context = context;
-    this.collector = context.recordCollector;
-    this.topic = changelogTopicName(context.applicationId, this.name);
-    this.partition = context.taskId.partition;
   }
 
   open(): Promise<void> {
@@ -90,28 +76,7 @@ export class ChangeLoggingWindowBytesStore implements WindowBytesStore {
   ): Buffer | undefined {
     const storeKey = this.inner.put(key, value, windowStart);
     if (storeKey === undefined) return undefined;
-    const collector = this.collector;
-    const context = this.context;
-    if (!collector || !context) {
-      throw new ProcessorStateError(
-        this.name,
-        'log a write',
-        new Error('store is not initialized'),
-      );
-    }
-    let recordTimestamp = timestamp ?? context.currentTimestamp();
-    let payload = value;
-    if (this.timestampedValues && value !== null && value.length >= 8) {
-      recordTimestamp = readTimestamp(value, 0);
-      payload = value.subarray(8);
-    }
-    collector.send({
-      topic: this.topic,
-      partition: this.partition,
-      key: storeKey,
-      value: payload,
-      timestamp: recordTimestamp,
-    });
+    this.changelog.log(storeKey, value, timestamp);
     return storeKey;
   }
 
