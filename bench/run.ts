@@ -176,7 +176,8 @@ async function main(): Promise<number> {
 
 function barKind(role: SystemRole): BarKind {
   if (role === 'ours' || role === 'java') return role;
-  if (role === 'consume-ceiling' || role === 'store-ceiling') return 'ceiling';
+  if (role === 'consume-ceiling' || role === 'pipe-ceiling' || role === 'store-ceiling')
+    return 'ceiling';
   return 'other';
 }
 

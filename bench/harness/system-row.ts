@@ -1,7 +1,8 @@
 import type { BenchResult } from './bench-report';
 
 /** Which side of the comparison a row is on. */
-export type SystemRole = 'ours' | 'java' | 'consume-ceiling' | 'store-ceiling' | 'other-peer';
+export type SystemRole =
+  'ours' | 'java' | 'consume-ceiling' | 'pipe-ceiling' | 'store-ceiling' | 'other-peer';
 
 /**
  * One line of a scenario's table: a measured result, or why there is none. A `failure` (a

@@ -86,7 +86,7 @@ export async function runKafkajsPipeCeiling(
   );
   const inOutput = await ctx.topics.recordCount(pipeTopic).catch(() => -1);
   return rowFromWorker(
-    { system: KAFKAJS_PIPE_CEILING, role: 'other-peer', compareKey: 'at_least_once' },
+    { system: KAFKAJS_PIPE_CEILING, role: 'pipe-ceiling', compareKey: 'at_least_once' },
     outcome,
     expected.records,
     undefined,
