@@ -133,6 +133,28 @@ describe('CompositeReadOnlyKeyValueStore key reads', () => {
   });
 });
 
+describe('CompositeReadOnlyKeyValueStore.getAsync', () => {
+  it('reads synchronously from stores whose engine can, asynchronously from the others', async () => {
+    const reads: string[] = [];
+    const store = (partition: number, syncReads: boolean, values: Record<string, number>) =>
+      ({
+        name: 'counts',
+        syncReads,
+        queryGet: (k: string) => (reads.push(`queryGet ${partition}`), values[k]),
+        getAsync: async (k: string) => (reads.push(`getAsync ${partition}`), values[k]),
+      }) as unknown as ReadOnlyKeyValueStore<string, number>;
+    const view = new CompositeReadOnlyKeyValueStore('counts', () => ({
+      partitionCount: undefined,
+      stores: [
+        { partition: 0, store: store(0, true, {}) },
+        { partition: 1, store: store(1, false, { k: 7 }) },
+      ],
+    }));
+    expect(await view.getAsync('k')).toBe(7);
+    expect(reads).toEqual(['queryGet 0', 'getAsync 1']);
+  });
+});
+
 describe('unwrapKeyValueStore', () => {
   it('makes one view per store and keeps its query capabilities', () => {
     const timestamped = {

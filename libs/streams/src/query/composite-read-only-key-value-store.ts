@@ -1,6 +1,6 @@
 import type { KeyValue, KeyValueIterator, ReadOnlyKeyValueStore } from '../state/key-value-store';
 import { murmur2, toPositive } from '../cluster/murmur2';
-import { queryRead, storedKeyBytes } from './query-read';
+import { queryRead, readsSynchronously, storedKeyBytes } from './query-read';
 import { readingStore, readingStoreAsync } from './store-errors';
 
 /** Local stores of one name with their partitions (in partition order). */
@@ -99,18 +99,24 @@ export class CompositeReadOnlyKeyValueStore<K, V> implements ReadOnlyKeyValueSto
     );
   }
 
-  /** {@link get}, for engines that read asynchronously; the key's partition is asked first. */
+  /**
+   * {@link get} for any engine; the key's partition is asked first. A store whose engine reads
+   * synchronously answers through its synchronous query read (no round trip to the engine's
+   * thread pool); the others through their asynchronous read.
+   */
   async getAsync(key: K): Promise<V | undefined> {
     return readingStoreAsync(this.name, async () => {
       const { stores, partitionCount } = this.storeSet();
+      const read = (store: ReadOnlyKeyValueStore<K, V>) =>
+        readsSynchronously(store) ? queryRead(store, key) : store.getAsync(key);
       const first = likelyIndex(stores, partitionCount, key);
       if (first >= 0) {
-        const value = await stores[first].store.getAsync(key);
+        const value = await read(stores[first].store);
         if (value !== undefined) return value;
       }
       for (let i = 0; i < stores.length; i++) {
         if (i === first) continue;
-        const value = await stores[i].store.getAsync(key);
+        const value = await read(stores[i].store);
         if (value !== undefined) return value;
       }
       return undefined;
