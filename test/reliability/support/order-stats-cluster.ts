@@ -41,36 +41,52 @@ export class OrderStatsCluster {
     private readonly env: Record<string, string>,
   ) {}
 
-  /** Starts `size` instances (concurrently) and waits until each one's HTTP server answers. */
+  /**
+   * Starts `size` instances (concurrently) and waits until each one's HTTP server answers. A
+   * port found free can be taken by another process before the instance listens on it (an
+   * ephemeral port of some client): such a seat starts again on new ports, up to 3 times.
+   */
   static async start(size: number, env: Record<string, string>): Promise<OrderStatsCluster> {
     const seats: ClusterSeat[] = [];
-    for (let index = 0; index < size; index++) {
-      const port = await freePort();
-      let queryPort = await freePort();
-      while (queryPort === port) queryPort = await freePort();
-      const stateDir = mkdtempSync(join(tmpdir(), `order-stats-r${index}-`));
-      const instance = await OrderStatsInstance.start(
-        { ...env, STATE_DIR: stateDir },
-        { port, queryPort },
-      );
-      seats.push({
-        index,
-        port,
-        queryPort,
-        stateDir,
-        instance,
-        alive: false,
-        killedAt: [],
-        pastOutput: [],
-      });
-    }
     const cluster = new OrderStatsCluster(seats, env);
-    try {
-      await Promise.all(seats.map((seat) => cluster.waitListening(seat)));
-    } catch (error) {
+    const launch = async (index: number): Promise<void> => {
+      for (let attempt = 1; ; attempt++) {
+        const port = await freePort();
+        let queryPort = await freePort();
+        while (queryPort === port) queryPort = await freePort();
+        const stateDir = mkdtempSync(join(tmpdir(), `order-stats-r${index}-`));
+        const instance = await OrderStatsInstance.start(
+          { ...env, STATE_DIR: stateDir },
+          { port, queryPort },
+        );
+        const seat: ClusterSeat = {
+          index,
+          port,
+          queryPort,
+          stateDir,
+          instance,
+          alive: false,
+          killedAt: [],
+          pastOutput: [],
+        };
+        seats[index] = seat;
+        try {
+          await cluster.waitListening(seat);
+          return;
+        } catch (error) {
+          if (attempt >= 3 || !instance.output.includes('EADDRINUSE')) throw error;
+          rmSync(stateDir, { recursive: true, force: true });
+        }
+      }
+    };
+    const launched = await Promise.allSettled(
+      Array.from({ length: size }, (_, index) => launch(index)),
+    );
+    const failed = launched.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) {
       // Nothing is left behind when an instance cannot start: processes, state dirs.
       await cluster.close();
-      throw error;
+      throw failed.reason;
     }
     return cluster;
   }
@@ -173,7 +189,8 @@ export class OrderStatsCluster {
         clearTimeout(timer);
       }),
     );
-    for (const seat of this.seats) rmSync(seat.stateDir, { recursive: true, force: true });
+    // (A seat whose launch failed before it had a process leaves a hole: skipped.)
+    this.seats.forEach((seat) => rmSync(seat.stateDir, { recursive: true, force: true }));
   }
 
   private async waitListening(seat: ClusterSeat, timeoutMs = 120_000): Promise<void> {
