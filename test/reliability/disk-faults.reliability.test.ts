@@ -97,21 +97,51 @@ describe('reliability: disk faults', () => {
   };
   const expected = () =>
     [...truthCents.keys()].sort().map((userId) => ({ userId, ...truth(userId) }));
+  /**
+   * Waits until every user's stats are exact. While they are not, the condition throws what it
+   * saw (status, users, counted events, the first wrong users, the instance's input lag), so a
+   * timeout says whether events were missing, counted twice or not queryable.
+   */
   const waitExact = (target: OrderStatsInstance, what: string) =>
     waitWhileAlive(
       [target],
       async () => {
         const { status, body } = await allStats(target);
         const want = expected();
-        return (
+        if (
           status === 200 &&
           body.length === want.length &&
           body.every((s, i) => s.userId === want[i].userId && s.count === want[i].count)
-        );
+        ) {
+          return true;
+        }
+        throw new Error(await describeMismatch(target, status, body, want));
       },
       180_000,
       what,
     );
+  const describeMismatch = async (
+    target: OrderStatsInstance,
+    status: number,
+    body: unknown,
+    want: ({ userId: string } & Stats)[],
+  ) => {
+    if (status !== 200 || !Array.isArray(body)) {
+      return `range answered ${status}: ${JSON.stringify(body).slice(0, 300)}`;
+    }
+    const got = new Map((body as ({ userId: string } & Stats)[]).map((s) => [s.userId, s]));
+    const wrong = want
+      .filter((w) => got.get(w.userId)?.count !== w.count)
+      .slice(0, 3)
+      .map((w) => `${w.userId} ${got.get(w.userId)?.count ?? 'missing'} (want ${w.count})`);
+    const counted = [...got.values()].reduce((sum, s) => sum + s.count, 0);
+    const metrics = await target.request('/metrics').catch(() => undefined);
+    const lag = String(metrics?.body ?? '')
+      .split('\n')
+      .filter((line) => line.includes('input_lag_records{'))
+      .join('; ');
+    return `range has ${got.size}/${want.length} users, ${counted}/${produced} events counted; wrong: ${wrong.join(', ')}; input lag: ${lag || 'none reported'}`;
+  };
   const expectExact = async (target: OrderStatsInstance) => {
     const { status, body } = await allStats(target);
     expect(status).toBe(200);
