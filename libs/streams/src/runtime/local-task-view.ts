@@ -4,6 +4,7 @@ import type { Position } from '../query/position';
 import type { LagInfo } from '../query/streams-metadata';
 import type { ActiveTaskManager } from './active-task-manager';
 import type { StandbyTaskManager } from './standby-task-manager';
+import { fetchTopicOffsetsSettled } from './topic-admin';
 
 /**
  * What this instance holds locally, for queries: each store's copies (active and standby),
@@ -84,7 +85,7 @@ export class LocalTaskView {
     const positions = (this.active()?.tasks() ?? []).flatMap((e) => e.task.inputPositions());
     const ends = new Map<string, number>();
     for (const topic of new Set(positions.map((p) => p.topic))) {
-      for (const o of await admin.fetchTopicOffsets(topic))
+      for (const o of await fetchTopicOffsetsSettled(admin, topic))
         ends.set(`${topic}:${o.partition}`, Number(o.high));
     }
     return positions

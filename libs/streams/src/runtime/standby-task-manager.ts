@@ -8,6 +8,7 @@ import type { StateLogger } from './state-logger';
 import { fixedAssigner } from './state-restorer';
 import { StandbyTask, type StandbyPartition } from './standby-task';
 import type { ResolvedStreamsConfig } from './streams-config';
+import { fetchTopicOffsetsSettled } from './topic-admin';
 
 /** How long a crashed standby consumer waits before it is replaced. */
 const RESTART_DELAY_MS = 1000;
@@ -141,7 +142,7 @@ export class StandbyTaskManager {
   async refreshEndOffsets(): Promise<void> {
     const topics = new Set(this.all().flatMap((t) => t.partitions.map((p) => p.topic)));
     for (const topic of topics) {
-      const offsets = await this.options.admin.fetchTopicOffsets(topic);
+      const offsets = await fetchTopicOffsetsSettled(this.options.admin, topic);
       for (const o of offsets) this.endOffsets.set(`${topic}:${o.partition}`, Number(o.high));
     }
   }

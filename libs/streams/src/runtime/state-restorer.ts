@@ -11,6 +11,7 @@ import { topicPartitionKey } from '../processor/internals/topic-partition';
 import type { ChangelogRecord } from '../state/state-store-context';
 import { consoleStateLogger, type StateLogger } from './state-logger';
 import type { StateRestoreListener } from './state-restore-listener';
+import { fetchTopicOffsetsSettled } from './topic-admin';
 
 /** One store's changelog partition to restore. */
 export interface RestoreTarget {
@@ -138,7 +139,7 @@ export class StateRestorer {
       if (ownAdmin) await admin.connect();
       const bounds = new Map<string, { low: number; high: number }>();
       for (const topic of new Set(targets.map((t) => t.topic))) {
-        for (const { partition, low, high } of await admin.fetchTopicOffsets(topic)) {
+        for (const { partition, low, high } of await fetchTopicOffsetsSettled(admin, topic)) {
           bounds.set(topicPartitionKey(topic, partition), { low: Number(low), high: Number(high) });
         }
       }

@@ -3,6 +3,7 @@ import type { Topology } from '../processor/topology';
 import { changelogTopicName } from '../state/internals/changelog-topic-name';
 import { OffsetCheckpoint } from '../state/internals/offset-checkpoint';
 import type { StateDirectory } from './state-directory';
+import { fetchTopicOffsetsSettled } from './topic-admin';
 
 /**
  * Offset sums of task state left on disk (the checkpoints of task directories), which a client
@@ -40,7 +41,10 @@ export async function changelogEndOffsetSums(
   for (const sub of topology.subtopologies()) {
     for (const storeName of sub.stores) {
       if (!topology.stores().get(storeName)!.loggingEnabled) continue;
-      const offsets = await admin.fetchTopicOffsets(changelogTopicName(applicationId, storeName));
+      const offsets = await fetchTopicOffsetsSettled(
+        admin,
+        changelogTopicName(applicationId, storeName),
+      );
       for (const o of offsets) {
         const task = `${sub.id}_${o.partition}`;
         sums[task] = (sums[task] ?? 0) + Number(o.high);

@@ -64,3 +64,45 @@ export async function partitionCounts(
   for (const topic of metadata) counts.set(topic.name, topic.partitions.length);
   return counts;
 }
+
+/** Partition leadership errors a just-created (or just-moved) partition answers for a moment. */
+const LEADERSHIP_ERRORS = new Set([
+  'NOT_LEADER_FOR_PARTITION',
+  'NOT_LEADER_OR_FOLLOWER',
+  'LEADER_NOT_AVAILABLE',
+  'UNKNOWN_LEADER_EPOCH',
+  'FENCED_LEADER_EPOCH',
+  'UNKNOWN_TOPIC_OR_PARTITION',
+]);
+
+/**
+ * `admin.fetchTopicOffsets`, retried while the partitions' leadership settles. A KRaft broker
+ * names a new topic's leader in its metadata a moment before that leader answers ListOffsets,
+ * and kafkajs gives up at once on `NOT_LEADER_FOR_PARTITION` (it retries only an unknown topic).
+ *
+ * @throws the last error once `timeoutMs` passed, or at once for any other error.
+ */
+export async function fetchTopicOffsetsSettled(
+  admin: Admin,
+  topic: string,
+  timeoutMs = 10_000,
+): Promise<Awaited<ReturnType<Admin['fetchTopicOffsets']>>> {
+  const deadline = Date.now() + timeoutMs;
+  for (let delay = 50; ; delay = Math.min(1000, delay * 2)) {
+    try {
+      return await admin.fetchTopicOffsets(topic);
+    } catch (error) {
+      if (!isLeadershipError(error) || Date.now() + delay > deadline) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+}
+
+function isLeadershipError(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 4; depth++) {
+    const type = (e as { type?: string }).type;
+    if (type !== undefined && LEADERSHIP_ERRORS.has(type)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
