@@ -75,25 +75,7 @@ export class AppInstance {
   }
 }
 
-export async function waitFor(
-  condition: () => boolean | Promise<boolean>,
-  timeoutMs: number,
-  what: string,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      if (await condition()) return;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+export { waitFor } from '../support/wait-for';
 
 export function routingCount(metrics: string, outcome: string): number {
   const match = new RegExp(

@@ -1,36 +1,27 @@
 import type { OrderStatsInstance } from '../../app/order-stats-instance';
+import { waitFor } from '../../support/wait-for';
 
 /**
- * Polls `condition` until it holds, like the cluster harness's waitFor, but fails at once when
- * one of `instances` exits meanwhile, with that process's exit status and the tail of its
- * output (an instance that crashed will not become ready: say why instead of timing out).
+ * {@link waitFor} that fails at once when one of `instances` exits meanwhile, with that
+ * process's exit status and the tail of its output (an instance that crashed will not become
+ * ready: say why instead of timing out); a timeout carries every instance's last output.
  */
-export async function waitWhileAlive(
+export function waitWhileAlive(
   instances: readonly OrderStatsInstance[],
   condition: () => boolean | Promise<boolean>,
   timeoutMs: number,
   what: string,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    const exited = instances.find((i) => i.process.exitCode !== null || i.process.signalCode);
-    if (exited) {
-      throw new Error(
-        `waiting for ${what}: instance ${exited.endpoint} exited (code ${exited.process.exitCode}, signal ${exited.process.signalCode}):\n${logTail(exited)}`,
-      );
-    }
-    try {
-      if (await condition()) return;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) {
-      const tail = instances.map((i) => `--- ${i.endpoint}\n${logTail(i)}`).join('\n');
-      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}\n${tail}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  return waitFor(condition, timeoutMs, what, {
+    intervalMs: 250,
+    abortIf: () => {
+      const exited = instances.find((i) => i.process.exitCode !== null || i.process.signalCode);
+      return exited
+        ? `instance ${exited.endpoint} exited (code ${exited.process.exitCode}, signal ${exited.process.signalCode}):\n${logTail(exited)}`
+        : undefined;
+    },
+    context: () => instances.map((i) => `--- ${i.endpoint}\n${logTail(i)}`).join('\n'),
+  });
 }
 
 /** The last lines of an instance's output, without the health-check failure lines. */
