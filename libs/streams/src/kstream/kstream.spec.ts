@@ -90,6 +90,23 @@ describe('KStream operators through the TopologyTestDriver', () => {
     ]);
   });
 
+  it('fails loudly when a changed key reaches the default (bytes) serde, like Kafka Streams', async () => {
+    // selectKey drops the source's key serde; the grouping then needs one (Grouped.with).
+    await expect(
+      run(
+        (b) =>
+          b
+            .stream('input', strings)
+            .selectKey((_k, v) => `user-${v}`)
+            .groupByKey()
+            .count()
+            .toStream()
+            .to('output', Produced.with(str, Serdes.Long())),
+        abc.slice(0, 1),
+      ),
+    ).rejects.toThrow('the bytes serde (the default serde) cannot serialize a string');
+  });
+
   it('flatMap and flatMapValues emit every returned record in order', async () => {
     expect(
       await run(

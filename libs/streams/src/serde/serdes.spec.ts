@@ -94,6 +94,26 @@ describe('Serdes', () => {
       expect(Serdes.Bytes().serialize(bytes)).toBe(bytes);
       expect(Serdes.Bytes().deserialize(bytes)).toBe(bytes);
     });
+
+    it('views a Uint8Array as a Buffer over the same memory', () => {
+      const array = new Uint8Array([1, 2, 3, 4]).subarray(1, 3);
+      const bytes = Serdes.Bytes().serialize(array as Buffer);
+      expect(Buffer.isBuffer(bytes)).toBe(true);
+      expect(hex(bytes)).toBe('0203');
+      array[0] = 9;
+      expect(bytes[0]).toBe(9);
+    });
+
+    it('refuses anything else, naming the type and the way out, like Kafka Streams', () => {
+      const bytes = Serdes.Bytes();
+      const stringKey = (): Buffer => bytes.serialize('user-1' as unknown as Buffer, 'orders');
+      expect(stringKey).toThrow(SerializationError);
+      expect(stringKey).toThrow(
+        'the bytes serde (the default serde) cannot serialize a string: pass a serde for it (Grouped.with, Consumed.with, Materialized.with, Produced.with) or set defaultKeySerde/defaultValueSerde (topic orders)',
+      );
+      expect(() => bytes.serialize({ n: 1 } as unknown as Buffer)).toThrow('serialize a Object');
+      expect(bytes.serialize(null as unknown as Buffer)).toBeNull();
+    });
   });
 
   describe('Void', () => {
