@@ -1,11 +1,10 @@
-import { InvalidWindowError } from '../../errors/invalid-window.error';
 import type { BytesStoreCapabilities, BytesWrite, KeyValueBytes } from './bytes-store';
-import {
-  SegmentedBytesStore,
-  type RestoreBatchResult,
-  type SegmentedBytesStoreOptions,
-  type SegmentedRange,
+import type {
+  RestoreBatchResult,
+  SegmentedBytesStoreOptions,
+  SegmentedRange,
 } from './segmented-bytes.store';
+import { queryTime, SegmentedSchemaStore } from './segmented-schema-store';
 import { SESSION_SUFFIX_SIZE, SessionKeySchema } from './session-key-schema';
 
 /** One session of a session store. `key` may share memory with the engine's buffer. */
@@ -102,22 +101,6 @@ function toEntry({ key, value }: KeyValueBytes): SessionBytesEntry {
   return { key: parts.key, start: parts.start, end: parts.end, value };
 }
 
-function* mapEntries(entries: Iterable<KeyValueBytes>): IterableIterator<SessionBytesEntry> {
-  for (const entry of entries) {
-    yield toEntry(entry);
-  }
-}
-
-function requireTime(value: number | undefined, fallback: number, what: string): number {
-  if (value === undefined) {
-    return fallback;
-  }
-  if (Number.isNaN(value)) {
-    throw new InvalidWindowError(`${what} must be a number of milliseconds, got NaN`);
-  }
-  return value;
-}
-
 /**
  * A session store built from time segments, as Kafka Streams' `RocksDBSessionStore` over
  * `RocksDBSegmentedBytesStore`: keys `[key][end][start]` (see {@link SessionKeySchema}), one
@@ -126,62 +109,16 @@ function requireTime(value: number | undefined, fallback: number, what: string):
  *
  * Merging sessions is the aggregation's job (see `mergeSessions`): this store only keeps them.
  */
-export class SegmentedSessionBytesStore implements SessionBytesStore {
-  private readonly inner: SegmentedBytesStore;
-
+export class SegmentedSessionBytesStore
+  extends SegmentedSchemaStore<SessionBytesEntry>
+  implements SessionBytesStore
+{
   /**
    * @throws InvalidWindowError when the retention is negative or the segment interval not
    *   positive (fix the store definition; Kafka Streams requires retention >= gap + grace).
    */
   constructor(options: SegmentedBytesStoreOptions) {
-    this.inner = new SegmentedBytesStore(options, SESSION_SCHEMA);
-  }
-
-  get name(): string {
-    return this.inner.name;
-  }
-
-  get capabilities(): BytesStoreCapabilities {
-    return this.inner.capabilities;
-  }
-
-  get retentionPeriodMs(): number {
-    return this.inner.retentionPeriodMs;
-  }
-
-  get segmentIntervalMs(): number {
-    return this.inner.segmentIntervalMs;
-  }
-
-  /**
-   * Opens the segments a previous run left (`listSegmentNames`). Stream time restarts unknown.
-   * @throws ProcessorStateError (from the engine) when a segment cannot be opened.
-   */
-  open(): Promise<void> {
-    return this.inner.open();
-  }
-
-  isOpen(): boolean {
-    return this.inner.isOpen();
-  }
-
-  observedStreamTime(): number {
-    return this.inner.observedStreamTime();
-  }
-
-  /** Number of live segments (for tests and metrics). */
-  segmentCount(): number {
-    return this.inner.segmentCount();
-  }
-
-  /** Names of the live segments, ascending (`<store>.<segment start>`). */
-  segmentNames(): string[] {
-    return this.inner.segmentNames();
-  }
-
-  /** Puts dropped because their session was past retention (Kafka's `dropped-records`). */
-  expiredRecordDrops(): number {
-    return this.inner.expiredRecordDrops();
+    super(options, SESSION_SCHEMA, toEntry);
   }
 
   /**
@@ -230,55 +167,24 @@ export class SegmentedSessionBytesStore implements SessionBytesStore {
    *   InvalidWindowError for a `NaN` time.
    */
   findSessions(query: SessionQuery): IterableIterator<SessionBytesEntry> {
-    const range = this.toSegmentedRange(query);
-    return range === undefined ? [][Symbol.iterator]() : mapEntries(this.inner.range(range));
+    return this.readRange(this.toSegmentedRange(query));
   }
 
   /**
    * {@link SegmentedSessionBytesStore.findSessions}, read asynchronously (every engine).
    * @throws StoreClosedError when not open; the engine's `ProcessorStateError` on failure.
    */
-  async findSessionsAsync(query: SessionQuery): Promise<SessionBytesEntry[]> {
-    const range = this.toSegmentedRange(query);
-    return range === undefined ? [] : (await this.inner.rangeAsync(range)).map(toEntry);
-  }
-
-  /**
-   * Applies one batch of changelog records (keys in the session-key format) as one write batch
-   * per segment, skipping sessions already past retention.
-   * @throws StoreClosedError when not open; InvalidWindowedKeyError for a key shorter than 16
-   *   bytes (the changelog holds foreign data).
-   */
-  restoreAll(records: readonly BytesWrite[]): RestoreBatchResult {
-    return this.inner.restoreAll(records);
-  }
-
-  approximateNumEntries(): number {
-    return this.inner.approximateNumEntries();
-  }
-
-  /** @throws the engine's `ProcessorStateError` when a segment fails to flush or drop. */
-  flush(): Promise<void> {
-    return this.inner.flush();
-  }
-
-  /** Flushes and closes every segment. Idempotent. */
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-
-  /** Closes and deletes every segment. */
-  destroy(): Promise<void> {
-    return this.inner.destroy();
+  findSessionsAsync(query: SessionQuery): Promise<SessionBytesEntry[]> {
+    return this.readRangeAsync(this.toSegmentedRange(query));
   }
 
   /** The segmented read for `query`, or `undefined` when it cannot match anything. */
   private toSegmentedRange(query: SessionQuery): SegmentedRange | undefined {
     const earliestEnd = Math.max(
       0,
-      requireTime(query.earliestSessionEndTime, 0, 'earliestSessionEndTime'),
+      queryTime(query.earliestSessionEndTime, 0, 'earliestSessionEndTime'),
     );
-    const latestStart = requireTime(
+    const latestStart = queryTime(
       query.latestSessionStartTime,
       Number.POSITIVE_INFINITY,
       'latestSessionStartTime',

@@ -1,12 +1,12 @@
 import { InvalidWindowError } from '../../errors/invalid-window.error';
 import { requireDurationMs, requireEpochMillis } from '../../kstream/windows/window-time';
 import type { BytesStoreCapabilities, BytesWrite, KeyValueBytes } from './bytes-store';
-import {
-  SegmentedBytesStore,
-  type RestoreBatchResult,
-  type SegmentedBytesStoreOptions,
-  type SegmentedRange,
+import type {
+  RestoreBatchResult,
+  SegmentedBytesStoreOptions,
+  SegmentedRange,
 } from './segmented-bytes.store';
+import { queryTime, SegmentedSchemaStore } from './segmented-schema-store';
 import { MAX_WINDOW_SEQNUM, WINDOW_STORE_SUFFIX_SIZE, WindowKeySchema } from './window-key-schema';
 
 /** One entry of a window store. `key` may share memory with the engine's buffer: do not mutate. */
@@ -113,25 +113,9 @@ function toEntry({ key, value }: KeyValueBytes): WindowBytesEntry {
   return { key: parts.key, windowStart: parts.windowStart, seqnum: parts.seqnum, value };
 }
 
-function* mapEntries(entries: Iterable<KeyValueBytes>): IterableIterator<WindowBytesEntry> {
-  for (const entry of entries) {
-    yield toEntry(entry);
-  }
-}
-
 function inTimeRange(storeKey: Buffer, timeFrom: number, timeTo: number): boolean {
   const start = WindowKeySchema.extractStoreTimestamp(storeKey);
   return start >= timeFrom && start <= timeTo;
-}
-
-function requireTime(value: number | undefined, fallback: number, what: string): number {
-  if (value === undefined) {
-    return fallback;
-  }
-  if (Number.isNaN(value)) {
-    throw new InvalidWindowError(`${what} must be a number of milliseconds, got NaN`);
-  }
-  return value;
 }
 
 /**
@@ -144,10 +128,12 @@ function requireTime(value: number | undefined, fallback: number, what: string):
  * Works on any engine the factory builds: synchronous reads when the engine has them
  * (RocksDB through `@nxtedition/rocksdb`, in memory), asynchronous reads always.
  */
-export class SegmentedWindowBytesStore implements WindowBytesStore {
+export class SegmentedWindowBytesStore
+  extends SegmentedSchemaStore<WindowBytesEntry>
+  implements WindowBytesStore
+{
   readonly windowSizeMs: number;
   readonly retainDuplicates: boolean;
-  private readonly inner: SegmentedBytesStore;
   private seqnum = 0;
 
   /**
@@ -156,61 +142,15 @@ export class SegmentedWindowBytesStore implements WindowBytesStore {
    *   definition; Kafka Streams requires retention >= size + grace for windowed aggregations).
    */
   constructor(options: SegmentedWindowBytesStoreOptions) {
-    this.windowSizeMs = requireDurationMs(options.windowSizeMs, 'window size', true);
-    this.inner = new SegmentedBytesStore(options, WINDOW_SCHEMA);
+    const windowSizeMs = requireDurationMs(options.windowSizeMs, 'window size', true);
+    super(options, WINDOW_SCHEMA, toEntry);
+    this.windowSizeMs = windowSizeMs;
     if (this.inner.retentionPeriodMs < this.windowSizeMs) {
       throw new InvalidWindowError(
         `the retention period of window store ${options.name} (${this.inner.retentionPeriodMs} ms) must be no smaller than its window size (${this.windowSizeMs} ms)`,
       );
     }
     this.retainDuplicates = options.retainDuplicates ?? false;
-  }
-
-  get name(): string {
-    return this.inner.name;
-  }
-
-  get capabilities(): BytesStoreCapabilities {
-    return this.inner.capabilities;
-  }
-
-  get retentionPeriodMs(): number {
-    return this.inner.retentionPeriodMs;
-  }
-
-  get segmentIntervalMs(): number {
-    return this.inner.segmentIntervalMs;
-  }
-
-  /**
-   * Opens the segments a previous run left (`listSegmentNames`). Stream time restarts unknown.
-   * @throws ProcessorStateError (from the engine) when a segment cannot be opened.
-   */
-  open(): Promise<void> {
-    return this.inner.open();
-  }
-
-  isOpen(): boolean {
-    return this.inner.isOpen();
-  }
-
-  observedStreamTime(): number {
-    return this.inner.observedStreamTime();
-  }
-
-  /** Number of live segments (for tests and metrics). */
-  segmentCount(): number {
-    return this.inner.segmentCount();
-  }
-
-  /** Names of the live segments, ascending (`<store>.<segment start>`). */
-  segmentNames(): string[] {
-    return this.inner.segmentNames();
-  }
-
-  /** Puts dropped because their window was past retention (Kafka's `dropped-records`). */
-  expiredRecordDrops(): number {
-    return this.inner.expiredRecordDrops();
   }
 
   /**
@@ -272,46 +212,15 @@ export class SegmentedWindowBytesStore implements WindowBytesStore {
    *   for a `NaN` time.
    */
   range(query: WindowRangeQuery): IterableIterator<WindowBytesEntry> {
-    const range = this.toSegmentedRange(query);
-    return range === undefined ? [][Symbol.iterator]() : mapEntries(this.inner.range(range));
+    return this.readRange(this.toSegmentedRange(query));
   }
 
   /**
    * {@link SegmentedWindowBytesStore.range}, read asynchronously into an array (every engine).
    * @throws StoreClosedError when not open; the engine's `ProcessorStateError` on failure.
    */
-  async rangeAsync(query: WindowRangeQuery): Promise<WindowBytesEntry[]> {
-    const range = this.toSegmentedRange(query);
-    return range === undefined ? [] : (await this.inner.rangeAsync(range)).map(toEntry);
-  }
-
-  /**
-   * Applies one batch of changelog records (keys in the store-key format) as one write batch
-   * per segment, skipping records already past retention.
-   * @throws StoreClosedError when not open; InvalidWindowedKeyError for a key shorter than 12
-   *   bytes (the changelog holds foreign data).
-   */
-  restoreAll(records: readonly BytesWrite[]): RestoreBatchResult {
-    return this.inner.restoreAll(records);
-  }
-
-  approximateNumEntries(): number {
-    return this.inner.approximateNumEntries();
-  }
-
-  /** @throws the engine's `ProcessorStateError` when a segment fails to flush or drop. */
-  flush(): Promise<void> {
-    return this.inner.flush();
-  }
-
-  /** Flushes and closes every segment. Idempotent. */
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-
-  /** Closes and deletes every segment. */
-  destroy(): Promise<void> {
-    return this.inner.destroy();
+  rangeAsync(query: WindowRangeQuery): Promise<WindowBytesEntry[]> {
+    return this.readRangeAsync(this.toSegmentedRange(query));
   }
 
   /** Every duplicate of one window, highest seqnum first. */
@@ -344,8 +253,8 @@ export class SegmentedWindowBytesStore implements WindowBytesStore {
 
   /** The segmented read for `query`, or `undefined` when it cannot match anything. */
   private toSegmentedRange(query: WindowRangeQuery): SegmentedRange | undefined {
-    const timeFrom = Math.max(0, requireTime(query.timeFrom, 0, 'timeFrom'));
-    const timeTo = requireTime(query.timeTo, Number.POSITIVE_INFINITY, 'timeTo');
+    const timeFrom = Math.max(0, queryTime(query.timeFrom, 0, 'timeFrom'));
+    const timeTo = queryTime(query.timeTo, Number.POSITIVE_INFINITY, 'timeTo');
     const backward = query.backward ?? false;
     if (timeFrom > timeTo) {
       return undefined;
