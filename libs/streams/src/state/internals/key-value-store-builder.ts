@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import type { Serde } from '../../serde/serde';
 import type { KeyValueBytesStoreSupplier } from '../key-value-bytes-store-supplier';
 import type { StateStoreContext } from '../state-store-context';
-import type { StoreBuilder } from '../store-builder';
+import { AbstractStoreBuilder } from './abstract-store-builder';
 import type { BytesStore } from './bytes-store';
 import { CachingBytesStore } from './caching-bytes-store';
 import { ChangeLoggingBytesStore } from './change-logging-bytes-store';
@@ -26,58 +26,18 @@ const KEY_VALUE_DIR = 'rocksdb';
  * Logging sits below caching, so with caching on only what the cache flushes reaches the
  * changelog. The engine and the layers are created when a task opens the store.
  */
-export class KeyValueStoreBuilder<K, V> implements StoreBuilder<MeteredKeyValueStore<K, V>> {
-  private caching = false;
-  private logging = true;
-  private topicConfig: Readonly<Record<string, string>> = {};
-
+export class KeyValueStoreBuilder<K, V> extends AbstractStoreBuilder<MeteredKeyValueStore<K, V>> {
   /**
    * @param timestampedValues values are `ValueAndTimestamp` bytes (set by
    *   `Stores.timestampedKeyValueStoreBuilder`, with the matching value serde).
    */
   constructor(
-    readonly supplier: KeyValueBytesStoreSupplier,
+    override readonly supplier: KeyValueBytesStoreSupplier,
     readonly keySerde: Serde<K>,
     readonly valueSerde: Serde<V>,
     readonly timestampedValues = false,
-  ) {}
-
-  get name(): string {
-    return this.supplier.name;
-  }
-
-  get cachingEnabled(): boolean {
-    return this.caching;
-  }
-
-  get loggingEnabled(): boolean {
-    return this.logging;
-  }
-
-  get logConfig(): Readonly<Record<string, string>> {
-    return this.topicConfig;
-  }
-
-  withCachingEnabled(): this {
-    this.caching = true;
-    return this;
-  }
-
-  withCachingDisabled(): this {
-    this.caching = false;
-    return this;
-  }
-
-  withLoggingEnabled(topicConfig: Readonly<Record<string, string>> = {}): this {
-    this.logging = true;
-    this.topicConfig = { ...topicConfig };
-    return this;
-  }
-
-  withLoggingDisabled(): this {
-    this.logging = false;
-    this.topicConfig = {};
-    return this;
+  ) {
+    super(supplier);
   }
 
   build(): MeteredKeyValueStore<K, V> {

@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import type { Serde } from '../../serde/serde';
 import type { StateStoreContext } from '../state-store-context';
-import type { StoreBuilder } from '../store-builder';
 import type { WindowBytesStoreSupplier } from '../window-bytes-store-supplier';
+import { AbstractStoreBuilder } from './abstract-store-builder';
 import { CachingWindowBytesStore } from './caching-window-bytes-store';
 import { ChangeLoggingWindowBytesStore } from './change-logging-window-bytes-store';
 import { MeteredWindowStore } from './metered-window-store';
@@ -14,30 +14,16 @@ import type { WindowBytesStore } from './segmented-window-bytes.store';
  * on by default, caching off (the DSL turns it on unless `Materialized` says otherwise).
  * Stores retaining duplicates (stream-stream joins) are never cached, as in Kafka Streams.
  */
-export class WindowStoreBuilder<K, V> implements StoreBuilder<MeteredWindowStore<K, V>> {
-  private caching = false;
-  private logging = true;
-  private topicConfig: Readonly<Record<string, string>> = {};
-
+export class WindowStoreBuilder<K, V> extends AbstractStoreBuilder<MeteredWindowStore<K, V>> {
   constructor(
-    readonly supplier: WindowBytesStoreSupplier,
+    override readonly supplier: WindowBytesStoreSupplier,
     readonly keySerde: Serde<K>,
     readonly valueSerde: Serde<V>,
     readonly timestampedValues = false,
-  ) {}
+  ) {
+    super(supplier);
+  }
 
-  get name(): string {
-    return this.supplier.name;
-  }
-  get cachingEnabled(): boolean {
-    return this.caching;
-  }
-  get loggingEnabled(): boolean {
-    return this.logging;
-  }
-  get logConfig(): Readonly<Record<string, string>> {
-    return this.topicConfig;
-  }
   /** A window store's changelog is `compact,delete` with `retention.ms` = retention + 1 day. */
   readonly changelogKind = 'window' as const;
 
@@ -49,25 +35,6 @@ export class WindowStoreBuilder<K, V> implements StoreBuilder<MeteredWindowStore
   /** The store's retention, for its changelog's `retention.ms` (retention + 1 day). */
   get retentionPeriodMs(): number {
     return this.supplier.retentionPeriodMs;
-  }
-
-  withCachingEnabled(): this {
-    this.caching = true;
-    return this;
-  }
-  withCachingDisabled(): this {
-    this.caching = false;
-    return this;
-  }
-  withLoggingEnabled(topicConfig: Readonly<Record<string, string>> = {}): this {
-    this.logging = true;
-    this.topicConfig = { ...topicConfig };
-    return this;
-  }
-  withLoggingDisabled(): this {
-    this.logging = false;
-    this.topicConfig = {};
-    return this;
   }
 
   build(): MeteredWindowStore<K, V> {
