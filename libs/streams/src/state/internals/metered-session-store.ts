@@ -1,142 +1,62 @@
-import { StoreClosedError } from '../../errors/store-closed.error';
 import { SessionWindow } from '../../kstream/windows/session-window';
 import { Windowed } from '../../kstream/windows/windowed';
 import type { Serde } from '../../serde/serde';
 import type { SessionEntries, SessionStore } from '../session-store';
-import type { StateStoreContext } from '../state-store-context';
 import { CachingSessionBytesStore } from './caching-session-bytes-store';
 import { ChangeLoggingSessionBytesStore } from './change-logging-session-bytes-store';
-import { changelogTopicName } from './changelog-topic-name';
+import {
+  MeteredSegmentedStore,
+  type MeteredSegmentedStoreOptions,
+  type WindowedFlushListener,
+} from './metered-segmented-store';
 import type {
   SessionBytesEntry,
   SessionBytesStore,
   SessionQuery,
 } from './segmented-session-bytes.store';
-import { findLayer, initStack } from './layer-stack';
 import { SessionKeySchema } from './session-key-schema';
-import { NOT_SAMPLED, OP, StoreMetrics, type StoreMetricsSnapshot } from './store-metrics';
+import { NOT_SAMPLED, OP } from './store-metrics';
 
 /** How a {@link MeteredSessionStore} is made; built by `SessionStoreBuilder`. */
-export interface MeteredSessionStoreOptions<K, AGG> {
-  readonly name: string;
-  readonly persistent: boolean;
-  readonly metricsScope: string;
-  readonly keySerde: Serde<K>;
+export interface MeteredSessionStoreOptions<K, AGG> extends Omit<
+  MeteredSegmentedStoreOptions<K, AGG, SessionBytesStore>,
+  'valueSerde'
+> {
+  /** The aggregates' serde. */
   readonly aggSerde: Serde<AGG>;
-  /** Builds the engine and its layers for one task, unopened. */
-  readonly buildStack: (context: StateStoreContext) => SessionBytesStore;
-  /** Whether `buildStack` puts a caching layer in the stack. */
-  readonly caching?: boolean;
 }
 
-/**
- * Receives the sessions a caching session store writes through, typed: the session's windowed
- * key, the new aggregate (`null`: removed), the one before (`undefined` when not known) and the
- * timestamp of the last write.
- */
-export type SessionCacheFlushListenerOf<K, AGG> = (
-  key: Windowed<K>,
-  newValue: AGG | null,
-  oldValue: AGG | null | undefined,
-  timestamp: number,
-) => void;
+/** Receives the sessions a caching session store writes through, typed. */
+export type SessionCacheFlushListenerOf<K, AGG> = WindowedFlushListener<K, AGG>;
 
 /**
  * The metered layer of session stores: typed (serdes), counted, and the one that opens the
- * layers below and registers the store for restore (changelog records, keyed by session key,
- * go to the segmented engine's `restoreAll`, which skips expired sessions).
+ * layers below and registers the store for restore (see {@link MeteredSegmentedStore});
+ * changelog records are keyed by session key.
  *
  * Errors: calls before `init` or after `close` throw `StoreClosedError`; the engine throws
  * `InvalidWindowError` for bad times and `UnsupportedStoreOperationError` for synchronous reads
  * it cannot serve (use the `...Async` reads).
  */
-export class MeteredSessionStore<K, AGG> implements SessionStore<K, AGG> {
-  readonly name: string;
-  readonly persistent: boolean;
-  private readonly keySerde: Serde<K>;
-  private readonly aggSerde: Serde<AGG>;
-  private metrics: StoreMetrics;
-  private stack: SessionBytesStore | undefined;
-  private topic: string;
-  private pendingListener:
-    { listener: SessionCacheFlushListenerOf<K, AGG>; sendOldValues: boolean } | undefined;
-
+export class MeteredSessionStore<K, AGG>
+  extends MeteredSegmentedStore<K, AGG, SessionBytesStore>
+  implements SessionStore<K, AGG>
+{
   /** Session aggregates carry no timestamps: queries return them as stored. */
   get timestampedValues(): boolean {
     return false;
   }
 
-  constructor(private readonly options: MeteredSessionStoreOptions<K, AGG>) {
-    this.name = options.name;
-    this.persistent = options.persistent;
-    this.keySerde = options.keySerde;
-    this.aggSerde = options.aggSerde;
-    this.topic = options.name;
-    this.metrics = new StoreMetrics(options.name, options.metricsScope);
-  }
-
-  async init(context: StateStoreContext): Promise<void> {
-    if (this.stack?.isOpen()) return;
-    this.metrics = new StoreMetrics(
-      this.name,
-      this.options.metricsScope,
-      context.metricsLatencySampling ?? 0,
+  constructor(options: MeteredSessionStoreOptions<K, AGG>) {
+    super(
+      { ...options, valueSerde: options.aggSerde },
+      { caching: CachingSessionBytesStore, logging: ChangeLoggingSessionBytesStore },
     );
-    this.metrics.taskId = context.taskId.toString();
-    this.topic = changelogTopicName(context.applicationId, this.name);
-    const stack = this.options.buildStack(context);
-    const open = (): Promise<void> => initStack(stack, context);
-    await open();
-    this.stack = stack;
-    if (this.pendingListener) {
-      this.setFlushListener(this.pendingListener.listener, this.pendingListener.sendOldValues);
-    }
-    const logging = findLayer(stack, ChangeLoggingSessionBytesStore);
-    context.register({
-      store: this,
-      name: this.name,
-      persistent: this.persistent,
-      changelog: logging
-        ? { topic: logging.changelogTopic, partition: logging.changelogPartition }
-        : undefined,
-      restoreBatch: (records) => {
-        stack.restoreAll(records);
-      },
-      wipe: async () => {
-        await stack.destroy();
-        await open();
-      },
-    });
   }
 
-  isOpen(): boolean {
-    return this.stack?.isOpen() ?? false;
-  }
-
-  /**
-   * Sets the listener of the sessions the cache writes through, typed. Returns false when the
-   * store has no caching layer (then every write is final at once: forward it yourself).
-   */
-  setFlushListener(listener: SessionCacheFlushListenerOf<K, AGG>, sendOldValues: boolean): boolean {
-    const stack = this.stack;
-    if (!stack) {
-      this.pendingListener = { listener, sendOldValues };
-      return this.options.caching === true;
-    }
-    const caching = findLayer(stack, CachingSessionBytesStore);
-    if (!caching) return false;
-    const topic = this.topic;
-    const aggs = this.aggSerde;
-    caching.setFlushListener((sessionKey, newValue, oldValue, timestamp) => {
-      const { key, start, end } = SessionKeySchema.fromBinary(sessionKey);
-      listener(
-        new Windowed(this.keySerde.deserialize(key, topic), new SessionWindow(start, end)),
-        newValue === null ? null : aggs.deserialize(newValue, topic),
-        oldValue === undefined || oldValue === null ? oldValue : aggs.deserialize(oldValue, topic),
-        timestamp,
-      );
-    }, sendOldValues);
-    return true;
+  protected windowedKeyOf(sessionKey: Buffer): Windowed<K> {
+    const { key, start, end } = SessionKeySchema.fromBinary(sessionKey);
+    return new Windowed(this.keySerde.deserialize(key, this.topic), new SessionWindow(start, end));
   }
 
   put(sessionKey: Windowed<K>, aggregate: AGG | null): void {
@@ -147,7 +67,7 @@ export class MeteredSessionStore<K, AGG> implements SessionStore<K, AGG> {
       this.keySerde.serialize(sessionKey.key, this.topic),
       start,
       end,
-      aggregate === null ? null : this.aggSerde.serialize(aggregate, this.topic),
+      aggregate === null ? null : this.valueSerde.serialize(aggregate, this.topic),
     );
     if (mark !== NOT_SAMPLED) this.metrics.end(OP.put, mark);
   }
@@ -171,7 +91,7 @@ export class MeteredSessionStore<K, AGG> implements SessionStore<K, AGG> {
     const mark = this.metrics.start(OP.get);
     const bytes = stack.fetchSession(this.keySerde.serialize(key, this.topic), start, end);
     if (mark !== NOT_SAMPLED) this.metrics.end(OP.get, mark);
-    return bytes === undefined ? undefined : this.aggSerde.deserialize(bytes, this.topic);
+    return bytes === undefined ? undefined : this.valueSerde.deserialize(bytes, this.topic);
   }
 
   findSessions(
@@ -215,7 +135,7 @@ export class MeteredSessionStore<K, AGG> implements SessionStore<K, AGG> {
       start,
       end,
     );
-    return bytes === undefined ? undefined : this.aggSerde.deserialize(bytes, this.topic);
+    return bytes === undefined ? undefined : this.valueSerde.deserialize(bytes, this.topic);
   }
 
   async findSessionsAsync(
@@ -227,31 +147,6 @@ export class MeteredSessionStore<K, AGG> implements SessionStore<K, AGG> {
     const stack = this.open();
     const query = this.keyQuery(key, earliestSessionEndTime, latestSessionStartTime, backward);
     return this.entries(await stack.findSessionsAsync(query));
-  }
-
-  approximateNumEntries(): number {
-    return this.open().approximateNumEntries();
-  }
-
-  async flush(): Promise<void> {
-    const stack = this.open();
-    this.metrics.add(OP.flush, 1);
-    await stack.flush();
-  }
-
-  async close(): Promise<void> {
-    await this.stack?.close();
-  }
-
-  /** A plain snapshot of this store's metrics. */
-  metricsSnapshot(): StoreMetricsSnapshot {
-    return this.metrics.snapshot();
-  }
-
-  private open(): SessionBytesStore {
-    const stack = this.stack;
-    if (stack === undefined) throw new StoreClosedError(this.name, 'is not initialized');
-    return stack;
   }
 
   private keyQuery(
@@ -286,7 +181,7 @@ export class MeteredSessionStore<K, AGG> implements SessionStore<K, AGG> {
           this.keySerde.deserialize(entry.key, this.topic),
           new SessionWindow(entry.start, entry.end),
         ),
-        value: this.aggSerde.deserialize(entry.value, this.topic),
+        value: this.valueSerde.deserialize(entry.value, this.topic),
       });
     }
     return result;

@@ -1,70 +1,52 @@
-import { StoreClosedError } from '../../errors/store-closed.error';
 import { TimeWindow } from '../../kstream/windows/time-window';
 import { Windowed } from '../../kstream/windows/windowed';
-import type { Serde } from '../../serde/serde';
 import type { KeyValue, KeyValueIterator } from '../key-value-store';
-import type { StateStoreContext } from '../state-store-context';
+import type { ChangelogRecord } from '../state-store-context';
 import type { WindowStore, WindowStoreIterator } from '../window-store';
+import type { BytesWrite } from './bytes-store';
 import { CachingWindowBytesStore } from './caching-window-bytes-store';
 import { ChangeLoggingWindowBytesStore } from './change-logging-window-bytes-store';
-import { changelogTopicName } from './changelog-topic-name';
 import { MappingKeyValueIterator } from './mapping-key-value-iterator';
+import {
+  MeteredSegmentedStore,
+  type MeteredSegmentedStoreOptions,
+  type WindowedFlushListener,
+} from './metered-segmented-store';
 import { withTimestamps } from './metered-key-value-store';
 import type {
   WindowBytesEntry,
   WindowBytesStore,
   WindowRangeQuery,
 } from './segmented-window-bytes.store';
-import { NOT_SAMPLED, OP, StoreMetrics, type StoreMetricsSnapshot } from './store-metrics';
+import { NOT_SAMPLED, OP } from './store-metrics';
 import { WindowKeySchema } from './window-key-schema';
-import { findLayer, initStack } from './layer-stack';
 
 /** How a {@link MeteredWindowStore} is made; built by `WindowStoreBuilder`. */
-export interface MeteredWindowStoreOptions<K, V> {
-  readonly name: string;
-  readonly persistent: boolean;
-  readonly metricsScope: string;
-  readonly keySerde: Serde<K>;
-  readonly valueSerde: Serde<V>;
+export interface MeteredWindowStoreOptions<K, V> extends MeteredSegmentedStoreOptions<
+  K,
+  V,
+  WindowBytesStore
+> {
   /** Values are `ValueAndTimestamp` bytes (restored records get their timestamp in front). */
   readonly timestampedValues?: boolean;
-  /** Whether `buildStack` puts a caching layer in the stack. */
-  readonly caching?: boolean;
-  /** Builds the engine and its layers for one task, unopened. */
-  readonly buildStack: (context: StateStoreContext) => WindowBytesStore;
 }
 
-/**
- * Receives the windows a caching window store writes through, typed: the windowed key, the
- * new value (`null`: deleted), the value before (`undefined` when not known) and the timestamp.
- */
-export type WindowedCacheFlushListener<K, V> = (
-  key: Windowed<K>,
-  newValue: V | null,
-  oldValue: V | null | undefined,
-  timestamp: number,
-) => void;
+/** Receives the windows a caching window store writes through, typed. */
+export type WindowedCacheFlushListener<K, V> = WindowedFlushListener<K, V>;
 
 /**
  * The metered layer of window stores: typed (serdes), counted, and the one that opens the
- * layers below and registers the store for restore (changelog records go to the segmented
- * engine's `restoreAll`, which skips expired windows).
+ * layers below and registers the store for restore (see {@link MeteredSegmentedStore}).
  *
  * Errors: calls before `init` or after `close` throw `StoreClosedError`; the engine throws
  * `InvalidWindowError` for bad times and `UnsupportedStoreOperationError` for synchronous reads
  * it cannot serve (use the `...Async` reads).
  */
-export class MeteredWindowStore<K, V> implements WindowStore<K, V> {
-  readonly name: string;
-  readonly persistent: boolean;
-  private readonly keySerde: Serde<K>;
-  private readonly valueSerde: Serde<V>;
-  private metrics: StoreMetrics;
-  private stack: WindowBytesStore | undefined;
-  private topic: string;
+export class MeteredWindowStore<K, V>
+  extends MeteredSegmentedStore<K, V, WindowBytesStore>
+  implements WindowStore<K, V>
+{
   private windowSize = 0;
-  private pendingListener:
-    { listener: WindowedCacheFlushListener<K, V>; sendOldValues: boolean } | undefined;
 
   /** Whether values carry their timestamps (`ValueAndTimestamp`): queries unwrap them. */
   get timestampedValues(): boolean {
@@ -72,80 +54,19 @@ export class MeteredWindowStore<K, V> implements WindowStore<K, V> {
   }
 
   constructor(private readonly options: MeteredWindowStoreOptions<K, V>) {
-    this.name = options.name;
-    this.persistent = options.persistent;
-    this.keySerde = options.keySerde;
-    this.valueSerde = options.valueSerde;
-    this.topic = options.name;
-    this.metrics = new StoreMetrics(options.name, options.metricsScope);
+    super(options, { caching: CachingWindowBytesStore, logging: ChangeLoggingWindowBytesStore });
   }
 
-  async init(context: StateStoreContext): Promise<void> {
-    if (this.stack?.isOpen()) return;
-    this.metrics = new StoreMetrics(
-      this.name,
-      this.options.metricsScope,
-      context.metricsLatencySampling ?? 0,
-    );
-    this.metrics.taskId = context.taskId.toString();
-    this.topic = changelogTopicName(context.applicationId, this.name);
-    const stack = this.options.buildStack(context);
-    const open = (): Promise<void> => initStack(stack, context);
-    await open();
-    this.stack = stack;
+  protected override opened(stack: WindowBytesStore): void {
     this.windowSize = stack.windowSizeMs;
-    if (this.pendingListener) {
-      this.setFlushListener(this.pendingListener.listener, this.pendingListener.sendOldValues);
-    }
-    const logging = findLayer(stack, ChangeLoggingWindowBytesStore);
-    const timestamped = this.options.timestampedValues === true;
-    context.register({
-      store: this,
-      name: this.name,
-      persistent: this.persistent,
-      changelog: logging
-        ? { topic: logging.changelogTopic, partition: logging.changelogPartition }
-        : undefined,
-      restoreBatch: (records) => {
-        stack.restoreAll(timestamped ? withTimestamps(records) : records);
-      },
-      wipe: async () => {
-        await stack.destroy();
-        await open();
-      },
-    });
   }
 
-  isOpen(): boolean {
-    return this.stack?.isOpen() ?? false;
+  protected override restoredRecords(records: readonly ChangelogRecord[]): readonly BytesWrite[] {
+    return this.timestampedValues ? withTimestamps(records) : records;
   }
 
-  /**
-   * Sets the listener of the windows the cache writes through, typed. Returns false when the
-   * store has no caching layer (then every write is final at once: forward it yourself).
-   */
-  setFlushListener(listener: WindowedCacheFlushListener<K, V>, sendOldValues: boolean): boolean {
-    const stack = this.stack;
-    if (!stack) {
-      this.pendingListener = { listener, sendOldValues };
-      return this.options.caching === true;
-    }
-    const caching = findLayer(stack, CachingWindowBytesStore);
-    if (!caching) return false;
-    const topic = this.topic;
-    const values = this.valueSerde;
-    caching.setFlushListener((storeKey, newValue, oldValue, timestamp) => {
-      const parts = WindowKeySchema.fromStoreKey(storeKey);
-      listener(
-        this.windowedKey({ ...parts, value: storeKey }),
-        newValue === null ? null : values.deserialize(newValue, topic),
-        oldValue === undefined || oldValue === null
-          ? oldValue
-          : values.deserialize(oldValue, topic),
-        timestamp,
-      );
-    }, sendOldValues);
-    return true;
+  protected windowedKeyOf(storeKey: Buffer): Windowed<K> {
+    return this.windowedKey({ ...WindowKeySchema.fromStoreKey(storeKey), value: storeKey });
   }
 
   put(key: K, value: V | null, windowStart: number): void {
@@ -232,31 +153,6 @@ export class MeteredWindowStore<K, V> implements WindowStore<K, V> {
       key: this.windowedKey(e),
       value: this.valueSerde.deserialize(e.value, this.topic),
     }));
-  }
-
-  approximateNumEntries(): number {
-    return this.open().approximateNumEntries();
-  }
-
-  async flush(): Promise<void> {
-    const stack = this.open();
-    this.metrics.add(OP.flush, 1);
-    await stack.flush();
-  }
-
-  async close(): Promise<void> {
-    await this.stack?.close();
-  }
-
-  /** A plain snapshot of this store's metrics. */
-  metricsSnapshot(): StoreMetricsSnapshot {
-    return this.metrics.snapshot();
-  }
-
-  private open(): WindowBytesStore {
-    const stack = this.stack;
-    if (stack === undefined) throw new StoreClosedError(this.name, 'is not initialized');
-    return stack;
   }
 
   private keyQuery(key: K, timeFrom: number, timeTo: number, backward: boolean): WindowRangeQuery {
