@@ -1,7 +1,5 @@
 import type { StateStoreContext } from '../state-store-context';
-import type { BytesStoreCapabilities, BytesWrite } from './bytes-store';
 import { initStack } from './layer-stack';
-import type { RestoreBatchResult } from './segmented-bytes.store';
 import type {
   SessionBytesEntry,
   SessionBytesStore,
@@ -13,6 +11,7 @@ import {
   type SegmentedCacheSchema,
 } from './segmented-store-cache';
 import { SESSION_SUFFIX_SIZE, SessionKeySchema } from './session-key-schema';
+import { WrappedSegmentedStore } from './wrapped-segmented-store';
 
 /** Receives the sessions the cache writes through (see {@link SegmentedCacheFlushListener}). */
 export type SessionCacheFlushListener = SegmentedCacheFlushListener;
@@ -38,11 +37,15 @@ const SESSION_CACHE_SCHEMA: SegmentedCacheSchema<SessionBytesEntry> = {
  * Errors: reads and writes before `init` or after `close` throw `StoreClosedError`; the layer
  * below's errors pass through.
  */
-export class CachingSessionBytesStore implements SessionBytesStore {
+export class CachingSessionBytesStore
+  extends WrappedSegmentedStore<SessionBytesStore>
+  implements SessionBytesStore
+{
   private readonly cache: SegmentedStoreCache<SessionBytesEntry>;
   private context: StateStoreContext | undefined;
 
-  constructor(readonly inner: SessionBytesStore) {
+  constructor(inner: SessionBytesStore) {
+    super(inner);
     this.cache = new SegmentedStoreCache(inner, SESSION_CACHE_SCHEMA, {
       read: (sessionKey) => {
         const { key, start, end } = SessionKeySchema.fromBinary(sessionKey);
@@ -53,19 +56,6 @@ export class CachingSessionBytesStore implements SessionBytesStore {
         inner.put(key, start, end, value, timestamp);
       },
     });
-  }
-
-  get name(): string {
-    return this.inner.name;
-  }
-  get capabilities(): BytesStoreCapabilities {
-    return this.inner.capabilities;
-  }
-  get retentionPeriodMs(): number {
-    return this.inner.retentionPeriodMs;
-  }
-  get segmentIntervalMs(): number {
-    return this.inner.segmentIntervalMs;
   }
 
   /**
@@ -86,14 +76,14 @@ export class CachingSessionBytesStore implements SessionBytesStore {
     this.cache.init(context);
   }
 
-  open(): Promise<void> {
+  override open(): Promise<void> {
     if (this.context !== undefined && !this.cache.isOpen) return this.init(this.context);
     return this.inner.open();
   }
-  isOpen(): boolean {
+  override isOpen(): boolean {
     return this.cache.isOpen && this.inner.isOpen();
   }
-  observedStreamTime(): number {
+  override observedStreamTime(): number {
     return this.cache.observedStreamTime();
   }
 
@@ -139,29 +129,20 @@ export class CachingSessionBytesStore implements SessionBytesStore {
     ];
   }
 
-  /** Restores go straight to the store below; the cache is empty while a task restores. */
-  restoreAll(records: readonly BytesWrite[]): RestoreBatchResult {
-    return this.inner.restoreAll(records);
-  }
-
-  approximateNumEntries(): number {
-    return this.inner.approximateNumEntries();
-  }
-
   /** Writes the dirty sessions through (to the changelog too), then flushes the store below. */
-  async flush(): Promise<void> {
+  override async flush(): Promise<void> {
     this.cache.flush();
     await this.inner.flush();
   }
 
   /** Writes the dirty sessions through, drops the namespace and closes the store below. */
-  async close(): Promise<void> {
+  override async close(): Promise<void> {
     this.cache.close(this.inner.isOpen());
     await this.inner.close();
   }
 
   /** Drops the cached sessions unwritten and destroys the store below. */
-  async destroy(): Promise<void> {
+  override async destroy(): Promise<void> {
     this.cache.close(false);
     await this.inner.destroy();
   }

@@ -1,6 +1,4 @@
 import type { StateStoreContext } from '../state-store-context';
-import type { BytesStoreCapabilities, BytesWrite } from './bytes-store';
-import type { RestoreBatchResult } from './segmented-bytes.store';
 import type {
   WindowBytesEntry,
   WindowBytesStore,
@@ -13,6 +11,7 @@ import {
 } from './segmented-store-cache';
 import { WINDOW_STORE_SUFFIX_SIZE, WindowKeySchema } from './window-key-schema';
 import { initStack } from './layer-stack';
+import { WrappedSegmentedStore } from './wrapped-segmented-store';
 
 /** Receives the windows the cache writes through (see {@link SegmentedCacheFlushListener}). */
 export type WindowCacheFlushListener = SegmentedCacheFlushListener;
@@ -44,11 +43,15 @@ const WINDOW_CACHE_SCHEMA: SegmentedCacheSchema<WindowBytesEntry> = {
  * Errors: reads and writes before `init` or after `close` throw `StoreClosedError`; the layer
  * below's errors pass through.
  */
-export class CachingWindowBytesStore implements WindowBytesStore {
+export class CachingWindowBytesStore
+  extends WrappedSegmentedStore<WindowBytesStore>
+  implements WindowBytesStore
+{
   private readonly cache: SegmentedStoreCache<WindowBytesEntry>;
   private context: StateStoreContext | undefined;
 
-  constructor(readonly inner: WindowBytesStore) {
+  constructor(inner: WindowBytesStore) {
+    super(inner);
     this.cache = new SegmentedStoreCache(inner, WINDOW_CACHE_SCHEMA, {
       read: (storeKey) => {
         const { key, windowStart } = WindowKeySchema.fromStoreKey(storeKey);
@@ -61,20 +64,8 @@ export class CachingWindowBytesStore implements WindowBytesStore {
     });
   }
 
-  get name(): string {
-    return this.inner.name;
-  }
-  get capabilities(): BytesStoreCapabilities {
-    return this.inner.capabilities;
-  }
   get windowSizeMs(): number {
     return this.inner.windowSizeMs;
-  }
-  get retentionPeriodMs(): number {
-    return this.inner.retentionPeriodMs;
-  }
-  get segmentIntervalMs(): number {
-    return this.inner.segmentIntervalMs;
   }
   get retainDuplicates(): boolean {
     return this.inner.retainDuplicates;
@@ -98,14 +89,14 @@ export class CachingWindowBytesStore implements WindowBytesStore {
     this.cache.init(context);
   }
 
-  open(): Promise<void> {
+  override open(): Promise<void> {
     if (this.context !== undefined && !this.cache.isOpen) return this.init(this.context);
     return this.inner.open();
   }
-  isOpen(): boolean {
+  override isOpen(): boolean {
     return this.cache.isOpen && this.inner.isOpen();
   }
-  observedStreamTime(): number {
+  override observedStreamTime(): number {
     return this.cache.observedStreamTime();
   }
 
@@ -142,29 +133,20 @@ export class CachingWindowBytesStore implements WindowBytesStore {
     ];
   }
 
-  /** Restores go straight to the store below; the cache is empty while a task restores. */
-  restoreAll(records: readonly BytesWrite[]): RestoreBatchResult {
-    return this.inner.restoreAll(records);
-  }
-
-  approximateNumEntries(): number {
-    return this.inner.approximateNumEntries();
-  }
-
   /** Writes the dirty windows through (to the changelog too), then flushes the store below. */
-  async flush(): Promise<void> {
+  override async flush(): Promise<void> {
     this.cache.flush();
     await this.inner.flush();
   }
 
   /** Writes the dirty windows through, drops the namespace and closes the store below. */
-  async close(): Promise<void> {
+  override async close(): Promise<void> {
     this.cache.close(this.inner.isOpen());
     await this.inner.close();
   }
 
   /** Drops the cached windows unwritten and destroys the store below. */
-  async destroy(): Promise<void> {
+  override async destroy(): Promise<void> {
     this.cache.close(false);
     await this.inner.destroy();
   }

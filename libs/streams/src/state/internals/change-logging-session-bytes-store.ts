@@ -1,12 +1,11 @@
 import type { StateStoreContext } from '../state-store-context';
 import { ChangelogWriter } from './changelog-writer';
-import type { BytesStoreCapabilities, BytesWrite } from './bytes-store';
-import type { RestoreBatchResult } from './segmented-bytes.store';
 import type {
   SessionBytesEntry,
   SessionBytesStore,
   SessionQuery,
 } from './segmented-session-bytes.store';
+import { WrappedSegmentedStore } from './wrapped-segmented-store';
 
 /**
  * The change-logging layer of session stores: every write the engine accepts is sent to the
@@ -18,25 +17,17 @@ import type {
  * Errors: `init` throws `ProcessorStateError` without a record collector (a wiring bug);
  * send failures surface from the collector's `flush` as `RecordCollectorSendError`.
  */
-export class ChangeLoggingSessionBytesStore implements SessionBytesStore {
+export class ChangeLoggingSessionBytesStore
+  extends WrappedSegmentedStore<SessionBytesStore>
+  implements SessionBytesStore
+{
   private readonly changelog: ChangelogWriter;
 
-  constructor(readonly inner: SessionBytesStore) {
+  constructor(inner: SessionBytesStore) {
+    super(inner);
     this.changelog = new ChangelogWriter(inner.name);
   }
 
-  get name(): string {
-    return this.inner.name;
-  }
-  get capabilities(): BytesStoreCapabilities {
-    return this.inner.capabilities;
-  }
-  get retentionPeriodMs(): number {
-    return this.inner.retentionPeriodMs;
-  }
-  get segmentIntervalMs(): number {
-    return this.inner.segmentIntervalMs;
-  }
   /** `<applicationId>-<name>-changelog`, once initialized. */
   get changelogTopic(): string {
     return this.changelog.topic;
@@ -50,16 +41,6 @@ export class ChangeLoggingSessionBytesStore implements SessionBytesStore {
   async init(context: StateStoreContext): Promise<void> {
     this.changelog.bind(context);
     await this.inner.open();
-  }
-
-  open(): Promise<void> {
-    return this.inner.open();
-  }
-  isOpen(): boolean {
-    return this.inner.isOpen();
-  }
-  observedStreamTime(): number {
-    return this.inner.observedStreamTime();
   }
 
   put(
@@ -90,20 +71,5 @@ export class ChangeLoggingSessionBytesStore implements SessionBytesStore {
   }
   findSessionsAsync(query: SessionQuery): Promise<SessionBytesEntry[]> {
     return this.inner.findSessionsAsync(query);
-  }
-  restoreAll(records: readonly BytesWrite[]): RestoreBatchResult {
-    return this.inner.restoreAll(records);
-  }
-  approximateNumEntries(): number {
-    return this.inner.approximateNumEntries();
-  }
-  flush(): Promise<void> {
-    return this.inner.flush();
-  }
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-  destroy(): Promise<void> {
-    return this.inner.destroy();
   }
 }

@@ -1,12 +1,11 @@
 import type { StateStoreContext } from '../state-store-context';
 import { ChangelogWriter } from './changelog-writer';
-import type { BytesStoreCapabilities, BytesWrite } from './bytes-store';
-import type { RestoreBatchResult } from './segmented-bytes.store';
 import type {
   WindowBytesEntry,
   WindowBytesStore,
   WindowRangeQuery,
 } from './segmented-window-bytes.store';
+import { WrappedSegmentedStore } from './wrapped-segmented-store';
 
 /**
  * The change-logging layer of window stores: every write the engine accepts is sent to the
@@ -18,30 +17,19 @@ import type {
  * Errors: `init` throws `ProcessorStateError` without a record collector (a wiring bug);
  * send failures surface from the collector's `flush` as `RecordCollectorSendError`.
  */
-export class ChangeLoggingWindowBytesStore implements WindowBytesStore {
+export class ChangeLoggingWindowBytesStore
+  extends WrappedSegmentedStore<WindowBytesStore>
+  implements WindowBytesStore
+{
   private readonly changelog: ChangelogWriter;
 
-  constructor(
-    readonly inner: WindowBytesStore,
-    timestampedValues = false,
-  ) {
+  constructor(inner: WindowBytesStore, timestampedValues = false) {
+    super(inner);
     this.changelog = new ChangelogWriter(inner.name, timestampedValues);
   }
 
-  get name(): string {
-    return this.inner.name;
-  }
-  get capabilities(): BytesStoreCapabilities {
-    return this.inner.capabilities;
-  }
   get windowSizeMs(): number {
     return this.inner.windowSizeMs;
-  }
-  get retentionPeriodMs(): number {
-    return this.inner.retentionPeriodMs;
-  }
-  get segmentIntervalMs(): number {
-    return this.inner.segmentIntervalMs;
   }
   get retainDuplicates(): boolean {
     return this.inner.retainDuplicates;
@@ -56,16 +44,6 @@ export class ChangeLoggingWindowBytesStore implements WindowBytesStore {
   async init(context: StateStoreContext): Promise<void> {
     this.changelog.bind(context);
     await this.inner.open();
-  }
-
-  open(): Promise<void> {
-    return this.inner.open();
-  }
-  isOpen(): boolean {
-    return this.inner.isOpen();
-  }
-  observedStreamTime(): number {
-    return this.inner.observedStreamTime();
   }
 
   put(
@@ -91,20 +69,5 @@ export class ChangeLoggingWindowBytesStore implements WindowBytesStore {
   }
   rangeAsync(query: WindowRangeQuery): Promise<WindowBytesEntry[]> {
     return this.inner.rangeAsync(query);
-  }
-  restoreAll(records: readonly BytesWrite[]): RestoreBatchResult {
-    return this.inner.restoreAll(records);
-  }
-  approximateNumEntries(): number {
-    return this.inner.approximateNumEntries();
-  }
-  flush(): Promise<void> {
-    return this.inner.flush();
-  }
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-  destroy(): Promise<void> {
-    return this.inner.destroy();
   }
 }

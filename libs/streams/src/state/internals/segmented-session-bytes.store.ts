@@ -1,11 +1,8 @@
-import type { BytesStoreCapabilities, BytesWrite, KeyValueBytes } from './bytes-store';
-import type {
-  RestoreBatchResult,
-  SegmentedBytesStoreOptions,
-  SegmentedRange,
-} from './segmented-bytes.store';
+import type { KeyValueBytes } from './bytes-store';
+import type { SegmentedBytesStoreOptions, SegmentedRange } from './segmented-bytes.store';
 import { queryTime, SegmentedSchemaStore } from './segmented-schema-store';
 import { SESSION_SUFFIX_SIZE, SessionKeySchema } from './session-key-schema';
+import type { SegmentedBytesLayer } from './wrapped-segmented-store';
 
 /** One session of a session store. `key` may share memory with the engine's buffer. */
 export interface SessionBytesEntry {
@@ -51,14 +48,7 @@ export type SessionQuery = SessionTimeBounds &
  * layers of a session store. Synchronous reads need `capabilities.syncReads`; every engine
  * serves the `*Async` reads.
  */
-export interface SessionBytesStore {
-  readonly name: string;
-  readonly capabilities: BytesStoreCapabilities;
-  readonly retentionPeriodMs: number;
-  readonly segmentIntervalMs: number;
-
-  open(): Promise<void>;
-  isOpen(): boolean;
+export interface SessionBytesStore extends SegmentedBytesLayer {
   /** The largest session end written or restored since open, `-1` when none. */
   observedStreamTime(): number;
 
@@ -83,13 +73,6 @@ export interface SessionBytesStore {
   /** Live sessions matching `query`, synchronously. Valid until the next `await`. */
   findSessions(query: SessionQuery): IterableIterator<SessionBytesEntry>;
   findSessionsAsync(query: SessionQuery): Promise<SessionBytesEntry[]>;
-  /** Applies one batch of changelog records (session keys), skipping expired ones. */
-  restoreAll(records: readonly BytesWrite[]): RestoreBatchResult;
-
-  approximateNumEntries(): number;
-  flush(): Promise<void>;
-  close(): Promise<void>;
-  destroy(): Promise<void>;
 }
 
 const SESSION_SCHEMA = {

@@ -1,13 +1,10 @@
 import { InvalidWindowError } from '../../errors/invalid-window.error';
 import { requireDurationMs, requireEpochMillis } from '../../kstream/windows/window-time';
-import type { BytesStoreCapabilities, BytesWrite, KeyValueBytes } from './bytes-store';
-import type {
-  RestoreBatchResult,
-  SegmentedBytesStoreOptions,
-  SegmentedRange,
-} from './segmented-bytes.store';
+import type { KeyValueBytes } from './bytes-store';
+import type { SegmentedBytesStoreOptions, SegmentedRange } from './segmented-bytes.store';
 import { queryTime, SegmentedSchemaStore } from './segmented-schema-store';
 import { MAX_WINDOW_SEQNUM, WINDOW_STORE_SUFFIX_SIZE, WindowKeySchema } from './window-key-schema';
+import type { SegmentedBytesLayer } from './wrapped-segmented-store';
 
 /** One entry of a window store. `key` may share memory with the engine's buffer: do not mutate. */
 export interface WindowBytesEntry {
@@ -52,16 +49,10 @@ export type WindowRangeQuery = WindowTimeBounds &
  * layers of a window store. Synchronous reads need `capabilities.syncReads`; every engine
  * serves the `*Async` reads.
  */
-export interface WindowBytesStore {
-  readonly name: string;
-  readonly capabilities: BytesStoreCapabilities;
+export interface WindowBytesStore extends SegmentedBytesLayer {
   readonly windowSizeMs: number;
-  readonly retentionPeriodMs: number;
-  readonly segmentIntervalMs: number;
   readonly retainDuplicates: boolean;
 
-  open(): Promise<void>;
-  isOpen(): boolean;
   /** The largest window start written or restored since open, `-1` when none. */
   observedStreamTime(): number;
 
@@ -84,13 +75,6 @@ export interface WindowBytesStore {
   /** Live windows matching `query`, synchronously. Valid until the next `await`. */
   range(query: WindowRangeQuery): IterableIterator<WindowBytesEntry>;
   rangeAsync(query: WindowRangeQuery): Promise<WindowBytesEntry[]>;
-  /** Applies one batch of changelog records (store keys), skipping expired ones. */
-  restoreAll(records: readonly BytesWrite[]): RestoreBatchResult;
-
-  approximateNumEntries(): number;
-  flush(): Promise<void>;
-  close(): Promise<void>;
-  destroy(): Promise<void>;
 }
 
 /** How to build a {@link SegmentedWindowBytesStore}. */

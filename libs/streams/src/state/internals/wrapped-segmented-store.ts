@@ -1,0 +1,81 @@
+import type { BytesStoreCapabilities, BytesWrite } from './bytes-store';
+import type { RestoreBatchResult } from './segmented-bytes.store';
+
+/** What window and session bytes stores share, engines and layers alike. */
+export interface SegmentedBytesLayer {
+  readonly name: string;
+  readonly capabilities: BytesStoreCapabilities;
+  readonly retentionPeriodMs: number;
+  readonly segmentIntervalMs: number;
+
+  open(): Promise<void>;
+  isOpen(): boolean;
+  /** The largest segment time (window start, session end) written or restored since open. */
+  observedStreamTime(): number;
+  /** Applies one batch of changelog records (store keys), skipping expired ones. */
+  restoreAll(records: readonly BytesWrite[]): RestoreBatchResult;
+  approximateNumEntries(): number;
+  flush(): Promise<void>;
+  close(): Promise<void>;
+  destroy(): Promise<void>;
+}
+
+/**
+ * A layer over a window or session bytes store (change-logging, caching) that passes
+ * everything it does not change to the store below: a layer overrides only its concern.
+ * Restores go straight to the store below (a cache is empty while its task restores; a
+ * changelog is not written back to while it is read).
+ */
+export abstract class WrappedSegmentedStore<
+  S extends SegmentedBytesLayer,
+> implements SegmentedBytesLayer {
+  constructor(readonly inner: S) {}
+
+  get name(): string {
+    return this.inner.name;
+  }
+
+  get capabilities(): BytesStoreCapabilities {
+    return this.inner.capabilities;
+  }
+
+  get retentionPeriodMs(): number {
+    return this.inner.retentionPeriodMs;
+  }
+
+  get segmentIntervalMs(): number {
+    return this.inner.segmentIntervalMs;
+  }
+
+  open(): Promise<void> {
+    return this.inner.open();
+  }
+
+  isOpen(): boolean {
+    return this.inner.isOpen();
+  }
+
+  observedStreamTime(): number {
+    return this.inner.observedStreamTime();
+  }
+
+  restoreAll(records: readonly BytesWrite[]): RestoreBatchResult {
+    return this.inner.restoreAll(records);
+  }
+
+  approximateNumEntries(): number {
+    return this.inner.approximateNumEntries();
+  }
+
+  flush(): Promise<void> {
+    return this.inner.flush();
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  destroy(): Promise<void> {
+    return this.inner.destroy();
+  }
+}
