@@ -47,6 +47,7 @@ export abstract class WrappedSegmentedStore<
     return this.inner.segmentIntervalMs;
   }
 
+  /** Opens the store below. @throws what it throws (the engine's `ProcessorStateError`). */
   open(): Promise<void> {
     return this.inner.open();
   }
@@ -67,14 +68,17 @@ export abstract class WrappedSegmentedStore<
     return this.inner.approximateNumEntries();
   }
 
+  /** Flushes the store below. @throws the engine's `ProcessorStateError` on failure. */
   flush(): Promise<void> {
     return this.inner.flush();
   }
 
+  /** Flushes and closes the store below. Idempotent. */
   close(): Promise<void> {
     return this.inner.close();
   }
 
+  /** Closes the store below and deletes its data. */
   destroy(): Promise<void> {
     return this.inner.destroy();
   }
