@@ -19,8 +19,8 @@ import type { RemoteQueryRequest, RemoteQueryResponse } from './interactive-quer
 import { InteractiveQueryServer } from './interactive-query.server';
 import { InteractiveQueryService } from './interactive-query.service';
 import { LocalSessionReader } from './local-session.reader';
-import { Windowed } from '@nest-streams/streams/kstream/windows/windowed';
-import { SessionWindow } from '@nest-streams/streams/kstream/windows/session-window';
+import { Windowed } from '@nest-streams/streams/windowing/windowed';
+import { SessionWindow } from '@nest-streams/streams/windowing/session-window';
 
 const A = '127.0.0.1:8001';
 const B = '127.0.0.1:8002';

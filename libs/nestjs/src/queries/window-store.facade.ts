@@ -1,5 +1,5 @@
 import type { KafkaStreams } from '@nest-streams/streams/runtime/kafka-streams';
-import type { Windowed } from '@nest-streams/streams/kstream/windows/windowed';
+import type { Windowed } from '@nest-streams/streams/windowing/windowed';
 import { QueryableStoreTypes } from '@nest-streams/streams/query/queryable-store-type';
 import { StoreQueryParameters } from '@nest-streams/streams/query/store-query-parameters';
 import type { KeyValue, KeyValueIterator } from '@nest-streams/streams/state/key-value-store';

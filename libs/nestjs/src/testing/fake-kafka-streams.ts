@@ -1,7 +1,7 @@
 import { HostInfo } from '@nest-streams/streams/cluster/host-info';
 import { StateStoreMigratedError } from '@nest-streams/streams/errors/invalid-state-store.error';
-import { SessionWindow } from '@nest-streams/streams/kstream/windows/session-window';
-import { Windowed } from '@nest-streams/streams/kstream/windows/windowed';
+import { SessionWindow } from '@nest-streams/streams/windowing/session-window';
+import { Windowed } from '@nest-streams/streams/windowing/windowed';
 import type { StoreQueryParameters } from '@nest-streams/streams/query/store-query-parameters';
 import { KeyQueryMetadata } from '@nest-streams/streams/query/key-query-metadata';
 import type { StateQueryRequest, StateQueryResult } from '@nest-streams/streams/query/state-query';

@@ -5,7 +5,7 @@ import { KTable } from './ktable';
 import type { Materialized } from './materialized';
 import type { Named } from './named';
 import type { SessionWindows } from './windows/session-windows';
-import type { Windowed } from './windows/windowed';
+import type { Windowed } from '../windowing/windowed';
 import type { GroupedStreamAggregateBuilder } from './internals/grouped-stream-aggregate-builder';
 import {
   KStreamSessionWindowAggregateSupplier,

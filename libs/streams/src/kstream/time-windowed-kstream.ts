@@ -5,7 +5,7 @@ import { KTable } from './ktable';
 import type { Materialized } from './materialized';
 import type { Named } from './named';
 import type { TimeWindows } from './windows/time-windows';
-import type { Windowed } from './windows/windowed';
+import type { Windowed } from '../windowing/windowed';
 import type { GroupedStreamAggregateBuilder } from './internals/grouped-stream-aggregate-builder';
 import type { AggregateFunction } from './internals/kstream-aggregate.processor';
 import { KStreamWindowAggregateSupplier } from './internals/kstream-window-aggregate.processor';

@@ -1,6 +1,6 @@
 import { StateStoreMigratedError } from '../errors/invalid-state-store.error';
-import { SessionWindow } from '../kstream/windows/session-window';
-import { Windowed } from '../kstream/windows/windowed';
+import { SessionWindow } from '../windowing/session-window';
+import { Windowed } from '../windowing/windowed';
 import { Serdes } from '../serde/serdes';
 import type { KeyValue } from '../state/key-value-store';
 import type { MeteredSessionStore } from '../state/internals/metered-session-store';

@@ -1,4 +1,4 @@
-import type { Windowed } from '../kstream/windows/windowed';
+import type { Windowed } from '../windowing/windowed';
 import type { KeyValue, KeyValueIterator } from '../state/key-value-store';
 import type { ReadOnlyWindowStore, WindowStoreIterator } from '../state/window-store';
 import { concatIterators } from './composite-read-only-key-value-store';

@@ -1,4 +1,4 @@
-import type { Windowed } from '../kstream/windows/windowed';
+import type { Windowed } from '../windowing/windowed';
 import type { KeyValue, KeyValueIterator, ReadOnlyKeyValueStore } from '../state/key-value-store';
 import type { ValueAndTimestamp } from '../state/value-and-timestamp';
 import type { ReadOnlyWindowStore, WindowStoreIterator } from '../state/window-store';

@@ -1,4 +1,4 @@
-import type { Windowed } from '../kstream/windows/windowed';
+import type { Windowed } from '../windowing/windowed';
 import type { KeyValue } from './key-value-store';
 import type { StateStore } from './state-store';
 

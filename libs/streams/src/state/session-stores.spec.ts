@@ -1,8 +1,8 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SessionWindow } from '../kstream/windows/session-window';
-import { Windowed } from '../kstream/windows/windowed';
+import { SessionWindow } from '../windowing/session-window';
+import { Windowed } from '../windowing/windowed';
 import { Serdes } from '../serde/serdes';
 import type { KeyValue } from './key-value-store';
 import type { MeteredSessionStore } from './internals/metered-session-store';

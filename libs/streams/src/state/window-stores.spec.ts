@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SessionWindow } from '../kstream/windows/session-window';
-import { Windowed } from '../kstream/windows/windowed';
+import { SessionWindow } from '../windowing/session-window';
+import { Windowed } from '../windowing/windowed';
 import { Serdes } from '../serde/serdes';
 import { WindowKeySchema } from './internals/window-key-schema';
 import { testStoreContext } from './internals/store-test-support';

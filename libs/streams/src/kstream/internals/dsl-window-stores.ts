@@ -1,6 +1,6 @@
 import type { KeyValue } from '../../state/key-value-store';
 import type { ValueAndTimestamp } from '../../state/value-and-timestamp';
-import type { Windowed } from '../windows/windowed';
+import type { Windowed } from '../../windowing/windowed';
 
 /**
  * What the windowed aggregation uses of its timestamped window store (the store layer's

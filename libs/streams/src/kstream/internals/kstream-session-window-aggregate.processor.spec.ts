@@ -1,6 +1,6 @@
 import { Record } from '../../processor/record';
 import { SessionWindows } from '../windows/session-windows';
-import type { Windowed } from '../windows/windowed';
+import type { Windowed } from '../../windowing/windowed';
 import type { Change } from './change';
 import { KStreamSessionWindowAggregateProcessor } from './kstream-session-window-aggregate.processor';
 import { FakeProcessorContext, FakeSessionStore } from './processor-test-support';

@@ -1,6 +1,6 @@
 import { Record } from '../../processor/record';
 import { TimeWindows } from '../windows/time-windows';
-import type { Windowed } from '../windows/windowed';
+import type { Windowed } from '../../windowing/windowed';
 import type { Change } from './change';
 import { KStreamWindowAggregateProcessor } from './kstream-window-aggregate.processor';
 import { FakeProcessorContext, FakeWindowStore } from './processor-test-support';

@@ -3,7 +3,7 @@ import type { ProcessorContext } from '../../processor/processor-context';
 import { Record } from '../../processor/record';
 import type { ValueAndTimestamp } from '../../state/value-and-timestamp';
 import type { TimeWindows } from '../windows/time-windows';
-import { Windowed } from '../windows/windowed';
+import { Windowed } from '../../windowing/windowed';
 import { change, type Change } from './change';
 import { DroppedRecords } from './dropped-records';
 import type { DslWindowStore } from './dsl-window-stores';

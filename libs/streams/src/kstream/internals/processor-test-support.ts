@@ -14,7 +14,7 @@ import type { KeyValueBytesStoreSupplier } from '../../state/key-value-bytes-sto
 import type { KeyValue } from '../../state/key-value-store';
 import { Stores } from '../../state/stores';
 import type { ValueAndTimestamp } from '../../state/value-and-timestamp';
-import { Windowed } from '../windows/windowed';
+import { Windowed } from '../../windowing/windowed';
 import type { DslSessionStore, DslWindowStore } from './dsl-window-stores';
 
 /**

@@ -1,7 +1,7 @@
-export { Window } from './window';
-export { TimeWindow } from './time-window';
-export { SessionWindow } from './session-window';
-export { Windowed } from './windowed';
+export { Window } from '../../windowing/window';
+export { TimeWindow } from '../../windowing/time-window';
+export { SessionWindow } from '../../windowing/session-window';
+export { Windowed } from '../../windowing/windowed';
 export { TimeWindows } from './time-windows';
 export { SessionWindows } from './session-windows';
 export { TimeWindowedSerde } from './time-windowed.serde';

@@ -1,5 +1,5 @@
 import { mergeSessions, sessionMergeBounds } from './session-merge';
-import { SessionWindow } from './session-window';
+import { SessionWindow } from '../../windowing/session-window';
 
 const GAP = 5_000;
 

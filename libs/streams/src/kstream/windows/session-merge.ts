@@ -1,5 +1,5 @@
-import { SessionWindow } from './session-window';
-import { requireDurationMs, requireEpochMillis } from './window-time';
+import { SessionWindow } from '../../windowing/session-window';
+import { requireDurationMs, requireEpochMillis } from '../../windowing/window-time';
 
 /** A session found in the store: its window and whatever the caller carries along. */
 export interface SessionLike {

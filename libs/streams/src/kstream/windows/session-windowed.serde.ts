@@ -1,8 +1,8 @@
 import type { Serde } from '../../serde/serde';
 import { SessionKeySchema } from '../../state/internals/session-key-schema';
-import { SessionWindow } from './session-window';
+import { SessionWindow } from '../../windowing/session-window';
 import { asSerializationError } from './time-windowed.serde';
-import { Windowed } from './windowed';
+import { Windowed } from '../../windowing/windowed';
 
 /**
  * The serde of session-windowed keys on changelogs and output topics, byte-compatible with

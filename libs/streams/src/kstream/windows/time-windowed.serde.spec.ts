@@ -1,10 +1,10 @@
 import { SerializationError } from '../../serde/serialization.error';
 import { Serdes } from '../../serde/serdes';
-import { SessionWindow } from './session-window';
+import { SessionWindow } from '../../windowing/session-window';
 import { SessionWindowedSerde } from './session-windowed.serde';
-import { TimeWindow } from './time-window';
+import { TimeWindow } from '../../windowing/time-window';
 import { TimeWindowedSerde } from './time-windowed.serde';
-import { Windowed } from './windowed';
+import { Windowed } from '../../windowing/windowed';
 
 describe('TimeWindowedSerde', () => {
   const serde = new TimeWindowedSerde(Serdes.String(), 300_000);

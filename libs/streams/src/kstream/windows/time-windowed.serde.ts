@@ -2,9 +2,9 @@ import { StreamsError } from '../../errors/streams.error';
 import type { Serde } from '../../serde/serde';
 import { SerializationError } from '../../serde/serialization.error';
 import { WindowKeySchema } from '../../state/internals/window-key-schema';
-import { TimeWindow } from './time-window';
-import { Windowed } from './windowed';
-import { requireDurationMs } from './window-time';
+import { TimeWindow } from '../../windowing/time-window';
+import { Windowed } from '../../windowing/windowed';
+import { requireDurationMs } from '../../windowing/window-time';
 
 /**
  * The serde of time-windowed keys on changelogs and output topics (a windowed KTable's

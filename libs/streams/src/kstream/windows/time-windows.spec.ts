@@ -1,9 +1,9 @@
 import { InvalidWindowError } from '../../errors/invalid-window.error';
-import { SessionWindow } from './session-window';
+import { SessionWindow } from '../../windowing/session-window';
 import { SessionWindows } from './session-windows';
-import { TimeWindow } from './time-window';
+import { TimeWindow } from '../../windowing/time-window';
 import { TimeWindows } from './time-windows';
-import { Windowed } from './windowed';
+import { Windowed } from '../../windowing/windowed';
 
 const MINUTE = 60_000;
 const FIVE_MINUTES = 5 * MINUTE;

@@ -1,4 +1,4 @@
-import { requireDurationMs } from '../../kstream/windows/window-time';
+import { requireDurationMs } from '../../windowing/window-time';
 import type { BytesStore } from './bytes-store';
 import { KeyValueSegment } from './key-value-segment';
 

@@ -1,5 +1,5 @@
 import { StoreClosedError } from '../../errors/store-closed.error';
-import type { Windowed } from '../../kstream/windows/windowed';
+import type { Windowed } from '../../windowing/windowed';
 import type { Serde } from '../../serde/serde';
 import type { ChangelogRecord, StateStoreContext } from '../state-store-context';
 import type { BytesWrite } from './bytes-store';

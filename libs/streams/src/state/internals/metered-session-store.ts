@@ -1,5 +1,5 @@
-import { SessionWindow } from '../../kstream/windows/session-window';
-import { Windowed } from '../../kstream/windows/windowed';
+import { SessionWindow } from '../../windowing/session-window';
+import { Windowed } from '../../windowing/windowed';
 import type { Serde } from '../../serde/serde';
 import type { SessionEntries, SessionStore } from '../session-store';
 import { CachingSessionBytesStore } from './caching-session-bytes-store';

@@ -1,5 +1,5 @@
-import { TimeWindow } from '../../kstream/windows/time-window';
-import { Windowed } from '../../kstream/windows/windowed';
+import { TimeWindow } from '../../windowing/time-window';
+import { Windowed } from '../../windowing/windowed';
 import type { KeyValue, KeyValueIterator } from '../key-value-store';
 import type { ChangelogRecord } from '../state-store-context';
 import type { WindowStore, WindowStoreIterator } from '../window-store';

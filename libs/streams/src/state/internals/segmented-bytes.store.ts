@@ -1,6 +1,6 @@
 import { StoreClosedError } from '../../errors/store-closed.error';
 import { UnsupportedStoreOperationError } from '../../errors/unsupported-store-operation.error';
-import { requireDurationMs } from '../../kstream/windows/window-time';
+import { requireDurationMs } from '../../windowing/window-time';
 import type { BytesStore, BytesStoreCapabilities, BytesWrite, KeyValueBytes } from './bytes-store';
 import {
   KeyValueSegments,

@@ -1,6 +1,6 @@
 import { InvalidWindowError } from '../../errors/invalid-window.error';
 import { mergeSessions, sessionMergeBounds } from '../../kstream/windows/session-merge';
-import { SessionWindow } from '../../kstream/windows/session-window';
+import { SessionWindow } from '../../windowing/session-window';
 import { InMemoryBytesStore } from './in-memory-bytes.store';
 import {
   SegmentedSessionBytesStore,

@@ -1,5 +1,5 @@
 import { InvalidWindowError } from '../../errors/invalid-window.error';
-import { requireDurationMs, requireEpochMillis } from '../../kstream/windows/window-time';
+import { requireDurationMs, requireEpochMillis } from '../../windowing/window-time';
 import type { KeyValueBytes } from './bytes-store';
 import type { SegmentedBytesStoreOptions, SegmentedRange } from './segmented-bytes.store';
 import { queryTime, SegmentedSchemaStore } from './segmented-schema-store';

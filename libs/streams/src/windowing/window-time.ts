@@ -1,4 +1,4 @@
-import { InvalidWindowError } from '../../errors/invalid-window.error';
+import { InvalidWindowError } from '../errors/invalid-window.error';
 
 /**
  * Checks that `value` is a time the windowing code can store: an integer number of epoch

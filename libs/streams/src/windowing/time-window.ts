@@ -1,4 +1,4 @@
-import { InvalidWindowError } from '../../errors/invalid-window.error';
+import { InvalidWindowError } from '../errors/invalid-window.error';
 import { Window } from './window';
 
 /**
