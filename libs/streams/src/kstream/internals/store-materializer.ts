@@ -1,5 +1,5 @@
 import type { Serde } from '../../serde/serde';
-import { timestampedKeyValueStoreBuilderFor } from '../../state/internals/key-value-store-materializer';
+import { timestampedKeyValueStoreBuilderFor } from './key-value-store-materializer';
 import type { StoreBuilder } from '../../state/store-builder';
 import type { StateStore } from '../../state/state-store';
 import { Materialized } from '../materialized';

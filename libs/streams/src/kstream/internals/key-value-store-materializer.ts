@@ -1,8 +1,8 @@
-import type { Materialized } from '../../kstream/materialized';
+import type { Materialized } from '../materialized';
 import type { Serde } from '../../serde/serde';
-import { Stores } from '../stores';
-import type { ValueAndTimestamp } from '../value-and-timestamp';
-import type { KeyValueStoreBuilder } from './key-value-store-builder';
+import { Stores } from '../../state/stores';
+import type { ValueAndTimestamp } from '../../state/value-and-timestamp';
+import type { KeyValueStoreBuilder } from '../../state/internals/key-value-store-builder';
 
 /** What the DSL operation brings when its `Materialized` leaves something open. */
 export interface MaterializeDefaults<K, V> {
