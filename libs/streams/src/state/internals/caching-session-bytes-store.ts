@@ -11,7 +11,7 @@ import {
   type SegmentedCacheSchema,
 } from './segmented-store-cache';
 import { SESSION_SUFFIX_SIZE, SessionKeySchema } from './session-key-schema';
-import { WrappedSegmentedStore } from './wrapped-segmented-store';
+import { WrappedSegmentedStore, type TimestampedBytesWrite } from './wrapped-segmented-store';
 
 /** Receives the sessions the cache writes through (see {@link SegmentedCacheFlushListener}). */
 export type SessionCacheFlushListener = SegmentedCacheFlushListener;
@@ -51,9 +51,8 @@ export class CachingSessionBytesStore
         const { key, start, end } = SessionKeySchema.fromBinary(sessionKey);
         return inner.fetchSession(key, start, end);
       },
-      write: (sessionKey, value, timestamp) => {
-        const { key, start, end } = SessionKeySchema.fromBinary(sessionKey);
-        inner.put(key, start, end, value, timestamp);
+      writeAll: (writes) => {
+        inner.putAll(writes);
       },
     });
   }
@@ -127,6 +126,11 @@ export class CachingSessionBytesStore
     return [
       ...this.cache.merge(stored[Symbol.iterator](), this.matching(query), query.backward === true),
     ];
+  }
+
+  /** Caches each write by store key (dirty), as `put` does. */
+  override putAll(writes: readonly TimestampedBytesWrite[]): boolean[] {
+    return writes.map((w) => this.cache.put(w.key, w.value, w.timestamp));
   }
 
   /** Writes the dirty sessions through (to the changelog too), then flushes the store below. */

@@ -86,6 +86,36 @@ describe('CachingWindowBytesStore', () => {
     expect(store.inner.fetch(b('alice'), 300_000)?.toString()).toBe('4');
   });
 
+  it('writes a flush through as one batch, logging each window with its own timestamp', async () => {
+    const context = testStoreContext();
+    const logging = new ChangeLoggingWindowBytesStore(engine());
+    const store = new CachingWindowBytesStore(logging);
+    await store.init(context);
+    const below: string[] = [];
+    logging.put = () => {
+      below.push('put');
+      return undefined;
+    };
+    const putAll = logging.putAll.bind(logging);
+    logging.putAll = (writes) => {
+      below.push(`putAll ${writes.length}`);
+      return putAll(writes);
+    };
+    context.timestamp = 1_000;
+    store.put(b('alice'), b('1'), 300_000);
+    context.timestamp = 2_000;
+    store.put(b('bob'), b('1'), 2_100_000);
+    store.put(b('carol'), b('1'), 0);
+    await store.flush();
+    expect(below).toEqual(['putAll 3']);
+    expect(
+      context.recordCollector.records.map(
+        (r) => `${WindowKeySchema.fromStoreKey(r.key as Buffer).key.toString()}@t${r.timestamp}`,
+      ),
+    ).toEqual(['alice@t1000', 'bob@t2000', 'carol@t2000']);
+    expect(show(store.range({}))).toEqual(['alice@300000=1', 'carol@0=1', 'bob@2100000=1']);
+  });
+
   it('hides stored windows behind cached deletes and merges cached windows into ranges in store order', async () => {
     const { store } = await cachedStack();
     for (const start of [0, 300_000, 1_800_000, 2_100_000])

@@ -11,7 +11,7 @@ import {
 } from './segmented-store-cache';
 import { WINDOW_STORE_SUFFIX_SIZE, WindowKeySchema } from './window-key-schema';
 import { initStack } from './layer-stack';
-import { WrappedSegmentedStore } from './wrapped-segmented-store';
+import { WrappedSegmentedStore, type TimestampedBytesWrite } from './wrapped-segmented-store';
 
 /** Receives the windows the cache writes through (see {@link SegmentedCacheFlushListener}). */
 export type WindowCacheFlushListener = SegmentedCacheFlushListener;
@@ -57,9 +57,8 @@ export class CachingWindowBytesStore
         const { key, windowStart } = WindowKeySchema.fromStoreKey(storeKey);
         return inner.fetch(key, windowStart);
       },
-      write: (storeKey, value, timestamp) => {
-        const { key, windowStart } = WindowKeySchema.fromStoreKey(storeKey);
-        inner.put(key, value, windowStart, timestamp);
+      writeAll: (writes) => {
+        inner.putAll(writes);
       },
     });
   }
@@ -131,6 +130,11 @@ export class CachingWindowBytesStore
     return [
       ...this.cache.merge(stored[Symbol.iterator](), this.matching(query), query.backward === true),
     ];
+  }
+
+  /** Caches each write by store key (dirty), as `put` does. */
+  override putAll(writes: readonly TimestampedBytesWrite[]): boolean[] {
+    return writes.map((w) => this.cache.put(w.key, w.value, w.timestamp));
   }
 
   /** Writes the dirty windows through (to the changelog too), then flushes the store below. */

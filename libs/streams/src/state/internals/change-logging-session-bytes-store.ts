@@ -5,7 +5,7 @@ import type {
   SessionBytesStore,
   SessionQuery,
 } from './segmented-session-bytes.store';
-import { WrappedSegmentedStore } from './wrapped-segmented-store';
+import { WrappedSegmentedStore, type TimestampedBytesWrite } from './wrapped-segmented-store';
 
 /**
  * The change-logging layer of session stores: every write the engine accepts is sent to the
@@ -71,5 +71,14 @@ export class ChangeLoggingSessionBytesStore
   }
   findSessionsAsync(query: SessionQuery): Promise<SessionBytesEntry[]> {
     return this.inner.findSessionsAsync(query);
+  }
+
+  /** Writes through the store below, then logs each write it accepted, in order. */
+  override putAll(writes: readonly TimestampedBytesWrite[]): boolean[] {
+    const written = this.inner.putAll(writes);
+    for (let i = 0; i < writes.length; i++) {
+      if (written[i]) this.changelog.log(writes[i].key, writes[i].value, writes[i].timestamp);
+    }
+    return written;
   }
 }

@@ -5,7 +5,7 @@ import type {
   WindowBytesStore,
   WindowRangeQuery,
 } from './segmented-window-bytes.store';
-import { WrappedSegmentedStore } from './wrapped-segmented-store';
+import { WrappedSegmentedStore, type TimestampedBytesWrite } from './wrapped-segmented-store';
 
 /**
  * The change-logging layer of window stores: every write the engine accepts is sent to the
@@ -69,5 +69,14 @@ export class ChangeLoggingWindowBytesStore
   }
   rangeAsync(query: WindowRangeQuery): Promise<WindowBytesEntry[]> {
     return this.inner.rangeAsync(query);
+  }
+
+  /** Writes through the store below, then logs each write it accepted, in order. */
+  override putAll(writes: readonly TimestampedBytesWrite[]): boolean[] {
+    const written = this.inner.putAll(writes);
+    for (let i = 0; i < writes.length; i++) {
+      if (written[i]) this.changelog.log(writes[i].key, writes[i].value, writes[i].timestamp);
+    }
+    return written;
   }
 }

@@ -2,6 +2,7 @@ import { StoreClosedError } from '../../errors/store-closed.error';
 import { UnsupportedStoreOperationError } from '../../errors/unsupported-store-operation.error';
 import { requireDurationMs } from '../../windowing/window-time';
 import type { BytesStore, BytesStoreCapabilities, BytesWrite, KeyValueBytes } from './bytes-store';
+import type { KeyValueSegment } from './key-value-segment';
 import {
   KeyValueSegments,
   defaultSegmentIntervalMs,
@@ -150,22 +151,25 @@ export class SegmentedBytesStore {
    */
   put(storeKey: Buffer, value: Buffer | null): boolean {
     this.requireOpen();
-    const time = this.schema.segmentTimestamp(storeKey);
-    this.streamTime = Math.max(this.streamTime, time);
-    if (time < this.minLiveTime()) {
-      this.expiredDrops++;
-      return false;
-    }
-    const segment = this.segments.getOrCreateSegmentIfLive(
-      this.segments.segmentId(time),
-      this.streamTime,
-    );
-    if (segment === undefined) {
-      this.expiredDrops++;
-      return false;
-    }
+    const segment = this.liveSegmentFor(storeKey);
+    if (segment === undefined) return false;
     segment.put(storeKey, value);
     return true;
+  }
+
+  /**
+   * Advances stream time to the key's segment time and returns the live segment to write it
+   * to (created if needed), or `undefined` when the key is past retention (counted as dropped).
+   */
+  private liveSegmentFor(storeKey: Buffer): KeyValueSegment | undefined {
+    const time = this.schema.segmentTimestamp(storeKey);
+    this.streamTime = Math.max(this.streamTime, time);
+    const segment =
+      time < this.minLiveTime()
+        ? undefined
+        : this.segments.getOrCreateSegmentIfLive(this.segments.segmentId(time), this.streamTime);
+    if (segment === undefined) this.expiredDrops++;
+    return segment;
   }
 
   /**
@@ -257,6 +261,32 @@ export class SegmentedBytesStore {
       }
     }
     return out;
+  }
+
+  /**
+   * {@link SegmentedBytesStore.put} for each write in order (stream time grows write by write,
+   * expired writes are dropped), applied as one write batch per segment instead of one engine
+   * write each: what a cache flush writes through.
+   * @returns per write, whether it was written (false: past retention).
+   * @throws StoreClosedError when not open; InvalidWindowedKeyError for a key of the wrong
+   *   format; the engine's `ProcessorStateError` when a batch fails.
+   */
+  putAll(writes: readonly BytesWrite[]): boolean[] {
+    this.requireOpen();
+    const accepted = new Array<boolean>(writes.length);
+    const batches = new Map<KeyValueSegment, BytesWrite[]>();
+    for (let i = 0; i < writes.length; i++) {
+      const write = writes[i];
+      const segment = this.liveSegmentFor(write.key);
+      accepted[i] = segment !== undefined;
+      if (segment === undefined) continue;
+      const batch = batches.get(segment);
+      if (batch === undefined) batches.set(segment, [write]);
+      else batch.push(write);
+    }
+    // A segment that a later write expired is destroyed after this batch, as after one put each.
+    for (const [segment, batch] of batches) segment.putAll(batch);
+    return accepted;
   }
 
   /**

@@ -2,6 +2,7 @@ import { StoreClosedError } from '../../errors/store-closed.error';
 import type { StateStoreContext } from '../state-store-context';
 import type { CacheEntry, FlushedEntry, NamedCache } from './named-cache';
 import { RecordCache } from './record-cache';
+import type { TimestampedBytesWrite } from './wrapped-segmented-store';
 
 /** How a segmented store (window, session) lays out its keys, as its cache needs to know. */
 export interface SegmentedCacheSchema<E> {
@@ -26,8 +27,8 @@ export interface SegmentedCacheTarget {
 export interface SegmentedCacheBelow {
   /** The stored value of a store key, synchronously (only called when `syncReads`). */
   read(storeKey: Buffer): Buffer | undefined;
-  /** Writes a flushed entry with the timestamp of its last write. */
-  write(storeKey: Buffer, value: Buffer | null, timestamp: number): void;
+  /** Writes flushed entries (by store key, with the timestamps of their last writes), in order. */
+  writeAll(writes: readonly TimestampedBytesWrite[]): void;
 }
 
 /**
@@ -113,14 +114,15 @@ export class SegmentedStoreCache<E> {
     const sync = this.target.capabilities.syncReads;
     const readOld = listener !== undefined && this.sendOldValues;
     const written: FlushedEntry[] = [];
+    // Each key is flushed once: the old values can all be read before the batch is written.
     for (const entry of entries) {
       if (sync && entry.oldValue === undefined && (readOld || entry.value === null)) {
         entry.oldValue = this.below.read(entry.key) ?? null;
       }
       if (entry.value === null && entry.oldValue === null) continue;
-      this.below.write(entry.key, entry.value, entry.timestamp);
       written.push(entry);
     }
+    if (written.length > 0) this.below.writeAll(written);
     if (listener === undefined) return;
     for (const entry of written) {
       listener(

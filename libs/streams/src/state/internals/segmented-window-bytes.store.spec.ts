@@ -210,6 +210,47 @@ describe('SegmentedWindowBytesStore (in-memory engine)', () => {
     ]);
   });
 
+  it('writes a batch by store key as one put each would, in one engine batch per segment', async () => {
+    const { store, created } = await openStore();
+    const key = (name: string, start: number): Buffer =>
+      WindowKeySchema.toStoreKeyBinary(b(name), start, 0);
+    store.put(b('alice'), b('a0'), 0);
+    store.put(b('alice'), b('a1'), 1_800_000);
+    await store.flush(); // both segments open: writes now reach the engines
+    const calls: string[] = [];
+    for (const [name, engine] of created) {
+      engine.put = () => void calls.push(`${name} put`);
+      const putAll = engine.putAll.bind(engine);
+      engine.putAll = (writes) => {
+        calls.push(`${name} putAll ${writes.length}`);
+        putAll(writes);
+      };
+    }
+    const written = store.putAll([
+      { key: key('bob', 300_000), value: b('b0') },
+      { key: key('carol', 2_100_000), value: b('c1') },
+      { key: key('bob', 300_000), value: b('b0-again') },
+      { key: key('alice', 0), value: null },
+      { key: key('dave', 5_400_000), value: b('d3') }, // stream time 5.4 M: segment 0 expires
+      { key: key('erin', 0), value: b('late') },
+    ]);
+    expect(written).toEqual([true, true, true, true, true, false]);
+    expect(store.expiredRecordDrops()).toBe(1);
+    // One engine batch per existing segment, none per write. Segment 0, expired by a later
+    // write's stream time, gets its batch and is then destroyed, as after one put each.
+    expect(store.segmentNames()).toEqual([
+      'windowed-count-store.1800000',
+      'windowed-count-store.5400000',
+    ]);
+    expect(calls).toEqual([
+      'windowed-count-store.0 putAll 3',
+      'windowed-count-store.1800000 putAll 1',
+    ]);
+    await store.flush();
+    // alice@1.8 M is past retention now (live from 1 800 001), as with one put each.
+    expect(show(store.range({}))).toEqual(['carol@2100000=c1', 'dave@5400000=d3']);
+  });
+
   it('retains duplicates with increasing seqnums when asked (join stores)', async () => {
     const { store } = await openStore({ retainDuplicates: true });
     const keys = ['a', 'b', 'c'].map((v) => store.put(b('k'), b(v), 0)?.toString('hex'));

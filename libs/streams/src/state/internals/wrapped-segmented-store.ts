@@ -1,6 +1,11 @@
 import type { BytesStoreCapabilities, BytesWrite } from './bytes-store';
 import type { RestoreBatchResult } from './segmented-bytes.store';
 
+/** A write by store key, with the timestamp to log it with (the current record's if absent). */
+export interface TimestampedBytesWrite extends BytesWrite {
+  readonly timestamp?: number;
+}
+
 /** What window and session bytes stores share, engines and layers alike. */
 export interface SegmentedBytesLayer {
   readonly name: string;
@@ -14,6 +19,14 @@ export interface SegmentedBytesLayer {
   observedStreamTime(): number;
   /** Applies one batch of changelog records (store keys), skipping expired ones. */
   restoreAll(records: readonly BytesWrite[]): RestoreBatchResult;
+  /**
+   * Writes entries by store key (the changelog's keys, as `restoreAll`), in order and as if
+   * put one by one (stream time grows, expired writes are dropped), but as one engine batch
+   * per segment; each layer does its part (the change-logging layer logs what was written).
+   * What a cache flush writes through.
+   * @returns per write, whether it was written (false: past retention).
+   */
+  putAll(writes: readonly TimestampedBytesWrite[]): boolean[];
   approximateNumEntries(): number;
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -62,6 +75,10 @@ export abstract class WrappedSegmentedStore<
 
   restoreAll(records: readonly BytesWrite[]): RestoreBatchResult {
     return this.inner.restoreAll(records);
+  }
+
+  putAll(writes: readonly TimestampedBytesWrite[]): boolean[] {
+    return this.inner.putAll(writes);
   }
 
   approximateNumEntries(): number {
