@@ -48,6 +48,14 @@ export const CACHE_ENTRY_OVERHEAD_BYTES = 96;
  */
 export class NamedCache {
   private readonly entries = new Map<string, CacheEntry>();
+  /**
+   * The LRU order is the map's insertion order (a touch re-inserts). One iterator is kept for
+   * eviction instead of `entries.keys()` each time: every key it passed was evicted or has
+   * been re-inserted behind it, so its next key is the eldest, and it never walks again over
+   * the slots that deleted and touched keys leave at the front of the map's table (with a
+   * fresh iterator per eviction, that walk made an eviction cost O(entries)).
+   */
+  private eldest: IterableIterator<string> = this.entries.keys();
   private readonly dirtyKeys = new Set<string>();
   private sortedDirty: string[] | undefined;
   private bytes = 0;
@@ -125,8 +133,13 @@ export class NamedCache {
 
   /** Evicts the least recently used entry (flushing first if it is dirty). */
   evictOne(): void {
-    const eldest = this.entries.keys().next();
-    if (eldest.done) return;
+    let eldest = this.eldest.next();
+    if (eldest.done) {
+      // An exhausted iterator stays done: start a new one over what was added since.
+      this.eldest = this.entries.keys();
+      eldest = this.eldest.next();
+      if (eldest.done) return;
+    }
     const k = eldest.value;
     const entry = this.entries.get(k) as CacheEntry;
     if (entry.dirty) this.flush();
@@ -185,6 +198,7 @@ export class NamedCache {
     this.budget.charge(-this.bytes);
     this.bytes = 0;
     this.entries.clear();
+    this.eldest = this.entries.keys();
     this.dirtyKeys.clear();
     this.sortedDirty = undefined;
   }
