@@ -7,7 +7,7 @@ import {
   type SessionQuery,
 } from './segmented-session-bytes.store';
 import { SessionKeySchema } from './session-key-schema';
-import { testStoreContext } from './store-test-support';
+import { testStoreContext, prng } from './store-test-support';
 
 const b = (text: string): Buffer => Buffer.from(text, 'latin1');
 
@@ -38,18 +38,6 @@ async function cachedStack() {
 
 const show = (entries: Iterable<SessionBytesEntry>): string[] =>
   [...entries].map((e) => `${e.key.toString()}[${e.start},${e.end}]=${e.value.toString()}`);
-
-/** A small seeded PRNG (mulberry32), so a failure names a reproducible sequence. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('CachingSessionBytesStore', () => {
   it('logs and emits a growing, merged session once per flush, removals included', async () => {

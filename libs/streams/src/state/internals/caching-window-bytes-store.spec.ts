@@ -7,7 +7,7 @@ import {
   type WindowBytesEntry,
   type WindowRangeQuery,
 } from './segmented-window-bytes.store';
-import { testStoreContext } from './store-test-support';
+import { testStoreContext, prng } from './store-test-support';
 import { WindowKeySchema } from './window-key-schema';
 
 const HOUR = 3_600_000;
@@ -42,18 +42,6 @@ async function cachedStack(cacheMaxBytes?: number) {
 
 const show = (entries: Iterable<WindowBytesEntry>): string[] =>
   [...entries].map((e) => `${e.key.toString('latin1')}@${e.windowStart}=${e.value.toString()}`);
-
-/** A small seeded PRNG (mulberry32), so a failure names a reproducible sequence. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('CachingWindowBytesStore', () => {
   it('collapses repeated writes of a window into one changelog record and one flushed update', async () => {

@@ -1,19 +1,8 @@
 import { NamedCache, type CacheBudget, type FlushedEntry } from './named-cache';
+import { prng } from './store-test-support';
 
 const budget: CacheBudget = { charge: () => undefined, afterWrite: () => undefined };
 const b = (text: string): Buffer => Buffer.from(text, 'latin1');
-
-/** A small seeded PRNG (mulberry32), so a failure names a reproducible sequence. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('NamedCache', () => {
   it('evicts the least recently used entry, flushing the dirty ones first', () => {

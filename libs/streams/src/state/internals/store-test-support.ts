@@ -113,3 +113,15 @@ export class AsyncOnlyBytesStore extends WrappedBytesStore {
     return new UnsupportedStoreOperationError(this.name, operation, 'test engine reads async only');
   }
 }
+
+/** A small seeded PRNG (mulberry32) for randomized specs, so a failure names a reproducible sequence. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
