@@ -49,4 +49,11 @@ export interface ProcessorContext<KForward = unknown, VForward = unknown> {
    * processors do. Optional: contexts of test doubles may leave it out.
    */
   recordDropped?(): void;
+  /**
+   * Whether this processor has any child to forward to. The DSL's aggregations use it to skip
+   * typing the cache's flushed entries when nothing downstream would receive them (a table
+   * kept only for interactive queries or as a join's lookup side). Optional: a context that
+   * leaves it out counts as having children.
+   */
+  hasChildren?(): boolean;
 }

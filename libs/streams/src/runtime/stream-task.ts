@@ -424,6 +424,7 @@ export class StreamTask {
       },
       currentStreamTimeMs: () => this.streamTime,
       currentSystemTimeMs: () => this.wallClock,
+      hasChildren: () => node.children.length > 0,
       recordDropped: () => {
         this.metrics.droppedRecords++;
       },

@@ -66,4 +66,33 @@ describe('KStreamAggregateProcessor prefetch', () => {
       'b=1@2',
     ]);
   });
+
+  it('with no child to forward to, keeps no flush listener and forwards nothing', async () => {
+    const { store, storeContext } = await asyncOnlyTimestampedStore(
+      'counts',
+      Serdes.String(),
+      Serdes.Long(),
+      true,
+    );
+    const context = new FakeProcessorContext<string, Change<number>>();
+    context.children = false;
+    context.stores.set('counts', store);
+    const listen = jest.spyOn(store, 'setFlushListener');
+    const processor = new KStreamAggregateProcessor<string, string, number>(
+      'counts',
+      (_k, _v, count) => (count ?? 0) + 1,
+      false,
+    );
+    processor.init(context);
+    expect(listen).not.toHaveBeenCalled();
+    await processor.prefetch(batch);
+    for (const record of batch) {
+      storeContext.timestamp = record.timestamp;
+      processor.process(record);
+    }
+    await store.flush();
+    expect(context.forwarded).toHaveLength(0);
+    expect(await store.getAsync('a')).toEqual({ value: 2, timestamp: 3 });
+    expect(await store.getAsync('b')).toEqual({ value: 1, timestamp: 2 });
+  });
 });

@@ -28,6 +28,12 @@ export class FakeProcessorContext<K = unknown, V = unknown> implements Processor
   readonly forwarded: { record: Record<K, V>; childName?: string }[] = [];
   readonly stores = new Map<string, unknown>();
   streamTime = -1;
+  /** Whether the processor has children; `true` by default (like a context without it). */
+  children = true;
+
+  hasChildren(): boolean {
+    return this.children;
+  }
 
   recordMetadata(): RecordMetadata | undefined {
     return undefined;

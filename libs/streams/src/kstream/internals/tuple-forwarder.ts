@@ -36,7 +36,10 @@ function isFlushListenable<SK, SV>(store: unknown): store is FlushListenable<SK,
  * Forwarding from a flush happens outside `process`, through the processor's own context.
  */
 export class TupleForwarder<SK, SV, K, V> {
-  /** True when the store's cache emits updates (caching enabled on the store). */
+  /**
+   * True when `maybeForward` leaves forwarding to the store's cache (caching enabled on the
+   * store), or when the processor has no children (nothing to forward to).
+   */
   readonly cachingEnabled: boolean;
 
   constructor(
@@ -45,6 +48,12 @@ export class TupleForwarder<SK, SV, K, V> {
     private readonly sendOldValues: boolean,
     toRecord: FlushedToRecord<SK, SV, K, V>,
   ) {
+    if (context.hasChildren?.() === false) {
+      // Nothing downstream: neither the cache's flushes nor writes are forwarded, so the store
+      // keeps no listener (its flushes then neither type entries nor read old values).
+      this.cachingEnabled = true;
+      return;
+    }
     this.cachingEnabled =
       isFlushListenable<SK, SV>(store) &&
       store.setFlushListener((key, newValue, oldValue, timestamp) => {
