@@ -1,14 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { HostInfo } from '@nest-streams/streams/cluster/host-info';
 import {
-  InvalidStateStorePartitionError,
   StateStoreMigratedError,
   StateStoreNotAvailableError,
-  StreamsNotStartedError,
 } from '@nest-streams/streams/errors/invalid-state-store.error';
-import { StreamsError } from '@nest-streams/streams/errors/streams.error';
-import { UnknownStateStoreError } from '@nest-streams/streams/errors/unknown-state-store.error';
-import { UnsupportedStoreOperationError } from '@nest-streams/streams/errors/unsupported-store-operation.error';
 import { mergePositions, type Position } from '@nest-streams/streams/query/position';
 import {
   KeyQuery,
@@ -16,18 +11,14 @@ import {
   WindowKeyQuery,
   type StoreQuery,
 } from '@nest-streams/streams/query/queries';
-import {
-  FailureReason,
-  type QueryResult,
-  type StateQueryRequest,
-  type StateQueryResult,
-} from '@nest-streams/streams/query/state-query';
+import type { StateQueryRequest, StateQueryResult } from '@nest-streams/streams/query/state-query';
 import { KafkaStreams } from '@nest-streams/streams/runtime/kafka-streams';
 import type { Serde } from '@nest-streams/streams/serde/serde';
 import type { KeyValue } from '@nest-streams/streams/state/key-value-store';
 import type { SessionEntries } from '@nest-streams/streams/state/session-store';
 import { SessionWindow } from '@nest-streams/streams/windowing/session-window';
 import { Windowed } from '@nest-streams/streams/windowing/windowed';
+import { UnknownStateStoreError } from '@nest-streams/streams/errors/unknown-state-store.error';
 import { RemoteQueryError } from '../errors/remote-query.error';
 import { KeyOwnerLocator } from '../routing/key-owner.locator';
 import { OwnerUnreachableError } from '../routing/owner-unreachable.error';
@@ -40,6 +31,7 @@ import {
   type RemoteQueryResponse,
 } from './interactive-query.protocol';
 import { LocalSessionReader } from './local-session.reader';
+import { errorFromFailure, errorOfPartitionFailure, failureOf } from './query-failure.mapping';
 import { fromWire, toWire } from './wire-codec';
 
 /** Options of a single-key query. */
@@ -409,52 +401,4 @@ export class InteractiveQueryService {
     if (response.ok) return fromWire(response.result) as StateQueryResult<unknown>;
     throw errorFromFailure(response.failure, endpoint);
   }
-}
-
-/** The typed error of a partition's failure (failures as data -> the engine's errors). */
-export function errorOfPartitionFailure(
-  store: string,
-  result: QueryResult<unknown>,
-  where: string,
-): StreamsError {
-  const message = `${result.failureMessage ?? 'query failed'} (${where})`;
-  switch (result.failureReason) {
-    case FailureReason.NOT_PRESENT:
-    case FailureReason.NOT_ACTIVE:
-      return new StateStoreMigratedError(`${message}: rediscover the owner and retry`);
-    case FailureReason.NOT_UP_TO_BOUND:
-      return new StateStoreNotAvailableError(`${message}: retry shortly`);
-    case FailureReason.DOES_NOT_EXIST:
-      return new UnknownStateStoreError(message);
-    case FailureReason.UNKNOWN_QUERY_TYPE:
-      return new UnsupportedStoreOperationError(store, 'query', message);
-    default:
-      return new RemoteQueryError('STORE_EXCEPTION', false, message, where);
-  }
-}
-
-/** The engine's error class for a failed remote request's code, else a `RemoteQueryError`. */
-export function errorFromFailure(failure: QueryFailure, endpoint: string): StreamsError {
-  const message = `${failure.message} (from ${endpoint})`;
-  switch (failure.code) {
-    case 'STREAMS_NOT_STARTED':
-      return new StreamsNotStartedError(message);
-    case 'STORE_NOT_AVAILABLE':
-      return new StateStoreNotAvailableError(message);
-    case 'STORE_MIGRATED':
-      return new StateStoreMigratedError(message);
-    case 'INVALID_STORE_PARTITION':
-      return new InvalidStateStorePartitionError(message);
-    case 'UNKNOWN_STATE_STORE':
-      return new UnknownStateStoreError(message);
-    default:
-      return new RemoteQueryError(failure.code, failure.retriable, message, endpoint);
-  }
-}
-
-function failureOf(error: unknown): QueryFailure {
-  if (error instanceof StreamsError) {
-    return { code: error.code, retriable: error.retriable, message: error.message };
-  }
-  return { code: 'QUERY_FAILED', retriable: false, message: String(error) };
 }
