@@ -17,6 +17,7 @@ import { prefetchTargets, type TaskProcessorNode } from './task-processor-node';
 import { SinkRecordWriter } from './sink-record-writer';
 import { SourceRecordReader } from './source-record-reader';
 import { TaskMetrics } from './task-metrics';
+import { TaskInputOffsets, type InputOffset } from './task-input-offsets';
 
 /** What a task needs from the runtime that hosts it (the stream thread or the test driver). */
 export interface StreamTaskOptions {
@@ -53,15 +54,7 @@ export class StreamTask {
   private readonly storesByName = new Map<string, StateStore>();
   private readonly registrations: StoreRegistration[] = [];
   private readonly punctuations = new PunctuationSchedule();
-  private readonly consumed = new Map<
-    string,
-    { topic: string; partition: number; offset: number }
-  >();
-  /** Next offset to process per input partition; survives commits (the task's position). */
-  private readonly positions = new Map<
-    string,
-    { topic: string; partition: number; offset: number }
-  >();
+  private readonly offsets = new TaskInputOffsets();
   private readonly now: () => number;
   private readonly log: (message: string) => void;
   private currentNode: TaskProcessorNode | undefined;
@@ -176,11 +169,10 @@ export class StreamTask {
     for (const raw of records) {
       // After a rebalance the consumer fetches again from the committed offset; records this
       // task already processed (and holds in its state) are skipped, never counted twice.
-      const position = this.positions.get(`${raw.topic}\u0000${raw.partition}`);
-      if (position !== undefined && raw.offset < position.offset) continue;
+      if (this.offsets.alreadyProcessed(raw)) continue;
       const prepared = this.deserialize(raw);
       if (prepared) ready.push(prepared);
-      else this.markConsumed(raw);
+      else this.offsets.markConsumed(raw);
     }
     if (ready.length === 0) return;
 
@@ -205,7 +197,7 @@ export class StreamTask {
       this.currentTimestamp = record.timestamp;
       if (record.timestamp > this.streamTime) this.streamTime = record.timestamp;
       for (const child of source.children) this.processNode(child, record);
-      this.markConsumed(raw);
+      this.offsets.markConsumed(raw);
       this.metrics.processed++;
       this.processedSinceCommit++;
       if (this.punctuations.size > 0) this.punctuate(PunctuationType.STREAM_TIME, this.streamTime);
@@ -229,12 +221,12 @@ export class StreamTask {
 
   /** Next offsets to commit per input partition (offset of the last processed record + 1). */
   offsetsToCommit(): { topic: string; partition: number; offset: number }[] {
-    return [...this.consumed.values()].map((c) => ({ ...c, offset: c.offset + 1 }));
+    return this.offsets.toCommit();
   }
 
   /** Whether anything was processed or requested since the last {@link markCommitted}. */
   commitNeeded(): boolean {
-    return this.processedSinceCommit > 0 || this.commitRequested || this.consumed.size > 0;
+    return this.processedSinceCommit > 0 || this.commitRequested || this.offsets.uncommitted;
   }
 
   /** A processor called `context.commit()`. */
@@ -245,7 +237,7 @@ export class StreamTask {
   markCommitted(): void {
     this.processedSinceCommit = 0;
     this.commitRequested = false;
-    this.consumed.clear();
+    this.offsets.committed();
   }
 
   /** Closes processors and stores; `clean` flushes first (a dirty close writes nothing more). */
@@ -345,36 +337,13 @@ export class StreamTask {
    * the task's transactional producer fenced the previous owner) are skipped even if the
    * consumer fetched them from an older committed offset.
    */
-  seedInputPositions(
-    offsets: readonly { topic: string; partition: number; offset: number }[],
-  ): void {
-    for (const { topic, partition, offset } of offsets) {
-      if (offset < 0) continue;
-      const key = `${topic}\u0000${partition}`;
-      const current = this.positions.get(key);
-      if (!current || current.offset < offset)
-        this.positions.set(key, { topic, partition, offset });
-    }
+  seedInputPositions(offsets: readonly InputOffset[]): void {
+    this.offsets.seed(offsets);
   }
 
   /** Next offset to process per input partition (for read-your-writes position bounds). */
-  inputPositions(): { topic: string; partition: number; offset: number }[] {
-    return [...this.positions.values()].map((p) => ({ ...p }));
-  }
-
-  private markConsumed(raw: ConsumedRecord): void {
-    const key = `${raw.topic}\u0000${raw.partition}`;
-    const position = this.positions.get(key);
-    if (position) position.offset = Math.max(position.offset, raw.offset + 1);
-    else
-      this.positions.set(key, {
-        topic: raw.topic,
-        partition: raw.partition,
-        offset: raw.offset + 1,
-      });
-    const entry = this.consumed.get(key);
-    if (entry) entry.offset = Math.max(entry.offset, raw.offset);
-    else this.consumed.set(key, { topic: raw.topic, partition: raw.partition, offset: raw.offset });
+  inputPositions(): InputOffset[] {
+    return this.offsets.positionList();
   }
 
   private contextFor(node: TaskProcessorNode): ProcessorContext<unknown, unknown> {

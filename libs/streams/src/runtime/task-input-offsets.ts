@@ -1,0 +1,85 @@
+import type { ConsumedRecord } from './consumed-record';
+
+/** One input partition's offset. */
+export interface InputOffset {
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: number;
+}
+
+interface MutableOffset {
+  readonly topic: string;
+  readonly partition: number;
+  offset: number;
+}
+
+const keyOf = (topic: string, partition: number): string => `${topic}\u0000${partition}`;
+
+/**
+ * A task's input offsets: its position per input partition (the next offset to process, kept
+ * across commits) and what it consumed since the last commit (what the commit covers).
+ *
+ * The position is what lets a task skip records it already processed: kafkajs fetches again
+ * from the committed offset after a rebalance, and reads committed offsets without KIP-447's
+ * `require_stable`, so a task may be handed records its state already holds.
+ */
+export class TaskInputOffsets {
+  private readonly consumed = new Map<string, MutableOffset>();
+  private readonly positions = new Map<string, MutableOffset>();
+
+  /** Whether `record` is below this task's position (already processed): skip it. */
+  alreadyProcessed(record: ConsumedRecord): boolean {
+    const position = this.positions.get(keyOf(record.topic, record.partition));
+    return position !== undefined && record.offset < position.offset;
+  }
+
+  /** Records `record` as processed (or skipped as bad input): position and commit advance. */
+  markConsumed(record: ConsumedRecord): void {
+    const key = keyOf(record.topic, record.partition);
+    const position = this.positions.get(key);
+    if (position) position.offset = Math.max(position.offset, record.offset + 1);
+    else this.positions.set(key, { ...partitionOf(record), offset: record.offset + 1 });
+    const consumed = this.consumed.get(key);
+    if (consumed) consumed.offset = Math.max(consumed.offset, record.offset);
+    else this.consumed.set(key, { ...partitionOf(record), offset: record.offset });
+  }
+
+  /**
+   * Moves positions forward to `offsets` (the committed ones, read after the task's
+   * transactional producer fenced the previous owner); never backward. Negative offsets (none
+   * committed) are ignored.
+   */
+  seed(offsets: readonly InputOffset[]): void {
+    for (const { topic, partition, offset } of offsets) {
+      if (offset < 0) continue;
+      const current = this.positions.get(keyOf(topic, partition));
+      if (!current || current.offset < offset) {
+        this.positions.set(keyOf(topic, partition), { topic, partition, offset });
+      }
+    }
+  }
+
+  /** Next offset to process per input partition (for read-your-writes position bounds). */
+  positionList(): InputOffset[] {
+    return [...this.positions.values()].map((p) => ({ ...p }));
+  }
+
+  /** Next offsets to commit per input partition (offset of the last consumed record + 1). */
+  toCommit(): InputOffset[] {
+    return [...this.consumed.values()].map((c) => ({ ...c, offset: c.offset + 1 }));
+  }
+
+  /** Whether anything was consumed since the last {@link TaskInputOffsets.committed}. */
+  get uncommitted(): boolean {
+    return this.consumed.size > 0;
+  }
+
+  /** The offsets of {@link TaskInputOffsets.toCommit} were committed. */
+  committed(): void {
+    this.consumed.clear();
+  }
+}
+
+function partitionOf(record: ConsumedRecord): { topic: string; partition: number } {
+  return { topic: record.topic, partition: record.partition };
+}
