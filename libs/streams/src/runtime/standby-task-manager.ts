@@ -211,27 +211,24 @@ export class StandbyTaskManager {
     this.lagTimer.unref();
   }
 
-  /** Replaces a crashed consumer (unless it was replaced or stopped meanwhile). */
-  private restartConsumer(crashed: Consumer): Promise<void> {
+  /**
+   * Replaces the consumer `crashed` (`undefined`: starts one where none runs), unless it was
+   * replaced or the manager closed meanwhile. A start that fails is stopped again (no
+   * half-started consumer stays behind) and retried after {@link RESTART_DELAY_MS}.
+   */
+  private restartConsumer(crashed: Consumer | undefined): Promise<void> {
     return this.serialized(async () => {
       if (this.closed || this.consumer !== crashed) return;
       await this.stopConsumer();
-      await this.startConsumer();
-    }).catch((error: unknown) => {
-      this.options.logger.warn(`standby changelog consumer restart failed: ${String(error)}`);
-      if (!this.closed && this.consumer === undefined && this.tasks.size > 0) {
-        setTimeout(() => void this.retryStart(), RESTART_DELAY_MS).unref();
+      try {
+        await this.startConsumer();
+      } catch (error) {
+        this.options.logger.warn(`standby changelog consumer restart failed: ${String(error)}`);
+        await this.stopConsumer();
+        setTimeout(() => void this.restartConsumer(undefined), RESTART_DELAY_MS).unref();
       }
-    });
-  }
-
-  private retryStart(): Promise<void> {
-    return this.serialized(async () => {
-      if (this.closed || this.consumer !== undefined) return;
-      await this.startConsumer();
     }).catch((error: unknown) => {
       this.options.logger.warn(`standby changelog consumer restart failed: ${String(error)}`);
-      setTimeout(() => void this.retryStart(), RESTART_DELAY_MS).unref();
     });
   }
 
