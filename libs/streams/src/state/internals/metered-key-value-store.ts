@@ -103,12 +103,7 @@ export class MeteredKeyValueStore<K, V> implements KeyValueStore<K, V>, StateSto
 
   async init(context: StateStoreContext): Promise<void> {
     if (this.stack?.isOpen()) return;
-    this.metrics = new StoreMetrics(
-      this.name,
-      this.options.metricsScope,
-      context.metricsLatencySampling ?? 0,
-    );
-    this.metrics.taskId = context.taskId.toString();
+    this.metrics = StoreMetrics.forTask(this.name, this.options.metricsScope, context);
     this.topic = changelogTopicName(context.applicationId, this.name);
     const stack = this.options.buildStack(context);
     await initBytesStore(stack, context);

@@ -94,12 +94,7 @@ export abstract class MeteredSegmentedStore<K, V, S extends SegmentedStack> {
    */
   async init(context: StateStoreContext): Promise<void> {
     if (this.stack?.isOpen()) return;
-    this.metrics = new StoreMetrics(
-      this.name,
-      this.settings.metricsScope,
-      context.metricsLatencySampling ?? 0,
-    );
-    this.metrics.taskId = context.taskId.toString();
+    this.metrics = StoreMetrics.forTask(this.name, this.settings.metricsScope, context);
     this.topic = changelogTopicName(context.applicationId, this.name);
     const stack = this.settings.buildStack(context);
     const open = (): Promise<void> => initStack(stack, context);

@@ -97,6 +97,20 @@ export class StoreMetrics {
   taskId: string | undefined;
 
   /**
+   * The metrics of store `storeName` opened in the task of `context`: labelled with its task
+   * id, timing one call in every `metricsLatencySampling` (none when 0 or unset).
+   */
+  static forTask(
+    storeName: string,
+    scope: string,
+    context: { readonly taskId: { toString(): string }; readonly metricsLatencySampling?: number },
+  ): StoreMetrics {
+    const metrics = new StoreMetrics(storeName, scope, context.metricsLatencySampling ?? 0);
+    metrics.taskId = context.taskId.toString();
+    return metrics;
+  }
+
+  /**
    * Counts one call of `op`; returns a start mark when this call is timed, else
    * {@link NOT_SAMPLED}. Pass the mark to {@link end}.
    */
