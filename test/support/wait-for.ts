@@ -7,8 +7,11 @@ export interface WaitForOptions {
    * depends on exited), or undefined to go on.
    */
   abortIf?: () => string | undefined;
-  /** Appended to the timeout's message (e.g. the last output of the processes involved). */
-  context?: () => string;
+  /**
+   * Appended to the timeout's message (e.g. the last output of the processes involved); asked
+   * only when the wait times out.
+   */
+  context?: () => string | Promise<string>;
 }
 
 /**
@@ -35,7 +38,7 @@ export async function waitFor(
       last = error;
     }
     if (Date.now() > deadline) {
-      const context = options.context ? `\n${options.context()}` : '';
+      const context = options.context ? `\n${await options.context()}` : '';
       throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}${context}`);
     }
     await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 200));

@@ -11,6 +11,8 @@ export function waitWhileAlive(
   condition: () => boolean | Promise<boolean>,
   timeoutMs: number,
   what: string,
+  /** More to say on a timeout (asked only then), before the instances' output. */
+  describe?: () => Promise<string>,
 ): Promise<void> {
   return waitFor(condition, timeoutMs, what, {
     intervalMs: 250,
@@ -20,7 +22,10 @@ export function waitWhileAlive(
         ? `instance ${exited.endpoint} exited (code ${exited.process.exitCode}, signal ${exited.process.signalCode}):\n${logTail(exited)}`
         : undefined;
     },
-    context: () => instances.map((i) => `--- ${i.endpoint}\n${logTail(i)}`).join('\n'),
+    context: async () => {
+      const tails = instances.map((i) => `--- ${i.endpoint}\n${logTail(i)}`).join('\n');
+      return describe ? `${await describe()}\n${tails}` : tails;
+    },
   });
 }
 
