@@ -33,6 +33,8 @@ function composite(placed: Record<string, number>, options: { withKeyBytes?: boo
   const reads: number[] = [];
   const stores = Array.from({ length: PARTITIONS }, (_, partition) => ({
     partition,
+    active: true,
+    lag: 0,
     store: partitionStore(
       partition,
       Object.fromEntries(
@@ -97,6 +99,8 @@ describe('CompositeReadOnlyKeyValueStore key reads', () => {
     const reads: number[] = [];
     const stores = [0, 1].map((partition) => ({
       partition,
+      active: true,
+      lag: 0,
       store: partitionStore(partition, partition === 1 ? { bob: 1 } : {}, reads),
     }));
     const view = new CompositeReadOnlyKeyValueStore('counts', () => ({
@@ -122,7 +126,7 @@ describe('CompositeReadOnlyKeyValueStore key reads', () => {
         keyBytes: (k: string) => Buffer.from(k, 'utf8'),
         syncReads: true,
       } as unknown as Parameters<typeof unwrapKeyValueStore<string, number>>[0];
-      return { partition, store: unwrapKeyValueStore(timestamped) };
+      return { partition, active: true, lag: 0, store: unwrapKeyValueStore(timestamped) };
     });
     const view = new CompositeReadOnlyKeyValueStore('counts', () => ({
       partitionCount: PARTITIONS,
@@ -146,8 +150,8 @@ describe('CompositeReadOnlyKeyValueStore.getAsync', () => {
     const view = new CompositeReadOnlyKeyValueStore('counts', () => ({
       partitionCount: undefined,
       stores: [
-        { partition: 0, store: store(0, true, {}) },
-        { partition: 1, store: store(1, false, { k: 7 }) },
+        { partition: 0, active: true, lag: 0, store: store(0, true, {}) },
+        { partition: 1, active: true, lag: 0, store: store(1, false, { k: 7 }) },
       ],
     }));
     expect(await view.getAsync('k')).toBe(7);

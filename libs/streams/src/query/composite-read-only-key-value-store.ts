@@ -1,40 +1,22 @@
 import type { KeyValue, KeyValueIterator, ReadOnlyKeyValueStore } from '../state/key-value-store';
-import { murmur2, toPositive } from '../cluster/murmur2';
-import { queryRead, readsSynchronously, storedKeyBytes } from './query-read';
+import { readKeyPartition, readKeyPartitionAsync } from './key-partition-read';
+import { queryRead, readsSynchronously } from './query-read';
+import { served, type PartitionedStores } from './store-copies';
 import { readingStore, readingStoreAsync } from './store-errors';
 
-/** Local stores of one name with their partitions (in partition order). */
-export interface PartitionedStores<S> {
-  /** Partitions of the store's sub-topology, when known. */
-  readonly partitionCount: number | undefined;
-  readonly stores: readonly { readonly partition: number; readonly store: S }[];
-}
+const isValue = <V>(value: V | undefined): boolean => value !== undefined;
 
 /**
- * Index in `stores` of the store of `key`'s partition under the default partitioner, or -1
- * when it cannot be told (one store, unknown partition count, a store that does not give its
- * key bytes) or is not local.
- */
-function likelyIndex<K>(
-  stores: PartitionedStores<unknown>['stores'],
-  partitionCount: number | undefined,
-  key: K,
-): number {
-  if (stores.length < 2 || partitionCount === undefined) return -1;
-  const bytes = storedKeyBytes(stores[0].store, key);
-  if (bytes === undefined) return -1;
-  const partition = toPositive(murmur2(bytes)) % partitionCount;
-  return stores.findIndex((s) => s.partition === partition);
-}
-
-/**
- * One read-only key-value store over this instance's local stores of one name (one per task),
- * as Kafka Streams' `CompositeReadOnlyKeyValueStore`: `get` asks each local store until one
- * has the key; range and full scans return each store's entries in turn (sorted within a
- * partition, not across partitions — sort the result when you need a global order).
+ * One read-only key-value store over this instance's local copies of one store (one per task),
+ * as Kafka Streams' `CompositeReadOnlyKeyValueStore`, with one difference that matters: a key
+ * read answers "not found" only when the copy of the key's own partition said so (see
+ * {@link readKeyPartition}); when that partition has no queryable copy here it throws a
+ * retriable error instead of asking the other partitions and answering `undefined`. Range and
+ * full scans return each copy's entries in turn (sorted within a partition, not across
+ * partitions — sort the result when you need a global order).
  *
- * The local stores are looked up again on every call, so a facade kept across rebalances
- * keeps working; a store that moved away throws `StateStoreMigratedError`, and no store being
+ * The local copies are looked up again on every call, so a view kept across rebalances keeps
+ * working; a store that moved away throws `StateStoreMigratedError`, and no store being
  * available throws `StateStoreNotAvailableError` (both retriable).
  */
 export class CompositeReadOnlyKeyValueStore<K, V> implements ReadOnlyKeyValueStore<K, V> {
@@ -44,30 +26,27 @@ export class CompositeReadOnlyKeyValueStore<K, V> implements ReadOnlyKeyValueSto
   ) {}
 
   /**
-   * The value of `key` in the first local store that has it. The store of the key's partition
-   * under the default partitioner (murmur2 of the store's key bytes) is asked first, so a hit
-   * usually costs one read; the others follow in partition order, so keys placed by another
-   * partitioner are still found.
+   * The value of `key`: from the copy of its partition (murmur2 of the store's key bytes, as
+   * `queryMetadataForKey`), so a hit usually costs one read; the other copies are asked when it
+   * lacks the key, so keys placed by another partitioner are still found.
+   *
+   * @throws StateStoreMigratedError when the key's partition has no queryable copy here and no
+   *   other copy has the key (retry on its owner).
    */
   get(key: K): V | undefined {
-    return readingStore(this.name, () => {
-      const { stores, partitionCount } = this.storeSet();
-      const first = likelyIndex(stores, partitionCount, key);
-      if (first >= 0) {
-        const value = queryRead(stores[first].store, key);
-        if (value !== undefined) return value;
-      }
-      for (let i = 0; i < stores.length; i++) {
-        if (i === first) continue;
-        const value = queryRead(stores[i].store, key);
-        if (value !== undefined) return value;
-      }
-      return undefined;
-    });
+    return readingStore(this.name, () =>
+      readKeyPartition(this.name, this.storeSet(), key, {
+        read: (store) => queryRead(store, key),
+        found: isValue,
+      }),
+    );
   }
 
+  /** Every local copy's store; each is reported as serving the read. */
   private stores(): ReadOnlyKeyValueStore<K, V>[] {
-    return this.storeSet().stores.map((s) => s.store);
+    const set = this.storeSet();
+    for (const copy of set.stores) served(this.name, set, copy);
+    return set.stores.map((s) => s.store);
   }
 
   range(from?: K, to?: K): KeyValueIterator<K, V> {
@@ -100,27 +79,18 @@ export class CompositeReadOnlyKeyValueStore<K, V> implements ReadOnlyKeyValueSto
   }
 
   /**
-   * {@link get} for any engine; the key's partition is asked first. A store whose engine reads
-   * synchronously answers through its synchronous query read (no round trip to the engine's
-   * thread pool); the others through their asynchronous read.
+   * {@link get} for any engine. A store whose engine reads synchronously answers through its
+   * synchronous query read (no round trip to the engine's thread pool); the others through
+   * their asynchronous read. Throws as {@link get}.
    */
   async getAsync(key: K): Promise<V | undefined> {
-    return readingStoreAsync(this.name, async () => {
-      const { stores, partitionCount } = this.storeSet();
-      const read = (store: ReadOnlyKeyValueStore<K, V>) =>
-        readsSynchronously(store) ? queryRead(store, key) : store.getAsync(key);
-      const first = likelyIndex(stores, partitionCount, key);
-      if (first >= 0) {
-        const value = await read(stores[first].store);
-        if (value !== undefined) return value;
-      }
-      for (let i = 0; i < stores.length; i++) {
-        if (i === first) continue;
-        const value = await read(stores[i].store);
-        if (value !== undefined) return value;
-      }
-      return undefined;
-    });
+    return readingStoreAsync(this.name, () =>
+      readKeyPartitionAsync(this.name, this.storeSet(), key, {
+        read: async (store) =>
+          readsSynchronously(store) ? queryRead(store, key) : store.getAsync(key),
+        found: isValue,
+      }),
+    );
   }
 
   async rangeAsync(from?: K, to?: K, reverse?: boolean): Promise<KeyValue<K, V>[]> {

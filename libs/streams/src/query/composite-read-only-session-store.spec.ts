@@ -40,7 +40,7 @@ describe('CompositeReadOnlySessionStore over two local stores', () => {
       'clicks',
       () => ({
         partitionCount: 2,
-        stores: stores.map((store, partition) => ({ partition, store })),
+        stores: stores.map((store, partition) => ({ partition, active: true, lag: 0, store })),
       }),
     );
     return { first, second, composite };
@@ -105,9 +105,10 @@ describe('CompositeReadOnlySessionStore over two local stores', () => {
       Serdes.String(),
       Serdes.Long(),
     ).build(); // never initialized: reads throw StoreClosedError
-    const composite = new CompositeReadOnlySessionStore<string, number | bigint>('clicks', () => [
-      closed,
-    ]);
+    const composite = new CompositeReadOnlySessionStore<string, number | bigint>('clicks', () => ({
+      partitionCount: 1,
+      stores: [{ partition: 0, active: true, lag: 0, store: closed }],
+    }));
     expect(() => composite.fetch('alice')).toThrow(StateStoreMigratedError);
     expect(() => composite.fetch(undefined, undefined)).toThrow(StateStoreMigratedError);
     await expect(composite.findSessionsAsync('alice', 0, 10)).rejects.toThrow(

@@ -2,37 +2,43 @@ import type { Windowed } from '../windowing/windowed';
 import type { KeyValue, KeyValueIterator } from '../state/key-value-store';
 import type { ReadOnlyWindowStore, WindowStoreIterator } from '../state/window-store';
 import { concatIterators } from './composite-read-only-key-value-store';
+import { readKeyPartition, readKeyPartitionAsync } from './key-partition-read';
+import { served, type PartitionedStores } from './store-copies';
 import { readingStore, readingStoreAsync } from './store-errors';
 
+const isValue = <V>(value: V | undefined): boolean => value !== undefined;
+const hasNext = <T>(it: { peekNextKey(): T | undefined }): boolean =>
+  it.peekNextKey() !== undefined;
+
 /**
- * One read-only window store over this instance's local stores of one name (Kafka Streams'
- * `CompositeReadOnlyWindowStore`). A key lives in one partition, so single-key fetches return
- * the first store that has windows for it; range and full fetches return each store's windows
- * in turn. Errors as {@link CompositeReadOnlyKeyValueStore}.
+ * One read-only window store over this instance's local copies of one store (Kafka Streams'
+ * `CompositeReadOnlyWindowStore`). A key lives in one partition: single-key fetches read the
+ * copy of the key's partition (no windows is an answer only that copy gives; see
+ * `readKeyPartition`); range and full fetches return each copy's windows in turn. Errors as
+ * {@link CompositeReadOnlyKeyValueStore}.
  */
 export class CompositeReadOnlyWindowStore<K, V> implements ReadOnlyWindowStore<K, V> {
   constructor(
     readonly name: string,
-    private readonly stores: () => readonly ReadOnlyWindowStore<K, V>[],
+    private readonly storeSet: () => PartitionedStores<ReadOnlyWindowStore<K, V>>,
   ) {}
 
   fetch(key: K, windowStart: number): V | undefined;
   fetch(key: K, timeFrom: number, timeTo: number): WindowStoreIterator<V>;
   fetch(key: K, timeFrom: number, timeTo?: number): V | undefined | WindowStoreIterator<V> {
     if (timeTo === undefined) {
-      return readingStore(this.name, () => {
-        for (const store of this.stores()) {
-          const value = store.fetch(key, timeFrom);
-          if (value !== undefined) return value;
-        }
-        return undefined;
-      });
+      return readingStore(this.name, () =>
+        readKeyPartition(this.name, this.storeSet(), key, {
+          read: (store) => store.fetch(key, timeFrom),
+          found: isValue,
+        }),
+      );
     }
-    return this.firstNonEmpty((s) => s.fetch(key, timeFrom, timeTo));
+    return this.keyIterator(key, (s) => s.fetch(key, timeFrom, timeTo));
   }
 
   backwardFetch(key: K, timeFrom: number, timeTo: number): WindowStoreIterator<V> {
-    return this.firstNonEmpty((s) => s.backwardFetch(key, timeFrom, timeTo));
+    return this.keyIterator(key, (s) => s.backwardFetch(key, timeFrom, timeTo));
   }
 
   fetchRange(
@@ -57,13 +63,12 @@ export class CompositeReadOnlyWindowStore<K, V> implements ReadOnlyWindowStore<K
   }
 
   fetchAsync(key: K, windowStart: number): Promise<V | undefined> {
-    return readingStoreAsync(this.name, async () => {
-      for (const store of this.stores()) {
-        const value = await store.fetchAsync(key, windowStart);
-        if (value !== undefined) return value;
-      }
-      return undefined;
-    });
+    return readingStoreAsync(this.name, () =>
+      readKeyPartitionAsync(this.name, this.storeSet(), key, {
+        read: (store) => store.fetchAsync(key, windowStart),
+        found: isValue,
+      }),
+    );
   }
 
   fetchWindowsAsync(
@@ -72,13 +77,12 @@ export class CompositeReadOnlyWindowStore<K, V> implements ReadOnlyWindowStore<K
     timeTo: number,
     backward?: boolean,
   ): Promise<KeyValue<number, V>[]> {
-    return readingStoreAsync(this.name, async () => {
-      for (const store of this.stores()) {
-        const windows = await store.fetchWindowsAsync(key, timeFrom, timeTo, backward);
-        if (windows.length > 0) return windows;
-      }
-      return [];
-    });
+    return readingStoreAsync(this.name, () =>
+      readKeyPartitionAsync(this.name, this.storeSet(), key, {
+        read: (store) => store.fetchWindowsAsync(key, timeFrom, timeTo, backward),
+        found: (windows) => windows.length > 0,
+      }),
+    );
   }
 
   fetchRangeAsync(
@@ -96,18 +100,24 @@ export class CompositeReadOnlyWindowStore<K, V> implements ReadOnlyWindowStore<K
     });
   }
 
-  private firstNonEmpty(
+  private keyIterator(
+    key: K,
     open: (store: ReadOnlyWindowStore<K, V>) => WindowStoreIterator<V>,
   ): WindowStoreIterator<V> {
-    return readingStore(this.name, () => {
-      const stores = this.stores();
-      for (let i = 0; i < stores.length; i++) {
-        const it = open(stores[i]);
-        if (it.peekNextKey() !== undefined || i === stores.length - 1) return it;
-        it.close();
-      }
-      return concatIterators<number, V>(this.name, []);
-    });
+    return readingStore(this.name, () =>
+      readKeyPartition(this.name, this.storeSet(), key, {
+        read: open,
+        found: hasNext,
+        discard: (it) => it.close(),
+      }),
+    );
+  }
+
+  /** Every local copy's store; each is reported as serving the read. */
+  private stores(): ReadOnlyWindowStore<K, V>[] {
+    const set = this.storeSet();
+    for (const copy of set.stores) served(this.name, set, copy);
+    return set.stores.map((c) => c.store);
   }
 
   private concat<KK>(

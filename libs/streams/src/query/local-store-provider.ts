@@ -7,23 +7,20 @@ import {
 import { UnknownStateStoreError } from '../errors/unknown-state-store.error';
 import type { Subtopology } from '../processor/internals/topology-nodes';
 import { KafkaStreamsState } from '../runtime/kafka-streams-state';
+import type { PartitionedStores, StoreCopy } from './store-copies';
 import type { StoreQueryParameters } from './store-query-parameters';
 
-/** A local copy of a store: which task holds it, and whether it is the active copy. */
-export interface LocalStore {
+/**
+ * A local copy of a store that queries may read: the active copy of a restored task, or a
+ * standby copy whose lag is known. A task still restoring is no copy (its state is partial),
+ * nor is a standby that has not learnt its changelog's end yet (it could not say its lag).
+ */
+export interface LocalStore extends StoreCopy<unknown> {
   readonly taskId: string;
-  readonly partition: number;
-  readonly active: boolean;
-  /** The typed store (metered layer). */
-  readonly store: unknown;
 }
 
 /** The local copies a query reads, in partition order, with the store's partition count. */
-export interface LocalStoreSet {
-  /** Partitions of the store's sub-topology, when known (else `undefined`). */
-  readonly partitionCount: number | undefined;
-  readonly stores: readonly { readonly partition: number; readonly store: unknown }[];
-}
+export type LocalStoreSet = PartitionedStores<unknown>;
 
 /** What the provider reads from the client. */
 export interface LocalStoreSource {
@@ -31,14 +28,16 @@ export interface LocalStoreSource {
   subtopologyOf(storeName: string): Subtopology | undefined;
   /** Partition count of the store's sub-topology, when known. */
   partitionCount(storeName: string): number | undefined;
-  /** Local copies of a store: running active tasks, and standby (or restoring) copies. */
+  /** Local copies of a store: restored active tasks, and standby copies of known lag. */
   localStores(storeName: string): LocalStore[];
 }
 
 /**
  * Finds the local stores a query may read (Kafka Streams' `StoreProvider` rules): without
  * stale stores, only active copies while the client is RUNNING; with stale stores, also
- * standby copies, and in REBALANCING too. Errors are typed and say whether to retry.
+ * standby copies, and in REBALANCING too. Unlike Kafka Streams, a task still restoring is never
+ * read, not even as a stale store: its partial state would answer "not found" for keys it has
+ * not restored yet. Errors are typed and say whether to retry.
  */
 export class LocalStoreProvider {
   constructor(private readonly source: LocalStoreSource) {}
@@ -114,6 +113,7 @@ export class LocalStoreProvider {
     return {
       partitionCount: this.source.partitionCount(name),
       stores: candidates.sort((a, b) => a.partition - b.partition),
+      onServed: params.servedListener,
     };
   }
 }

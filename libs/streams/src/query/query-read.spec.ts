@@ -27,8 +27,8 @@ describe('queryRead', () => {
     const composite = new CompositeReadOnlyKeyValueStore('s', () => ({
       partitionCount: 2,
       stores: [
-        { partition: 0, store: store({}, true) },
-        { partition: 1, store: store({ k: 7 }, true) },
+        { partition: 0, active: true, lag: 0, store: store({}, true) },
+        { partition: 1, active: true, lag: 0, store: store({ k: 7 }, true) },
       ],
     }));
     expect(composite.get('k')).toBe(7);

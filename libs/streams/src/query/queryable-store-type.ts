@@ -1,14 +1,12 @@
 import type { ReadOnlyKeyValueStore } from '../state/key-value-store';
 import type { ReadOnlySessionStore } from '../state/session-store';
 import type { ReadOnlyWindowStore } from '../state/window-store';
-import {
-  CompositeReadOnlyKeyValueStore,
-  type PartitionedStores,
-} from './composite-read-only-key-value-store';
+import { CompositeReadOnlyKeyValueStore } from './composite-read-only-key-value-store';
 import { CompositeReadOnlySessionStore } from './composite-read-only-session-store';
 import { CompositeReadOnlyWindowStore } from './composite-read-only-window-store';
 import type { ValueAndTimestamp } from '../state/value-and-timestamp';
 import type { LocalStoreSet } from './local-store-provider';
+import { mapCopies, type PartitionedStores } from './store-copies';
 import { isTimestamped, unwrapKeyValueStore, unwrapWindowStore } from './timestamped-unwrapping';
 
 /** A kind of store a query can ask for, and how to combine the local stores of that kind. */
@@ -38,18 +36,13 @@ export const QueryableStoreTypes = {
       kind: 'key-value',
       accepts: isKeyValue,
       create: (name, stores) =>
-        new CompositeReadOnlyKeyValueStore<K, V>(name, () => {
-          const set = stores();
-          return {
-            partitionCount: set.partitionCount,
-            stores: set.stores.map(({ partition, store }) => ({
-              partition,
-              store: isTimestamped(store)
-                ? unwrapKeyValueStore(store as ReadOnlyKeyValueStore<K, ValueAndTimestamp<V>>)
-                : (store as ReadOnlyKeyValueStore<K, V>),
-            })),
-          };
-        }),
+        new CompositeReadOnlyKeyValueStore<K, V>(name, () =>
+          mapCopies(stores(), (store) =>
+            isTimestamped(store)
+              ? unwrapKeyValueStore(store as ReadOnlyKeyValueStore<K, ValueAndTimestamp<V>>)
+              : (store as ReadOnlyKeyValueStore<K, V>),
+          ),
+        ),
     };
   },
   /** Values with the timestamp of the record that last wrote them (timestamped stores only). */
@@ -72,7 +65,7 @@ export const QueryableStoreTypes = {
       accepts: isWindow,
       create: (name, stores) =>
         new CompositeReadOnlyWindowStore<K, V>(name, () =>
-          stores().stores.map(({ store: s }) =>
+          mapCopies(stores(), (s) =>
             isTimestamped(s)
               ? unwrapWindowStore(s as ReadOnlyWindowStore<K, ValueAndTimestamp<V>>)
               : (s as ReadOnlyWindowStore<K, V>),
@@ -91,7 +84,7 @@ export const QueryableStoreTypes = {
       create: (name, stores) =>
         new CompositeReadOnlySessionStore<K, AGG>(
           name,
-          () => stores().stores.map((s) => s.store) as ReadOnlySessionStore<K, AGG>[],
+          () => stores() as PartitionedStores<ReadOnlySessionStore<K, AGG>>,
         ),
     };
   },

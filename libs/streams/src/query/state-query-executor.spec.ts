@@ -22,6 +22,7 @@ function kvCopy(
     taskId: `0_${partition}`,
     partition,
     active,
+    lag: active ? 0 : 4,
     store,
     position: () => ({ events: { [partition]: lastOffset } }),
   };
@@ -36,8 +37,15 @@ describe('executeStateQuery (interactive queries v2)', () => {
       .withPartitions([0, 1, 2]);
     const result = await executeStateQuery(request, true, copies);
     expect(result.partitionResults).toEqual([
-      { partition: 0, success: true, result: 1, position: { events: { 0: 41 } }, active: true },
-      { partition: 1, success: true, result: null, position: {}, active: false },
+      {
+        partition: 0,
+        success: true,
+        result: 1,
+        position: { events: { 0: 41 } },
+        active: true,
+        lag: 0,
+      },
+      { partition: 1, success: true, result: null, position: {}, active: false, lag: 4 },
       expect.objectContaining({
         partition: 2,
         success: false,
@@ -60,6 +68,7 @@ describe('executeStateQuery (interactive queries v2)', () => {
       taskId: '0_0',
       partition: 0,
       active: true,
+      lag: 0,
       store,
       position: () => ({}),
     };

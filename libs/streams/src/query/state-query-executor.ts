@@ -108,7 +108,14 @@ export async function executeStateQuery<K>(
           ),
         );
       } else {
-        results.push({ partition, success: true, result, position, active: copy.active });
+        results.push({
+          partition,
+          success: true,
+          result,
+          position,
+          active: copy.active,
+          lag: copy.lag,
+        });
       }
     } catch (error) {
       results.push(

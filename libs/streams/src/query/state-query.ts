@@ -69,6 +69,11 @@ export interface QueryResult<R> {
   readonly position: Position;
   /** Whether an active copy answered. */
   readonly active: boolean;
+  /**
+   * Records the copy that answered was behind its changelog's end (0 for an active copy);
+   * absent when no copy answered.
+   */
+  readonly lag?: number;
 }
 
 /** Every asked partition's answer. */

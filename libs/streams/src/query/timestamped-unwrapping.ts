@@ -85,8 +85,9 @@ export function unwrapWindowStore<K, V>(
       ? unwrap(store.fetch(key, timeFrom))
       : unwrapIterator(store.fetch(key, timeFrom, timeTo));
   }
-  const view: ReadOnlyWindowStore<K, V> = {
+  const view: ReadOnlyWindowStore<K, V> & { keyBytes(key: K): Buffer | undefined } = {
     name: store.name,
+    keyBytes: (key) => storedKeyBytes(store, key),
     fetch,
     backwardFetch: (key, from, to) => unwrapIterator(store.backwardFetch(key, from, to)),
     fetchRange: (kf, kt, from, to) =>

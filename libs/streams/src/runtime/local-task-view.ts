@@ -16,27 +16,36 @@ export class LocalTaskView {
     private readonly standbys: () => StandbyTaskManager | undefined,
   ) {}
 
-  /** Local copies of `storeName`: active tasks (active once restored) and standby tasks. */
+  /**
+   * Local copies of `storeName` that queries may read: the active copies of restored tasks
+   * (lag 0), and standby copies whose lag is known. A task still restoring holds partial state
+   * and is left out, as is a standby before its changelog's end is known.
+   */
   stores(storeName: string): LocalStore[] {
     const result: LocalStore[] = [];
     for (const entry of this.active()?.tasks() ?? []) {
+      if (!entry.restored) continue;
       const store = entry.task.store(storeName);
       if (store) {
         result.push({
           taskId: entry.task.id.toString(),
           partition: entry.task.id.partition,
-          active: entry.restored,
+          active: true,
+          lag: 0,
           store,
         });
       }
     }
-    for (const standby of this.standbys()?.all() ?? []) {
+    const standbys = this.standbys();
+    for (const standby of standbys?.all() ?? []) {
       const store = standby.store(storeName);
-      if (store)
+      const lag = store && standbys!.storeLag(standby, storeName);
+      if (store && lag !== undefined)
         result.push({
           taskId: standby.id.toString(),
           partition: standby.id.partition,
           active: false,
+          lag,
           store,
         });
     }
@@ -55,13 +64,16 @@ export class LocalTaskView {
 
   /**
    * Per store and partition, how far each local copy is behind its changelog: standbys against
-   * the changelog end (fetched now), restored actives 0.
+   * the changelog end (fetched now), restored actives 0. Tasks still restoring are left out
+   * (their progress is the restore listener's to tell), as are standbys whose changelog end
+   * could not be fetched.
    */
   async lags(applicationId: string): Promise<Map<string, Map<number, LagInfo>>> {
     const standbys = this.standbys();
     await standbys?.refreshEndOffsets().catch(() => undefined);
     const result = standbys?.lags() ?? new Map<string, Map<number, LagInfo>>();
     for (const entry of this.active()?.tasks() ?? []) {
+      if (!entry.restored) continue;
       for (const { topic, partition, offset } of entry.stateManager.changelogOffsets()) {
         const store = topic.slice(applicationId.length + 1, -'-changelog'.length);
         let perStore = result.get(store);

@@ -48,7 +48,7 @@ describe('StandbyTaskManager', () => {
   beforeEach(() => (root = mkdtempSync(join(tmpdir(), 'standby-manager-'))));
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-  function manager() {
+  function manager(endOffsets: { partition: number; high: string }[] = []) {
     const builder = new StreamsBuilder();
     builder.table(
       'users',
@@ -59,7 +59,7 @@ describe('StandbyTaskManager', () => {
     const warnings: string[] = [];
     const admin = {
       deleteGroups: async () => undefined,
-      fetchTopicOffsets: async () => [],
+      fetchTopicOffsets: async () => endOffsets.map((o) => ({ ...o, offset: o.high, low: '0' })),
     } as unknown as Admin;
     const standbys = new StandbyTaskManager({
       topology: builder.build(),
@@ -71,6 +71,30 @@ describe('StandbyTaskManager', () => {
     });
     return { standbys, consumers, warnings };
   }
+
+  it('reports no lag for a copy until its changelog end is known, then the true distance', async () => {
+    const ends: { partition: number; high: string }[] = [];
+    const { standbys } = manager(ends);
+    await standbys.assign(['0_0']);
+    const task = standbys.get('0_0')!;
+    // Just opened, end offset never fetched: the copy cannot say how stale it is.
+    expect(standbys.storeLag(task, 'users-store')).toBeUndefined();
+    expect(standbys.lags()).toEqual(new Map());
+    ends.push({ partition: 0, high: '120' });
+    await standbys.refreshEndOffsets();
+    expect(standbys.storeLag(task, 'users-store')).toBe(120);
+    const [partition] = task.partitions;
+    task.apply(partition, [], 99);
+    expect(standbys.storeLag(task, 'users-store')).toBe(20);
+    expect(standbys.lags().get('users-store')?.get(0)).toEqual({
+      currentOffsetPosition: 100,
+      endOffsetPosition: 120,
+      offsetLag: 20,
+    });
+    // A store the task does not have (or one without a changelog) is no queryable copy.
+    expect(standbys.storeLag(task, 'other-store')).toBeUndefined();
+    await standbys.closeAll();
+  });
 
   it('replaces its changelog consumer after a crash kafkajs does not recover from', async () => {
     const { standbys, consumers, warnings } = manager();

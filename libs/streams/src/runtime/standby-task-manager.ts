@@ -117,25 +117,44 @@ export class StandbyTaskManager {
     await this.startConsumer();
   }
 
-  /** Lag per store and partition of every standby partition (positions vs. end offsets). */
+  /**
+   * Lag per store and partition of every standby partition (positions vs. end offsets). A
+   * partition whose changelog end has not been fetched yet is left out: its lag is unknown.
+   */
   lags(): Map<string, Map<number, LagInfo>> {
     const result = new Map<string, Map<number, LagInfo>>();
     for (const task of this.tasks.values()) {
       for (const p of task.partitions) {
-        const end = Math.max(
-          this.endOffsets.get(`${p.topic}:${p.partition}`) ?? p.position,
-          p.position,
-        );
+        const lag = this.lagInfo(p);
+        if (lag === undefined) continue;
         let perStore = result.get(p.storeName);
         if (!perStore) result.set(p.storeName, (perStore = new Map()));
-        perStore.set(p.partition, {
-          currentOffsetPosition: p.position,
-          endOffsetPosition: end,
-          offsetLag: end - p.position,
-        });
+        perStore.set(p.partition, lag);
       }
     }
     return result;
+  }
+
+  /**
+   * How many records the standby copy of `storeName` in `task` is behind its changelog's end
+   * (as last fetched), or `undefined` while that end is unknown: such a copy must not answer
+   * queries, since it could not say how stale its answer is.
+   */
+  storeLag(task: StandbyTask, storeName: string): number | undefined {
+    const partition = task.partitions.find((p) => p.storeName === storeName);
+    if (!partition) return undefined; // no changelog: nothing keeps this copy up to date
+    return this.lagInfo(partition)?.offsetLag;
+  }
+
+  private lagInfo(p: StandbyPartition): LagInfo | undefined {
+    const known = this.endOffsets.get(`${p.topic}:${p.partition}`);
+    if (known === undefined) return undefined;
+    const end = Math.max(known, p.position);
+    return {
+      currentOffsetPosition: p.position,
+      endOffsetPosition: end,
+      offsetLag: end - p.position,
+    };
   }
 
   /** Fetches the changelogs' end offsets now (lags are otherwise refreshed every second). */

@@ -89,6 +89,17 @@ export abstract class MeteredSegmentedStore<K, V, S extends SegmentedStack> {
   }
 
   /**
+   * The bytes of `key` (the record key, not the windowed one) as the store's key serde writes
+   * them: what the input topic was partitioned by. Interactive queries hash them to find the
+   * key's partition.
+   *
+   * @throws SerializationError from the key serde (fix the key or the serde).
+   */
+  keyBytes(key: K): Buffer {
+    return this.keySerde.serialize(key, this.topic);
+  }
+
+  /**
    * Opens the stack for the task of `context` and registers the store for restore.
    * @throws ProcessorStateError (from the engine) when a segment cannot be opened.
    */
