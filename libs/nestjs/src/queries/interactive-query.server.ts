@@ -103,8 +103,8 @@ export class InteractiveQueryServer {
     try {
       if ('sessionFetch' in decoded) {
         const { key, partition, staleStores } = decoded.sessionFetch;
-        const sessions = await this.sessions.fetch(store, key, partition, staleStores);
-        return { ok: true, servedBy, result: toWire(sessions) };
+        const read = await this.sessions.fetch(store, key, partition, staleStores);
+        return { ok: true, servedBy, result: toWire(read) };
       }
       const result = await this.streams.query(decoded.request);
       return { ok: true, servedBy, result: toWire(result) };

@@ -14,6 +14,7 @@ import {
 import type { StateQueryRequest, StateQueryResult } from '@nest-streams/streams/query/state-query';
 import { KafkaStreams } from '@nest-streams/streams/runtime/kafka-streams';
 import type { Serde } from '@nest-streams/streams/serde/serde';
+import type { ServedCopy } from '@nest-streams/streams/query/store-copies';
 import type { KeyValue } from '@nest-streams/streams/state/key-value-store';
 import type { SessionEntries } from '@nest-streams/streams/state/session-store';
 import { SessionWindow } from '@nest-streams/streams/windowing/session-window';
@@ -30,7 +31,8 @@ import {
   type QueryFailure,
   type RemoteQueryResponse,
 } from './interactive-query.protocol';
-import { LocalSessionReader } from './local-session.reader';
+import { LocalSessionReader, type SessionRead } from './local-session.reader';
+import { StoreReadContext } from './store-read-context';
 import { errorFromFailure, errorOfPartitionFailure, failureOf } from './query-failure.mapping';
 import { fromWire, toWire } from './wire-codec';
 
@@ -78,6 +80,20 @@ export interface ScatterGatherResult<K, V> {
   readonly position: Position;
 }
 
+/** What a single-key read answered, and which copy of which instance answered it. */
+export interface KeyLookup<V> {
+  readonly value: V | undefined;
+  /** The instance (`application.server`) whose copy answered. */
+  readonly servedBy: string;
+  readonly partition: number;
+  /** False when a standby copy answered: the value (or its absence) is `lag` records old. */
+  readonly active: boolean;
+  /** Records the answering copy was behind its changelog's end (0 for the active copy). */
+  readonly lag: number;
+}
+
+type Served = Omit<KeyLookup<unknown>, 'value'>;
+
 /** Where a query runs: here, or on another instance. */
 type QueryTarget = { readonly local: true } | { readonly local: false; readonly host: HostInfo };
 const LOCAL: QueryTarget = { local: true };
@@ -108,10 +124,26 @@ export class InteractiveQueryService {
     @Inject(LocalSessionReader) private readonly sessions: LocalSessionReader,
   ) {}
 
-  /** The value of `key` in key-value store `store`, or undefined. */
+  /**
+   * The value of `key` in key-value store `store`, or undefined. With stale reads allowed, the
+   * answer may come from a standby copy: use {@link lookup} to learn which copy answered.
+   */
   async get<K, V>(store: string, key: K, options: KeyQueryOptions<K> = {}): Promise<V | undefined> {
-    const result = await this.byKey(store, key, KeyQuery.withKey(key), options);
-    return (result ?? undefined) as V | undefined;
+    return (await this.lookup<K, V>(store, key, options)).value;
+  }
+
+  /**
+   * {@link get}, with which copy answered: the owner's active copy, or (stale reads allowed,
+   * owner unreachable) a standby copy and how many records it was behind — an `undefined`
+   * value from a standby means "not in that copy", not "not in the store".
+   */
+  async lookup<K, V>(
+    store: string,
+    key: K,
+    options: KeyQueryOptions<K> = {},
+  ): Promise<KeyLookup<V>> {
+    const { result, served } = await this.byKey(store, key, KeyQuery.withKey(key), options);
+    return { value: (result ?? undefined) as V | undefined, ...served };
   }
 
   /** `key`'s windows of window store `store` starting in `[timeFrom, timeTo]`, oldest first. */
@@ -123,7 +155,8 @@ export class InteractiveQueryService {
     options: KeyQueryOptions<K> = {},
   ): Promise<KeyValue<number, V>[]> {
     const query = WindowKeyQuery.withKeyAndWindowStartRange(key, timeFrom, timeTo);
-    return ((await this.byKey(store, key, query, options)) ?? []) as KeyValue<number, V>[];
+    const { result } = await this.byKey(store, key, query, options);
+    return (result ?? []) as KeyValue<number, V>[];
   }
 
   /**
@@ -136,11 +169,16 @@ export class InteractiveQueryService {
     key: K,
     options: KeyQueryOptions<K> = {},
   ): Promise<SessionEntries<K, AGG>> {
-    const entries = await this.routed(store, key, options, (target, partition, active) =>
-      target.local
-        ? this.sessions.fetch(store, key, partition, !active)
-        : this.remoteSessions(target.host, store, key, partition, !active),
-    );
+    const entries = await this.routed(store, key, options, async (target, partition, active) => {
+      const read: SessionRead<K, AGG> = target.local
+        ? await this.sessions.fetch<K, AGG>(store, key, partition, !active)
+        : ((await this.remoteSessions(target.host, store, key, partition, !active)) as SessionRead<
+            K,
+            AGG
+          >);
+      if (read.served) this.recordServed(read.served, target);
+      return read.entries;
+    });
     return (entries as KeyValue<{ key: K; window: { start: number; end: number } }, AGG>[]).map(
       ({ key: windowed, value }) => ({
         key:
@@ -178,7 +216,7 @@ export class InteractiveQueryService {
     key: K,
     query: StoreQuery<K>,
     options: KeyQueryOptions<K>,
-  ): Promise<unknown> {
+  ): Promise<{ result: unknown; served: Served }> {
     return this.routed(store, key, options, (target, partition, active) =>
       this.single(
         target,
@@ -198,12 +236,12 @@ export class InteractiveQueryService {
    * Runs `read` where `key` lives: on its owner (active copy), or, when the owner is
    * unreachable and stale reads are allowed, on a standby copy (here first).
    */
-  private async routed<K>(
+  private async routed<K, R>(
     store: string,
     key: K,
     options: KeyQueryOptions<K>,
-    read: (target: QueryTarget, partition: number, active: boolean) => Promise<unknown>,
-  ): Promise<unknown> {
+    read: (target: QueryTarget, partition: number, active: boolean) => Promise<R>,
+  ): Promise<R> {
     const location = this.locator.locate(store, key, options.keySerde);
     const { metadata, self } = location;
     if (!metadata.available) {
@@ -231,12 +269,15 @@ export class InteractiveQueryService {
     }
   }
 
-  /** Runs a one-partition request and returns its result, or throws its failure. */
+  /**
+   * Runs a one-partition request and returns its result with the copy that answered (also
+   * noted in the request's read record), or throws its failure.
+   */
   private async single<K>(
     target: QueryTarget,
     request: StateQueryRequest<K>,
     partition: number,
-  ): Promise<unknown> {
+  ): Promise<{ result: unknown; served: Served }> {
     const where = target.local ? this.settings.servedBy : target.host.toString();
     const answer = await this.run(target, request);
     const result = answer.partitionResults.find((r) => r.partition === partition);
@@ -245,8 +286,24 @@ export class InteractiveQueryService {
         `${where} did not answer for partition ${partition} of '${request.storeName}': rediscover the owner and retry`,
       );
     }
-    if (result.success) return result.result;
-    throw errorOfPartitionFailure(request.storeName, result, where);
+    if (!result.success) throw errorOfPartitionFailure(request.storeName, result, where);
+    if (!result.active && result.lag === undefined) {
+      throw new StateStoreNotAvailableError(
+        `${where} answered for partition ${partition} of '${request.storeName}' from a standby copy without saying its lag: retry`,
+      );
+    }
+    const served = this.recordServed(
+      { storeName: request.storeName, partition, active: result.active, lag: result.lag ?? 0 },
+      target,
+    );
+    return { result: result.result, served };
+  }
+
+  /** Notes the copy that answered in the current request's read record (for `X-Stale`/`X-Lag`). */
+  private recordServed(copy: ServedCopy, target: QueryTarget): Served {
+    const servedBy = target.local ? this.settings.servedBy : target.host.toString();
+    StoreReadContext.record({ ...copy, servedBy });
+    return { servedBy, partition: copy.partition, active: copy.active, lag: copy.lag };
   }
 
   private async scatter<K, V>(

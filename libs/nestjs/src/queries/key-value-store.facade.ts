@@ -70,11 +70,10 @@ export class KeyValueStoreFacade<K, V> implements ReadOnlyKeyValueStore<K, V> {
   }
 
   private store(): ReadOnlyKeyValueStore<K, V> {
-    let parameters = StoreQueryParameters.fromNameAndType(
+    const parameters = StoreQueryParameters.fromNameAndType(
       this.name,
       QueryableStoreTypes.keyValueStore<K, V>(),
     );
-    if (StoreReadContext.current().staleStores) parameters = parameters.enableStaleStores();
-    return this.streams.store(parameters);
+    return this.streams.store(StoreReadContext.parametersFor(parameters));
   }
 }

@@ -2,7 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { QueryableStoreTypes } from '@nest-streams/streams/query/queryable-store-type';
 import { StoreQueryParameters } from '@nest-streams/streams/query/store-query-parameters';
 import { KafkaStreams } from '@nest-streams/streams/runtime/kafka-streams';
+import type { ServedCopy } from '@nest-streams/streams/query/store-copies';
 import type { SessionEntries } from '@nest-streams/streams/state/session-store';
+
+/** A key's sessions, and the copy that answered (active, or a standby and its lag). */
+export interface SessionRead<K, AGG> {
+  readonly entries: SessionEntries<K, AGG>;
+  readonly served: ServedCopy | undefined;
+}
 
 /**
  * Reads a key's sessions from this instance's copy of one partition of a session store
@@ -17,17 +24,21 @@ import type { SessionEntries } from '@nest-streams/streams/state/session-store';
 export class LocalSessionReader {
   constructor(@Inject(KafkaStreams) private readonly streams: KafkaStreams) {}
 
-  fetch<K, AGG>(
+  async fetch<K, AGG>(
     store: string,
     key: K,
     partition: number,
     staleStores: boolean,
-  ): Promise<SessionEntries<K, AGG>> {
+  ): Promise<SessionRead<K, AGG>> {
+    let served: ServedCopy | undefined;
     let parameters = StoreQueryParameters.fromNameAndType(
       store,
       QueryableStoreTypes.sessionStore<K, AGG>(),
-    ).withPartition(partition);
+    )
+      .withPartition(partition)
+      .withServedListener((copy) => (served = copy));
     if (staleStores) parameters = parameters.enableStaleStores();
-    return this.streams.store(parameters).fetchAsync(key);
+    const entries = await this.streams.store(parameters).fetchAsync(key);
+    return { entries, served };
   }
 }

@@ -75,11 +75,10 @@ export class SessionStoreFacade<K, AGG> implements ReadOnlySessionStore<K, AGG> 
   }
 
   private store(): ReadOnlySessionStore<K, AGG> {
-    let parameters = StoreQueryParameters.fromNameAndType(
+    const parameters = StoreQueryParameters.fromNameAndType(
       this.name,
       QueryableStoreTypes.sessionStore<K, AGG>(),
     );
-    if (StoreReadContext.current().staleStores) parameters = parameters.enableStaleStores();
-    return this.streams.store(parameters);
+    return this.streams.store(StoreReadContext.parametersFor(parameters));
   }
 }

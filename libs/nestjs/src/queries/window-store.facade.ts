@@ -76,11 +76,10 @@ export class WindowStoreFacade<K, V> implements ReadOnlyWindowStore<K, V> {
   }
 
   private store(): ReadOnlyWindowStore<K, V> {
-    let parameters = StoreQueryParameters.fromNameAndType(
+    const parameters = StoreQueryParameters.fromNameAndType(
       this.name,
       QueryableStoreTypes.windowStore<K, V>(),
     );
-    if (StoreReadContext.current().staleStores) parameters = parameters.enableStaleStores();
-    return this.streams.store(parameters);
+    return this.streams.store(StoreReadContext.parametersFor(parameters));
   }
 }

@@ -60,10 +60,12 @@ export class KeyOwnerLocator {
     return declared?.options.valueSerde as Serde<V> | undefined;
   }
 
-  /** How far this instance's copy of `store`'s `partition` is behind, in records. */
-  async lagOf(store: string, partition: number): Promise<number | undefined> {
-    const lags = await this.streams.allLocalStorePartitionLags();
-    return lags.get(store)?.get(partition)?.offsetLag;
+  /**
+   * Fetches the changelogs' end offsets now, so the lag a standby copy reports with its next
+   * answer is measured against them. A broker that does not answer leaves the last known ends.
+   */
+  async refreshLags(): Promise<void> {
+    await this.streams.allLocalStorePartitionLags().catch(() => undefined);
   }
 
   private declaredAggregationKeySerde(store: string): Serde<unknown> | undefined {

@@ -3,6 +3,7 @@ import {
   Controller,
   Get,
   Injectable,
+  NotFoundException,
   Param,
   Post,
   type INestApplication,
@@ -16,7 +17,10 @@ import type { HostInfo } from '@nest-streams/streams/cluster/host-info';
 import { KeyQueryMetadata } from '@nest-streams/streams/query/key-query-metadata';
 import { SerializationError } from '@nest-streams/streams/serde/serialization.error';
 import { Serdes } from '@nest-streams/streams/serde/serdes';
+import { DefaultStreamPartitioner } from '@nest-streams/streams/cluster/default-stream-partitioner';
 import { Aggregate } from '../decorators/aggregate.decorator';
+import { InjectStore } from '../decorators/inject-store.decorator';
+import type { KeyValueStoreFacade } from '../queries/key-value-store.facade';
 import { RouteByKey } from '../decorators/route-by-key.decorator';
 import { StateStore } from '../decorators/state-store.decorator';
 import { KafkaStreamsHost } from '../kafka-streams.host';
@@ -145,8 +149,16 @@ class Aggregation {
 const handled: string[] = [];
 let failWith: Error | undefined;
 
+/** The partition of `key` among the fake's three partitions (the default partitioner's). */
+const partitionOf = (key: string) =>
+  new DefaultStreamPartitioner().partition(Buffer.from(key, 'utf8'), 3);
+
 @Controller('stats')
 class StatsController {
+  constructor(
+    @InjectStore('stats-store') private readonly stats: KeyValueStoreFacade<string, number>,
+  ) {}
+
   @Get('by-query')
   @RouteByKey('stats-store', 'query.user')
   byQuery(): { ok: boolean } {
@@ -166,6 +178,16 @@ class StatsController {
   getStale(@Param('userId') userId: string): Record<string, unknown> {
     handled.push(userId);
     return { userId, servedHere: true, stale: StoreReadContext.current().staleStores };
+  }
+
+  /** Reads the store as an application does: 404 when the store says the key is absent. */
+  @Get('read/:userId')
+  @RouteByKey('stats-store', 'userId', { allowStaleReads: true })
+  async read(@Param('userId') userId: string): Promise<Record<string, unknown>> {
+    handled.push(userId);
+    const value = await this.stats.getAsync(userId);
+    if (value === undefined) throw new NotFoundException(`no stats for '${userId}'`);
+    return { userId, value };
   }
 
   @Post(':userId/orders')
@@ -237,6 +259,7 @@ describe('StoreRoutingInterceptor', () => {
       instance(dead, { active: ['0_2'] }),
     ];
     fake.lags = new Map();
+    fake.keyValueCopies = [];
   });
 
   it('runs the handler here when this instance owns the key, never calling the forwarder', async () => {
@@ -303,21 +326,67 @@ describe('StoreRoutingInterceptor', () => {
     expect(handled).toEqual([]);
   });
 
-  it("answers from this instance's standby copy, marked stale, when the route allows it", async () => {
-    fake.owns(dead, [SELF], 2);
-    fake.lags = new Map([
-      [
-        'stats-store',
-        new Map([[2, { currentOffsetPosition: 58, endOffsetPosition: 100, offsetLag: 42 }]]),
-      ],
-    ]);
-    const answer = await call(base, '/stats/stale/u1');
+  it("answers from this instance's standby copy, marked stale with the copy's lag", async () => {
+    const p = partitionOf('u1');
+    fake.owns(dead, [SELF], p);
+    fake.keyValueCopies = [{ partition: p, active: false, lag: 42, values: { u1: 5 } }];
+    const answer = await call(base, '/stats/read/u1');
     expect(answer.status).toBe(200);
-    expect(answer.json).toEqual({ userId: 'u1', servedHere: true, stale: true });
+    expect(answer.json).toEqual({ userId: 'u1', value: 5 });
     expect(answer.headers['x-stale']).toBe('true');
     expect(answer.headers['x-lag']).toBe('42');
     expect(answer.headers['x-served-by']).toBe(SELF);
     expect(forward).toHaveBeenCalledTimes(1);
+  });
+
+  it("says 'not found' from a standby copy only marked stale, with its lag", async () => {
+    const p = partitionOf('u1');
+    fake.owns(dead, [SELF], p);
+    fake.keyValueCopies = [{ partition: p, active: false, lag: 3, values: {} }];
+    const answer = await call(base, '/stats/read/u1');
+    expect(answer.status).toBe(404);
+    expect(answer.headers['x-stale']).toBe('true');
+    expect(answer.headers['x-lag']).toBe('3');
+  });
+
+  it("answers 503, never 404, when the key's standby copy left before the read", async () => {
+    // The decision was made on metadata naming this instance a standby of the key's partition;
+    // by the time the handler reads, that copy is gone (a rebalance moved it) and only other
+    // partitions are here. They do not hold the key: "not found" would be a wrong answer.
+    const p = partitionOf('u1');
+    fake.owns(dead, [SELF], p);
+    fake.keyValueCopies = [0, 1, 2]
+      .filter((q) => q !== p)
+      .map((q) => ({ partition: q, active: q % 2 === 0, lag: q % 2 === 0 ? 0 : 1, values: {} }));
+    const answer = await call(base, '/stats/read/u1');
+    expect(answer.status).toBe(503);
+    expect(answer.headers['retry-after']).toBe('3');
+    expect(answer.json).toMatchObject({ code: 'STORE_MIGRATED', retriable: true });
+    expect(answer.headers['x-stale']).toBeUndefined();
+    expect(handled).toEqual(['u1']);
+  });
+
+  it("answers 503, never 404, when this instance was the owner but the key's partition moved", async () => {
+    const p = partitionOf('u1');
+    fake.owns(SELF, [], p);
+    fake.keyValueCopies = [0, 1, 2]
+      .filter((q) => q !== p)
+      .map((q) => ({ partition: q, active: true, lag: 0, values: {} }));
+    const answer = await call(base, '/stats/read/u1');
+    expect(answer.status).toBe(503);
+    expect(answer.headers['retry-after']).toBe('3');
+  });
+
+  it('does not mark an answer stale when the active copy answered it after all', async () => {
+    // Decided as a standby read, but the copy became active (promoted) before the read.
+    const p = partitionOf('u1');
+    fake.owns(dead, [SELF], p);
+    fake.keyValueCopies = [{ partition: p, active: true, lag: 0, values: { u1: 8 } }];
+    const answer = await call(base, '/stats/read/u1');
+    expect(answer.status).toBe(200);
+    expect(answer.json).toEqual({ userId: 'u1', value: 8 });
+    expect(answer.headers['x-stale']).toBeUndefined();
+    expect(answer.headers['x-lag']).toBeUndefined();
   });
 
   it('forwards to a standby instance when the owner is unreachable and the route allows it', async () => {
@@ -335,13 +404,16 @@ describe('StoreRoutingInterceptor', () => {
   });
 
   it('serves a forwarded standby read from its standby copy when it holds one', async () => {
-    fake.owns(dead, [SELF]);
-    const answer = await call(base, '/stats/stale/u1', {
-      headers: app.get(HopAuthenticator).sign(owner.endpoint, true, 'GET', '/stats/stale/u1'),
+    const p = partitionOf('u1');
+    fake.owns(dead, [SELF], p);
+    fake.keyValueCopies = [{ partition: p, active: false, lag: 2, values: { u1: 4 } }];
+    const answer = await call(base, '/stats/read/u1', {
+      headers: app.get(HopAuthenticator).sign(owner.endpoint, true, 'GET', '/stats/read/u1'),
     });
     expect(answer.status).toBe(200);
-    expect(answer.json).toMatchObject({ stale: true });
+    expect(answer.json).toEqual({ userId: 'u1', value: 4 });
     expect(answer.headers['x-stale']).toBe('true');
+    expect(answer.headers['x-lag']).toBe('2');
     expect(forward).not.toHaveBeenCalled();
   });
 

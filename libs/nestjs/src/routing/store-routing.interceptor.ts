@@ -11,7 +11,7 @@ import {
 } from '@nestjs/common';
 import { HTTP_CODE_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
 import type { IncomingHttpHeaders } from 'node:http';
-import { from, mergeMap, of, type Observable } from 'rxjs';
+import { from, mergeMap, Observable, of, tap } from 'rxjs';
 import type { HostInfo } from '@nest-streams/streams/cluster/host-info';
 import { StreamsError } from '@nest-streams/streams/errors/streams.error';
 import { SerializationError } from '@nest-streams/streams/serde/serialization.error';
@@ -92,7 +92,7 @@ export class StoreRoutingInterceptor implements NestInterceptor {
     const response = http.getResponse<HttpResponseLike>();
     response.setHeader(SERVED_BY_HEADER, this.settings.servedBy);
     const route = this.accessor.getRouteByKey(context.getHandler());
-    if (!route) return next.handle();
+    if (!route) return this.handle(next, response, false);
     return from(this.route(route, request, response, next, context)).pipe(
       mergeMap((result) => result),
     );
@@ -130,10 +130,10 @@ export class StoreRoutingInterceptor implements NestInterceptor {
     switch (decision.action) {
       case 'local':
         this.metrics.recordRouting('local');
-        return next.handle();
+        return this.handle(next, response, false);
       case 'unavailable':
         if (standbyRead && allowStale) {
-          return this.fromStandby(route, input, request, response, next, context, []);
+          return this.fromStandby(input, request, response, next, context, []);
         }
         throw this.unavailable(response, decision.reason);
       case 'forward': {
@@ -148,13 +148,12 @@ export class StoreRoutingInterceptor implements NestInterceptor {
           this.metrics.recordRouting('forwarded');
           return this.relay(answer, response, context);
         }
-        return this.fromStandby(route, input, request, response, next, context, [decision.target]);
+        return this.fromStandby(input, request, response, next, context, [decision.target]);
       }
     }
   }
 
   private async fromStandby(
-    route: RouteByKeyMetadata,
     input: RouteInput,
     request: HttpRequestLike,
     response: HttpResponseLike,
@@ -165,12 +164,9 @@ export class StoreRoutingInterceptor implements NestInterceptor {
     const decision = decideStandby(input, exclude);
     if (decision.action === 'local-standby') {
       this.metrics.recordRouting('standby');
-      response.setHeader(STALE_HEADER, 'true');
-      const lag = await this.locator
-        .lagOf(route.store, input.metadata.partition)
-        .catch(() => undefined);
-      if (lag !== undefined) response.setHeader(LAG_HEADER, String(lag));
-      return StoreReadContext.run({ staleStores: true }, () => next.handle());
+      // Fresh changelog ends, so the lag each standby copy reports with its answer is current.
+      await this.locator.refreshLags();
+      return this.handle(next, response, true);
     }
     if (decision.action === 'forward-standby') {
       try {
@@ -183,6 +179,33 @@ export class StoreRoutingInterceptor implements NestInterceptor {
       }
     }
     throw this.unavailable(response, decision.reason);
+  }
+
+  /**
+   * Runs the handler with its store reads recorded (standby copies allowed with
+   * `staleStores`), and marks the answer `X-Stale: true` and `X-Lag: <records>` when a standby
+   * copy answered any of its reads — whatever was decided before, the marks say what served.
+   */
+  private handle(
+    next: CallHandler,
+    response: HttpResponseLike,
+    staleStores: boolean,
+  ): Observable<unknown> {
+    return new Observable((subscriber) =>
+      StoreReadContext.run({ staleStores }, () => {
+        const record = StoreReadContext.current();
+        const mark = () => {
+          const stale = StoreReadContext.staleness(record);
+          if (stale === undefined) return;
+          response.setHeader(STALE_HEADER, 'true');
+          response.setHeader(LAG_HEADER, String(stale.lag));
+        };
+        return next
+          .handle()
+          .pipe(tap({ next: mark, error: mark }))
+          .subscribe(subscriber);
+      }),
+    );
   }
 
   private forward(

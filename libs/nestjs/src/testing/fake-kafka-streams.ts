@@ -89,7 +89,22 @@ export class FakeKafkaStreams {
   /** Sessions per partition of every session store: `key -> [start, end, aggregate][]`. */
   sessions = new Map<number, Record<string, [number, number, unknown][]>>();
 
+  /** Partitions of every store (what a key read hashes the key's bytes with). */
+  partitionCount = 3;
+
+  /**
+   * This instance's copies of key-value stores for `store()`: the engine's own composite view
+   * reads them (the key's partition first, standbys only with stale stores).
+   */
+  keyValueCopies: {
+    partition: number;
+    active: boolean;
+    lag: number;
+    values: Record<string, unknown>;
+  }[] = [];
+
   store(params: StoreQueryParameters<unknown>): unknown {
+    if (params.queryableStoreType.kind === 'key-value') return this.keyValueStore(params);
     const partition = params.partition ?? 0;
     const rows = this.sessions.get(partition);
     if (!rows) throw new StateStoreMigratedError(`partition ${partition} is not here`);
@@ -100,6 +115,32 @@ export class FakeKafkaStreams {
           value,
         })),
     };
+  }
+
+  private keyValueStore(params: StoreQueryParameters<unknown>): unknown {
+    const copies = this.keyValueCopies.filter(
+      (c) =>
+        (params.staleStoresEnabled || c.active) &&
+        (params.partition === undefined || c.partition === params.partition),
+    );
+    if (copies.length === 0) {
+      throw new StateStoreMigratedError(`store '${params.storeName}' has no copy here`);
+    }
+    return params.queryableStoreType.create(params.storeName, () => ({
+      partitionCount: this.partitionCount,
+      onServed: params.servedListener,
+      stores: copies.map(({ partition, active, lag, values }) => ({
+        partition,
+        active,
+        lag,
+        store: {
+          name: params.storeName,
+          keyBytes: (key: string) => Buffer.from(key, 'utf8'),
+          queryGet: (key: string) => values[key],
+          getAsync: async (key: string) => values[key],
+        },
+      })),
+    }));
   }
 
   async close(): Promise<void> {
