@@ -12,7 +12,7 @@ export interface QueryTally {
   activeOk: number;
   /** 200 from a standby, marked `X-Stale: true`. */
   staleOk: number;
-  /** Stale answers without an `X-Lag` (allowed: "when known"). */
+  /** Stale answers without an `X-Lag` (a failure: a standby copy always says its lag). */
   staleWithoutLag: number;
   /** 404 for a user with no committed event (active) / from a marked standby copy. */
   activeNotFound: number;
@@ -52,8 +52,11 @@ export interface QueryCheckerOptions {
  * - 200 without `X-Stale`: an active copy — never newer than what was produced (exactly-once:
  *   exactly the state after the user's first `count` events) and never older than what was
  *   committed before the request started;
- * - 200 with `X-Stale: true` (and `X-Lag` when known): a standby — never newer, exact prefix;
- * - 404: only for a user without committed events (active), or from a marked standby copy;
+ * - 200 with `X-Stale: true` and `X-Lag: <records>`: a standby — never newer, exact prefix;
+ *   with `X-Lag: 0` also never older than what was committed before the request started;
+ * - 404: only for a user without committed events (active), or from a standby copy that is
+ *   marked and says how far behind it is (`X-Lag`); with `X-Lag: 0` only for a user without
+ *   committed events — a 404 for a user with committed events is otherwise a wrong answer;
  * - 503: only with `Retry-After`;
  * - a connection error: only when the target instance was killed during the request;
  * - anything else (500, 400, a timeout...) is a failure.
@@ -148,17 +151,24 @@ export class QueryChecker {
     if (!this.isMember(servedBy)) {
       return this.fail(`${where}: ${answer.status} with X-Served-By '${servedBy}'`);
     }
+    const lag = header(answer.headers, 'x-lag');
+    if (stale && (answer.status === 200 || answer.status === 404)) {
+      if (lag === undefined) {
+        this.tally.staleWithoutLag++;
+        return this.fail(`${where}: a stale ${answer.status} without X-Lag`);
+      }
+      if (!/^[0-9]+$/.test(lag)) return this.fail(`${where}: X-Lag '${lag}'`);
+    }
+    // A copy that says it is not behind must hold every committed event, as the active does.
+    const current = !stale || lag === '0';
     switch (answer.status) {
       case 200: {
         const value = parse(answer.body);
         const bounds = { dispatched, committed };
-        const bad = judgeStats(this.feed, this.options.guarantee, userId, value, bounds, !stale);
-        if (bad) return this.fail(`${where} (${stale ? 'stale' : 'active'}): ${bad}`);
+        const bad = judgeStats(this.feed, this.options.guarantee, userId, value, bounds, current);
+        if (bad) return this.fail(`${where} (${stale ? `stale, lag ${lag}` : 'active'}): ${bad}`);
         if (stale) {
           this.tally.staleOk++;
-          const lag = header(answer.headers, 'x-lag');
-          if (lag === undefined) this.tally.staleWithoutLag++;
-          else if (!/^[0-9]+$/.test(lag)) return this.fail(`${where}: X-Lag '${lag}'`);
         } else {
           this.tally.activeOk++;
           if (committed > 0) this.tally.activeAboveCommitted++;
@@ -168,15 +178,13 @@ export class QueryChecker {
         return;
       }
       case 404:
-        if (stale) {
-          this.tally.staleNotFound++;
-        } else if (committed > 0) {
+        if (committed > 0 && current) {
           return this.fail(
-            `${where}: 404 from the active for a user with ${committed} committed events`,
+            `${where}: 404 from ${stale ? 'a standby at lag 0' : 'the active'} for a user with ${committed} committed events`,
           );
-        } else {
-          this.tally.activeNotFound++;
         }
+        if (stale) this.tally.staleNotFound++;
+        else this.tally.activeNotFound++;
         return;
       case 503:
         if (!validRetryAfter(answer.headers['retry-after'])) {
