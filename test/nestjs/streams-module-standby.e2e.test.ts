@@ -78,8 +78,11 @@ describe('StreamsModule end-to-end: standby answers when the owner is gone', () 
       messages: events.map((e) => ({ key: e.userId, value: JSON.stringify(e) })),
     });
     await producer.disconnect();
-    // Every value exact, and every standby copy caught up.
+    // Every value exact, every event committed (so the changelogs hold every update: a value an
+    // owner holds only in its cache is lost with the owner and recomputed by the next one), and
+    // every standby copy present and caught up with its changelog.
     let lastState = '';
+    const admin = await ctx.admin();
     await waitFor(
       async () => {
         const answers = await Promise.all(
@@ -92,11 +95,24 @@ describe('StreamsModule end-to-end: standby answers when the owner is gone', () 
           lastState = `wrong answers: ${JSON.stringify(wrong.slice(0, 5))}`;
           return false;
         }
+        const [offsets] = await admin.fetchOffsets({
+          groupId: ctx.applicationId,
+          topics: [input],
+        });
+        const committed = offsets.partitions.reduce((n, p) => n + Math.max(0, Number(p.offset)), 0);
+        if (committed !== events.length) {
+          lastState = `${committed} of ${events.length} events committed`;
+          return false;
+        }
         const metas = await Promise.all(instances.map((i) => i.get<Metadata>('/streams/metadata')));
         lastState = `lags: ${JSON.stringify(metas.map((m) => m.body.lags['stats-store'] ?? {}))}`;
-        return metas.every((m) =>
-          Object.values(m.body.lags['stats-store'] ?? {}).every((lag) => lag.offsetLag === 0),
-        );
+        return metas.every((m, i) => {
+          const standbys = m.body.instances.find(
+            (x) => x.host === instances[i].endpoint,
+          )!.standbyTasks;
+          const lags = m.body.lags['stats-store'] ?? {};
+          return standbys.every((task) => lags[task.split('_')[1]]?.offsetLag === 0);
+        });
       },
       120_000,
       'aggregated and standbys caught up',
@@ -124,6 +140,14 @@ describe('StreamsModule end-to-end: standby answers when the owner is gone', () 
       if (answer.status === 503) {
         expect(answer.headers.get('retry-after')).toBe('1');
         continue;
+      }
+      const headers = Object.fromEntries(
+        ['x-served-by', 'x-stale', 'x-lag'].map((h) => [h, answer.headers.get(h)]),
+      );
+      if (answer.status !== 200) {
+        throw new Error(
+          `${JSON.stringify({ user, status: answer.status, body: answer.body, headers, at: Date.now() })}\n${diagnostics()}`,
+        );
       }
       expect({ user, status: answer.status, body: answer.body }).toEqual({
         user,
