@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { brokers, KafkaTestContext } from '../support/kafka-test-context';
 import { waitFor } from '../cluster/cluster-harness';
 import { OrderStatsInstance } from './order-stats-instance';
+import { readyAndRunning } from '../support/health';
 
 interface Stats {
   count: number;
@@ -55,7 +56,7 @@ describe('order-stats: the contract end to end', () => {
     await waitFor(
       async () =>
         (await Promise.all(instances.map((i) => i.request('/health/ready')))).every(
-          (r) => r.status === 200,
+          readyAndRunning,
         ),
       120_000,
       'both instances ready',

@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { freePort } from '../../tools/kafka/free-port';
+import { readyAndRunning } from '../support/health';
 
 const APP = join(__dirname, 'fixtures', 'order-stats-app.ts');
 export interface OrderStats {
@@ -59,7 +60,7 @@ export class AppInstance {
   }
 
   async ready(): Promise<boolean> {
-    return (await this.get('/health/ready')).status === 200;
+    return readyAndRunning(await this.get('/health/ready'));
   }
 
   stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {

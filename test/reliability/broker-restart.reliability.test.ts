@@ -10,6 +10,7 @@ import { SteadyProducer } from './support/broker-steady-producer';
 import { readTopicTruth, type TopicTruth } from './support/broker-topic-truth';
 import { recordFigures } from './support/reliability-report';
 import { sized } from './support/reliability-size';
+import { readyAndRunning } from '../support/health';
 
 interface Stats {
   count: number;
@@ -99,7 +100,7 @@ describe('reliability: broker restart mid-stream', () => {
       instances,
       async () =>
         (await Promise.all(instances.map((i) => i.request('/health/ready')))).every(
-          (r) => r.status === 200,
+          readyAndRunning,
         ),
       180_000,
       'all four instances ready',

@@ -13,6 +13,7 @@ import {
 } from './support/disk-state-probe';
 import { recordFigures } from './support/reliability-report';
 import { sized } from './support/reliability-size';
+import { readyAndRunning } from '../support/health';
 
 interface Stats {
   count: number;
@@ -86,7 +87,7 @@ describe('reliability: disk faults', () => {
   const waitReady = (target: OrderStatsInstance, what: string) =>
     waitWhileAlive(
       [target],
-      async () => (await target.request('/health/ready')).status === 200,
+      async () => readyAndRunning(await target.request('/health/ready')),
       180_000,
       what,
     );

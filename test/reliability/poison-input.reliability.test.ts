@@ -9,6 +9,7 @@ import { poisonCases, type PoisonCase } from './support/poison-cases';
 import { readDeadLetters } from './support/poison-dead-letters';
 import { recordFigures } from './support/reliability-report';
 import { sized } from './support/reliability-size';
+import { readyAndRunning } from '../support/health';
 
 interface Stats {
   count: number;
@@ -80,7 +81,7 @@ describe('reliability: poison input', () => {
     await waitFor(
       async () =>
         (await Promise.all(instances.map((i) => i.request('/health/ready')))).every(
-          (r) => r.status === 200,
+          readyAndRunning,
         ),
       180_000,
       'both applications ready',

@@ -151,8 +151,8 @@ describe('queries while a store restores', () => {
         seen.filter((s) => s.partition === partition).map((s) => [s.path, s.outcome]),
       );
       expect(outcomes).toEqual({
-        'store()': refused('STORE_NOT_AVAILABLE'), // REBALANCING: active reads wait
-        'store() stale': refused('STORE_MIGRATED'), // no queryable copy of any partition yet
+        'store()': refused('STORE_MIGRATED'), // no queryable copy of the key's partition here
+        'store() stale': refused('STORE_MIGRATED'),
         'store() stale partition': refused('STORE_MIGRATED'),
         'query requireActive=true': notPresent,
         'query requireActive=false': notPresent,

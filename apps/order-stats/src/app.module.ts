@@ -34,11 +34,12 @@ const warn = (message: string): void => {
       deserializationExceptionHandler: config.deadLetterTopic
         ? sendToDeadLetterTopic(config.deadLetterTopic, warn)
         : logAndContinue(warn),
-      remoteQueries: { port: config.queryPort },
+      remoteQueries: { port: config.queryPort, host: config.host },
       allowStaleReads: config.allowStaleReads,
       forwardingSecret: config.forwardingSecret,
       forwardingTimeoutMs: config.forwardingTimeoutMs,
       retryAfterSeconds: 2,
+      shutdown: { drainMs: config.shutdownDrainMs },
       logger: { info: () => undefined, warn },
     }),
   ],

@@ -13,7 +13,7 @@ async function bootstrap(): Promise<void> {
   answerClientErrors(app.getHttpServer(), config.applicationServer);
   await app.init();
   app.get(KafkaStreams).onStateChange((state) => process.stdout.write(`STATE ${state}\n`));
-  await app.listen(config.port, process.env.HOST ?? '127.0.0.1');
+  await app.listen(config.port, config.host);
   process.stdout.write(`order-stats listening on ${config.port} as ${config.applicationServer}\n`);
 }
 

@@ -12,14 +12,24 @@ export class OperationsController {
     @Inject(KafkaStreams) private readonly streams: KafkaStreams,
   ) {}
 
-  /** 200 only when RUNNING with every active store restored; 503 with per-store details otherwise. */
+  /** Kubernetes startupProbe: 200 once the first assignment is restored. */
+  @Get('health/started')
+  @HealthCheck()
+  started() {
+    return this.health.check([() => this.streamsHealth.isStarted('streams')]);
+  }
+
+  /**
+   * Kubernetes readinessProbe: 200 while this instance can take requests (also during a
+   * rebalance, after its first restore); 503 while starting, shutting down or failed.
+   */
   @Get('health/ready')
   @HealthCheck()
   ready() {
     return this.health.check([() => this.streamsHealth.isReady('streams')]);
   }
 
-  /** Down only in ERROR or NOT_RUNNING, never because of a rebalance. */
+  /** Kubernetes livenessProbe: 503 only when the process must be restarted. */
   @Get('health/live')
   @HealthCheck()
   live() {

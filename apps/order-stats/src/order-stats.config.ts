@@ -24,6 +24,10 @@ export interface OrderStatsConfig {
   readonly forwardingSecret: string | undefined;
   /** Dead-letter topic for records that do not parse (`DEAD_LETTER_TOPIC`), else log and skip. */
   readonly deadLetterTopic: string | undefined;
+  /** Interface the HTTP and query servers bind (`HOST`, default 127.0.0.1; 0.0.0.0 in a pod). */
+  readonly host: string;
+  /** Requests still answered after SIGTERM before the client leaves the group (`SHUTDOWN_DRAIN_MS`, 0). */
+  readonly shutdownDrainMs: number;
 }
 
 /** Reads and checks the environment; throws with the variable's name on a bad value. */
@@ -53,6 +57,8 @@ export function orderStatsConfig(env: NodeJS.ProcessEnv = process.env): OrderSta
     forwardingTimeoutMs: integer(env, 'FORWARDING_TIMEOUT_MS', 5000),
     forwardingSecret: env.FORWARDING_SECRET || undefined,
     deadLetterTopic: env.DEAD_LETTER_TOPIC || undefined,
+    host: env.HOST || '127.0.0.1',
+    shutdownDrainMs: integer(env, 'SHUTDOWN_DRAIN_MS', 0),
   };
 }
 

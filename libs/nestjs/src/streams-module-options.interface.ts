@@ -53,6 +53,34 @@ export interface StreamsMetricsOptions {
   readonly registry?: Registry;
 }
 
+/** How the health indicator answers Kubernetes' probes (see `probeVerdict`). */
+export interface StreamsHealthOptions {
+  /**
+   * `available` (default): ready while RUNNING, and while REBALANCING once the first
+   * assignment was restored — a rebalance never takes every replica out of a Service.
+   * `strict`: ready only when RUNNING with every store restored (every member of a rebalance
+   * goes unready at once: callers behind a Service then get connection errors).
+   */
+  readonly readiness?: 'available' | 'strict';
+  /**
+   * Liveness fails when the stream thread, RUNNING with active tasks, made no progress (no
+   * fetch completed, no batch processed) for this long; default 300000 (5 min, Kafka's
+   * `max.poll.interval.ms`).
+   */
+  readonly livenessStallMs?: number;
+}
+
+/** What happens when the application shuts down (SIGTERM with `enableShutdownHooks()`). */
+export interface StreamsShutdownOptions {
+  /**
+   * How long requests keep being answered after the shutdown began, before the client
+   * commits, flushes, checkpoints and leaves the group; readiness answers 503 meanwhile.
+   * Match it to the time your load balancer takes to stop sending requests (Kubernetes: the
+   * endpoint removal, covered by a preStop sleep). Default 0.
+   */
+  readonly drainMs?: number;
+}
+
 /**
  * Options of `StreamsModule.forRoot()` / `forRootAsync()`: the engine's {@link StreamsConfig}
  * (`applicationId`, `bootstrapServers`, `applicationServer`, `stateDir`, ...) plus what the Nest
@@ -93,6 +121,10 @@ export interface StreamsModuleOptions extends StreamsConfig {
   readonly restoreListener?: StateRestoreListener;
   /** What an uncaught processing error does; default the engine's (shut the client down). */
   readonly uncaughtExceptionHandler?: StreamsUncaughtExceptionHandler;
+  /** Probe semantics of the health indicator. */
+  readonly health?: StreamsHealthOptions;
+  /** Graceful shutdown. */
+  readonly shutdown?: StreamsShutdownOptions;
 }
 
 /** Static options of the module definition (given to `forRoot` / `forRootAsync` alongside). */

@@ -20,6 +20,8 @@ const MODULE_KEYS = [
   'logger',
   'restoreListener',
   'uncaughtExceptionHandler',
+  'health',
+  'shutdown',
 ] as const satisfies readonly (keyof StreamsModuleOptions)[];
 
 /** The engine's configuration plus this instance's query endpoint (carried in the assignment). */
@@ -46,6 +48,9 @@ export class StreamsModuleSettings {
   readonly remoteQueries: RemoteQueryOptions | undefined;
   /** This instance's query endpoint (`host:port` for TCP), when remote queries are on. */
   readonly queryEndpoint: string | undefined;
+  readonly health: { readonly readiness: 'available' | 'strict'; readonly livenessStallMs: number };
+  /** Milliseconds requests are still answered after shutdown began. */
+  readonly drainMs: number;
   readonly metrics: {
     readonly enabled: boolean;
     readonly prefix: string;
@@ -63,6 +68,22 @@ export class StreamsModuleSettings {
       );
     }
     this.hopKey = hopKeyOf(options);
+    const readiness = options.health?.readiness ?? 'available';
+    if (readiness !== 'available' && readiness !== 'strict') {
+      throw new StreamsModuleConfigError(
+        `health.readiness must be 'available' or 'strict', got '${String(readiness)}'`,
+      );
+    }
+    this.health = {
+      readiness,
+      livenessStallMs: positive(options.health?.livenessStallMs, 300_000, 'health.livenessStallMs'),
+    };
+    this.drainMs = options.shutdown?.drainMs ?? 0;
+    if (!Number.isFinite(this.drainMs) || this.drainMs < 0) {
+      throw new StreamsModuleConfigError(
+        `shutdown.drainMs must be a non-negative number of ms, got ${String(options.shutdown?.drainMs)}`,
+      );
+    }
     this.autoStart = options.autoStart !== false;
     try {
       this.self =

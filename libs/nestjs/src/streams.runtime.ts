@@ -8,6 +8,7 @@ import {
   type OnModuleInit,
 } from '@nestjs/common';
 import { KafkaStreams } from '@nest-streams/streams/runtime/kafka-streams';
+import { KafkaStreamsState } from '@nest-streams/streams/runtime/kafka-streams-state';
 import type { StateLogger } from '@nest-streams/streams/runtime/state-logger';
 import type { Serde } from '@nest-streams/streams/serde/serde';
 import { StreamsExplorer } from './discovery/streams.explorer';
@@ -25,8 +26,9 @@ import { StreamsModuleSettings } from './streams-module.settings';
  * - module init: finds the decorated parts, builds the topology, creates the client;
  * - application bootstrap: starts the query server (when remote queries are on), then the
  *   client (unless `autoStart: false`);
- * - shutdown (`app.close()`, or a signal with `enableShutdownHooks()`): closes the client
- *   cleanly (flush, checkpoint, commit, leave the group), then the query server and clients.
+ * - shutdown (`app.close()`, or a signal with `enableShutdownHooks()`): readiness goes down,
+ *   requests are answered for `shutdown.drainMs`, then the client closes cleanly (flush,
+ *   checkpoint, commit, leave the group), then the query server and clients.
  *
  * Errors: module init throws the start-up errors of the explorer and the topology
  * (`DuplicateStateStoreError`, `UndeclaredStateStoreError`, ...) and the engine's
@@ -88,8 +90,19 @@ export class StreamsRuntime
     await this.host.streams.start();
   }
 
+  /**
+   * The shutdown: readiness goes down at once (the load balancer stops sending requests),
+   * requests are still answered for `shutdown.drainMs`, then the client closes cleanly (commit,
+   * flush, checkpoint, leave the group: the other members take its tasks over at once).
+   */
   async beforeApplicationShutdown(): Promise<void> {
-    if (this.host.created) await this.host.streams.close();
+    this.tracker.markShuttingDown();
+    if (!this.host.created) return;
+    if (this.settings.drainMs > 0 && this.host.streams.state !== KafkaStreamsState.CREATED) {
+      this.logger.log(`shutting down: answering requests for ${this.settings.drainMs} ms more`);
+      await new Promise((resolve) => setTimeout(resolve, this.settings.drainMs));
+    }
+    await this.host.streams.close();
   }
 
   async onApplicationShutdown(): Promise<void> {

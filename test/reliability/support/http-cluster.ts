@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { OrderStatsInstance } from '../../app/order-stats-instance';
 import { waitFor } from '../../cluster/cluster-harness';
 import { brokers, KafkaTestContext } from '../../support/kafka-test-context';
+import { readyAndRunning } from '../../support/health';
 
 /** The order-stats tumbling window (5 minutes). */
 export const WINDOW_MS = 300_000;
@@ -116,7 +117,7 @@ export class HttpTestCluster {
     await waitFor(
       async () => {
         const ready = await Promise.all(this.instances.map((i) => i.request('/health/ready')));
-        if (!ready.every((r) => r.status === 200)) return false;
+        if (!ready.every(readyAndRunning)) return false;
         const metadata = await Promise.all(
           this.instances.map((i) => i.request('/streams/metadata')),
         );

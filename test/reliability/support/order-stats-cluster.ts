@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../../tools/kafka/free-port';
 import { OrderStatsInstance } from '../../app/order-stats-instance';
+import { readyAndRunning } from '../../support/health';
 
 /** One seat of the cluster: a fixed address and state dir, and the process currently in it. */
 export interface ClusterSeat {
@@ -137,12 +138,12 @@ export class OrderStatsCluster {
     });
   }
 
-  /** True when every seat is alive and `/health/ready` answers 200 (RUNNING, stores restored). */
+  /** True when every seat is alive, ready and RUNNING (every store restored, no rebalance). */
   async allReady(): Promise<boolean> {
     this.assertHealthy();
     if (this.seats.some((s) => !s.alive)) return false;
     const answers = await Promise.all(this.seats.map((s) => this.get(s, '/health/ready')));
-    return answers.every((a) => a.status === 200);
+    return answers.every(readyAndRunning);
   }
 
   /**

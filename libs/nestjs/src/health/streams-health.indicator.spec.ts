@@ -3,6 +3,7 @@ import { KafkaStreamsState } from '@nest-streams/streams/runtime/kafka-streams-s
 import type { KafkaStreams } from '@nest-streams/streams/runtime/kafka-streams';
 import type { StreamsDeclarations } from '../discovery/streams.explorer';
 import { KafkaStreamsHost } from '../kafka-streams.host';
+import { StreamsModuleSettings } from '../streams-module.settings';
 import { StreamsHealthIndicator } from './streams-health.indicator';
 import { StreamsStateTracker } from './streams-state.tracker';
 
@@ -11,10 +12,16 @@ interface FakeTask {
   restored: boolean;
 }
 
-function setup(state: KafkaStreamsState, tasks: FakeTask[], standbyLag = 0) {
+function setup(
+  state: KafkaStreamsState,
+  tasks: FakeTask[],
+  standbyLag = 0,
+  options: { readiness?: 'available' | 'strict'; lastProgressAt?: number } = {},
+) {
   const streams = {
     state,
     activeTasks: () => tasks,
+    lastProgressAt: () => options.lastProgressAt ?? Date.now(),
     allLocalStorePartitionLags: async () =>
       new Map([
         [
@@ -41,10 +48,21 @@ function setup(state: KafkaStreamsState, tasks: FakeTask[], standbyLag = 0) {
   const host = new KafkaStreamsHost();
   host.set(streams, declarations);
   const tracker = new StreamsStateTracker();
+  const settings = new StreamsModuleSettings({
+    applicationId: 'app',
+    bootstrapServers: ['127.0.0.1:1'],
+    health: { readiness: options.readiness, livenessStallMs: 60_000 },
+  });
   return {
-    indicator: new StreamsHealthIndicator(new HealthIndicatorService(), host, tracker),
+    indicator: new StreamsHealthIndicator(new HealthIndicatorService(), host, tracker, settings),
     tracker,
   };
+}
+
+/** A tracker that saw the client reach RUNNING once (its first assignment restored). */
+function started(tracker: StreamsStateTracker): void {
+  tracker.onStateChange(KafkaStreamsState.REBALANCING, KafkaStreamsState.CREATED);
+  tracker.onStateChange(KafkaStreamsState.RUNNING, KafkaStreamsState.REBALANCING);
 }
 
 const task = (partition: number, restored = true): FakeTask => ({
@@ -53,49 +71,43 @@ const task = (partition: number, restored = true): FakeTask => ({
 });
 
 describe('StreamsHealthIndicator', () => {
-  it('is ready when RUNNING with every active store restored, with per-store details', async () => {
-    const { indicator } = setup(KafkaStreamsState.RUNNING, [task(0)], 3);
-    const result = await indicator.isReady('streams');
-    expect(result).toEqual({
-      streams: {
-        status: 'up',
-        state: 'RUNNING',
-        rebalances: 0,
-        stores: {
-          'stats-store': {
-            activePartitions: [0],
-            standbyPartitions: [5],
-            restored: true,
-            restoring: [],
-            standbyLag: { 5: 3 },
-          },
+  it('is started and ready when RUNNING, with per-store details in every answer', async () => {
+    const { indicator, tracker } = setup(KafkaStreamsState.RUNNING, [task(0)], 3);
+    started(tracker);
+    const details = {
+      state: 'RUNNING',
+      rebalancing: false,
+      started: true,
+      shuttingDown: false,
+      reason: 'running',
+      rebalances: 1,
+      stores: {
+        'stats-store': {
+          activePartitions: [0],
+          standbyPartitions: [5],
+          restored: true,
+          restoring: [],
+          standbyLag: { 5: 3 },
         },
       },
-    });
+    };
+    expect(await indicator.isReady('streams')).toEqual({ streams: { status: 'up', ...details } });
+    expect(await indicator.isStarted('streams')).toEqual({ streams: { status: 'up', ...details } });
+    expect(await indicator.isLive('streams')).toEqual({ streams: { status: 'up', ...details } });
   });
 
-  it('is not ready while rebalancing, or while a store restores (with progress)', async () => {
-    expect(
-      (await setup(KafkaStreamsState.REBALANCING, [task(0)]).indicator.isReady()).streams.status,
-    ).toBe('down');
-
-    const { indicator, tracker } = setup(KafkaStreamsState.RUNNING, [task(0, false)]);
+  it('is neither started nor ready while restoring its first assignment (with progress)', async () => {
+    const { indicator, tracker } = setup(KafkaStreamsState.REBALANCING, [task(0, false)]);
+    tracker.onStateChange(KafkaStreamsState.REBALANCING, KafkaStreamsState.CREATED);
     const listener = tracker.restoreListener();
-    listener.onRestoreStart!(
-      { topic: 'app-stats-store-changelog', partition: 0 },
-      'stats-store',
-      0,
-      100,
-    );
-    listener.onBatchRestored!(
-      { topic: 'app-stats-store-changelog', partition: 0 },
-      'stats-store',
-      24,
-      25,
-    );
+    const tp = { topic: 'app-stats-store-changelog', partition: 0 };
+    listener.onRestoreStart!(tp, 'stats-store', 0, 100);
+    listener.onBatchRestored!(tp, 'stats-store', 24, 25);
     const result = await indicator.isReady();
-    expect(result.streams.status).toBe('down');
     expect(result.streams).toMatchObject({
+      status: 'down',
+      started: false,
+      rebalancing: true,
       stores: {
         'stats-store': {
           restored: false,
@@ -103,18 +115,57 @@ describe('StreamsHealthIndicator', () => {
         },
       },
     });
+    expect((await indicator.isStarted()).streams.status).toBe('down');
+    expect((await indicator.isLive()).streams.status).toBe('up');
   });
 
-  it('is live unless the client is in ERROR or NOT_RUNNING', () => {
+  it('stays ready through a rebalance after its first restore; strict readiness does not', async () => {
+    const available = setup(KafkaStreamsState.REBALANCING, [task(0)]);
+    started(available.tracker);
+    available.tracker.onStateChange(KafkaStreamsState.REBALANCING, KafkaStreamsState.RUNNING);
+    expect((await available.indicator.isReady()).streams).toMatchObject({
+      status: 'up',
+      rebalancing: true,
+    });
+    const strict = setup(KafkaStreamsState.REBALANCING, [task(0)], 0, { readiness: 'strict' });
+    started(strict.tracker);
+    expect((await strict.indicator.isReady()).streams.status).toBe('down');
+  });
+
+  it('goes unready, but stays live, as soon as the shutdown begins', async () => {
+    const { indicator, tracker } = setup(KafkaStreamsState.RUNNING, [task(0)]);
+    started(tracker);
+    tracker.markShuttingDown();
+    expect((await indicator.isReady()).streams).toMatchObject({
+      status: 'down',
+      shuttingDown: true,
+    });
+    expect((await indicator.isLive()).streams.status).toBe('up');
+  });
+
+  it('is not live in ERROR, stopped by itself, or with a stalled stream thread', async () => {
     for (const state of Object.values(KafkaStreamsState)) {
-      const live = setup(state, []).indicator.isLive().streams.status;
-      expect([state, live]).toEqual([
+      const { indicator, tracker } = setup(state, []);
+      started(tracker);
+      const dead =
+        state === KafkaStreamsState.ERROR ||
+        state === KafkaStreamsState.PENDING_ERROR ||
+        state === KafkaStreamsState.NOT_RUNNING ||
+        state === KafkaStreamsState.PENDING_SHUTDOWN;
+      expect([state, (await indicator.isLive()).streams.status]).toEqual([
         state,
-        state === KafkaStreamsState.ERROR || state === KafkaStreamsState.NOT_RUNNING
-          ? 'down'
-          : 'up',
+        dead ? 'down' : 'up',
       ]);
     }
+    const stalled = setup(KafkaStreamsState.RUNNING, [task(0)], 0, {
+      lastProgressAt: Date.now() - 61_000,
+    });
+    started(stalled.tracker);
+    expect((await stalled.indicator.isLive()).streams).toMatchObject({ status: 'down' });
+    // Idle without partitions is no stall.
+    const idle = setup(KafkaStreamsState.RUNNING, [], 0, { lastProgressAt: Date.now() - 61_000 });
+    started(idle.tracker);
+    expect((await idle.indicator.isLive()).streams.status).toBe('up');
   });
 
   it('counts rebalances and their duration', () => {

@@ -2,6 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
 import { KafkaStreamsState } from '@nest-streams/streams/runtime/kafka-streams-state';
 import { KafkaStreamsHost } from '../kafka-streams.host';
+import { StreamsModuleSettings } from '../streams-module.settings';
+import { probeVerdict, type ProbeFacts, type ProbeVerdict } from './probe-policy';
 import { StreamsStateTracker } from './streams-state.tracker';
 
 /** Restore progress of one partition of a store, for health details. */
@@ -26,22 +28,32 @@ export interface StoreHealthDetail {
   readonly standbyLag: Record<string, number>;
 }
 
-/** What the indicator reports besides up/down. */
+/** What the indicator reports besides up/down, in every probe's answer. */
 export interface StreamsHealthDetails extends Record<string, unknown> {
   readonly state: KafkaStreamsState | 'NOT_CREATED';
+  /** The client is in a rebalance (it still answers, forwards or says 503 per key). */
+  readonly rebalancing: boolean;
+  /** The first assignment was restored (the startup probe's answer). */
+  readonly started: boolean;
+  readonly shuttingDown: boolean;
+  /** Why the probe answers as it does. */
+  readonly reason: string;
   readonly stores: Record<string, StoreHealthDetail>;
   readonly rebalances: number;
 }
 
-const DEAD = new Set<string>([KafkaStreamsState.ERROR, KafkaStreamsState.NOT_RUNNING]);
-
 /**
- * Terminus health of the streams client (terminus 11 `HealthIndicatorService` API):
- * - readiness ({@link isReady}): up only when the client is RUNNING and every active store
- *   partition is restored; down while starting, rebalancing or restoring (details per store:
- *   partitions, restore progress, standby lag) — route traffic elsewhere meanwhile;
- * - liveness ({@link isLive}): down only when the client is in ERROR or NOT_RUNNING (restart
- *   the process); a rebalance never makes it down.
+ * Terminus health of the streams client for Kubernetes' three probes, decided by
+ * {@link probeVerdict} (the README has the table):
+ * - startup ({@link isStarted}): up once the first assignment was restored, and from then on;
+ * - readiness ({@link isReady}): up while this pod can usefully take requests — RUNNING, or
+ *   REBALANCING after its first restore (the module answers, forwards or says 503 +
+ *   `Retry-After` per key); down while starting, shutting down or failed. `health.readiness:
+ *   'strict'` keeps the old rule (only RUNNING with every store restored);
+ * - liveness ({@link isLive}): down only when the process must be restarted: ERROR, stopped
+ *   by itself, or a stream thread stalled for `health.livenessStallMs` with active tasks.
+ * Every answer carries the same details (state, rebalancing flag, per store: partitions,
+ * restore progress, standby lag).
  *
  * @example
  * @Get('ready') @HealthCheck()
@@ -53,32 +65,78 @@ export class StreamsHealthIndicator {
     @Inject(HealthIndicatorService) private readonly indicators: HealthIndicatorService,
     @Inject(KafkaStreamsHost) private readonly host: KafkaStreamsHost,
     @Inject(StreamsStateTracker) private readonly tracker: StreamsStateTracker,
+    @Inject(StreamsModuleSettings) private readonly settings: StreamsModuleSettings,
   ) {}
 
+  /** The startup probe: up once the first assignment was restored. */
+  async isStarted<const Key extends string = 'streams'>(
+    key: Key = 'streams' as Key,
+  ): Promise<HealthIndicatorResult<Key>> {
+    return this.answer(key, (verdict) => verdict.started);
+  }
+
+  /** The readiness probe: whether this pod should receive requests now. */
   async isReady<const Key extends string = 'streams'>(
     key: Key = 'streams' as Key,
   ): Promise<HealthIndicatorResult<Key>> {
-    const session = this.indicators.check(key);
-    const details = await this.details();
-    const restored = Object.values(details.stores).every((s) => s.restored);
-    if (details.state === KafkaStreamsState.RUNNING && restored && this.allTasksRestored()) {
-      return session.up(details);
-    }
-    return session.down(details);
+    return this.answer(key, (verdict) => verdict.ready);
   }
 
-  isLive<const Key extends string = 'streams'>(
+  /** The liveness probe: down only when the process must be restarted. */
+  async isLive<const Key extends string = 'streams'>(
     key: Key = 'streams' as Key,
-  ): HealthIndicatorResult<Key> {
-    const session = this.indicators.check(key);
-    const state = this.host.created ? this.host.streams.state : 'NOT_CREATED';
-    if (DEAD.has(state)) return session.down({ state });
-    return session.up({ state });
+  ): Promise<HealthIndicatorResult<Key>> {
+    return this.answer(key, (verdict) => verdict.live);
   }
 
-  /** The details both checks report. */
-  async details(): Promise<StreamsHealthDetails> {
-    if (!this.host.created) return { state: 'NOT_CREATED', stores: {}, rebalances: 0 };
+  /** The three probes' verdict now. */
+  verdict(): ProbeVerdict {
+    return probeVerdict(this.facts(), this.settings.health);
+  }
+
+  private async answer<Key extends string>(
+    key: Key,
+    pick: (verdict: ProbeVerdict) => boolean,
+  ): Promise<HealthIndicatorResult<Key>> {
+    const session = this.indicators.check(key);
+    const verdict = this.verdict();
+    const details = await this.details(verdict);
+    return pick(verdict) ? session.up(details) : session.down(details);
+  }
+
+  private facts(): ProbeFacts {
+    if (!this.host.created) {
+      return {
+        state: 'NOT_CREATED',
+        startedOnce: false,
+        shuttingDown: this.tracker.shuttingDown,
+        restored: false,
+        stalledForMs: 0,
+      };
+    }
+    const streams = this.host.streams;
+    const tasks = streams.activeTasks();
+    const lastProgress = streams.lastProgressAt();
+    const holding = streams.state === KafkaStreamsState.RUNNING && tasks.length > 0;
+    return {
+      state: streams.state,
+      startedOnce: this.tracker.startedOnce,
+      shuttingDown: this.tracker.shuttingDown,
+      restored: tasks.every((entry) => entry.restored),
+      stalledForMs: holding && lastProgress !== undefined ? Date.now() - lastProgress : 0,
+    };
+  }
+
+  /** The details every probe reports. */
+  async details(verdict: ProbeVerdict = this.verdict()): Promise<StreamsHealthDetails> {
+    const summary = {
+      started: verdict.started,
+      shuttingDown: this.tracker.shuttingDown,
+      reason: verdict.reason,
+    };
+    if (!this.host.created) {
+      return { state: 'NOT_CREATED', rebalancing: false, ...summary, stores: {}, rebalances: 0 };
+    }
     const streams = this.host.streams;
     const stores: Record<string, StoreHealthDetail> = {};
     const active = new Map<string, { partitions: Set<number>; restored: boolean }>();
@@ -128,10 +186,12 @@ export class StreamsHealthIndicator {
         standbyLag,
       };
     }
-    return { state: streams.state, stores, rebalances: this.tracker.rebalances };
-  }
-
-  private allTasksRestored(): boolean {
-    return this.host.streams.activeTasks().every((entry) => entry.restored);
+    return {
+      state: streams.state,
+      rebalancing: streams.state === KafkaStreamsState.REBALANCING,
+      ...summary,
+      stores,
+      rebalances: this.tracker.rebalances,
+    };
   }
 }

@@ -33,6 +33,8 @@ export class StreamsStateTracker {
   private lastRebalanceMs: number | undefined;
   private restoredTotal = new Map<string, number>();
   private readonly rebalanceListeners: ((durationMs: number | undefined) => void)[] = [];
+  private runningOnce = false;
+  private draining = false;
 
   /** The clock (overridable in tests). */
   protected now(): number {
@@ -43,6 +45,21 @@ export class StreamsStateTracker {
   attach(streams: KafkaStreams, forward?: StateRestoreListener): void {
     streams.onStateChange((state, previous) => this.onStateChange(state, previous));
     streams.setGlobalStateRestoreListener(this.restoreListener(forward));
+  }
+
+  /** The client reached RUNNING at least once: its first assignment was restored. */
+  get startedOnce(): boolean {
+    return this.runningOnce;
+  }
+
+  /** The application is shutting down (draining requests before the client closes). */
+  get shuttingDown(): boolean {
+    return this.draining;
+  }
+
+  /** @internal Called by the runtime when the application starts shutting down. */
+  markShuttingDown(): void {
+    this.draining = true;
   }
 
   /** Rebalances seen (entries into REBALANCING). */
@@ -72,6 +89,7 @@ export class StreamsStateTracker {
 
   /** @internal */
   onStateChange(state: KafkaStreamsState, previous: KafkaStreamsState): void {
+    if (state === KafkaStreamsState.RUNNING) this.runningOnce = true;
     if (state === KafkaStreamsState.REBALANCING && previous !== KafkaStreamsState.REBALANCING) {
       this.rebalanceCount++;
       this.rebalanceStartedAt = this.now();

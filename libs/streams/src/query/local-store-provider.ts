@@ -33,11 +33,12 @@ export interface LocalStoreSource {
 }
 
 /**
- * Finds the local stores a query may read (Kafka Streams' `StoreProvider` rules): without
- * stale stores, only active copies while the client is RUNNING; with stale stores, also
- * standby copies, and in REBALANCING too. Unlike Kafka Streams, a task still restoring is never
- * read, not even as a stale store: its partial state would answer "not found" for keys it has
- * not restored yet. Errors are typed and say whether to retry.
+ * Finds the local stores a query may read, while the client is RUNNING or REBALANCING: without
+ * stale stores, the active copies of restored tasks (a task kept through a rebalance keeps
+ * answering, as in Kafka Streams with a running thread); with stale stores, also standby copies
+ * of known lag. Unlike Kafka Streams, a task still restoring is never read, not even as a stale
+ * store: its partial state would answer "not found" for keys it has not restored yet. Errors are
+ * typed and say whether to retry.
  */
 export class LocalStoreProvider {
   constructor(private readonly source: LocalStoreSource) {}
@@ -45,9 +46,9 @@ export class LocalStoreProvider {
   /**
    * The stores for `params`, looked up again on every call by the facades.
    *
-   * @throws StreamsNotStartedError (CREATED), StateStoreNotAvailableError (not running or
-   *   rebalancing, or the store has no local copy yet), StateStoreMigratedError (the asked
-   *   partition is not local), UnknownStateStoreError, InvalidStateStorePartitionError.
+   * @throws StreamsNotStartedError (CREATED), StateStoreNotAvailableError (stopping or
+   *   stopped), StateStoreMigratedError (no queryable copy here: the asked partition, or any, is
+   *   not local or still restoring), UnknownStateStoreError, InvalidStateStorePartitionError.
    */
   stores<T>(params: StoreQueryParameters<T>): unknown[] {
     return this.storeSet(params).stores.map((s) => s.store);
@@ -68,11 +69,10 @@ export class LocalStoreProvider {
     if (!this.source.subtopologyOf(name))
       throw new UnknownStateStoreError(`the topology has no state store named '${name}'`);
     const queryable =
-      state === KafkaStreamsState.RUNNING ||
-      (params.staleStoresEnabled && state === KafkaStreamsState.REBALANCING);
+      state === KafkaStreamsState.RUNNING || state === KafkaStreamsState.REBALANCING;
     if (!queryable) {
       throw new StateStoreNotAvailableError(
-        `store '${name}' is not available: KafkaStreams is ${state}${state === KafkaStreamsState.REBALANCING ? ' (retry when the rebalance ends, or enable stale stores)' : ''}`,
+        `store '${name}' is not available: KafkaStreams is ${state}`,
       );
     }
     if (params.partition !== undefined) {

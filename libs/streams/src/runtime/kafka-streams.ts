@@ -148,8 +148,11 @@ export class KafkaStreams {
   }
 
   /**
-   * Which instance holds `key` of `storeName` (active and standbys) and in which partition.
-   * `KeyQueryMetadata.NOT_AVAILABLE` while the client is not RUNNING (no confirmed owner).
+   * Which instance holds `key` of `storeName` (active and standbys) and in which partition,
+   * from the latest assignment — also while REBALANCING, as Kafka Streams answers (a read
+   * routed there while the task moves gets a retriable error, never a wrong answer).
+   * `KeyQueryMetadata.NOT_AVAILABLE` before the first assignment, when no instance runs the
+   * key's task, and once the client stopped.
    *
    * @throws UnknownStateStoreError for a store the topology does not have.
    */
@@ -159,7 +162,7 @@ export class KafkaStreams {
     partitioning: KeyPartitioning<K>,
   ): KeyQueryMetadata {
     this.metadataState.subtopologyOf(storeName);
-    if (this.currentState !== KafkaStreamsState.RUNNING) return KeyQueryMetadata.NOT_AVAILABLE;
+    if (!this.isActive()) return KeyQueryMetadata.NOT_AVAILABLE;
     return this.metadataState.keyQueryMetadata(storeName, key, partitioning);
   }
 
@@ -180,8 +183,6 @@ export class KafkaStreams {
         ? []
         : this.localStores(request.storeName).map((c) => ({
             ...c,
-            // Active copies only answer for the current assignment while RUNNING.
-            active: c.active && this.currentState === KafkaStreamsState.RUNNING,
             position: () => this.localView.position(c.taskId),
           }));
     return executeStateQuery(request, exists, copies);
@@ -305,6 +306,15 @@ export class KafkaStreams {
   /** The latest assignment this client received (tasks and the host map), if any. */
   currentAssignment(): AssignmentInfo | undefined {
     return this.assignmentInfo;
+  }
+
+  /**
+   * When the stream thread last made progress (epoch ms: a fetch completed, or fetched records
+   * were processed), or `undefined` before `start()`. A RUNNING client with active tasks whose
+   * thread stopped moving this for minutes is stuck: what a liveness probe should report.
+   */
+  lastProgressAt(): number | undefined {
+    return this.thread?.lastProgressAt;
   }
 
   /** Processing counters summed over the client's active tasks, and the commits. */

@@ -53,6 +53,7 @@ export class StreamThread {
   private memberId: string | undefined;
   private lastCommit = Date.now();
   private lastBatchAt = Date.now();
+  private lastProgress = Date.now();
   private timer: NodeJS.Timeout | undefined;
   private stopping = false;
   private failed = false;
@@ -64,6 +65,14 @@ export class StreamThread {
   private migrating = false;
 
   constructor(private readonly options: StreamThreadOptions) {}
+
+  /**
+   * When the thread last made progress (epoch ms): a fetch completed or a batch was processed.
+   * A thread blocked inside a batch, or whose poll loop stopped, stops moving it.
+   */
+  get lastProgressAt(): number {
+    return this.lastProgress;
+  }
 
   /** The member's current assignment (its tasks and the host map), once joined. */
   get assignment(): AssignmentInfo | undefined {
@@ -102,6 +111,10 @@ export class StreamThread {
       this.memberId = payload.memberId;
       this.assignmentReady = this.serialized(() => this.applyAssignment(payload.memberId));
       this.assignmentReady.catch((error: unknown) => this.fail(error));
+    });
+    // A completed fetch (even an empty one) shows the poll loop is alive.
+    consumer.on(consumer.events.FETCH, () => {
+      this.lastProgress = Date.now();
     });
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       if (!this.stopping && !payload.restart) this.fail(payload.error);
@@ -172,6 +185,7 @@ export class StreamThread {
       resolveOffset(batch.lastOffset());
     }).catch((error: unknown) => this.fail(error));
     this.lastBatchAt = Date.now();
+    this.lastProgress = this.lastBatchAt;
     if (this.failed) return;
     try {
       await heartbeat();

@@ -1,0 +1,78 @@
+import { KafkaStreamsState } from '@nest-streams/streams/runtime/kafka-streams-state';
+import { probeVerdict, type ProbeFacts, type ReadinessMode } from './probe-policy';
+
+const base: ProbeFacts = {
+  state: KafkaStreamsState.RUNNING,
+  startedOnce: true,
+  shuttingDown: false,
+  restored: true,
+  stalledForMs: 0,
+};
+const judge = (facts: Partial<ProbeFacts>, readiness: ReadinessMode = 'available') => {
+  const { started, ready, live } = probeVerdict(
+    { ...base, ...facts },
+    { readiness, livenessStallMs: 120_000 },
+  );
+  return { started, ready, live };
+};
+const S = KafkaStreamsState;
+
+describe('probeVerdict: started / ready / live for every state', () => {
+  it.each([
+    ['not created yet', { state: 'NOT_CREATED', startedOnce: false }, [false, false, true]],
+    ['CREATED', { state: S.CREATED, startedOnce: false }, [false, false, true]],
+    [
+      'first rebalance (restoring the first assignment)',
+      { state: S.REBALANCING, startedOnce: false, restored: false },
+      [false, false, true],
+    ],
+    ['RUNNING', { state: S.RUNNING }, [true, true, true]],
+    ['REBALANCING after RUNNING', { state: S.REBALANCING, restored: false }, [true, true, true]],
+    ['shutting down while RUNNING', { shuttingDown: true }, [true, false, true]],
+    [
+      "PENDING_SHUTDOWN during this pod's shutdown",
+      { state: S.PENDING_SHUTDOWN, shuttingDown: true },
+      [true, false, true],
+    ],
+    [
+      "NOT_RUNNING after this pod's shutdown",
+      { state: S.NOT_RUNNING, shuttingDown: true },
+      [true, false, true],
+    ],
+    [
+      'NOT_RUNNING without a shutdown (closed by itself)',
+      { state: S.NOT_RUNNING },
+      [true, false, false],
+    ],
+    ['PENDING_SHUTDOWN without a shutdown', { state: S.PENDING_SHUTDOWN }, [true, false, false]],
+    ['PENDING_ERROR', { state: S.PENDING_ERROR }, [true, false, false]],
+    ['ERROR', { state: S.ERROR }, [true, false, false]],
+    ['ERROR while shutting down', { state: S.ERROR, shuttingDown: true }, [true, false, false]],
+    ['ERROR before ever RUNNING', { state: S.ERROR, startedOnce: false }, [false, false, false]],
+    ['stalled past the limit', { stalledForMs: 120_001 }, [true, false, false]],
+    ['stalled within the limit', { stalledForMs: 120_000 }, [true, true, true]],
+  ] as const)('%s', (_name, facts, [started, ready, live]) => {
+    expect(judge(facts as Partial<ProbeFacts>)).toEqual({ started, ready, live });
+  });
+
+  it('strict readiness: ready only when RUNNING with every store restored', () => {
+    expect(judge({ state: S.RUNNING, restored: true }, 'strict').ready).toBe(true);
+    expect(judge({ state: S.RUNNING, restored: false }, 'strict').ready).toBe(false);
+    expect(judge({ state: S.REBALANCING }, 'strict')).toEqual({
+      started: true,
+      ready: false,
+      live: true,
+    });
+    expect(judge({ state: S.REBALANCING, startedOnce: false }, 'strict').ready).toBe(false);
+  });
+
+  it('says why', () => {
+    const verdict = probeVerdict(
+      { ...base, stalledForMs: 300_000 },
+      { readiness: 'available', livenessStallMs: 120_000 },
+    );
+    expect(verdict.reason).toBe(
+      'the stream thread made no progress for 300 s while holding partitions (limit 120 s)',
+    );
+  });
+});
