@@ -30,6 +30,26 @@ export interface OrderStatsConfig {
   readonly shutdownDrainMs: number;
 }
 
+/** Every environment variable the application reads (what deployment files may set). */
+export const ORDER_STATS_ENVIRONMENT = [
+  'KAFKA_BROKERS',
+  'PORT',
+  'HOST',
+  'APPLICATION_SERVER',
+  'APPLICATION_ID',
+  'STATE_DIR',
+  'INPUT_TOPIC',
+  'NUM_STANDBY_REPLICAS',
+  'PROCESSING_GUARANTEE',
+  'COMMIT_INTERVAL_MS',
+  'QUERY_PORT',
+  'ALLOW_STALE_READS',
+  'FORWARDING_TIMEOUT_MS',
+  'FORWARDING_SECRET',
+  'DEAD_LETTER_TOPIC',
+  'SHUTDOWN_DRAIN_MS',
+] as const;
+
 /** Reads and checks the environment; throws with the variable's name on a bad value. */
 export function orderStatsConfig(env: NodeJS.ProcessEnv = process.env): OrderStatsConfig {
   const port = integer(env, 'PORT', 8080);

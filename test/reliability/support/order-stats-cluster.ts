@@ -32,9 +32,10 @@ export interface SeatAnswer {
 
 /**
  * N order-stats processes sharing one `APPLICATION_ID`, each with its own `STATE_DIR`, port and
- * query port. A seat can be SIGKILLed and restarted on the same address and state dir, as a
- * crashed pod coming back. {@link OrderStatsCluster.close} stops every process and removes the
- * state dirs.
+ * query port. A seat can be SIGKILLed (or terminated gracefully) and restarted on the same
+ * address and state dir, as a pod coming back with its volume; seats can be added and removed
+ * (scale out and in). {@link OrderStatsCluster.close} stops every process and removes the state
+ * dirs.
  */
 export class OrderStatsCluster {
   private constructor(
@@ -48,40 +49,9 @@ export class OrderStatsCluster {
    * ephemeral port of some client): such a seat starts again on new ports, up to 3 times.
    */
   static async start(size: number, env: Record<string, string>): Promise<OrderStatsCluster> {
-    const seats: ClusterSeat[] = [];
-    const cluster = new OrderStatsCluster(seats, env);
-    const launch = async (index: number): Promise<void> => {
-      for (let attempt = 1; ; attempt++) {
-        const port = await freePort();
-        let queryPort = await freePort();
-        while (queryPort === port) queryPort = await freePort();
-        const stateDir = mkdtempSync(join(tmpdir(), `order-stats-r${index}-`));
-        const instance = await OrderStatsInstance.start(
-          { ...env, STATE_DIR: stateDir },
-          { port, queryPort },
-        );
-        const seat: ClusterSeat = {
-          index,
-          port,
-          queryPort,
-          stateDir,
-          instance,
-          alive: false,
-          killedAt: [],
-          pastOutput: [],
-        };
-        seats[index] = seat;
-        try {
-          await cluster.waitListening(seat);
-          return;
-        } catch (error) {
-          if (attempt >= 3 || !instance.output.includes('EADDRINUSE')) throw error;
-          rmSync(stateDir, { recursive: true, force: true });
-        }
-      }
-    };
+    const cluster = new OrderStatsCluster([], env);
     const launched = await Promise.allSettled(
-      Array.from({ length: size }, (_, index) => launch(index)),
+      Array.from({ length: size }, (_, index) => cluster.launch(index)),
     );
     const failed = launched.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) {
@@ -90,6 +60,79 @@ export class OrderStatsCluster {
       throw failed.reason;
     }
     return cluster;
+  }
+
+  /** Adds a seat (scale out): a new instance with a new state dir, once its HTTP answers. */
+  async addSeat(): Promise<ClusterSeat> {
+    const index = this.seats.length;
+    await this.launch(index);
+    return this.seats[index];
+  }
+
+  /**
+   * Removes the last seat (scale in) after {@link terminate} stopped it, and deletes its state
+   * dir, as a StatefulSet scaled down whose volume claim is deleted.
+   */
+  removeLastSeat(): void {
+    const seat = this.seats.pop();
+    if (seat) rmSync(seat.stateDir, { recursive: true, force: true });
+  }
+
+  /**
+   * Stops a seat's process as Kubernetes does: SIGTERM, and SIGKILL if it is still running
+   * after `graceMs`. Resolves with the time it took to exit and whether it had to be killed.
+   */
+  async terminate(
+    seat: ClusterSeat,
+    graceMs: number,
+  ): Promise<{ exitMs: number; killed: boolean }> {
+    seat.alive = false;
+    const started = Date.now();
+    let killed = false;
+    const timer = setTimeout(() => {
+      killed = true;
+      seat.instance.process.kill('SIGKILL');
+    }, graceMs);
+    await seat.instance.stop('SIGTERM');
+    clearTimeout(timer);
+    seat.pastOutput.push(seat.instance.output);
+    return { exitMs: Date.now() - started, killed };
+  }
+
+  /**
+   * Starts the instance of seat `index` and waits until its HTTP server answers. A port found
+   * free can be taken by another process before the instance listens on it (an ephemeral port
+   * of some client): such a seat starts again on new ports, up to 3 times.
+   */
+  private async launch(index: number): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const port = await freePort();
+      let queryPort = await freePort();
+      while (queryPort === port) queryPort = await freePort();
+      const stateDir = mkdtempSync(join(tmpdir(), `order-stats-r${index}-`));
+      const instance = await OrderStatsInstance.start(
+        { ...this.env, STATE_DIR: stateDir },
+        { port, queryPort },
+      );
+      const seat: ClusterSeat = {
+        index,
+        port,
+        queryPort,
+        stateDir,
+        instance,
+        alive: false,
+        killedAt: [],
+        pastOutput: [],
+      };
+      this.seats[index] = seat;
+      try {
+        await this.waitListening(seat);
+        return;
+      } catch (error) {
+        if (attempt >= 3 || !instance.output.includes('EADDRINUSE')) throw error;
+        rmSync(stateDir, { recursive: true, force: true });
+      }
+    }
   }
 
   /** Seats the cluster believes alive (answering HTTP, not being killed). */

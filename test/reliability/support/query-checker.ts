@@ -3,6 +3,15 @@ import type { ChaosCommittedOffsets } from './chaos-committed-offsets';
 import type { ChaosEventFeed } from './chaos-event-feed';
 import type { ClusterSeat, OrderStatsCluster, SeatAnswer } from './order-stats-cluster';
 import { header, isExactPrefix, judgeStats, validRetryAfter, type Guarantee } from './query-rules';
+import type { ServiceRouter } from './service-router';
+
+/** Where a request goes: one seat, or the Service in front of every seat. */
+interface QueryRoute {
+  readonly label: string;
+  get(path: string): Promise<SeatAnswer>;
+  /** Whether a connection error is expected: the target was killed during the request. */
+  killedDuring(started: number, ended: number): boolean;
+}
 
 /** Counts of the answers a {@link QueryChecker} judged. */
 export interface QueryTally {
@@ -25,6 +34,8 @@ export interface QueryTally {
   rangeUnavailable: number;
   /** Requests cut by the kill of the instance they went to (expected, not failures). */
   connectionErrorsKilled: number;
+  /** Requests that got no HTTP answer otherwise (failures). */
+  connectionErrors: number;
   /** 200s that were exactly a prefix of the user's events (every one under exactly-once). */
   exactPrefix: number;
   /** Active 200s judged against a non-zero committed lower bound (the bound is live). */
@@ -43,6 +54,11 @@ export interface QueryCheckerOptions {
   readonly pauseMs: number;
   /** Every n-th request is a whole-cluster range. */
   readonly rangeEvery: number;
+  /**
+   * Send every request through this Service instead of to a random live seat; then every
+   * connection error is a failure (a Service must never send a request where it fails).
+   */
+  readonly via?: ServiceRouter;
 }
 
 /**
@@ -77,6 +93,7 @@ export class QueryChecker {
     rangeOk: 0,
     rangeUnavailable: 0,
     connectionErrorsKilled: 0,
+    connectionErrors: 0,
     exactPrefix: 0,
     activeAboveCommitted: 0,
     failures: 0,
@@ -121,15 +138,26 @@ export class QueryChecker {
         await sleep(50);
         continue;
       }
-      const seat = alive[this.random.nextInt(0, alive.length - 1)];
+      const route = this.route(alive[this.random.nextInt(0, alive.length - 1)]);
       const n = ++this.requests;
-      if (n % this.options.rangeEvery === 0) await this.queryRange(seat);
-      else await this.queryKey(seat, this.users[this.random.nextInt(0, this.users.length - 1)]);
+      if (n % this.options.rangeEvery === 0) await this.queryRange(route);
+      else await this.queryKey(route, this.users[this.random.nextInt(0, this.users.length - 1)]);
       await sleep(this.options.pauseMs);
     }
   }
 
-  private async queryKey(seat: ClusterSeat, userId: string): Promise<void> {
+  private route(seat: ClusterSeat): QueryRoute {
+    const via = this.options.via;
+    if (via)
+      return { label: 'the Service', get: (path) => via.get(path), killedDuring: () => false };
+    return {
+      label: `seat ${seat.index}`,
+      get: (path) => this.cluster.get(seat, path),
+      killedDuring: (started, ended) => seat.killedAt.some((t) => t >= started && t <= ended),
+    };
+  }
+
+  private async queryKey(route: QueryRoute, userId: string): Promise<void> {
     const started = Date.now();
     const committed = this.feed.committedOf(
       userId,
@@ -137,14 +165,14 @@ export class QueryChecker {
     );
     let answer: SeatAnswer;
     try {
-      answer = await this.cluster.get(seat, `/stats/${encodeURIComponent(userId)}`);
+      answer = await route.get(`/stats/${encodeURIComponent(userId)}`);
     } catch (error) {
-      this.connectionError(seat, started, `GET /stats/${userId}`, error);
+      this.connectionError(route, started, `GET /stats/${userId}`, error);
       return;
     }
     const dispatched = this.feed.dispatchedOf(userId);
     this.tally.keyAnswers++;
-    const where = `GET /stats/${userId} via seat ${seat.index}`;
+    const where = `GET /stats/${userId} via ${route.label}`;
     const stale = header(answer.headers, 'x-stale');
     if (stale !== undefined && stale !== 'true') return this.fail(`${where}: X-Stale '${stale}'`);
     const servedBy = header(answer.headers, 'x-served-by');
@@ -197,19 +225,19 @@ export class QueryChecker {
     }
   }
 
-  private async queryRange(seat: ClusterSeat): Promise<void> {
+  private async queryRange(route: QueryRoute): Promise<void> {
     const started = Date.now();
     const snapshot = new Map(this.users.map((u) => [u, this.committedOf(u)]));
     const path = `/stats/range?from=${this.users[0]}&to=${this.users[this.users.length - 1]}`;
     let answer: SeatAnswer;
     try {
-      answer = await this.cluster.get(seat, path);
+      answer = await route.get(path);
     } catch (error) {
-      this.connectionError(seat, started, `GET ${path}`, error);
+      this.connectionError(route, started, `GET ${path}`, error);
       return;
     }
     this.tally.rangeAnswers++;
-    const where = `GET ${path} via seat ${seat.index}`;
+    const where = `GET ${path} via ${route.label}`;
     if (answer.status === 503) {
       if (!validRetryAfter(answer.headers['retry-after'])) {
         return this.fail(`${where}: 503 without a valid Retry-After`);
@@ -251,13 +279,13 @@ export class QueryChecker {
     return this.feed.committedOf(userId, this.committed.committed(this.feed.partitionOf(userId)));
   }
 
-  private connectionError(seat: ClusterSeat, started: number, what: string, error: unknown): void {
-    const ended = Date.now();
-    if (seat.killedAt.some((t) => t >= started && t <= ended)) {
+  private connectionError(route: QueryRoute, started: number, what: string, error: unknown): void {
+    if (route.killedDuring(started, Date.now())) {
       this.tally.connectionErrorsKilled++;
       return;
     }
-    this.fail(`${what} via seat ${seat.index} (not killed meanwhile): ${String(error)}`);
+    this.tally.connectionErrors++;
+    this.fail(`${what} via ${route.label} (not killed meanwhile): ${String(error)}`);
   }
 
   private isMember(servedBy: string | undefined): boolean {

@@ -1,0 +1,195 @@
+/**
+ * The Kubernetes manifests of deploy/kubernetes/base against the example application's code:
+ * they parse, set only variables the application reads, agree on ports, probe paths and the
+ * advertised address, mount the state directory on the volume claim, and leave the shutdown
+ * (preStop + drain + close) inside the grace period. A change on either side that breaks the
+ * other fails here.
+ */
+import 'reflect-metadata';
+import { PATH_METADATA } from '@nestjs/common/constants';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { OperationsController } from '../../apps/order-stats/src/operations.controller';
+import { ORDER_STATS_ENVIRONMENT } from '../../apps/order-stats/src/order-stats.config';
+import {
+  appContainer,
+  at,
+  KUBE_BASE,
+  preStopSeconds,
+  probeSpecs,
+  readManifests,
+  type Manifest,
+} from '../support/kube-manifests';
+
+/** Variables the manifests may set that the application does not read itself. */
+const PLATFORM_VARIABLES = ['POD_NAME', 'POD_NAMESPACE', 'NODE_OPTIONS'];
+/** What closing the client may take (commit, flush, checkpoint, leave the group). */
+const CLOSE_BUDGET_MS = 20_000;
+
+type Env = { name: string; value?: string; valueFrom?: unknown }[];
+
+describe('Kubernetes manifests of the example application', () => {
+  const manifests = readManifests();
+  const byKind = (kind: string): Manifest[] => manifests.filter((m) => m.kind === kind);
+  const one = (kind: string, name?: string): Manifest => {
+    const found = byKind(kind).filter((m) => name === undefined || m.name === name);
+    expect(found.map((m) => `${m.kind}/${m.name}`)).toHaveLength(1);
+    return found[0];
+  };
+  const set = one('StatefulSet');
+  const container = appContainer(manifests);
+  const env = (container.env ?? []) as Env;
+  const configMap = one('ConfigMap').doc.data as Record<string, string>;
+  const value = (name: string): string => {
+    const entry = env.find((e) => e.name === name);
+    if (entry?.value !== undefined) return entry.value;
+    if (configMap[name] !== undefined) return configMap[name];
+    throw new Error(`${name} is not set`);
+  };
+  const ports = (container.ports ?? []) as { name: string; containerPort: number }[];
+  const portOf = (name: string) => ports.find((p) => p.name === name)?.containerPort;
+
+  it('lists every manifest in the kustomization, and every manifest parses', () => {
+    const kustomization = readManifests().find((m) => m.file === 'kustomization.yaml');
+    const resources = at(kustomization?.doc, 'resources') as string[];
+    const files = [...new Set(manifests.map((m) => m.file))].filter(
+      (f) => f !== 'kustomization.yaml' && !f.endsWith('.example.yaml'),
+    );
+    expect([...resources].sort()).toEqual(files.sort());
+    expect(manifests.map((m) => m.kind).sort()).toEqual(
+      [
+        'ConfigMap',
+        'Kustomization',
+        'PodDisruptionBudget',
+        'Secret',
+        'Service',
+        'Service',
+        'StatefulSet',
+      ].sort(),
+    );
+  });
+
+  it('sets only variables the application reads, and every one it needs', () => {
+    const known = new Set<string>([...ORDER_STATS_ENVIRONMENT, ...PLATFORM_VARIABLES]);
+    const set = [...env.map((e) => e.name), ...Object.keys(configMap)];
+    expect(set.filter((name) => !known.has(name))).toEqual([]);
+    for (const required of [
+      'KAFKA_BROKERS',
+      'APPLICATION_ID',
+      'APPLICATION_SERVER',
+      'STATE_DIR',
+      'PORT',
+      'QUERY_PORT',
+      'HOST',
+      'FORWARDING_SECRET',
+      'SHUTDOWN_DRAIN_MS',
+    ]) {
+      expect(set).toContain(required);
+    }
+    expect(value('HOST')).toBe('0.0.0.0');
+  });
+
+  it('takes the cluster secret from a Secret, never from a literal', () => {
+    const secret = env.find((e) => e.name === 'FORWARDING_SECRET');
+    expect(secret?.value).toBeUndefined();
+    expect(at(secret, 'valueFrom.secretKeyRef.key')).toBe('FORWARDING_SECRET');
+    const example = readFileSync(join(KUBE_BASE, 'secret.example.yaml'), 'utf8');
+    expect(example).toContain(String(at(secret, 'valueFrom.secretKeyRef.name')));
+  });
+
+  it('agrees on ports: container, services, advertised address', () => {
+    expect(portOf('http')).toBe(Number(value('PORT')));
+    expect(portOf('query')).toBe(Number(value('QUERY_PORT')));
+    const headless = one('Service', String(at(set.doc, 'spec.serviceName')));
+    expect(at(headless.doc, 'spec.clusterIP')).toBe('None');
+    const servicePorts = (at(headless.doc, 'spec.ports') as { port: number; targetPort: string }[])
+      .map((p) => [p.targetPort, p.port])
+      .sort();
+    expect(servicePorts).toEqual([
+      ['http', portOf('http')],
+      ['query', portOf('query')],
+    ]);
+    // Each pod advertises its stable DNS name through the headless Service, on the HTTP port.
+    expect(value('APPLICATION_SERVER')).toBe(
+      `$(POD_NAME).${headless.name}.$(POD_NAMESPACE).svc.cluster.local:${value('PORT')}`,
+    );
+    for (const name of ['POD_NAME', 'POD_NAMESPACE']) {
+      expect(
+        at(
+          env.find((e) => e.name === name),
+          'valueFrom.fieldRef.fieldPath',
+        ),
+      ).toBe(name === 'POD_NAME' ? 'metadata.name' : 'metadata.namespace');
+    }
+    const client = byKind('Service').find((s) => s.name !== headless.name)!;
+    expect(at(client.doc, 'spec.ports.0.targetPort')).toBe('http');
+  });
+
+  it('selects the pods with every selector', () => {
+    const labels = at(set.doc, 'spec.template.metadata.labels') as Record<string, string>;
+    expect(at(set.doc, 'spec.selector.matchLabels')).toEqual(labels);
+    for (const service of byKind('Service'))
+      expect(at(service.doc, 'spec.selector')).toEqual(labels);
+    expect(at(one('PodDisruptionBudget').doc, 'spec.selector.matchLabels')).toEqual(labels);
+  });
+
+  it('probes paths the application serves', () => {
+    const routes = Object.getOwnPropertyNames(OperationsController.prototype)
+      .map((method) => {
+        const handler = (OperationsController.prototype as unknown as Record<string, object>)[
+          method
+        ];
+        return Reflect.getMetadata(PATH_METADATA, handler) as string | undefined;
+      })
+      .filter((path): path is string => typeof path === 'string')
+      .map((path) => `/${path}`);
+    const specs = probeSpecs(container);
+    expect([specs.startup.path, specs.readiness.path, specs.liveness.path]).toEqual([
+      '/health/started',
+      '/health/ready',
+      '/health/live',
+    ]);
+    for (const spec of Object.values(specs)) expect(routes).toContain(spec.path);
+    for (const key of ['startupProbe', 'readinessProbe', 'livenessProbe']) {
+      expect(at(container, `${key}.httpGet.port`)).toBe('http');
+    }
+    // Readiness reacts within seconds; liveness never fires before readiness could.
+    expect(specs.readiness.periodSeconds * specs.readiness.failureThreshold).toBeLessThanOrEqual(
+      preStopSeconds(container),
+    );
+    expect(specs.liveness.periodSeconds * specs.liveness.failureThreshold).toBeGreaterThan(
+      specs.readiness.periodSeconds * specs.readiness.failureThreshold,
+    );
+  });
+
+  it('keeps the state directory on the volume claim', () => {
+    const claims = at(set.doc, 'spec.volumeClaimTemplates') as { metadata: { name: string } }[];
+    const mounts = container.volumeMounts as { name: string; mountPath: string }[];
+    const state = mounts.find((m) => m.mountPath === value('STATE_DIR'));
+    expect(state).toBeDefined();
+    expect(claims.map((c) => c.metadata.name)).toContain(state!.name);
+  });
+
+  it('shuts down within the grace period: preStop, drain, close', () => {
+    const graceMs = Number(at(set.doc, 'spec.template.spec.terminationGracePeriodSeconds')) * 1000;
+    const preStopMs = preStopSeconds(container) * 1000;
+    expect(preStopMs).toBeGreaterThan(0);
+    expect(preStopMs + Number(value('SHUTDOWN_DRAIN_MS')) + CLOSE_BUDGET_MS).toBeLessThanOrEqual(
+      graceMs,
+    );
+  });
+
+  it('runs as non-root without privileges, within memory it declares', () => {
+    expect(at(set.doc, 'spec.template.spec.securityContext.runAsNonRoot')).toBe(true);
+    expect(at(container, 'securityContext.allowPrivilegeEscalation')).toBe(false);
+    expect(at(container, 'securityContext.readOnlyRootFilesystem')).toBe(true);
+    expect(at(container, 'resources.limits.memory')).toBe(
+      at(container, 'resources.requests.memory'),
+    );
+    const heapMb = Number(/--max-old-space-size=(\d+)/.exec(value('NODE_OPTIONS'))?.[1]);
+    const limitMb =
+      Number(/^(\d+)Gi$/.exec(String(at(container, 'resources.limits.memory')))?.[1]) * 1024;
+    expect(heapMb).toBeGreaterThan(0);
+    expect(limitMb).toBeGreaterThan(heapMb * 2);
+  });
+});
