@@ -22,7 +22,7 @@ import type {
   StateStoreContext,
   StoreRegistration,
 } from '../../libs/streams/src/state/state-store-context';
-import { Stores, type RocksDBEngine } from '../../libs/streams/src/state/stores';
+import { Stores } from '../../libs/streams/src/state/stores';
 import type { KafkaTestContext } from '../support/kafka-test-context';
 
 export const STORE = 'counts-store';
@@ -84,7 +84,6 @@ export interface TaskOptions {
   readonly sender: BatchSender;
   readonly caching?: boolean;
   readonly exactlyOnce?: boolean;
-  readonly engine?: RocksDBEngine;
   readonly logger?: RecordingLogger;
 }
 
@@ -106,7 +105,7 @@ export class TaskState {
     this.collector = new KafkaRecordCollector({ sender: options.sender, lingerMs: 5 });
     this.logger = options.logger ?? new RecordingLogger();
     const builder = Stores.keyValueStoreBuilder(
-      Stores.persistentKeyValueStore(STORE, { engine: options.engine }),
+      Stores.persistentKeyValueStore(STORE),
       Serdes.String(),
       Serdes.String(),
     );

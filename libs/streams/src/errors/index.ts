@@ -16,6 +16,5 @@ export * from './streams-processing.error';
 export * from './invalid-window.error';
 export * from './invalid-windowed-key.error';
 export * from './missing-source-topic.error';
-export * from './rocksdb-binding-conflict.error';
 export * from './invalid-state-store.error';
 export * from './topics-not-copartitioned.error';

@@ -20,19 +20,8 @@ const text = (entries: readonly KeyValueBytes[]): string[] =>
  * and through the asynchronous API always; sync-only tests run only where supported. Each test
  * gets a fresh directory under `os.tmpdir()`, removed afterwards.
  */
-export function describeBytesStoreContract(
-  engine: string,
-  createStore: BytesStoreFactory,
-  options: {
-    /** When set, the suite is defined but skipped, and the reason printed. */
-    readonly skipReason?: string;
-  } = {},
-): void {
-  if (options.skipReason !== undefined) {
-    console.warn(`${engine}: bytes-store contract skipped: ${options.skipReason}`);
-  }
-  const describeOrSkip = options.skipReason === undefined ? describe : describe.skip;
-  describeOrSkip(`${engine}: bytes-store contract`, () => {
+export function describeBytesStoreContract(engine: string, createStore: BytesStoreFactory): void {
+  describe(`${engine}: bytes-store contract`, () => {
     let directory: string;
     let store: BytesStore;
     let extraStores: BytesStore[];

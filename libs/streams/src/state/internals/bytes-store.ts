@@ -69,9 +69,7 @@ export interface BytesStoreCapabilities {
  *   failed write batch), with the engine's message and the original error as `cause`: fatal for
  *   the task, whose state is then wiped and restored from the changelog;
  * - `RocksDBConfigError` from `open()` of a RocksDB engine given options it cannot apply: fix
- *   the config setter;
- * - `RocksDBBindingConflictError` from `open()` of a RocksDB engine whose binding cannot share
- *   the process with the other RocksDB binding already loaded: one binding per process.
+ *   the config setter.
  */
 export interface BytesStore {
   /** The store's name (the `Materialized.as(name)` name, or a segment's name). */
