@@ -1,4 +1,5 @@
-// Integration and end-to-end tests under test/, against a real Kafka broker.
+// Integration and end-to-end tests against a real Kafka broker: test/ (through the packages'
+// public API) and `*.broker.spec.ts` beside the engine code they test (its internals).
 // The global setup starts the project's own broker unless KAFKA_BROKERS names a cluster.
 const shared = require('./jest.shared');
 
@@ -7,8 +8,8 @@ module.exports = {
   ...shared,
   displayName: 'integration',
   reporters: ['default', ['<rootDir>/tools/jest/summary-reporter.js', { label: 'integration' }]],
-  roots: ['<rootDir>/test'],
-  testMatch: ['**/*.test.ts'],
+  roots: ['<rootDir>/test', '<rootDir>/libs'],
+  testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/libs/**/*.broker.spec.ts'],
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/reliability/'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',

@@ -1,4 +1,5 @@
-// Unit tests: `*.spec.ts` beside the code. No broker, no network.
+// Unit tests: `*.spec.ts` beside the code. No broker, no network (`*.broker.spec.ts` need the
+// broker: they run with the integration tests).
 const shared = require('./jest.shared');
 
 /** @type {import('jest').Config} */
@@ -7,5 +8,5 @@ module.exports = {
   displayName: 'unit',
   reporters: ['default', ['<rootDir>/tools/jest/summary-reporter.js', { label: 'unit' }]],
   testMatch: ['<rootDir>/{libs,apps,tools,bench}/**/*.spec.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/dist/', '<rootDir>/test/'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '<rootDir>/test/', '\\.broker\\.spec\\.ts$'],
 };

@@ -16,9 +16,7 @@ import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { BytesStore, BytesWrite } from '../../libs/streams/src/state/internals/bytes-store';
-import { InMemoryBytesStore } from '../../libs/streams/src/state/internals/in-memory-bytes.store';
-import { NxteditionRocksDBStore } from '../../libs/streams/src/state/internals/nxtedition-rocksdb.store';
+import { Stores, type BytesStore, type BytesWrite } from '@nest-streams/streams';
 import { buildBenchData, seededRandom, type BenchData } from './seeded-data';
 
 /** Parameters of one run (written to the JSON as `params`). */
@@ -48,10 +46,12 @@ export interface StoreBenchResult {
 
 type EngineFactory = (root: string, name: string) => BytesStore;
 
+// Each engine as a task opens it: the bytes store its `Stores` supplier makes.
 const ENGINES: Readonly<Record<string, EngineFactory>> = {
-  'in-memory': (_root, name) => new InMemoryBytesStore(name),
+  'in-memory': (root, name) =>
+    Stores.inMemoryKeyValueStore(name).get({ directory: join(root, name), configs: {} }),
   'nxtedition-rocksdb': (root, name) =>
-    new NxteditionRocksDBStore({ name, directory: join(root, name) }),
+    Stores.persistentKeyValueStore(name).get({ directory: join(root, name), configs: {} }),
 };
 
 /**

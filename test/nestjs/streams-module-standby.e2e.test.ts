@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DefaultStreamPartitioner } from '../../libs/streams/src/cluster/default-stream-partitioner';
+import { DefaultStreamPartitioner } from '@nest-streams/streams';
 import { brokers, KafkaTestContext } from '../support/kafka-test-context';
 import { AppInstance, waitFor, type OrderStats } from './nest-app-harness';
 

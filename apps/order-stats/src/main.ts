@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { KafkaStreams } from '@nest-streams/streams/runtime/kafka-streams';
+import { KafkaStreams } from '@nest-streams/streams';
 import { AppModule } from './app.module';
 import { answerClientErrors } from './client-error.handler';
 import { orderStatsConfig } from './order-stats.config';

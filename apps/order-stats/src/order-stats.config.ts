@@ -1,4 +1,4 @@
-import type { ProcessingGuarantee } from '@nest-streams/streams/runtime/streams-config';
+import type { ProcessingGuarantee } from '@nest-streams/streams';
 
 /** The example application's settings, from the environment of the contract in DESIGN.md. */
 export interface OrderStatsConfig {

@@ -1,4 +1,4 @@
-import type { Serde } from '@nest-streams/streams/serde/serde';
+import type { Serde } from '@nest-streams/streams';
 import type { TestRecord } from './test-record';
 
 /** Where a {@link TestOutputTopic} reads raw records from. */

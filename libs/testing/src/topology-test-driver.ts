@@ -1,18 +1,20 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InMemoryRecordCollector } from '@nest-streams/streams/processor/internals/in-memory-record-collector';
-import type { Headers } from '@nest-streams/streams/processor/record';
-import { TaskId } from '@nest-streams/streams/processor/task-id';
-import type { Topology } from '@nest-streams/streams/processor/topology';
-import { RecordCache } from '@nest-streams/streams/state/internals/record-cache';
-import type { StateStore } from '@nest-streams/streams/state/state-store';
-import type { Serde } from '@nest-streams/streams/serde/serde';
-import { StreamTask } from '@nest-streams/streams/runtime/stream-task';
 import {
+  InMemoryRecordCollector,
+  RecordCache,
   resolveStreamsConfig,
+  StreamTask,
+} from '@nest-streams/streams/internals';
+import {
+  type Headers,
+  type Serde,
+  type StateStore,
   type StreamsConfig,
-} from '@nest-streams/streams/runtime/streams-config';
+  TaskId,
+  type Topology,
+} from '@nest-streams/streams';
 import { TestInputTopic } from './test-input-topic';
 import { TestOutputTopic, type OutputSource } from './test-output-topic';
 

@@ -1,20 +1,16 @@
 import { HealthIndicatorService } from '@nestjs/terminus';
-import { KafkaStreamsState } from '@nest-streams/streams/runtime/kafka-streams-state';
-import type { KafkaStreams } from '@nest-streams/streams/runtime/kafka-streams';
-import type { StreamsDeclarations } from '../discovery/streams.explorer';
-import { KafkaStreamsHost } from '../kafka-streams.host';
+import { type KafkaStreams, KafkaStreamsState, type TaskMetadata } from '@nest-streams/streams';
+import type { StreamsDeclarations } from '../discovery/internals/streams.explorer';
+import { KafkaStreamsHost } from '../internals/kafka-streams.host';
 import { StreamsHealthIndicator } from './streams-health.indicator';
-import { StreamsStateTracker } from './streams-state.tracker';
+import { StreamsStateTracker } from './internals/streams-state.tracker';
 
-interface FakeTask {
-  task: { id: { partition: number }; storeNames(): string[] };
-  restored: boolean;
-}
+type FakeTask = Pick<TaskMetadata, 'stores' | 'restored'> & { taskId: { partition: number } };
 
 function setup(state: KafkaStreamsState, tasks: FakeTask[], standbyLag = 0) {
   const streams = {
     state,
-    activeTasks: () => tasks,
+    activeTaskMetadata: () => tasks,
     allLocalStorePartitionLags: async () =>
       new Map([
         [
@@ -48,7 +44,8 @@ function setup(state: KafkaStreamsState, tasks: FakeTask[], standbyLag = 0) {
 }
 
 const task = (partition: number, restored = true): FakeTask => ({
-  task: { id: { partition }, storeNames: () => ['stats-store'] },
+  taskId: { partition },
+  stores: ['stats-store'],
   restored,
 });
 

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
-import { KafkaStreamsState } from '@nest-streams/streams/runtime/kafka-streams-state';
-import { KafkaStreamsHost } from '../kafka-streams.host';
-import { StreamsStateTracker } from './streams-state.tracker';
+import { KafkaStreamsState } from '@nest-streams/streams';
+import { KafkaStreamsHost } from '../internals/kafka-streams.host';
+import { StreamsStateTracker } from './internals/streams-state.tracker';
 
 /** Restore progress of one partition of a store, for health details. */
 export interface PartitionRestoreDetail {
@@ -82,11 +82,11 @@ export class StreamsHealthIndicator {
     const streams = this.host.streams;
     const stores: Record<string, StoreHealthDetail> = {};
     const active = new Map<string, { partitions: Set<number>; restored: boolean }>();
-    for (const entry of streams.activeTasks()) {
-      for (const store of entry.task.storeNames()) {
+    for (const task of streams.activeTaskMetadata()) {
+      for (const store of task.stores) {
         const current = active.get(store) ?? { partitions: new Set<number>(), restored: true };
-        current.partitions.add(entry.task.id.partition);
-        current.restored &&= entry.restored;
+        current.partitions.add(task.taskId.partition);
+        current.restored &&= task.restored;
         active.set(store, current);
       }
     }
@@ -132,6 +132,6 @@ export class StreamsHealthIndicator {
   }
 
   private allTasksRestored(): boolean {
-    return this.host.streams.activeTasks().every((entry) => entry.restored);
+    return this.host.streams.activeTaskMetadata().every((task) => task.restored);
   }
 }

@@ -12,33 +12,31 @@ import {
 import { HTTP_CODE_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
 import type { IncomingHttpHeaders } from 'node:http';
 import { from, mergeMap, of, type Observable } from 'rxjs';
-import type { HostInfo } from '@nest-streams/streams/cluster/host-info';
-import { StreamsError } from '@nest-streams/streams/errors/streams.error';
-import { SerializationError } from '@nest-streams/streams/serde/serialization.error';
+import { type HostInfo, SerializationError, StreamsError } from '@nest-streams/streams';
 import type {
   KeyFrom,
   RouteByKeyMetadata,
   RoutedRequest,
 } from '../decorators/route-by-key.decorator';
-import { StreamsMetadataAccessor } from '../discovery/streams-metadata.accessor';
+import { StreamsMetadataAccessor } from '../discovery/internals/streams-metadata.accessor';
 import { StreamsMetricsService } from '../metrics/streams-metrics.service';
-import { StoreReadContext } from '../queries/store-read-context';
+import { StoreReadContext } from '../queries/internals/store-read-context';
 import {
   LAG_HEADER,
   RETRY_AFTER_HEADER,
   SERVED_BY_HEADER,
   STALE_HEADER,
 } from '../streams.constants';
-import { StreamsModuleSettings } from '../streams-module.settings';
+import { StreamsModuleSettings } from '../internals/streams-module.settings';
 import {
   HttpRequestForwarder,
   relayableHeaders,
   type ForwardedResponse,
-} from './http-request.forwarder';
-import { HopAuthenticator } from './hop-authenticator';
-import { KeyOwnerLocator, type KeyLocation } from './key-owner.locator';
+} from './internals/http-request.forwarder';
+import { HopAuthenticator } from './internals/hop-authenticator';
+import { KeyOwnerLocator, type KeyLocation } from './internals/key-owner.locator';
 import { OwnerUnreachableError } from './owner-unreachable.error';
-import { decideRoute, decideStandby, type RouteInput } from './route-decision';
+import { decideRoute, decideStandby, type RouteInput } from './internals/route-decision';
 
 /** The parts of an Express/Fastify-style request the interceptor reads. */
 export interface HttpRequestLike {

@@ -4,12 +4,16 @@ import type { ReadOnlyWindowStore } from '../state/window-store';
 import {
   CompositeReadOnlyKeyValueStore,
   type PartitionedStores,
-} from './composite-read-only-key-value-store';
-import { CompositeReadOnlySessionStore } from './composite-read-only-session-store';
-import { CompositeReadOnlyWindowStore } from './composite-read-only-window-store';
+} from './internals/composite-read-only-key-value-store';
+import { CompositeReadOnlySessionStore } from './internals/composite-read-only-session-store';
+import { CompositeReadOnlyWindowStore } from './internals/composite-read-only-window-store';
 import type { ValueAndTimestamp } from '../state/value-and-timestamp';
-import type { LocalStoreSet } from './local-store-provider';
-import { isTimestamped, unwrapKeyValueStore, unwrapWindowStore } from './timestamped-unwrapping';
+import type { LocalStoreSet } from './internals/local-store-provider';
+import {
+  isTimestamped,
+  unwrapKeyValueStore,
+  unwrapWindowStore,
+} from './internals/timestamped-unwrapping';
 
 /** A kind of store a query can ask for, and how to combine the local stores of that kind. */
 export interface QueryableStoreType<T> {

@@ -9,7 +9,7 @@ import { SegmentedWindowBytesStore } from './internals/segmented-window-bytes.st
 import { SessionStoreBuilder } from './internals/session-store-builder';
 import { WindowStoreBuilder } from './internals/window-store-builder';
 import { ValueAndTimestampSerde } from './internals/value-and-timestamp-serde';
-import type { BytesStore } from './internals/bytes-store';
+import type { BytesStore } from './bytes-store';
 import type {
   BytesStoreLocation,
   KeyValueBytesStoreSupplier,

@@ -17,7 +17,7 @@ import {
   levelRangeBounds,
   type LevelScanBounds,
 } from './byte-range';
-import type { BytesStore, BytesStoreCapabilities, BytesWrite, KeyValueBytes } from './bytes-store';
+import type { BytesStore, BytesStoreCapabilities, BytesWrite, KeyValueBytes } from '../bytes-store';
 import { nxteditionDefaultOptions, toNxteditionOpenOptions } from './nxtedition-rocksdb.options';
 import { readRocksDBMetrics } from './rocksdb-properties';
 import type { RocksDBStoreParams } from './rocksdb-store-params';
