@@ -20,7 +20,7 @@ const SOURCES_OF = (pkg) => ({
 export default tseslint.config(
   {
     ignores: [
-      'dist/**',
+      '**/dist/**',
       'node_modules/**',
       '.kafka/**',
       '**/target/**',

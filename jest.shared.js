@@ -27,5 +27,5 @@ module.exports = {
     '^@nest-streams/testing$': '<rootDir>/libs/testing/src/index.ts',
   },
 
-  modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/.kafka/'],
+  modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/libs/[^/]+/dist/', '<rootDir>/.kafka/'],
 };
