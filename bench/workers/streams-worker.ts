@@ -12,7 +12,6 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { PerformanceObserver } from 'node:perf_hooks';
-import { Kafka, logLevel } from 'kafkajs';
 import {
   KafkaStreams,
   KafkaStreamsState,
@@ -21,6 +20,8 @@ import {
   StoreQueryParameters,
   StreamThreadExceptionResponse,
 } from '@nest-streams/streams';
+// After the engine, which installs its kafkajs fixes before kafkajs loads.
+import { Kafka, logLevel } from 'kafkajs';
 import { aggregateTopology } from '../topologies/aggregate-topology';
 import { STATS_STORE, WINDOWED_STORE, type BenchStats } from '../topologies/bench-types';
 import { windowedTopology } from '../topologies/windowed-topology';

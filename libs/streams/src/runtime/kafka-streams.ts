@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
-import { Kafka, logLevel, type Admin } from 'kafkajs';
+import type { Admin } from 'kafkajs';
+import { Kafka, logLevel } from './internals/kafkajs/kafkajs';
 import { LATEST_OFFSET, type SubscriptionInfo } from '../cluster/internals/assignment-info';
 import { MissingSourceTopicError } from '../errors/missing-source-topic.error';
 import { StreamsConfigError } from '../errors/streams-config.error';

@@ -1,4 +1,5 @@
-import { AssignerProtocol, type PartitionAssigner } from 'kafkajs';
+import type { PartitionAssigner } from 'kafkajs';
+import { AssignerProtocol } from '../../runtime/internals/kafkajs/kafkajs';
 import { compareTaskIds, assignTasks, type ClientState } from './task-assignment';
 import {
   decodeInfo,

@@ -1,4 +1,5 @@
-import { ConfigResourceTypes, type Admin } from 'kafkajs';
+import type { Admin } from 'kafkajs';
+import { ConfigResourceTypes } from './kafkajs/kafkajs';
 import { ChangelogTopicMismatchError } from '../../errors/changelog-topic-mismatch.error';
 import { createTopicsAndWait } from './topic-admin';
 

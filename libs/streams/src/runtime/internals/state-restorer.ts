@@ -1,11 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import {
-  AssignerProtocol,
-  type Admin,
-  type EachBatchPayload,
-  type Kafka,
-  type PartitionAssigner,
-} from 'kafkajs';
+import type { Admin, EachBatchPayload, Kafka, PartitionAssigner } from 'kafkajs';
+import { AssignerProtocol } from './kafkajs/kafkajs';
 import { ChangelogRestoreError } from '../../errors/changelog-restore.error';
 import { topicPartitionKey } from '../../processor/topic-partition';
 import type { ChangelogRecord } from '../../state/state-store-context';

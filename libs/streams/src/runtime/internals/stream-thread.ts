@@ -4,7 +4,7 @@ import {
   streamsPartitionAssignor,
   type StreamsAssignorContext,
 } from '../../cluster/internals/streams-partition-assignor';
-import { AssignerProtocol } from 'kafkajs';
+import { AssignerProtocol } from './kafkajs/kafkajs';
 import type { ActiveTaskManager } from './active-task-manager';
 import { commitFailureAction, isFencedError, isRebalanceError } from './commit-failure';
 import type { StandbyTaskManager } from './standby-task-manager';
