@@ -1,5 +1,9 @@
 import type { ProcessingGuarantee } from '@nest-streams/streams';
 
+/** The Nest HTTP platforms the application runs on (`HTTP_PLATFORM`). */
+export const HTTP_PLATFORMS = ['express', 'fastify'] as const;
+export type HttpPlatform = (typeof HTTP_PLATFORMS)[number];
+
 /** The example application's settings, from the environment of the contract in DESIGN.md. */
 export interface OrderStatsConfig {
   readonly brokers: string[];
@@ -24,9 +28,15 @@ export interface OrderStatsConfig {
   readonly forwardingSecret: string | undefined;
   /** Dead-letter topic for records that do not parse (`DEAD_LETTER_TOPIC`), else log and skip. */
   readonly deadLetterTopic: string | undefined;
+  /** The Nest HTTP platform: `HTTP_PLATFORM`, `express` (default) or `fastify`. */
+  readonly httpPlatform: HttpPlatform;
 }
 
-/** Reads and checks the environment; throws with the variable's name on a bad value. */
+/**
+ * Reads and checks the environment.
+ *
+ * @throws Error naming the variable and its value when one is invalid: fix the environment.
+ */
 export function orderStatsConfig(env: NodeJS.ProcessEnv = process.env): OrderStatsConfig {
   const port = integer(env, 'PORT', 8080);
   const guarantee = env.PROCESSING_GUARANTEE ?? 'at_least_once';
@@ -34,6 +44,10 @@ export function orderStatsConfig(env: NodeJS.ProcessEnv = process.env): OrderSta
     throw new Error(
       `PROCESSING_GUARANTEE must be at_least_once or exactly_once_v2, got '${guarantee}'`,
     );
+  }
+  const platform = env.HTTP_PLATFORM || 'express';
+  if (!(HTTP_PLATFORMS as readonly string[]).includes(platform)) {
+    throw new Error(`HTTP_PLATFORM must be express or fastify, got '${platform}'`);
   }
   return {
     brokers: (env.KAFKA_BROKERS ?? '127.0.0.1:9092')
@@ -53,6 +67,7 @@ export function orderStatsConfig(env: NodeJS.ProcessEnv = process.env): OrderSta
     forwardingTimeoutMs: integer(env, 'FORWARDING_TIMEOUT_MS', 5000),
     forwardingSecret: env.FORWARDING_SECRET || undefined,
     deadLetterTopic: env.DEAD_LETTER_TOPIC || undefined,
+    httpPlatform: platform as HttpPlatform,
   };
 }
 

@@ -7,6 +7,7 @@ import {
   Post,
   type INestApplication,
 } from '@nestjs/common';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -178,7 +179,7 @@ class StatsController {
   }
 }
 
-describe('StoreRoutingInterceptor', () => {
+describe.each(['express', 'fastify'] as const)('StoreRoutingInterceptor on %s', (platform) => {
   let app: INestApplication;
   let base: string;
   let fake: FakeKafkaStreams;
@@ -206,7 +207,10 @@ describe('StoreRoutingInterceptor', () => {
       providers: [Aggregation],
       controllers: [StatsController],
     }).compile();
-    app = moduleRef.createNestApplication({ logger: false });
+    app =
+      platform === 'fastify'
+        ? moduleRef.createNestApplication(new FastifyAdapter(), { logger: false })
+        : moduleRef.createNestApplication({ logger: false });
     await app.init();
     fake = new FakeKafkaStreams();
     const host = app.get(KafkaStreamsHost);

@@ -10,6 +10,7 @@ import {
   type NestInterceptor,
 } from '@nestjs/common';
 import { HTTP_CODE_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
+import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingHttpHeaders } from 'node:http';
 import { from, mergeMap, of, type Observable } from 'rxjs';
 import { type HostInfo, SerializationError, StreamsError } from '@nest-streams/streams';
@@ -49,10 +50,11 @@ export interface HttpRequestLike {
   readonly body?: unknown;
 }
 
-/** The parts of the response the interceptor writes. */
-export interface HttpResponseLike {
-  setHeader(name: string, value: string | number | readonly string[]): unknown;
-}
+/**
+ * The platform's response (Express `Response`, Fastify `FastifyReply`, ...): written only
+ * through the `HttpAdapterHost`'s adapter, so any Nest HTTP platform works.
+ */
+type HttpResponse = unknown;
 
 /**
  * Routes `@RouteByKey` handlers to the instance that owns the key (registered for every
@@ -81,14 +83,15 @@ export class StoreRoutingInterceptor implements NestInterceptor {
     @Inject(StreamsModuleSettings) private readonly settings: StreamsModuleSettings,
     @Inject(StreamsMetricsService) private readonly metrics: StreamsMetricsService,
     @Inject(HopAuthenticator) private readonly hops: HopAuthenticator,
+    @Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
     const http = context.switchToHttp();
     const request = http.getRequest<HttpRequestLike>();
-    const response = http.getResponse<HttpResponseLike>();
-    response.setHeader(SERVED_BY_HEADER, this.settings.servedBy);
+    const response = http.getResponse<HttpResponse>();
+    this.setHeader(response, SERVED_BY_HEADER, this.settings.servedBy);
     const route = this.accessor.getRouteByKey(context.getHandler());
     if (!route) return next.handle();
     return from(this.route(route, request, response, next, context)).pipe(
@@ -99,7 +102,7 @@ export class StoreRoutingInterceptor implements NestInterceptor {
   private async route(
     route: RouteByKeyMetadata,
     request: HttpRequestLike,
-    response: HttpResponseLike,
+    response: HttpResponse,
     next: CallHandler,
     context: ExecutionContext,
   ): Promise<Observable<unknown>> {
@@ -155,7 +158,7 @@ export class StoreRoutingInterceptor implements NestInterceptor {
     route: RouteByKeyMetadata,
     input: RouteInput,
     request: HttpRequestLike,
-    response: HttpResponseLike,
+    response: HttpResponse,
     next: CallHandler,
     context: ExecutionContext,
     exclude: readonly HostInfo[],
@@ -163,11 +166,11 @@ export class StoreRoutingInterceptor implements NestInterceptor {
     const decision = decideStandby(input, exclude);
     if (decision.action === 'local-standby') {
       this.metrics.recordRouting('standby');
-      response.setHeader(STALE_HEADER, 'true');
+      this.setHeader(response, STALE_HEADER, 'true');
       const lag = await this.locator
         .lagOf(route.store, input.metadata.partition)
         .catch(() => undefined);
-      if (lag !== undefined) response.setHeader(LAG_HEADER, String(lag));
+      if (lag !== undefined) this.setHeader(response, LAG_HEADER, String(lag));
       return StoreReadContext.run({ staleStores: true }, () => next.handle());
     }
     if (decision.action === 'forward-standby') {
@@ -201,19 +204,27 @@ export class StoreRoutingInterceptor implements NestInterceptor {
   /** Sends the other instance's answer as ours: its status, headers and body. */
   private relay(
     answer: ForwardedResponse,
-    response: HttpResponseLike,
+    response: HttpResponse,
     context: ExecutionContext,
   ): Observable<unknown> {
-    for (const [name, value] of relayableHeaders(answer.headers)) response.setHeader(name, value);
+    for (const [name, value] of relayableHeaders(answer.headers)) {
+      this.setHeader(response, name, value);
+    }
     const body = parseBody(answer);
     if (answer.status === defaultStatusOf(context)) return of(body);
     // Nest writes the route's own status for returned values; an exception carries another.
     throw new HttpException(body ?? '', answer.status);
   }
 
-  private unavailable(response: HttpResponseLike, reason: string): HttpException {
+  /** Sets a header through the platform's adapter (a list for a header sent several times). */
+  private setHeader(response: HttpResponse, name: string, value: string | string[]): void {
+    // The adapters take a string; Express' `set` and Fastify's `header` also take a list.
+    this.adapterHost.httpAdapter.setHeader(response, name, value as string);
+  }
+
+  private unavailable(response: HttpResponse, reason: string): HttpException {
     this.metrics.recordRouting('unavailable');
-    response.setHeader(RETRY_AFTER_HEADER, String(this.settings.retryAfterSeconds));
+    this.setHeader(response, RETRY_AFTER_HEADER, String(this.settings.retryAfterSeconds));
     return new ServiceUnavailableException({
       statusCode: 503,
       error: 'Service Unavailable',
