@@ -10,7 +10,12 @@ module.exports = {
   reporters: ['default', ['<rootDir>/tools/jest/summary-reporter.js', { label: 'integration' }]],
   roots: ['<rootDir>/test', '<rootDir>/libs'],
   testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/libs/**/*.broker.spec.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/reliability/'],
+  // test/consumer/fixture is an application of its own: its test runs in its own directory.
+  testPathIgnorePatterns: [
+    '/node_modules/',
+    '<rootDir>/test/reliability/',
+    '<rootDir>/test/consumer/fixture/',
+  ],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 120000,

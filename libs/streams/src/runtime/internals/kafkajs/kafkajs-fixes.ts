@@ -92,10 +92,13 @@ function apply(options: KafkajsFixesOptions, warn: (message: string) => void): K
     cache[filename] = preloadedModule(filename, replacements[name as keyof typeof replacements]);
     applied.push(name);
   }
-  const queue = kafkajs.load<{
+  // Through this module's own `require`: the same class kafkajs uses in Node, and under a
+  // module system of its own (Jest) the one its modules share.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const queueClass = require(kafkajs.resolve(REQUEST_QUEUE)) as {
     prototype: SchedulingRequestQueue & { scheduleCheckPendingRequests(): void };
-  }>(REQUEST_QUEUE).prototype;
-  queue.scheduleCheckPendingRequests = scheduleCheckPendingRequests;
+  };
+  queueClass.prototype.scheduleCheckPendingRequests = scheduleCheckPendingRequests;
   applied.push('scheduleCheckPendingRequests');
   if (skipped.length > 0) {
     warn(
