@@ -4,10 +4,23 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 
+const NO_NEST = {
+  group: ['@nestjs/*'],
+  message: 'libs/streams and libs/testing are framework-free: no Nest imports.',
+};
+const DEEP_PACKAGE_IMPORT = {
+  group: ['@nest-streams/*/**'],
+  message: "Import the package root ('@nest-streams/streams'): everything else is internal.",
+};
+const SOURCES_OF = (pkg) => ({
+  group: [`**/${pkg}/src`, `**/${pkg}/src/**`],
+  message: `Import @nest-streams/${pkg} by name, not its sources.`,
+});
+
 export default tseslint.config(
   {
     ignores: [
-      'dist/**',
+      '**/dist/**',
       'node_modules/**',
       '.kafka/**',
       '**/target/**',
@@ -34,13 +47,74 @@ export default tseslint.config(
   },
   {
     // The engine is framework-free: it never imports Nest.
-    files: ['libs/streams/**/*.ts', 'libs/testing/**/*.ts'],
+    files: ['libs/streams/**/*.ts'],
+    ignores: ['libs/streams/src/runtime/internals/kafkajs/kafkajs.ts', '**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [NO_NEST],
+          // kafkajs loads only through the module that fixes it first.
+          paths: [
+            {
+              name: 'kafkajs',
+              allowTypeImports: true,
+              message: "Import kafkajs' values from runtime/internals/kafkajs/kafkajs.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['libs/streams/src/runtime/internals/kafkajs/kafkajs.ts', 'libs/streams/**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [NO_NEST] }],
+    },
+  },
+  {
+    // The Nest module uses the engine through its public API only.
+    files: ['libs/nestjs/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [DEEP_PACKAGE_IMPORT, SOURCES_OF('streams')] },
+      ],
+    },
+  },
+  {
+    // The test driver is framework-free, and drives the engine through its public API and the
+    // `@nest-streams/streams/internals` subpath (the one documented subpath).
+    files: ['libs/testing/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            { group: ['@nestjs/*'], message: 'libs/streams is framework-free: no Nest imports.' },
+            NO_NEST,
+            {
+              group: ['@nest-streams/*/**', '!@nest-streams/streams/internals'],
+              message: DEEP_PACKAGE_IMPORT.message,
+            },
+            SOURCES_OF('streams'),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Applications, tests, benchmarks and tools import the packages by name, as users do.
+    files: ['apps/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'tools/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            DEEP_PACKAGE_IMPORT,
+            {
+              group: ['**/libs/**', '**/libs'],
+              message: 'Import the package by name (@nest-streams/streams, /nestjs, /testing).',
+            },
           ],
         },
       ],

@@ -1,4 +1,5 @@
-// Integration and end-to-end tests under test/, against a real Kafka broker.
+// Integration and end-to-end tests against a real Kafka broker: test/ (through the packages'
+// public API) and `*.broker.spec.ts` beside the engine code they test (its internals).
 // The global setup starts the project's own broker unless KAFKA_BROKERS names a cluster.
 const shared = require('./jest.shared');
 
@@ -7,9 +8,14 @@ module.exports = {
   ...shared,
   displayName: 'integration',
   reporters: ['default', ['<rootDir>/tools/jest/summary-reporter.js', { label: 'integration' }]],
-  roots: ['<rootDir>/test'],
-  testMatch: ['**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/reliability/'],
+  roots: ['<rootDir>/test', '<rootDir>/libs'],
+  testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/libs/**/*.broker.spec.ts'],
+  // test/consumer/fixture is an application of its own: its test runs in its own directory.
+  testPathIgnorePatterns: [
+    '/node_modules/',
+    '<rootDir>/test/reliability/',
+    '<rootDir>/test/consumer/fixture/',
+  ],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 120000,

@@ -19,13 +19,13 @@ module.exports = {
     ],
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
+  // The packages by name, from their sources (root only: deep imports do not resolve).
   moduleNameMapper: {
-    '^@nest-streams/streams$': '<rootDir>/libs/streams/src',
-    '^@nest-streams/streams/(.*)$': '<rootDir>/libs/streams/src/$1',
-    '^@nest-streams/nestjs$': '<rootDir>/libs/nestjs/src',
-    '^@nest-streams/nestjs/(.*)$': '<rootDir>/libs/nestjs/src/$1',
-    '^@nest-streams/testing$': '<rootDir>/libs/testing/src',
-    '^@nest-streams/testing/(.*)$': '<rootDir>/libs/testing/src/$1',
+    '^@nest-streams/streams$': '<rootDir>/libs/streams/src/index.ts',
+    '^@nest-streams/streams/internals$': '<rootDir>/libs/streams/src/internals/index.ts',
+    '^@nest-streams/nestjs$': '<rootDir>/libs/nestjs/src/index.ts',
+    '^@nest-streams/testing$': '<rootDir>/libs/testing/src/index.ts',
   },
-  modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/.kafka/'],
+
+  modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/libs/[^/]+/dist/', '<rootDir>/.kafka/'],
 };

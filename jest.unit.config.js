@@ -1,6 +1,5 @@
-// Unit tests: `*.spec.ts` beside the code. No broker, no network.
-// Specs of the `rocksdb` binding (`*leveldown*.spec.ts`) run in jest.leveldown.config.js:
-// the two RocksDB bindings abort when both are loaded in one process, and Jest reuses workers.
+// Unit tests: `*.spec.ts` beside the code. No broker, no network (`*.broker.spec.ts` need the
+// broker: they run with the integration tests).
 const shared = require('./jest.shared');
 
 /** @type {import('jest').Config} */
@@ -9,5 +8,5 @@ module.exports = {
   displayName: 'unit',
   reporters: ['default', ['<rootDir>/tools/jest/summary-reporter.js', { label: 'unit' }]],
   testMatch: ['<rootDir>/{libs,apps,tools,bench}/**/*.spec.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/dist/', '<rootDir>/test/', 'leveldown'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '<rootDir>/test/', '\\.broker\\.spec\\.ts$'],
 };

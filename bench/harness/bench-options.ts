@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { ProcessingGuarantee } from '../../libs/streams/src/runtime/streams-config';
+import type { ProcessingGuarantee } from '@nest-streams/streams';
 
 /** The systems a run can measure (`--systems`). */
 export const ALL_SYSTEMS = ['ours', 'java', 'kafkajs', 'rocksdb', 'nodefluent'] as const;

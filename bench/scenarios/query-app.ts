@@ -33,7 +33,8 @@ const SETTLE_MS = 240_000;
  * 1. scatter-gather `GET /stats/range` on three instances,
  * 2. one instance stops: `GET /stats/:userId` on instance A for users A owns (local) and for
  *    users B owns (forwarded to B), split by the `X-Served-By` of a checked probe of 1,000 users,
- * 3. another stops: `GET /stats/:userId` on the last instance, which owns every user.
+ * 3. another stops: `GET /stats/:userId` on the last instance, which owns every user;
+ * 4. that instance restarts on Fastify (same state directory and address): the same loads.
  * Returns the rows and the seconds the produce took.
  */
 export async function runAppPhases(
@@ -126,35 +127,53 @@ export async function runAppPhases(
     await cluster.waitStable(STATS_STORE, spec.partitions, SETTLE_MS);
     const paths = spec.sample.map((user) => `/stats/${user}`);
     await probe(first.endpoint, paths.slice(0, 500), spec.bodies);
+    rows.push(...(await localLoads(ctx, `${APP} x1`, first.endpoint, paths, spec.bodies)));
+
+    // The same instance on Fastify: restarted on its state directory, same address.
+    ctx.log(`restarting the last ${APP} instance on Fastify (HTTP_PLATFORM=fastify)...`);
+    const onFastify = await cluster.restartLast({ HTTP_PLATFORM: 'fastify' });
+    await cluster.waitStable(STATS_STORE, spec.partitions, SETTLE_MS);
+    await probe(onFastify.endpoint, paths.slice(0, 500), spec.bodies);
     rows.push(
-      await load(ctx, {
-        system: `${APP} x1: GET /stats/:userId, local`,
-        compareKey: 'http-bare',
-        endpoint: first.endpoint,
-        paths,
-        bodies: spec.bodies,
-        servedBy: first.endpoint,
-      }),
+      ...(await localLoads(ctx, `${APP} x1 (Fastify)`, onFastify.endpoint, paths, spec.bodies)),
     );
-    if (ctx.options.connections !== 1) {
-      // One request at a time: its latency without the queueing of concurrent connections.
-      rows.push(
-        await load(ctx, {
-          system: `${APP} x1: GET /stats/:userId, local, 1 connection`,
-          compareKey: 'http-bare-1',
-          endpoint: first.endpoint,
-          paths,
-          bodies: spec.bodies,
-          servedBy: first.endpoint,
-          connections: 1,
-        }),
-      );
-    }
     return { rows, produceSeconds };
   } finally {
     await cluster.killAll();
     await admin.disconnect().catch(() => undefined);
   }
+}
+
+/**
+ * `GET /stats/:userId` on one instance that owns every user: at `--connections`, then (unless
+ * that is 1) one request at a time, its latency without the queueing of concurrent connections.
+ */
+async function localLoads(
+  ctx: RunContext,
+  label: string,
+  endpoint: string,
+  paths: readonly string[],
+  bodies: ReadonlyMap<string, string>,
+): Promise<SystemRow[]> {
+  const spec = { endpoint, paths, bodies, servedBy: endpoint };
+  const rows = [
+    await load(ctx, {
+      ...spec,
+      system: `${label}: GET /stats/:userId, local`,
+      compareKey: 'http-bare',
+    }),
+  ];
+  if (ctx.options.connections !== 1) {
+    rows.push(
+      await load(ctx, {
+        ...spec,
+        system: `${label}: GET /stats/:userId, local, 1 connection`,
+        compareKey: 'http-bare-1',
+        connections: 1,
+      }),
+    );
+  }
+  return rows;
 }
 
 function rangeUsersOf(spec: AppPhaseSpec): string {

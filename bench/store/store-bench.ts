@@ -2,7 +2,7 @@
  * Store benchmark: the same seeded keys and values through every bytes-store engine.
  *
  *   npx tsx bench/store/store-bench.ts [--keys N] [--json FILE] [--restore-records N]
- *     [--single-get-sample N] [--value-size BYTES] [--engines in-memory,nxtedition-rocksdb,rocksdb]
+ *     [--single-get-sample N] [--value-size BYTES] [--engines in-memory,nxtedition-rocksdb]
  *
  * Per engine: batch put (putAll of 1000, then flush), one awaited get per key, getMany
  * prefetch in batches of 1000, synchronous get and getMany (where the engine has them), a full
@@ -16,10 +16,7 @@ import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { BytesStore, BytesWrite } from '../../libs/streams/src/state/internals/bytes-store';
-import { InMemoryBytesStore } from '../../libs/streams/src/state/internals/in-memory-bytes.store';
-import { LeveldownRocksDBStore } from '../../libs/streams/src/state/internals/leveldown-rocksdb.store';
-import { NxteditionRocksDBStore } from '../../libs/streams/src/state/internals/nxtedition-rocksdb.store';
+import { Stores, type BytesStore, type BytesWrite } from '@nest-streams/streams';
 import { buildBenchData, seededRandom, type BenchData } from './seeded-data';
 
 /** Parameters of one run (written to the JSON as `params`). */
@@ -49,17 +46,18 @@ export interface StoreBenchResult {
 
 type EngineFactory = (root: string, name: string) => BytesStore;
 
+// Each engine as a task opens it: the bytes store its `Stores` supplier makes.
 const ENGINES: Readonly<Record<string, EngineFactory>> = {
-  'in-memory': (_root, name) => new InMemoryBytesStore(name),
+  'in-memory': (root, name) =>
+    Stores.inMemoryKeyValueStore(name).get({ directory: join(root, name), configs: {} }),
   'nxtedition-rocksdb': (root, name) =>
-    new NxteditionRocksDBStore({ name, directory: join(root, name) }),
-  rocksdb: (root, name) => new LeveldownRocksDBStore({ name, directory: join(root, name) }),
+    Stores.persistentKeyValueStore(name).get({ directory: join(root, name), configs: {} }),
 };
 
 /**
- * Runs every selected engine in turn, each in its own child process (the two RocksDB bindings
- * must not share a process: see `assertSingleRocksDBBinding`); resolves with one result per
- * engine and operation.
+ * Runs every selected engine in turn, each in its own child process (so one engine's memory
+ * and native threads do not weigh on the next); resolves with one result per engine and
+ * operation.
  */
 export async function runStoreBench(params: StoreBenchParams): Promise<StoreBenchResult[]> {
   const results: StoreBenchResult[] = [];
@@ -98,7 +96,7 @@ async function runInChild(engine: string, params: StoreBenchParams): Promise<Sto
   }
 }
 
-/** Runs the selected engines in this process (use one RocksDB binding per process). */
+/** Runs the selected engines in this process. */
 export async function runStoreBenchInProcess(
   params: StoreBenchParams,
 ): Promise<StoreBenchResult[]> {

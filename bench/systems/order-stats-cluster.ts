@@ -15,6 +15,7 @@ interface MetadataBody {
  */
 export class OrderStatsCluster {
   readonly instances: OrderStatsInstance[] = [];
+  private readonly stateDirs: string[] = [];
   private started = 0;
 
   constructor(
@@ -28,13 +29,32 @@ export class OrderStatsCluster {
     mkdirSync(stateDir, { recursive: true });
     const instance = await OrderStatsInstance.start({ ...this.env, STATE_DIR: stateDir });
     this.instances.push(instance);
+    this.stateDirs.push(stateDir);
     return instance;
   }
 
   /** Stops the last instance cleanly (SIGTERM) and forgets it. */
   async stopLast(): Promise<void> {
     const instance = this.instances.pop();
+    this.stateDirs.pop();
     await instance?.stop('SIGTERM');
+  }
+
+  /**
+   * Stops the last instance cleanly and starts it again with `env` added to its environment,
+   * on the same ports and state directory (its stores resume from their checkpoints).
+   */
+  async restartLast(env: Readonly<Record<string, string>>): Promise<OrderStatsInstance> {
+    const last = this.instances.pop();
+    const stateDir = this.stateDirs[this.stateDirs.length - 1];
+    if (!last || stateDir === undefined) throw new Error('no instance to restart');
+    await last.stop('SIGTERM');
+    const instance = await OrderStatsInstance.start(
+      { ...this.env, ...env, STATE_DIR: stateDir },
+      { port: last.port, queryPort: last.queryPort },
+    );
+    this.instances.push(instance);
+    return instance;
   }
 
   /**

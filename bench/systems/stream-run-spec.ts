@@ -1,4 +1,4 @@
-import type { ProcessingGuarantee } from '../../libs/streams/src/runtime/streams-config';
+import type { ProcessingGuarantee } from '@nest-streams/streams';
 import type { Truth } from '../harness/truth';
 
 /** One run of a stream processor (ours or the Java peer) over the run's input topic. */

@@ -1,8 +1,10 @@
-import { Consumed } from '../../libs/streams/src/kstream/consumed';
-import { Materialized } from '../../libs/streams/src/kstream/materialized';
-import { StreamsBuilder } from '../../libs/streams/src/kstream/streams-builder';
-import type { Topology } from '../../libs/streams/src/processor/topology';
-import { Serdes } from '../../libs/streams/src/serde/serdes';
+import {
+  Consumed,
+  Materialized,
+  Serdes,
+  StreamsBuilder,
+  type Topology,
+} from '@nest-streams/streams';
 import type { BenchEventValue } from './bench-types';
 
 /** The name of the `i`-th count store of the memory topology (as the Java peer's). */

@@ -1,9 +1,11 @@
-import { Consumed } from '../../libs/streams/src/kstream/consumed';
-import { Materialized } from '../../libs/streams/src/kstream/materialized';
-import { StreamsBuilder } from '../../libs/streams/src/kstream/streams-builder';
-import { TimeWindows } from '../../libs/streams/src/kstream/windows/time-windows';
-import type { Topology } from '../../libs/streams/src/processor/topology';
-import { Serdes } from '../../libs/streams/src/serde/serdes';
+import {
+  Consumed,
+  Materialized,
+  Serdes,
+  StreamsBuilder,
+  TimeWindows,
+  type Topology,
+} from '@nest-streams/streams';
 import {
   WINDOWED_STORE,
   WINDOW_RETENTION_MS,

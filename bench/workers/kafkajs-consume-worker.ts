@@ -13,6 +13,8 @@
  *   node --import tsx bench/workers/kafkajs-consume-worker.ts --bootstrap-servers H:P
  *     --input-topic T --group-id G --timeout-ms 600000 [--pipe-topic P]
  */
+// kafkajs as nest-streams runs it: the engine installs its kafkajs fixes when it loads.
+import '@nest-streams/streams';
 import { Kafka, logLevel, type Message } from 'kafkajs';
 import { emitResult, endOffsets, peakRssMb, requiredOptions } from './worker-support';
 

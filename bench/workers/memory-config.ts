@@ -1,4 +1,4 @@
-import type { RocksDBConfigSetter } from '../../libs/streams/src/state/rocksdb-config-setter';
+import type { RocksDBConfigSetter } from '@nest-streams/streams';
 
 const MiB = 1024 * 1024;
 

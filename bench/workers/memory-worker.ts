@@ -10,9 +10,7 @@
  *     --cache-max-bytes 10485760 --stores 10 --rocksdb default --truth-file F --timeout-ms 300000
  */
 import { readFileSync } from 'node:fs';
-import { KafkaStreams } from '../../libs/streams/src/runtime/kafka-streams';
-import { QueryableStoreTypes } from '../../libs/streams/src/query/queryable-store-type';
-import { StoreQueryParameters } from '../../libs/streams/src/query/store-query-parameters';
+import { KafkaStreams, QueryableStoreTypes, StoreQueryParameters } from '@nest-streams/streams';
 import { countStoreName, memoryTopology } from '../topologies/memory-topology';
 import { CAPPED_ROCKSDB } from './memory-config';
 import { probeInput, startAndDrain } from './streams-drain';

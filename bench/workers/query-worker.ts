@@ -14,11 +14,13 @@
  *     --keys-file K --truth-file F --http-port P --timeout-ms 300000
  */
 import { createServer } from 'node:http';
-import { KafkaStreams } from '../../libs/streams/src/runtime/kafka-streams';
-import { KeyQuery } from '../../libs/streams/src/query/queries';
-import { QueryableStoreTypes } from '../../libs/streams/src/query/queryable-store-type';
-import { StateQueryRequest } from '../../libs/streams/src/query/state-query';
-import { StoreQueryParameters } from '../../libs/streams/src/query/store-query-parameters';
+import {
+  KafkaStreams,
+  KeyQuery,
+  QueryableStoreTypes,
+  StateQueryRequest,
+  StoreQueryParameters,
+} from '@nest-streams/streams';
 import { summarizeNanos } from '../harness/percentiles';
 import { aggregateTopology } from '../topologies/aggregate-topology';
 import { STATS_STORE, type BenchStats } from '../topologies/bench-types';

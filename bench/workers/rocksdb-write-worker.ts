@@ -9,8 +9,7 @@
  *     --batch-size 1000
  */
 import { readFileSync } from 'node:fs';
-import type { BytesWrite } from '../../libs/streams/src/state/internals/bytes-store';
-import { NxteditionRocksDBStore } from '../../libs/streams/src/state/internals/nxtedition-rocksdb.store';
+import { Stores, type BytesWrite } from '@nest-streams/streams';
 import { emitResult, peakRssMb, requiredOptions } from './worker-support';
 
 async function main(): Promise<void> {
@@ -27,7 +26,11 @@ async function main(): Promise<void> {
     last.set(key, value);
   }
 
-  const store = new NxteditionRocksDBStore({ name: 'bench-raw', directory: args.directory });
+  // The engine of a persistent key-value store, as a task opens it (no layers above it).
+  const store = Stores.persistentKeyValueStore('bench-raw').get({
+    directory: args.directory,
+    configs: {},
+  });
   await store.open();
   const started = performance.now();
   for (let from = 0; from < writes.length; from += batchSize) {

@@ -1,6 +1,6 @@
+import { type KafkaStreams, KafkaStreamsState } from '@nest-streams/streams';
+// After the engine, which installs its kafkajs fixes before kafkajs loads.
 import { Kafka, logLevel, type Admin } from 'kafkajs';
-import type { KafkaStreams } from '../../libs/streams/src/runtime/kafka-streams';
-import { KafkaStreamsState } from '../../libs/streams/src/runtime/kafka-streams-state';
 import { committedAll, endOffsets, sleep } from './worker-support';
 
 /** What a worker measures its run against: the input's end offsets, read before it starts. */

@@ -3,7 +3,7 @@
  * {@link WorkerResult} line. Modes:
  * - `aggregate` / `windowed`: from `start()` until the group has committed every input record;
  * - `restore` (the aggregate topology): from `start()` until RUNNING (stores restored).
- * Then it dumps its final store (TSV, as the harness's truth) read through the task stores.
+ * Then it dumps its final store (TSV, as the harness's truth) read through `store()`.
  *
  *   node --import tsx bench/workers/streams-worker.ts --mode aggregate --bootstrap-servers H:P
  *     --input-topic T --application-id A --state-dir D --guarantee at_least_once
@@ -12,16 +12,16 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { PerformanceObserver } from 'node:perf_hooks';
-import { Kafka, logLevel } from 'kafkajs';
-import { KafkaStreams } from '../../libs/streams/src/runtime/kafka-streams';
 import {
+  KafkaStreams,
   KafkaStreamsState,
+  type ProcessingGuarantee,
+  QueryableStoreTypes,
+  StoreQueryParameters,
   StreamThreadExceptionResponse,
-} from '../../libs/streams/src/runtime/kafka-streams-state';
-import type { ProcessingGuarantee } from '../../libs/streams/src/runtime/streams-config';
-import type { ReadOnlyKeyValueStore } from '../../libs/streams/src/state/key-value-store';
-import type { ValueAndTimestamp } from '../../libs/streams/src/state/value-and-timestamp';
-import type { ReadOnlyWindowStore } from '../../libs/streams/src/state/window-store';
+} from '@nest-streams/streams';
+// After the engine, which installs its kafkajs fixes before kafkajs loads.
+import { Kafka, logLevel } from 'kafkajs';
 import { aggregateTopology } from '../topologies/aggregate-topology';
 import { STATS_STORE, WINDOWED_STORE, type BenchStats } from '../topologies/bench-types';
 import { windowedTopology } from '../topologies/windowed-topology';
@@ -152,39 +152,48 @@ async function main(): Promise<void> {
 }
 
 async function dumpAggregate(streams: KafkaStreams, file: string): Promise<number> {
-  const out = createWriteStream(file);
-  let entries = 0;
-  for (const entry of streams.activeTasks()) {
-    const store = entry.task.store(STATS_STORE) as unknown as
-      ReadOnlyKeyValueStore<string, ValueAndTimestamp<BenchStats>> | undefined;
-    if (!store) continue;
-    for (const { key, value } of store.all()) {
-      entries++;
-      if (!out.write(`${key}\t${value.value.count}\t${value.value.sum}\n`))
-        await once(out, 'drain');
-    }
-  }
-  out.end();
-  await once(out, 'finish');
-  return entries;
+  const store = streams.store(
+    StoreQueryParameters.fromNameAndType(
+      STATS_STORE,
+      QueryableStoreTypes.keyValueStore<string, BenchStats>(),
+    ),
+  );
+  return writeLines(
+    file,
+    store.all(),
+    ({ key, value }) => `${key}\t${value.count}\t${value.sum}\n`,
+  );
 }
 
 async function dumpWindowed(streams: KafkaStreams, file: string): Promise<number> {
+  const store = streams.store(
+    StoreQueryParameters.fromNameAndType(
+      WINDOWED_STORE,
+      QueryableStoreTypes.windowStore<string, number>(),
+    ),
+  );
+  return writeLines(
+    file,
+    store.all(),
+    ({ key, value }) => `${key.key}\t${key.window.start}\t${value}\n`,
+  );
+}
+
+/** Writes one line per entry to `file`; resolves with the number of entries. */
+async function writeLines<T>(
+  file: string,
+  entries: Iterable<T>,
+  line: (entry: T) => string,
+): Promise<number> {
   const out = createWriteStream(file);
-  let entries = 0;
-  for (const entry of streams.activeTasks()) {
-    const store = entry.task.store(WINDOWED_STORE) as unknown as
-      ReadOnlyWindowStore<string, ValueAndTimestamp<number>> | undefined;
-    if (!store) continue;
-    for (const { key, value } of store.all()) {
-      entries++;
-      const line = `${key.key}\t${key.window.start}\t${value.value}\n`;
-      if (!out.write(line)) await once(out, 'drain');
-    }
+  let count = 0;
+  for (const entry of entries) {
+    count++;
+    if (!out.write(line(entry))) await once(out, 'drain');
   }
   out.end();
   await once(out, 'finish');
-  return entries;
+  return count;
 }
 
 main().then(

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { HTTP_PLATFORMS } from '../support/http-platforms';
 import { brokers, KafkaTestContext } from '../support/kafka-test-context';
 import { waitFor } from '../cluster/cluster-harness';
 import { OrderStatsInstance } from './order-stats-instance';
@@ -16,7 +17,7 @@ interface Stats {
  * broker: every endpoint, status code and header, exact values against the events' truth, and
  * bad input (malformed events skipped and counted, unknown users, bad queries, over-long keys).
  */
-describe('order-stats: the contract end to end', () => {
+describe.each(HTTP_PLATFORMS)('order-stats: the contract end to end, on %s', (platform) => {
   const ctx = new KafkaTestContext();
   const dirs: string[] = [];
   const instances: OrderStatsInstance[] = [];
@@ -41,6 +42,7 @@ describe('order-stats: the contract end to end', () => {
       truth.set(e.userId, { count: t.count + 1, sum: t.sum + e.amount });
     }
     const env = {
+      HTTP_PLATFORM: platform,
       KAFKA_BROKERS: brokers().join(','),
       APPLICATION_ID: ctx.applicationId,
       INPUT_TOPIC: input,

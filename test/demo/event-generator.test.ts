@@ -1,4 +1,4 @@
-import { DefaultStreamPartitioner } from '../../libs/streams/src/cluster/default-stream-partitioner';
+import { DefaultStreamPartitioner } from '@nest-streams/streams';
 import {
   EventGenerator,
   malformedRecord,

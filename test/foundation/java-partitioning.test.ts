@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Partitioners, PartitionerArgs } from 'kafkajs';
-import { DefaultStreamPartitioner } from '../../libs/streams/src/cluster/default-stream-partitioner';
+import { DefaultStreamPartitioner } from '@nest-streams/streams';
 import { KafkaTestContext } from '../support/kafka-test-context';
 
 interface FixtureCase {

@@ -8,11 +8,13 @@ import { Test } from '@nestjs/testing';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MissingSourceTopicError } from '../../libs/streams/src/errors/missing-source-topic.error';
-import { KafkaStreams } from '../../libs/streams/src/runtime/kafka-streams';
-import { KafkaStreamsState } from '../../libs/streams/src/runtime/kafka-streams-state';
-import { Serdes } from '../../libs/streams/src/serde/serdes';
-import { Count, StateStore, StreamsModule } from '../../libs/nestjs/src';
+import {
+  KafkaStreams,
+  KafkaStreamsState,
+  MissingSourceTopicError,
+  Serdes,
+} from '@nest-streams/streams';
+import { Count, StateStore, StreamsModule } from '@nest-streams/nestjs';
 import { brokers, KafkaTestContext } from '../support/kafka-test-context';
 
 describe('StreamsModule start-up on the real broker', () => {

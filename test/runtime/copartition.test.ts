@@ -1,15 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TopicsNotCopartitionedError } from '../../libs/streams/src/errors/topics-not-copartitioned.error';
-import { Joined } from '../../libs/streams/src/kstream/joined';
-import { Consumed } from '../../libs/streams/src/kstream/consumed';
-import { Produced } from '../../libs/streams/src/kstream/produced';
-import { StreamsBuilder } from '../../libs/streams/src/kstream/streams-builder';
-import type { Topology } from '../../libs/streams/src/processor/topology';
-import { KafkaStreams } from '../../libs/streams/src/runtime/kafka-streams';
-import { KafkaStreamsState } from '../../libs/streams/src/runtime/kafka-streams-state';
-import { Serdes } from '../../libs/streams/src/serde/serdes';
+import {
+  Consumed,
+  Joined,
+  KafkaStreams,
+  KafkaStreamsState,
+  Produced,
+  Serdes,
+  StreamsBuilder,
+  TopicsNotCopartitionedError,
+  type Topology,
+} from '@nest-streams/streams';
 import { waitFor } from '../cluster/cluster-harness';
 import { brokers, KafkaTestContext } from '../support/kafka-test-context';
 

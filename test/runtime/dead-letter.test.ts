@@ -1,13 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KafkaStreams } from '../../libs/streams/src/runtime/kafka-streams';
-import {
-  DEAD_LETTER_HEADERS,
-  sendToDeadLetterTopic,
-} from '../../libs/streams/src/runtime/exception-handlers';
-import type { KeyValueStore } from '../../libs/streams/src/state/key-value-store';
+import { DEAD_LETTER_HEADERS, KafkaStreams, sendToDeadLetterTopic } from '@nest-streams/streams';
 import { brokers, KafkaTestContext } from '../support/kafka-test-context';
+import { storeContents } from '../support/store-contents';
 import { statsTopology, type OrderStats } from './stats-topology';
 
 /** Poison records go to the dead-letter topic with their origin in headers; processing goes on. */
@@ -60,12 +56,12 @@ describe('deserialization errors against the broker', () => {
       skippedDeserialization: 2,
       deadLettered: 2,
     });
-    const store = streams.activeTasks()[0].task.store('stats-store') as unknown as KeyValueStore<
-      string,
-      OrderStats
-    >;
-    expect(store.get('alice')).toEqual({ count: 2, sum: 5 });
-    expect(store.get('bob')).toEqual({ count: 1, sum: 5 });
+    expect(storeContents<OrderStats>(streams, 'stats-store')).toEqual(
+      new Map([
+        ['alice', { count: 2, sum: 5 }],
+        ['bob', { count: 1, sum: 5 }],
+      ]),
+    );
     await streams.close();
 
     const consumer = ctx.kafka.consumer({ groupId: `${ctx.applicationId}-dlq-reader` });

@@ -1,10 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KafkaStreams } from '../../libs/streams/src/runtime/kafka-streams';
-import { KafkaStreamsState } from '../../libs/streams/src/runtime/kafka-streams-state';
-import { QueryableStoreTypes } from '../../libs/streams/src/query/queryable-store-type';
-import { StoreQueryParameters } from '../../libs/streams/src/query/store-query-parameters';
+import {
+  KafkaStreams,
+  KafkaStreamsState,
+  QueryableStoreTypes,
+  StoreQueryParameters,
+} from '@nest-streams/streams';
 import { ConfigResourceTypes } from 'kafkajs';
 import { brokers, KafkaTestContext } from '../support/kafka-test-context';
 import { dslTopology } from './dsl-topology';

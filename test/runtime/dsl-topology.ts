@@ -1,11 +1,13 @@
-import { StreamsBuilder } from '../../libs/streams/src/kstream/streams-builder';
-import { Consumed } from '../../libs/streams/src/kstream/consumed';
-import { Grouped } from '../../libs/streams/src/kstream/grouped';
-import { Materialized } from '../../libs/streams/src/kstream/materialized';
-import { Produced } from '../../libs/streams/src/kstream/produced';
-import { TimeWindows } from '../../libs/streams/src/kstream/windows/time-windows';
-import { Serdes } from '../../libs/streams/src/serde/serdes';
-import type { Topology } from '../../libs/streams/src/processor/topology';
+import {
+  Consumed,
+  Grouped,
+  Materialized,
+  Produced,
+  Serdes,
+  StreamsBuilder,
+  TimeWindows,
+  type Topology,
+} from '@nest-streams/streams';
 import type { OrderEvent, OrderStats } from './stats-topology';
 
 /**

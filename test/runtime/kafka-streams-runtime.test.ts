@@ -1,10 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KafkaStreams } from '../../libs/streams/src/runtime/kafka-streams';
-import { KafkaStreamsState } from '../../libs/streams/src/runtime/kafka-streams-state';
-import type { KeyValueStore } from '../../libs/streams/src/state/key-value-store';
+import { KafkaStreams, KafkaStreamsState } from '@nest-streams/streams';
 import { brokers, KafkaTestContext } from '../support/kafka-test-context';
+import { storeContents } from '../support/store-contents';
 import { statsTopology, type OrderStats } from './stats-topology';
 
 const quiet = {
@@ -34,12 +33,7 @@ function truthOf(events: { userId: string; amount: number }[]): Map<string, Orde
 }
 
 function readAll(streams: KafkaStreams): Map<string, OrderStats> {
-  const result = new Map<string, OrderStats>();
-  for (const entry of streams.activeTasks()) {
-    const store = entry.task.store('stats-store') as unknown as KeyValueStore<string, OrderStats>;
-    for (const { key, value } of store.all()) result.set(key, value);
-  }
-  return result;
+  return storeContents<OrderStats>(streams, 'stats-store');
 }
 
 describe('KafkaStreams runtime against the real broker', () => {

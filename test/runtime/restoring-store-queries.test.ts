@@ -9,14 +9,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DefaultStreamPartitioner } from '../../libs/streams/src/cluster/default-stream-partitioner';
-import { InvalidStateStoreError } from '../../libs/streams/src/errors/invalid-state-store.error';
-import { KeyQuery } from '../../libs/streams/src/query/queries';
-import { QueryableStoreTypes } from '../../libs/streams/src/query/queryable-store-type';
-import { FailureReason, type QueryResult } from '../../libs/streams/src/query/state-query';
-import { StoreQueryParameters } from '../../libs/streams/src/query/store-query-parameters';
-import { KafkaStreams } from '../../libs/streams/src/runtime/kafka-streams';
-import { KafkaStreamsState } from '../../libs/streams/src/runtime/kafka-streams-state';
+import {
+  DefaultStreamPartitioner,
+  FailureReason,
+  InvalidStateStoreError,
+  KafkaStreams,
+  KafkaStreamsState,
+  KeyQuery,
+  QueryableStoreTypes,
+  StoreQueryParameters,
+  type QueryResult,
+} from '@nest-streams/streams';
 import { brokers, KafkaTestContext } from '../support/kafka-test-context';
 import { waitFor } from '../support/wait-for';
 import { statsTopology, type OrderStats } from './stats-topology';

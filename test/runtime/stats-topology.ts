@@ -1,10 +1,12 @@
-import { Topology } from '../../libs/streams/src/processor/topology';
-import type { Processor } from '../../libs/streams/src/processor/processor';
-import type { ProcessorContext } from '../../libs/streams/src/processor/processor-context';
-import type { Record } from '../../libs/streams/src/processor/record';
-import { Serdes } from '../../libs/streams/src/serde/serdes';
-import { Stores } from '../../libs/streams/src/state/stores';
-import type { KeyValueStore } from '../../libs/streams/src/state/key-value-store';
+import {
+  type KeyValueStore,
+  type Processor,
+  type ProcessorContext,
+  type Record,
+  Serdes,
+  Stores,
+  Topology,
+} from '@nest-streams/streams';
 
 export interface OrderEvent {
   userId: string;

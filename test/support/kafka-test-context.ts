@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+// kafkajs with the engine's fixes (no TimeoutNegativeWarning on Node 24): importing
+// @nest-streams/streams installs them, before anything loads kafkajs.
+import '@nest-streams/streams';
 import { Admin, ITopicConfig, Kafka, logLevel } from 'kafkajs';
 
 /** The bootstrap servers of the cluster under test (set by the global setup). */

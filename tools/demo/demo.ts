@@ -8,6 +8,9 @@
  * With `--duration` the run is unattended: exit code 0 when every final answer matches the
  * truth, 1 otherwise. See `npm run demo -- --help`.
  */
+// kafkajs with the engine's fixes (no TimeoutNegativeWarning on Node 24): importing
+// @nest-streams/streams installs them, before anything loads kafkajs.
+import '@nest-streams/streams';
 import { join, resolve } from 'node:path';
 import { DEMO_USAGE, parseDemoOptions, type DemoOptions } from './demo-options';
 import { DemoRuntime, runDemo } from './orchestrator';

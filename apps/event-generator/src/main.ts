@@ -4,6 +4,9 @@
  * the demo. It produces the example application's input, `{"userId": string, "amount":
  * number}` keyed by user id, repeatably from a seed, and keeps the true totals per user.
  */
+// kafkajs with the engine's fixes (no TimeoutNegativeWarning on Node 24): importing
+// @nest-streams/streams installs them, before anything loads kafkajs.
+import '@nest-streams/streams';
 import { writeFileSync } from 'node:fs';
 import { EventGenerator } from './generator';
 import { parseCliOptions, USAGE, UsageError } from './options';

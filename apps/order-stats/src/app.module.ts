@@ -1,10 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { StreamsModule } from '@nest-streams/nestjs';
-import {
-  sendToDeadLetterTopic,
-  logAndContinue,
-} from '@nest-streams/streams/runtime/exception-handlers';
+import { logAndContinue, sendToDeadLetterTopic } from '@nest-streams/streams';
 import { orderStatsConfig } from './order-stats.config';
 import { OrderStatsAggregation } from './order-stats.aggregation';
 import { OrderStatsRocksDBConfig } from './order-stats.rocksdb-config';

@@ -15,8 +15,18 @@ const LINGER_MS = 10_000;
  * answer and what the client still sends is drained until it closes (or {@link LINGER_MS}).
  */
 export function answerClientErrors(server: Server, servedBy: string): void {
+  server.on('clientError', clientErrorHandler(servedBy));
+}
+
+/**
+ * The `clientError` listener of {@link answerClientErrors}, for platforms that take it as an
+ * option instead of a listener (Fastify's `clientErrorHandler`, which replaces its own).
+ */
+export function clientErrorHandler(
+  servedBy: string,
+): (error: NodeJS.ErrnoException, socket: Duplex) => void {
   const answered = new WeakSet<Duplex>();
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+  return (error, socket) => {
     if (answered.has(socket)) return;
     answered.add(socket);
     if (!socket.writable || error.code === 'ECONNRESET' || error.code === 'EPIPE') {
@@ -26,7 +36,7 @@ export function answerClientErrors(server: Server, servedBy: string): void {
     socket.end(clientErrorResponse(error.code, servedBy));
     socket.resume();
     setTimeout(() => socket.destroy(), LINGER_MS).unref();
-  });
+  };
 }
 
 /** The raw HTTP answer to a request the parser rejected with this error code. */

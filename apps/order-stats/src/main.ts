@@ -1,20 +1,20 @@
 import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import { KafkaStreams } from '@nest-streams/streams/runtime/kafka-streams';
+import { KafkaStreams } from '@nest-streams/streams';
 import { AppModule } from './app.module';
-import { answerClientErrors } from './client-error.handler';
+import { createApplication } from './http-platform';
 import { orderStatsConfig } from './order-stats.config';
 
 /** Starts one instance of the order-stats service (environment: see DESIGN.md and the README). */
 async function bootstrap(): Promise<void> {
   const config = orderStatsConfig();
-  const app = await NestFactory.create(AppModule, { logger: ['error', 'warn'] });
+  const app = await createApplication(AppModule, config.httpPlatform, config.applicationServer);
   app.enableShutdownHooks();
-  answerClientErrors(app.getHttpServer(), config.applicationServer);
   await app.init();
   app.get(KafkaStreams).onStateChange((state) => process.stdout.write(`STATE ${state}\n`));
   await app.listen(config.port, config.host);
-  process.stdout.write(`order-stats listening on ${config.port} as ${config.applicationServer}\n`);
+  process.stdout.write(
+    `order-stats listening on ${config.port} as ${config.applicationServer} (${config.httpPlatform})\n`,
+  );
 }
 
 bootstrap().catch((error: unknown) => {

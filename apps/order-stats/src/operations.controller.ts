@@ -1,7 +1,7 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { HealthCheck, HealthCheckService } from '@nestjs/terminus';
 import { StreamsHealthIndicator } from '@nest-streams/nestjs';
-import { KafkaStreams } from '@nest-streams/streams/runtime/kafka-streams';
+import { KafkaStreams } from '@nest-streams/streams';
 
 /** Health for Kubernetes probes, and the cluster's metadata. */
 @Controller()

@@ -1,4 +1,4 @@
-import { Serdes } from '@nest-streams/streams/serde/serdes';
+import { Serdes } from '@nest-streams/streams';
 
 /** One input event: `{"userId": string, "amount": number}`, keyed by the user id. */
 export interface OrderEvent {

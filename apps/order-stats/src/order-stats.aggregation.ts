@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Aggregate, Count, StateStore } from '@nest-streams/nestjs';
-import { TimeWindows } from '@nest-streams/streams/kstream/windows/time-windows';
-import { Serdes } from '@nest-streams/streams/serde/serdes';
+import { Serdes, TimeWindows } from '@nest-streams/streams';
 import { orderEventSerde, orderStatsSerde, type OrderEvent, type OrderStats } from './order-event';
 
 /** Tumbling window size of `windowed-count-store`. */

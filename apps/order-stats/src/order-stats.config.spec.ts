@@ -17,6 +17,15 @@ describe('orderStatsConfig', () => {
     );
   });
 
+  it('reads the HTTP platform, express by default', () => {
+    expect(orderStatsConfig({}).httpPlatform).toBe('express');
+    expect(orderStatsConfig({ HTTP_PLATFORM: '' }).httpPlatform).toBe('express');
+    expect(orderStatsConfig({ HTTP_PLATFORM: 'fastify' }).httpPlatform).toBe('fastify');
+    expect(() => orderStatsConfig({ HTTP_PLATFORM: 'koa' })).toThrow(
+      "HTTP_PLATFORM must be express or fastify, got 'koa'",
+    );
+  });
+
   it('keeps its defaults', () => {
     const config = orderStatsConfig({ PORT: '8081' });
     expect(config).toMatchObject({

@@ -1,4 +1,8 @@
-import type { ProcessingGuarantee } from '@nest-streams/streams/runtime/streams-config';
+import type { ProcessingGuarantee } from '@nest-streams/streams';
+
+/** The Nest HTTP platforms the application runs on (`HTTP_PLATFORM`). */
+export const HTTP_PLATFORMS = ['express', 'fastify'] as const;
+export type HttpPlatform = (typeof HTTP_PLATFORMS)[number];
 
 /** The example application's settings, from the environment of the contract in DESIGN.md. */
 export interface OrderStatsConfig {
@@ -28,6 +32,8 @@ export interface OrderStatsConfig {
   readonly host: string;
   /** Requests still answered after SIGTERM before the client leaves the group (`SHUTDOWN_DRAIN_MS`, 0). */
   readonly shutdownDrainMs: number;
+  /** The Nest HTTP platform: `HTTP_PLATFORM`, `express` (default) or `fastify`. */
+  readonly httpPlatform: HttpPlatform;
 }
 
 /** Every environment variable the application reads (what deployment files may set). */
@@ -48,9 +54,14 @@ export const ORDER_STATS_ENVIRONMENT = [
   'FORWARDING_SECRET',
   'DEAD_LETTER_TOPIC',
   'SHUTDOWN_DRAIN_MS',
+  'HTTP_PLATFORM',
 ] as const;
 
-/** Reads and checks the environment; throws with the variable's name on a bad value. */
+/**
+ * Reads and checks the environment.
+ *
+ * @throws Error naming the variable and its value when one is invalid: fix the environment.
+ */
 export function orderStatsConfig(env: NodeJS.ProcessEnv = process.env): OrderStatsConfig {
   const port = integer(env, 'PORT', 8080);
   const guarantee = env.PROCESSING_GUARANTEE ?? 'at_least_once';
@@ -58,6 +69,10 @@ export function orderStatsConfig(env: NodeJS.ProcessEnv = process.env): OrderSta
     throw new Error(
       `PROCESSING_GUARANTEE must be at_least_once or exactly_once_v2, got '${guarantee}'`,
     );
+  }
+  const platform = env.HTTP_PLATFORM || 'express';
+  if (!(HTTP_PLATFORMS as readonly string[]).includes(platform)) {
+    throw new Error(`HTTP_PLATFORM must be express or fastify, got '${platform}'`);
   }
   return {
     brokers: (env.KAFKA_BROKERS ?? '127.0.0.1:9092')
@@ -79,6 +94,7 @@ export function orderStatsConfig(env: NodeJS.ProcessEnv = process.env): OrderSta
     deadLetterTopic: env.DEAD_LETTER_TOPIC || undefined,
     host: env.HOST || '127.0.0.1',
     shutdownDrainMs: integer(env, 'SHUTDOWN_DRAIN_MS', 0),
+    httpPlatform: platform as HttpPlatform,
   };
 }
 

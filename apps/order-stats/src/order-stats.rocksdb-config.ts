@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { RocksDBConfig } from '@nest-streams/nestjs';
-import type { RocksDBConfigSetter } from '@nest-streams/streams/state/rocksdb-config-setter';
-import type { RocksDBOptions } from '@nest-streams/streams/state/rocksdb-options';
+import type { RocksDBConfigSetter, RocksDBOptions } from '@nest-streams/streams';
 
 const MiB = 1024 * 1024;
 

@@ -8,6 +8,7 @@ import {
   Res,
   ServiceUnavailableException,
 } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import {
   InjectStore,
   InteractiveQueryService,
@@ -23,6 +24,7 @@ export class StatsController {
   constructor(
     @InjectStore('stats-store') private readonly stats: KeyValueStoreFacade<string, OrderStats>,
     @Inject(InteractiveQueryService) private readonly queries: InteractiveQueryService,
+    @Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost,
   ) {}
 
   /** Users with ids in `[from, to]` across every instance, sorted by id. 503 if any part is missing. */
@@ -30,14 +32,14 @@ export class StatsController {
   async range(
     @Query('from') from: unknown,
     @Query('to') to: unknown,
-    @Res({ passthrough: true }) res: { setHeader(name: string, value: string): void },
+    @Res({ passthrough: true }) response: unknown,
   ): Promise<{ userId: string; count: number; sum: number }[]> {
     const lower = requireKey('from', from);
     const upper = requireKey('to', to);
     requireOrdered(lower, upper);
     const result = await this.queries.range<string, OrderStats>('stats-store', lower, upper);
     if (!result.complete) {
-      res.setHeader('Retry-After', '2');
+      this.adapterHost.httpAdapter.setHeader(response, 'Retry-After', '2');
       throw new ServiceUnavailableException({
         message: 'some partitions did not answer; retry',
         failures: result.failures,

@@ -1,8 +1,10 @@
 import type { ClientOptions, Server } from '@nestjs/microservices';
-import type { StreamsUncaughtExceptionHandler } from '@nest-streams/streams/runtime/kafka-streams';
-import type { StateLogger } from '@nest-streams/streams/runtime/state-logger';
-import type { StateRestoreListener } from '@nest-streams/streams/runtime/state-restore-listener';
-import type { StreamsConfig } from '@nest-streams/streams/runtime/streams-config';
+import type {
+  StateLogger,
+  StateRestoreListener,
+  StreamsConfig,
+  StreamsUncaughtExceptionHandler,
+} from '@nest-streams/streams';
 import type { Registry } from 'prom-client';
 
 /**

@@ -1,9 +1,9 @@
 import { ConfigurableModuleBuilder, type DynamicModule, type Provider } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import { StreamsExceptionFilter } from './http/streams-exception.filter';
-import { createMetricsController } from './metrics/streams-metrics.controller';
+import { createMetricsController } from './metrics/internals/streams-metrics.controller';
 import { StoreRoutingInterceptor } from './routing/store-routing.interceptor';
-import { STREAMS_MODULE_OPTIONS } from './streams.constants';
+import { STREAMS_MODULE_OPTIONS } from './internals/streams.constants';
 import type { StreamsModuleExtras, StreamsModuleOptions } from './streams-module-options.interface';
 
 const DEFAULT_EXTRAS: StreamsModuleExtras = {

@@ -1,12 +1,14 @@
 import { Controller, Get, Injectable, Param, Scope, type INestApplication } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { Test } from '@nestjs/testing';
-import { KafkaStreams } from '@nest-streams/streams/runtime/kafka-streams';
-import { KafkaStreamsState } from '@nest-streams/streams/runtime/kafka-streams-state';
-import { Serdes } from '@nest-streams/streams/serde/serdes';
-import { RocksDBOptions } from '@nest-streams/streams/state/rocksdb-options';
-import { TimeWindows } from '@nest-streams/streams/kstream/windows/time-windows';
-import type { StreamsBuilder } from '@nest-streams/streams/kstream/streams-builder';
+import {
+  KafkaStreams,
+  KafkaStreamsState,
+  RocksDBOptions,
+  Serdes,
+  type StreamsBuilder,
+  TimeWindows,
+} from '@nest-streams/streams';
 import { Aggregate } from './decorators/aggregate.decorator';
 import { Count } from './decorators/count.decorator';
 import { InjectStore } from './decorators/inject-store.decorator';
@@ -20,13 +22,13 @@ import { UndeclaredStateStoreError } from './errors/undeclared-state-store.error
 import { InvalidStreamsDeclarationError } from './errors/invalid-streams-declaration.error';
 import { ConflictingSourceSerdesError } from './errors/conflicting-source-serdes.error';
 import { StreamsModuleConfigError } from './errors/streams-module-config.error';
-import { KafkaStreamsHost } from './kafka-streams.host';
+import { KafkaStreamsHost } from './internals/kafka-streams.host';
 import { KeyValueStoreFacade } from './queries/key-value-store.facade';
 import { WindowStoreFacade } from './queries/window-store.facade';
 import { InteractiveQueryService } from './queries/interactive-query.service';
 import { StreamsHealthIndicator } from './health/streams-health.indicator';
 import { StreamsMetricsService } from './metrics/streams-metrics.service';
-import { StreamsModuleSettings } from './streams-module.settings';
+import { StreamsModuleSettings } from './internals/streams-module.settings';
 import { StreamsModule } from './streams.module';
 import type { StreamsModuleOptions } from './streams-module-options.interface';
 

@@ -1,34 +1,34 @@
 import { Module, type DynamicModule, type FactoryProvider } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
-import { KafkaStreams } from '@nest-streams/streams/runtime/kafka-streams';
+import { KafkaStreams } from '@nest-streams/streams';
 import { getStoreToken, requestedStoreFacades } from './decorators/inject-store.decorator';
-import { StreamsMetadataAccessor } from './discovery/streams-metadata.accessor';
-import { StreamsExplorer } from './discovery/streams.explorer';
+import { StreamsMetadataAccessor } from './discovery/internals/streams-metadata.accessor';
+import { StreamsExplorer } from './discovery/internals/streams.explorer';
 import { StreamsHealthIndicator } from './health/streams-health.indicator';
-import { StreamsStateTracker } from './health/streams-state.tracker';
-import { ServedByListener } from './http/served-by.listener';
+import { StreamsStateTracker } from './health/internals/streams-state.tracker';
+import { ServedByListener } from './http/internals/served-by.listener';
 import { StreamsExceptionFilter } from './http/streams-exception.filter';
-import { KafkaStreamsHost } from './kafka-streams.host';
+import { KafkaStreamsHost } from './internals/kafka-streams.host';
 import { StreamsMetricsService } from './metrics/streams-metrics.service';
-import { InteractiveQueryClient } from './queries/interactive-query.client';
-import { InteractiveQueryServer } from './queries/interactive-query.server';
-import { LocalSessionReader } from './queries/local-session.reader';
+import { InteractiveQueryClient } from './queries/internals/interactive-query.client';
+import { InteractiveQueryServer } from './queries/internals/interactive-query.server';
+import { LocalSessionReader } from './queries/internals/local-session.reader';
 import { InteractiveQueryService } from './queries/interactive-query.service';
 import { KeyValueStoreFacade } from './queries/key-value-store.facade';
 import { SessionStoreFacade } from './queries/session-store.facade';
 import { WindowStoreFacade } from './queries/window-store.facade';
-import { HopAuthenticator } from './routing/hop-authenticator';
-import { HttpRequestForwarder } from './routing/http-request.forwarder';
-import { KeyOwnerLocator } from './routing/key-owner.locator';
+import { HopAuthenticator } from './routing/internals/hop-authenticator';
+import { HttpRequestForwarder } from './routing/internals/http-request.forwarder';
+import { KeyOwnerLocator } from './routing/internals/key-owner.locator';
 import { StoreRoutingInterceptor } from './routing/store-routing.interceptor';
 import {
   ConfigurableStreamsModule,
   type StreamsModuleForRootAsyncOptions,
   type StreamsModuleForRootOptions,
 } from './streams-module.definition';
-import { StreamsModuleSettings } from './streams-module.settings';
-import { StreamsRuntime } from './streams.runtime';
+import { StreamsModuleSettings } from './internals/streams-module.settings';
+import { StreamsRuntime } from './internals/streams.runtime';
 
 const SHARED = [
   StreamsModuleSettings,

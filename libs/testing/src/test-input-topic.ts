@@ -1,5 +1,4 @@
-import type { Serde } from '@nest-streams/streams/serde/serde';
-import type { Headers } from '@nest-streams/streams/processor/record';
+import type { Headers, Serde } from '@nest-streams/streams';
 
 /** Where a {@link TestInputTopic} hands serialized records. */
 export interface InputSink {

@@ -1,18 +1,9 @@
-import type { Serde } from '@nest-streams/streams/serde/serde';
+import type { Serde } from '@nest-streams/streams';
 import type { TestRecord } from './test-record';
 
 /** Where a {@link TestOutputTopic} reads raw records from. */
 export interface OutputSource {
-  readRaw(topic: string):
-    | {
-        key: Buffer | null;
-        value: Buffer | null;
-        timestamp: number;
-        headers: TestRecord<unknown, unknown>['headers'];
-        partition: number;
-        offset: number;
-      }
-    | undefined;
+  readRaw(topic: string): TestRecord<Buffer | null, Buffer | null> | undefined;
   remaining(topic: string): number;
 }
 

@@ -1,4 +1,4 @@
-import type { Headers } from '@nest-streams/streams/processor/record';
+import type { Headers } from '@nest-streams/streams';
 
 /** A record read from an output topic of the {@link TopologyTestDriver}. */
 export interface TestRecord<K, V> {

@@ -1,16 +1,16 @@
-import { Topology } from '@nest-streams/streams/processor/topology';
-import type { Processor } from '@nest-streams/streams/processor/processor';
-import type { ProcessorContext } from '@nest-streams/streams/processor/processor-context';
-import { PunctuationType } from '@nest-streams/streams/processor/punctuation';
-import type { Record } from '@nest-streams/streams/processor/record';
-import { Serdes } from '@nest-streams/streams/serde/serdes';
-import { Stores } from '@nest-streams/streams/state/stores';
-import type { KeyValueStore } from '@nest-streams/streams/state/key-value-store';
 import {
   DEAD_LETTER_HEADERS,
+  type KeyValueStore,
   logAndContinueOnProductionError,
+  type Processor,
+  type ProcessorContext,
+  PunctuationType,
+  type Record,
   sendToDeadLetterTopic,
-} from '@nest-streams/streams/runtime/exception-handlers';
+  Serdes,
+  Stores,
+  Topology,
+} from '@nest-streams/streams';
 import { TopologyTestDriver } from './topology-test-driver';
 
 interface Event {

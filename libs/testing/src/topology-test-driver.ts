@@ -1,20 +1,23 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InMemoryRecordCollector } from '@nest-streams/streams/processor/internals/in-memory-record-collector';
-import type { Headers } from '@nest-streams/streams/processor/record';
-import { TaskId } from '@nest-streams/streams/processor/task-id';
-import type { Topology } from '@nest-streams/streams/processor/topology';
-import { RecordCache } from '@nest-streams/streams/state/internals/record-cache';
-import type { StateStore } from '@nest-streams/streams/state/state-store';
-import type { Serde } from '@nest-streams/streams/serde/serde';
-import { StreamTask } from '@nest-streams/streams/runtime/stream-task';
 import {
+  InMemoryRecordCollector,
+  RecordCache,
   resolveStreamsConfig,
+  StreamTask,
+} from '@nest-streams/streams/internals';
+import {
+  type Headers,
+  type Serde,
+  type StateStore,
   type StreamsConfig,
-} from '@nest-streams/streams/runtime/streams-config';
+  TaskId,
+  type Topology,
+} from '@nest-streams/streams';
 import { TestInputTopic } from './test-input-topic';
 import { TestOutputTopic, type OutputSource } from './test-output-topic';
+import type { TestRecord } from './test-record';
 
 /** Options of the {@link TopologyTestDriver}. */
 export interface TopologyTestDriverOptions {
@@ -160,9 +163,9 @@ export class TopologyTestDriver implements OutputSource {
     await this.drainInternal();
   }
 
-  /** Every record written to `topic` so far (raw), including ones already read. */
-  producedRecords(topic: string) {
-    return this.collector.recordsFor(topic);
+  /** Every record written to `topic` so far (raw bytes), including ones already read. */
+  producedRecords(topic: string): TestRecord<Buffer | null, Buffer | null>[] {
+    return this.collector.recordsFor(topic).map((r) => rawRecord(r));
   }
 
   /** Task metrics summed over tasks: processed, skipped, dead-lettered, dropped by the DSL. */
@@ -197,15 +200,7 @@ export class TopologyTestDriver implements OutputSource {
     const position = this.readPositions.get(topic) ?? 0;
     if (position >= records.length) return undefined;
     this.readPositions.set(topic, position + 1);
-    const r = records[position];
-    return {
-      key: r.key,
-      value: r.value,
-      timestamp: r.timestamp,
-      headers: r.headers ?? {},
-      partition: r.partition,
-      offset: r.offset,
-    };
+    return rawRecord(records[position]);
   }
 
   remaining(topic: string): number {
@@ -273,4 +268,23 @@ export class TopologyTestDriver implements OutputSource {
       ? `${this.config.applicationId}-${logical}`
       : logical;
   }
+}
+
+/** A collected record as the driver shows it: bytes, headers always present. */
+function rawRecord(r: {
+  readonly key: Buffer | null;
+  readonly value: Buffer | null;
+  readonly timestamp: number;
+  readonly headers?: Headers;
+  readonly partition: number;
+  readonly offset: number;
+}): TestRecord<Buffer | null, Buffer | null> {
+  return {
+    key: r.key,
+    value: r.value,
+    timestamp: r.timestamp,
+    headers: r.headers ?? {},
+    partition: r.partition,
+    offset: r.offset,
+  };
 }

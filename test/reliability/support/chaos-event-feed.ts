@@ -1,5 +1,5 @@
 import type { Kafka, Message } from 'kafkajs';
-import { DefaultStreamPartitioner } from '@nest-streams/streams/cluster/default-stream-partitioner';
+import { DefaultStreamPartitioner } from '@nest-streams/streams';
 import {
   EventSequence,
   eventValue,

@@ -1,5 +1,5 @@
 import { SetMetadata } from '@nestjs/common';
-import { STREAM_AGGREGATION_METADATA } from '../streams.constants';
+import { STREAM_AGGREGATION_METADATA } from '../internals/streams.constants';
 import type { AggregationMetadata, AggregationSourceOptions } from './aggregation.types';
 
 /** Options of `@Aggregate`. */

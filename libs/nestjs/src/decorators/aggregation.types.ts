@@ -1,6 +1,4 @@
-import type { Serde } from '@nest-streams/streams/serde/serde';
-import type { SessionWindows } from '@nest-streams/streams/kstream/windows/session-windows';
-import type { TimeWindows } from '@nest-streams/streams/kstream/windows/time-windows';
+import type { Serde, SessionWindows, TimeWindows } from '@nest-streams/streams';
 
 /** What every aggregation decorator shares: where records come from and where results go. */
 export interface AggregationSourceOptions<K, V> {

@@ -1,6 +1,4 @@
-import type { Consumed } from '@nest-streams/streams/kstream/consumed';
-import type { KStream } from '@nest-streams/streams/kstream/kstream';
-import type { Materialized } from '@nest-streams/streams/kstream/materialized';
+import type { Consumed, KStream, Materialized } from '@nest-streams/streams';
 
 /**
  * What a `@Topology()` method gets besides the `StreamsBuilder`: the source streams the

@@ -1,4 +1,4 @@
-import { StreamsError } from '@nest-streams/streams/errors/streams.error';
+import { StreamsError } from '@nest-streams/streams';
 
 /**
  * Two decorators read one topic with different serdes. A topic is read once (one source

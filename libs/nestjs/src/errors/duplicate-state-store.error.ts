@@ -1,4 +1,4 @@
-import { StreamsError } from '@nest-streams/streams/errors/streams.error';
+import { StreamsError } from '@nest-streams/streams';
 
 /**
  * Two `@StateStore` declarations share one name (store names are unique per application:

@@ -1,4 +1,4 @@
-import { StreamsError } from '@nest-streams/streams/errors/streams.error';
+import { StreamsError } from '@nest-streams/streams';
 
 /**
  * Another instance answered a query with an error, or could not be asked. `code` and

@@ -1,4 +1,4 @@
-import { StreamsError } from '@nest-streams/streams/errors/streams.error';
+import { StreamsError } from '@nest-streams/streams';
 
 /**
  * A streams decorator (`@StateStore`, `@Aggregate`, `@Count`, `@Reduce`, `@Topology`,

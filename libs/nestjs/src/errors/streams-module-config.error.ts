@@ -1,4 +1,4 @@
-import { StreamsError } from '@nest-streams/streams/errors/streams.error';
+import { StreamsError } from '@nest-streams/streams';
 
 /**
  * A `StreamsModule` option is invalid (a negative timeout, remote queries without a port,

@@ -1,4 +1,4 @@
-import { StreamsError } from '@nest-streams/streams/errors/streams.error';
+import { StreamsError } from '@nest-streams/streams';
 
 /**
  * An aggregation decorator (`@Aggregate`, `@Count`, `@Reduce`) or a `TopologyContext` call

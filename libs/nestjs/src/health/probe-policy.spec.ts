@@ -1,4 +1,4 @@
-import { KafkaStreamsState } from '@nest-streams/streams/runtime/kafka-streams-state';
+import { KafkaStreamsState } from '@nest-streams/streams';
 import { probeVerdict, type ProbeFacts, type ReadinessMode } from './probe-policy';
 
 const base: ProbeFacts = {

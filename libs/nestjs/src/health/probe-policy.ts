@@ -1,4 +1,4 @@
-import { KafkaStreamsState } from '@nest-streams/streams/runtime/kafka-streams-state';
+import { KafkaStreamsState } from '@nest-streams/streams';
 
 /** How readiness is decided. */
 export type ReadinessMode =

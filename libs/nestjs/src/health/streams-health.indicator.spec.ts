@@ -1,16 +1,12 @@
 import { HealthIndicatorService } from '@nestjs/terminus';
-import { KafkaStreamsState } from '@nest-streams/streams/runtime/kafka-streams-state';
-import type { KafkaStreams } from '@nest-streams/streams/runtime/kafka-streams';
-import type { StreamsDeclarations } from '../discovery/streams.explorer';
-import { KafkaStreamsHost } from '../kafka-streams.host';
-import { StreamsModuleSettings } from '../streams-module.settings';
+import { type KafkaStreams, KafkaStreamsState, type TaskMetadata } from '@nest-streams/streams';
+import type { StreamsDeclarations } from '../discovery/internals/streams.explorer';
+import { KafkaStreamsHost } from '../internals/kafka-streams.host';
+import { StreamsModuleSettings } from '../internals/streams-module.settings';
 import { StreamsHealthIndicator } from './streams-health.indicator';
-import { StreamsStateTracker } from './streams-state.tracker';
+import { StreamsStateTracker } from './internals/streams-state.tracker';
 
-interface FakeTask {
-  task: { id: { partition: number }; storeNames(): string[] };
-  restored: boolean;
-}
+type FakeTask = Pick<TaskMetadata, 'stores' | 'restored'> & { taskId: { partition: number } };
 
 function setup(
   state: KafkaStreamsState,
@@ -20,7 +16,7 @@ function setup(
 ) {
   const streams = {
     state,
-    activeTasks: () => tasks,
+    activeTaskMetadata: () => tasks,
     lastProgressAt: () => options.lastProgressAt ?? Date.now(),
     allLocalStorePartitionLags: async () =>
       new Map([
@@ -66,7 +62,8 @@ function started(tracker: StreamsStateTracker): void {
 }
 
 const task = (partition: number, restored = true): FakeTask => ({
-  task: { id: { partition }, storeNames: () => ['stats-store'] },
+  taskId: { partition },
+  stores: ['stats-store'],
   restored,
 });
 

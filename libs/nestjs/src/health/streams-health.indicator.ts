@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
-import { KafkaStreamsState } from '@nest-streams/streams/runtime/kafka-streams-state';
-import { KafkaStreamsHost } from '../kafka-streams.host';
-import { StreamsModuleSettings } from '../streams-module.settings';
+import { KafkaStreamsState } from '@nest-streams/streams';
+import { KafkaStreamsHost } from '../internals/kafka-streams.host';
+import { StreamsModuleSettings } from '../internals/streams-module.settings';
 import { probeVerdict, type ProbeFacts, type ProbeVerdict } from './probe-policy';
-import { StreamsStateTracker } from './streams-state.tracker';
+import { StreamsStateTracker } from './internals/streams-state.tracker';
 
 /** Restore progress of one partition of a store, for health details. */
 export interface PartitionRestoreDetail {
@@ -115,14 +115,14 @@ export class StreamsHealthIndicator {
       };
     }
     const streams = this.host.streams;
-    const tasks = streams.activeTasks();
+    const tasks = streams.activeTaskMetadata();
     const lastProgress = streams.lastProgressAt();
     const holding = streams.state === KafkaStreamsState.RUNNING && tasks.length > 0;
     return {
       state: streams.state,
       startedOnce: this.tracker.startedOnce,
       shuttingDown: this.tracker.shuttingDown,
-      restored: tasks.every((entry) => entry.restored),
+      restored: tasks.every((task) => task.restored),
       stalledForMs: holding && lastProgress !== undefined ? Date.now() - lastProgress : 0,
     };
   }
@@ -140,11 +140,11 @@ export class StreamsHealthIndicator {
     const streams = this.host.streams;
     const stores: Record<string, StoreHealthDetail> = {};
     const active = new Map<string, { partitions: Set<number>; restored: boolean }>();
-    for (const entry of streams.activeTasks()) {
-      for (const store of entry.task.storeNames()) {
+    for (const task of streams.activeTaskMetadata()) {
+      for (const store of task.stores) {
         const current = active.get(store) ?? { partitions: new Set<number>(), restored: true };
-        current.partitions.add(entry.task.id.partition);
-        current.restored &&= entry.restored;
+        current.partitions.add(task.taskId.partition);
+        current.restored &&= task.restored;
         active.set(store, current);
       }
     }

@@ -1,13 +1,13 @@
 import {
   InvalidStateStorePartitionError,
+  InvalidWindowError,
+  SerializationError,
   StateStoreMigratedError,
   StateStoreNotAvailableError,
   StreamsNotStartedError,
-} from '@nest-streams/streams/errors/invalid-state-store.error';
-import { InvalidWindowError } from '@nest-streams/streams/errors/invalid-window.error';
-import { UnknownStateStoreError } from '@nest-streams/streams/errors/unknown-state-store.error';
-import { UnsupportedStoreOperationError } from '@nest-streams/streams/errors/unsupported-store-operation.error';
-import { SerializationError } from '@nest-streams/streams/serde/serialization.error';
+  UnknownStateStoreError,
+  UnsupportedStoreOperationError,
+} from '@nest-streams/streams';
 import { RemoteQueryError } from '../errors/remote-query.error';
 import { OwnerUnreachableError } from '../routing/owner-unreachable.error';
 import { httpStatusOf } from './streams-exception.filter';

@@ -1,9 +1,9 @@
 import { Catch, Inject, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { throwError, type Observable } from 'rxjs';
-import { StreamsError } from '@nest-streams/streams/errors/streams.error';
+import { StreamsError } from '@nest-streams/streams';
 import { RETRY_AFTER_HEADER } from '../streams.constants';
-import { StreamsModuleSettings } from '../streams-module.settings';
+import { StreamsModuleSettings } from '../internals/streams-module.settings';
 
 /** Codes of errors caused by the caller's input. */
 const BAD_INPUT = new Set([

@@ -1,20 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { KafkaStreams } from '@nest-streams/streams/runtime/kafka-streams';
-import { KafkaStreamsState } from '@nest-streams/streams/runtime/kafka-streams-state';
-import type { StoreMetricsSnapshot } from '@nest-streams/streams/state/internals/store-metrics';
-import type { RocksDBStoreMetrics } from '@nest-streams/streams/state/rocksdb-store-metrics';
-import { StreamsStateTracker } from '../health/streams-state.tracker';
-import { StreamsModuleSettings } from '../streams-module.settings';
+import {
+  type KafkaStreams,
+  KafkaStreamsState,
+  type RocksDBStoreMetrics,
+} from '@nest-streams/streams';
+import { StreamsStateTracker } from '../health/internals/streams-state.tracker';
+import { StreamsModuleSettings } from '../internals/streams-module.settings';
 
 /** How the routing interceptor answered a request. */
 export type RoutingOutcome = 'local' | 'forwarded' | 'standby' | 'unavailable';
-
-/** A store that can report its metrics (the engine's metered layer). */
-interface MeteredStore {
-  metricsSnapshot(): StoreMetricsSnapshot;
-  rocksDBMetrics?(): RocksDBStoreMetrics | undefined;
-}
 
 const ROCKSDB_GAUGES: readonly (keyof RocksDBStoreMetrics)[] = [
   'blockCacheUsageBytes',
@@ -166,7 +161,7 @@ export class StreamsMetricsService {
       gauge(name, help, [], (g) => g.set(this.streams?.metrics()[field] ?? 0));
     }
     gauge('active_tasks', 'Active tasks on this instance.', [], (g) =>
-      g.set(this.streams?.activeTasks().length ?? 0),
+      g.set(this.streams?.activeTaskMetadata().length ?? 0),
     );
     gauge(
       'restored_records',
@@ -266,35 +261,22 @@ export class StreamsMetricsService {
     // registered before them, so a scrape reads the gauges it just filled.
     gauge('stores', 'Local active store instances.', [], (g) => {
       for (const perStore of [operations, rates, latency, hitRatio, rocksdb]) perStore.reset();
-      let count = 0;
-      for (const entry of this.streams?.activeTasks() ?? []) {
-        const task = entry.task.id.toString();
-        for (const name of entry.task.storeNames()) {
-          const store = entry.task.store(name) as unknown as Partial<MeteredStore> | undefined;
-          if (!store || typeof store.metricsSnapshot !== 'function') continue;
-          count++;
-          let snapshot: StoreMetricsSnapshot;
-          try {
-            snapshot = store.metricsSnapshot();
-          } catch {
-            continue;
-          }
-          for (const [operation, figures] of Object.entries(snapshot.operations)) {
-            const labels = { store: name, task, operation };
-            operations.set(labels, figures.count);
-            rates.set(labels, figures.ratePerSec);
-            if (figures.latencyAvgMs !== undefined) latency.set(labels, figures.latencyAvgMs);
-          }
-          if (snapshot.cache) hitRatio.set({ store: name, task }, snapshot.cache.hitRatio);
-          const properties =
-            typeof store.rocksDBMetrics === 'function' ? store.rocksDBMetrics() : undefined;
-          for (const property of properties ? ROCKSDB_GAUGES : []) {
-            const value = properties?.[property];
-            if (typeof value === 'number') rocksdb.set({ store: name, task, property }, value);
-          }
+      const stores = this.streams?.storeMetrics() ?? [];
+      for (const snapshot of stores) {
+        const { store: name, taskId: task = '' } = snapshot;
+        for (const [operation, figures] of Object.entries(snapshot.operations)) {
+          const labels = { store: name, task, operation };
+          operations.set(labels, figures.count);
+          rates.set(labels, figures.ratePerSec);
+          if (figures.latencyAvgMs !== undefined) latency.set(labels, figures.latencyAvgMs);
+        }
+        if (snapshot.cache) hitRatio.set({ store: name, task }, snapshot.cache.hitRatio);
+        for (const property of snapshot.rocksdb ? ROCKSDB_GAUGES : []) {
+          const value = snapshot.rocksdb?.[property];
+          if (typeof value === 'number') rocksdb.set({ store: name, task, property }, value);
         }
       }
-      g.set(count);
+      g.set(stores.length);
     });
     for (const registry of registers) {
       for (const perStore of [operations, rates, latency, hitRatio, rocksdb]) {

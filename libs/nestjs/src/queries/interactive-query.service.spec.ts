@@ -1,26 +1,27 @@
 import {
+  FailureReason,
+  KeyQueryMetadata,
+  type QueryResult,
+  SessionWindow,
+  type StateQueryRequest,
   StateStoreMigratedError,
   StateStoreNotAvailableError,
-} from '@nest-streams/streams/errors/invalid-state-store.error';
-import { KeyQueryMetadata } from '@nest-streams/streams/query/key-query-metadata';
-import {
-  FailureReason,
-  type QueryResult,
-  type StateQueryRequest,
-} from '@nest-streams/streams/query/state-query';
-import { KafkaStreamsHost } from '../kafka-streams.host';
-import { KeyOwnerLocator } from '../routing/key-owner.locator';
+  Windowed,
+} from '@nest-streams/streams';
+import { KafkaStreamsHost } from '../internals/kafka-streams.host';
+import { KeyOwnerLocator } from '../routing/internals/key-owner.locator';
 import { OwnerUnreachableError } from '../routing/owner-unreachable.error';
-import { StreamsModuleSettings } from '../streams-module.settings';
+import { StreamsModuleSettings } from '../internals/streams-module.settings';
 import type { StreamsModuleOptions } from '../streams-module-options.interface';
-import { FakeKafkaStreams, instance } from '../testing/fake-kafka-streams';
-import type { InteractiveQueryClient } from './interactive-query.client';
-import type { RemoteQueryRequest, RemoteQueryResponse } from './interactive-query.protocol';
-import { InteractiveQueryServer } from './interactive-query.server';
+import { FakeKafkaStreams, instance } from '../internals/testing/fake-kafka-streams';
+import type { InteractiveQueryClient } from './internals/interactive-query.client';
+import type {
+  RemoteQueryRequest,
+  RemoteQueryResponse,
+} from './internals/interactive-query.protocol';
+import { InteractiveQueryServer } from './internals/interactive-query.server';
 import { InteractiveQueryService } from './interactive-query.service';
-import { LocalSessionReader } from './local-session.reader';
-import { Windowed } from '@nest-streams/streams/windowing/windowed';
-import { SessionWindow } from '@nest-streams/streams/windowing/session-window';
+import { LocalSessionReader } from './internals/local-session.reader';
 
 const A = '127.0.0.1:8001';
 const B = '127.0.0.1:8002';

@@ -1,40 +1,44 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { HostInfo } from '@nest-streams/streams/cluster/host-info';
 import {
+  type HostInfo,
+  KafkaStreams,
+  KeyQuery,
+  type KeyValue,
+  mergePositions,
+  type Position,
+  RangeQuery,
+  type Serde,
+  type SessionEntries,
+  SessionWindow,
+  type StateQueryRequest,
+  type StateQueryResult,
   StateStoreMigratedError,
   StateStoreNotAvailableError,
-} from '@nest-streams/streams/errors/invalid-state-store.error';
-import { mergePositions, type Position } from '@nest-streams/streams/query/position';
-import {
-  KeyQuery,
-  RangeQuery,
-  WindowKeyQuery,
   type StoreQuery,
-} from '@nest-streams/streams/query/queries';
-import type { StateQueryRequest, StateQueryResult } from '@nest-streams/streams/query/state-query';
-import { KafkaStreams } from '@nest-streams/streams/runtime/kafka-streams';
-import type { Serde } from '@nest-streams/streams/serde/serde';
-import type { ServedCopy } from '@nest-streams/streams/query/store-copies';
-import type { KeyValue } from '@nest-streams/streams/state/key-value-store';
-import type { SessionEntries } from '@nest-streams/streams/state/session-store';
-import { SessionWindow } from '@nest-streams/streams/windowing/session-window';
-import { Windowed } from '@nest-streams/streams/windowing/windowed';
-import { UnknownStateStoreError } from '@nest-streams/streams/errors/unknown-state-store.error';
+  UnknownStateStoreError,
+  Windowed,
+  WindowKeyQuery,
+  type ServedCopy,
+} from '@nest-streams/streams';
 import { RemoteQueryError } from '../errors/remote-query.error';
-import { KeyOwnerLocator } from '../routing/key-owner.locator';
+import { KeyOwnerLocator } from '../routing/internals/key-owner.locator';
 import { OwnerUnreachableError } from '../routing/owner-unreachable.error';
-import { decideStandby } from '../routing/route-decision';
-import { StreamsModuleSettings } from '../streams-module.settings';
-import { InteractiveQueryClient } from './interactive-query.client';
+import { decideStandby } from '../routing/internals/route-decision';
+import { StreamsModuleSettings } from '../internals/streams-module.settings';
+import { InteractiveQueryClient } from './internals/interactive-query.client';
 import {
   encodeStateQueryRequest,
   type QueryFailure,
   type RemoteQueryResponse,
-} from './interactive-query.protocol';
-import { LocalSessionReader, type SessionRead } from './local-session.reader';
-import { StoreReadContext } from './store-read-context';
-import { errorFromFailure, errorOfPartitionFailure, failureOf } from './query-failure.mapping';
-import { fromWire, toWire } from './wire-codec';
+} from './internals/interactive-query.protocol';
+import { LocalSessionReader, type SessionRead } from './internals/local-session.reader';
+import { StoreReadContext } from './internals/store-read-context';
+import {
+  errorFromFailure,
+  errorOfPartitionFailure,
+  failureOf,
+} from './internals/query-failure.mapping';
+import { fromWire, toWire } from './internals/wire-codec';
 
 /** Options of a single-key query. */
 export interface KeyQueryOptions<K> {

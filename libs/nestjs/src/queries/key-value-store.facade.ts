@@ -1,12 +1,12 @@
-import type { KafkaStreams } from '@nest-streams/streams/runtime/kafka-streams';
-import { QueryableStoreTypes } from '@nest-streams/streams/query/queryable-store-type';
-import { StoreQueryParameters } from '@nest-streams/streams/query/store-query-parameters';
-import type {
-  KeyValue,
-  KeyValueIterator,
-  ReadOnlyKeyValueStore,
-} from '@nest-streams/streams/state/key-value-store';
-import { StoreReadContext } from './store-read-context';
+import {
+  type KafkaStreams,
+  type KeyValue,
+  type KeyValueIterator,
+  QueryableStoreTypes,
+  type ReadOnlyKeyValueStore,
+  StoreQueryParameters,
+} from '@nest-streams/streams';
+import { StoreReadContext } from './internals/store-read-context';
 
 /**
  * The read-only key-value store `@InjectStore(name)` injects: every call looks the local

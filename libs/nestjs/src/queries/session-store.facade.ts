@@ -1,11 +1,11 @@
-import type { KafkaStreams } from '@nest-streams/streams/runtime/kafka-streams';
-import { QueryableStoreTypes } from '@nest-streams/streams/query/queryable-store-type';
-import { StoreQueryParameters } from '@nest-streams/streams/query/store-query-parameters';
-import type {
-  ReadOnlySessionStore,
-  SessionEntries,
-} from '@nest-streams/streams/state/session-store';
-import { StoreReadContext } from './store-read-context';
+import {
+  type KafkaStreams,
+  QueryableStoreTypes,
+  type ReadOnlySessionStore,
+  type SessionEntries,
+  StoreQueryParameters,
+} from '@nest-streams/streams';
+import { StoreReadContext } from './internals/store-read-context';
 
 /**
  * The read-only session store `@InjectStore(name, 'session')` injects (the engine's

@@ -1,13 +1,14 @@
-import type { KafkaStreams } from '@nest-streams/streams/runtime/kafka-streams';
-import type { Windowed } from '@nest-streams/streams/windowing/windowed';
-import { QueryableStoreTypes } from '@nest-streams/streams/query/queryable-store-type';
-import { StoreQueryParameters } from '@nest-streams/streams/query/store-query-parameters';
-import type { KeyValue, KeyValueIterator } from '@nest-streams/streams/state/key-value-store';
-import type {
-  ReadOnlyWindowStore,
-  WindowStoreIterator,
-} from '@nest-streams/streams/state/window-store';
-import { StoreReadContext } from './store-read-context';
+import {
+  type KafkaStreams,
+  type KeyValue,
+  type KeyValueIterator,
+  QueryableStoreTypes,
+  type ReadOnlyWindowStore,
+  StoreQueryParameters,
+  type Windowed,
+  type WindowStoreIterator,
+} from '@nest-streams/streams';
+import { StoreReadContext } from './internals/store-read-context';
 
 /**
  * The read-only window store `@InjectStore(name, 'window')` injects; see

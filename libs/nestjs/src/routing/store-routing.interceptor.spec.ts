@@ -8,28 +8,31 @@ import {
   Post,
   type INestApplication,
 } from '@nestjs/common';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StateStoreNotAvailableError } from '@nest-streams/streams/errors/invalid-state-store.error';
-import { UnknownStateStoreError } from '@nest-streams/streams/errors/unknown-state-store.error';
-import type { HostInfo } from '@nest-streams/streams/cluster/host-info';
-import { KeyQueryMetadata } from '@nest-streams/streams/query/key-query-metadata';
-import { SerializationError } from '@nest-streams/streams/serde/serialization.error';
-import { Serdes } from '@nest-streams/streams/serde/serdes';
-import { DefaultStreamPartitioner } from '@nest-streams/streams/cluster/default-stream-partitioner';
+import {
+  DefaultStreamPartitioner,
+  type HostInfo,
+  KeyQueryMetadata,
+  Serdes,
+  SerializationError,
+  StateStoreNotAvailableError,
+  UnknownStateStoreError,
+} from '@nest-streams/streams';
 import { Aggregate } from '../decorators/aggregate.decorator';
 import { InjectStore } from '../decorators/inject-store.decorator';
 import type { KeyValueStoreFacade } from '../queries/key-value-store.facade';
 import { RouteByKey } from '../decorators/route-by-key.decorator';
 import { StateStore } from '../decorators/state-store.decorator';
-import { KafkaStreamsHost } from '../kafka-streams.host';
+import { KafkaStreamsHost } from '../internals/kafka-streams.host';
 import { StreamsMetricsService } from '../metrics/streams-metrics.service';
-import { StoreReadContext } from '../queries/store-read-context';
+import { StoreReadContext } from '../queries/internals/store-read-context';
 import { StreamsModule } from '../streams.module';
-import { FakeKafkaStreams, instance } from '../testing/fake-kafka-streams';
-import { HopAuthenticator } from './hop-authenticator';
-import { HttpRequestForwarder } from './http-request.forwarder';
+import { FakeKafkaStreams, instance } from '../internals/testing/fake-kafka-streams';
+import { HopAuthenticator } from './internals/hop-authenticator';
+import { HttpRequestForwarder } from './internals/http-request.forwarder';
 
 /** This instance's advertised endpoint: never contacted (only compared). */
 const SELF = '127.0.0.1:1111';
@@ -198,7 +201,7 @@ class StatsController {
   }
 }
 
-describe('StoreRoutingInterceptor', () => {
+describe.each(['express', 'fastify'] as const)('StoreRoutingInterceptor on %s', (platform) => {
   let app: INestApplication;
   let base: string;
   let fake: FakeKafkaStreams;
@@ -226,7 +229,10 @@ describe('StoreRoutingInterceptor', () => {
       providers: [Aggregation],
       controllers: [StatsController],
     }).compile();
-    app = moduleRef.createNestApplication({ logger: false });
+    app =
+      platform === 'fastify'
+        ? moduleRef.createNestApplication(new FastifyAdapter(), { logger: false })
+        : moduleRef.createNestApplication({ logger: false });
     await app.init();
     fake = new FakeKafkaStreams();
     const host = app.get(KafkaStreamsHost);

@@ -10,35 +10,34 @@ import {
   type NestInterceptor,
 } from '@nestjs/common';
 import { HTTP_CODE_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
+import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingHttpHeaders } from 'node:http';
 import { from, mergeMap, Observable, of, tap } from 'rxjs';
-import type { HostInfo } from '@nest-streams/streams/cluster/host-info';
-import { StreamsError } from '@nest-streams/streams/errors/streams.error';
-import { SerializationError } from '@nest-streams/streams/serde/serialization.error';
+import { type HostInfo, SerializationError, StreamsError } from '@nest-streams/streams';
 import type {
   KeyFrom,
   RouteByKeyMetadata,
   RoutedRequest,
 } from '../decorators/route-by-key.decorator';
-import { StreamsMetadataAccessor } from '../discovery/streams-metadata.accessor';
+import { StreamsMetadataAccessor } from '../discovery/internals/streams-metadata.accessor';
 import { StreamsMetricsService } from '../metrics/streams-metrics.service';
-import { StoreReadContext } from '../queries/store-read-context';
+import { StoreReadContext } from '../queries/internals/store-read-context';
 import {
   LAG_HEADER,
   RETRY_AFTER_HEADER,
   SERVED_BY_HEADER,
   STALE_HEADER,
 } from '../streams.constants';
-import { StreamsModuleSettings } from '../streams-module.settings';
+import { StreamsModuleSettings } from '../internals/streams-module.settings';
 import {
   HttpRequestForwarder,
   relayableHeaders,
   type ForwardedResponse,
-} from './http-request.forwarder';
-import { HopAuthenticator } from './hop-authenticator';
-import { KeyOwnerLocator, type KeyLocation } from './key-owner.locator';
+} from './internals/http-request.forwarder';
+import { HopAuthenticator } from './internals/hop-authenticator';
+import { KeyOwnerLocator, type KeyLocation } from './internals/key-owner.locator';
 import { OwnerUnreachableError } from './owner-unreachable.error';
-import { decideRoute, decideStandby, type RouteInput } from './route-decision';
+import { decideRoute, decideStandby, type RouteInput } from './internals/route-decision';
 
 /** The parts of an Express/Fastify-style request the interceptor reads. */
 export interface HttpRequestLike {
@@ -51,10 +50,11 @@ export interface HttpRequestLike {
   readonly body?: unknown;
 }
 
-/** The parts of the response the interceptor writes. */
-export interface HttpResponseLike {
-  setHeader(name: string, value: string | number | readonly string[]): unknown;
-}
+/**
+ * The platform's response (Express `Response`, Fastify `FastifyReply`, ...): written only
+ * through the `HttpAdapterHost`'s adapter, so any Nest HTTP platform works.
+ */
+type HttpResponse = unknown;
 
 /**
  * Routes `@RouteByKey` handlers to the instance that owns the key (registered for every
@@ -83,14 +83,15 @@ export class StoreRoutingInterceptor implements NestInterceptor {
     @Inject(StreamsModuleSettings) private readonly settings: StreamsModuleSettings,
     @Inject(StreamsMetricsService) private readonly metrics: StreamsMetricsService,
     @Inject(HopAuthenticator) private readonly hops: HopAuthenticator,
+    @Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
     const http = context.switchToHttp();
     const request = http.getRequest<HttpRequestLike>();
-    const response = http.getResponse<HttpResponseLike>();
-    response.setHeader(SERVED_BY_HEADER, this.settings.servedBy);
+    const response = http.getResponse<HttpResponse>();
+    this.setHeader(response, SERVED_BY_HEADER, this.settings.servedBy);
     const route = this.accessor.getRouteByKey(context.getHandler());
     if (!route) return this.handle(next, response, false);
     return from(this.route(route, request, response, next, context)).pipe(
@@ -101,7 +102,7 @@ export class StoreRoutingInterceptor implements NestInterceptor {
   private async route(
     route: RouteByKeyMetadata,
     request: HttpRequestLike,
-    response: HttpResponseLike,
+    response: HttpResponse,
     next: CallHandler,
     context: ExecutionContext,
   ): Promise<Observable<unknown>> {
@@ -156,7 +157,7 @@ export class StoreRoutingInterceptor implements NestInterceptor {
   private async fromStandby(
     input: RouteInput,
     request: HttpRequestLike,
-    response: HttpResponseLike,
+    response: HttpResponse,
     next: CallHandler,
     context: ExecutionContext,
     exclude: readonly HostInfo[],
@@ -188,7 +189,7 @@ export class StoreRoutingInterceptor implements NestInterceptor {
    */
   private handle(
     next: CallHandler,
-    response: HttpResponseLike,
+    response: HttpResponse,
     staleStores: boolean,
   ): Observable<unknown> {
     return new Observable((subscriber) =>
@@ -197,8 +198,8 @@ export class StoreRoutingInterceptor implements NestInterceptor {
         const mark = () => {
           const stale = StoreReadContext.staleness(record);
           if (stale === undefined) return;
-          response.setHeader(STALE_HEADER, 'true');
-          response.setHeader(LAG_HEADER, String(stale.lag));
+          this.setHeader(response, STALE_HEADER, 'true');
+          this.setHeader(response, LAG_HEADER, String(stale.lag));
         };
         return next
           .handle()
@@ -226,19 +227,27 @@ export class StoreRoutingInterceptor implements NestInterceptor {
   /** Sends the other instance's answer as ours: its status, headers and body. */
   private relay(
     answer: ForwardedResponse,
-    response: HttpResponseLike,
+    response: HttpResponse,
     context: ExecutionContext,
   ): Observable<unknown> {
-    for (const [name, value] of relayableHeaders(answer.headers)) response.setHeader(name, value);
+    for (const [name, value] of relayableHeaders(answer.headers)) {
+      this.setHeader(response, name, value);
+    }
     const body = parseBody(answer);
     if (answer.status === defaultStatusOf(context)) return of(body);
     // Nest writes the route's own status for returned values; an exception carries another.
     throw new HttpException(body ?? '', answer.status);
   }
 
-  private unavailable(response: HttpResponseLike, reason: string): HttpException {
+  /** Sets a header through the platform's adapter (a list for a header sent several times). */
+  private setHeader(response: HttpResponse, name: string, value: string | string[]): void {
+    // The adapters take a string; Express' `set` and Fastify's `header` also take a list.
+    this.adapterHost.httpAdapter.setHeader(response, name, value as string);
+  }
+
+  private unavailable(response: HttpResponse, reason: string): HttpException {
     this.metrics.recordRouting('unavailable');
-    response.setHeader(RETRY_AFTER_HEADER, String(this.settings.retryAfterSeconds));
+    this.setHeader(response, RETRY_AFTER_HEADER, String(this.settings.retryAfterSeconds));
     return new ServiceUnavailableException({
       statusCode: 503,
       error: 'Service Unavailable',

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Partitioners, type PartitionMetadata } from 'kafkajs';
 import { DefaultStreamPartitioner } from './default-stream-partitioner';
-import { murmur2, toPositive } from './murmur2';
+import { murmur2, toPositive } from './internals/murmur2';
 
 /** test/fixtures/murmur2-partitions.json, written by tools/partitioner-fixture/generate.sh. */
 interface Fixture {

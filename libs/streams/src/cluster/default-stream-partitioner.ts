@@ -1,4 +1,4 @@
-import { murmur2, toPositive } from './murmur2';
+import { murmur2, toPositive } from './internals/murmur2';
 
 /** Largest partition count Kafka can express (a Java `int`). */
 const MAX_PARTITIONS = 0x7fffffff;

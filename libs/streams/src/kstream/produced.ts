@@ -1,4 +1,4 @@
-import type { StreamPartitioner } from '../processor/internals/topology-nodes';
+import type { StreamPartitioner } from '../processor/stream-partitioner';
 import type { Serde } from '../serde/serde';
 import type { InferredSerde } from './serde-inference';
 import { validateName } from './named';

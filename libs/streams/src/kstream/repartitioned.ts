@@ -1,5 +1,5 @@
 import { TopologyError } from '../errors/topology.error';
-import type { StreamPartitioner } from '../processor/internals/topology-nodes';
+import type { StreamPartitioner } from '../processor/stream-partitioner';
 import type { Serde } from '../serde/serde';
 import type { InferredSerde } from './serde-inference';
 import { validateName } from './named';

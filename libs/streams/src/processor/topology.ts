@@ -9,10 +9,10 @@ import type {
   ProcessorNodeDef,
   SinkNodeDef,
   SourceNodeDef,
-  StreamPartitioner,
   Subtopology,
   TopologyStoreBuilder,
 } from './internals/topology-nodes';
+import type { StreamPartitioner } from './stream-partitioner';
 import type { TimestampExtractor } from './timestamp-extractor';
 
 /** Options of a source node. */

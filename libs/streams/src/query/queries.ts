@@ -58,4 +58,9 @@ export class WindowRangeQuery {
   }
 }
 
+/**
+ * Any query of the interactive query API v2 (`StateQueryRequest.withQuery`). A store that
+ * cannot answer its kind reports `UNKNOWN_QUERY_TYPE` in its partition's result: use the query
+ * kind that matches the store (key-value or window).
+ */
 export type StoreQuery<K> = KeyQuery<K> | RangeQuery<K> | WindowKeyQuery<K> | WindowRangeQuery;

@@ -1,13 +1,17 @@
 import type { ReadOnlyKeyValueStore } from '../state/key-value-store';
 import type { ReadOnlySessionStore } from '../state/session-store';
 import type { ReadOnlyWindowStore } from '../state/window-store';
-import { CompositeReadOnlyKeyValueStore } from './composite-read-only-key-value-store';
-import { CompositeReadOnlySessionStore } from './composite-read-only-session-store';
-import { CompositeReadOnlyWindowStore } from './composite-read-only-window-store';
+import { CompositeReadOnlyKeyValueStore } from './internals/composite-read-only-key-value-store';
+import { CompositeReadOnlySessionStore } from './internals/composite-read-only-session-store';
+import { CompositeReadOnlyWindowStore } from './internals/composite-read-only-window-store';
 import type { ValueAndTimestamp } from '../state/value-and-timestamp';
-import type { LocalStoreSet } from './local-store-provider';
-import { mapCopies, type PartitionedStores } from './store-copies';
-import { isTimestamped, unwrapKeyValueStore, unwrapWindowStore } from './timestamped-unwrapping';
+import type { LocalStoreSet } from './internals/local-store-provider';
+import { mapCopies, type PartitionedStores } from './internals/store-copies';
+import {
+  isTimestamped,
+  unwrapKeyValueStore,
+  unwrapWindowStore,
+} from './internals/timestamped-unwrapping';
 
 /** A kind of store a query can ask for, and how to combine the local stores of that kind. */
 export interface QueryableStoreType<T> {

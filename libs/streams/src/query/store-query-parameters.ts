@@ -1,5 +1,5 @@
 import type { QueryableStoreType } from './queryable-store-type';
-import type { ServedListener } from './store-copies';
+import type { ServedListener } from './served-copy';
 
 /**
  * What `KafkaStreams.store()` should return (Kafka Streams' `StoreQueryParameters`): a store

@@ -1,5 +1,5 @@
 import type { HostInfo } from '../cluster/host-info';
-import type { TopicPartition } from '../processor/internals/topic-partition';
+import type { TopicPartition } from '../processor/topic-partition';
 
 /**
  * One instance of the application as the latest assignment describes it (Kafka Streams'

@@ -1,44 +1,45 @@
 import { EventEmitter } from 'node:events';
-import { Kafka, logLevel, type Admin } from 'kafkajs';
-import {
-  LATEST_OFFSET,
-  type AssignmentInfo,
-  type SubscriptionInfo,
-} from '../cluster/assignment-info';
+import type { Admin } from 'kafkajs';
+import { Kafka, logLevel } from './internals/kafkajs/kafkajs';
+import { LATEST_OFFSET, type SubscriptionInfo } from '../cluster/internals/assignment-info';
 import { MissingSourceTopicError } from '../errors/missing-source-topic.error';
 import { StreamsConfigError } from '../errors/streams-config.error';
 import type { Topology } from '../processor/topology';
 import { RecordCache } from '../state/internals/record-cache';
-import type { ActiveTaskManager } from './active-task-manager';
+import type { ActiveTaskManager } from './internals/active-task-manager';
 import {
   KafkaStreamsState,
   StreamThreadExceptionResponse,
   isValidTransition,
 } from './kafka-streams-state';
-import { StateDirectory } from './state-directory';
+import { StateDirectory } from './internals/state-directory';
 import { consoleStateLogger, type StateLogger } from './state-logger';
 import type { StateRestoreListener } from './state-restore-listener';
-import type { StreamThread } from './stream-thread';
-import type { StandbyTaskManager } from './standby-task-manager';
-import { createStreamThread } from './stream-thread-factory';
-import { threadFailureAction } from './thread-failure-policy';
-import { KeyQueryMetadata } from '../query/key-query-metadata';
-import { LocalStoreProvider, type LocalStore } from '../query/local-store-provider';
+import type { StreamThread } from './internals/stream-thread';
+import type { StandbyTaskManager } from './internals/standby-task-manager';
+import { createStreamThread } from './internals/stream-thread-factory';
+import { threadFailureAction } from './internals/thread-failure-policy';
+import { KeyQueryMetadata, type KeyPartitioning } from '../query/key-query-metadata';
+import { LocalStoreProvider, type LocalStore } from '../query/internals/local-store-provider';
 import type { StoreQueryParameters } from '../query/store-query-parameters';
-import { StreamsMetadataState, type KeyPartitioning } from '../query/streams-metadata-state';
+import { StreamsMetadataState } from '../query/internals/streams-metadata-state';
 import type { LagInfo, StreamsMetadata } from '../query/streams-metadata';
 import { TaskId } from '../processor/task-id';
-import { executeStateQuery, type QueryableCopy } from '../query/state-query-executor';
+import { executeStateQuery, type QueryableCopy } from '../query/internals/state-query-executor';
 import type { StateQueryRequest, StateQueryResult } from '../query/state-query';
 import {
   resolveStreamsConfig,
   type ResolvedStreamsConfig,
   type StreamsConfig,
 } from './streams-config';
-import { prepareInternalTopics } from './internal-topics';
-import { LocalTaskView } from './local-task-view';
-import { sumTaskMetrics, type ClientMetrics } from './task-metrics';
-import { changelogEndOffsetSums, localTaskOffsetSums } from './task-offset-sums';
+import { prepareInternalTopics } from './internals/internal-topics';
+import { LocalTaskView } from './internals/local-task-view';
+import { sumTaskMetrics } from './internals/task-metrics';
+import type { ClientMetrics } from './client-metrics';
+import { activeTaskMetadata, localStoreMetrics } from './internals/local-task-metadata';
+import type { LocalStoreMetrics } from '../state/store-metrics-snapshot';
+import type { TaskMetadata } from './task-metadata';
+import { changelogEndOffsetSums, localTaskOffsetSums } from './internals/task-offset-sums';
 
 /** Called on every state change. */
 export type StateListener = (newState: KafkaStreamsState, oldState: KafkaStreamsState) => void;
@@ -88,7 +89,6 @@ export class KafkaStreams {
   private exceptionHandler: StreamsUncaughtExceptionHandler = () =>
     StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
   private restoreListener: StateRestoreListener | undefined;
-  private assignmentInfo: AssignmentInfo | undefined;
   private closing: Promise<void> | undefined;
   private shutdownRequested = false;
   private stopCleanup: (() => void) | undefined;
@@ -298,16 +298,6 @@ export class KafkaStreams {
     return { active: this.tasks?.taskIds() ?? [], standby: this.standbys?.taskIds() ?? [] };
   }
 
-  /** @internal The standby tasks (for queries and tests). */
-  standbyTasks() {
-    return this.standbys?.all() ?? [];
-  }
-
-  /** The latest assignment this client received (tasks and the host map), if any. */
-  currentAssignment(): AssignmentInfo | undefined {
-    return this.assignmentInfo;
-  }
-
   /**
    * When the stream thread last made progress (epoch ms: a fetch completed, or fetched records
    * were processed), or `undefined` before `start()`. A RUNNING client with active tasks whose
@@ -325,9 +315,22 @@ export class KafkaStreams {
     );
   }
 
-  /** @internal The running tasks (for queries and tests). */
-  activeTasks() {
-    return this.tasks?.tasks() ?? [];
+  /**
+   * The active tasks this client runs now: id, input partitions, stores, and whether they are
+   * restored (Kafka Streams' `metadataForLocalThreads().activeTasks()`). Empty before the first
+   * assignment and after `close()`.
+   */
+  activeTaskMetadata(): TaskMetadata[] {
+    return activeTaskMetadata(this.tasks?.tasks() ?? []);
+  }
+
+  /**
+   * Metrics of every state store of the active tasks, one entry per store and task: operation
+   * counts, rates and sampled latencies, the record cache's hit ratio, and RocksDB's memory
+   * and size figures where the engine has them. Cheap enough for every metrics scrape.
+   */
+  storeMetrics(): LocalStoreMetrics[] {
+    return localStoreMetrics(this.tasks?.tasks() ?? []);
   }
 
   private startThread(): void {
@@ -347,7 +350,6 @@ export class KafkaStreams {
       listener: {
         onRebalancing: () => this.setState(KafkaStreamsState.REBALANCING),
         onAssignment: (info) => {
-          this.assignmentInfo = info;
           this.metadataState.update(info);
           this.setState(KafkaStreamsState.REBALANCING);
         },

@@ -1,4 +1,4 @@
-import type { TopicPartition } from '../processor/internals/topic-partition';
+import type { TopicPartition } from '../processor/topic-partition';
 
 /**
  * Progress of restoring stores from their changelogs (Kafka Streams' `StateRestoreListener`).

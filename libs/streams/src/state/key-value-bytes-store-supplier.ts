@@ -1,4 +1,4 @@
-import type { BytesStore } from './internals/bytes-store';
+import type { BytesStore } from './bytes-store';
 
 /** Where and how a supplier's engine lives, given when a task opens the store. */
 export interface BytesStoreLocation {

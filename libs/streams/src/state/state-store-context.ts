@@ -1,5 +1,5 @@
 import type { RecordCollector } from '../processor/internals/record-collector';
-import type { TopicPartition } from '../processor/internals/topic-partition';
+import type { TopicPartition } from '../processor/topic-partition';
 import type { TaskId } from '../processor/task-id';
 import type { RecordCache } from './internals/record-cache';
 import type { StateStore } from './state-store';

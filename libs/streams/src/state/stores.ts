@@ -3,12 +3,13 @@ import { InMemoryBytesStore } from './internals/in-memory-bytes.store';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { KeyValueStoreBuilder } from './internals/key-value-store-builder';
+import { NxteditionRocksDBStore } from './internals/nxtedition-rocksdb.store';
 import { SegmentedSessionBytesStore } from './internals/segmented-session-bytes.store';
 import { SegmentedWindowBytesStore } from './internals/segmented-window-bytes.store';
 import { SessionStoreBuilder } from './internals/session-store-builder';
 import { WindowStoreBuilder } from './internals/window-store-builder';
 import { ValueAndTimestampSerde } from './internals/value-and-timestamp-serde';
-import type { BytesStore } from './internals/bytes-store';
+import type { BytesStore } from './bytes-store';
 import type {
   BytesStoreLocation,
   KeyValueBytesStoreSupplier,
@@ -18,18 +19,10 @@ import type { SessionBytesStoreSupplier } from './session-bytes-store-supplier';
 import type { ValueAndTimestamp } from './value-and-timestamp';
 import type { WindowBytesStoreSupplier } from './window-bytes-store-supplier';
 
-/** The RocksDB binding of a persistent store. */
-export type RocksDBEngine = '@nxtedition/rocksdb' | 'rocksdb';
-
 /** Options of a persistent store supplier. */
 export interface PersistentStoreOptions {
   /** Tunes this store's RocksDB options before it opens. */
   readonly configSetter?: RocksDBConfigSetter;
-  /**
-   * The binding: `@nxtedition/rocksdb` (default: synchronous reads, the fast hot path) or
-   * `rocksdb` (asynchronous reads only: the hot path is served by prefetching).
-   */
-  readonly engine?: RocksDBEngine;
 }
 
 /**
@@ -46,18 +39,18 @@ export interface PersistentStoreOptions {
  * directory and a topic name: use letters, digits, `.`, `_` and `-`).
  */
 export const Stores = {
-  /** A RocksDB store in `<taskDir>/rocksdb/<name>` (`@nxtedition/rocksdb` unless chosen). */
+  /** A RocksDB store in `<taskDir>/rocksdb/<name>` (engine: `@nxtedition/rocksdb`). */
   persistentKeyValueStore(
     name: string,
     options: PersistentStoreOptions = {},
   ): KeyValueBytesStoreSupplier {
     requireStoreName(name);
-    const { configSetter, engine = '@nxtedition/rocksdb' } = options;
+    const { configSetter } = options;
     return {
       name,
       metricsScope: 'rocksdb',
       persistent: true,
-      get: (location) => createRocksDBEngine(engine, name, location, configSetter),
+      get: (location) => createRocksDBEngine(name, location, configSetter),
     };
   },
 
@@ -126,7 +119,7 @@ export const Stores = {
     options: PersistentStoreOptions = {},
   ): WindowBytesStoreSupplier {
     requireStoreName(name);
-    const { configSetter, engine = '@nxtedition/rocksdb' } = options;
+    const { configSetter } = options;
     return {
       name,
       metricsScope: 'rocksdb-window',
@@ -140,12 +133,11 @@ export const Stores = {
           retentionPeriodMs,
           windowSizeMs,
           retainDuplicates,
-          capabilities: { syncReads: engine === '@nxtedition/rocksdb', persistent: true },
+          capabilities: { syncReads: true, persistent: true },
           // Each segment is a RocksDB instance named like its directory (`<name>.<start>`), the
           // name the config setter gets, as in Kafka Streams.
           segmentFactory: (segment) =>
             createRocksDBEngine(
-              engine,
               segment,
               { directory: path.join(directory, segment), configs },
               configSetter,
@@ -220,7 +212,7 @@ export const Stores = {
     options: PersistentStoreOptions = {},
   ): SessionBytesStoreSupplier {
     requireStoreName(name);
-    const { configSetter, engine = '@nxtedition/rocksdb' } = options;
+    const { configSetter } = options;
     return {
       name,
       metricsScope: 'rocksdb-session',
@@ -230,12 +222,11 @@ export const Stores = {
         new SegmentedSessionBytesStore({
           name,
           retentionPeriodMs,
-          capabilities: { syncReads: engine === '@nxtedition/rocksdb', persistent: true },
+          capabilities: { syncReads: true, persistent: true },
           // Each segment is a RocksDB instance named like its directory (`<name>.<start>`), the
           // name the config setter gets, as in Kafka Streams.
           segmentFactory: (segment) =>
             createRocksDBEngine(
-              engine,
               segment,
               { directory: path.join(directory, segment), configs },
               configSetter,
@@ -273,13 +264,8 @@ export const Stores = {
   },
 } as const;
 
-/**
- * Loads only the binding asked for: the two RocksDB bindings must not meet in one process
- * (their native symbols collide and RocksDB aborts), so a process that uses `rocksdb` never
- * loads `@nxtedition/rocksdb`, and the other way round.
- */
+/** The RocksDB engine of one store (or segment); the binding loads when the first one opens. */
 function createRocksDBEngine(
-  engine: RocksDBEngine,
   name: string,
   { directory, configs }: BytesStoreLocation,
   storeSetter: RocksDBConfigSetter | undefined,
@@ -288,15 +274,6 @@ function createRocksDBEngine(
   // Streams' `rocksdb.config.setter`.
   const configSetter =
     storeSetter ?? (configs.rocksDBConfigSetter as RocksDBConfigSetter | undefined);
-  if (engine === 'rocksdb') {
-    type Module = typeof import('./internals/leveldown-rocksdb.store');
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const loaded: Module = require('./internals/leveldown-rocksdb.store');
-    return new loaded.LeveldownRocksDBStore({ name, directory, configs, configSetter });
-  }
-  type Module = typeof import('./internals/nxtedition-rocksdb.store');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { NxteditionRocksDBStore }: Module = require('./internals/nxtedition-rocksdb.store');
   return new NxteditionRocksDBStore({ name, directory, configs, configSetter });
 }
 

@@ -1,5 +1,5 @@
 import { InvalidWindowError } from '../errors/invalid-window.error';
-import { requireEpochMillis } from './window-time';
+import { requireEpochMillis } from './internals/window-time';
 
 /**
  * A window of event time: `start` and `end` in epoch milliseconds (plain integer numbers, as

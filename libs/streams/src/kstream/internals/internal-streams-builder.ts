@@ -1,5 +1,5 @@
 import { TopologyError } from '../../errors/topology.error';
-import type { StreamPartitioner } from '../../processor/internals/topology-nodes';
+import type { StreamPartitioner } from '../../processor/stream-partitioner';
 import { Topology } from '../../processor/topology';
 import type { Serde } from '../../serde/serde';
 import { KStreamFilterProcessor } from './kstream-filter.processor';

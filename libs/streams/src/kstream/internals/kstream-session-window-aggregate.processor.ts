@@ -3,7 +3,7 @@ import type { ProcessorContext } from '../../processor/processor-context';
 import { Record } from '../../processor/record';
 import type { ValueAndTimestamp } from '../../state/value-and-timestamp';
 import type { Aggregator, Initializer, Merger } from '../functions';
-import { mergeSessions } from '../windows/session-merge';
+import { mergeSessions } from './session-merge';
 import { SessionWindow } from '../../windowing/session-window';
 import type { SessionWindows } from '../windows/session-windows';
 import { Windowed } from '../../windowing/windowed';

@@ -1,4 +1,4 @@
-import { requireDurationMs } from '../../windowing/window-time';
+import { requireDurationMs } from '../../windowing/internals/window-time';
 
 /**
  * Session windows, as Kafka Streams' `SessionWindows`: per key, records closer to each other

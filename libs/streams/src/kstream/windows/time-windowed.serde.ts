@@ -4,7 +4,7 @@ import { SerializationError } from '../../serde/serialization.error';
 import { WindowKeySchema } from '../../state/internals/window-key-schema';
 import { TimeWindow } from '../../windowing/time-window';
 import { Windowed } from '../../windowing/windowed';
-import { requireDurationMs } from '../../windowing/window-time';
+import { requireDurationMs } from '../../windowing/internals/window-time';
 
 /**
  * The serde of time-windowed keys on changelogs and output topics (a windowed KTable's

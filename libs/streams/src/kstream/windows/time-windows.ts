@@ -1,6 +1,6 @@
 import { InvalidWindowError } from '../../errors/invalid-window.error';
 import { TimeWindow } from '../../windowing/time-window';
-import { requireDurationMs, requireEpochMillis } from '../../windowing/window-time';
+import { requireDurationMs, requireEpochMillis } from '../../windowing/internals/window-time';
 
 /**
  * Fixed-size windows of event time, as Kafka Streams' `TimeWindows`: tumbling (the default:

@@ -1,5 +1,5 @@
 import type { CollectedRecord, RecordCollector } from './record-collector';
-import { topicPartitionKey, type TopicPartitionOffset } from './topic-partition';
+import { topicPartitionKey, type TopicPartitionOffset } from '../topic-partition';
 
 interface PartitionPosition {
   readonly topic: string;

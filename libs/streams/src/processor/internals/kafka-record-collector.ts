@@ -1,7 +1,7 @@
 import type { Message, ProducerBatch, RecordMetadata } from 'kafkajs';
 import { RecordCollectorSendError } from '../../errors/record-collector-send.error';
 import type { CollectedRecord, RecordCollector } from './record-collector';
-import { topicPartitionKey, type TopicPartitionOffset } from './topic-partition';
+import { topicPartitionKey, type TopicPartitionOffset } from '../topic-partition';
 
 /** What the collector sends through: a kafkajs `Producer`, or a `Transaction` under EOS. */
 export interface BatchSender {

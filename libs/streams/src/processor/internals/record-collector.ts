@@ -1,4 +1,4 @@
-import type { TopicPartitionOffset } from './topic-partition';
+import type { TopicPartitionOffset } from '../topic-partition';
 
 /** Header values as kafkajs accepts them. */
 export type RecordHeaders = Readonly<Record<string, Buffer | string | undefined>>;

@@ -2,15 +2,8 @@ import type { Serde } from '../../serde/serde';
 import type { StateStore } from '../../state/state-store';
 import type { StoreBuilder } from '../../state/store-builder';
 import type { ProcessorSupplier } from '../processor';
+import type { StreamPartitioner } from '../stream-partitioner';
 import type { TimestampExtractor } from '../timestamp-extractor';
-
-/** Chooses the partition of an output record; `undefined` lets the producer's partitioner decide. */
-export type StreamPartitioner<K, V> = (
-  topic: string,
-  key: K,
-  value: V,
-  numPartitions: number,
-) => number | undefined;
 
 /**
  * What the topology keeps per state store: Kafka Streams' `StoreBuilder`. Window and session

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import type { BytesStore, KeyValueBytes } from './bytes-store';
+import type { BytesStore, KeyValueBytes } from '../bytes-store';
 
 /** Creates a closed store named `name` that keeps its files (if any) under `directory`. */
 export type BytesStoreFactory = (name: string, directory: string) => BytesStore;
@@ -20,19 +20,8 @@ const text = (entries: readonly KeyValueBytes[]): string[] =>
  * and through the asynchronous API always; sync-only tests run only where supported. Each test
  * gets a fresh directory under `os.tmpdir()`, removed afterwards.
  */
-export function describeBytesStoreContract(
-  engine: string,
-  createStore: BytesStoreFactory,
-  options: {
-    /** When set, the suite is defined but skipped, and the reason printed. */
-    readonly skipReason?: string;
-  } = {},
-): void {
-  if (options.skipReason !== undefined) {
-    console.warn(`${engine}: bytes-store contract skipped: ${options.skipReason}`);
-  }
-  const describeOrSkip = options.skipReason === undefined ? describe : describe.skip;
-  describeOrSkip(`${engine}: bytes-store contract`, () => {
+export function describeBytesStoreContract(engine: string, createStore: BytesStoreFactory): void {
+  describe(`${engine}: bytes-store contract`, () => {
     let directory: string;
     let store: BytesStore;
     let extraStores: BytesStore[];

@@ -1,7 +1,7 @@
 import { StoreClosedError } from '../../errors/store-closed.error';
 import { SyncReadUnavailableError } from '../../errors/sync-read-unavailable.error';
 import type { StateStoreContext } from '../state-store-context';
-import type { BytesStore, BytesWrite, KeyValueBytes } from './bytes-store';
+import type { BytesStore, BytesWrite, KeyValueBytes } from '../bytes-store';
 import { mergeDirtyEntries, mergeDirtyEntriesIntoArray } from './merged-cache-iterator';
 import type { FlushedEntry, NamedCache } from './named-cache';
 import { PrefetchedReads } from './prefetched-reads';

@@ -1,6 +1,6 @@
 import type { StateStoreContext } from '../state-store-context';
 import { ChangelogWriter } from './changelog-writer';
-import type { BytesStore, BytesWrite } from './bytes-store';
+import type { BytesStore, BytesWrite } from '../bytes-store';
 import { WrappedBytesStore } from './wrapped-bytes-store';
 
 /** A write that carries the timestamp of the record that made it (set by the caching layer). */

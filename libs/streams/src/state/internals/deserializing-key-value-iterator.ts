@@ -1,6 +1,6 @@
 import type { Serde } from '../../serde/serde';
 import type { KeyValue, KeyValueIterator } from '../key-value-store';
-import type { KeyValueBytes } from './bytes-store';
+import type { KeyValueBytes } from '../bytes-store';
 
 /**
  * A typed {@link KeyValueIterator} over a bytes iterator: deserializes each entry as it is

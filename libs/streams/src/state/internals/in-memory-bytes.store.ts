@@ -1,6 +1,6 @@
 import { StoreClosedError } from '../../errors/store-closed.error';
 import { assertBuffer, hasPrefix, isEmptyRange } from './byte-range';
-import type { BytesStore, BytesStoreCapabilities, BytesWrite, KeyValueBytes } from './bytes-store';
+import type { BytesStore, BytesStoreCapabilities, BytesWrite, KeyValueBytes } from '../bytes-store';
 import { SortedKeyList } from './sorted-key-list';
 
 /**

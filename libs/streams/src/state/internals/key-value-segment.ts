@@ -1,4 +1,4 @@
-import type { BytesStore, BytesWrite, KeyValueBytes } from './bytes-store';
+import type { BytesStore, BytesWrite, KeyValueBytes } from '../bytes-store';
 import { PendingWrites } from './pending-writes';
 
 /**

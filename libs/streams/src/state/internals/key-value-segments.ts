@@ -1,5 +1,5 @@
-import { requireDurationMs } from '../../windowing/window-time';
-import type { BytesStore } from './bytes-store';
+import { requireDurationMs } from '../../windowing/internals/window-time';
+import type { BytesStore } from '../bytes-store';
 import { KeyValueSegment } from './key-value-segment';
 
 /**

@@ -3,7 +3,7 @@ import type { Serde } from '../../serde/serde';
 import type { KeyValueBytesStoreSupplier } from '../key-value-bytes-store-supplier';
 import type { StateStoreContext } from '../state-store-context';
 import { AbstractStoreBuilder } from './abstract-store-builder';
-import type { BytesStore } from './bytes-store';
+import type { BytesStore } from '../bytes-store';
 import { CachingBytesStore } from './caching-bytes-store';
 import { ChangeLoggingBytesStore } from './change-logging-bytes-store';
 import { MeteredKeyValueStore } from './metered-key-value-store';

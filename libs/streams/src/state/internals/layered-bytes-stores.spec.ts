@@ -1,5 +1,5 @@
 import type { StateStoreContext } from '../state-store-context';
-import type { BytesStore } from './bytes-store';
+import type { BytesStore } from '../bytes-store';
 import { describeBytesStoreContract } from './bytes-store.contract';
 import { CachingBytesStore } from './caching-bytes-store';
 import { ChangeLoggingBytesStore } from './change-logging-bytes-store';

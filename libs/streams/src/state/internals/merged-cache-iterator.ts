@@ -1,4 +1,4 @@
-import type { KeyValueBytes } from './bytes-store';
+import type { KeyValueBytes } from '../bytes-store';
 import type { CacheEntry } from './named-cache';
 
 /**

@@ -4,14 +4,15 @@ import type { Serde } from '../../serde/serde';
 import type { KeyValue, KeyValueIterator, KeyValueStore } from '../key-value-store';
 import type { StateStore } from '../state-store';
 import type { ChangelogRecord, StateStoreContext } from '../state-store-context';
-import type { BytesStore, BytesWrite, KeyValueBytes } from './bytes-store';
+import type { BytesStore, BytesWrite, KeyValueBytes } from '../bytes-store';
 import { CachingBytesStore } from './caching-bytes-store';
 import { ChangeLoggingBytesStore } from './change-logging-bytes-store';
 import { changelogTopicName } from './changelog-topic-name';
 import { DeserializingKeyValueIterator } from './deserializing-key-value-iterator';
 import { writeTimestamp } from './ordered-bytes';
 import { PrefetchingBytesStore } from './prefetching-bytes-store';
-import { NOT_SAMPLED, OP, StoreMetrics, type StoreMetricsSnapshot } from './store-metrics';
+import { NOT_SAMPLED, OP, StoreMetrics } from './store-metrics';
+import type { StoreMetricsSnapshot } from '../store-metrics-snapshot';
 import { findLayer, initBytesStore, innermostBytesStore } from './wrapped-bytes-store';
 
 /** Receives the typed entries the cache writes through (see `CacheFlushListener`). */

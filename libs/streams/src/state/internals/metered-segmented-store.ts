@@ -2,11 +2,12 @@ import { StoreClosedError } from '../../errors/store-closed.error';
 import type { Windowed } from '../../windowing/windowed';
 import type { Serde } from '../../serde/serde';
 import type { ChangelogRecord, StateStoreContext } from '../state-store-context';
-import type { BytesWrite } from './bytes-store';
+import type { BytesWrite } from '../bytes-store';
 import { changelogTopicName } from './changelog-topic-name';
 import { findLayer, initStack } from './layer-stack';
 import type { SegmentedCacheFlushListener } from './segmented-store-cache';
-import { OP, StoreMetrics, type StoreMetricsSnapshot } from './store-metrics';
+import { OP, StoreMetrics } from './store-metrics';
+import type { StoreMetricsSnapshot } from '../store-metrics-snapshot';
 
 /**
  * Receives the windows (or sessions) a caching store writes through, typed: the windowed key,

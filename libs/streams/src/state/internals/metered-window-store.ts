@@ -3,7 +3,7 @@ import { Windowed } from '../../windowing/windowed';
 import type { KeyValue, KeyValueIterator } from '../key-value-store';
 import type { ChangelogRecord } from '../state-store-context';
 import type { WindowStore, WindowStoreIterator } from '../window-store';
-import type { BytesWrite } from './bytes-store';
+import type { BytesWrite } from '../bytes-store';
 import { CachingWindowBytesStore } from './caching-window-bytes-store';
 import { ChangeLoggingWindowBytesStore } from './change-logging-window-bytes-store';
 import { MappingKeyValueIterator } from './mapping-key-value-iterator';

@@ -5,24 +5,11 @@ import { RocksDBConfigError } from '../../errors/rocksdb-config.error';
 import type { RocksDBConfigSetter } from '../rocksdb-config-setter';
 import type { RocksDBOptions } from '../rocksdb-options';
 import { describeBytesStoreContract } from './bytes-store.contract';
-import { loadedRocksDBBindings } from './rocksdb-binding-guard';
-import { LeveldownRocksDBStore } from './leveldown-rocksdb.store';
 import { NxteditionRocksDBStore } from './nxtedition-rocksdb.store';
-
-/**
- * The two RocksDB bindings corrupt each other when loaded in one process (see
- * `assertSingleRocksDBBinding`); when an earlier spec in this Jest process loaded the other
- * one, these tests are skipped rather than refused. Run this file alone to cover it.
- */
-const skipReason = loadedRocksDBBindings().includes('rocksdb')
-  ? 'the rocksdb binding is already loaded in this Jest process; run this spec file on its own'
-  : undefined;
-const describeAlone = skipReason === undefined ? describe : describe.skip;
 
 describeBytesStoreContract(
   'NxteditionRocksDBStore',
   (name, directory) => new NxteditionRocksDBStore({ name, directory }),
-  { skipReason },
 );
 
 /** The `key=value` lines of the newest RocksDB OPTIONS file in `directory`. */
@@ -39,7 +26,7 @@ function writtenOptions(directory: string): Map<string, string> {
   );
 }
 
-describeAlone('NxteditionRocksDBStore', () => {
+describe('NxteditionRocksDBStore', () => {
   let root: string;
 
   beforeEach(() => {
@@ -146,19 +133,6 @@ describeAlone('NxteditionRocksDBStore', () => {
     expect(metrics.tableReadersBytes).toBeGreaterThanOrEqual(0);
     expect(metrics.totalSstFilesBytes).toBe(0);
     expect(metrics.compactionPending).toBe(false);
-    await store.close();
-  });
-
-  it('refuses to load the other RocksDB binding into the same process', async () => {
-    const store = new NxteditionRocksDBStore({ name: 'loaded', directory: join(root, 'loaded') });
-    await store.open();
-    expect(loadedRocksDBBindings()).toEqual(['@nxtedition/rocksdb']);
-    const other = new LeveldownRocksDBStore({ name: 'other', directory: join(root, 'other') });
-    await expect(other.open()).rejects.toMatchObject({
-      code: 'ROCKSDB_BINDING_CONFLICT',
-      message: expect.stringContaining('Use one RocksDB binding per process'),
-    });
-    expect(loadedRocksDBBindings()).toEqual(['@nxtedition/rocksdb']);
     await store.close();
   });
 

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { CorruptCheckpointError } from '../../errors/corrupt-checkpoint.error';
+import { CorruptCheckpointError } from '../../errors/internals/corrupt-checkpoint.error';
 import { OFFSET_UNKNOWN, OffsetCheckpoint } from './offset-checkpoint';
 
 describe('OffsetCheckpoint', () => {

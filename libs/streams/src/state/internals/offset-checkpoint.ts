@@ -1,10 +1,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { CorruptCheckpointError } from '../../errors/corrupt-checkpoint.error';
-import {
-  topicPartitionKey,
-  type TopicPartitionOffset,
-} from '../../processor/internals/topic-partition';
+import { CorruptCheckpointError } from '../../errors/internals/corrupt-checkpoint.error';
+import { topicPartitionKey, type TopicPartitionOffset } from '../../processor/topic-partition';
 
 /** The only format version Kafka Streams writes (and reads) in `.checkpoint` files. */
 export const CHECKPOINT_VERSION = 0;

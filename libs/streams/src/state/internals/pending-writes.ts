@@ -1,4 +1,4 @@
-import type { BytesWrite, KeyValueBytes } from './bytes-store';
+import type { BytesWrite, KeyValueBytes } from '../bytes-store';
 
 /**
  * A small sorted buffer of writes (values and tombstones) in store-key order: what a segment

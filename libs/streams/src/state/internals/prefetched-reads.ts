@@ -1,4 +1,4 @@
-import type { BytesStore } from './bytes-store';
+import type { BytesStore } from '../bytes-store';
 
 /** Marks a key whose prefetch is still in flight. */
 const LOADING: Buffer = Buffer.alloc(0);

@@ -1,7 +1,7 @@
 import { StoreClosedError } from '../../errors/store-closed.error';
 import { UnsupportedStoreOperationError } from '../../errors/unsupported-store-operation.error';
-import { requireDurationMs } from '../../windowing/window-time';
-import type { BytesStore, BytesStoreCapabilities, BytesWrite, KeyValueBytes } from './bytes-store';
+import { requireDurationMs } from '../../windowing/internals/window-time';
+import type { BytesStore, BytesStoreCapabilities, BytesWrite, KeyValueBytes } from '../bytes-store';
 import type { KeyValueSegment } from './key-value-segment';
 import {
   KeyValueSegments,

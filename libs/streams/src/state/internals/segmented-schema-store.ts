@@ -1,5 +1,5 @@
 import { InvalidWindowError } from '../../errors/invalid-window.error';
-import type { KeyValueBytes } from './bytes-store';
+import type { KeyValueBytes } from '../bytes-store';
 import {
   SegmentedBytesStore,
   type SegmentedBytesStoreOptions,

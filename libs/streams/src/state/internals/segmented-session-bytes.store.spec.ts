@@ -1,5 +1,5 @@
 import { InvalidWindowError } from '../../errors/invalid-window.error';
-import { mergeSessions, sessionMergeBounds } from '../../kstream/windows/session-merge';
+import { mergeSessions, sessionMergeBounds } from '../../kstream/internals/session-merge';
 import { SessionWindow } from '../../windowing/session-window';
 import { InMemoryBytesStore } from './in-memory-bytes.store';
 import {

@@ -1,4 +1,4 @@
-import type { KeyValueBytes } from './bytes-store';
+import type { KeyValueBytes } from '../bytes-store';
 import type { SegmentedBytesStoreOptions, SegmentedRange } from './segmented-bytes.store';
 import { queryTime, SegmentedSchemaStore } from './segmented-schema-store';
 import { SESSION_SUFFIX_SIZE, SessionKeySchema } from './session-key-schema';

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BytesStore, BytesStoreCapabilities } from './bytes-store';
+import type { BytesStore, BytesStoreCapabilities } from '../bytes-store';
 import { NxteditionRocksDBStore } from './nxtedition-rocksdb.store';
 import { SegmentedWindowBytesStore, type WindowBytesEntry } from './segmented-window-bytes.store';
 import { WindowKeySchema } from './window-key-schema';

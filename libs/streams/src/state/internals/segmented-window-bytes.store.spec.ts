@@ -1,7 +1,7 @@
 import { InvalidWindowError } from '../../errors/invalid-window.error';
 import { StoreClosedError } from '../../errors/store-closed.error';
 import { UnsupportedStoreOperationError } from '../../errors/unsupported-store-operation.error';
-import type { BytesStoreCapabilities } from './bytes-store';
+import type { BytesStoreCapabilities } from '../bytes-store';
 import { InMemoryBytesStore } from './in-memory-bytes.store';
 import {
   SegmentedWindowBytesStore,

@@ -1,6 +1,6 @@
 import { InvalidWindowError } from '../../errors/invalid-window.error';
-import { requireDurationMs, requireEpochMillis } from '../../windowing/window-time';
-import type { KeyValueBytes } from './bytes-store';
+import { requireDurationMs, requireEpochMillis } from '../../windowing/internals/window-time';
+import type { KeyValueBytes } from '../bytes-store';
 import type { SegmentedBytesStoreOptions, SegmentedRange } from './segmented-bytes.store';
 import { queryTime, SegmentedSchemaStore } from './segmented-schema-store';
 import { MAX_WINDOW_SEQNUM, WINDOW_STORE_SUFFIX_SIZE, WindowKeySchema } from './window-key-schema';

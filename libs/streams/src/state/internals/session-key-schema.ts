@@ -1,6 +1,6 @@
 import { InvalidWindowError } from '../../errors/invalid-window.error';
 import { InvalidWindowedKeyError } from '../../errors/invalid-windowed-key.error';
-import { requireEpochMillis } from '../../windowing/window-time';
+import { requireEpochMillis } from '../../windowing/internals/window-time';
 import {
   LONG_MAX_BYTES,
   lowerRangeBound,

@@ -1,5 +1,12 @@
-/** The operations a metered store counts. */
-export const STORE_OPERATIONS = [
+import type {
+  OperationMetricsSnapshot,
+  StoreCacheMetricsSnapshot,
+  StoreMetricsSnapshot,
+  StoreOperation,
+} from '../store-metrics-snapshot';
+
+/** The operations a metered store counts, in the order of its metrics arrays. */
+export const STORE_OPERATIONS: readonly StoreOperation[] = [
   'put',
   'putIfAbsent',
   'putAll',
@@ -10,9 +17,7 @@ export const STORE_OPERATIONS = [
   'all',
   'flush',
   'prefetch',
-] as const;
-
-export type StoreOperation = (typeof STORE_OPERATIONS)[number];
+];
 
 /** Index of each operation in the metrics arrays. */
 export const OP: { readonly [K in StoreOperation]: number } = Object.freeze(
@@ -23,41 +28,6 @@ export const OP: { readonly [K in StoreOperation]: number } = Object.freeze(
 
 /** What {@link StoreMetrics.start} returns when the operation is not timed. */
 export const NOT_SAMPLED = BigInt(0);
-
-/** One operation's figures. */
-export interface OperationMetricsSnapshot {
-  /** Calls since the store was created. */
-  readonly count: number;
-  /** Calls per second over the last 30 to 60 seconds (since creation at first). */
-  readonly ratePerSec: number;
-  /** Timed calls (latency sampling on), else 0. */
-  readonly sampled: number;
-  /** Mean latency of the timed calls, in ms; undefined when none were timed. */
-  readonly latencyAvgMs?: number;
-  /** Largest latency of the timed calls, in ms. */
-  readonly latencyMaxMs?: number;
-}
-
-/** The record cache's figures for one store. */
-export interface StoreCacheMetricsSnapshot {
-  readonly hits: number;
-  readonly misses: number;
-  /** `hits / (hits + misses)`, 0 before any read. */
-  readonly hitRatio: number;
-  readonly entries: number;
-  readonly sizeBytes: number;
-}
-
-/** A plain, JSON-ready picture of one store's metrics. */
-export interface StoreMetricsSnapshot {
-  readonly store: string;
-  readonly taskId: string | undefined;
-  /** The engine kind: `rocksdb`, `in-memory`, ... */
-  readonly scope: string;
-  readonly operations: { readonly [K in StoreOperation]: OperationMetricsSnapshot };
-  /** Present when the store has a caching layer. */
-  readonly cache?: StoreCacheMetricsSnapshot;
-}
 
 const RATE_WINDOW_MS = 30_000;
 

@@ -2,7 +2,7 @@ import { UnsupportedStoreOperationError } from '../../errors/unsupported-store-o
 import { InMemoryRecordCollector } from '../../processor/internals/in-memory-record-collector';
 import { TaskId } from '../../processor/task-id';
 import type { StateStoreContext, StoreRegistration } from '../state-store-context';
-import type { BytesStore, BytesStoreCapabilities, KeyValueBytes } from './bytes-store';
+import type { BytesStore, BytesStoreCapabilities, KeyValueBytes } from '../bytes-store';
 import { RecordCache } from './record-cache';
 import { WrappedBytesStore } from './wrapped-bytes-store';
 

@@ -1,6 +1,6 @@
 import { InvalidWindowError } from '../../errors/invalid-window.error';
 import { InvalidWindowedKeyError } from '../../errors/invalid-windowed-key.error';
-import { requireEpochMillis } from '../../windowing/window-time';
+import { requireEpochMillis } from '../../windowing/internals/window-time';
 import { lowerRangeBound, readTimestamp, upperRangeBound, writeTimestamp } from './ordered-bytes';
 
 /** Bytes of the window start in a window key. */

@@ -1,5 +1,5 @@
 import type { StateStoreContext } from '../state-store-context';
-import type { BytesStore, BytesStoreCapabilities, BytesWrite, KeyValueBytes } from './bytes-store';
+import type { BytesStore, BytesStoreCapabilities, BytesWrite, KeyValueBytes } from '../bytes-store';
 
 /**
  * The base of the bytes-level store layers (change-logging, caching, prefetching): a

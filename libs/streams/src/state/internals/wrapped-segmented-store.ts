@@ -1,4 +1,4 @@
-import type { BytesStoreCapabilities, BytesWrite } from './bytes-store';
+import type { BytesStoreCapabilities, BytesWrite } from '../bytes-store';
 import type { RestoreBatchResult } from './segmented-bytes.store';
 
 /** A write by store key, with the timestamp to log it with (the current record's if absent). */

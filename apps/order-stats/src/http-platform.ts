@@ -1,0 +1,35 @@
+import type { INestApplication, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { answerClientErrors, clientErrorHandler } from './client-error.handler';
+import type { HttpPlatform } from './order-stats.config';
+
+/**
+ * Longest path parameter Fastify routes (its default, 100, would answer 404 to the long keys
+ * the application answers 400 to itself, as on Express); request lines are capped at 16 KiB by
+ * Node's parser anyway.
+ */
+const MAX_PARAM_LENGTH = 16 * 1024;
+
+/**
+ * Creates the application on `platform`, answering requests Node's HTTP parser rejects with
+ * `X-Served-By: servedBy` (see `answerClientErrors`) on either platform.
+ */
+export async function createApplication(
+  module: Type<unknown>,
+  platform: HttpPlatform,
+  servedBy: string,
+): Promise<INestApplication> {
+  const options = { logger: ['error', 'warn'] as ('error' | 'warn')[] };
+  if (platform === 'fastify') {
+    const adapter = new FastifyAdapter({
+      routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+      clientErrorHandler: clientErrorHandler(servedBy),
+    });
+    return NestFactory.create(module, adapter, options);
+  }
+  const app = await NestFactory.create(module, new ExpressAdapter(), options);
+  answerClientErrors(app.getHttpServer(), servedBy);
+  return app;
+}

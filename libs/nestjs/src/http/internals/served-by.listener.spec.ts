@@ -1,0 +1,78 @@
+import { Controller, Get, Injectable, type INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import type { AddressInfo } from 'node:net';
+import { Serdes } from '@nest-streams/streams';
+import { Aggregate } from '../../decorators/aggregate.decorator';
+import { StateStore } from '../../decorators/state-store.decorator';
+import { StreamsModule } from '../../streams.module';
+
+@StateStore('served-by-store', { keySerde: Serdes.String(), valueSerde: Serdes.Json<number>() })
+@Injectable()
+class Aggregation {
+  @Aggregate<string, number, number>({
+    source: 'events',
+    store: 'served-by-store',
+    initializer: () => 0,
+  })
+  add(_k: string, v: number, total: number): number {
+    return total + v;
+  }
+}
+
+@Controller('known')
+class KnownController {
+  @Get()
+  get(): { ok: boolean } {
+    return { ok: true };
+  }
+}
+
+describe('ServedByListener', () => {
+  let app: INestApplication;
+  let base: string;
+
+  beforeAll(async () => {
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        StreamsModule.forRoot({
+          applicationId: 'served-by-spec',
+          bootstrapServers: ['127.0.0.1:1'],
+          applicationServer: '127.0.0.1:2222',
+          autoStart: false,
+          logger: { info: () => undefined, warn: () => undefined },
+        }),
+      ],
+      providers: [Aggregation],
+      controllers: [KnownController],
+    }).compile();
+    app = moduleRef.createNestApplication({ logger: false });
+    await app.listen(0, '127.0.0.1');
+    base = `http://127.0.0.1:${(app.getHttpServer() as { address(): AddressInfo }).address().port}`;
+  });
+
+  afterAll(() => app.close());
+
+  it('names this instance on answers no route handles, as on the others', async () => {
+    for (const [method, path, status] of [
+      ['GET', '/known', 200],
+      ['GET', '/', 404],
+      ['GET', '/no/such/route?x=1', 404],
+      ['POST', '/known', 404],
+      ['DELETE', '/%2e%2e/%zz', 404],
+    ] as const) {
+      const response = await fetch(`${base}${path}`, { method });
+      await response.arrayBuffer();
+      expect({
+        method,
+        path,
+        status: response.status,
+        by: response.headers.get('x-served-by'),
+      }).toEqual({
+        method,
+        path,
+        status,
+        by: '127.0.0.1:2222',
+      });
+    }
+  });
+});

@@ -1,0 +1,121 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
+import {
+  KafkaStreams,
+  KafkaStreamsState,
+  type Serde,
+  type StateLogger,
+} from '@nest-streams/streams';
+import { StreamsExplorer } from '../discovery/internals/streams.explorer';
+import { StreamsTopologyFactory } from '../discovery/internals/streams-topology.factory';
+import { InvalidStreamsDeclarationError } from '../errors/invalid-streams-declaration.error';
+import { StreamsStateTracker } from '../health/internals/streams-state.tracker';
+import { KafkaStreamsHost } from './kafka-streams.host';
+import { StreamsMetricsService } from '../metrics/streams-metrics.service';
+import { InteractiveQueryServer } from '../queries/internals/interactive-query.server';
+import { InteractiveQueryClient } from '../queries/internals/interactive-query.client';
+import { StreamsModuleSettings } from './streams-module.settings';
+
+/**
+ * Runs the application's `KafkaStreams` with the Nest lifecycle:
+ * - module init: finds the decorated parts, builds the topology, creates the client;
+ * - application bootstrap: starts the query server (when remote queries are on), then the
+ *   client (unless `autoStart: false`);
+ * - shutdown (`app.close()`, or a signal with `enableShutdownHooks()`): readiness goes down,
+ *   requests are answered for `shutdown.drainMs`, then the client closes cleanly (flush,
+ *   checkpoint, commit, leave the group), then the query server and clients.
+ *
+ * Errors: module init throws the start-up errors of the explorer and the topology
+ * (`DuplicateStateStoreError`, `UndeclaredStateStoreError`, ...) and the engine's
+ * `StreamsConfigError`/`TopologyError`; bootstrap throws what `KafkaStreams.start()` throws
+ * (`MissingSourceTopicError`: create the topics; `StateDirectoryLockedError`: another process
+ * uses the state directory). Each fails `app.init()` / `app.listen()`.
+ */
+@Injectable()
+export class StreamsRuntime
+  implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown
+{
+  private readonly logger = new Logger('KafkaStreams');
+
+  constructor(
+    @Inject(StreamsModuleSettings) private readonly settings: StreamsModuleSettings,
+    @Inject(StreamsExplorer) private readonly explorer: StreamsExplorer,
+    @Inject(KafkaStreamsHost) private readonly host: KafkaStreamsHost,
+    @Inject(StreamsStateTracker) private readonly tracker: StreamsStateTracker,
+    @Inject(StreamsMetricsService) private readonly metrics: StreamsMetricsService,
+    @Inject(InteractiveQueryServer) private readonly queryServer: InteractiveQueryServer,
+    @Inject(InteractiveQueryClient) private readonly queryClient: InteractiveQueryClient,
+  ) {}
+
+  onModuleInit(): void {
+    const { options } = this.settings;
+    const declarations = this.explorer.explore();
+    const config = this.settings.engineConfig();
+    if (declarations.rocksDBConfig) {
+      if (options.rocksDBConfigSetter) {
+        throw new InvalidStreamsDeclarationError(
+          `both the module options (rocksDBConfigSetter) and @RocksDBConfig() on ${declarations.rocksDBConfig.declaredBy} set the RocksDB config setter: keep one`,
+        );
+      }
+      Object.assign(config, { rocksDBConfigSetter: declarations.rocksDBConfig.setter });
+    }
+    const logger = options.logger ?? this.stateLogger();
+    const topology = new StreamsTopologyFactory(declarations, {
+      defaultKeySerde: options.defaultKeySerde as Serde<unknown> | undefined,
+      defaultValueSerde: options.defaultValueSerde as Serde<unknown> | undefined,
+      logger,
+    }).build();
+    const streams = new KafkaStreams(topology, config, { logger });
+    if (options.uncaughtExceptionHandler) {
+      streams.setUncaughtExceptionHandler(options.uncaughtExceptionHandler);
+    }
+    this.tracker.attach(streams, options.restoreListener);
+    this.host.set(streams, declarations);
+    this.metrics.attach(streams);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.settings.autoStart) return;
+    await this.start();
+  }
+
+  /** Starts the query server and the client (what bootstrap does unless `autoStart: false`). */
+  async start(): Promise<void> {
+    await this.queryServer.listen();
+    await this.host.streams.start();
+  }
+
+  /**
+   * The shutdown: readiness goes down at once (the load balancer stops sending requests),
+   * requests are still answered for `shutdown.drainMs`, then the client closes cleanly (commit,
+   * flush, checkpoint, leave the group: the other members take its tasks over at once).
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.tracker.markShuttingDown();
+    if (!this.host.created) return;
+    if (this.settings.drainMs > 0 && this.host.streams.state !== KafkaStreamsState.CREATED) {
+      this.logger.log(`shutting down: answering requests for ${this.settings.drainMs} ms more`);
+      await new Promise((resolve) => setTimeout(resolve, this.settings.drainMs));
+    }
+    await this.host.streams.close();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.queryServer.close();
+    await this.queryClient.close();
+  }
+
+  private stateLogger(): StateLogger {
+    return {
+      info: (message) => this.logger.debug(message),
+      warn: (message) => this.logger.warn(message),
+    };
+  }
+}

@@ -1,0 +1,78 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  type HostInfo,
+  KafkaStreams,
+  type KeyQueryMetadata,
+  type Serde,
+  Serdes,
+} from '@nest-streams/streams';
+import { KafkaStreamsHost } from '../../internals/kafka-streams.host';
+import { StreamsModuleSettings } from '../../internals/streams-module.settings';
+
+/** Where a key lives, with what the routing decision needs. */
+export interface KeyLocation {
+  readonly metadata: KeyQueryMetadata;
+  readonly self: HostInfo | undefined;
+  /** Every instance in the current metadata. */
+  readonly clusterHosts: readonly HostInfo[];
+}
+
+/**
+ * Finds the owner of a key with `queryMetadataForKey`, using the store's key serde (the one
+ * given, else the `@StateStore` declaration's, else `Serdes.String()`), and the hosts of the
+ * current metadata.
+ *
+ * Errors: the engine's `UnknownStateStoreError` for a store the topology lacks (fix the
+ * name); `SerializationError` when the key does not fit the serde (bad input).
+ */
+@Injectable()
+export class KeyOwnerLocator {
+  constructor(
+    @Inject(KafkaStreams) private readonly streams: KafkaStreams,
+    @Inject(KafkaStreamsHost) private readonly host: KafkaStreamsHost,
+    @Inject(StreamsModuleSettings) private readonly settings: StreamsModuleSettings,
+  ) {}
+
+  get self(): HostInfo | undefined {
+    return this.settings.self;
+  }
+
+  locate<K>(store: string, key: K, keySerde?: Serde<K>): KeyLocation {
+    const serde = keySerde ?? this.keySerdeOf<K>(store);
+    const metadata = this.streams.queryMetadataForKey(store, key, serde);
+    return { metadata, self: this.settings.self, clusterHosts: this.clusterHosts() };
+  }
+
+  /** Every instance (`application.server`) in the current metadata. */
+  clusterHosts(): HostInfo[] {
+    return this.streams.metadataForAllStreamsClients().map((m) => m.hostInfo);
+  }
+
+  /** The key serde of a store: its declaration's, else the default key serde, else strings. */
+  keySerdeOf<K>(store: string): Serde<K> {
+    const declared = this.host.created ? this.host.declarations.stores.get(store) : undefined;
+    return (declared?.options.keySerde ??
+      this.declaredAggregationKeySerde(store) ??
+      (Serdes.String() as Serde<unknown>)) as Serde<K>;
+  }
+
+  /** The value serde of a store's declaration, if any. */
+  valueSerdeOf<V>(store: string): Serde<V> | undefined {
+    const declared = this.host.created ? this.host.declarations.stores.get(store) : undefined;
+    return declared?.options.valueSerde as Serde<V> | undefined;
+  }
+
+  /**
+   * Fetches the changelogs' end offsets now, so the lag a standby copy reports with its next
+   * answer is measured against them. A broker that does not answer leaves the last known ends.
+   */
+  async refreshLags(): Promise<void> {
+    await this.streams.allLocalStorePartitionLags().catch(() => undefined);
+  }
+
+  private declaredAggregationKeySerde(store: string): Serde<unknown> | undefined {
+    if (!this.host.created) return undefined;
+    return this.host.declarations.aggregations.find((a) => a.options.store === store)?.options
+      .keySerde;
+  }
+}

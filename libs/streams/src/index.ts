@@ -1,0 +1,202 @@
+// The public API of @nest-streams/streams, modelled on Kafka Streams' root package: the client,
+// the DSL and the Processor API, stores, serdes, interactive queries and errors. Everything
+// else is under `internals/` folders and may change in any release.
+
+// The client and its settings
+export {
+  KafkaStreams,
+  type KafkaStreamsOptions,
+  type StateListener,
+  type StreamsUncaughtExceptionHandler,
+} from './runtime/kafka-streams';
+export { KafkaStreamsState, StreamThreadExceptionResponse } from './runtime/kafka-streams-state';
+export {
+  streamsConfigFromProperties,
+  type ProcessingGuarantee,
+  type ResolvedStreamsConfig,
+  type StreamsConfig,
+} from './runtime/streams-config';
+export type { ClientMetrics } from './runtime/client-metrics';
+export type { TaskMetadata } from './runtime/task-metadata';
+export type { StateLogger } from './runtime/state-logger';
+export type { StateRestoreListener } from './runtime/state-restore-listener';
+export {
+  DEAD_LETTER_HEADERS,
+  HandlerResponse,
+  failOnProductionError,
+  logAndContinue,
+  logAndContinueOnProductionError,
+  logAndFail,
+  sendToDeadLetterTopic,
+  type DeserializationExceptionHandler,
+  type FailedRecord,
+  type ProductionExceptionHandler,
+} from './runtime/exception-handlers';
+
+// The DSL
+export { StreamsBuilder } from './kstream/streams-builder';
+export { KStream } from './kstream/kstream';
+export { KTable } from './kstream/ktable';
+export { KGroupedStream } from './kstream/kgrouped-stream';
+export { TimeWindowedKStream } from './kstream/time-windowed-kstream';
+export { SessionWindowedKStream } from './kstream/session-windowed-kstream';
+export { BranchedKStream } from './kstream/branched-kstream';
+export { Branched } from './kstream/branched';
+export { Consumed } from './kstream/consumed';
+export { Produced } from './kstream/produced';
+export { Grouped } from './kstream/grouped';
+export { Repartitioned } from './kstream/repartitioned';
+export { Joined } from './kstream/joined';
+export { Named } from './kstream/named';
+export { Materialized, type StoreType } from './kstream/materialized';
+export type { InferredSerde } from './kstream/serde-inference';
+export type {
+  Aggregator,
+  ForeachAction,
+  Initializer,
+  KeyValueMapper,
+  Merger,
+  Predicate,
+  Reducer,
+  ValueJoiner,
+  ValueMapper,
+} from './kstream/functions';
+export { TimeWindows } from './kstream/windows/time-windows';
+export { SessionWindows } from './kstream/windows/session-windows';
+export { TimeWindowedSerde } from './kstream/windows/time-windowed.serde';
+export { SessionWindowedSerde } from './kstream/windows/session-windowed.serde';
+export { Window } from './windowing/window';
+export { TimeWindow } from './windowing/time-window';
+export { SessionWindow } from './windowing/session-window';
+export { Windowed } from './windowing/windowed';
+
+// The Processor API
+export { Topology, type SinkOptions, type SourceOptions } from './processor/topology';
+export type { Processor, ProcessorSupplier } from './processor/processor';
+export type { ProcessorContext, RecordMetadata } from './processor/processor-context';
+export { PunctuationType, type Cancellable, type Punctuator } from './processor/punctuation';
+export { Record, type Headers } from './processor/record';
+export { TaskId } from './processor/task-id';
+export type { TopicPartition } from './processor/topic-partition';
+export type { StreamPartitioner } from './processor/stream-partitioner';
+export {
+  recordTimestampExtractor,
+  type ConsumedRecordInfo,
+  type TimestampExtractor,
+} from './processor/timestamp-extractor';
+export { DefaultStreamPartitioner } from './cluster/default-stream-partitioner';
+
+// State stores
+export { Stores, type PersistentStoreOptions } from './state/stores';
+export type { StateStore } from './state/state-store';
+export type {
+  ChangelogRecord,
+  StateStoreContext,
+  StoreRegistration,
+} from './state/state-store-context';
+export type { StoreBuilder } from './state/store-builder';
+export type {
+  KeyValue,
+  KeyValueIterator,
+  KeyValueStore,
+  ReadOnlyKeyValueStore,
+} from './state/key-value-store';
+export type { ReadOnlyWindowStore, WindowStore, WindowStoreIterator } from './state/window-store';
+export type { ReadOnlySessionStore, SessionEntries, SessionStore } from './state/session-store';
+export {
+  valueAndTimestamp,
+  type ReadOnlyTimestampedKeyValueStore,
+  type TimestampedKeyValueStore,
+  type ValueAndTimestamp,
+} from './state/value-and-timestamp';
+export type {
+  BytesStoreLocation,
+  KeyValueBytesStoreSupplier,
+} from './state/key-value-bytes-store-supplier';
+export type { WindowBytesStoreSupplier } from './state/window-bytes-store-supplier';
+export type { SessionBytesStoreSupplier } from './state/session-bytes-store-supplier';
+export type {
+  BytesStore,
+  BytesStoreCapabilities,
+  BytesWrite,
+  KeyValueBytes,
+} from './state/bytes-store';
+export type { RocksDBConfigSetter } from './state/rocksdb-config-setter';
+export {
+  KAFKA_STREAMS_ROCKSDB_DEFAULTS,
+  RocksDBOptions,
+  type RocksDBCompactionStyle,
+  type RocksDBCompression,
+  type RocksDBOptionValues,
+} from './state/rocksdb-options';
+export type { RocksDBStoreMetrics } from './state/rocksdb-store-metrics';
+export type {
+  LocalStoreMetrics,
+  OperationMetricsSnapshot,
+  StoreCacheMetricsSnapshot,
+  StoreMetricsSnapshot,
+  StoreOperation,
+} from './state/store-metrics-snapshot';
+
+// Serdes
+export type { Serde } from './serde/serde';
+export { Serdes } from './serde/serdes';
+export { StringSerde } from './serde/string.serde';
+export { JsonSerde, type JsonSerdeOptions } from './serde/json.serde';
+export { LongSerde } from './serde/long.serde';
+export { LongBigIntSerde } from './serde/long-bigint.serde';
+export { IntegerSerde } from './serde/integer.serde';
+export { DoubleSerde } from './serde/double.serde';
+export { BytesSerde } from './serde/bytes.serde';
+export { VoidSerde } from './serde/void.serde';
+
+// Interactive queries
+export { StoreQueryParameters } from './query/store-query-parameters';
+export type { ServedCopy, ServedListener } from './query/served-copy';
+export { QueryableStoreTypes, type QueryableStoreType } from './query/queryable-store-type';
+export { KeyQueryMetadata, type KeyPartitioning } from './query/key-query-metadata';
+export type { LagInfo, StreamsMetadata } from './query/streams-metadata';
+export { HostInfo } from './cluster/host-info';
+export {
+  FailureReason,
+  StateQueryRequest,
+  type QueryResult,
+  type StateQueryRequestBuilder,
+  type StateQueryResult,
+} from './query/state-query';
+export {
+  KeyQuery,
+  RangeQuery,
+  WindowKeyQuery,
+  WindowRangeQuery,
+  type StoreQuery,
+} from './query/queries';
+export { PositionBound, mergePositions, type Position } from './query/position';
+
+// Errors
+export { StreamsError } from './errors/streams.error';
+export {
+  InvalidStateStoreError,
+  InvalidStateStorePartitionError,
+  StateStoreMigratedError,
+  StateStoreNotAvailableError,
+  StreamsNotStartedError,
+} from './errors/invalid-state-store.error';
+export { UnknownStateStoreError } from './errors/unknown-state-store.error';
+export { StreamsConfigError } from './errors/streams-config.error';
+export { TopologyError } from './errors/topology.error';
+export { MissingSourceTopicError } from './errors/missing-source-topic.error';
+export { TopicsNotCopartitionedError } from './errors/topics-not-copartitioned.error';
+export { ChangelogTopicMismatchError } from './errors/changelog-topic-mismatch.error';
+export { ChangelogRestoreError } from './errors/changelog-restore.error';
+export { StateDirectoryLockedError } from './errors/state-directory-locked.error';
+export { StreamsProcessingError } from './errors/streams-processing.error';
+export { RecordCollectorSendError } from './errors/record-collector-send.error';
+export { ProcessorStateError } from './errors/processor-state.error';
+export { StoreClosedError } from './errors/store-closed.error';
+export { SyncReadUnavailableError } from './errors/sync-read-unavailable.error';
+export { UnsupportedStoreOperationError } from './errors/unsupported-store-operation.error';
+export { RocksDBConfigError } from './errors/rocksdb-config.error';
+export { InvalidWindowError } from './errors/invalid-window.error';
+export { InvalidWindowedKeyError } from './errors/invalid-windowed-key.error';
+export { SerializationError } from './serde/serialization.error';

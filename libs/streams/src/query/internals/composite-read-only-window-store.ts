@@ -1,0 +1,129 @@
+import type { Windowed } from '../../windowing/windowed';
+import type { KeyValue, KeyValueIterator } from '../../state/key-value-store';
+import type { ReadOnlyWindowStore, WindowStoreIterator } from '../../state/window-store';
+import { concatIterators } from './composite-read-only-key-value-store';
+import { readKeyPartition, readKeyPartitionAsync } from './key-partition-read';
+import { served, type PartitionedStores } from './store-copies';
+import { readingStore, readingStoreAsync } from './store-errors';
+
+const isValue = <V>(value: V | undefined): boolean => value !== undefined;
+const hasNext = <T>(it: { peekNextKey(): T | undefined }): boolean =>
+  it.peekNextKey() !== undefined;
+
+/**
+ * One read-only window store over this instance's local copies of one store (Kafka Streams'
+ * `CompositeReadOnlyWindowStore`). A key lives in one partition: single-key fetches read the
+ * copy of the key's partition (no windows is an answer only that copy gives; see
+ * `readKeyPartition`); range and full fetches return each copy's windows in turn. Errors as
+ * {@link CompositeReadOnlyKeyValueStore}.
+ */
+export class CompositeReadOnlyWindowStore<K, V> implements ReadOnlyWindowStore<K, V> {
+  constructor(
+    readonly name: string,
+    private readonly storeSet: () => PartitionedStores<ReadOnlyWindowStore<K, V>>,
+  ) {}
+
+  fetch(key: K, windowStart: number): V | undefined;
+  fetch(key: K, timeFrom: number, timeTo: number): WindowStoreIterator<V>;
+  fetch(key: K, timeFrom: number, timeTo?: number): V | undefined | WindowStoreIterator<V> {
+    if (timeTo === undefined) {
+      return readingStore(this.name, () =>
+        readKeyPartition(this.name, this.storeSet(), key, {
+          read: (store) => store.fetch(key, timeFrom),
+          found: isValue,
+        }),
+      );
+    }
+    return this.keyIterator(key, (s) => s.fetch(key, timeFrom, timeTo));
+  }
+
+  backwardFetch(key: K, timeFrom: number, timeTo: number): WindowStoreIterator<V> {
+    return this.keyIterator(key, (s) => s.backwardFetch(key, timeFrom, timeTo));
+  }
+
+  fetchRange(
+    keyFrom: K | undefined,
+    keyTo: K | undefined,
+    timeFrom: number,
+    timeTo: number,
+  ): KeyValueIterator<Windowed<K>, V> {
+    return this.concat((s) => s.fetchRange(keyFrom, keyTo, timeFrom, timeTo));
+  }
+
+  fetchAll(timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, V> {
+    return this.concat((s) => s.fetchAll(timeFrom, timeTo));
+  }
+
+  all(): KeyValueIterator<Windowed<K>, V> {
+    return this.concat((s) => s.all());
+  }
+
+  backwardAll(): KeyValueIterator<Windowed<K>, V> {
+    return this.concat((s) => s.backwardAll());
+  }
+
+  fetchAsync(key: K, windowStart: number): Promise<V | undefined> {
+    return readingStoreAsync(this.name, () =>
+      readKeyPartitionAsync(this.name, this.storeSet(), key, {
+        read: (store) => store.fetchAsync(key, windowStart),
+        found: isValue,
+      }),
+    );
+  }
+
+  fetchWindowsAsync(
+    key: K,
+    timeFrom: number,
+    timeTo: number,
+    backward?: boolean,
+  ): Promise<KeyValue<number, V>[]> {
+    return readingStoreAsync(this.name, () =>
+      readKeyPartitionAsync(this.name, this.storeSet(), key, {
+        read: (store) => store.fetchWindowsAsync(key, timeFrom, timeTo, backward),
+        found: (windows) => windows.length > 0,
+      }),
+    );
+  }
+
+  fetchRangeAsync(
+    keyFrom: K | undefined,
+    keyTo: K | undefined,
+    timeFrom: number,
+    timeTo: number,
+    backward?: boolean,
+  ): Promise<KeyValue<Windowed<K>, V>[]> {
+    return readingStoreAsync(this.name, async () => {
+      const parts = await Promise.all(
+        this.stores().map((s) => s.fetchRangeAsync(keyFrom, keyTo, timeFrom, timeTo, backward)),
+      );
+      return parts.flat();
+    });
+  }
+
+  private keyIterator(
+    key: K,
+    open: (store: ReadOnlyWindowStore<K, V>) => WindowStoreIterator<V>,
+  ): WindowStoreIterator<V> {
+    return readingStore(this.name, () =>
+      readKeyPartition(this.name, this.storeSet(), key, {
+        read: open,
+        found: hasNext,
+        discard: (it) => it.close(),
+      }),
+    );
+  }
+
+  /** Every local copy's store; each is reported as serving the read. */
+  private stores(): ReadOnlyWindowStore<K, V>[] {
+    const set = this.storeSet();
+    for (const copy of set.stores) served(this.name, set, copy);
+    return set.stores.map((c) => c.store);
+  }
+
+  private concat<KK>(
+    open: (store: ReadOnlyWindowStore<K, V>) => KeyValueIterator<KK, V>,
+  ): KeyValueIterator<KK, V> {
+    const iterators = readingStore(this.name, () => this.stores().map(open));
+    return concatIterators(this.name, iterators);
+  }
+}

@@ -1,0 +1,39 @@
+import { StoreClosedError } from '../../errors/store-closed.error';
+import { StateStoreMigratedError } from '../../errors/invalid-state-store.error';
+
+/**
+ * Runs a read against local stores; a store closed underneath (its task moved away during a
+ * rebalance) becomes {@link StateStoreMigratedError}: rediscover the owner and retry.
+ */
+export function readingStore<T>(name: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof StoreClosedError) {
+      throw new StateStoreMigratedError(
+        `store '${name}' moved to another instance: rediscover its owner and retry`,
+        {
+          cause: error,
+        },
+      );
+    }
+    throw error;
+  }
+}
+
+/** {@link readingStore} for asynchronous reads. */
+export async function readingStoreAsync<T>(name: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof StoreClosedError) {
+      throw new StateStoreMigratedError(
+        `store '${name}' moved to another instance: rediscover its owner and retry`,
+        {
+          cause: error,
+        },
+      );
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,107 @@
+import type { AssignmentInfo } from '../../cluster/internals/assignment-info';
+import { DefaultStreamPartitioner } from '../../cluster/default-stream-partitioner';
+import { HostInfo } from '../../cluster/host-info';
+import { UnknownStateStoreError } from '../../errors/unknown-state-store.error';
+import type { Subtopology } from '../../processor/internals/topology-nodes';
+import { KeyQueryMetadata } from '../key-query-metadata';
+import type { KeyPartitioning } from '../key-query-metadata';
+import type { StreamsMetadata } from '../streams-metadata';
+
+const partitioner = new DefaultStreamPartitioner();
+
+/**
+ * The cluster as the latest assignment describes it: which instance runs which task, and so
+ * which instance holds which partition of which store (Kafka Streams' `StreamsMetadataState`).
+ * Every instance gets the whole host map in its assignment, so any instance answers "who owns
+ * key K" without asking anyone.
+ */
+export class StreamsMetadataState {
+  private metadata: StreamsMetadata[] = [];
+
+  constructor(
+    private readonly subtopologies: () => readonly Subtopology[],
+    /** Physical source topics of a sub-topology (internal topics prefixed). */
+    private readonly physicalSources: (sub: Subtopology) => readonly string[],
+    /** Partition count of a physical source topic. */
+    private readonly partitionCount: (topic: string) => number | undefined,
+  ) {}
+
+  /** Rebuilds the view from a new assignment. */
+  update(info: AssignmentInfo): void {
+    const subs = this.subtopologies();
+    this.metadata = info.hosts
+      .filter((h) => h.endpoint !== undefined)
+      .map((h) => {
+        const storesOf = (tasks: readonly string[]) =>
+          [...new Set(tasks.flatMap((t) => subs[Number(t.split('_')[0])]?.stores ?? []))].sort();
+        const partitionsOf = (tasks: readonly string[]) =>
+          tasks.flatMap((t) => {
+            const [sub, partition] = t.split('_').map(Number);
+            return this.physicalSources(subs[sub]).map((topic) => ({ topic, partition }));
+          });
+        return {
+          hostInfo: HostInfo.parse(h.endpoint!),
+          processId: h.processId,
+          queryEndpoint: h.queryEndpoint,
+          stateStoreNames: storesOf(h.active),
+          topicPartitions: partitionsOf(h.active),
+          standbyStateStoreNames: storesOf(h.standby),
+          standbyTopicPartitions: partitionsOf(h.standby),
+          activeTasks: [...h.active],
+          standbyTasks: [...h.standby],
+        };
+      });
+  }
+
+  /** Forgets the assignment (no confirmed owners until the next one). */
+  clear(): void {
+    this.metadata = [];
+  }
+
+  all(): StreamsMetadata[] {
+    return this.metadata;
+  }
+
+  /** Instances with `storeName` active or standby. Throws for a store the topology lacks. */
+  forStore(storeName: string): StreamsMetadata[] {
+    this.subtopologyOf(storeName);
+    return this.metadata.filter(
+      (m) => m.stateStoreNames.includes(storeName) || m.standbyStateStoreNames.includes(storeName),
+    );
+  }
+
+  /**
+   * Where `key` of `storeName` lives; NOT_AVAILABLE when no instance runs its task as active.
+   *
+   * @throws UnknownStateStoreError for a store the topology does not have.
+   */
+  keyQueryMetadata<K>(
+    storeName: string,
+    key: K,
+    partitioning: KeyPartitioning<K>,
+  ): KeyQueryMetadata {
+    const sub = this.subtopologyOf(storeName);
+    const counts = this.physicalSources(sub).map((t) => this.partitionCount(t) ?? 0);
+    const numPartitions = Math.max(0, ...counts);
+    if (numPartitions === 0 || this.metadata.length === 0) return KeyQueryMetadata.NOT_AVAILABLE;
+    const partition =
+      typeof partitioning === 'function'
+        ? partitioning(key, numPartitions)
+        : partitioner.partition(partitioning.serialize(key), numPartitions);
+    const task = `${sub.id}_${partition}`;
+    const active = this.metadata.find((m) => m.activeTasks.includes(task));
+    if (!active) return KeyQueryMetadata.NOT_AVAILABLE;
+    const standbys = this.metadata
+      .filter((m) => m.standbyTasks.includes(task))
+      .map((m) => m.hostInfo);
+    return new KeyQueryMetadata(active.hostInfo, standbys, partition);
+  }
+
+  /** The sub-topology that holds `storeName`. */
+  subtopologyOf(storeName: string): Subtopology {
+    const sub = this.subtopologies().find((s) => s.stores.includes(storeName));
+    if (!sub)
+      throw new UnknownStateStoreError(`the topology has no state store named '${storeName}'`);
+    return sub;
+  }
+}

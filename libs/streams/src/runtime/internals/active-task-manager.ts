@@ -1,0 +1,250 @@
+import type { Admin, Consumer, Kafka, Producer } from 'kafkajs';
+import { KafkaRecordCollector } from '../../processor/internals/kafka-record-collector';
+import type { RecordCollector } from '../../processor/internals/record-collector';
+import { TaskId } from '../../processor/task-id';
+import type { Topology } from '../../processor/topology';
+import type { RecordCache } from '../../state/internals/record-cache';
+import { EosTaskProducer } from './eos-task-producer';
+import type { StateDirectory } from './state-directory';
+import type { StateLogger } from '../state-logger';
+import type { StateRestoreListener } from '../state-restore-listener';
+import type { StateRestorer } from './state-restorer';
+import { StreamTask } from './stream-task';
+import type { ResolvedStreamsConfig } from '../streams-config';
+import { TaskStateManager } from './task-state-manager';
+
+/** One running active task and what it owns. */
+export interface ActiveTaskEntry {
+  readonly task: StreamTask;
+  readonly stateManager: TaskStateManager;
+  readonly collector: RecordCollector;
+  readonly eosProducer?: EosTaskProducer;
+  /** Input partitions of the task (physical topics). */
+  readonly partitions: readonly { topic: string; partition: number }[];
+  restored: boolean;
+}
+
+/** What the task manager needs from the client that hosts it. */
+export interface ActiveTaskManagerOptions {
+  readonly topology: Topology;
+  readonly config: ResolvedStreamsConfig;
+  readonly kafka: Kafka;
+  /** Reads committed offsets when a task is created (see {@link ActiveTaskManager.create}). */
+  readonly admin: Admin;
+  readonly stateDirectory: StateDirectory;
+  readonly restorer: StateRestorer;
+  readonly cache: RecordCache;
+  readonly resolveTopic: (logical: string) => string;
+  readonly partitionsFor: (topic: string) => number;
+  readonly logger: StateLogger;
+  restoreListener(): StateRestoreListener | undefined;
+}
+
+/**
+ * Creates, restores, commits and closes the active tasks of one stream thread, following
+ * Kafka Streams' commit order: flush caches and stores, flush the producer (every changelog
+ * and output record acknowledged), write checkpoints, then commit input offsets — or, under
+ * exactly-once, commit output, changelog records and offsets in one transaction per task.
+ */
+export class ActiveTaskManager {
+  private readonly entries = new Map<string, ActiveTaskEntry>();
+  private sharedProducer: Producer | undefined;
+  private sharedCollector: KafkaRecordCollector | undefined;
+  /** Commits completed (a commit of several tasks counts once). */
+  commits = 0;
+
+  constructor(private readonly options: ActiveTaskManagerOptions) {}
+
+  get exactlyOnce(): boolean {
+    return this.options.config.processingGuarantee === 'exactly_once_v2';
+  }
+
+  tasks(): ActiveTaskEntry[] {
+    return [...this.entries.values()];
+  }
+
+  taskIds(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  get(taskId: string): ActiveTaskEntry | undefined {
+    return this.entries.get(taskId);
+  }
+
+  /** Connects the shared (at-least-once) producer. */
+  async start(): Promise<void> {
+    if (this.exactlyOnce) return;
+    this.sharedProducer = this.options.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    await this.sharedProducer.connect();
+    this.sharedCollector = new KafkaRecordCollector({ sender: this.sharedProducer });
+  }
+
+  /**
+   * Creates a task: opens its stores, loads its checkpoint, restores from the changelogs and
+   * initializes its processors. Throws what the state manager or restorer throws; the caller
+   * closes the task dirty and retries on the next assignment.
+   */
+  async create(taskIdText: string): Promise<ActiveTaskEntry> {
+    const {
+      topology,
+      config,
+      kafka,
+      stateDirectory,
+      restorer,
+      cache,
+      resolveTopic,
+      partitionsFor,
+      logger,
+    } = this.options;
+    const taskId = TaskId.parse(taskIdText);
+    const subtopology = topology.subtopologies()[taskId.subtopologyId];
+    let eosProducer: EosTaskProducer | undefined;
+    let collector: RecordCollector;
+    if (this.exactlyOnce) {
+      eosProducer = new EosTaskProducer(kafka, `${config.applicationId}-${taskIdText}`);
+      await eosProducer.connect();
+      collector = new KafkaRecordCollector({ sender: eosProducer });
+    } else {
+      collector = this.sharedCollector!;
+    }
+    const task = new StreamTask({
+      id: taskId,
+      topology,
+      subtopology,
+      config,
+      taskDir: await stateDirectory.taskDir(taskId),
+      recordCollector: collector,
+      cache,
+      resolveTopic,
+      partitionsFor,
+      log: (m) => logger.warn(m),
+    });
+    const registrations = await task.initializeStores();
+    const stateManager = new TaskStateManager({
+      taskId,
+      stateDirectory,
+      registrations,
+      recordCollector: collector,
+      exactlyOnce: this.exactlyOnce,
+      logger,
+    });
+    const entry: ActiveTaskEntry = {
+      task,
+      stateManager,
+      collector,
+      eosProducer,
+      partitions: subtopology.sourceTopics.map((t) => ({
+        topic: resolveTopic(t),
+        partition: taskId.partition,
+      })),
+      restored: false,
+    };
+    this.entries.set(taskIdText, entry);
+    await stateManager.initialize();
+    await stateManager.restore(restorer, { listener: this.options.restoreListener() });
+    // kafkajs fetches committed offsets without KIP-447's require_stable, possibly before the
+    // previous owner's transaction completed. Now that this task's producer fenced it (and the
+    // restore read its committed changelog), read the committed offsets again: records below
+    // them are already in the restored state and are skipped.
+    const committed = await this.options.admin.fetchOffsets({
+      groupId: config.applicationId,
+      topics: [...new Set(subtopology.sourceTopics.map((t) => resolveTopic(t)))],
+    });
+    task.seedInputPositions(
+      committed.flatMap(({ topic, partitions }) =>
+        partitions
+          .filter((p) => p.partition === taskId.partition)
+          .map((p) => ({ topic, partition: p.partition, offset: Number(p.offset) })),
+      ),
+    );
+    task.initializeTopology();
+    entry.restored = true;
+    return entry;
+  }
+
+  /**
+   * Commits every task that processed something (or all, with `force`). Under at-least-once
+   * the consumer commits the input offsets after the checkpoints; under exactly-once each
+   * task's transaction carries them.
+   *
+   * @throws the producer's or the consumer's errors: the caller treats the tasks as corrupted
+   *   (closes them dirty) under exactly-once, and retries the commit under at-least-once.
+   */
+  async commit(consumer: Consumer, force = false): Promise<number> {
+    const due = this.tasks().filter((e) => e.restored && (force || e.task.commitNeeded()));
+    if (due.length === 0) return 0;
+    for (const entry of due) await entry.task.flushState();
+    if (this.exactlyOnce) {
+      // Every task commits its own transaction with its own producer: independent, so all at
+      // once (the commit costs one task's round trips, not one per task). A failure is thrown
+      // after the others settled; the tasks that committed are marked so.
+      const results = await Promise.allSettled(
+        due.map(async (entry) => {
+          await entry.collector.flush();
+          await entry.eosProducer!.commit(
+            this.options.config.applicationId,
+            entry.task.offsetsToCommit(),
+          );
+          entry.task.markCommitted();
+        }),
+      );
+      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed !== undefined) throw failed.reason;
+      this.commits++;
+      return due.length;
+    }
+    await this.sharedCollector!.flush();
+    for (const entry of due) await entry.stateManager.checkpointIfNeeded();
+    const offsets = due.flatMap((e) => e.task.offsetsToCommit());
+    if (offsets.length > 0) {
+      const topics = new Map<string, { partition: number; offset: string }[]>();
+      for (const { topic, partition, offset } of offsets) {
+        let list = topics.get(topic);
+        if (!list) topics.set(topic, (list = []));
+        list.push({ partition, offset: String(offset) });
+      }
+      await consumer.commitOffsets(
+        [...topics].flatMap(([topic, partitions]) => partitions.map((p) => ({ topic, ...p }))),
+      );
+    }
+    for (const entry of due) entry.task.markCommitted();
+    this.commits++;
+    return due.length;
+  }
+
+  /**
+   * Closes a task. Clean: flush, then checkpoint (the caller committed its offsets first).
+   * Dirty: no flush, no checkpoint; under exactly-once its transaction is aborted and its state
+   * wiped, so the next owner restores it from the committed changelog.
+   */
+  async close(taskIdText: string, clean: boolean): Promise<void> {
+    const entry = this.entries.get(taskIdText);
+    if (!entry) return;
+    this.entries.delete(taskIdText);
+    try {
+      await entry.task.close(clean);
+      if (clean) await entry.collector.flush();
+    } catch (error) {
+      if (clean) {
+        this.options.logger.warn(
+          `task ${taskIdText}: clean close failed (${String(error)}); closing dirty`,
+        );
+        clean = false;
+      }
+    }
+    if (!clean) await entry.eosProducer?.abort();
+    await entry.stateManager.close(clean).catch((error: unknown) => {
+      this.options.logger.warn(`task ${taskIdText}: ${String(error)}`);
+    });
+    await entry.eosProducer?.disconnect().catch(() => undefined);
+  }
+
+  /** Closes every task and the shared producer. */
+  async closeAll(clean: boolean): Promise<void> {
+    for (const id of this.taskIds()) await this.close(id, clean);
+    if (this.sharedCollector && clean) await this.sharedCollector.flush().catch(() => undefined);
+    await this.sharedProducer?.disconnect().catch(() => undefined);
+    this.sharedProducer = undefined;
+    this.sharedCollector = undefined;
+  }
+}

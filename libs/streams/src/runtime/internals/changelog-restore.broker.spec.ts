@@ -1,0 +1,152 @@
+import { promises as fs } from 'node:fs';
+import type { Producer } from 'kafkajs';
+import { KafkaTestContext } from '../../../../../test/support/kafka-test-context';
+import {
+  RecordingRestoreListener,
+  TASK,
+  TaskState,
+  changelogEndOffset,
+  changelogOf,
+  connectedProducer,
+  createChangelog,
+  tempStateDir,
+} from './state-restore.broker-test-support';
+
+/** Writes `n` keys (and overwrites and deletes some), committing every `perCommit` puts. */
+async function writeSome(
+  task: TaskState,
+  n: number,
+  perCommit = 100,
+): Promise<Map<string, string>> {
+  const expected = new Map<string, string>();
+  for (let i = 0; i < n; i++) {
+    const key = `user-${String(i % Math.ceil(n / 2)).padStart(4, '0')}`;
+    const value = JSON.stringify({ count: i, sum: i * 1.5 });
+    task.timestamp++;
+    task.store.put(key, value);
+    expected.set(key, value);
+    if (i % 7 === 0) {
+      task.store.delete(key);
+      expected.delete(key);
+    }
+    if ((i + 1) % perCommit === 0) await task.commit();
+  }
+  await task.commit();
+  return expected;
+}
+
+const sorted = (m: Map<string, string>): [string, string][] =>
+  [...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+
+describe('restore from the changelog (real broker)', () => {
+  let ctx: KafkaTestContext;
+  let producer: Producer;
+  const dirs: string[] = [];
+  const stateDir = async () => {
+    const dir = await tempStateDir();
+    dirs.push(dir);
+    return dir;
+  };
+
+  beforeEach(async () => {
+    ctx = new KafkaTestContext();
+    producer = await connectedProducer(ctx);
+    await createChangelog(ctx);
+  });
+  afterEach(async () => {
+    await producer.disconnect();
+    await ctx.cleanup();
+    for (const dir of dirs.splice(0)) await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  it('rebuilds identical contents in a fresh state dir after a stop without checkpoint', async () => {
+    const first = new TaskState({
+      ctx,
+      stateDir: await stateDir(),
+      sender: producer,
+      caching: true,
+    });
+    await first.open();
+    await first.restore();
+    const expected = await writeSome(first, 1000);
+    expect(sorted(new Map(await first.contents()))).toEqual(sorted(expected));
+    await first.closeDirty();
+
+    const fresh = new TaskState({ ctx, stateDir: await stateDir(), sender: producer });
+    await fresh.open();
+    const listener = new RecordingRestoreListener();
+    await fresh.restore(listener);
+    expect(await fresh.contents()).toEqual(sorted(expected));
+    const end = await changelogEndOffset(ctx);
+    expect(listener.starts).toEqual([
+      {
+        tp: { topic: changelogOf(ctx), partition: TASK.partition },
+        store: 'counts-store',
+        start: 0,
+        end,
+      },
+    ]);
+    expect(listener.totalRestored).toBe(end);
+    await fresh.closeClean();
+  });
+
+  it('restores only the tail after a clean stop wrote the checkpoint', async () => {
+    const dir = await stateDir();
+    const first = new TaskState({ ctx, stateDir: dir, sender: producer, caching: true });
+    await first.open();
+    await first.restore();
+    const expected = await writeSome(first, 400);
+    await first.closeClean();
+    const checkpointed = await changelogEndOffset(ctx);
+    const checkpoint = await fs.readFile(first.stateDirectory.checkpointFilePath(TASK), 'utf8');
+    expect(checkpoint).toBe(`0\n1\n${changelogOf(ctx)} ${TASK.partition} ${checkpointed - 1}\n`);
+
+    // Another instance wrote more while this one was down.
+    const tail = Array.from({ length: 25 }, (_, i) => ({
+      key: `late-${i}`,
+      value: `v${i}`,
+      partition: TASK.partition,
+    }));
+    await producer.send({ topic: changelogOf(ctx), messages: tail });
+    await producer.send({
+      topic: changelogOf(ctx),
+      messages: [{ key: 'late-0', value: null, partition: TASK.partition }],
+    });
+    for (const { key, value } of tail) expected.set(key, value);
+    expected.delete('late-0');
+
+    const second = new TaskState({ ctx, stateDir: dir, sender: producer });
+    await second.open();
+    const listener = new RecordingRestoreListener();
+    const [result] = await second.restore(listener);
+    expect(listener.starts[0].start).toBe(checkpointed);
+    expect(listener.totalRestored).toBe(26);
+    expect(result).toMatchObject({
+      restored: 26,
+      startOffset: checkpointed,
+      endOffset: checkpointed + 26,
+    });
+    expect(await second.contents()).toEqual(sorted(expected));
+    await second.closeClean();
+  });
+
+  it('restores everything, with a warning, when the checkpoint is corrupt', async () => {
+    const dir = await stateDir();
+    const first = new TaskState({ ctx, stateDir: dir, sender: producer, caching: true });
+    await first.open();
+    await first.restore();
+    const expected = await writeSome(first, 300);
+    await first.closeClean();
+    await fs.writeFile(first.stateDirectory.checkpointFilePath(TASK), '0\n3\nnot a checkpoint\n');
+
+    const second = new TaskState({ ctx, stateDir: dir, sender: producer });
+    await second.open();
+    const listener = new RecordingRestoreListener();
+    await second.restore(listener);
+    expect(second.logger.warnings.join('\n')).toMatch(/checkpoint file .* is corrupt/);
+    expect(listener.starts[0].start).toBe(0);
+    expect(listener.totalRestored).toBe(await changelogEndOffset(ctx));
+    expect(await second.contents()).toEqual(sorted(expected));
+    await second.closeClean();
+  });
+});

@@ -1,0 +1,122 @@
+import Module from 'node:module';
+import { dirname } from 'node:path';
+import { groupMessagesPerPartition } from './group-messages-per-partition';
+import { locateKafkajs, type KafkajsInstallation } from './kafkajs-internals';
+import { produceV3RequestModule } from './produce-v3-request';
+import {
+  scheduleCheckPendingRequests,
+  type SchedulingRequestQueue,
+} from './request-queue-schedule';
+
+/** The kafkajs release the replacements are written from (kafkajs is no longer released). */
+export const KAFKAJS_FIXED_VERSION = '2.2.4';
+
+/** The kafkajs modules replaced before kafkajs loads them, by path inside the package. */
+export const REPLACED_KAFKAJS_MODULES = {
+  groupMessagesPerPartition: './src/producer/groupMessagesPerPartition',
+  produceV3Request: './src/protocol/requests/produce/v3/request',
+} as const;
+
+const REQUEST_QUEUE = './src/network/requestQueue';
+
+/** What {@link installKafkajsFixes} did. */
+export interface KafkajsFixesOutcome {
+  /** The fixes in effect: replaced modules, and the patched `RequestQueue` method. */
+  readonly applied: readonly string[];
+  /** Why the others are not (each also reported once as a process warning). */
+  readonly skipped: readonly string[];
+}
+
+/** Options of {@link installKafkajsFixes}: tests point it at another installation. */
+export interface KafkajsFixesOptions {
+  readonly installation?: KafkajsInstallation;
+  readonly cache?: NodeJS.Dict<NodeJS.Module>;
+  readonly warn?: (message: string) => void;
+}
+
+const WARNING_CODE = 'NEST_STREAMS_KAFKAJS_FIXES';
+let installed: KafkajsFixesOutcome | undefined;
+
+/**
+ * Applies the engine's fixes to kafkajs 2.2.4, once per process, before anything loads the
+ * modules they replace: the producer's grouping of a send's messages per partition (linear
+ * instead of quadratic), the Produce v3 request's record building (one pass, no copies), and
+ * the request queue's negative timeout (a `TimeoutNegativeWarning` on Node 24). The two
+ * modules are pre-seeded into `require.cache` under their own file names, so kafkajs' own
+ * `require` finds the replacements; the method is replaced on `RequestQueue.prototype`.
+ *
+ * Never throws: a kafkajs of another version, one the engine cannot locate, or one whose
+ * producer another module loaded first, runs unpatched, reported once as a process warning
+ * (code `NEST_STREAMS_KAFKAJS_FIXES`) saying what is lost. To have the fixes, install the
+ * kafkajs 2.2.4 this package depends on and import `@nest-streams/streams` before `kafkajs`.
+ */
+export function installKafkajsFixes(options: KafkajsFixesOptions = {}): KafkajsFixesOutcome {
+  const custom = options.installation !== undefined || options.cache !== undefined;
+  if (installed && !custom) return installed;
+  const warn = options.warn ?? ((message) => process.emitWarning(message, { code: WARNING_CODE }));
+  const outcome = apply(options, warn);
+  if (!custom) installed = outcome;
+  return outcome;
+}
+
+function apply(options: KafkajsFixesOptions, warn: (message: string) => void): KafkajsFixesOutcome {
+  let kafkajs: KafkajsInstallation;
+  try {
+    kafkajs = options.installation ?? locateKafkajs();
+  } catch (error) {
+    const reason = `kafkajs could not be located (${String(error)})`;
+    warn(`${reason}: its performance fixes are not applied.`);
+    return { applied: [], skipped: [reason] };
+  }
+  if (kafkajs.version !== KAFKAJS_FIXED_VERSION) {
+    const reason = `kafkajs ${kafkajs.version} is installed, the fixes are for ${KAFKAJS_FIXED_VERSION}`;
+    warn(
+      `${reason}: it runs unpatched (quadratic grouping of produced messages, slower record ` +
+        `encoding, a TimeoutNegativeWarning on Node 24). Install kafkajs ${KAFKAJS_FIXED_VERSION}.`,
+    );
+    return { applied: [], skipped: [reason] };
+  }
+  const cache = options.cache ?? require.cache;
+  const applied: string[] = [];
+  const skipped: string[] = [];
+  const replacements: Record<keyof typeof REPLACED_KAFKAJS_MODULES, unknown> = {
+    groupMessagesPerPartition,
+    produceV3Request: produceV3RequestModule(kafkajs.load),
+  };
+  for (const [name, path] of Object.entries(REPLACED_KAFKAJS_MODULES)) {
+    const filename = kafkajs.resolve(path);
+    if (cache[filename]) {
+      skipped.push(`${name}: kafkajs loaded ${path} before @nest-streams/streams`);
+      continue;
+    }
+    cache[filename] = preloadedModule(filename, replacements[name as keyof typeof replacements]);
+    applied.push(name);
+  }
+  // Through this module's own `require`: the same class kafkajs uses in Node, and under a
+  // module system of its own (Jest) the one its modules share.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const queueClass = require(kafkajs.resolve(REQUEST_QUEUE)) as {
+    prototype: SchedulingRequestQueue & { scheduleCheckPendingRequests(): void };
+  };
+  queueClass.prototype.scheduleCheckPendingRequests = scheduleCheckPendingRequests;
+  applied.push('scheduleCheckPendingRequests');
+  if (skipped.length > 0) {
+    warn(
+      `${skipped.join('; ')}: those fixes are not in effect. Import @nest-streams/streams ` +
+        `before kafkajs.`,
+    );
+  }
+  return { applied, skipped };
+}
+
+/** A loaded CommonJS module whose exports are `exports`, as `require` caches one. */
+function preloadedModule(filename: string, exports: unknown): NodeJS.Module {
+  const module = new Module(filename);
+  module.filename = filename;
+  module.paths = (
+    Module as unknown as { _nodeModulePaths(dir: string): string[] }
+  )._nodeModulePaths(dirname(filename));
+  module.exports = exports;
+  module.loaded = true;
+  return module;
+}

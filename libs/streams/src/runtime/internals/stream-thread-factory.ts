@@ -1,0 +1,105 @@
+import type { Admin, Kafka } from 'kafkajs';
+import type { SubscriptionInfo } from '../../cluster/internals/assignment-info';
+import type { StreamsAssignorContext } from '../../cluster/internals/streams-partition-assignor';
+import type { Topology } from '../../processor/topology';
+import type { RecordCache } from '../../state/internals/record-cache';
+import { ActiveTaskManager } from './active-task-manager';
+import type { StateDirectory } from './state-directory';
+import type { StateLogger } from '../state-logger';
+import type { StateRestoreListener } from '../state-restore-listener';
+import { StateRestorer } from './state-restorer';
+import { StandbyTaskManager } from './standby-task-manager';
+import { StreamThread, type StreamThreadListener } from './stream-thread';
+import type { ResolvedStreamsConfig } from '../streams-config';
+
+/** What a stream thread is built from: the client's shared parts and its callbacks. */
+export interface StreamThreadFactoryOptions {
+  readonly topology: Topology;
+  readonly config: ResolvedStreamsConfig;
+  readonly kafka: Kafka;
+  readonly admin: Admin;
+  readonly stateDirectory: StateDirectory;
+  readonly cache: RecordCache;
+  readonly logger: StateLogger;
+  /** The physical name of a topology topic. */
+  resolveTopic(logical: string): string;
+  /** The partition count of a physical topic (known once the internal topics are prepared). */
+  partitionsFor(topic: string): number;
+  restoreListener(): StateRestoreListener | undefined;
+  /** This member's subscription (its tasks and their offset sums), read at every join. */
+  subscription(): SubscriptionInfo;
+  /** Changelog end-offset sums per task, for the leader's lag-aware assignment. */
+  taskEndOffsetSums(): Promise<Record<string, number>>;
+  readonly listener: StreamThreadListener;
+}
+
+/** A stream thread with its active and standby task managers. */
+export interface StreamThreadParts {
+  readonly thread: StreamThread;
+  readonly tasks: ActiveTaskManager;
+  readonly standbys: StandbyTaskManager;
+}
+
+/**
+ * Builds one stream thread (not started): a restorer, the active and standby task managers,
+ * and the assignor context of the client's topology and settings. A replaced thread gets a
+ * new set (its predecessor's tasks were closed dirty).
+ */
+export function createStreamThread(options: StreamThreadFactoryOptions): StreamThreadParts {
+  const { topology, config, kafka, admin, stateDirectory, logger } = options;
+  const restorer = new StateRestorer({
+    kafka,
+    admin,
+    groupIdPrefix: `${config.applicationId}-restore`,
+    logger,
+  });
+  const tasks = new ActiveTaskManager({
+    topology,
+    config,
+    kafka,
+    admin,
+    stateDirectory,
+    restorer,
+    cache: options.cache,
+    resolveTopic: (t) => options.resolveTopic(t),
+    partitionsFor: (topic) => options.partitionsFor(topic),
+    logger,
+    restoreListener: () => options.restoreListener(),
+  });
+  const standbys = new StandbyTaskManager({
+    topology,
+    config,
+    kafka,
+    admin,
+    stateDirectory,
+    logger,
+  });
+  const assignor: StreamsAssignorContext = {
+    subtopologies: () =>
+      topology.subtopologies().map((s) => ({
+        id: s.id,
+        sourceTopics: s.sourceTopics.map((t) => options.resolveTopic(t)),
+        stateful: s.stores.length > 0,
+      })),
+    subscription: () => options.subscription(),
+    taskEndOffsetSums: () => options.taskEndOffsetSums(),
+    numStandbyReplicas: config.numStandbyReplicas,
+    acceptableRecoveryLag: config.acceptableRecoveryLag,
+    maxWarmupReplicas: config.maxWarmupReplicas,
+    probingRebalanceIntervalMs: config.probingRebalanceIntervalMs,
+    log: (m) => logger.warn(m),
+  };
+  const thread = new StreamThread({
+    kafka,
+    config,
+    sourceTopics: topology
+      .subtopologies()
+      .flatMap((s) => s.sourceTopics.map((t) => options.resolveTopic(t))),
+    tasks,
+    standbys,
+    assignor,
+    logger,
+    listener: options.listener,
+  });
+  return { thread, tasks, standbys };
+}

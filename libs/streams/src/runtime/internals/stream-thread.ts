@@ -1,0 +1,405 @@
+import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
+import { decodeInfo, type AssignmentInfo } from '../../cluster/internals/assignment-info';
+import {
+  streamsPartitionAssignor,
+  type StreamsAssignorContext,
+} from '../../cluster/internals/streams-partition-assignor';
+import { AssignerProtocol } from './kafkajs/kafkajs';
+import type { ActiveTaskManager } from './active-task-manager';
+import { commitFailureAction, isFencedError, isRebalanceError } from './commit-failure';
+import type { StandbyTaskManager } from './standby-task-manager';
+import type { ConsumedRecord } from './consumed-record';
+import type { ResolvedStreamsConfig } from '../streams-config';
+import type { StateLogger } from '../state-logger';
+
+/** What the thread tells the client that owns it. */
+export interface StreamThreadListener {
+  /** The group started rebalancing (this member learned of it). */
+  onRebalancing(): void;
+  /** A new assignment was received; tasks are being created and restored. */
+  onAssignment(info: AssignmentInfo): void;
+  /** Every active task of the current assignment is restored and processing. */
+  onRunning(): void;
+  /** Processing failed; the thread stopped consuming. */
+  onError(error: Error): void;
+  /** A member asked the whole application to shut down (SHUTDOWN_APPLICATION). */
+  onShutdownRequested(): void;
+}
+
+/** Options of a {@link StreamThread}. */
+export interface StreamThreadOptions {
+  readonly kafka: Kafka;
+  readonly config: ResolvedStreamsConfig;
+  readonly sourceTopics: readonly string[];
+  readonly tasks: ActiveTaskManager;
+  readonly standbys: StandbyTaskManager;
+  readonly assignor: StreamsAssignorContext;
+  readonly listener: StreamThreadListener;
+  readonly logger: StateLogger;
+}
+
+/**
+ * The processing loop: one kafkajs consumer in the application's group (with the streams
+ * assignor), feeding fetched batches to their tasks, committing on `commit.interval.ms`, and
+ * flushing and committing before the group rebalances (kafkajs' eager protocol has no
+ * revocation callback, so the loop commits as soon as it sees the rebalance).
+ *
+ * Work is serialized: a batch, a commit, a punctuation or an assignment change never overlap.
+ */
+export class StreamThread {
+  private consumer: Consumer | undefined;
+  private work: Promise<unknown> = Promise.resolve();
+  private assignmentReady: Promise<void> = Promise.resolve();
+  private memberId: string | undefined;
+  private lastCommit = Date.now();
+  private lastBatchAt = Date.now();
+  private lastProgress = Date.now();
+  private timer: NodeJS.Timeout | undefined;
+  private stopping = false;
+  private failed = false;
+  private rebalancePending = false;
+  private readonly taskByPartition = new Map<string, string>();
+  private generationInfo: AssignmentInfo | undefined;
+  private probeTimer: NodeJS.Timeout | undefined;
+  /** Closing tasks another member took over, before rejoining (see onTasksMigrated). */
+  private migrating = false;
+
+  constructor(private readonly options: StreamThreadOptions) {}
+
+  /**
+   * When the thread last made progress (epoch ms): a fetch completed or a batch was processed.
+   * A thread blocked inside a batch, or whose poll loop stopped, stops moving it.
+   */
+  get lastProgressAt(): number {
+    return this.lastProgress;
+  }
+
+  /** The member's current assignment (its tasks and the host map), once joined. */
+  get assignment(): AssignmentInfo | undefined {
+    return this.generationInfo;
+  }
+
+  async start(): Promise<void> {
+    const { kafka, config, sourceTopics } = this.options;
+    const consumer = kafka.consumer({
+      groupId: config.applicationId,
+      partitionAssigners: [streamsPartitionAssignor(this.options.assignor)],
+      sessionTimeout: config.sessionTimeoutMs,
+      heartbeatInterval: config.heartbeatIntervalMs,
+      rebalanceTimeout: Math.max(60_000, config.sessionTimeoutMs),
+      readUncommitted: false,
+      allowAutoTopicCreation: false,
+      maxWaitTimeInMs: Math.min(500, Math.max(10, config.commitIntervalMs)),
+      // kafkajs restarts a crashed consumer by itself; never once this thread is stopping.
+      retry: { retries: 10, restartOnFailure: () => Promise.resolve(!this.stopping) },
+    });
+    this.consumer = consumer;
+    consumer.on(consumer.events.REBALANCING, () => {
+      if (this.stopping) return;
+      this.rebalancePending = true;
+      this.options.listener.onRebalancing();
+    });
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+      if (this.stopping) {
+        // A restart kafkajs scheduled after a crash raced this thread's stop (its stop() only
+        // clears a restart timer that has not fired yet): this zombie member would take
+        // partitions and drive the client's state from a stopped thread. Leave the group.
+        void consumer.disconnect().catch(() => undefined);
+        return;
+      }
+      this.rebalancePending = false;
+      this.memberId = payload.memberId;
+      this.assignmentReady = this.serialized(() => this.applyAssignment(payload.memberId));
+      this.assignmentReady.catch((error: unknown) => this.fail(error));
+    });
+    // A completed fetch (even an empty one) shows the poll loop is alive.
+    consumer.on(consumer.events.FETCH, () => {
+      this.lastProgress = Date.now();
+    });
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      if (!this.stopping && !payload.restart) this.fail(payload.error);
+    });
+    await consumer.connect();
+    await this.options.tasks.start();
+    await consumer.subscribe({ topics: [...sourceTopics], fromBeginning: true });
+    await this.runConsumer(consumer);
+    const tick = Math.max(10, Math.min(1000, config.commitIntervalMs));
+    this.timer = setInterval(() => void this.onTick(), tick);
+    this.timer.unref();
+  }
+
+  /** Commits, closes every task cleanly (checkpoints), and leaves the group. */
+  async stop(): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    if (this.timer) clearInterval(this.timer);
+    if (this.probeTimer) clearTimeout(this.probeTimer);
+    const consumer = this.consumer;
+    if (!consumer) return;
+    // Batches arriving from now on are ignored (see onBatch); commit while still a member.
+    await this.serialized(async () => {
+      if (!this.failed) {
+        try {
+          await this.options.tasks.commit(consumer, true);
+        } catch (error) {
+          this.options.logger.warn(`final commit failed: ${String(error)}`);
+        }
+      }
+      await this.options.tasks.closeAll(!this.failed);
+      await this.options.standbys.closeAll();
+    });
+    await consumer.stop().catch(() => undefined);
+    await consumer.disconnect().catch(() => undefined);
+  }
+
+  private async onBatch({
+    batch,
+    resolveOffset,
+    heartbeat,
+    isRunning,
+    isStale,
+  }: EachBatchPayload): Promise<void> {
+    await this.waitForAssignment(heartbeat);
+    if (!isRunning() || isStale() || this.stopping || this.failed) return;
+    const taskId = this.taskByPartition.get(`${batch.topic}\u0000${batch.partition}`);
+    const entry = taskId === undefined ? undefined : this.options.tasks.get(taskId);
+    if (!entry || batch.messages.length === 0) return;
+    const records: ConsumedRecord[] = batch.messages.map((m) => ({
+      topic: batch.topic,
+      partition: batch.partition,
+      offset: Number(m.offset),
+      timestamp: Number(m.timestamp),
+      key: m.key ?? null,
+      value: m.value ?? null,
+      headers: (m.headers ?? {}) as ConsumedRecord['headers'],
+    }));
+    await this.serialized(async () => {
+      // A fetch can hold tens of thousands of records: process it in slices (like Kafka
+      // Streams' max.poll.records) so commits keep their interval (100 ms under exactly-once).
+      for (let from = 0; from < records.length; from += MAX_RECORDS_PER_SLICE) {
+        await entry.task.process(records.slice(from, from + MAX_RECORDS_PER_SLICE));
+        if (this.rebalancePending || this.commitDue() || entry.task.commitRequestedByProcessor()) {
+          await this.commit();
+        }
+      }
+      resolveOffset(batch.lastOffset());
+    }).catch((error: unknown) => this.fail(error));
+    this.lastBatchAt = Date.now();
+    this.lastProgress = this.lastBatchAt;
+    if (this.failed) return;
+    try {
+      await heartbeat();
+    } catch (error) {
+      // kafkajs has no revocation callback: a heartbeat answered REBALANCE_IN_PROGRESS inside
+      // the batch is the moment to commit, while this generation may still commit, so the next
+      // owner starts exactly where this one stopped. kafkajs then rejoins.
+      if (isRebalanceError(error)) {
+        await this.serialized(() => this.commit()).catch((e: unknown) =>
+          this.options.logger.warn(`commit before rebalance failed: ${String(e)}`),
+        );
+      }
+      throw error;
+    }
+  }
+
+  private async onTick(): Promise<void> {
+    if (this.stopping || this.failed || !this.consumer) return;
+    await this.serialized(async () => {
+      for (const entry of this.options.tasks.tasks()) {
+        if (entry.restored) entry.task.punctuateWallClock();
+      }
+      // Idle: nothing fetched for a second, so commit what was processed now rather than on the
+      // interval; a rebalance that comes while idle then moves no uncommitted work.
+      const idle =
+        Date.now() - this.lastBatchAt >= Math.min(1000, this.options.config.commitIntervalMs);
+      const pending = this.options.tasks.tasks().some((e) => e.restored && e.task.commitNeeded());
+      if (this.commitDue() || this.rebalancePending || (idle && pending)) await this.commit();
+    }).catch((error: unknown) => this.fail(error));
+  }
+
+  private commitDue(): boolean {
+    return Date.now() - this.lastCommit >= this.options.config.commitIntervalMs;
+  }
+
+  private async commit(): Promise<void> {
+    this.lastCommit = Date.now();
+    try {
+      await this.options.tasks.commit(this.consumer!);
+    } catch (error) {
+      if (commitFailureAction(error, this.options.tasks.exactlyOnce) === 'fatal') throw error;
+      // The group rebalanced under this commit: not fatal (see commitFailureAction); the
+      // offsets stay pending until this member has rejoined.
+      this.options.logger.warn(`commit refused by a rebalance, rejoining: ${String(error)}`);
+    }
+  }
+
+  private async applyAssignment(memberId: string): Promise<void> {
+    const info = await this.readOwnAssignment(memberId);
+    if (info.error === 'SHUTDOWN_APPLICATION') {
+      this.options.listener.onShutdownRequested();
+      return;
+    }
+    this.generationInfo = info;
+    this.options.listener.onAssignment(info);
+    const { tasks, standbys } = this.options;
+    const wanted = new Set(info.active);
+    const lost = tasks.taskIds().filter((id) => !wanted.has(id));
+    if (lost.length > 0) {
+      // Commit what they processed before giving them up, then close them cleanly (checkpoint),
+      // keeping their directories: a later assignment (or a standby) reuses the state.
+      try {
+        await tasks.commit(this.consumer!, true);
+      } catch (error) {
+        this.options.logger.warn(
+          `commit before closing tasks ${lost.join(', ')} failed: ${String(error)}`,
+        );
+      }
+      for (const id of lost) await tasks.close(id, true);
+    }
+    this.taskByPartition.clear();
+    for (const id of info.active) {
+      let entry = tasks.get(id);
+      if (!entry) {
+        // A standby of this task holds its state up to its lag: hand it over (checkpointed),
+        // so the active restores only the tail.
+        await standbys.release(id);
+        entry = await tasks.create(id);
+      }
+      for (const { topic, partition } of entry.partitions)
+        this.taskByPartition.set(`${topic}\u0000${partition}`, id);
+    }
+    await standbys.assign(info.standby.filter((id) => !wanted.has(id)));
+    this.scheduleProbe(info.probingRebalanceAtMs);
+    this.options.listener.onRunning();
+  }
+
+  /**
+   * Warm-up replicas were placed: rejoin the group when the leader asked for a probing
+   * rebalance, so warmed-up tasks move to their intended owner. kafkajs cannot request a
+   * rebalance directly; leaving and rejoining (stop, run) does it, keeping every task open.
+   */
+  private scheduleProbe(at: number | undefined): void {
+    if (this.probeTimer) clearTimeout(this.probeTimer);
+    this.probeTimer = undefined;
+    if (at === undefined || this.stopping) return;
+    this.probeTimer = setTimeout(() => void this.probe(), Math.max(0, at - Date.now()));
+    this.probeTimer.unref();
+  }
+
+  /**
+   * Rejoins the group (leave, then join again) so the leader reads this member's new
+   * subscription, e.g. a shutdown request. Works after a processing failure too.
+   */
+  async rejoin(): Promise<void> {
+    const consumer = this.consumer;
+    if (!consumer || this.stopping) return;
+    await consumer.stop();
+    await this.runConsumer(consumer);
+  }
+
+  private async probe(): Promise<void> {
+    const consumer = this.consumer;
+    if (!consumer || this.stopping || this.failed) return;
+    this.options.logger.info('probing rebalance: rejoining the group so warmed-up tasks can move');
+    await this.serialized(() => this.commit()).catch(() => undefined);
+    await consumer.stop();
+    if (this.stopping) return;
+    await this.runConsumer(consumer);
+  }
+
+  private async runConsumer(consumer: Consumer): Promise<void> {
+    await consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: 1,
+      eachBatch: (payload) => this.onBatch(payload),
+    });
+  }
+
+  private async readOwnAssignment(memberId: string): Promise<AssignmentInfo> {
+    // kafkajs keeps only the topic->partitions part of a member's own assignment; the user data
+    // (tasks and the host map) is read back from the group description.
+    for (let attempt = 0; ; attempt++) {
+      const group = await this.consumer!.describeGroup();
+      const member = group.members.find((m) => m.memberId === memberId);
+      if (member && member.memberAssignment.length > 0) {
+        const decoded = AssignerProtocol.MemberAssignment.decode(member.memberAssignment);
+        return decodeInfo<AssignmentInfo>(decoded?.userData);
+      }
+      if (attempt >= 50)
+        throw new Error(`member ${memberId} has no assignment in the group description`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  private async waitForAssignment(heartbeat: () => Promise<void>): Promise<void> {
+    let done = false;
+    const ready = this.assignmentReady.then(
+      () => (done = true),
+      () => (done = true),
+    );
+    while (!done) {
+      await Promise.race([
+        ready,
+        new Promise((r) => setTimeout(r, this.options.config.heartbeatIntervalMs)),
+      ]);
+      if (!done) await heartbeat().catch(() => undefined);
+    }
+  }
+
+  private serialized<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.work.then(fn, fn);
+    this.work = run.catch(() => undefined);
+    return run;
+  }
+
+  private fail(error: unknown): void {
+    if (this.failed || this.stopping) return;
+    if (this.options.tasks.exactlyOnce && isFencedError(error)) {
+      void this.onTasksMigrated(error);
+      return;
+    }
+    this.failHard(error);
+  }
+
+  /**
+   * Another member owns this member's tasks now: its transactional producer fenced ours (this
+   * member missed a rebalance, e.g. its session expired under load). Kafka Streams treats this
+   * as a `TaskMigratedException`, not a fatal error: every active task is closed dirty (its
+   * transaction aborted, its state wiped, so whoever owns it next restores the committed
+   * changelog) and the member rejoins the group.
+   */
+  private async onTasksMigrated(error: unknown): Promise<void> {
+    if (this.migrating) return;
+    this.migrating = true;
+    const message = error instanceof Error ? error.message : String(error);
+    this.options.logger.warn(`tasks migrated (${message}); closing them dirty and rejoining`);
+    try {
+      await this.serialized(async () => {
+        for (const id of this.options.tasks.taskIds()) await this.options.tasks.close(id, false);
+        this.taskByPartition.clear();
+      });
+      await this.rejoin();
+    } catch (rejoinError) {
+      this.failHard(rejoinError);
+    } finally {
+      this.migrating = false;
+    }
+  }
+
+  private failHard(error: unknown): void {
+    if (this.failed || this.stopping) return;
+    this.failed = true;
+    const err = error instanceof Error ? error : new Error(String(error));
+    this.options.logger.warn(`stream thread failed: ${err.message}`);
+    this.options.listener.onError(err);
+  }
+
+  /** @internal for the client: the member id in the current generation. */
+  currentMemberId(): string | undefined {
+    return this.memberId;
+  }
+}
+
+/** Records processed between two commit checks (Kafka Streams' `max.poll.records` is 1000). */
+const MAX_RECORDS_PER_SLICE = 1000;

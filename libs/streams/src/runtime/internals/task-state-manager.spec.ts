@@ -1,0 +1,200 @@
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { InMemoryRecordCollector } from '../../processor/internals/in-memory-record-collector';
+import { TaskId } from '../../processor/task-id';
+import type { StoreRegistration } from '../../state/state-store-context';
+import { StateDirectory } from './state-directory';
+import type { StateLogger } from '../state-logger';
+import type { RestoreResult, RestoreTarget, StateRestorer } from './state-restorer';
+import { TaskStateManager } from './task-state-manager';
+
+const TASK = new TaskId(0, 2);
+const TOPIC = 'app-s-changelog';
+
+function registration(persistent = true, name = 's'): StoreRegistration & { wipes: number } {
+  const reg = {
+    wipes: 0,
+    name,
+    persistent,
+    changelog: { topic: `app-${name}-changelog`, partition: 2 },
+    store: {
+      name,
+      persistent,
+      init: async () => {},
+      flush: async () => {},
+      close: async () => {},
+      isOpen: () => true,
+    },
+    restoreBatch: () => {},
+    wipe: async () => {
+      reg.wipes++;
+    },
+  };
+  return reg;
+}
+
+/** A restorer double: records the targets and reports everything restored up to `end`. */
+function fakeRestorer(end: number): StateRestorer & { targets: RestoreTarget[] } {
+  const fake = {
+    targets: [] as RestoreTarget[],
+    async restore(targets: readonly RestoreTarget[]): Promise<RestoreResult[]> {
+      fake.targets.push(...targets);
+      return targets.map((t) => ({
+        storeName: t.storeName,
+        topic: t.topic,
+        partition: t.partition,
+        startOffset: t.startOffset ?? 0,
+        endOffset: end,
+        restored: end - (t.startOffset ?? 0),
+        lastOffset: end - 1,
+        wiped: false,
+      }));
+    },
+  };
+  return fake as unknown as StateRestorer & { targets: RestoreTarget[] };
+}
+
+describe('TaskStateManager', () => {
+  let root: string;
+  let stateDirectory: StateDirectory;
+  const warnings: string[] = [];
+  const logger: StateLogger = { info: () => {}, warn: (m) => warnings.push(m) };
+
+  beforeEach(async () => {
+    root = await fs.mkdtemp(path.join(os.tmpdir(), 'task-state-'));
+    stateDirectory = new StateDirectory({ stateDir: root, applicationId: 'app' });
+    await stateDirectory.taskDir(TASK);
+    warnings.length = 0;
+  });
+  afterEach(() => fs.rm(root, { recursive: true, force: true }));
+
+  const checkpointText = () => fs.readFile(stateDirectory.checkpointFilePath(TASK), 'utf8');
+  const manager = (
+    reg: StoreRegistration[],
+    exactlyOnce = false,
+    collector = new InMemoryRecordCollector(),
+  ) =>
+    new TaskStateManager({
+      taskId: TASK,
+      stateDirectory,
+      registrations: reg,
+      recordCollector: collector,
+      exactlyOnce,
+      logger,
+    });
+
+  it('restores from the beginning without a checkpoint and checkpoints the end', async () => {
+    const m = manager([registration()]);
+    await m.initialize();
+    const restorer = fakeRestorer(50);
+    await m.restore(restorer);
+    expect(restorer.targets[0].startOffset).toBeUndefined();
+    expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 49\n`);
+  });
+
+  it('resumes from checkpoint + 1', async () => {
+    await fs.writeFile(stateDirectory.checkpointFilePath(TASK), `0\n1\n${TOPIC} 2 41\n`);
+    const m = manager([registration()]);
+    await m.initialize();
+    expect(m.restoreTargets()[0].startOffset).toBe(42);
+  });
+
+  it('turns a corrupt checkpoint into a wipe and a full restore, with a warning', async () => {
+    await fs.writeFile(stateDirectory.checkpointFilePath(TASK), 'garbage');
+    const reg = registration();
+    const m = manager([reg]);
+    await m.initialize();
+    expect(reg.wipes).toBe(1);
+    expect(m.restoreTargets()[0].startOffset).toBeUndefined();
+    expect(warnings.join()).toMatch(/corrupt.*restoring every store from the beginning/);
+  });
+
+  it('never checkpoints in-memory stores and restores them from the beginning', async () => {
+    await fs.writeFile(stateDirectory.checkpointFilePath(TASK), `0\n1\n${TOPIC} 2 41\n`);
+    const m = manager([registration(false)]);
+    await m.initialize();
+    expect(m.restoreTargets()[0].startOffset).toBeUndefined();
+    await m.restore(fakeRestorer(50));
+    expect(await checkpointText()).toBe('0\n0\n');
+  });
+
+  describe('exactly-once', () => {
+    it('deletes the checkpoint at start and keeps using its offsets', async () => {
+      await fs.writeFile(stateDirectory.checkpointFilePath(TASK), `0\n1\n${TOPIC} 2 41\n`);
+      const reg = registration();
+      const m = manager([reg], true);
+      await m.initialize();
+      await expect(checkpointText()).rejects.toThrow(/ENOENT/);
+      expect(reg.wipes).toBe(0);
+      expect(m.restoreTargets()[0].startOffset).toBe(42);
+      await m.restore(fakeRestorer(50));
+      await expect(checkpointText()).rejects.toThrow(/ENOENT/); // not after restore either
+    });
+
+    it('wipes a persistent store without checkpoint and restores it fully', async () => {
+      const reg = registration();
+      const m = manager([reg], true);
+      await m.initialize();
+      expect(reg.wipes).toBe(1);
+      expect(warnings.join()).toMatch(/no checkpoint under exactly-once/);
+    });
+
+    it('writes the checkpoint on clean close only; a dirty close wipes the task', async () => {
+      const collector = new InMemoryRecordCollector();
+      const m = manager([registration()], true, collector);
+      await m.initialize();
+      collector.startAt(TOPIC, 2, 70);
+      collector.send({
+        topic: TOPIC,
+        partition: 2,
+        key: Buffer.from('k'),
+        value: null,
+        timestamp: 0,
+      });
+      expect(await m.checkpointIfNeeded()).toBe(false);
+      await m.close(true);
+      expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 70\n`);
+
+      const dirty = manager([registration()], true);
+      await dirty.initialize();
+      await dirty.close(false);
+      expect(await stateDirectory.listTaskDirs()).toEqual([]);
+    });
+  });
+
+  it('checkpoints on commit only after more than 10,000 changelog records', async () => {
+    const collector = new InMemoryRecordCollector();
+    const m = manager([registration()], false, collector);
+    await m.initialize();
+    await m.restore(fakeRestorer(0));
+    const write = (n: number) => {
+      for (let i = 0; i < n; i++) {
+        collector.send({
+          topic: TOPIC,
+          partition: 2,
+          key: Buffer.from('k'),
+          value: null,
+          timestamp: 0,
+        });
+      }
+    };
+    write(10_000);
+    expect(await m.checkpointIfNeeded()).toBe(false); // offset 9,999: delta 9,999
+    write(2);
+    expect(await m.checkpointIfNeeded()).toBe(true);
+    expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 10001\n`);
+    write(5);
+    expect(await m.checkpointIfNeeded()).toBe(false);
+    await m.close(true);
+    expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 10006\n`);
+  });
+
+  it('leaves the last checkpoint on a dirty close under at-least-once', async () => {
+    await fs.writeFile(stateDirectory.checkpointFilePath(TASK), `0\n1\n${TOPIC} 2 41\n`);
+    const m = manager([registration()]);
+    await m.initialize();
+    await m.close(false);
+    expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 41\n`);
+  });
+});

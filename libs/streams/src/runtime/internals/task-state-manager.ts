@@ -1,0 +1,234 @@
+import { CorruptCheckpointError } from '../../errors/internals/corrupt-checkpoint.error';
+import type { RecordCollector } from '../../processor/internals/record-collector';
+import { topicPartitionKey, type TopicPartitionOffset } from '../../processor/topic-partition';
+import type { TaskId } from '../../processor/task-id';
+import { OffsetCheckpoint } from '../../state/internals/offset-checkpoint';
+import type { StoreRegistration } from '../../state/state-store-context';
+import type { StateDirectory } from './state-directory';
+import { consoleStateLogger, type StateLogger } from '../state-logger';
+import type { StateRestoreListener } from '../state-restore-listener';
+import type { RestoreResult, RestoreTarget, StateRestorer } from './state-restorer';
+
+/** Kafka Streams' `OFFSET_DELTA_THRESHOLD_FOR_CHECKPOINT`: changelog records between checkpoints. */
+export const CHECKPOINT_OFFSET_DELTA_THRESHOLD = 10_000;
+
+/** Options of a {@link TaskStateManager}. */
+export interface TaskStateManagerOptions {
+  readonly taskId: TaskId;
+  readonly stateDirectory: StateDirectory;
+  /** The task's opened stores, as they registered themselves. */
+  readonly registrations: readonly StoreRegistration[];
+  /** The task's collector: its acknowledged offsets are what checkpoints record. */
+  readonly recordCollector: RecordCollector;
+  /** `processing.guarantee=exactly_once_v2`. */
+  readonly exactlyOnce: boolean;
+  readonly logger?: StateLogger;
+  /** Changelog records written between two checkpoints on commit; default 10,000. */
+  readonly checkpointThreshold?: number;
+}
+
+/**
+ * A task's changelog offsets and checkpoint file, with Kafka Streams' rules:
+ *
+ * - `initialize()` reads `.checkpoint`. A corrupt file is deleted with a warning and every
+ *   persistent store is wiped and fully restored. Under exactly-once the file is deleted once
+ *   read (it is only written again on a clean close), and a persistent store without a
+ *   checkpointed offset is treated as corrupt: wiped and restored.
+ * - `restore()` restores every logged store from its offset + 1 (in-memory stores from the
+ *   beginning), then writes a checkpoint (not under exactly-once).
+ * - `checkpointIfNeeded()` after each commit (stores flushed, collector flushed) writes a
+ *   checkpoint when the changelogs moved more than 10,000 records since the last one
+ *   (never under exactly-once).
+ * - `close(clean)`: a clean close always writes the checkpoint; a dirty close writes nothing,
+ *   and under exactly-once wipes the task's state.
+ *
+ * Only persistent, logged stores are checkpointed.
+ */
+export class TaskStateManager {
+  private readonly logger: StateLogger;
+  private readonly checkpointFile: OffsetCheckpoint;
+  private readonly threshold: number;
+  /** Offset of the last changelog record each logged store holds, by store name. */
+  private readonly offsets = new Map<string, number | undefined>();
+  private checkpointed = new Map<string, number>();
+  private initialized = false;
+
+  constructor(private readonly options: TaskStateManagerOptions) {
+    this.logger = options.logger ?? consoleStateLogger;
+    this.checkpointFile = new OffsetCheckpoint(
+      options.stateDirectory.checkpointFilePath(options.taskId),
+    );
+    this.threshold = options.checkpointThreshold ?? CHECKPOINT_OFFSET_DELTA_THRESHOLD;
+  }
+
+  /**
+   * Loads the checkpoint and wipes the stores that cannot be trusted (see the class).
+   *
+   * @throws the file system's errors other than a corrupt checkpoint (EACCES...): fix the
+   *   state directory; the engine's `ProcessorStateError` from a wipe: close the task dirty.
+   */
+  async initialize(): Promise<void> {
+    const { taskId, exactlyOnce } = this.options;
+    let checkpoint = new Map<string, TopicPartitionOffset>();
+    let corrupt = false;
+    try {
+      checkpoint = await this.checkpointFile.read();
+    } catch (error) {
+      if (!(error instanceof CorruptCheckpointError)) throw error;
+      corrupt = true;
+      this.logger.warn(
+        `task ${taskId}: ${error.message}; restoring every store from the beginning`,
+      );
+      await this.checkpointFile.delete();
+    }
+    if (exactlyOnce) await this.checkpointFile.delete();
+
+    for (const registration of this.options.registrations) {
+      const { changelog, name, persistent } = registration;
+      if (!changelog) continue;
+      let offset = persistent
+        ? checkpoint.get(topicPartitionKey(changelog.topic, changelog.partition))?.offset
+        : undefined;
+      if (persistent && corrupt) {
+        await registration.wipe();
+      } else if (persistent && exactlyOnce && offset === undefined) {
+        this.logger.warn(
+          `task ${taskId}: store ${name} has no checkpoint under exactly-once; wiping it and restoring from the changelog`,
+        );
+        await registration.wipe();
+        offset = undefined;
+      }
+      this.offsets.set(name, offset);
+      if (offset !== undefined) this.checkpointed.set(name, offset);
+    }
+    this.initialized = true;
+  }
+
+  /** What {@link restore} will read: one target per logged store. */
+  restoreTargets(): RestoreTarget[] {
+    this.requireInitialized();
+    const targets: RestoreTarget[] = [];
+    for (const registration of this.options.registrations) {
+      const { changelog } = registration;
+      if (!changelog) continue;
+      const offset = this.offsets.get(registration.name);
+      targets.push({
+        storeName: registration.name,
+        topic: changelog.topic,
+        partition: changelog.partition,
+        startOffset: offset === undefined ? undefined : offset + 1,
+        restoreBatch: (records) => registration.restoreBatch(records),
+        wipe: () => registration.wipe(),
+      });
+    }
+    return targets;
+  }
+
+  /**
+   * Restores every logged store up to its changelog's current end, flushes the stores and
+   * (not under exactly-once) writes the checkpoint.
+   *
+   * @throws ChangelogRestoreError from the restorer: retry, or close the task dirty.
+   */
+  async restore(
+    restorer: StateRestorer,
+    options: { listener?: StateRestoreListener; signal?: AbortSignal } = {},
+  ): Promise<RestoreResult[]> {
+    const results = await restorer.restore(this.restoreTargets(), options);
+    for (const result of results) {
+      if (result.lastOffset !== undefined) this.offsets.set(result.storeName, result.lastOffset);
+    }
+    for (const registration of this.options.registrations) {
+      if (registration.changelog) await registration.store.flush();
+    }
+    if (!this.options.exactlyOnce) await this.checkpoint();
+    return results;
+  }
+
+  /**
+   * Call after a commit flushed the stores and the collector: records the acknowledged
+   * changelog offsets and writes the checkpoint when they moved more than the threshold
+   * since the last one (never under exactly-once). Returns whether it wrote.
+   */
+  async checkpointIfNeeded(): Promise<boolean> {
+    this.updateFromCollector();
+    if (this.options.exactlyOnce) return false;
+    let delta = 0;
+    for (const [name, offset] of this.offsets) {
+      if (offset !== undefined) delta += offset - (this.checkpointed.get(name) ?? 0);
+    }
+    if (delta <= this.threshold) return false;
+    await this.checkpoint();
+    return true;
+  }
+
+  /** Writes the checkpoint now with the persistent logged stores' offsets. */
+  async checkpoint(): Promise<void> {
+    this.requireInitialized();
+    this.updateFromCollector();
+    const entries: TopicPartitionOffset[] = [];
+    const written = new Map<string, number>();
+    for (const registration of this.options.registrations) {
+      const offset = this.offsets.get(registration.name);
+      if (!registration.changelog || !registration.persistent || offset === undefined) continue;
+      entries.push({ ...registration.changelog, offset });
+      written.set(registration.name, offset);
+    }
+    await this.options.stateDirectory.taskDir(this.options.taskId);
+    await this.checkpointFile.write(entries);
+    this.checkpointed = written;
+  }
+
+  /**
+   * Call after the task closed its stores. A clean close writes the checkpoint (under
+   * exactly-once too); a dirty close leaves the last checkpoint (at-least-once) or wipes the
+   * task's state (exactly-once). Either way the task directory is marked released.
+   */
+  async close(clean: boolean): Promise<void> {
+    const { taskId, stateDirectory, exactlyOnce } = this.options;
+    if (clean) {
+      await this.checkpoint();
+    } else if (exactlyOnce) {
+      this.logger.warn(`task ${taskId}: closed dirty under exactly-once; wiping its state`);
+      await stateDirectory.wipeTask(taskId);
+      return;
+    }
+    await stateDirectory.touchTaskDir(taskId);
+  }
+
+  /**
+   * Records that a store applied changelog records up to `lastOffset` outside `restore()`
+   * (standby tasks apply the changelog continuously).
+   */
+  recordAppliedOffset(storeName: string, lastOffset: number): void {
+    const current = this.offsets.get(storeName);
+    if (current === undefined || lastOffset > current) this.offsets.set(storeName, lastOffset);
+  }
+
+  /** Each logged store's changelog position (the offset of the last record it holds). */
+  changelogOffsets(): TopicPartitionOffset[] {
+    const result: TopicPartitionOffset[] = [];
+    for (const registration of this.options.registrations) {
+      const offset = this.offsets.get(registration.name);
+      if (registration.changelog && offset !== undefined)
+        result.push({ ...registration.changelog, offset });
+    }
+    return result;
+  }
+
+  private updateFromCollector(): void {
+    for (const registration of this.options.registrations) {
+      const changelog = registration.changelog;
+      if (!changelog) continue;
+      const acked = this.options.recordCollector.offset(changelog.topic, changelog.partition);
+      const current = this.offsets.get(registration.name);
+      if (acked !== undefined && (current === undefined || acked > current)) {
+        this.offsets.set(registration.name, acked);
+      }
+    }
+  }
+
+  private requireInitialized(): void {
+    if (!this.initialized) throw new Error('TaskStateManager.initialize() must run first');
+  }
+}
