@@ -10,9 +10,17 @@ export type {
 export type {
   CustomRemoteQueryOptions,
   RemoteQueryOptions,
+  StreamsClientOptions,
+  StreamsEngineOptions,
+  StreamsHealthOptions,
+  StreamsHttpOptions,
   StreamsMetricsOptions,
   StreamsModuleExtras,
   StreamsModuleOptions,
+  StreamsQueriesOptions,
+  StreamsSecurityOptions,
+  StreamsShutdownOptions,
+  StreamsStartMode,
   TcpRemoteQueryOptions,
 } from './streams-module-options.interface';
 

@@ -42,10 +42,8 @@ interface Stats {
 }
 
 const baseOptions: StreamsModuleOptions = {
-  applicationId: 'module-spec',
-  bootstrapServers: ['127.0.0.1:1'],
-  autoStart: false,
-  logger: { info: () => undefined, warn: () => undefined },
+  streams: { applicationId: 'module-spec', bootstrapServers: ['127.0.0.1:1'] },
+  client: { start: 'manual' },
 };
 
 @StateStore('stats-store', { keySerde: Serdes.String(), valueSerde: Serdes.Json<Stats>() })
@@ -120,11 +118,13 @@ describe('StreamsModule', () => {
         StreamsModule.forRootAsync({
           imports: [ConfigModule],
           inject: [ConfigService],
-          useFactory: (config: ConfigService) => ({
+          useFactory: (config: ConfigService): StreamsModuleOptions => ({
             ...baseOptions,
-            applicationId: config.getOrThrow<string>('APP_ID'),
-            bootstrapServers: config.getOrThrow<string>('KAFKA_BROKERS').split(','),
-            retryAfterSeconds: 7,
+            streams: {
+              applicationId: config.getOrThrow<string>('APP_ID'),
+              bootstrapServers: config.getOrThrow<string>('KAFKA_BROKERS').split(','),
+            },
+            http: { retryAfterSeconds: 7 },
           }),
         }),
       ],
@@ -146,7 +146,7 @@ describe('StreamsModule', () => {
     @Injectable()
     class OptionsFactory {
       createStreamsOptions(): StreamsModuleOptions {
-        return { ...baseOptions, applicationId: 'from-class' };
+        return { ...baseOptions, streams: { ...baseOptions.streams, applicationId: 'from-class' } };
       }
     }
     const moduleRef = await Test.createTestingModule({
@@ -210,7 +210,7 @@ describe('StreamsModule', () => {
       @Topology()
       build(builder: StreamsBuilder, context: TopologyContext): void {
         // `this` is the instance, with its injected dependencies.
-        seen.push(this.settings.options.applicationId);
+        seen.push(this.settings.streams.applicationId);
         expect(builder).toBeDefined();
         context
           .stream<string, Event>('labs.events')
@@ -402,11 +402,13 @@ describe('StreamsModule', () => {
 
     it('an invalid module option', async () => {
       const error = await initError([StatsAggregation], {
-        applicationServer: '127.0.0.1:8080',
-        remoteQueries: { port: 0 },
+        streams: { ...baseOptions.streams, applicationServer: '127.0.0.1:8080' },
+        queries: { remote: { port: 0 } },
       });
       expect(error).toBeInstanceOf(StreamsModuleConfigError);
-      expect(error.message).toContain('remoteQueries.port must be a port number');
+      expect(error.message).toBe(
+        'queries.remote.port must be a port number (1-65535) that the other instances can reach, got 0',
+      );
     });
   });
 

@@ -45,8 +45,7 @@ function setup(
   host.set(streams, declarations);
   const tracker = new StreamsStateTracker();
   const settings = new StreamsModuleSettings({
-    applicationId: 'app',
-    bootstrapServers: ['127.0.0.1:1'],
+    streams: { applicationId: 'app', bootstrapServers: ['127.0.0.1:1'] },
     health: { readiness: options.readiness, livenessStallMs: 60_000 },
   });
   return {

@@ -30,11 +30,13 @@ const query = (endpoint: string) => endpoint.replace(':80', ':90');
 
 const settingsFor = (endpoint: string, extra: Partial<StreamsModuleOptions> = {}) =>
   new StreamsModuleSettings({
-    applicationId: 'iq-spec',
-    bootstrapServers: ['127.0.0.1:1'],
-    applicationServer: endpoint,
-    remoteQueries: { port: Number(query(endpoint).split(':')[1]) },
+    streams: {
+      applicationId: 'iq-spec',
+      bootstrapServers: ['127.0.0.1:1'],
+      applicationServer: endpoint,
+    },
     ...extra,
+    queries: { remote: { port: Number(query(endpoint).split(':')[1]) }, ...extra.queries },
   });
 
 /** An instance whose store holds `data` per partition. */

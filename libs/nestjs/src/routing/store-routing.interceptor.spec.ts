@@ -217,13 +217,14 @@ describe.each(['express', 'fastify'] as const)('StoreRoutingInterceptor on %s', 
     const moduleRef = await Test.createTestingModule({
       imports: [
         StreamsModule.forRoot({
-          applicationId: 'routing-spec',
-          bootstrapServers: ['127.0.0.1:1'],
-          applicationServer: SELF,
-          autoStart: false,
-          retryAfterSeconds: 3,
-          forwardingTimeoutMs: 2000,
-          logger: { info: () => undefined, warn: () => undefined },
+          streams: {
+            applicationId: 'routing-spec',
+            bootstrapServers: ['127.0.0.1:1'],
+            applicationServer: SELF,
+          },
+          client: { start: 'manual' },
+          http: { servedByHeader: true, retryAfterSeconds: 3, forwardingTimeoutMs: 2000 },
+          metrics: { endpoint: 'metrics' },
         }),
       ],
       providers: [Aggregation],
