@@ -19,7 +19,7 @@ async function bootstrap(): Promise<void> {
   app.enableShutdownHooks();
   await app.init();
   app.get(KafkaStreams).onStateChange((state) => {
-    process.stdout.write(`STATE ${state}\n`);
+    logger.log(`STATE ${state}`);
     if (state === KafkaStreamsState.ERROR) {
       void app.close().finally(() => process.exit(1));
     }

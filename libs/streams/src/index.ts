@@ -19,7 +19,11 @@ export {
 } from './runtime/streams-config';
 export type { ClientMetrics } from './runtime/client-metrics';
 export type { TaskMetadata } from './runtime/task-metadata';
-export type { StateLogger } from './runtime/state-logger';
+export {
+  consoleStreamsLogger,
+  type StreamsLogLevel,
+  type StreamsLogger,
+} from './runtime/state-logger';
 export type { StateRestoreListener } from './runtime/state-restore-listener';
 export {
   DEAD_LETTER_HEADERS,
@@ -191,6 +195,8 @@ export { TopicsNotCopartitionedError } from './errors/topics-not-copartitioned.e
 export { ChangelogTopicMismatchError } from './errors/changelog-topic-mismatch.error';
 export { ChangelogRestoreError } from './errors/changelog-restore.error';
 export { StateDirectoryLockedError } from './errors/state-directory-locked.error';
+export { BrokersUnreachableError } from './errors/brokers-unreachable.error';
+export { BrokerAuthenticationError } from './errors/broker-authentication.error';
 export { StreamsProcessingError } from './errors/streams-processing.error';
 export { RecordCollectorSendError } from './errors/record-collector-send.error';
 export { ProcessorStateError } from './errors/processor-state.error';

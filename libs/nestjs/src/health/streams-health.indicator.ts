@@ -40,6 +40,11 @@ export interface StreamsHealthDetails extends Record<string, unknown> {
   readonly reason: string;
   readonly stores: Record<string, StoreHealthDetail>;
   readonly rebalances: number;
+  /**
+   * While the client keeps trying to reach the cluster at start, the last attempt's typed
+   * error (e.g. `BROKERS_UNREACHABLE`, naming the brokers).
+   */
+  readonly problem?: { readonly code: string; readonly message: string };
 }
 
 /**
@@ -124,6 +129,7 @@ export class StreamsHealthIndicator {
       shuttingDown: this.tracker.shuttingDown,
       restored: tasks.every((task) => task.restored),
       stalledForMs: holding && lastProgress !== undefined ? Date.now() - lastProgress : 0,
+      startupProblem: streams.startupProblem?.message,
     };
   }
 
@@ -186,12 +192,14 @@ export class StreamsHealthIndicator {
         standbyLag,
       };
     }
+    const problem = streams.startupProblem;
     return {
       state: streams.state,
       rebalancing: streams.state === KafkaStreamsState.REBALANCING,
       ...summary,
       stores,
       rebalances: this.tracker.rebalances,
+      ...(problem ? { problem: { code: problem.code, message: problem.message } } : {}),
     };
   }
 }

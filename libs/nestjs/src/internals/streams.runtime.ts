@@ -7,7 +7,7 @@ import {
   type OnApplicationShutdown,
   type OnModuleInit,
 } from '@nestjs/common';
-import { KafkaStreams, KafkaStreamsState, type StateLogger } from '@nest-streams/streams';
+import { KafkaStreams, KafkaStreamsState } from '@nest-streams/streams';
 import { StreamsExplorer } from '../discovery/internals/streams.explorer';
 import { StreamsTopologyFactory } from '../discovery/internals/streams-topology.factory';
 import { InvalidStreamsDeclarationError } from '../errors/invalid-streams-declaration.error';
@@ -16,6 +16,7 @@ import { KafkaStreamsHost } from './kafka-streams.host';
 import { StreamsMetricsService } from '../metrics/streams-metrics.service';
 import { InteractiveQueryServer } from '../queries/internals/interactive-query.server';
 import { InteractiveQueryClient } from '../queries/internals/interactive-query.client';
+import { nestStreamsLogger } from './nest-streams.logger';
 import { StreamsModuleSettings } from './streams-module.settings';
 
 /**
@@ -63,7 +64,7 @@ export class StreamsRuntime
       }
       engineConfig = { ...config, rocksDBConfigSetter: declarations.rocksDBConfig.setter };
     }
-    const logger = this.stateLogger();
+    const logger = nestStreamsLogger();
     const topology = new StreamsTopologyFactory(declarations, {
       defaultKeySerde: config.defaultKeySerde,
       defaultValueSerde: config.defaultValueSerde,
@@ -92,12 +93,8 @@ export class StreamsRuntime
       await this.host.streams.start();
       return;
     }
-    this.host.streams.start().catch((error: unknown) => {
-      this.logger.error(
-        `KafkaStreams could not start: ${error instanceof Error ? error.message : String(error)}`,
-        error instanceof Error ? error.stack : undefined,
-      );
-    });
+    // The engine logs a start error itself and goes to ERROR (liveness then fails).
+    this.host.streams.start().catch(() => undefined);
   }
 
   /**
@@ -118,12 +115,5 @@ export class StreamsRuntime
   async onApplicationShutdown(): Promise<void> {
     await this.queryServer.close();
     await this.queryClient.close();
-  }
-
-  private stateLogger(): StateLogger {
-    return {
-      info: (message) => this.logger.debug(message),
-      warn: (message) => this.logger.warn(message),
-    };
   }
 }

@@ -3,6 +3,8 @@ import type { Admin } from 'kafkajs';
 import { Kafka, logLevel } from './internals/kafkajs/kafkajs';
 import { LATEST_OFFSET, type SubscriptionInfo } from '../cluster/internals/assignment-info';
 import { MissingSourceTopicError } from '../errors/missing-source-topic.error';
+import type { StreamsError } from '../errors/streams.error';
+import { connectAdmin } from './internals/cluster-connection';
 import { StreamsConfigError } from '../errors/streams-config.error';
 import type { Topology } from '../processor/topology';
 import { RecordCache } from '../state/internals/record-cache';
@@ -13,7 +15,8 @@ import {
   isValidTransition,
 } from './kafka-streams-state';
 import { StateDirectory } from './internals/state-directory';
-import { consoleStateLogger, type StateLogger } from './state-logger';
+import { completeStreamsLogger, consoleStreamsLogger, type StreamsLogger } from './state-logger';
+import { kafkajsLogCreator } from './internals/kafkajs/kafkajs-log-creator';
 import type { StateRestoreListener } from './state-restore-listener';
 import type { StreamThread } from './internals/stream-thread';
 import type { StandbyTaskManager } from './internals/standby-task-manager';
@@ -48,8 +51,14 @@ export type StreamsUncaughtExceptionHandler = (error: Error) => StreamThreadExce
 
 /** Options besides the Kafka Streams settings. */
 export interface KafkaStreamsOptions {
-  /** Where decisions and warnings go; default the console. */
-  logger?: StateLogger;
+  /**
+   * Where the client and the Kafka client log (see {@link StreamsLogger}); default
+   * {@link consoleStreamsLogger}. Levels it lacks are completed: `error` goes to `warn`,
+   * `info` and `debug` are dropped (`{ warn: () => undefined }` silences all but errors...
+   * which then go nowhere either). The Kafka client logs through it at `kafka.logLevel`
+   * (kafkajs' levels; default WARN) unless `kafka.logCreator` is set.
+   */
+  logger?: Partial<StreamsLogger>;
 }
 
 /**
@@ -72,7 +81,7 @@ export interface KafkaStreamsOptions {
 export class KafkaStreams {
   readonly config: ResolvedStreamsConfig;
   private readonly events = new EventEmitter();
-  private readonly logger: StateLogger;
+  private readonly logger: StreamsLogger;
   private readonly kafka: Kafka;
   private readonly stateDirectory: StateDirectory;
   private readonly cache: RecordCache;
@@ -92,6 +101,8 @@ export class KafkaStreams {
   private closing: Promise<void> | undefined;
   private shutdownRequested = false;
   private stopCleanup: (() => void) | undefined;
+  private currentStartupProblem: StreamsError | undefined;
+  private warnedNoApplicationServer = false;
   /** When the current run of cluster-unreachable thread failures began (task.timeout.ms). */
   private unreachableSince: number | undefined;
   private readonly localView = new LocalTaskView(
@@ -105,10 +116,11 @@ export class KafkaStreams {
     options: KafkaStreamsOptions = {},
   ) {
     this.config = resolveStreamsConfig(config);
-    this.logger = options.logger ?? consoleStateLogger;
+    this.logger = options.logger ? completeStreamsLogger(options.logger) : consoleStreamsLogger;
     topology.subtopologies();
     this.kafka = new Kafka({
-      logLevel: logLevel.ERROR,
+      logLevel: logLevel.WARN,
+      logCreator: kafkajsLogCreator(this.logger.child?.('kafkajs') ?? this.logger),
       ...this.config.kafka,
       clientId: this.config.clientId,
       brokers: this.config.bootstrapServers,
@@ -251,10 +263,15 @@ export class KafkaStreams {
   }
 
   /**
-   * Starts processing: locks the state directory, creates the internal topics (repartition
-   * and changelog) with Kafka Streams' configs, and joins the group. Resolves once the client
-   * joined the group's first rebalance started (state REBALANCING); RUNNING follows when the
-   * assigned tasks are restored.
+   * Starts processing: locks the state directory, connects to the cluster (retrying an
+   * unreachable one until `task.timeout.ms`, see {@link startupProblem}), creates the internal
+   * topics (repartition and changelog) with Kafka Streams' configs, and joins the group.
+   * Resolves once the client joined the group's first rebalance started (state REBALANCING);
+   * RUNNING follows when the assigned tasks are restored.
+   *
+   * @throws StateDirectoryLockedError, BrokersUnreachableError (after `task.timeout.ms`),
+   *   BrokerAuthenticationError, MissingSourceTopicError, ChangelogTopicMismatchError: the
+   *   error is logged and the client goes to ERROR.
    */
   async start(): Promise<void> {
     if (this.currentState !== KafkaStreamsState.CREATED) {
@@ -267,7 +284,13 @@ export class KafkaStreams {
       await this.stateDirectory.lock();
       this.processId = await this.stateDirectory.processId();
       this.admin = this.kafka.admin();
-      await this.admin.connect();
+      await connectAdmin(this.admin, {
+        brokers: this.config.bootstrapServers,
+        taskTimeoutMs: this.config.taskTimeoutMs,
+        logger: this.logger,
+        onProblem: (problem) => (this.currentStartupProblem = problem),
+        stopped: () => this.closing !== undefined,
+      });
       await this.prepareTopics(this.admin);
       await this.refreshLocalOffsetSums();
       this.startThread();
@@ -281,9 +304,25 @@ export class KafkaStreams {
         this.logger,
       );
     } catch (error) {
+      this.currentStartupProblem = undefined;
+      const message = error instanceof Error ? error.message : String(error);
+      if (this.closing) {
+        this.logger.debug(`start() ended by close(): ${message}`);
+        throw error;
+      }
+      this.logger.error(`could not start: ${message}`);
       await this.shutdown(KafkaStreamsState.PENDING_ERROR);
       throw error;
     }
+  }
+
+  /**
+   * While `start()` keeps trying to reach the cluster, why the last attempt failed (a
+   * `BrokersUnreachableError` naming the brokers); `undefined` once connected, and otherwise.
+   * What a readiness probe can report while the client starts.
+   */
+  get startupProblem(): StreamsError | undefined {
+    return this.currentStartupProblem;
   }
 
   /** Stops processing cleanly (commit, checkpoint, leave the group). Idempotent. */
@@ -351,6 +390,7 @@ export class KafkaStreams {
         onRebalancing: () => this.setState(KafkaStreamsState.REBALANCING),
         onAssignment: (info) => {
           this.metadataState.update(info);
+          this.warnWithoutApplicationServer(info.hosts.length);
           this.setState(KafkaStreamsState.REBALANCING);
         },
         onRunning: () => {
@@ -368,6 +408,18 @@ export class KafkaStreams {
     this.thread = parts.thread;
     this.tasks = parts.tasks;
     this.standbys = parts.standbys;
+  }
+
+  /**
+   * With more than one member and no `application.server`, no instance can tell where another
+   * instance's keys live: interactive queries answer "not found" for them. Said once.
+   */
+  private warnWithoutApplicationServer(members: number): void {
+    if (members < 2 || this.config.applicationServer || this.warnedNoApplicationServer) return;
+    this.warnedNoApplicationServer = true;
+    this.logger.warn(
+      `${members} instances share application.id '${this.config.applicationId}' but this one has no application.server: interactive queries cannot locate keys held by the other instances; set applicationServer (Kafka Streams' application.server, host:port) on every instance`,
+    );
   }
 
   private subscription(): SubscriptionInfo {
@@ -500,7 +552,7 @@ export class KafkaStreams {
     if (previous === next && next !== KafkaStreamsState.REBALANCING) return;
     if (previous === next) return;
     if (!isValidTransition(previous, next)) {
-      this.logger.info(`ignoring state transition ${previous} -> ${next}`);
+      this.logger.debug(`ignoring state transition ${previous} -> ${next}`);
       return;
     }
     this.currentState = next;

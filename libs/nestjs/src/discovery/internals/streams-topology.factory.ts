@@ -5,7 +5,7 @@ import {
   type Serde,
   Serdes,
   SessionWindows,
-  type StateLogger,
+  type StreamsLogger,
   type StateStore,
   type StoreBuilder,
   Stores,
@@ -30,7 +30,7 @@ interface SharedSource {
 export interface TopologyFactoryOptions {
   readonly defaultKeySerde?: Serde<unknown>;
   readonly defaultValueSerde?: Serde<unknown>;
-  readonly logger: StateLogger;
+  readonly logger: StreamsLogger;
 }
 
 /**
