@@ -28,6 +28,7 @@ export type {
 export {
   StateStore,
   type StateStoreKind,
+  type StateStoreEngine,
   type StateStoreOptions,
 } from './decorators/state-store.decorator';
 export { InjectStore, getStoreToken } from './decorators/inject-store.decorator';
@@ -86,6 +87,7 @@ export { DuplicateStateStoreError } from './errors/duplicate-state-store.error';
 export { UndeclaredStateStoreError } from './errors/undeclared-state-store.error';
 export { RequestScopedStreamsProviderError } from './errors/request-scoped-streams-provider.error';
 export { InvalidStreamsDeclarationError } from './errors/invalid-streams-declaration.error';
+export { StoreKindMismatchError } from './errors/store-kind-mismatch.error';
 export { ConflictingSourceSerdesError } from './errors/conflicting-source-serdes.error';
 export { StreamsModuleConfigError } from './errors/streams-module-config.error';
 export { RemoteQueryError } from './errors/remote-query.error';

@@ -247,7 +247,7 @@ describe('StreamsModule', () => {
     @StateStore('own-kv', {
       keySerde: Serdes.String(),
       valueSerde: Serdes.Long(),
-      persistent: false,
+      engine: 'in-memory',
     })
     @StateStore('own-window', { kind: 'window', retentionMs: 60_000, windowSizeMs: 1000 })
     @StateStore('own-sessions', { kind: 'session', retentionMs: 60_000 })

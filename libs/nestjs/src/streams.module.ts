@@ -1,8 +1,7 @@
-import { Module, type DynamicModule, type FactoryProvider } from '@nestjs/common';
+import { Module, type DynamicModule } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { KafkaStreams } from '@nest-streams/streams';
-import { getStoreToken, requestedStoreFacades } from './decorators/inject-store.decorator';
 import { StreamsMetadataAccessor } from './discovery/internals/streams-metadata.accessor';
 import { StreamsExplorer } from './discovery/internals/streams.explorer';
 import { StreamsHealthIndicator } from './health/streams-health.indicator';
@@ -15,9 +14,7 @@ import { InteractiveQueryClient } from './queries/internals/interactive-query.cl
 import { InteractiveQueryServer } from './queries/internals/interactive-query.server';
 import { LocalSessionReader } from './queries/internals/local-session.reader';
 import { InteractiveQueryService } from './queries/interactive-query.service';
-import { KeyValueStoreFacade } from './queries/key-value-store.facade';
-import { SessionStoreFacade } from './queries/session-store.facade';
-import { WindowStoreFacade } from './queries/window-store.facade';
+import { storeFacadeProviders } from './queries/internals/store-facade.providers';
 import { HopAuthenticator } from './routing/internals/hop-authenticator';
 import { HttpRequestForwarder } from './routing/internals/http-request.forwarder';
 import { KeyOwnerLocator } from './routing/internals/key-owner.locator';
@@ -107,20 +104,6 @@ export class StreamsModule extends ConfigurableStreamsModule {
   static forRootAsync(options: StreamsModuleForRootAsyncOptions): DynamicModule {
     return withStoreFacades(super.forRootAsync(options));
   }
-}
-
-/** The providers of every store facade some `@InjectStore` asked for. */
-function storeFacadeProviders(): FactoryProvider[] {
-  return requestedStoreFacades().map(({ name, kind }) => ({
-    provide: getStoreToken(name, kind),
-    useFactory: (streams: KafkaStreams) =>
-      kind === 'window'
-        ? new WindowStoreFacade(name, streams)
-        : kind === 'session'
-          ? new SessionStoreFacade(name, streams)
-          : new KeyValueStoreFacade(name, streams),
-    inject: [KafkaStreams],
-  }));
 }
 
 /**

@@ -7,7 +7,10 @@ import {
   type OnApplicationShutdown,
   type OnModuleInit,
 } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
 import { KafkaStreams, KafkaStreamsState } from '@nest-streams/streams';
+import { storeInjections } from '../decorators/inject-store.decorator';
+import { checkStoreInjections } from '../discovery/internals/store-injection.check';
 import { StreamsExplorer } from '../discovery/internals/streams.explorer';
 import { StreamsTopologyFactory } from '../discovery/internals/streams-topology.factory';
 import { InvalidStreamsDeclarationError } from '../errors/invalid-streams-declaration.error';
@@ -16,6 +19,7 @@ import { KafkaStreamsHost } from './kafka-streams.host';
 import { StreamsMetricsService } from '../metrics/streams-metrics.service';
 import { InteractiveQueryServer } from '../queries/internals/interactive-query.server';
 import { InteractiveQueryClient } from '../queries/internals/interactive-query.client';
+import { applicationInjections } from '../queries/internals/store-facade.providers';
 import { nestStreamsLogger } from './nest-streams.logger';
 import { StreamsModuleSettings } from './streams-module.settings';
 
@@ -50,6 +54,7 @@ export class StreamsRuntime
     @Inject(StreamsMetricsService) private readonly metrics: StreamsMetricsService,
     @Inject(InteractiveQueryServer) private readonly queryServer: InteractiveQueryServer,
     @Inject(InteractiveQueryClient) private readonly queryClient: InteractiveQueryClient,
+    @Inject(DiscoveryService) private readonly discovery: DiscoveryService,
   ) {}
 
   onModuleInit(): void {
@@ -70,6 +75,13 @@ export class StreamsRuntime
       defaultValueSerde: config.defaultValueSerde,
       logger,
     }).build();
+    const injections = new Map(
+      [...storeInjections()].map(([name, uses]) => [
+        name,
+        applicationInjections(this.discovery, uses),
+      ]),
+    );
+    checkStoreInjections(injections, this.host.facadeKinds, declarations, topology);
     const streams = new KafkaStreams(topology, engineConfig, { logger });
     if (client.uncaughtExceptionHandler) {
       streams.setUncaughtExceptionHandler(client.uncaughtExceptionHandler);
