@@ -24,6 +24,8 @@ export type {
   TcpRemoteQueryOptions,
 } from './streams-module-options.interface';
 
+export { KAFKA_STREAMS_FACTORY, type KafkaStreamsFactory } from './kafka-streams.factory';
+
 // Decorators
 export {
   StateStore,

@@ -2,3 +2,4 @@ export * from './topology-test-driver';
 export * from './test-input-topic';
 export * from './test-output-topic';
 export * from './test-record';
+export * from './streams-testing.module';

@@ -2,6 +2,7 @@ import {
   Inject,
   Injectable,
   Logger,
+  Optional,
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
@@ -20,6 +21,7 @@ import { StreamsMetricsService } from '../metrics/streams-metrics.service';
 import { InteractiveQueryServer } from '../queries/internals/interactive-query.server';
 import { InteractiveQueryClient } from '../queries/internals/interactive-query.client';
 import { applicationInjections } from '../queries/internals/store-facade.providers';
+import { KAFKA_STREAMS_FACTORY, type KafkaStreamsFactory } from '../kafka-streams.factory';
 import { nestStreamsLogger } from './nest-streams.logger';
 import { StreamsModuleSettings } from './streams-module.settings';
 
@@ -55,6 +57,9 @@ export class StreamsRuntime
     @Inject(InteractiveQueryServer) private readonly queryServer: InteractiveQueryServer,
     @Inject(InteractiveQueryClient) private readonly queryClient: InteractiveQueryClient,
     @Inject(DiscoveryService) private readonly discovery: DiscoveryService,
+    @Optional()
+    @Inject(KAFKA_STREAMS_FACTORY)
+    private readonly factory: KafkaStreamsFactory | undefined,
   ) {}
 
   onModuleInit(): void {
@@ -82,7 +87,9 @@ export class StreamsRuntime
       ]),
     );
     checkStoreInjections(injections, this.host.facadeKinds, declarations, topology);
-    const streams = new KafkaStreams(topology, engineConfig, { logger });
+    const streams = this.factory
+      ? this.factory.create(topology, engineConfig, { logger })
+      : new KafkaStreams(topology, engineConfig, { logger });
     if (client.uncaughtExceptionHandler) {
       streams.setUncaughtExceptionHandler(client.uncaughtExceptionHandler);
     }
@@ -98,8 +105,9 @@ export class StreamsRuntime
    * waits and rejects with the start error, `manual` leaves it to the application.
    */
   async onApplicationBootstrap(): Promise<void> {
-    await this.queryServer.listen();
-    const mode = this.settings.client.start;
+    if (!this.factory?.standalone) await this.queryServer.listen();
+    const configured = this.settings.client.start;
+    const mode = configured === 'manual' ? configured : (this.factory?.start ?? configured);
     if (mode === 'manual') return;
     if (mode === 'blocking') {
       await this.host.streams.start();
