@@ -25,6 +25,8 @@ export default tseslint.config(
       '.kafka/**',
       '**/target/**',
       'coverage/**',
+      '.readme-snippets/**',
+      'docs/api/**',
       '**/*.js',
       '**/*.mjs',
     ],

@@ -1,3 +1,9 @@
+/**
+ * The Nest module: `StreamsModule`, the decorators that declare stores and aggregations, store
+ * facades, `InteractiveQueryService`, key routing across instances, health and metrics.
+ *
+ * @module @nest-streams/nestjs
+ */
 // The public API of @nest-streams/nestjs: everything a Nest application imports. The rest of
 // the package (discovery, forwarding, instance-to-instance queries, ...) is under internals/.
 

@@ -1,3 +1,10 @@
+/**
+ * The engine: Kafka Streams' stateful core in TypeScript, framework-free. The client
+ * (`KafkaStreams`), the DSL (`StreamsBuilder`) and the Processor API (`Topology`), state stores
+ * on RocksDB or in memory with changelogs, serdes, interactive queries and typed errors.
+ *
+ * @module @nest-streams/streams
+ */
 // The public API of @nest-streams/streams, modelled on Kafka Streams' root package: the client,
 // the DSL and the Processor API, stores, serdes, interactive queries and errors. Everything
 // else is under `internals/` folders and may change in any release.

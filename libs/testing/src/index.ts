@@ -1,3 +1,9 @@
+/**
+ * Testing without a broker: `TopologyTestDriver` for a topology, `StreamsTestingModule` for a
+ * Nest application's streams.
+ *
+ * @module @nest-streams/testing
+ */
 export * from './topology-test-driver';
 export * from './test-input-topic';
 export * from './test-output-topic';

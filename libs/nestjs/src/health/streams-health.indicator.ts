@@ -49,7 +49,7 @@ export interface StreamsHealthDetails extends Record<string, unknown> {
 
 /**
  * Terminus health of the streams client for Kubernetes' three probes, decided by
- * {@link probeVerdict} (the README has the table):
+ * the probe policy (the README's Deployment chapter has the table):
  * - startup ({@link isStarted}): up once the first assignment was restored, and from then on;
  * - readiness ({@link isReady}): up while this pod can usefully take requests — RUNNING, or
  *   REBALANCING after its first restore (the module answers, forwards or says 503 +

@@ -39,7 +39,7 @@ const REASONS: Record<number, string> = {
 
 /**
  * Turns the engine's typed errors (`StreamsError`) into HTTP answers per
- * {@link httpStatusOf}, with a body `{ statusCode, error, code, retriable, message }`, and
+ * `httpStatusOf` below, with a body `{ statusCode, error, code, retriable, message }`, and
  * `Retry-After` on 503. Registered for every route by default; other errors go on to Nest's
  * own handling. Outside HTTP (RPC) it re-throws the error.
  */
