@@ -5,6 +5,7 @@ import { LATEST_OFFSET, type SubscriptionInfo } from '../cluster/internals/assig
 import { MissingSourceTopicError } from '../errors/missing-source-topic.error';
 import type { StreamsError } from '../errors/streams.error';
 import { connectAdmin } from './internals/cluster-connection';
+import { missingApplicationServerWarning } from './internals/application-server-warning';
 import { StreamsConfigError } from '../errors/streams-config.error';
 import type { Topology } from '../processor/topology';
 import { RecordCache } from '../state/internals/record-cache';
@@ -390,7 +391,17 @@ export class KafkaStreams {
         onRebalancing: () => this.setState(KafkaStreamsState.REBALANCING),
         onAssignment: (info) => {
           this.metadataState.update(info);
-          this.warnWithoutApplicationServer(info.hosts.length);
+          const warning = this.warnedNoApplicationServer
+            ? undefined
+            : missingApplicationServerWarning(
+                info.hosts.length,
+                this.config.applicationId,
+                this.config.applicationServer,
+              );
+          if (warning) {
+            this.warnedNoApplicationServer = true;
+            this.logger.warn(warning);
+          }
           this.setState(KafkaStreamsState.REBALANCING);
         },
         onRunning: () => {
@@ -408,18 +419,6 @@ export class KafkaStreams {
     this.thread = parts.thread;
     this.tasks = parts.tasks;
     this.standbys = parts.standbys;
-  }
-
-  /**
-   * With more than one member and no `application.server`, no instance can tell where another
-   * instance's keys live: interactive queries answer "not found" for them. Said once.
-   */
-  private warnWithoutApplicationServer(members: number): void {
-    if (members < 2 || this.config.applicationServer || this.warnedNoApplicationServer) return;
-    this.warnedNoApplicationServer = true;
-    this.logger.warn(
-      `${members} instances share application.id '${this.config.applicationId}' but this one has no application.server: interactive queries cannot locate keys held by the other instances; set applicationServer (Kafka Streams' application.server, host:port) on every instance`,
-    );
   }
 
   private subscription(): SubscriptionInfo {
