@@ -18,12 +18,15 @@ async function bootstrap(): Promise<void> {
   const app = await createApplication(AppModule, config.httpPlatform, config.applicationServer);
   app.enableShutdownHooks();
   await app.init();
-  app.get(KafkaStreams).onStateChange((state) => {
+  const streams = app.get(KafkaStreams);
+  const exitOnError = (state: KafkaStreamsState): void => {
+    if (state === KafkaStreamsState.ERROR) void app.close().finally(() => process.exit(1));
+  };
+  streams.onStateChange((state) => {
     logger.log(`STATE ${state}`);
-    if (state === KafkaStreamsState.ERROR) {
-      void app.close().finally(() => process.exit(1));
-    }
+    exitOnError(state);
   });
+  exitOnError(streams.state); // a start that failed before the listener was there
   await app.listen(config.port, config.host);
   logger.log(
     `order-stats listening on ${config.port} as ${config.applicationServer} (${config.httpPlatform})`,

@@ -155,7 +155,7 @@ describe('StreamsModule start-up with unreachable brokers', () => {
           level: 'error',
           context: 'KafkaStreams',
           message: expect.stringMatching(
-            /^could not start: cannot reach the Kafka brokers 127\.0\.0\.1:1 \(/,
+            /^could not start: BrokersUnreachableError \[BROKERS_UNREACHABLE\]: cannot reach the Kafka brokers 127\.0\.0\.1:1 \(/,
           ) as string,
         },
       ]);

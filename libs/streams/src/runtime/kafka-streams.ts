@@ -3,7 +3,7 @@ import type { Admin } from 'kafkajs';
 import { Kafka, logLevel } from './internals/kafkajs/kafkajs';
 import { LATEST_OFFSET, type SubscriptionInfo } from '../cluster/internals/assignment-info';
 import { MissingSourceTopicError } from '../errors/missing-source-topic.error';
-import type { StreamsError } from '../errors/streams.error';
+import { StreamsError } from '../errors/streams.error';
 import { connectAdmin } from './internals/cluster-connection';
 import { missingApplicationServerWarning } from './internals/application-server-warning';
 import { StreamsConfigError } from '../errors/streams-config.error';
@@ -311,7 +311,14 @@ export class KafkaStreams {
         this.logger.debug(`start() ended by close(): ${message}`);
         throw error;
       }
-      this.logger.error(`could not start: ${message}`);
+      // The error's class and code too: what to look up, and what to alert on.
+      const kind =
+        error instanceof StreamsError
+          ? `${error.name} [${error.code}]: `
+          : error instanceof Error
+            ? `${error.name}: `
+            : '';
+      this.logger.error(`could not start: ${kind}${message}`);
       await this.shutdown(KafkaStreamsState.PENDING_ERROR);
       throw error;
     }
