@@ -93,6 +93,15 @@ describe.each(HTTP_PLATFORMS)('order-stats with StreamsTestingModule, on %s', (p
         { start: T0, end: T0 + 5 * MINUTE, count: 2 },
         { start: T0 + 5 * MINUTE, end: T0 + 10 * MINUTE, count: 1 },
       ]);
+    await http()
+      .get(`/windowed/bob?from=${T0 + 5 * MINUTE}&to=${T0 + 10 * MINUTE}`)
+      .expect(200, []);
+    await http()
+      .get(`/windowed/dave?from=${T0}&to=${T0 + 10 * MINUTE}`)
+      .expect(200, []);
+    await http()
+      .get(`/windowed/alice?from=${T0 + MINUTE}&to=${T0}`)
+      .expect(400);
   });
 
   it('sees records piped after start-up at once', async () => {
