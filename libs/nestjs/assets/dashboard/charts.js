@@ -53,13 +53,21 @@ function lineChart(spec) {
       path += `${pen ? 'L' : 'M'}${x(t).toFixed(1)} ${y(v).toFixed(1)} `;
       pen = true;
     }
-    return svg('path', {
-      d: path.trim() || undefined,
-      fill: 'none',
-      stroke: color,
-      'stroke-width': 1.6,
-      'stroke-dasharray': series.dashed ? '4 3' : undefined,
-    });
+    const last = [...series.points].reverse().find(([t, v]) => isNumber(v) && t >= spec.from);
+    return svg(
+      'g',
+      {},
+      svg('path', {
+        d: path.trim() || undefined,
+        fill: 'none',
+        stroke: color,
+        'stroke-width': 1.6,
+        'stroke-dasharray': series.dashed ? '4 3' : undefined,
+      }),
+      last && isNumber(last[1])
+        ? svg('circle', { cx: x(last[0]), cy: y(last[1]), r: 2, fill: color })
+        : null,
+    );
   });
   const chart = svg(
     'svg',
@@ -88,12 +96,7 @@ function lineChart(spec) {
     h('h3', {}, spec.title),
     h('div', { class: 'axis' }, h('span', {}, spec.format(top))),
     chart,
-    h(
-      'div',
-      { class: 'axis' },
-      h('span', {}, `${Math.round((spec.to - spec.from) / 60_000)} min ago`),
-      h('span', {}, 'now'),
-    ),
+    h('div', { class: 'axis' }, h('span', {}, ago(spec.from, spec.to)), h('span', {}, 'now')),
     h(
       'figcaption',
       { class: 'series' },

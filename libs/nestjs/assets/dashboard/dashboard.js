@@ -26,7 +26,12 @@ async function getJson(path) {
  */
 function renderFigures(view) {
   const reporting = view.instances.filter((i) => i.report && i.status === 'up');
-  const from = view.at - view.figuresWindowMs;
+  // The last figuresWindowMs, or less while the instances have not sampled that long yet.
+  const first = Math.min(
+    view.at,
+    ...reporting.flatMap((i) => (i.report?.figures ?? []).map((s) => s.at)),
+  );
+  const from = Math.max(view.at - view.figuresWindowMs, Math.min(first, view.at - 60_000));
   /**
    * @param {(s: FigureSample) => number | null} pick
    * @returns {Series[]}
