@@ -71,11 +71,7 @@ describe.each(HTTP_PLATFORMS)('the cluster page in a browser, on %s', (platform)
       NUM_STANDBY_REPLICAS: '1',
       COMMIT_INTERVAL_MS: '200',
     };
-    for (let i = 0; i < 2; i++) {
-      const dir = mkdtempSync(join(tmpdir(), 'cluster-page-state-'));
-      dirs.push(dir);
-      instances.push(await OrderStatsInstance.start({ ...env, STATE_DIR: dir }));
-    }
+    instances.push(...(await OrderStatsInstance.startMany(2, env, dirs)));
     const [a, b] = instances;
     const output = () =>
       instances.map((i) => `--- ${i.endpoint}\n${i.output.slice(-3000)}`).join('\n');

@@ -105,7 +105,14 @@ function inspection(found) {
     ),
     h('tbody', {}, ...rows),
   );
-  return [where, table];
+  const note = found.copies.some((c) => c.answer?.stale)
+    ? h(
+        'p',
+        { class: 'muted' },
+        "A standby's lag counts the changelog records it has not applied yet. Updates the active copy still caches until its next commit are not in the changelog: a standby at lag 0 can be up to one commit interval behind.",
+      )
+    : null;
+  return note ? [where, table, note] : [where, table];
 }
 
 /**

@@ -2,8 +2,8 @@ import { Injectable, type INestApplication } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
-import { createServer, type AddressInfo } from 'node:net';
 import { Serdes } from '@nest-streams/streams';
+import { freePort } from '../../../../../tools/kafka/free-port';
 import { Aggregate } from '../../decorators/aggregate.decorator';
 import { StateStore } from '../../decorators/state-store.decorator';
 import { InteractiveQueryServer } from '../../queries/internals/interactive-query.server';
@@ -24,14 +24,6 @@ class Totals {
   add(_key: string, amount: number, total: number): number {
     return total + amount;
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 async function start(
