@@ -44,6 +44,7 @@ const warn = (message: string): void => logger.warn(message);
       metrics: { endpoint: 'metrics' },
       shutdown: { drainMs: config.shutdownDrainMs },
       security: { clusterSecret: config.forwardingSecret },
+      dashboard: { path: 'streams/ui' },
     }),
   ],
   providers: [OrderStatsAggregation, OrderStatsRocksDBConfig],

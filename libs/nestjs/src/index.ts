@@ -11,6 +11,7 @@ export type {
   CustomRemoteQueryOptions,
   RemoteQueryOptions,
   StreamsClientOptions,
+  StreamsDashboardOptions,
   StreamsEngineOptions,
   StreamsHealthOptions,
   StreamsHttpOptions,
