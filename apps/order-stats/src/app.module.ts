@@ -42,6 +42,7 @@ const config = orderStatsConfig();
       metrics: { endpoint: 'metrics' },
       shutdown: { drainMs: config.shutdownDrainMs },
       security: { clusterSecret: config.forwardingSecret },
+      dashboard: { path: 'streams/ui' },
     }),
   ],
   providers: [OrderStatsAggregation, OrderStatsRocksDBConfig],

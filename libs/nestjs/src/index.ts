@@ -17,6 +17,7 @@ export type {
   CustomRemoteQueryOptions,
   RemoteQueryOptions,
   StreamsClientOptions,
+  StreamsDashboardOptions,
   StreamsEngineOptions,
   StreamsHealthOptions,
   StreamsHttpOptions,

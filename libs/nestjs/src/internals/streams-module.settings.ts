@@ -30,6 +30,15 @@ export interface MetricsSettings {
   readonly registry?: Registry;
 }
 
+/** The resolved `dashboard` options. */
+export interface DashboardSettings {
+  readonly enabled: boolean;
+  /** The page's path, without leading or trailing slashes (`streams/ui`). */
+  readonly path: string;
+  readonly sampleIntervalMs: number;
+  readonly historyMs: number;
+}
+
 /** The resolved `client` options. */
 export interface ClientSettings extends Omit<StreamsClientOptions, 'start'> {
   readonly start: StreamsStartMode;
@@ -57,6 +66,7 @@ export class StreamsModuleSettings {
   readonly metrics: MetricsSettings;
   readonly health: { readonly readiness: 'available' | 'strict'; readonly livenessStallMs: number };
   readonly client: ClientSettings;
+  readonly dashboard: DashboardSettings;
   readonly allowStaleReads: boolean;
   readonly remoteQueries: RemoteQueryOptions | undefined;
   /** Milliseconds requests are still answered after shutdown began. */
@@ -90,6 +100,7 @@ export class StreamsModuleSettings {
     this.metrics = metricsSettings(options);
     this.health = healthSettings(options);
     this.client = clientSettings(options);
+    this.dashboard = dashboardSettings(options);
     this.drainMs = nonNegative(options.shutdown?.drainMs, 0, 'shutdown.drainMs');
     this.allowStaleReads = options.queries?.allowStaleReads === true;
     this.hopKey = hopKeyOf(options.security?.clusterSecret, this.streams.applicationId);
@@ -200,6 +211,26 @@ function clientSettings(options: StreamsModuleOptions): ClientSettings {
     );
   }
   return { ...client, start };
+}
+
+function dashboardSettings(options: StreamsModuleOptions): DashboardSettings {
+  const dashboard = typeof options.dashboard === 'object' ? options.dashboard : {};
+  const enabled = options.dashboard === true || typeof options.dashboard === 'object';
+  const path = dashboard.path ?? 'streams/ui';
+  const trimmed = typeof path === 'string' ? path.replace(/^\/+|\/+$/g, '') : '';
+  if (!/^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(trimmed)) {
+    throw new StreamsModuleConfigError(
+      `dashboard.path must be a plain path such as 'streams/ui' (letters, digits, '.', '_', '~', '-' between slashes), got ${JSON.stringify(path)}`,
+    );
+  }
+  const sampleIntervalMs = positive(dashboard.sampleIntervalMs, 5000, 'dashboard.sampleIntervalMs');
+  const historyMs = positive(dashboard.historyMs, 600_000, 'dashboard.historyMs');
+  if (historyMs < sampleIntervalMs) {
+    throw new StreamsModuleConfigError(
+      `dashboard.historyMs (${historyMs}) must be at least dashboard.sampleIntervalMs (${sampleIntervalMs})`,
+    );
+  }
+  return { enabled, path: trimmed, sampleIntervalMs, historyMs };
 }
 
 function hopKeyOf(secret: string | undefined, applicationId: string): Buffer {

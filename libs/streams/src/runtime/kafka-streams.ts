@@ -94,6 +94,8 @@ export class KafkaStreams {
   private readonly metadataState: StreamsMetadataState;
   private readonly storeProvider: LocalStoreProvider;
   private localOffsetSums: Record<string, number> = {};
+  /** The warm-up replicas of the latest assignment (a subset of the standby tasks). */
+  private warmupTasks: readonly string[] = [];
   private processId = '';
   private partitionsByTopic = new Map<string, number>();
   private exceptionHandler: StreamsUncaughtExceptionHandler = () =>
@@ -340,9 +342,14 @@ export class KafkaStreams {
     await this.closing;
   }
 
-  /** Local task ids: active and standby. */
-  localTaskIds(): { active: string[]; standby: string[] } {
-    return { active: this.tasks?.taskIds() ?? [], standby: this.standbys?.taskIds() ?? [] };
+  /**
+   * Local task ids: active and standby, and which of the standbys are warm-up replicas (placed
+   * on the task's intended owner until it catches up: a probing rebalance then moves the task).
+   */
+  localTaskIds(): { active: string[]; standby: string[]; warmup: string[] } {
+    const standby = this.standbys?.taskIds() ?? [];
+    const warmup = this.warmupTasks.filter((id) => standby.includes(id));
+    return { active: this.tasks?.taskIds() ?? [], standby, warmup };
   }
 
   /**
@@ -359,6 +366,7 @@ export class KafkaStreams {
     return sumTaskMetrics(
       (this.tasks?.tasks() ?? []).map((entry) => entry.task.metrics),
       this.tasks?.commits ?? 0,
+      this.tasks?.commitTimeMs ?? 0,
     );
   }
 
@@ -409,6 +417,7 @@ export class KafkaStreams {
             this.warnedNoApplicationServer = true;
             this.logger.warn(warning);
           }
+          this.warmupTasks = info.warmup;
           this.setState(KafkaStreamsState.REBALANCING);
         },
         onRunning: () => {

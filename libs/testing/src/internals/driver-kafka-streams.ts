@@ -155,8 +155,12 @@ export class DriverKafkaStreams extends KafkaStreams {
     };
   }
 
-  override localTaskIds(): { active: string[]; standby: string[] } {
-    return { active: this.activeTaskMetadata().map((t) => t.taskId.toString()), standby: [] };
+  override localTaskIds(): { active: string[]; standby: string[]; warmup: string[] } {
+    return {
+      active: this.activeTaskMetadata().map((t) => t.taskId.toString()),
+      standby: [],
+      warmup: [],
+    };
   }
 
   override activeTaskMetadata(): TaskMetadata[] {
@@ -205,6 +209,7 @@ export class DriverKafkaStreams extends KafkaStreams {
       deadLettered: sum?.deadLettered ?? 0,
       droppedRecords: sum?.droppedRecords ?? 0,
       commits: 0,
+      commitTimeMs: 0,
     };
   }
 

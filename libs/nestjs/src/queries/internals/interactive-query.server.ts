@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { ServerTCP, type Server } from '@nestjs/microservices';
 import { of } from 'rxjs';
 import { KafkaStreams, StreamsError } from '@nest-streams/streams';
@@ -9,6 +9,7 @@ import {
   type RemoteQueryResponse,
 } from './interactive-query.protocol';
 import { LocalSessionReader } from './local-session.reader';
+import { InstanceReporter } from '../../dashboard/internals/instance-reporter';
 import { toWire } from './wire-codec';
 
 /** What the query server uses of a @nestjs/microservices transport server. */
@@ -18,7 +19,7 @@ type TransportServer = Pick<Server, 'addHandler' | 'listen' | 'close'>;
  * This instance's side of instance-to-instance queries: a @nestjs/microservices server (TCP
  * by default, any transport strategy by configuration) answering the pattern
  * `nest-streams.query:<endpoint>` with `KafkaStreams.query()` (interactive queries v2) over the
- * local stores. Failures travel as data (per partition, or for the whole request), never as
+ * local stores, session fetches, and this instance's report for the cluster page. Failures travel as data (per partition, or for the whole request), never as
  * transport errors. Started before `KafkaStreams` (its endpoint travels in the assignment),
  * closed after it.
  *
@@ -34,6 +35,9 @@ export class InteractiveQueryServer {
     @Inject(StreamsModuleSettings) private readonly settings: StreamsModuleSettings,
     @Inject(KafkaStreams) private readonly streams: KafkaStreams,
     @Inject(LocalSessionReader) private readonly sessions: LocalSessionReader,
+    @Optional()
+    @Inject(InstanceReporter)
+    private readonly reporter?: InstanceReporter,
   ) {}
 
   /** The endpoint this server answers for, when remote queries are on. */
@@ -97,6 +101,20 @@ export class InteractiveQueryServer {
           message: `a query meant for ${decoded.target} reached ${String(this.settings.queryEndpoint)}: rediscover the owner and retry`,
         },
       };
+    }
+    if ('instanceReport' in decoded) {
+      if (!this.reporter) {
+        return {
+          ok: false,
+          servedBy,
+          failure: {
+            code: 'NO_REPORTS',
+            retriable: false,
+            message: 'this instance sends no report',
+          },
+        };
+      }
+      return { ok: true, servedBy, result: toWire(await this.reporter.report()) };
     }
     const store = 'request' in decoded ? decoded.request.storeName : decoded.sessionFetch.storeName;
     try {
