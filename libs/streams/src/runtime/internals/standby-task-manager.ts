@@ -5,7 +5,7 @@ import type { ChangelogRecord } from '../../state/state-store-context';
 import type { LagInfo } from '../../query/streams-metadata';
 import type { StateDirectory } from './state-directory';
 import type { StateLogger } from '../state-logger';
-import { fixedAssigner } from './state-restorer';
+import { fixedAssigner } from './throwaway-group-consumer';
 import { StandbyTask, type StandbyPartition } from './standby-task';
 import type { ResolvedStreamsConfig } from '../streams-config';
 import { fetchTopicOffsetsSettled } from './topic-admin';
