@@ -2,9 +2,9 @@ import { Serdes } from '../serde/serdes';
 import type { Aggregator, Initializer, Reducer } from './functions';
 import type { Materialized } from './materialized';
 import type { Named } from './named';
-import { KTable } from './ktable';
-import { SessionWindowedKStream } from './session-windowed-kstream';
-import { TimeWindowedKStream } from './time-windowed-kstream';
+import type { KTable } from './ktable';
+import type { SessionWindowedKStream } from './session-windowed-kstream';
+import type { TimeWindowedKStream } from './time-windowed-kstream';
 import { SessionWindows } from './windows/session-windows';
 import type { TimeWindows } from './windows/time-windows';
 import { GroupedStreamAggregateBuilder } from './internals/grouped-stream-aggregate-builder';
@@ -96,9 +96,9 @@ export class KGroupedStream<K, V> {
     windows: TimeWindows | SessionWindows,
   ): TimeWindowedKStream<K, V> | SessionWindowedKStream<K, V> {
     if (windows instanceof SessionWindows) {
-      return new SessionWindowedKStream(this.node, windows, this.aggregates);
+      return new this.node.builder.dsl.SessionWindowedKStream(this.node, windows, this.aggregates);
     }
-    return new TimeWindowedKStream(this.node, windows, this.aggregates);
+    return new this.node.builder.dsl.TimeWindowedKStream(this.node, windows, this.aggregates);
   }
 
   private doAggregate<VA>(
@@ -122,7 +122,7 @@ export class KGroupedStream<K, V> {
       storeBuilder: store.builder,
       defaultSerdes: store.defaultSerdes,
     });
-    return new KTable<K, VA>(
+    return new this.node.builder.dsl.KTable<K, VA>(
       { builder, name: processorName, keySerde, valueSerde, sourceTopics },
       supplier,
       store.queryableStoreName,

@@ -1,7 +1,7 @@
 import { Serdes } from '../serde/serdes';
 import type { Serde } from '../serde/serde';
 import type { Aggregator, Initializer, Merger, Reducer } from './functions';
-import { KTable } from './ktable';
+import type { KTable } from './ktable';
 import type { Materialized } from './materialized';
 import type { Named } from './named';
 import type { SessionWindows } from './windows/session-windows';
@@ -115,7 +115,7 @@ export class SessionWindowedKStream<K, V> {
       storeBuilder: store.builder,
       defaultSerdes: store.defaultSerdes,
     });
-    return new KTable<Windowed<K>, VA>(
+    return new this.node.builder.dsl.KTable<Windowed<K>, VA>(
       { builder, name: processorName, keySerde: undefined, valueSerde, sourceTopics },
       supplier,
       store.queryableStoreName,

@@ -1,6 +1,6 @@
 import { TopologyError } from '../errors/topology.error';
 import type { Serde } from '../serde/serde';
-import type { StateStore } from '../state/state-store';
+import type { StateStore } from './state-store';
 import type { ProcessorSupplier } from './processor';
 import { describeTopology } from './internals/topology-description';
 import type {

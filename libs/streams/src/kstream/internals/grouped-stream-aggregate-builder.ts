@@ -1,6 +1,6 @@
 import type { ProcessorSupplier } from '../../processor/processor';
-import type { StateStore } from '../../state/state-store';
-import type { StoreBuilder } from '../../state/store-builder';
+import type { StateStore } from '../../processor/state-store';
+import type { StoreBuilder } from '../../processor/store-builder';
 import { bindingDefaultSerdes, type DefaultSerde } from './default-serde';
 import type { StreamNode } from './stream-node';
 

@@ -1,6 +1,6 @@
 import { TopologyError } from '../../errors/topology.error';
 import type { Serde } from '../../serde/serde';
-import type { StateStore } from '../../state/state-store';
+import type { StateStore } from '../../processor/state-store';
 import { Stores } from '../../state/stores';
 import type { Materialized } from '../materialized';
 import type { SessionWindows } from '../windows/session-windows';

@@ -11,7 +11,7 @@ import type { TopicPartition } from '../../processor/topic-partition';
 import { Serdes } from '../../serde/serdes';
 import { changelogTopicName } from '../../state/internals/changelog-topic-name';
 import type { MeteredKeyValueStore } from '../../state/internals/metered-key-value-store';
-import type { StateStoreContext, StoreRegistration } from '../../state/state-store-context';
+import type { StateStoreContext, StoreRegistration } from '../../processor/state-store-context';
 import { Stores } from '../../state/stores';
 import type { StateLogger } from '../state-logger';
 import type { StateRestoreListener } from '../state-restore-listener';

@@ -3,7 +3,7 @@ import type { Admin, EachBatchPayload, Kafka, PartitionAssigner } from 'kafkajs'
 import { AssignerProtocol } from './kafkajs/kafkajs';
 import { ChangelogRestoreError } from '../../errors/changelog-restore.error';
 import { topicPartitionKey } from '../../processor/topic-partition';
-import type { ChangelogRecord } from '../../state/state-store-context';
+import type { ChangelogRecord } from '../../processor/state-store-context';
 import { consoleStateLogger, type StateLogger } from '../state-logger';
 import type { StateRestoreListener } from '../state-restore-listener';
 import { fetchTopicOffsetsSettled } from './topic-admin';

@@ -3,7 +3,7 @@ import { decodeInfo, type AssignmentInfo } from '../../cluster/internals/assignm
 import {
   streamsPartitionAssignor,
   type StreamsAssignorContext,
-} from '../../cluster/internals/streams-partition-assignor';
+} from './streams-partition-assignor';
 import { AssignerProtocol } from './kafkajs/kafkajs';
 import type { ActiveTaskManager } from './active-task-manager';
 import { commitFailureAction, isFencedError, isRebalanceError } from './commit-failure';

@@ -1,5 +1,5 @@
-import type { StateStore } from '../state-store';
-import type { StoreBuilder } from '../store-builder';
+import type { StateStore } from '../../processor/state-store';
+import type { StoreBuilder } from '../../processor/store-builder';
 
 /**
  * What every store builder shares, as Kafka Streams' `AbstractStoreBuilder`: the supplier's

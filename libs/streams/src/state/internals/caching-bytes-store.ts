@@ -1,6 +1,6 @@
 import { StoreClosedError } from '../../errors/store-closed.error';
 import { SyncReadUnavailableError } from '../../errors/sync-read-unavailable.error';
-import type { StateStoreContext } from '../state-store-context';
+import type { StateStoreContext } from '../../processor/state-store-context';
 import type { BytesStore, BytesWrite, KeyValueBytes } from '../bytes-store';
 import { mergeDirtyEntries, mergeDirtyEntriesIntoArray } from './merged-cache-iterator';
 import type { FlushedEntry, NamedCache } from './named-cache';
@@ -75,7 +75,7 @@ export class CachingBytesStore extends WrappedBytesStore {
     await super.init(context);
     this.context = context;
     this.syncInner = this.inner.capabilities.syncReads;
-    this.owner = context.cache ?? RecordCache.processWide();
+    this.owner = RecordCache.of(context);
     this.cache = this.owner.createNamespace(`${context.taskId.toString()}-${this.name}`, (e) =>
       this.writeThrough(e),
     );

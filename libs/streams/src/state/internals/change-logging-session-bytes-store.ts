@@ -1,4 +1,4 @@
-import type { StateStoreContext } from '../state-store-context';
+import type { StateStoreContext } from '../../processor/state-store-context';
 import { ChangelogWriter } from './changelog-writer';
 import type {
   SessionBytesEntry,

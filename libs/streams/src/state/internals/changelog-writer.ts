@@ -1,6 +1,6 @@
 import { ProcessorStateError } from '../../errors/processor-state.error';
 import type { RecordCollector } from '../../processor/internals/record-collector';
-import type { StateStoreContext } from '../state-store-context';
+import type { StateStoreContext } from '../../processor/state-store-context';
 import { changelogTopicName } from './changelog-topic-name';
 import { readTimestamp } from './ordered-bytes';
 

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type { Serde } from '../../serde/serde';
 import type { KeyValueBytesStoreSupplier } from '../key-value-bytes-store-supplier';
-import type { StateStoreContext } from '../state-store-context';
+import type { StateStoreContext } from '../../processor/state-store-context';
 import { AbstractStoreBuilder } from './abstract-store-builder';
 import type { BytesStore } from '../bytes-store';
 import { CachingBytesStore } from './caching-bytes-store';

@@ -1,4 +1,4 @@
-import type { StateStoreContext } from '../state-store-context';
+import type { StateStoreContext } from '../../processor/state-store-context';
 
 /** A store layer that binds to the task when it opens (change-logging, caching). */
 interface ContextualLayer {

@@ -1,4 +1,4 @@
-import type { StateStoreContext } from '../state-store-context';
+import type { StateStoreContext } from '../../processor/state-store-context';
 import type { BytesStore } from '../bytes-store';
 import { describeBytesStoreContract } from './bytes-store.contract';
 import { CachingBytesStore } from './caching-bytes-store';

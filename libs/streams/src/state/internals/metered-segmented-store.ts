@@ -1,7 +1,7 @@
 import { StoreClosedError } from '../../errors/store-closed.error';
 import type { Windowed } from '../../windowing/windowed';
 import type { Serde } from '../../serde/serde';
-import type { ChangelogRecord, StateStoreContext } from '../state-store-context';
+import type { ChangelogRecord, StateStoreContext } from '../../processor/state-store-context';
 import type { BytesWrite } from '../bytes-store';
 import { changelogTopicName } from './changelog-topic-name';
 import { findLayer, initStack } from './layer-stack';

@@ -1,7 +1,7 @@
 import { TimeWindow } from '../../windowing/time-window';
 import { Windowed } from '../../windowing/windowed';
 import type { KeyValue, KeyValueIterator } from '../key-value-store';
-import type { ChangelogRecord } from '../state-store-context';
+import type { ChangelogRecord } from '../../processor/state-store-context';
 import type { WindowStore, WindowStoreIterator } from '../window-store';
 import type { BytesWrite } from '../bytes-store';
 import { CachingWindowBytesStore } from './caching-window-bytes-store';

@@ -1,5 +1,5 @@
 import { SyncReadUnavailableError } from '../../errors/sync-read-unavailable.error';
-import type { StateStoreContext } from '../state-store-context';
+import type { StateStoreContext } from '../../processor/state-store-context';
 import type { BytesStore, BytesWrite } from '../bytes-store';
 import { PrefetchedReads } from './prefetched-reads';
 import { WrappedBytesStore } from './wrapped-bytes-store';

@@ -1,5 +1,5 @@
 import { StoreClosedError } from '../../errors/store-closed.error';
-import type { StateStoreContext } from '../state-store-context';
+import type { StateStoreContext } from '../../processor/state-store-context';
 import type { CacheEntry, FlushedEntry, NamedCache } from './named-cache';
 import { RecordCache } from './record-cache';
 import type { TimestampedBytesWrite } from './wrapped-segmented-store';
@@ -97,7 +97,7 @@ export class SegmentedStoreCache<E> {
     if (this.cache !== undefined) return;
     this.context = context;
     this.cachedStreamTime = -1;
-    this.owner = context.cache ?? RecordCache.processWide();
+    this.owner = RecordCache.of(context);
     this.cache = this.owner.createNamespace(
       `${context.taskId.toString()}-${this.target.name}`,
       (entries) => this.writeThrough(entries),

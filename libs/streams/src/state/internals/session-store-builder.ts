@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type { Serde } from '../../serde/serde';
 import type { SessionBytesStoreSupplier } from '../session-bytes-store-supplier';
-import type { StateStoreContext } from '../state-store-context';
+import type { StateStoreContext } from '../../processor/state-store-context';
 import { AbstractStoreBuilder } from './abstract-store-builder';
 import { CachingSessionBytesStore } from './caching-session-bytes-store';
 import { ChangeLoggingSessionBytesStore } from './change-logging-session-bytes-store';

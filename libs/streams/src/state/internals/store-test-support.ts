@@ -1,7 +1,7 @@
 import { UnsupportedStoreOperationError } from '../../errors/unsupported-store-operation.error';
 import { InMemoryRecordCollector } from '../../processor/internals/in-memory-record-collector';
 import { TaskId } from '../../processor/task-id';
-import type { StateStoreContext, StoreRegistration } from '../state-store-context';
+import type { StateStoreContext, StoreRegistration } from '../../processor/state-store-context';
 import type { BytesStore, BytesStoreCapabilities, KeyValueBytes } from '../bytes-store';
 import { RecordCache } from './record-cache';
 import { WrappedBytesStore } from './wrapped-bytes-store';

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { Serde } from '../../serde/serde';
-import type { StateStoreContext } from '../state-store-context';
+import type { StateStoreContext } from '../../processor/state-store-context';
 import type { WindowBytesStoreSupplier } from '../window-bytes-store-supplier';
 import { AbstractStoreBuilder } from './abstract-store-builder';
 import { CachingWindowBytesStore } from './caching-window-bytes-store';
