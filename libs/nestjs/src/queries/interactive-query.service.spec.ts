@@ -15,9 +15,10 @@ import { StreamsModuleSettings } from '../internals/streams-module.settings';
 import type { StreamsModuleOptions } from '../streams-module-options.interface';
 import { FakeKafkaStreams, instance } from '../internals/testing/fake-kafka-streams';
 import type { InteractiveQueryClient } from './internals/interactive-query.client';
-import type {
-  RemoteQueryRequest,
-  RemoteQueryResponse,
+import {
+  decodeRemoteQueryRequest,
+  type RemoteQueryRequest,
+  type RemoteQueryResponse,
 } from './internals/interactive-query.protocol';
 import { InteractiveQueryServer } from './internals/interactive-query.server';
 import { InteractiveQueryService } from './interactive-query.service';
@@ -56,10 +57,18 @@ function member(endpoint: string, data: Record<number, Record<string, number>>):
           };
         }
         const q = request.query;
-        const result =
-          q.type === 'key'
-            ? (rows[String(q.key)] ?? null)
-            : Object.entries(rows).map(([key, value]) => ({ key, value }));
+        if (q.type !== 'key' && q.type !== 'range') throw new Error(`unexpected ${q.type} query`);
+        // A range answers only the keys within its bounds, in the order it asks for.
+        const inRange = ([key]: [string, number]) =>
+          q.type === 'range' &&
+          (q.lower === undefined || key >= String(q.lower)) &&
+          (q.upper === undefined || key <= String(q.upper));
+        const entries = Object.entries(rows)
+          .filter(inRange)
+          .sort(([x], [y]) => (x < y ? -1 : 1))
+          .map(([key, value]) => ({ key, value }));
+        if (q.type === 'range' && q.descending) entries.reverse();
+        const result = q.type === 'key' ? (rows[String(q.key)] ?? null) : entries;
         return {
           partition,
           success: true,
@@ -144,6 +153,31 @@ describe('InteractiveQueryService', () => {
       // Each instance asked for exactly its active partitions, active copies only.
       expect(local.queries.map((q) => [q.partitions, q.requireActive])).toEqual([[[0, 1], true]]);
       expect(sent.map((s) => s.target).sort()).toEqual([query(B), query(C)]);
+    });
+
+    it('passes the range bounds to every instance: keys outside them are never answered', async () => {
+      const result = await service.range<string, number>('stats-store', 'b', 'e');
+      expect(result.entries).toEqual([
+        { key: 'b', value: 2 },
+        { key: 'c', value: 3 },
+        { key: 'd', value: 4 },
+        { key: 'e', value: 5 },
+      ]);
+      expect(result.complete).toBe(true);
+      const bounds = sent.map((s) => {
+        const decoded = decodeRemoteQueryRequest(s);
+        const q = (decoded && 'request' in decoded ? decoded.request.query : {}) as {
+          lower?: unknown;
+          upper?: unknown;
+        };
+        return [q.lower, q.upper];
+      });
+      expect(bounds).toEqual([
+        ['b', 'e'],
+        ['b', 'e'],
+      ]);
+      const lowerOnly = await service.range<string, number>('stats-store', 'd', undefined);
+      expect(lowerOnly.entries.map((e) => e.key)).toEqual(['d', 'e', 'f']);
     });
 
     it('reports an unreachable instance with its partitions, never dropping it silently', async () => {
