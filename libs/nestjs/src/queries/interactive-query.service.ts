@@ -316,7 +316,7 @@ export class InteractiveQueryService {
     options: ScatterQueryOptions<K>,
   ): Promise<ScatterGatherResult<K, V>> {
     const keySerde = options.keySerde ?? this.locator.keySerdeOf<K>(store);
-    const sub = this.streams.topology.subtopologies().find((s) => s.stores.includes(store));
+    const sub = this.streams.topology.subtopologyOf(store);
     if (!sub) throw new UnknownStateStoreError(`the topology has no state store named '${store}'`);
     const self = this.settings.self;
     const asks: { target: QueryTarget; instance: string; partitions?: number[] }[] = [];

@@ -206,6 +206,16 @@ export class Topology {
   }
 
   /**
+   * @internal The sub-topology that holds the store `storeName` (a store belongs to exactly
+   * one), or `undefined` when the topology has no such store.
+   *
+   * @throws TopologyError as {@link subtopologies}.
+   */
+  subtopologyOf(storeName: string): Subtopology | undefined {
+    return this.subtopologies().find((s) => s.stores.includes(storeName));
+  }
+
+  /**
    * @internal The sub-topologies: nodes connected by parent links or shared stores. Ids follow
    * the order in which each group's first node was added.
    *

@@ -120,13 +120,13 @@ export class KafkaStreams {
     });
     this.cache = new RecordCache(this.config.statestoreCacheMaxBytes);
     this.metadataState = new StreamsMetadataState(
-      () => this.topology.subtopologies(),
+      this.topology,
       (sub) => sub.sourceTopics.map((t) => this.resolveTopic(t)),
       (topic) => this.partitionsByTopic.get(topic),
     );
     this.storeProvider = new LocalStoreProvider({
       state: () => this.currentState,
-      subtopologyOf: (name) => this.topology.subtopologies().find((s) => s.stores.includes(name)),
+      subtopologyOf: (name) => this.topology.subtopologyOf(name),
       partitionCount: (name) => this.storePartitionCount(name),
       localStores: (name) => this.localStores(name),
     });
@@ -174,7 +174,7 @@ export class KafkaStreams {
    * routes NOT_PRESENT partitions to their owners.
    */
   async query<K>(request: StateQueryRequest<K>): Promise<StateQueryResult<unknown>> {
-    const exists = this.topology.subtopologies().some((s) => s.stores.includes(request.storeName));
+    const exists = this.topology.subtopologyOf(request.storeName) !== undefined;
     const queryable =
       this.currentState === KafkaStreamsState.RUNNING ||
       this.currentState === KafkaStreamsState.REBALANCING;
@@ -402,7 +402,7 @@ export class KafkaStreams {
   }
 
   private storePartitionCount(storeName: string): number | undefined {
-    const sub = this.topology.subtopologies().find((s) => s.stores.includes(storeName));
+    const sub = this.topology.subtopologyOf(storeName);
     if (!sub) return undefined;
     const counts = sub.sourceTopics.map(
       (t) => this.partitionsByTopic.get(this.resolveTopic(t)) ?? 0,
