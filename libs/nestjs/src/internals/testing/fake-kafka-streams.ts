@@ -39,6 +39,9 @@ export function instance(
   };
 }
 
+/** The one sub-topology of the fake's topology. */
+const STATS_SUBTOPOLOGY = { id: 0, stores: ['stats-store'], sourceTopics: ['events'] };
+
 /**
  * A stand-in for `KafkaStreams` in unit tests: answers the routing and query calls from what
  * the test sets, and records queries.
@@ -54,7 +57,9 @@ export class FakeKafkaStreams {
     position: {},
   });
   topology = {
-    subtopologies: () => [{ id: 0, stores: ['stats-store'], sourceTopics: ['events'] }],
+    subtopologies: () => [STATS_SUBTOPOLOGY],
+    subtopologyOf: (store: string) =>
+      STATS_SUBTOPOLOGY.stores.includes(store) ? STATS_SUBTOPOLOGY : undefined,
   };
 
   /** Sets where keys live: the owner and its standbys, for every key. */
