@@ -13,7 +13,7 @@ import { KeyOwnerLocator } from '../routing/internals/key-owner.locator';
 import { OwnerUnreachableError } from '../routing/owner-unreachable.error';
 import { StreamsModuleSettings } from '../internals/streams-module.settings';
 import type { StreamsModuleOptions } from '../streams-module-options.interface';
-import { FakeKafkaStreams, instance } from '../internals/testing/fake-kafka-streams';
+import { FakeKafkaStreams, instance } from '../../test-support/fake-kafka-streams';
 import type { InteractiveQueryClient } from './internals/interactive-query.client';
 import {
   decodeRemoteQueryRequest,

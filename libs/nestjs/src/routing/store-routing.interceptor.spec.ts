@@ -30,7 +30,7 @@ import { KafkaStreamsHost } from '../internals/kafka-streams.host';
 import { StreamsMetricsService } from '../metrics/streams-metrics.service';
 import { StoreReadContext } from '../queries/internals/store-read-context';
 import { StreamsModule } from '../streams.module';
-import { FakeKafkaStreams, instance } from '../internals/testing/fake-kafka-streams';
+import { FakeKafkaStreams, instance } from '../../test-support/fake-kafka-streams';
 import { HopAuthenticator } from './internals/hop-authenticator';
 import { HttpRequestForwarder } from './internals/http-request.forwarder';
 

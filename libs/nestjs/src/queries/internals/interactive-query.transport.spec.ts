@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { RangeQuery } from '@nest-streams/streams';
 import { OwnerUnreachableError } from '../../routing/owner-unreachable.error';
 import { StreamsModuleSettings } from '../../internals/streams-module.settings';
-import { FakeKafkaStreams } from '../../internals/testing/fake-kafka-streams';
+import { FakeKafkaStreams } from '../../../test-support/fake-kafka-streams';
 import { InteractiveQueryClient } from './interactive-query.client';
 import { encodeStateQueryRequest } from './interactive-query.protocol';
 import { InteractiveQueryServer } from './interactive-query.server';

@@ -17,7 +17,7 @@ import {
   TASK,
   connectedProducer,
   tempStateDir,
-} from './state-restore.broker-test-support';
+} from '../../../test-support/state-restore.broker-test-support';
 
 const STORE = 'windowed-count-store';
 const MINUTE = 60_000;

@@ -2,7 +2,7 @@ import { SyncReadUnavailableError } from '../../errors/sync-read-unavailable.err
 import { CachingBytesStore } from './caching-bytes-store';
 import { ChangeLoggingBytesStore } from './change-logging-bytes-store';
 import { InMemoryBytesStore } from './in-memory-bytes.store';
-import { AsyncOnlyBytesStore, testStoreContext } from './store-test-support';
+import { AsyncOnlyBytesStore, testStoreContext } from '../../../test-support/store-test-support';
 
 const b = (text: string): Buffer => Buffer.from(text);
 const str = (value: Buffer | null | undefined): string | null | undefined =>

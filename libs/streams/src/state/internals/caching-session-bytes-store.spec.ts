@@ -7,7 +7,7 @@ import {
   type SessionQuery,
 } from './segmented-session-bytes.store';
 import { SessionKeySchema } from './session-key-schema';
-import { testStoreContext, prng } from './store-test-support';
+import { testStoreContext, prng } from '../../../test-support/store-test-support';
 
 const b = (text: string): Buffer => Buffer.from(text, 'latin1');
 

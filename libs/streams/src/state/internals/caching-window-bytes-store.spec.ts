@@ -7,7 +7,7 @@ import {
   type WindowBytesEntry,
   type WindowRangeQuery,
 } from './segmented-window-bytes.store';
-import { testStoreContext, prng } from './store-test-support';
+import { testStoreContext, prng } from '../../../test-support/store-test-support';
 import { WindowKeySchema } from './window-key-schema';
 
 const HOUR = 3_600_000;

@@ -3,7 +3,7 @@ import { TaskId } from '../../processor/task-id';
 import { ChangeLoggingBytesStore } from './change-logging-bytes-store';
 import { InMemoryBytesStore } from './in-memory-bytes.store';
 import { writeTimestamp } from './ordered-bytes';
-import { testStoreContext } from './store-test-support';
+import { testStoreContext } from '../../../test-support/store-test-support';
 
 const b = (text: string): Buffer => Buffer.from(text);
 

@@ -2,7 +2,7 @@ import { ProcessorStateError } from '../../errors/processor-state.error';
 import { TaskId } from '../../processor/task-id';
 import { ChangelogWriter } from './changelog-writer';
 import { writeTimestamp } from './ordered-bytes';
-import { testStoreContext } from './store-test-support';
+import { testStoreContext } from '../../../test-support/store-test-support';
 
 describe('ChangelogWriter', () => {
   it("logs to the store's changelog on the task's partition, timestamps from the record", () => {

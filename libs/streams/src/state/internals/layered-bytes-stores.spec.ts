@@ -4,7 +4,7 @@ import { describeBytesStoreContract } from './bytes-store.contract';
 import { CachingBytesStore } from './caching-bytes-store';
 import { ChangeLoggingBytesStore } from './change-logging-bytes-store';
 import { InMemoryBytesStore } from './in-memory-bytes.store';
-import { testStoreContext } from './store-test-support';
+import { testStoreContext } from '../../../test-support/store-test-support';
 import { WrappedBytesStore } from './wrapped-bytes-store';
 
 /** Opens a stack of layers through `open()`, as the contract suite does for engines. */

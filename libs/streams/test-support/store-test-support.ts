@@ -1,10 +1,10 @@
-import { UnsupportedStoreOperationError } from '../../errors/unsupported-store-operation.error';
-import { InMemoryRecordCollector } from '../../processor/internals/in-memory-record-collector';
-import { TaskId } from '../../processor/task-id';
-import type { StateStoreContext, StoreRegistration } from '../../processor/state-store-context';
-import type { BytesStore, BytesStoreCapabilities, KeyValueBytes } from '../bytes-store';
-import { RecordCache } from './record-cache';
-import { WrappedBytesStore } from './wrapped-bytes-store';
+import { UnsupportedStoreOperationError } from '../src/errors/unsupported-store-operation.error';
+import { InMemoryRecordCollector } from '../src/processor/internals/in-memory-record-collector';
+import { TaskId } from '../src/processor/task-id';
+import type { StateStoreContext, StoreRegistration } from '../src/processor/state-store-context';
+import type { BytesStore, BytesStoreCapabilities, KeyValueBytes } from '../src/state/bytes-store';
+import { RecordCache } from '../src/state/internals/record-cache';
+import { WrappedBytesStore } from '../src/state/internals/wrapped-bytes-store';
 
 /** A {@link StateStoreContext} for tests, with its collector, cache and registrations at hand. */
 export interface TestStoreContext extends StateStoreContext {
