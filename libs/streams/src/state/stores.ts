@@ -1,15 +1,21 @@
-import type { Serde } from '../serde/serde';
-import { InMemoryBytesStore } from './internals/in-memory-bytes.store';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { KeyValueStoreBuilder } from './internals/key-value-store-builder';
+import { InvalidWindowError } from '../errors/invalid-window.error';
+import type { StateStoreContext } from '../processor/state-store-context';
+import type { Serde } from '../serde/serde';
+import { requireDurationMs } from '../windowing/internals/window-time';
+import type { BytesStore, BytesStoreCapabilities } from './bytes-store';
+import { InMemoryBytesStore } from './internals/in-memory-bytes.store';
+import { KeyValueEngineLayer } from './internals/key-value-engine-layer';
+import { MeteredKeyValueStore } from './internals/metered-key-value-store';
+import { MeteredSessionStore } from './internals/metered-session-store';
+import { MeteredWindowStore } from './internals/metered-window-store';
 import { NxteditionRocksDBStore } from './internals/nxtedition-rocksdb.store';
-import { SegmentedSessionBytesStore } from './internals/segmented-session-bytes.store';
-import { SegmentedWindowBytesStore } from './internals/segmented-window-bytes.store';
-import { SessionStoreBuilder } from './internals/session-store-builder';
-import { WindowStoreBuilder } from './internals/window-store-builder';
+import { SegmentedBytesStore, type SegmentedKeySchema } from './internals/segmented-bytes.store';
+import { SessionKeySchema } from './internals/session-key-schema';
+import { StateStoreBuilder, stackOver } from './internals/state-store-builder';
 import { ValueAndTimestampSerde } from './internals/value-and-timestamp-serde';
-import type { BytesStore } from './bytes-store';
+import { WindowKeySchema } from './internals/window-key-schema';
 import type {
   BytesStoreLocation,
   KeyValueBytesStoreSupplier,
@@ -24,6 +30,16 @@ export interface PersistentStoreOptions {
   /** Tunes this store's RocksDB options before it opens. */
   readonly configSetter?: RocksDBConfigSetter;
 }
+
+/** The sub-directory of a task directory holding key-value engines (Kafka Streams' layout). */
+const KEY_VALUE_DIR = 'rocksdb';
+
+const WINDOW_SCHEMA: SegmentedKeySchema = {
+  segmentTimestamp: (storeKey) => WindowKeySchema.extractStoreTimestamp(storeKey),
+};
+const SESSION_SCHEMA: SegmentedKeySchema = {
+  segmentTimestamp: (storeKey) => SessionKeySchema.extractEndTimestamp(storeKey),
+};
 
 /**
  * Factories of store suppliers and builders, as Kafka Streams' `Stores`.
@@ -45,12 +61,11 @@ export const Stores = {
     options: PersistentStoreOptions = {},
   ): KeyValueBytesStoreSupplier {
     requireStoreName(name);
-    const { configSetter } = options;
     return {
       name,
       metricsScope: 'rocksdb',
       persistent: true,
-      get: (location) => createRocksDBEngine(name, location, configSetter),
+      get: (location) => rocksDBEngine(name, location, options.configSetter),
     };
   },
 
@@ -81,8 +96,8 @@ export const Stores = {
     supplier: KeyValueBytesStoreSupplier,
     keySerde: Serde<K>,
     valueSerde: Serde<V>,
-  ): KeyValueStoreBuilder<K, V> {
-    return new KeyValueStoreBuilder(supplier, keySerde, valueSerde);
+  ): StateStoreBuilder<MeteredKeyValueStore<K, V>> {
+    return keyValueBuilder(supplier, keySerde, valueSerde, false);
   },
 
   /**
@@ -94,13 +109,8 @@ export const Stores = {
     supplier: KeyValueBytesStoreSupplier,
     keySerde: Serde<K>,
     valueSerde: Serde<V>,
-  ): KeyValueStoreBuilder<K, ValueAndTimestamp<V>> {
-    return new KeyValueStoreBuilder(
-      supplier,
-      keySerde,
-      new ValueAndTimestampSerde(valueSerde),
-      true,
-    );
+  ): StateStoreBuilder<MeteredKeyValueStore<K, ValueAndTimestamp<V>>> {
+    return keyValueBuilder(supplier, keySerde, new ValueAndTimestampSerde(valueSerde), true);
   },
 
   /**
@@ -118,39 +128,14 @@ export const Stores = {
     retainDuplicates = false,
     options: PersistentStoreOptions = {},
   ): WindowBytesStoreSupplier {
-    requireStoreName(name);
-    const { configSetter } = options;
+    const scope = { metricsScope: 'rocksdb-window', persistent: true } as const;
     return {
-      name,
-      metricsScope: 'rocksdb-window',
-      persistent: true,
-      retentionPeriodMs,
-      windowSizeMs,
-      retainDuplicates,
-      get: ({ directory, configs }) =>
-        new SegmentedWindowBytesStore({
-          name,
-          retentionPeriodMs,
-          windowSizeMs,
-          retainDuplicates,
-          capabilities: { syncReads: true, persistent: true },
-          // Each segment is a RocksDB instance named like its directory (`<name>.<start>`), the
-          // name the config setter gets, as in Kafka Streams.
-          segmentFactory: (segment) =>
-            createRocksDBEngine(
-              segment,
-              { directory: path.join(directory, segment), configs },
-              configSetter,
-            ),
-          listSegmentNames: async () => {
-            try {
-              return await fs.readdir(directory);
-            } catch (error) {
-              if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-              throw error;
-            }
-          },
-        }),
+      ...windowSupplier(name, retentionPeriodMs, windowSizeMs, retainDuplicates),
+      ...scope,
+      get: (at) => {
+        requireWindowFits(name, retentionPeriodMs, windowSizeMs);
+        return segmentedRocksDB(name, retentionPeriodMs, WINDOW_SCHEMA, at, options.configSetter);
+      },
     };
   },
 
@@ -161,23 +146,14 @@ export const Stores = {
     windowSizeMs: number,
     retainDuplicates = false,
   ): WindowBytesStoreSupplier {
-    requireStoreName(name);
+    const scope = { metricsScope: 'in-memory-window', persistent: false } as const;
     return {
-      name,
-      metricsScope: 'in-memory-window',
-      persistent: false,
-      retentionPeriodMs,
-      windowSizeMs,
-      retainDuplicates,
-      get: () =>
-        new SegmentedWindowBytesStore({
-          name,
-          retentionPeriodMs,
-          windowSizeMs,
-          retainDuplicates,
-          capabilities: { syncReads: true, persistent: false },
-          segmentFactory: (segment) => new InMemoryBytesStore(segment),
-        }),
+      ...windowSupplier(name, retentionPeriodMs, windowSizeMs, retainDuplicates),
+      ...scope,
+      get: () => {
+        requireWindowFits(name, retentionPeriodMs, windowSizeMs);
+        return segmentedInMemory(name, retentionPeriodMs, WINDOW_SCHEMA);
+      },
     };
   },
 
@@ -186,8 +162,8 @@ export const Stores = {
     supplier: WindowBytesStoreSupplier,
     keySerde: Serde<K>,
     valueSerde: Serde<V>,
-  ): WindowStoreBuilder<K, V> {
-    return new WindowStoreBuilder(supplier, keySerde, valueSerde);
+  ): StateStoreBuilder<MeteredWindowStore<K, V>> {
+    return windowBuilder(supplier, keySerde, valueSerde, false);
   },
 
   /** A builder of window stores whose values carry their timestamps (DSL aggregations). */
@@ -195,8 +171,8 @@ export const Stores = {
     supplier: WindowBytesStoreSupplier,
     keySerde: Serde<K>,
     valueSerde: Serde<V>,
-  ): WindowStoreBuilder<K, ValueAndTimestamp<V>> {
-    return new WindowStoreBuilder(supplier, keySerde, new ValueAndTimestampSerde(valueSerde), true);
+  ): StateStoreBuilder<MeteredWindowStore<K, ValueAndTimestamp<V>>> {
+    return windowBuilder(supplier, keySerde, new ValueAndTimestampSerde(valueSerde), true);
   },
 
   /**
@@ -212,27 +188,13 @@ export const Stores = {
     options: PersistentStoreOptions = {},
   ): SessionBytesStoreSupplier {
     requireStoreName(name);
-    const { configSetter } = options;
     return {
       name,
       metricsScope: 'rocksdb-session',
       persistent: true,
       retentionPeriodMs,
-      get: ({ directory, configs }) =>
-        new SegmentedSessionBytesStore({
-          name,
-          retentionPeriodMs,
-          capabilities: { syncReads: true, persistent: true },
-          // Each segment is a RocksDB instance named like its directory (`<name>.<start>`), the
-          // name the config setter gets, as in Kafka Streams.
-          segmentFactory: (segment) =>
-            createRocksDBEngine(
-              segment,
-              { directory: path.join(directory, segment), configs },
-              configSetter,
-            ),
-          listSegmentNames: () => listDirectory(directory),
-        }),
+      get: (at) =>
+        segmentedRocksDB(name, retentionPeriodMs, SESSION_SCHEMA, at, options.configSetter),
     };
   },
 
@@ -244,13 +206,7 @@ export const Stores = {
       metricsScope: 'in-memory-session',
       persistent: false,
       retentionPeriodMs,
-      get: () =>
-        new SegmentedSessionBytesStore({
-          name,
-          retentionPeriodMs,
-          capabilities: { syncReads: true, persistent: false },
-          segmentFactory: (segment) => new InMemoryBytesStore(segment),
-        }),
+      get: () => segmentedInMemory(name, retentionPeriodMs, SESSION_SCHEMA),
     };
   },
 
@@ -259,13 +215,138 @@ export const Stores = {
     supplier: SessionBytesStoreSupplier,
     keySerde: Serde<K>,
     aggSerde: Serde<AGG>,
-  ): SessionStoreBuilder<K, AGG> {
-    return new SessionStoreBuilder(supplier, keySerde, aggSerde);
+  ): StateStoreBuilder<MeteredSessionStore<K, AGG>> {
+    const { name, metricsScope, persistent } = supplier;
+    return new StateStoreBuilder(
+      supplier,
+      (choice) => {
+        const buildStack = (context: StateStoreContext) =>
+          stackOver(supplier.get(location(context, name)), choice, false);
+        const options = { name, metricsScope, keySerde, valueSerde: aggSerde };
+        return new MeteredSessionStore(
+          { ...options, caching: choice.caching, buildStack },
+          persistent,
+        );
+      },
+      'session',
+      supplier.retentionPeriodMs,
+    );
   },
 } as const;
 
+/** A key-value store builder; `timestampedValues` when values are `ValueAndTimestamp` bytes. */
+function keyValueBuilder<K, V>(
+  supplier: KeyValueBytesStoreSupplier,
+  keySerde: Serde<K>,
+  valueSerde: Serde<V>,
+  timestampedValues: boolean,
+): StateStoreBuilder<MeteredKeyValueStore<K, V>> {
+  const { name, metricsScope, persistent } = supplier;
+  return new StateStoreBuilder(supplier, (choice) => {
+    const engineAt = (context: StateStoreContext): KeyValueEngineLayer =>
+      new KeyValueEngineLayer(supplier.get(location(context, path.join(KEY_VALUE_DIR, name))));
+    const buildStack = (context: StateStoreContext) =>
+      stackOver(engineAt(context), choice, timestampedValues);
+    const options = { name, metricsScope, keySerde, valueSerde, timestampedValues };
+    return new MeteredKeyValueStore(
+      { ...options, caching: choice.caching, buildStack },
+      persistent,
+    );
+  });
+}
+
+/** A window store builder; `timestampedValues` when values are `ValueAndTimestamp` bytes. */
+function windowBuilder<K, V>(
+  supplier: WindowBytesStoreSupplier,
+  keySerde: Serde<K>,
+  valueSerde: Serde<V>,
+  timestampedValues: boolean,
+): StateStoreBuilder<MeteredWindowStore<K, V>> {
+  const { name, metricsScope, persistent, windowSizeMs, retainDuplicates } = supplier;
+  return new StateStoreBuilder(
+    supplier,
+    (choice) => {
+      // Stores retaining duplicates (stream-stream joins) are never cached, as in Kafka Streams.
+      const caching = choice.caching && !retainDuplicates;
+      const buildStack = (context: StateStoreContext) =>
+        stackOver(supplier.get(location(context, name)), { ...choice, caching }, timestampedValues);
+      const options = { name, metricsScope, keySerde, valueSerde, timestampedValues, caching };
+      return new MeteredWindowStore(
+        { ...options, windowSizeMs, retainDuplicates, buildStack },
+        persistent,
+      );
+    },
+    'window',
+    supplier.retentionPeriodMs,
+  );
+}
+
+/** The supplier fields every window store has. */
+function windowSupplier(
+  name: string,
+  retentionPeriodMs: number,
+  windowSizeMs: number,
+  retainDuplicates: boolean,
+) {
+  requireStoreName(name);
+  return { name, retentionPeriodMs, windowSizeMs, retainDuplicates };
+}
+
+/**
+ * @throws InvalidWindowError when the window size is not positive or exceeds the retention
+ *   (fix the store definition; Kafka Streams requires retention >= size + grace).
+ */
+function requireWindowFits(name: string, retentionPeriodMs: number, windowSizeMs: number): void {
+  requireDurationMs(windowSizeMs, 'window size', true);
+  if (retentionPeriodMs < windowSizeMs) {
+    throw new InvalidWindowError(
+      `the retention period of window store ${name} (${retentionPeriodMs} ms) must be no smaller than its window size (${windowSizeMs} ms)`,
+    );
+  }
+}
+
+/** Where a store's engine lives in a task: `<taskDir>/<sub>`, with the application's configs. */
+function location(context: StateStoreContext, sub: string): BytesStoreLocation {
+  return { directory: path.join(context.taskDir, sub), configs: context.appConfigs ?? {} };
+}
+
+/**
+ * Segments of RocksDB instances, each named like its directory (`<name>.<start>`), the name
+ * the config setter gets, as in Kafka Streams.
+ */
+function segmentedRocksDB(
+  name: string,
+  retentionPeriodMs: number,
+  schema: SegmentedKeySchema,
+  { directory, configs }: BytesStoreLocation,
+  configSetter: RocksDBConfigSetter | undefined,
+): SegmentedBytesStore {
+  const capabilities: BytesStoreCapabilities = { syncReads: true, persistent: true };
+  return new SegmentedBytesStore(
+    {
+      name,
+      retentionPeriodMs,
+      capabilities,
+      segmentFactory: (segment) =>
+        rocksDBEngine(segment, { directory: path.join(directory, segment), configs }, configSetter),
+      listSegmentNames: () => listDirectory(directory),
+    },
+    schema,
+  );
+}
+
+function segmentedInMemory(
+  name: string,
+  retentionPeriodMs: number,
+  schema: SegmentedKeySchema,
+): SegmentedBytesStore {
+  const capabilities: BytesStoreCapabilities = { syncReads: true, persistent: false };
+  const segmentFactory = (segment: string) => new InMemoryBytesStore(segment);
+  return new SegmentedBytesStore({ name, retentionPeriodMs, capabilities, segmentFactory }, schema);
+}
+
 /** The RocksDB engine of one store (or segment); the binding loads when the first one opens. */
-function createRocksDBEngine(
+function rocksDBEngine(
   name: string,
   { directory, configs }: BytesStoreLocation,
   storeSetter: RocksDBConfigSetter | undefined,

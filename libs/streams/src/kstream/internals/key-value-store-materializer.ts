@@ -2,7 +2,8 @@ import type { Materialized } from '../materialized';
 import type { Serde } from '../../serde/serde';
 import { Stores } from '../../state/stores';
 import type { ValueAndTimestamp } from '../../state/value-and-timestamp';
-import type { KeyValueStoreBuilder } from '../../state/internals/key-value-store-builder';
+import type { MeteredKeyValueStore } from '../../state/internals/metered-key-value-store';
+import type { StateStoreBuilder } from '../../state/internals/state-store-builder';
 
 /** What the DSL operation brings when its `Materialized` leaves something open. */
 export interface MaterializeDefaults<K, V> {
@@ -19,7 +20,7 @@ export interface MaterializeDefaults<K, V> {
 export function timestampedKeyValueStoreBuilderFor<K, V>(
   materialized: Materialized<K, V>,
   defaults: MaterializeDefaults<K, V>,
-): KeyValueStoreBuilder<K, ValueAndTimestamp<V>> {
+): StateStoreBuilder<MeteredKeyValueStore<K, ValueAndTimestamp<V>>> {
   const name = materialized.storeName ?? defaults.generatedName;
   const supplier =
     materialized.storeSupplier ??

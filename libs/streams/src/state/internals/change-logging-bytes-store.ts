@@ -1,12 +1,7 @@
 import type { StateStoreContext } from '../../processor/state-store-context';
 import { ChangelogWriter } from './changelog-writer';
-import type { BytesStore, BytesWrite } from '../bytes-store';
-import { WrappedBytesStore } from './wrapped-bytes-store';
-
-/** A write that carries the timestamp of the record that made it (set by the caching layer). */
-export interface StampedBytesWrite extends BytesWrite {
-  readonly timestamp?: number;
-}
+import type { StampedWrite, StoreLayer } from './store-layer';
+import { WrappedStoreLayer } from './wrapped-store-layer';
 
 /** Options of a {@link ChangeLoggingBytesStore}. */
 export interface ChangeLoggingOptions {
@@ -20,9 +15,11 @@ export interface ChangeLoggingOptions {
 }
 
 /**
- * The change-logging layer: every write that reaches it is applied to the store below and
- * sent to the store's changelog, `<applicationId>-<store>-changelog`, partition = the task's
- * partition, through the task's {@link RecordCollector}. Deletes become tombstones.
+ * The change-logging layer of every store kind: every write the store below applies is sent
+ * to the store's changelog, `<applicationId>-<store>-changelog`, partition = the task's
+ * partition, through the task's record collector, keyed by the store key (a window store's
+ * `[key][start][seqnum]`, a session store's `[key][end][start]`, as Kafka Streams logs them).
+ * Deletes become tombstones; writes a segmented store drops (past retention) are not logged.
  *
  * It sits below the caching layer, so with caching on only what the cache flushes reaches
  * the changelog. Restores bypass it (they write to the engine directly).
@@ -31,11 +28,11 @@ export interface ChangeLoggingOptions {
  * runtime wiring bug). Writes throw what the engine throws; send failures surface from the
  * collector's `flush` as `RecordCollectorSendError`.
  */
-export class ChangeLoggingBytesStore extends WrappedBytesStore {
+export class ChangeLoggingBytesStore extends WrappedStoreLayer {
   private readonly changelog: ChangelogWriter;
 
   constructor(
-    inner: BytesStore,
+    inner: StoreLayer,
     readonly options: ChangeLoggingOptions = {},
   ) {
     super(inner);
@@ -57,32 +54,12 @@ export class ChangeLoggingBytesStore extends WrappedBytesStore {
     await super.init(context);
   }
 
-  override put(key: Buffer, value: Buffer | null): void {
-    this.inner.put(key, value);
-    this.log(key, value, undefined);
-  }
-
-  override putAll(writes: readonly StampedBytesWrite[]): void {
-    this.inner.putAll(writes);
+  /** Writes through the store below, then logs each write it applied, in order. */
+  override write(writes: readonly StampedWrite[]): boolean[] {
+    const written = this.inner.write(writes);
     for (let i = 0; i < writes.length; i++) {
-      const write = writes[i];
-      this.log(write.key, write.value, write.timestamp);
+      if (written[i]) this.changelog.log(writes[i].key, writes[i].value, writes[i].timestamp);
     }
-  }
-
-  override putIfAbsent(key: Buffer, value: Buffer): Buffer | undefined {
-    const existing = this.inner.putIfAbsent(key, value);
-    if (existing === undefined) this.log(key, value, undefined);
-    return existing;
-  }
-
-  override delete(key: Buffer): Buffer | undefined {
-    const old = this.inner.delete(key);
-    this.log(key, null, undefined);
-    return old;
-  }
-
-  private log(key: Buffer, value: Buffer | null, timestamp: number | undefined): void {
-    this.changelog.log(key, value, timestamp);
+    return written;
   }
 }

@@ -1,6 +1,6 @@
 import { InvalidWindowError } from '../../errors/invalid-window.error';
 import { InvalidWindowedKeyError } from '../../errors/invalid-windowed-key.error';
-import { requireEpochMillis } from '../../windowing/internals/window-time';
+import { queryTime, requireEpochMillis } from '../../windowing/internals/window-time';
 import {
   LONG_MAX_BYTES,
   lowerRangeBound,
@@ -8,6 +8,7 @@ import {
   upperRangeBound,
   writeTimestamp,
 } from './ordered-bytes';
+import { hasPrefix, type StoreRange } from './store-layer';
 
 /** Bytes after the serialized key in a session key: end then start, 8 bytes each. */
 export const SESSION_SUFFIX_SIZE = 16;
@@ -115,3 +116,93 @@ export const SessionKeySchema = {
     return upperRangeBound(keyTo, maxSuffix);
   },
 } as const;
+
+/** One session of a session store. `key` may share memory with the engine's buffer. */
+export interface SessionBytesEntry {
+  /** The serialized record key. */
+  readonly key: Buffer;
+  /** Timestamp of the session's first record, epoch ms. */
+  readonly start: number;
+  /** Timestamp of the session's last record, epoch ms (inclusive). */
+  readonly end: number;
+  /** The session's aggregate. */
+  readonly value: Buffer;
+}
+
+/**
+ * A search of a session store; each Kafka Streams `SessionStore` read is one shape of it:
+ * - `findSessions(key, earliestSessionEndTime, latestSessionStartTime)`: `{ key, ... }`;
+ * - `findSessions(keyFrom, keyTo, ...)`: `{ keyFrom, keyTo, ... }` (either bound open);
+ * - `fetch(key)`: `{ key }`; `fetch(keyFrom, keyTo)`: `{ keyFrom, keyTo }`;
+ * - `backward*` variants: add `backward: true`.
+ *
+ * Sessions ending at or after `earliestSessionEndTime` (default 0) and starting at or before
+ * `latestSessionStartTime` (default unbounded). Results are ordered as in Kafka Streams'
+ * RocksDB session store: segment by segment (segments are by session end), and by key bytes,
+ * then end, then start, inside a segment.
+ */
+export type SessionQuery = {
+  readonly earliestSessionEndTime?: number;
+  readonly latestSessionStartTime?: number;
+  readonly backward?: boolean;
+} & (
+  | { readonly key: Buffer; readonly keyFrom?: never; readonly keyTo?: never }
+  | { readonly key?: never; readonly keyFrom?: Buffer; readonly keyTo?: Buffer }
+);
+
+/** A store entry as a session entry. */
+export function toSessionEntry(sessionKey: Buffer, value: Buffer): SessionBytesEntry {
+  const { key, start, end } = SessionKeySchema.fromBinary(sessionKey);
+  return { key, start, end, value };
+}
+
+/**
+ * The store range of a session search, or `undefined` when it cannot match anything.
+ * @throws InvalidWindowError for a `NaN` time (fix the caller).
+ */
+export function sessionStoreRange(query: SessionQuery): StoreRange | undefined {
+  const earliestEnd = Math.max(
+    0,
+    queryTime(query.earliestSessionEndTime, 0, 'earliestSessionEndTime'),
+  );
+  const latestStart = queryTime(
+    query.latestSessionStartTime,
+    Number.POSITIVE_INFINITY,
+    'latestSessionStartTime',
+  );
+  const { key, keyFrom, keyTo } = query;
+  if (keyFrom !== undefined && keyTo !== undefined && Buffer.compare(keyFrom, keyTo) > 0) {
+    return undefined;
+  }
+  const inTime = (sessionKey: Buffer): boolean => {
+    const { start, end } = SessionKeySchema.fromBinary(sessionKey);
+    return end >= earliestEnd && start <= latestStart;
+  };
+  // Segments are by session end: any segment from the earliest end on can match.
+  const times = { segmentTimeFrom: earliestEnd, backward: query.backward };
+  if (key !== undefined) {
+    return {
+      ...times,
+      lower: SessionKeySchema.lowerRangeFixedSize(key, earliestEnd),
+      upper: SessionKeySchema.upperRangeFixedSize(key, latestStart),
+      // The bounds also admit longer keys that start with `key`: keep exact matches only.
+      accept: (sessionKey) =>
+        sessionKey.length === key.length + SESSION_SUFFIX_SIZE &&
+        hasPrefix(sessionKey, key) &&
+        inTime(sessionKey),
+    };
+  }
+  return {
+    ...times,
+    lower: keyFrom === undefined ? undefined : SessionKeySchema.lowerRange(keyFrom),
+    upper: keyTo === undefined ? undefined : SessionKeySchema.upperRange(keyTo, latestStart),
+    accept: (sessionKey) => {
+      if (!inTime(sessionKey)) return false;
+      const recordKey = SessionKeySchema.fromBinary(sessionKey).key;
+      return (
+        (keyFrom === undefined || Buffer.compare(recordKey, keyFrom) >= 0) &&
+        (keyTo === undefined || Buffer.compare(recordKey, keyTo) <= 0)
+      );
+    },
+  };
+}

@@ -1,0 +1,151 @@
+import type { StateStoreContext } from '../../processor/state-store-context';
+import type { BytesStore, BytesStoreCapabilities, BytesWrite, KeyValueBytes } from '../bytes-store';
+
+/**
+ * One read of a store stack, in store keys (a key-value store's keys; a window store's
+ * `[key][start][seqnum]`; a session store's `[key][end][start]`). The key schema of the store
+ * kind turns each typed read into one (see `window-key-schema.ts`, `session-key-schema.ts`).
+ */
+export interface StoreRange {
+  /** Lowest store key, inclusive (open when undefined). */
+  readonly lower?: Buffer;
+  /** Highest store key, inclusive (open when undefined). */
+  readonly upper?: Buffer;
+  /** Only store keys starting with these bytes (a key-value prefix scan). */
+  readonly prefix?: Buffer;
+  /** Descending (segments newest first, then keys descending). */
+  readonly backward?: boolean;
+  /** Segmented stores: only segments that can hold segment times in `[from, to]`. */
+  readonly segmentTimeFrom?: number;
+  readonly segmentTimeTo?: number;
+  /** Keeps an entry (the bounds may admit more, e.g. longer keys sharing a prefix). */
+  accept?(storeKey: Buffer): boolean;
+}
+
+/** A write by store key, with the timestamp to log it with (the current record's if absent). */
+export interface StampedWrite extends BytesWrite {
+  readonly timestamp?: number;
+}
+
+/**
+ * The time rules of a segmented store (window, session): each store key has a segment time
+ * (window start, session end), stream time is the largest one written, and keys whose time is
+ * below `streamTime - retention + 1` are expired: never written, never returned.
+ */
+export interface SegmentRules {
+  readonly retentionPeriodMs: number;
+  readonly segmentIntervalMs: number;
+  segmentTime(storeKey: Buffer): number;
+  /** The largest segment time written or restored since open, `-1` when none. */
+  observedStreamTime(): number;
+}
+
+/**
+ * What every layer (change-logging, caching, prefetching) and every engine adapter of a store
+ * stack is, whatever the store kind: a {@link BytesStore} over store keys, plus reads of a
+ * {@link StoreRange}, writes that say which were applied, and restore straight into the engine.
+ */
+export interface StoreLayer extends BytesStore {
+  /** The segment rules of a window or session store; `undefined` for key-value stores. */
+  readonly segments: SegmentRules | undefined;
+  /** Binds the task (collector, cache) and opens what is below. */
+  init(context: StateStoreContext): Promise<void>;
+  /** Live entries of `range`, synchronously (needs `capabilities.syncReads`). */
+  read(range: StoreRange): IterableIterator<KeyValueBytes>;
+  /** {@link read}, asynchronously into an array (every engine). */
+  readAsync(range: StoreRange): Promise<KeyValueBytes[]>;
+  /** Writes in order; per write, whether it was applied (false: past retention). */
+  write(writes: readonly StampedWrite[]): boolean[];
+  /** Applies changelog records (store keys) to the engine, skipping expired ones. */
+  restore(records: readonly BytesWrite[]): void;
+}
+
+/**
+ * The {@link BytesStore} calls every layer and engine adapter shares, made of its own reads and
+ * writes: a subclass implements `get`, `getAsync`, `read`, `readAsync` and `write`.
+ */
+export abstract class AbstractStoreLayer implements StoreLayer {
+  abstract readonly name: string;
+  abstract readonly capabilities: BytesStoreCapabilities;
+  abstract readonly segments: SegmentRules | undefined;
+  abstract init(context: StateStoreContext): Promise<void>;
+  abstract open(): Promise<void>;
+  abstract isOpen(): boolean;
+  abstract get(key: Buffer): Buffer | undefined;
+  abstract getAsync(key: Buffer): Promise<Buffer | undefined>;
+  abstract read(range: StoreRange): IterableIterator<KeyValueBytes>;
+  abstract readAsync(range: StoreRange): Promise<KeyValueBytes[]>;
+  abstract write(writes: readonly StampedWrite[]): boolean[];
+  abstract restore(records: readonly BytesWrite[]): void;
+  abstract approximateNumEntries(): number;
+  abstract flush(): Promise<void>;
+  abstract close(): Promise<void>;
+  abstract destroy(): Promise<void>;
+
+  getMany(keys: readonly Buffer[]): (Buffer | undefined)[] {
+    return keys.map((key) => this.get(key));
+  }
+
+  getManyAsync(keys: readonly Buffer[]): Promise<(Buffer | undefined)[]> {
+    return Promise.all(keys.map((key) => this.getAsync(key)));
+  }
+
+  put(key: Buffer, value: Buffer | null): void {
+    this.write([{ key, value }]);
+  }
+
+  putAll(writes: readonly BytesWrite[]): void {
+    this.write(writes);
+  }
+
+  putIfAbsent(key: Buffer, value: Buffer): Buffer | undefined {
+    const existing = this.get(key);
+    if (existing === undefined) this.put(key, value);
+    return existing;
+  }
+
+  delete(key: Buffer): Buffer | undefined {
+    const old = this.get(key);
+    this.put(key, null);
+    return old;
+  }
+
+  range(from: Buffer | undefined, to: Buffer | undefined): IterableIterator<KeyValueBytes> {
+    return this.read({ lower: from, upper: to });
+  }
+
+  reverseRange(from: Buffer | undefined, to: Buffer | undefined): IterableIterator<KeyValueBytes> {
+    return this.read({ lower: from, upper: to, backward: true });
+  }
+
+  prefixScan(prefix: Buffer): IterableIterator<KeyValueBytes> {
+    return this.read({ prefix });
+  }
+
+  all(): IterableIterator<KeyValueBytes> {
+    return this.read({});
+  }
+
+  reverseAll(): IterableIterator<KeyValueBytes> {
+    return this.read({ backward: true });
+  }
+
+  rangeAsync(
+    from: Buffer | undefined,
+    to: Buffer | undefined,
+    reverse = false,
+  ): Promise<KeyValueBytes[]> {
+    return this.readAsync({ lower: from, upper: to, backward: reverse });
+  }
+
+  prefixScanAsync(prefix: Buffer): Promise<KeyValueBytes[]> {
+    return this.readAsync({ prefix });
+  }
+}
+
+/** Whether `key` starts with `prefix`. */
+export function hasPrefix(key: Buffer, prefix: Buffer): boolean {
+  return (
+    key.length >= prefix.length && key.compare(prefix, 0, prefix.length, 0, prefix.length) === 0
+  );
+}
