@@ -13,7 +13,7 @@ import { MeteredWindowStore } from './internals/metered-window-store';
 import { NxteditionRocksDBStore } from './internals/nxtedition-rocksdb.store';
 import { SegmentedBytesStore, type SegmentedKeySchema } from './internals/segmented-bytes.store';
 import { SessionKeySchema } from './internals/session-key-schema';
-import { StateStoreBuilder, stackOver } from './internals/state-store-builder';
+import { StateStoreBuilder } from './internals/state-store-builder';
 import { ValueAndTimestampSerde } from './internals/value-and-timestamp-serde';
 import { WindowKeySchema } from './internals/window-key-schema';
 import type {
@@ -128,15 +128,8 @@ export const Stores = {
     retainDuplicates = false,
     options: PersistentStoreOptions = {},
   ): WindowBytesStoreSupplier {
-    const scope = { metricsScope: 'rocksdb-window', persistent: true } as const;
-    return {
-      ...windowSupplier(name, retentionPeriodMs, windowSizeMs, retainDuplicates),
-      ...scope,
-      get: (at) => {
-        requireWindowFits(name, retentionPeriodMs, windowSizeMs);
-        return segmentedRocksDB(name, retentionPeriodMs, WINDOW_SCHEMA, at, options.configSetter);
-      },
-    };
+    const { configSetter } = options;
+    return windowSupplier(name, retentionPeriodMs, windowSizeMs, retainDuplicates, configSetter);
   },
 
   /** An in-memory window store (segments in memory), rebuilt from its changelog on restart. */
@@ -146,15 +139,7 @@ export const Stores = {
     windowSizeMs: number,
     retainDuplicates = false,
   ): WindowBytesStoreSupplier {
-    const scope = { metricsScope: 'in-memory-window', persistent: false } as const;
-    return {
-      ...windowSupplier(name, retentionPeriodMs, windowSizeMs, retainDuplicates),
-      ...scope,
-      get: () => {
-        requireWindowFits(name, retentionPeriodMs, windowSizeMs);
-        return segmentedInMemory(name, retentionPeriodMs, WINDOW_SCHEMA);
-      },
-    };
+    return windowSupplier(name, retentionPeriodMs, windowSizeMs, retainDuplicates, false);
   },
 
   /** A builder of typed window stores over `supplier`'s engine. */
@@ -187,27 +172,12 @@ export const Stores = {
     retentionPeriodMs: number,
     options: PersistentStoreOptions = {},
   ): SessionBytesStoreSupplier {
-    requireStoreName(name);
-    return {
-      name,
-      metricsScope: 'rocksdb-session',
-      persistent: true,
-      retentionPeriodMs,
-      get: (at) =>
-        segmentedRocksDB(name, retentionPeriodMs, SESSION_SCHEMA, at, options.configSetter),
-    };
+    return sessionSupplier(name, retentionPeriodMs, options.configSetter);
   },
 
   /** An in-memory session store (segments in memory), rebuilt from its changelog on restart. */
   inMemorySessionStore(name: string, retentionPeriodMs: number): SessionBytesStoreSupplier {
-    requireStoreName(name);
-    return {
-      name,
-      metricsScope: 'in-memory-session',
-      persistent: false,
-      retentionPeriodMs,
-      get: () => segmentedInMemory(name, retentionPeriodMs, SESSION_SCHEMA),
-    };
+    return sessionSupplier(name, retentionPeriodMs, false);
   },
 
   /** A builder of typed session stores over `supplier`'s engine (aggregates by `aggSerde`). */
@@ -216,20 +186,14 @@ export const Stores = {
     keySerde: Serde<K>,
     aggSerde: Serde<AGG>,
   ): StateStoreBuilder<MeteredSessionStore<K, AGG>> {
-    const { name, metricsScope, persistent } = supplier;
-    return new StateStoreBuilder(
-      supplier,
-      (choice) => {
-        const buildStack = (context: StateStoreContext) =>
-          stackOver(supplier.get(location(context, name)), choice, false);
-        const options = { name, metricsScope, keySerde, valueSerde: aggSerde };
-        return new MeteredSessionStore(
-          { ...options, caching: choice.caching, buildStack },
-          persistent,
-        );
+    const { name, retentionPeriodMs: retentionMs } = supplier;
+    const engineAt = (context: StateStoreContext) => supplier.get(location(context, name));
+    return StateStoreBuilder.of(
+      {
+        ...{ supplier, keySerde, valueSerde: aggSerde, timestampedValues: false, engineAt },
+        ...{ changelogKind: 'session', retentionMs },
       },
-      'session',
-      supplier.retentionPeriodMs,
+      (options) => new MeteredSessionStore(options, supplier.persistent),
     );
   },
 } as const;
@@ -241,18 +205,13 @@ function keyValueBuilder<K, V>(
   valueSerde: Serde<V>,
   timestampedValues: boolean,
 ): StateStoreBuilder<MeteredKeyValueStore<K, V>> {
-  const { name, metricsScope, persistent } = supplier;
-  return new StateStoreBuilder(supplier, (choice) => {
-    const engineAt = (context: StateStoreContext): KeyValueEngineLayer =>
-      new KeyValueEngineLayer(supplier.get(location(context, path.join(KEY_VALUE_DIR, name))));
-    const buildStack = (context: StateStoreContext) =>
-      stackOver(engineAt(context), choice, timestampedValues);
-    const options = { name, metricsScope, keySerde, valueSerde, timestampedValues };
-    return new MeteredKeyValueStore(
-      { ...options, caching: choice.caching, buildStack },
-      persistent,
-    );
-  });
+  const directory = path.join(KEY_VALUE_DIR, supplier.name);
+  const engineAt = (context: StateStoreContext) =>
+    new KeyValueEngineLayer(supplier.get(location(context, directory)));
+  return StateStoreBuilder.of(
+    { supplier, keySerde, valueSerde, timestampedValues, engineAt, changelogKind: 'key-value' },
+    (options) => new MeteredKeyValueStore(options, supplier.persistent),
+  );
 }
 
 /** A window store builder; `timestampedValues` when values are `ValueAndTimestamp` bytes. */
@@ -262,47 +221,65 @@ function windowBuilder<K, V>(
   valueSerde: Serde<V>,
   timestampedValues: boolean,
 ): StateStoreBuilder<MeteredWindowStore<K, V>> {
-  const { name, metricsScope, persistent, windowSizeMs, retainDuplicates } = supplier;
-  return new StateStoreBuilder(
-    supplier,
-    (choice) => {
-      // Stores retaining duplicates (stream-stream joins) are never cached, as in Kafka Streams.
-      const caching = choice.caching && !retainDuplicates;
-      const buildStack = (context: StateStoreContext) =>
-        stackOver(supplier.get(location(context, name)), { ...choice, caching }, timestampedValues);
-      const options = { name, metricsScope, keySerde, valueSerde, timestampedValues, caching };
-      return new MeteredWindowStore(
-        { ...options, windowSizeMs, retainDuplicates, buildStack },
-        persistent,
-      );
+  const { name, windowSizeMs, retainDuplicates, retentionPeriodMs: retentionMs } = supplier;
+  const engineAt = (context: StateStoreContext) => supplier.get(location(context, name));
+  return StateStoreBuilder.of(
+    {
+      ...{ supplier, keySerde, valueSerde, timestampedValues, engineAt, retentionMs },
+      ...{ changelogKind: 'window', cacheable: !retainDuplicates },
     },
-    'window',
-    supplier.retentionPeriodMs,
+    (options) =>
+      new MeteredWindowStore({ ...options, windowSizeMs, retainDuplicates }, supplier.persistent),
   );
 }
 
-/** The supplier fields every window store has. */
+/**
+ * A window store's supplier: RocksDB segments (with `configSetter`, or the application's) or,
+ * when `configSetter` is `false`, segments in memory.
+ */
 function windowSupplier(
   name: string,
   retentionPeriodMs: number,
   windowSizeMs: number,
   retainDuplicates: boolean,
-) {
+  configSetter: RocksDBConfigSetter | undefined | false,
+): WindowBytesStoreSupplier {
   requireStoreName(name);
-  return { name, retentionPeriodMs, windowSizeMs, retainDuplicates };
+  const persistent = configSetter !== false;
+  return {
+    name,
+    metricsScope: persistent ? 'rocksdb-window' : 'in-memory-window',
+    persistent,
+    retentionPeriodMs,
+    windowSizeMs,
+    retainDuplicates,
+    get: (at) => {
+      requireDurationMs(windowSizeMs, 'window size', true);
+      if (retentionPeriodMs < windowSizeMs) {
+        throw new InvalidWindowError(
+          `the retention period of window store ${name} (${retentionPeriodMs} ms) must be no smaller than its window size (${windowSizeMs} ms)`,
+        );
+      }
+      return segmentedEngine(name, retentionPeriodMs, WINDOW_SCHEMA, at, configSetter);
+    },
+  };
 }
 
-/**
- * @throws InvalidWindowError when the window size is not positive or exceeds the retention
- *   (fix the store definition; Kafka Streams requires retention >= size + grace).
- */
-function requireWindowFits(name: string, retentionPeriodMs: number, windowSizeMs: number): void {
-  requireDurationMs(windowSizeMs, 'window size', true);
-  if (retentionPeriodMs < windowSizeMs) {
-    throw new InvalidWindowError(
-      `the retention period of window store ${name} (${retentionPeriodMs} ms) must be no smaller than its window size (${windowSizeMs} ms)`,
-    );
-  }
+/** A session store's supplier, as {@link windowSupplier}. */
+function sessionSupplier(
+  name: string,
+  retentionPeriodMs: number,
+  configSetter: RocksDBConfigSetter | undefined | false,
+): SessionBytesStoreSupplier {
+  requireStoreName(name);
+  const persistent = configSetter !== false;
+  return {
+    name,
+    metricsScope: persistent ? 'rocksdb-session' : 'in-memory-session',
+    persistent,
+    retentionPeriodMs,
+    get: (at) => segmentedEngine(name, retentionPeriodMs, SESSION_SCHEMA, at, configSetter),
+  };
 }
 
 /** Where a store's engine lives in a task: `<taskDir>/<sub>`, with the application's configs. */
@@ -311,38 +288,28 @@ function location(context: StateStoreContext, sub: string): BytesStoreLocation {
 }
 
 /**
- * Segments of RocksDB instances, each named like its directory (`<name>.<start>`), the name
- * the config setter gets, as in Kafka Streams.
+ * Segments in memory (`configSetter` false) or RocksDB instances in `<directory>/<segment>`,
+ * each named like its directory (`<name>.<start>`), the name the config setter gets, as in
+ * Kafka Streams.
  */
-function segmentedRocksDB(
+function segmentedEngine(
   name: string,
   retentionPeriodMs: number,
   schema: SegmentedKeySchema,
   { directory, configs }: BytesStoreLocation,
-  configSetter: RocksDBConfigSetter | undefined,
+  configSetter: RocksDBConfigSetter | undefined | false,
 ): SegmentedBytesStore {
-  const capabilities: BytesStoreCapabilities = { syncReads: true, persistent: true };
+  const persistent = configSetter !== false;
+  const capabilities: BytesStoreCapabilities = { syncReads: true, persistent };
+  const segmentFactory = (segment: string): BytesStore =>
+    configSetter === false
+      ? new InMemoryBytesStore(segment)
+      : rocksDBEngine(segment, { directory: path.join(directory, segment), configs }, configSetter);
+  const listSegmentNames = persistent ? () => listDirectory(directory) : undefined;
   return new SegmentedBytesStore(
-    {
-      name,
-      retentionPeriodMs,
-      capabilities,
-      segmentFactory: (segment) =>
-        rocksDBEngine(segment, { directory: path.join(directory, segment), configs }, configSetter),
-      listSegmentNames: () => listDirectory(directory),
-    },
+    { name, retentionPeriodMs, capabilities, segmentFactory, listSegmentNames },
     schema,
   );
-}
-
-function segmentedInMemory(
-  name: string,
-  retentionPeriodMs: number,
-  schema: SegmentedKeySchema,
-): SegmentedBytesStore {
-  const capabilities: BytesStoreCapabilities = { syncReads: true, persistent: false };
-  const segmentFactory = (segment: string) => new InMemoryBytesStore(segment);
-  return new SegmentedBytesStore({ name, retentionPeriodMs, capabilities, segmentFactory }, schema);
 }
 
 /** The RocksDB engine of one store (or segment); the binding loads when the first one opens. */

@@ -87,10 +87,8 @@ export class CachingBytesStore extends WrappedStoreLayer {
 
   /** The namespace's counters (after `init`). */
   cacheStats(): { hits: number; misses: number; entries: number; sizeBytes: number } {
-    const cache = this.cache;
-    return cache
-      ? { hits: cache.hits, misses: cache.misses, entries: cache.size, sizeBytes: cache.sizeBytes }
-      : { hits: 0, misses: 0, entries: 0, sizeBytes: 0 };
+    const { hits = 0, misses = 0, size: entries = 0, sizeBytes = 0 } = this.cache ?? {};
+    return { hits, misses, entries, sizeBytes };
   }
 
   override async init(context: StateStoreContext): Promise<void> {
@@ -135,6 +133,10 @@ export class CachingBytesStore extends WrappedStoreLayer {
     return this.readMiss(cache, k, key);
   }
 
+  override getMany(keys: readonly Buffer[]): (Buffer | undefined)[] {
+    return keys.map((key) => this.get(key));
+  }
+
   /**
    * A synchronous read for interactive queries: the cached value when there is one, else the
    * store below's, never cached. Caching a miss may evict, and evicting a dirty entry flushes
@@ -149,10 +151,6 @@ export class CachingBytesStore extends WrappedStoreLayer {
     if (cached !== undefined) return cached ?? undefined;
     if (!this.syncInner) throw new SyncReadUnavailableError(this.name);
     return this.inner.get(key);
-  }
-
-  override getMany(keys: readonly Buffer[]): (Buffer | undefined)[] {
-    return keys.map((key) => this.get(key));
   }
 
   /** The cached value, else the store below's (never cached); a write cached meanwhile wins. */
@@ -267,11 +265,8 @@ export class CachingBytesStore extends WrappedStoreLayer {
   /** Whether a segmented store's key is past retention (never for key-value stores). */
   private expired(storeKey: Buffer): boolean {
     const rules = this.rules;
-    return rules !== undefined && rules.segmentTime(storeKey) < this.minLiveTime(rules);
-  }
-
-  private minLiveTime(rules: SegmentRules): number {
-    return Math.max(0, rules.observedStreamTime() - rules.retentionPeriodMs + 1);
+    if (rules === undefined) return false;
+    return rules.segmentTime(storeKey) < rules.observedStreamTime() - rules.retentionPeriodMs + 1;
   }
 
   /**

@@ -9,9 +9,9 @@ import {
   defaultSegmentIntervalMs,
   type SegmentFactory,
 } from './key-value-segments';
+import { hasPrefix } from './byte-range';
 import {
   AbstractStoreLayer,
-  hasPrefix,
   type SegmentRules,
   type StampedWrite,
   type StoreRange,
@@ -186,9 +186,7 @@ export class SegmentedBytesStore extends AbstractStoreLayer {
   get(storeKey: Buffer): Buffer | undefined {
     this.requireSyncReads('get');
     const time = this.schema.segmentTimestamp(storeKey);
-    if (time < this.minLiveTime()) {
-      return undefined;
-    }
+    if (time < this.minLiveTime()) return undefined;
     return this.store.segmentForTimestamp(time)?.get(storeKey);
   }
 
@@ -200,13 +198,8 @@ export class SegmentedBytesStore extends AbstractStoreLayer {
   async getAsync(storeKey: Buffer): Promise<Buffer | undefined> {
     this.requireOpen();
     const time = this.schema.segmentTimestamp(storeKey);
-    if (time < this.minLiveTime()) {
-      return undefined;
-    }
-    const segment = this.store.segmentForTimestamp(time);
-    if (segment === undefined) {
-      return undefined;
-    }
+    const segment = time < this.minLiveTime() ? undefined : this.store.segmentForTimestamp(time);
+    if (segment === undefined) return undefined;
     const value = await segment.getAsync(storeKey);
     return segment.isDropped ? undefined : value;
   }
@@ -225,19 +218,28 @@ export class SegmentedBytesStore extends AbstractStoreLayer {
 
   private *iterate(range: StoreRange): IterableIterator<KeyValueBytes> {
     const minLive = this.minLiveTime();
-    const searched = this.store.search(
-      Math.max(range.segmentTimeFrom ?? 0, minLive),
-      range.segmentTimeTo ?? Number.POSITIVE_INFINITY,
-      range.backward === true,
-    );
-    const lower = range.lower ?? range.prefix;
-    for (const segment of searched) {
-      for (const entry of segment.range(lower, range.upper, range.backward === true)) {
-        if (this.schema.segmentTimestamp(entry.key) >= minLive && accepts(range, entry.key)) {
-          yield entry;
-        }
+    for (const segment of this.searched(range, minLive)) {
+      for (const entry of segment.range(
+        range.lower ?? range.prefix,
+        range.upper,
+        !!range.backward,
+      )) {
+        if (this.live(entry.key, range, minLive)) yield entry;
       }
     }
+  }
+
+  /** The segments `range` may hold entries in, in its order. */
+  private searched(range: StoreRange, minLive: number): KeyValueSegment[] {
+    const to = range.segmentTimeTo ?? Number.POSITIVE_INFINITY;
+    return this.store.search(Math.max(range.segmentTimeFrom ?? 0, minLive), to, !!range.backward);
+  }
+
+  /** Whether a store key read in `range` is live and belongs to it. */
+  private live(storeKey: Buffer, range: StoreRange, minLive: number): boolean {
+    if (this.schema.segmentTimestamp(storeKey) < minLive) return false;
+    if (range.prefix !== undefined && !hasPrefix(storeKey, range.prefix)) return false;
+    return range.accept === undefined || range.accept(storeKey);
   }
 
   /**
@@ -247,28 +249,13 @@ export class SegmentedBytesStore extends AbstractStoreLayer {
    */
   async readAsync(range: StoreRange): Promise<KeyValueBytes[]> {
     this.requireOpen();
-    const minLive = this.minLiveTime();
-    const searched = this.store.search(
-      Math.max(range.segmentTimeFrom ?? 0, minLive),
-      range.segmentTimeTo ?? Number.POSITIVE_INFINITY,
-      range.backward === true,
-    );
     const out: KeyValueBytes[] = [];
-    for (const segment of searched) {
-      if (segment.isDropped) {
-        continue;
-      }
-      const entries = await segment.rangeAsync(
-        range.lower ?? range.prefix,
-        range.upper,
-        range.backward === true,
-      );
-      const liveFrom = this.minLiveTime();
-      for (const entry of entries) {
-        if (this.schema.segmentTimestamp(entry.key) >= liveFrom && accepts(range, entry.key)) {
-          out.push(entry);
-        }
-      }
+    for (const segment of this.searched(range, this.minLiveTime())) {
+      if (segment.isDropped) continue;
+      const lower = range.lower ?? range.prefix;
+      const entries = await segment.rangeAsync(lower, range.upper, !!range.backward);
+      const minLive = this.minLiveTime();
+      for (const entry of entries) if (this.live(entry.key, range, minLive)) out.push(entry);
     }
     return out;
   }
@@ -400,10 +387,4 @@ export class SegmentedBytesStore extends AbstractStoreLayer {
       );
     }
   }
-}
-
-/** Whether a store key read within the bounds of `range` belongs to it. */
-function accepts(range: StoreRange, storeKey: Buffer): boolean {
-  if (range.prefix !== undefined && !hasPrefix(storeKey, range.prefix)) return false;
-  return range.accept === undefined || range.accept(storeKey);
 }

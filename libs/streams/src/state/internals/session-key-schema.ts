@@ -8,7 +8,8 @@ import {
   upperRangeBound,
   writeTimestamp,
 } from './ordered-bytes';
-import { hasPrefix, type StoreRange } from './store-layer';
+import { hasPrefix } from './byte-range';
+import type { StoreRange } from './store-layer';
 
 /** Bytes after the serialized key in a session key: end then start, 8 bytes each. */
 export const SESSION_SUFFIX_SIZE = 16;

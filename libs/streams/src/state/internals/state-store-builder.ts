@@ -1,8 +1,11 @@
 import type { StateStore } from '../../processor/state-store';
+import type { StateStoreContext } from '../../processor/state-store-context';
 import type { StoreBuilder } from '../../processor/store-builder';
+import type { Serde } from '../../serde/serde';
 import { CachingBytesStore } from './caching-bytes-store';
 import { ChangeLoggingBytesStore } from './change-logging-bytes-store';
 import { PrefetchingBytesStore } from './prefetching-bytes-store';
+import type { MeteredStoreOptions } from './metered-store';
 import type { StoreLayer } from './store-layer';
 
 /** What every store supplier says about its engine. */
@@ -12,12 +15,28 @@ export interface StoreSupplier {
   readonly persistent: boolean;
 }
 
-/** What a builder decided about the layers when it builds a store. */
-export interface StackChoice {
+/** The layers a builder was asked for. */
+interface Layers {
   readonly caching: boolean;
   readonly logging: boolean;
   /** Extra configs of the changelog topic. */
   readonly topicConfig: Readonly<Record<string, string>>;
+}
+
+/** What a builder builds its stores from. */
+export interface StoreDefinition<K, V> {
+  readonly supplier: StoreSupplier;
+  readonly keySerde: Serde<K>;
+  readonly valueSerde: Serde<V>;
+  /** Values are `ValueAndTimestamp` bytes (set by the timestamped builders). */
+  readonly timestampedValues: boolean;
+  /** The unopened engine of one task's store. */
+  readonly engineAt: (context: StateStoreContext) => StoreLayer;
+  /** The changelog kind, and the retention of window and session stores. */
+  readonly changelogKind: 'key-value' | 'window' | 'session';
+  readonly retentionMs?: number;
+  /** False for stores that are never cached (those retaining duplicates, as Kafka Streams). */
+  readonly cacheable?: boolean;
 }
 
 /**
@@ -33,14 +52,32 @@ export class StateStoreBuilder<T extends StateStore> implements StoreBuilder<T> 
   private logging = true;
   private topicConfig: Readonly<Record<string, string>> = {};
 
-  constructor(
+  private constructor(
     /** The engine's supplier (`Stores.persistentKeyValueStore(...)`, ...). */
     readonly supplier: StoreSupplier,
-    private readonly create: (choice: StackChoice) => T,
-    readonly changelogKind: 'key-value' | 'window' | 'session' = 'key-value',
-    /** The store's retention (window and session stores). */
-    readonly retentionMs?: number,
+    readonly changelogKind: 'key-value' | 'window' | 'session',
+    /** The store's retention (window and session stores), for its changelog's `retention.ms`. */
+    readonly retentionMs: number | undefined,
+    private readonly make: (layers: Layers) => T,
   ) {}
+
+  /** A builder of `definition`'s stores; `create` makes the kind's metered store (its facade). */
+  static of<T extends StateStore, K, V>(
+    definition: StoreDefinition<K, V>,
+    create: (options: MeteredStoreOptions<K, V>) => T,
+  ): StateStoreBuilder<T> {
+    const { supplier, keySerde, valueSerde, timestampedValues, engineAt } = definition;
+    const make = ({ caching: asked, logging, topicConfig }: Layers): T => {
+      const caching = asked && definition.cacheable !== false;
+      const layers = { caching, logging, topicConfig };
+      return create({
+        ...{ name: supplier.name, metricsScope: supplier.metricsScope, keySerde, valueSerde },
+        ...{ timestampedValues, caching },
+        buildStack: (context) => stackOver(engineAt(context), layers, timestampedValues),
+      });
+    };
+    return new StateStoreBuilder(supplier, definition.changelogKind, definition.retentionMs, make);
+  }
 
   get name(): string {
     return this.supplier.name;
@@ -82,8 +119,11 @@ export class StateStoreBuilder<T extends StateStore> implements StoreBuilder<T> 
   }
 
   build(): T {
-    const { caching, logging, topicConfig } = this;
-    return this.create({ caching, logging, topicConfig });
+    return this.make({
+      caching: this.caching,
+      logging: this.logging,
+      topicConfig: this.topicConfig,
+    });
   }
 }
 
@@ -102,7 +142,7 @@ export class StateStoreBuilder<T extends StateStore> implements StoreBuilder<T> 
  */
 export function stackOver(
   engine: StoreLayer,
-  { caching, logging, topicConfig }: StackChoice,
+  { caching, logging, topicConfig }: Layers,
   timestampedValues: boolean,
 ): StoreLayer {
   let stack = engine;

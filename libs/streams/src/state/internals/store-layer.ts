@@ -142,10 +142,3 @@ export abstract class AbstractStoreLayer implements StoreLayer {
     return this.readAsync({ prefix });
   }
 }
-
-/** Whether `key` starts with `prefix`. */
-export function hasPrefix(key: Buffer, prefix: Buffer): boolean {
-  return (
-    key.length >= prefix.length && key.compare(prefix, 0, prefix.length, 0, prefix.length) === 0
-  );
-}

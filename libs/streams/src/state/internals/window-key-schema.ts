@@ -2,7 +2,8 @@ import { InvalidWindowError } from '../../errors/invalid-window.error';
 import { InvalidWindowedKeyError } from '../../errors/invalid-windowed-key.error';
 import { queryTime, requireEpochMillis } from '../../windowing/internals/window-time';
 import { lowerRangeBound, readTimestamp, upperRangeBound, writeTimestamp } from './ordered-bytes';
-import { hasPrefix, type StoreRange } from './store-layer';
+import { hasPrefix } from './byte-range';
+import type { StoreRange } from './store-layer';
 
 /** Bytes of the window start in a window key. */
 export const WINDOW_TIMESTAMP_SIZE = 8;
