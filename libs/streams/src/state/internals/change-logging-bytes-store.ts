@@ -1,5 +1,8 @@
+import { ProcessorStateError } from '../../errors/processor-state.error';
+import type { RecordCollector } from '../../processor/internals/record-collector';
 import type { StateStoreContext } from '../../processor/state-store-context';
-import { ChangelogWriter } from './changelog-writer';
+import { changelogTopicName } from './changelog-topic-name';
+import { readTimestamp } from './ordered-bytes';
 import type { StampedWrite, StoreLayer } from './store-layer';
 import { WrappedStoreLayer } from './wrapped-store-layer';
 
@@ -20,6 +23,8 @@ export interface ChangeLoggingOptions {
  * partition, through the task's record collector, keyed by the store key (a window store's
  * `[key][start][seqnum]`, a session store's `[key][end][start]`, as Kafka Streams logs them).
  * Deletes become tombstones; writes a segmented store drops (past retention) are not logged.
+ * The record timestamp is the write's (a cache writing through) or the current record's; a
+ * timestamped value is logged as its plain value with its own timestamp.
  *
  * It sits below the caching layer, so with caching on only what the cache flushes reaches
  * the changelog. Restores bypass it (they write to the engine directly).
@@ -29,36 +34,51 @@ export interface ChangeLoggingOptions {
  * collector's `flush` as `RecordCollectorSendError`.
  */
 export class ChangeLoggingBytesStore extends WrappedStoreLayer {
-  private readonly changelog: ChangelogWriter;
+  private collector: RecordCollector | undefined;
+  private context: StateStoreContext | undefined;
+  /** The changelog topic (known after `init`). */
+  changelogTopic = '';
+  /** The changelog partition, the task's partition (known after `init`). */
+  changelogPartition = -1;
 
   constructor(
     inner: StoreLayer,
     readonly options: ChangeLoggingOptions = {},
   ) {
     super(inner);
-    this.changelog = new ChangelogWriter(inner.name, options.timestampedValues === true);
-  }
-
-  /** The changelog topic (known after `init`). */
-  get changelogTopic(): string {
-    return this.changelog.topic;
-  }
-
-  /** The changelog partition, the task's partition (known after `init`). */
-  get changelogPartition(): number {
-    return this.changelog.partition;
   }
 
   override async init(context: StateStoreContext): Promise<void> {
-    this.changelog.bind(context);
+    if (!context.recordCollector) {
+      const cause = new Error('logging is enabled but the task context has no record collector');
+      throw new ProcessorStateError(this.name, 'init', cause);
+    }
+    this.context = context;
+    this.collector = context.recordCollector;
+    this.changelogTopic = changelogTopicName(context.applicationId, this.name);
+    this.changelogPartition = context.taskId.partition;
     await super.init(context);
   }
 
   /** Writes through the store below, then logs each write it applied, in order. */
   override write(writes: readonly StampedWrite[]): boolean[] {
     const written = this.inner.write(writes);
+    const { collector, context } = this;
+    if (!collector || !context) {
+      throw new ProcessorStateError(this.name, 'log', new Error('store is not initialized'));
+    }
     for (let i = 0; i < writes.length; i++) {
-      if (written[i]) this.changelog.log(writes[i].key, writes[i].value, writes[i].timestamp);
+      if (!written[i]) continue;
+      const { key, value, timestamp } = writes[i];
+      const stamped =
+        this.options.timestampedValues === true && value !== null && value.length >= 8;
+      collector.send({
+        topic: this.changelogTopic,
+        partition: this.changelogPartition,
+        key,
+        value: stamped ? value.subarray(8) : value,
+        timestamp: stamped ? readTimestamp(value, 0) : (timestamp ?? context.currentTimestamp()),
+      });
     }
     return written;
   }

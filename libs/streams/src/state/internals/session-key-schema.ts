@@ -8,8 +8,7 @@ import {
   upperRangeBound,
   writeTimestamp,
 } from './ordered-bytes';
-import { hasPrefix } from './byte-range';
-import type { StoreRange } from './store-layer';
+import { keyedStoreRange, type KeyedQuery, type StoreRange } from './store-layer';
 
 /** Bytes after the serialized key in a session key: end then start, 8 bytes each. */
 export const SESSION_SUFFIX_SIZE = 16;
@@ -142,14 +141,10 @@ export interface SessionBytesEntry {
  * RocksDB session store: segment by segment (segments are by session end), and by key bytes,
  * then end, then start, inside a segment.
  */
-export type SessionQuery = {
+export type SessionQuery = KeyedQuery & {
   readonly earliestSessionEndTime?: number;
   readonly latestSessionStartTime?: number;
-  readonly backward?: boolean;
-} & (
-  | { readonly key: Buffer; readonly keyFrom?: never; readonly keyTo?: never }
-  | { readonly key?: never; readonly keyFrom?: Buffer; readonly keyTo?: Buffer }
-);
+};
 
 /** A store entry as a session entry. */
 export function toSessionEntry(sessionKey: Buffer, value: Buffer): SessionBytesEntry {
@@ -171,39 +166,20 @@ export function sessionStoreRange(query: SessionQuery): StoreRange | undefined {
     Number.POSITIVE_INFINITY,
     'latestSessionStartTime',
   );
-  const { key, keyFrom, keyTo } = query;
-  if (keyFrom !== undefined && keyTo !== undefined && Buffer.compare(keyFrom, keyTo) > 0) {
-    return undefined;
-  }
-  const inTime = (sessionKey: Buffer): boolean => {
-    const { start, end } = SessionKeySchema.fromBinary(sessionKey);
-    return end >= earliestEnd && start <= latestStart;
-  };
   // Segments are by session end: any segment from the earliest end on can match.
-  const times = { segmentTimeFrom: earliestEnd, backward: query.backward };
-  if (key !== undefined) {
-    return {
-      ...times,
-      lower: SessionKeySchema.lowerRangeFixedSize(key, earliestEnd),
-      upper: SessionKeySchema.upperRangeFixedSize(key, latestStart),
-      // The bounds also admit longer keys that start with `key`: keep exact matches only.
-      accept: (sessionKey) =>
-        sessionKey.length === key.length + SESSION_SUFFIX_SIZE &&
-        hasPrefix(sessionKey, key) &&
-        inTime(sessionKey),
-    };
-  }
-  return {
-    ...times,
-    lower: keyFrom === undefined ? undefined : SessionKeySchema.lowerRange(keyFrom),
-    upper: keyTo === undefined ? undefined : SessionKeySchema.upperRange(keyTo, latestStart),
-    accept: (sessionKey) => {
-      if (!inTime(sessionKey)) return false;
-      const recordKey = SessionKeySchema.fromBinary(sessionKey).key;
-      return (
-        (keyFrom === undefined || Buffer.compare(recordKey, keyFrom) >= 0) &&
-        (keyTo === undefined || Buffer.compare(recordKey, keyTo) <= 0)
-      );
+  return keyedStoreRange(
+    query,
+    { segmentTimeFrom: earliestEnd },
+    {
+      suffixSize: SESSION_SUFFIX_SIZE,
+      keyLower: (key) => SessionKeySchema.lowerRangeFixedSize(key, earliestEnd),
+      keyUpper: (key) => SessionKeySchema.upperRangeFixedSize(key, latestStart),
+      rangeLower: (keyFrom) => SessionKeySchema.lowerRange(keyFrom),
+      rangeUpper: (keyTo) => SessionKeySchema.upperRange(keyTo, latestStart),
+      inTime: (sessionKey) => {
+        const { start, end } = SessionKeySchema.fromBinary(sessionKey);
+        return end >= earliestEnd && start <= latestStart;
+      },
     },
-  };
+  );
 }

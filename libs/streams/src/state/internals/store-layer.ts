@@ -1,5 +1,6 @@
 import type { StateStoreContext } from '../../processor/state-store-context';
 import type { BytesStore, BytesStoreCapabilities, BytesWrite, KeyValueBytes } from '../bytes-store';
+import { hasPrefix } from './byte-range';
 
 /**
  * One read of a store stack, in store keys (a key-value store's keys; a window store's
@@ -141,4 +142,61 @@ export abstract class AbstractStoreLayer implements StoreLayer {
   prefixScanAsync(prefix: Buffer): Promise<KeyValueBytes[]> {
     return this.readAsync({ prefix });
   }
+}
+
+/** A read of one key, or of a key range (either bound open), of a windowed store. */
+export type KeyedQuery = { readonly backward?: boolean } & (
+  | { readonly key: Buffer; readonly keyFrom?: never; readonly keyTo?: never }
+  | { readonly key?: never; readonly keyFrom?: Buffer; readonly keyTo?: Buffer }
+);
+
+/** How a windowed key schema (`[key][fixed-size suffix]`) bounds a read in time. */
+export interface KeyedRangeBounds {
+  readonly suffixSize: number;
+  /** Lowest and highest store key of one key within the time bounds. */
+  keyLower(key: Buffer): Buffer;
+  keyUpper(key: Buffer): Buffer;
+  /** A lower bound of keys `>= keyFrom`, an upper bound of keys `<= keyTo` within time. */
+  rangeLower(keyFrom: Buffer): Buffer;
+  rangeUpper(keyTo: Buffer): Buffer;
+  /** Whether a store key's times are within the read's bounds. */
+  inTime(storeKey: Buffer): boolean;
+}
+
+/**
+ * The store range of a keyed read, or `undefined` when it cannot match anything. The bounds
+ * also admit longer keys sharing a prefix (variable-length keys): `accept` keeps exact ones.
+ */
+export function keyedStoreRange(
+  query: KeyedQuery,
+  segmentTimes: { readonly segmentTimeFrom: number; readonly segmentTimeTo?: number },
+  bounds: KeyedRangeBounds,
+): StoreRange | undefined {
+  const { key, keyFrom, keyTo } = query;
+  if (keyFrom !== undefined && keyTo !== undefined && Buffer.compare(keyFrom, keyTo) > 0) {
+    return undefined;
+  }
+  const base = { ...segmentTimes, backward: query.backward };
+  const { suffixSize, inTime } = bounds;
+  if (key !== undefined) {
+    return {
+      ...base,
+      lower: bounds.keyLower(key),
+      upper: bounds.keyUpper(key),
+      accept: (k) => k.length === key.length + suffixSize && hasPrefix(k, key) && inTime(k),
+    };
+  }
+  return {
+    ...base,
+    lower: keyFrom === undefined ? undefined : bounds.rangeLower(keyFrom),
+    upper: keyTo === undefined ? undefined : bounds.rangeUpper(keyTo),
+    accept: (k) => {
+      const recordKey = k.subarray(0, k.length - suffixSize);
+      return (
+        inTime(k) &&
+        (keyFrom === undefined || Buffer.compare(recordKey, keyFrom) >= 0) &&
+        (keyTo === undefined || Buffer.compare(recordKey, keyTo) <= 0)
+      );
+    },
+  };
 }

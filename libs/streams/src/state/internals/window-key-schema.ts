@@ -2,8 +2,7 @@ import { InvalidWindowError } from '../../errors/invalid-window.error';
 import { InvalidWindowedKeyError } from '../../errors/invalid-windowed-key.error';
 import { queryTime, requireEpochMillis } from '../../windowing/internals/window-time';
 import { lowerRangeBound, readTimestamp, upperRangeBound, writeTimestamp } from './ordered-bytes';
-import { hasPrefix } from './byte-range';
-import type { StoreRange } from './store-layer';
+import { keyedStoreRange, type KeyedQuery, type StoreRange } from './store-layer';
 
 /** Bytes of the window start in a window key. */
 export const WINDOW_TIMESTAMP_SIZE = 8;
@@ -164,14 +163,10 @@ export interface WindowBytesEntry {
  * ordered as in Kafka Streams' RocksDB window store: segment by segment, and by key bytes,
  * then window start, inside a segment (not globally by key).
  */
-export type WindowRangeQuery = {
+export type WindowRangeQuery = KeyedQuery & {
   readonly timeFrom?: number;
   readonly timeTo?: number;
-  readonly backward?: boolean;
-} & (
-  | { readonly key: Buffer; readonly keyFrom?: never; readonly keyTo?: never }
-  | { readonly key?: never; readonly keyFrom?: Buffer; readonly keyTo?: Buffer }
-);
+};
 
 /** A store entry as a window entry. */
 export function toWindowEntry(storeKey: Buffer, value: Buffer): WindowBytesEntry {
@@ -186,39 +181,20 @@ export function toWindowEntry(storeKey: Buffer, value: Buffer): WindowBytesEntry
 export function windowStoreRange(query: WindowRangeQuery): StoreRange | undefined {
   const timeFrom = Math.max(0, queryTime(query.timeFrom, 0, 'timeFrom'));
   const timeTo = queryTime(query.timeTo, Number.POSITIVE_INFINITY, 'timeTo');
-  const { key, keyFrom, keyTo } = query;
   if (timeFrom > timeTo) return undefined;
-  if (keyFrom !== undefined && keyTo !== undefined && Buffer.compare(keyFrom, keyTo) > 0) {
-    return undefined;
-  }
-  const inTime = (storeKey: Buffer) => {
-    const start = WindowKeySchema.extractStoreTimestamp(storeKey);
-    return start >= timeFrom && start <= timeTo;
-  };
-  const times = { segmentTimeFrom: timeFrom, segmentTimeTo: timeTo, backward: query.backward };
-  if (key !== undefined) {
-    return {
-      ...times,
-      lower: WindowKeySchema.lowerRangeFixedSize(key, timeFrom),
-      upper: WindowKeySchema.upperRangeFixedSize(key, timeTo),
-      // The bounds also admit longer keys that start with `key`: keep exact matches only.
-      accept: (storeKey) =>
-        storeKey.length === key.length + WINDOW_STORE_SUFFIX_SIZE &&
-        hasPrefix(storeKey, key) &&
-        inTime(storeKey),
-    };
-  }
-  return {
-    ...times,
-    lower: keyFrom === undefined ? undefined : WindowKeySchema.lowerRange(keyFrom),
-    upper: keyTo === undefined ? undefined : WindowKeySchema.upperRange(keyTo, timeTo),
-    accept: (storeKey) => {
-      if (!inTime(storeKey)) return false;
-      const recordKey = WindowKeySchema.fromStoreKey(storeKey).key;
-      return (
-        (keyFrom === undefined || Buffer.compare(recordKey, keyFrom) >= 0) &&
-        (keyTo === undefined || Buffer.compare(recordKey, keyTo) <= 0)
-      );
+  return keyedStoreRange(
+    query,
+    { segmentTimeFrom: timeFrom, segmentTimeTo: timeTo },
+    {
+      suffixSize: WINDOW_STORE_SUFFIX_SIZE,
+      keyLower: (key) => WindowKeySchema.lowerRangeFixedSize(key, timeFrom),
+      keyUpper: (key) => WindowKeySchema.upperRangeFixedSize(key, timeTo),
+      rangeLower: (keyFrom) => WindowKeySchema.lowerRange(keyFrom),
+      rangeUpper: (keyTo) => WindowKeySchema.upperRange(keyTo, timeTo),
+      inTime: (storeKey) => {
+        const start = WindowKeySchema.extractStoreTimestamp(storeKey);
+        return start >= timeFrom && start <= timeTo;
+      },
     },
-  };
+  );
 }
