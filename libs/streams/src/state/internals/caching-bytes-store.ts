@@ -2,6 +2,7 @@ import { StoreClosedError } from '../../errors/store-closed.error';
 import { SyncReadUnavailableError } from '../../errors/sync-read-unavailable.error';
 import type { StateStoreContext } from '../../processor/state-store-context';
 import type { KeyValueBytes } from '../bytes-store';
+import { mergeDirty, type MergeOrder } from './cache-merge';
 import type { CacheEntry, FlushedEntry, NamedCache } from './named-cache';
 import { PrefetchedReads } from './prefetched-reads';
 import { RecordCache } from './record-cache';
@@ -209,13 +210,13 @@ export class CachingBytesStore extends WrappedStoreLayer {
   override read(range: StoreRange): IterableIterator<KeyValueBytes> {
     const dirty = this.dirty(range);
     const stored = this.inner.read(range);
-    return this.merge(dirty, stored, range.backward === true, this.openGuard());
+    return mergeDirty(dirty, stored, this.order(range), this.openGuard());
   }
 
   override async readAsync(range: StoreRange): Promise<KeyValueBytes[]> {
     const dirty = this.dirty(range);
     const stored = await this.inner.readAsync(range);
-    return [...this.merge(dirty, stored[Symbol.iterator](), range.backward === true)];
+    return [...mergeDirty(dirty, stored[Symbol.iterator](), this.order(range))];
   }
 
   /** Writes the dirty entries through (to the changelog too), then flushes the store below. */
@@ -338,50 +339,16 @@ export class CachingBytesStore extends WrappedStoreLayer {
     return matches;
   }
 
-  /**
-   * The store's entries with the dirty ones merged in: a cached entry replaces the stored one
-   * with the same key (a cached delete hides it), expired stored entries are left out, and the
-   * order is the store's (segment, then key; reversed if `backward`).
-   */
-  private *merge(
-    dirty: readonly CacheEntry[],
-    stored: Iterator<KeyValueBytes>,
-    backward: boolean,
-    guard: () => void = () => undefined,
-  ): Generator<KeyValueBytes, void, undefined> {
-    const direction = backward ? -1 : 1;
-    const live = (): IteratorResult<KeyValueBytes> => {
-      let result = stored.next();
-      while (!result.done && this.expired(result.value.key)) result = stored.next();
-      return result;
+  /** The order of `range` (segment, then key; reversed if backward), and what it leaves out. */
+  private order(range: StoreRange): MergeOrder {
+    const direction = range.backward ? -1 : 1;
+    const rules = this.rules;
+    return {
+      compare: (a, b) =>
+        direction *
+        ((rules === undefined ? 0 : this.segmentOf(a) - this.segmentOf(b)) || Buffer.compare(a, b)),
+      skip: (storeKey) => this.expired(storeKey),
     };
-    let d = 0;
-    try {
-      guard();
-      let next = live();
-      while (!next.done || d < dirty.length) {
-        guard();
-        if (
-          d >= dirty.length ||
-          (!next.done && this.compare(dirty[d].key, next.value.key, direction) > 0)
-        ) {
-          yield next.value as KeyValueBytes;
-          next = live();
-          continue;
-        }
-        const cached = dirty[d++];
-        if (!next.done && this.compare(cached.key, next.value.key, direction) === 0) next = live();
-        if (cached.value !== null) yield { key: cached.key, value: cached.value };
-      }
-    } finally {
-      stored.return?.();
-    }
-  }
-
-  /** The store's order of two store keys: segment (segmented stores), then bytes. */
-  private compare(a: Buffer, b: Buffer, direction: number): number {
-    const bySegment = this.rules === undefined ? 0 : this.segmentOf(a) - this.segmentOf(b);
-    return direction * (bySegment || Buffer.compare(a, b));
   }
 
   private segmentOf(storeKey: Buffer): number {

@@ -94,14 +94,9 @@ export class MeteredWindowStore<K, V>
     if (timeTo !== undefined)
       return this.windowsOf(this.read({ key: this.keyBytes(key), timeFrom: time, timeTo }));
     const mark = this.metrics.start(OP.get);
-    let bytes: Buffer | undefined;
-    if (!this.retainDuplicates) {
-      bytes = stack.get(WindowKeySchema.toStoreKeyBinary(this.keyBytes(key), time, 0));
-    } else {
-      // The duplicate with the highest seqnum.
-      const latest = this.read(this.latestOf(key, time)).next();
-      bytes = latest.done ? undefined : latest.value.value;
-    }
+    const bytes = this.retainDuplicates
+      ? this.latest(key, time)
+      : stack.get(WindowKeySchema.toStoreKeyBinary(this.keyBytes(key), time, 0));
     if (mark !== NOT_SAMPLED) this.metrics.end(OP.get, mark);
     return this.value(bytes);
   }
@@ -173,6 +168,14 @@ export class MeteredWindowStore<K, V>
   private latestOf(key: K, windowStart: number): WindowRangeQuery {
     requireEpochMillis(windowStart, 'window start');
     return { key: this.keyBytes(key), timeFrom: windowStart, timeTo: windowStart, backward: true };
+  }
+
+  /** The value of the duplicate with the highest seqnum. */
+  private latest(key: K, windowStart: number): Buffer | undefined {
+    const duplicates = this.read(this.latestOf(key, windowStart));
+    const latest = duplicates.next();
+    duplicates.return?.();
+    return latest.done ? undefined : latest.value.value;
   }
 
   private keyRange(

@@ -65,11 +65,9 @@ export interface StoreLayer extends BytesStore {
  * The {@link BytesStore} calls every layer and engine adapter shares, made of its own reads and
  * writes: a subclass implements `get`, `getAsync`, `read`, `readAsync` and `write`.
  */
-export abstract class AbstractStoreLayer implements StoreLayer {
+export abstract class AbstractStoreLayer implements Pick<StoreLayer, keyof BytesStore> {
   abstract readonly name: string;
   abstract readonly capabilities: BytesStoreCapabilities;
-  abstract readonly segments: SegmentRules | undefined;
-  abstract init(context: StateStoreContext): Promise<void>;
   abstract open(): Promise<void>;
   abstract isOpen(): boolean;
   abstract get(key: Buffer): Buffer | undefined;
@@ -77,7 +75,6 @@ export abstract class AbstractStoreLayer implements StoreLayer {
   abstract read(range: StoreRange): IterableIterator<KeyValueBytes>;
   abstract readAsync(range: StoreRange): Promise<KeyValueBytes[]>;
   abstract write(writes: readonly StampedWrite[]): boolean[];
-  abstract restore(records: readonly BytesWrite[]): void;
   abstract approximateNumEntries(): number;
   abstract flush(): Promise<void>;
   abstract close(): Promise<void>;
