@@ -50,7 +50,6 @@ export class StreamThread {
   private consumer: Consumer | undefined;
   private work: Promise<unknown> = Promise.resolve();
   private assignmentReady: Promise<void> = Promise.resolve();
-  private memberId: string | undefined;
   private lastCommit = Date.now();
   private lastBatchAt = Date.now();
   private lastProgress = Date.now();
@@ -108,7 +107,6 @@ export class StreamThread {
         return;
       }
       this.rebalancePending = false;
-      this.memberId = payload.memberId;
       this.assignmentReady = this.serialized(() => this.applyAssignment(payload.memberId));
       this.assignmentReady.catch((error: unknown) => this.fail(error));
     });
@@ -393,11 +391,6 @@ export class StreamThread {
     const err = error instanceof Error ? error : new Error(String(error));
     this.options.logger.warn(`stream thread failed: ${err.message}`);
     this.options.listener.onError(err);
-  }
-
-  /** @internal for the client: the member id in the current generation. */
-  currentMemberId(): string | undefined {
-    return this.memberId;
   }
 }
 
