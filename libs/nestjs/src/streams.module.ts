@@ -13,7 +13,6 @@ import { KafkaStreamsHost } from './internals/kafka-streams.host';
 import { StreamsMetricsService } from './metrics/streams-metrics.service';
 import { InteractiveQueryClient } from './queries/internals/interactive-query.client';
 import { InteractiveQueryServer } from './queries/internals/interactive-query.server';
-import { LocalSessionReader } from './queries/internals/local-session.reader';
 import { InteractiveQueryService } from './queries/interactive-query.service';
 import { KeyValueStoreFacade } from './queries/key-value-store.facade';
 import { SessionStoreFacade } from './queries/session-store.facade';
@@ -42,7 +41,6 @@ const SHARED = [
   StoreRoutingInterceptor,
   StreamsExceptionFilter,
   InteractiveQueryClient,
-  LocalSessionReader,
   InteractiveQueryService,
   StreamsHealthIndicator,
 ];

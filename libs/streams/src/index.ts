@@ -169,6 +169,7 @@ export {
   RangeQuery,
   WindowKeyQuery,
   WindowRangeQuery,
+  SessionKeyQuery,
   type StoreQuery,
 } from './query/queries';
 export { PositionBound, mergePositions, type Position } from './query/position';

@@ -22,7 +22,6 @@ import {
 } from './internals/interactive-query.protocol';
 import { InteractiveQueryServer } from './internals/interactive-query.server';
 import { InteractiveQueryService } from './interactive-query.service';
-import { LocalSessionReader } from './internals/local-session.reader';
 
 const A = '127.0.0.1:8001';
 const B = '127.0.0.1:8002';
@@ -57,6 +56,14 @@ function member(endpoint: string, data: Record<number, Record<string, number>>):
           };
         }
         const q = request.query;
+        if (q.type === 'session') {
+          const sessions = fake.sessions.get(partition)?.[String(q.key)] ?? [];
+          const result = sessions.map(([start, end, value]) => ({
+            key: new Windowed(q.key, new SessionWindow(start, end)),
+            value,
+          }));
+          return { partition, success: true, result, position: {}, active: true };
+        }
         if (q.type !== 'key' && q.type !== 'range') throw new Error(`unexpected ${q.type} query`);
         // A range answers only the keys within its bounds, in the order it asks for.
         const inRange = ([key]: [string, number]) =>
@@ -96,11 +103,7 @@ describe('InteractiveQueryService', () => {
     const servers = new Map(
       [B, C].map((e) => [
         query(e),
-        new InteractiveQueryServer(
-          settingsFor(e),
-          members.get(e)!.asKafkaStreams(),
-          new LocalSessionReader(members.get(e)!.asKafkaStreams()),
-        ),
+        new InteractiveQueryServer(settingsFor(e), members.get(e)!.asKafkaStreams()),
       ]),
     );
     const client = {
@@ -114,13 +117,7 @@ describe('InteractiveQueryService', () => {
       },
     } as unknown as InteractiveQueryClient;
     const locator = new KeyOwnerLocator(local.asKafkaStreams(), new KafkaStreamsHost(), settings);
-    service = new InteractiveQueryService(
-      local.asKafkaStreams(),
-      locator,
-      client,
-      settings,
-      new LocalSessionReader(local.asKafkaStreams()),
-    );
+    service = new InteractiveQueryService(local.asKafkaStreams(), locator, client, settings);
   };
 
   beforeEach(() => {
@@ -257,10 +254,12 @@ describe('InteractiveQueryService', () => {
         { key: new Windowed('e', new SessionWindow(40, 40)), value: 1 },
       ]);
       expect(there[0].key).toBeInstanceOf(Windowed);
-      expect(sent[0].sessionFetch).toMatchObject({
+      // One IQv2 session query, for the key's partition, active copies only.
+      expect(decodeRemoteQueryRequest(sent[0])?.request).toMatchObject({
         storeName: 'stats-store',
-        partition: 3,
-        staleStores: false,
+        query: { type: 'session', key: 'e' },
+        partitions: [3],
+        requireActive: true,
       });
 
       // The owner no longer holds the partition: the engine's typed, retriable error.

@@ -8,7 +8,6 @@ import {
   queryPattern,
   type RemoteQueryResponse,
 } from './interactive-query.protocol';
-import { LocalSessionReader } from './local-session.reader';
 import { toWire } from './wire-codec';
 
 /** What the query server uses of a @nestjs/microservices transport server. */
@@ -33,7 +32,6 @@ export class InteractiveQueryServer {
   constructor(
     @Inject(StreamsModuleSettings) private readonly settings: StreamsModuleSettings,
     @Inject(KafkaStreams) private readonly streams: KafkaStreams,
-    @Inject(LocalSessionReader) private readonly sessions: LocalSessionReader,
   ) {}
 
   /** The endpoint this server answers for, when remote queries are on. */
@@ -98,13 +96,8 @@ export class InteractiveQueryServer {
         },
       };
     }
-    const store = 'request' in decoded ? decoded.request.storeName : decoded.sessionFetch.storeName;
+    const store = decoded.request.storeName;
     try {
-      if ('sessionFetch' in decoded) {
-        const { key, partition, staleStores } = decoded.sessionFetch;
-        const read = await this.sessions.fetch(store, key, partition, staleStores);
-        return { ok: true, servedBy, result: toWire(read) };
-      }
       const result = await this.streams.query(decoded.request);
       return { ok: true, servedBy, result: toWire(result) };
     } catch (error) {

@@ -7,7 +7,6 @@ import { FakeKafkaStreams } from '../../../test-support/fake-kafka-streams';
 import { InteractiveQueryClient } from './interactive-query.client';
 import { encodeStateQueryRequest } from './interactive-query.protocol';
 import { InteractiveQueryServer } from './interactive-query.server';
-import { LocalSessionReader } from './local-session.reader';
 import { fromWire } from './wire-codec';
 
 async function freePort(): Promise<number> {
@@ -42,11 +41,7 @@ describe('instance-to-instance queries over @nestjs/microservices TCP', () => {
       ],
       position: { t: { 1: 3 } },
     });
-    const server = new InteractiveQueryServer(
-      settings(port),
-      streams.asKafkaStreams(),
-      new LocalSessionReader(streams.asKafkaStreams()),
-    );
+    const server = new InteractiveQueryServer(settings(port), streams.asKafkaStreams());
     await server.listen();
     const client = new InteractiveQueryClient(settings(port));
     try {
