@@ -53,12 +53,6 @@ export {
 export { StoreRoutingInterceptor } from './routing/store-routing.interceptor';
 export { StreamsExceptionFilter } from './http/streams-exception.filter';
 export {
-  RetryingHttpClient,
-  type HttpAnswer,
-  type HttpCall,
-  type RetryingHttpClientOptions,
-} from './http/retrying-http.client';
-export {
   LAG_HEADER,
   RETRY_AFTER_HEADER,
   SERVED_BY_HEADER,

@@ -27,14 +27,6 @@ export interface MeteredWindowStoreOptions<K, V> extends MeteredStoreOptions<K, 
   readonly retainDuplicates: boolean;
 }
 
-/** Receives the windows a caching window store writes through, typed. */
-export type WindowedCacheFlushListener<K, V> = (
-  key: Windowed<K>,
-  newValue: V | null,
-  oldValue: V | null | undefined,
-  timestamp: number,
-) => void;
-
 /**
  * The window facade of the metered layer: typed windows over the stack, whose store keys are
  * `[key][window start][seqnum]` (see {@link WindowKeySchema}; the same bytes key the
