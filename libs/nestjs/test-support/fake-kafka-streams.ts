@@ -1,4 +1,5 @@
 import {
+  DefaultStreamPartitioner,
   HostInfo,
   type KafkaStreams,
   KafkaStreamsState,
@@ -38,6 +39,10 @@ export function instance(
     standbyTasks: standby,
   };
 }
+
+/** The partition of `key` among the fake's three partitions (the default partitioner's). */
+export const partitionOf = (key: string): number =>
+  new DefaultStreamPartitioner().partition(Buffer.from(key, 'utf8'), 3);
 
 /** The one sub-topology of the fake's topology. */
 const STATS_SUBTOPOLOGY = { id: 0, stores: ['stats-store'], sourceTopics: ['events'] };
