@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { HTTP_PLATFORMS } from '../support/http-platforms';
 import { brokers, KafkaTestContext } from '../support/kafka-test-context';
 import { waitFor } from '../cluster/cluster-harness';
-import { OrderStatsInstance } from './order-stats-instance';
+import { OrderStatsInstance } from '../../tools/instances/order-stats-instance';
 import { readyAndRunning } from '../support/health';
 
 interface Stats {

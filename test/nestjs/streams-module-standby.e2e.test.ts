@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { DefaultStreamPartitioner } from '@nest-streams/streams';
 import { HTTP_PLATFORMS } from '../support/http-platforms';
 import { brokers, KafkaTestContext } from '../support/kafka-test-context';
-import { AppInstance, waitFor, type OrderStats } from './nest-app-harness';
+import { OrderStatsInstance, type OrderStats } from '../../tools/instances/order-stats-instance';
+import { readyAndRunning } from '../support/health';
+import { waitFor } from '../support/wait-for';
 
 const PARTITIONS = 6;
 const USERS = 30;
@@ -25,7 +27,7 @@ describe.each(HTTP_PLATFORMS)(
   (platform) => {
     const ctx = new KafkaTestContext();
     const dirs: string[] = [];
-    const instances: AppInstance[] = [];
+    const instances: OrderStatsInstance[] = [];
     const truth: Record<string, OrderStats> = {};
     const users = Array.from({ length: USERS }, (_, i) => `user-${String(i).padStart(2, '0')}`);
     const partitioner = new DefaultStreamPartitioner();
@@ -61,12 +63,17 @@ describe.each(HTTP_PLATFORMS)(
       for (let i = 0; i < 3; i++) {
         const dir = mkdtempSync(join(tmpdir(), 'nest-standby-'));
         dirs.push(dir);
-        instances.push(await AppInstance.start({ ...env, STATE_DIR: dir }));
+        instances.push(await OrderStatsInstance.start({ ...env, STATE_DIR: dir }));
       }
       const diagnostics = () =>
         instances.map((i) => `--- ${i.endpoint}\n${i.output.slice(-2000)}`).join('\n');
       await waitFor(
-        async () => (await Promise.all(instances.map((i) => i.ready()))).every(Boolean),
+        async () =>
+          (
+            await Promise.all(
+              instances.map(async (i) => readyAndRunning(await i.get('/health/ready'))),
+            )
+          ).every(Boolean),
         120_000,
         'three ready instances',
       ).catch((error: unknown) => {
@@ -147,7 +154,7 @@ describe.each(HTTP_PLATFORMS)(
       for (const user of victimUsers) {
         const answer = await instances[0].get<OrderStats>(`/stats/${user}`);
         if (answer.status === 503) {
-          expect(answer.headers.get('retry-after')).toBe('1');
+          expect(answer.headers.get('retry-after')).toBe('2');
           continue;
         }
         // A stale answer says how far behind its copy is: every update is committed and every
@@ -178,7 +185,7 @@ describe.each(HTTP_PLATFORMS)(
             ) {
               return false;
             }
-            if (!(await survivor.ready())) return false;
+            if (!readyAndRunning(await survivor.get('/health/ready'))) return false;
           }
           return true;
         },

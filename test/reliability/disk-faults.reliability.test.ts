@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OrderStatsInstance } from '../app/order-stats-instance';
+import { OrderStatsInstance } from '../../tools/instances/order-stats-instance';
 import { waitFor } from '../cluster/cluster-harness';
 import { waitWhileAlive } from './support/disk-instance-wait';
 import { brokers, KafkaTestContext } from '../support/kafka-test-context';
@@ -165,7 +165,9 @@ describe('reliability: disk faults', () => {
   const runningInstance = async (): Promise<OrderStatsInstance> => {
     const alive = instance?.process.exitCode === null && instance.process.signalCode === null;
     if (!alive || instance === undefined) {
-      instance = await start(instance ? { port: instance.port, queryPort: instance.queryPort } : {});
+      instance = await start(
+        instance ? { port: instance.port, queryPort: instance.queryPort } : {},
+      );
       await waitReady(instance, 'an instance ready');
     }
     await waitExact(instance, 'every event processed');
