@@ -17,10 +17,13 @@ import { waitFor } from '../support/wait-for';
 const PARTITIONS = 6;
 const USERS = 30;
 
+/** `GET /streams/metadata` of the example application: partitions per store, and lags. */
 interface Metadata {
-  instances: { host: string; activeTasks: string[]; standbyTasks: string[] }[];
+  instances: { host: string; stores: Record<string, { active: number[]; standby: number[] }> }[];
   lags: Record<string, Record<string, { offsetLag: number }>>;
 }
+const statsPartitions = (instance: Metadata['instances'][number]) =>
+  instance.stores['stats-store'] ?? { active: [], standby: [] };
 
 describe.each(HTTP_PLATFORMS)(
   'StreamsModule end-to-end: standby answers when the owner is gone, on %s',
@@ -123,11 +126,9 @@ describe.each(HTTP_PLATFORMS)(
           );
           lastState = `lags: ${JSON.stringify(metas.map((m) => m.body.lags['stats-store'] ?? {}))}`;
           return metas.every((m, i) => {
-            const standbys = m.body.instances.find(
-              (x) => x.host === instances[i].endpoint,
-            )!.standbyTasks;
+            const standbys = m.body.instances.find((x) => x.host === instances[i].endpoint)!;
             const lags = m.body.lags['stats-store'] ?? {};
-            return standbys.every((task) => lags[task.split('_')[1]]?.offsetLag === 0);
+            return statsPartitions(standbys).standby.every((p) => lags[p]?.offsetLag === 0);
           });
         },
         120_000,
@@ -139,14 +140,13 @@ describe.each(HTTP_PLATFORMS)(
       const metadata = (await instances[0].get<Metadata>('/streams/metadata')).body;
       const victim = instances[2];
       const victimPartitions = new Set(
-        metadata.instances
-          .find((m) => m.host === victim.endpoint)!
-          .activeTasks.map((t) => Number(t.split('_')[1])),
+        statsPartitions(metadata.instances.find((m) => m.host === victim.endpoint)!).active,
       );
       const victimUsers = users.filter((u) => victimPartitions.has(partitionOf(u)));
       expect(victimUsers.length).toBeGreaterThan(0);
       const standbyOf = (user: string) =>
-        metadata.instances.find((m) => m.standbyTasks.includes(`0_${partitionOf(user)}`))!.host;
+        metadata.instances.find((m) => statsPartitions(m).standby.includes(partitionOf(user)))!
+          .host;
 
       await victim.stop('SIGKILL');
       // Until its session times out (6 s) the dead owner is still in the metadata.

@@ -102,16 +102,18 @@ describe.each(HTTP_PLATFORMS)(
     it('answers every key identically and exactly through every instance, served by its owner', async () => {
       const partitioner = new DefaultStreamPartitioner();
       const metadata = (
-        await instances[0].get<{ instances: { host: string; activeTasks: string[] }[] }>(
-          '/streams/metadata',
-        )
+        await instances[0].get<{
+          instances: { host: string; stores: Record<string, { active: number[] }> }[];
+        }>('/streams/metadata')
       ).body;
       expect(metadata.instances.map((m) => m.host).sort()).toEqual(
         instances.map((i) => i.endpoint).sort(),
       );
       const ownerOf = (user: string): string => {
         const partition = partitioner.partition(Buffer.from(user, 'utf8'), PARTITIONS);
-        const owner = metadata.instances.find((m) => m.activeTasks.includes(`0_${partition}`));
+        const owner = metadata.instances.find((m) =>
+          m.stores['stats-store']?.active.includes(partition),
+        );
         return owner!.host;
       };
       const servedBy = new Set<string>();
