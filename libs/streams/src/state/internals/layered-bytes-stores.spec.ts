@@ -1,5 +1,5 @@
 import type { StateStoreContext } from '../../processor/state-store-context';
-import { describeBytesStoreContract } from './bytes-store.contract';
+import { describeBytesStoreContract } from '../../../test-support/bytes-store.contract';
 import { CachingBytesStore } from './caching-bytes-store';
 import { ChangeLoggingBytesStore } from './change-logging-bytes-store';
 import { InMemoryBytesStore } from './in-memory-bytes.store';
