@@ -1,6 +1,7 @@
 import type { StateStoreContext } from '../../processor/state-store-context';
-import type { BytesStore, BytesStoreCapabilities, BytesWrite, KeyValueBytes } from '../bytes-store';
-import { AbstractStoreLayer, type StampedWrite, type StoreRange } from './store-layer';
+import type { BytesStore, BytesWrite, KeyValueBytes } from '../bytes-store';
+import { ForwardingStoreLayer } from './forwarding-store-layer';
+import type { StampedWrite, StoreRange } from './store-layer';
 
 /**
  * The bottom of a key-value store's stack: a storage engine (RocksDB, in memory, any
@@ -8,47 +9,15 @@ import { AbstractStoreLayer, type StampedWrite, type StoreRange } from './store-
  * reverse range or prefix scan; writes are one engine batch, always applied (key-value stores
  * have no retention); the read-modify-write calls are the engine's own.
  */
-export class KeyValueEngineLayer extends AbstractStoreLayer {
+export class KeyValueEngineLayer extends ForwardingStoreLayer<BytesStore> {
   readonly segments = undefined;
 
   constructor(readonly engine: BytesStore) {
-    super();
-  }
-
-  get name(): string {
-    return this.engine.name;
-  }
-
-  get capabilities(): BytesStoreCapabilities {
-    return this.engine.capabilities;
+    super(engine);
   }
 
   init(_context: StateStoreContext): Promise<void> {
     return this.engine.open();
-  }
-
-  open(): Promise<void> {
-    return this.engine.open();
-  }
-
-  isOpen(): boolean {
-    return this.engine.isOpen();
-  }
-
-  get(key: Buffer): Buffer | undefined {
-    return this.engine.get(key);
-  }
-
-  override getMany(keys: readonly Buffer[]): (Buffer | undefined)[] {
-    return this.engine.getMany(keys);
-  }
-
-  getAsync(key: Buffer): Promise<Buffer | undefined> {
-    return this.engine.getAsync(key);
-  }
-
-  override getManyAsync(keys: readonly Buffer[]): Promise<(Buffer | undefined)[]> {
-    return this.engine.getManyAsync(keys);
   }
 
   override put(key: Buffer, value: Buffer | null): void {
@@ -94,22 +63,6 @@ export class KeyValueEngineLayer extends AbstractStoreLayer {
 
   restore(records: readonly BytesWrite[]): void {
     this.engine.putAll(records);
-  }
-
-  approximateNumEntries(): number {
-    return this.engine.approximateNumEntries();
-  }
-
-  flush(): Promise<void> {
-    return this.engine.flush();
-  }
-
-  close(): Promise<void> {
-    return this.engine.close();
-  }
-
-  destroy(): Promise<void> {
-    return this.engine.destroy();
   }
 }
 

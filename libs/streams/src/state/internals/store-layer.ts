@@ -1,5 +1,5 @@
 import type { StateStoreContext } from '../../processor/state-store-context';
-import type { BytesStore, BytesStoreCapabilities, BytesWrite, KeyValueBytes } from '../bytes-store';
+import type { BytesStore, BytesWrite, KeyValueBytes } from '../bytes-store';
 import { hasPrefix } from './byte-range';
 
 /**
@@ -65,20 +65,12 @@ export interface StoreLayer extends BytesStore {
  * The {@link BytesStore} calls every layer and engine adapter shares, made of its own reads and
  * writes: a subclass implements `get`, `getAsync`, `read`, `readAsync` and `write`.
  */
-export abstract class AbstractStoreLayer implements Pick<StoreLayer, keyof BytesStore> {
-  abstract readonly name: string;
-  abstract readonly capabilities: BytesStoreCapabilities;
-  abstract open(): Promise<void>;
-  abstract isOpen(): boolean;
+export abstract class AbstractStoreLayer {
   abstract get(key: Buffer): Buffer | undefined;
   abstract getAsync(key: Buffer): Promise<Buffer | undefined>;
   abstract read(range: StoreRange): IterableIterator<KeyValueBytes>;
   abstract readAsync(range: StoreRange): Promise<KeyValueBytes[]>;
   abstract write(writes: readonly StampedWrite[]): boolean[];
-  abstract approximateNumEntries(): number;
-  abstract flush(): Promise<void>;
-  abstract close(): Promise<void>;
-  abstract destroy(): Promise<void>;
 
   getMany(keys: readonly Buffer[]): (Buffer | undefined)[] {
     return keys.map((key) => this.get(key));

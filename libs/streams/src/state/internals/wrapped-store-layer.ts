@@ -1,12 +1,7 @@
 import type { StateStoreContext } from '../../processor/state-store-context';
-import type { BytesStoreCapabilities, BytesWrite, KeyValueBytes } from '../bytes-store';
-import {
-  AbstractStoreLayer,
-  type SegmentRules,
-  type StampedWrite,
-  type StoreLayer,
-  type StoreRange,
-} from './store-layer';
+import type { BytesWrite, KeyValueBytes } from '../bytes-store';
+import { ForwardingStoreLayer } from './forwarding-store-layer';
+import type { SegmentRules, StampedWrite, StoreLayer, StoreRange } from './store-layer';
 
 /**
  * The base of the store layers (change-logging, caching, prefetching), one per concern for
@@ -15,17 +10,9 @@ import {
  * engine (a cache is empty while its task restores; a changelog is not written back to while
  * it is read).
  */
-export abstract class WrappedStoreLayer extends AbstractStoreLayer {
+export abstract class WrappedStoreLayer extends ForwardingStoreLayer<StoreLayer> {
   constructor(readonly inner: StoreLayer) {
-    super();
-  }
-
-  get name(): string {
-    return this.inner.name;
-  }
-
-  get capabilities(): BytesStoreCapabilities {
-    return this.inner.capabilities;
+    super(inner);
   }
 
   get segments(): SegmentRules | undefined {
@@ -35,30 +22,6 @@ export abstract class WrappedStoreLayer extends AbstractStoreLayer {
   /** Initializes the layers below, then this one (override and call `super.init` first). */
   init(context: StateStoreContext): Promise<void> {
     return this.inner.init(context);
-  }
-
-  open(): Promise<void> {
-    return this.inner.open();
-  }
-
-  isOpen(): boolean {
-    return this.inner.isOpen();
-  }
-
-  get(key: Buffer): Buffer | undefined {
-    return this.inner.get(key);
-  }
-
-  override getMany(keys: readonly Buffer[]): (Buffer | undefined)[] {
-    return this.inner.getMany(keys);
-  }
-
-  getAsync(key: Buffer): Promise<Buffer | undefined> {
-    return this.inner.getAsync(key);
-  }
-
-  override getManyAsync(keys: readonly Buffer[]): Promise<(Buffer | undefined)[]> {
-    return this.inner.getManyAsync(keys);
   }
 
   read(range: StoreRange): IterableIterator<KeyValueBytes> {
@@ -75,22 +38,6 @@ export abstract class WrappedStoreLayer extends AbstractStoreLayer {
 
   restore(records: readonly BytesWrite[]): void {
     this.inner.restore(records);
-  }
-
-  approximateNumEntries(): number {
-    return this.inner.approximateNumEntries();
-  }
-
-  flush(): Promise<void> {
-    return this.inner.flush();
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-
-  destroy(): Promise<void> {
-    return this.inner.destroy();
   }
 }
 
