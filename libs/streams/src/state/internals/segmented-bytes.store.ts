@@ -147,22 +147,6 @@ export class SegmentedBytesStore extends AbstractStoreLayer {
   }
 
   /**
-   * Writes (or, with `null`, deletes) one store key. Advances stream time, then drops the write
-   * when its segment time is already past retention, and drops expired segments.
-   *
-   * @returns whether the write was applied.
-   * @throws StoreClosedError when the store is not open; InvalidWindowedKeyError for a key that
-   *   does not fit the schema.
-   */
-  override put(storeKey: Buffer, value: Buffer | null): boolean {
-    this.requireOpen();
-    const segment = this.liveSegmentFor(storeKey);
-    if (segment === undefined) return false;
-    segment.put(storeKey, value);
-    return true;
-  }
-
-  /**
    * Advances stream time to the key's segment time and returns the live segment to write it
    * to (created if needed), or `undefined` when the key is past retention (counted as dropped).
    */
