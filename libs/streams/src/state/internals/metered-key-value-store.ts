@@ -1,7 +1,7 @@
 import type { KeyValue, KeyValueIterator, KeyValueStore } from '../key-value-store';
 import type { BytesWrite, KeyValueBytes } from '../bytes-store';
 import { MappingKeyValueIterator } from './mapping-key-value-iterator';
-import { MeteredStore, type MeteredStoreOptions } from './metered-store';
+import { MeteredStore } from './metered-store';
 import { PrefetchingBytesStore } from './prefetching-bytes-store';
 import { NOT_SAMPLED, OP } from './store-metrics';
 import type { StoreRange } from './store-layer';
@@ -16,10 +16,6 @@ export class MeteredKeyValueStore<K, V>
   extends MeteredStore<K, V, K>
   implements KeyValueStore<K, V>
 {
-  constructor(options: MeteredStoreOptions<K, V>, persistent: boolean) {
-    super(options, persistent);
-  }
-
   protected flushKeyOf(storeKey: Buffer): K {
     return this.keySerde.deserialize(storeKey, this.topic);
   }

@@ -2,7 +2,7 @@ import { SessionWindow } from '../../windowing/session-window';
 import { Windowed } from '../../windowing/windowed';
 import type { SessionEntries, SessionStore } from '../session-store';
 import type { KeyValueBytes } from '../bytes-store';
-import { MeteredStore, type MeteredStoreOptions } from './metered-store';
+import { MeteredStore } from './metered-store';
 import {
   SessionKeySchema,
   sessionStoreRange,
@@ -25,10 +25,6 @@ export class MeteredSessionStore<K, AGG>
   extends MeteredStore<K, AGG, Windowed<K>>
   implements SessionStore<K, AGG>
 {
-  constructor(options: MeteredStoreOptions<K, AGG>, persistent: boolean) {
-    super(options, persistent);
-  }
-
   protected flushKeyOf(sessionKey: Buffer): Windowed<K> {
     const { key, start, end } = SessionKeySchema.fromBinary(sessionKey);
     return new Windowed(this.keySerde.deserialize(key, this.topic), new SessionWindow(start, end));

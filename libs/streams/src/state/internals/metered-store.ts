@@ -66,7 +66,7 @@ export abstract class MeteredStore<K, V, FlushKey> implements StateStore {
   private pendingListener:
     { listener: TypedCacheFlushListener<FlushKey, V>; sendOldValues: boolean } | undefined;
 
-  protected constructor(
+  constructor(
     private readonly options: MeteredStoreOptions<K, V>,
     /** Whether the engine keeps its data across restarts. */
     readonly persistent: boolean,
@@ -184,10 +184,10 @@ export abstract class MeteredStore<K, V, FlushKey> implements StateStore {
    * none (in memory, segmented) or while closed.
    */
   rocksDBMetrics(): RocksDBStoreMetrics | undefined {
-    const bottom = innermostLayer(this.open()) as { engine?: unknown };
-    const engine = bottom.engine as { metrics?: () => RocksDBStoreMetrics; isOpen(): boolean };
-    if (typeof engine?.metrics !== 'function') return undefined;
-    return engine.isOpen() ? engine.metrics() : undefined;
+    type Measured = { metrics?: () => RocksDBStoreMetrics; isOpen(): boolean };
+    const bottom = this.stack && (innermostLayer(this.stack) as { engine?: Measured });
+    const engine = bottom?.engine;
+    return engine?.metrics && engine.isOpen() ? engine.metrics() : undefined;
   }
 
   /** A plain snapshot of this store's metrics (and its cache's, when it has one). */
@@ -227,17 +227,11 @@ export abstract class MeteredStore<K, V, FlushKey> implements StateStore {
 
 /** Changelog records of a timestamped store: the record timestamp goes in front of the value. */
 export function withTimestamps(records: readonly ChangelogRecord[]): BytesWrite[] {
-  const writes = new Array<BytesWrite>(records.length);
-  for (let i = 0; i < records.length; i++) {
-    const { key, value, timestamp } = records[i];
-    if (value === null) {
-      writes[i] = { key, value: null };
-      continue;
-    }
+  return records.map(({ key, value, timestamp }) => {
+    if (value === null) return { key, value: null };
     const stamped = Buffer.allocUnsafe(8 + value.length);
     writeTimestamp(stamped, Number(timestamp), 0);
     value.copy(stamped, 8);
-    writes[i] = { key, value: stamped };
-  }
-  return writes;
+    return { key, value: stamped };
+  });
 }
