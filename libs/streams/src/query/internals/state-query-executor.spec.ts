@@ -40,6 +40,11 @@ function kvCopy(
   };
 }
 
+/** The active, caught-up copy of partition 0 over `store`. */
+function copy(store: unknown): QueryableCopy {
+  return { taskId: '0_0', partition: 0, active: true, lag: 0, store, position: () => ({}) };
+}
+
 describe('executeStateQuery (interactive queries v2)', () => {
   const copies = [kvCopy(0, true, { a: 1, c: 3 }, 41), kvCopy(1, false, { b: 2 }, 99)];
 
@@ -76,22 +81,14 @@ describe('executeStateQuery (interactive queries v2)', () => {
       queryGet: (key: string) => (reads.push(`queryGet ${key}`), key === 'a' ? 5 : undefined),
       getAsync: async (key: string) => (reads.push(`getAsync ${key}`), undefined),
     };
-    const copy: QueryableCopy = {
-      taskId: '0_0',
-      partition: 0,
-      active: true,
-      lag: 0,
-      store,
-      position: () => ({}),
-    };
     const { request } = StateQueryRequest.inStore('s').withQuery(KeyQuery.withKey('a'));
-    const result = await executeStateQuery(request, true, [copy]);
+    const result = await executeStateQuery(request, true, [copy(store)]);
     expect(result.partitionResults[0]).toEqual(
       expect.objectContaining({ partition: 0, success: true, result: 5 }),
     );
     expect(reads).toEqual(['queryGet a']);
     store.syncReads = false;
-    const async = await executeStateQuery(request, true, [copy]);
+    const async = await executeStateQuery(request, true, [copy(store)]);
     expect(async.partitionResults[0]).toEqual(
       expect.objectContaining({ partition: 0, success: true, result: null }),
     );
@@ -181,14 +178,6 @@ describe('executeStateQuery (interactive queries v2)', () => {
     windows.put('a', 1, 0);
     windows.put('b', 2, 1_000);
     windows.put('c', 3, 5_000);
-    const copy = (store: unknown): QueryableCopy => ({
-      taskId: '0_0',
-      partition: 0,
-      active: true,
-      lag: 0,
-      store,
-      position: () => ({}),
-    });
     const session = await executeStateQuery(
       StateQueryRequest.inStore('sessions').withQuery(SessionKeyQuery.withKey('a')).request,
       true,
