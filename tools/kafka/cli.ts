@@ -5,9 +5,6 @@
  * (the reliability suite restarts a broker of its own this way, in its own
  * NEST_STREAMS_KAFKA_HOME).
  */
-// kafkajs with the engine's fixes (no TimeoutNegativeWarning on Node 24): importing
-// @nest-streams/streams installs them, before anything loads kafkajs.
-import '@nest-streams/streams';
 import { BrokerToolError } from './broker-error';
 import { runningBroker, startBroker, stopBroker } from './broker';
 

@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Logger, Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { StreamsModule } from '@nest-streams/nestjs';
 import { logAndContinue, sendToDeadLetterTopic } from '@nest-streams/streams';
@@ -10,34 +10,41 @@ import { WindowedController } from './windowed.controller';
 import { OperationsController } from './operations.controller';
 
 const config = orderStatsConfig();
-const warn = (message: string): void => {
-  process.stderr.write(`${message}\n`);
-};
+const logger = new Logger('OrderStats');
+const warn = (message: string): void => logger.warn(message);
 
-/** The order-stats service: the source text's application on the Nest module. */
+/** The order-stats service: the example application on the Nest module. */
 @Module({
   imports: [
     TerminusModule,
     StreamsModule.forRoot({
-      applicationId: config.applicationId,
-      bootstrapServers: config.brokers,
-      applicationServer: config.applicationServer,
-      stateDir: config.stateDir,
-      numStandbyReplicas: config.numStandbyReplicas,
-      processingGuarantee: config.processingGuarantee,
-      commitIntervalMs: config.commitIntervalMs,
-      sessionTimeoutMs: 10_000,
-      heartbeatIntervalMs: 1_000,
-      deserializationExceptionHandler: config.deadLetterTopic
-        ? sendToDeadLetterTopic(config.deadLetterTopic, warn)
-        : logAndContinue(warn),
-      remoteQueries: { port: config.queryPort, host: config.host },
-      allowStaleReads: config.allowStaleReads,
-      forwardingSecret: config.forwardingSecret,
-      forwardingTimeoutMs: config.forwardingTimeoutMs,
-      retryAfterSeconds: 2,
+      streams: {
+        applicationId: config.applicationId,
+        bootstrapServers: config.brokers,
+        applicationServer: config.applicationServer,
+        stateDir: config.stateDir,
+        numStandbyReplicas: config.numStandbyReplicas,
+        processingGuarantee: config.processingGuarantee,
+        commitIntervalMs: config.commitIntervalMs,
+        sessionTimeoutMs: 10_000,
+        heartbeatIntervalMs: 1_000,
+        deserializationExceptionHandler: config.deadLetterTopic
+          ? sendToDeadLetterTopic(config.deadLetterTopic, warn)
+          : logAndContinue(warn),
+      },
+      http: {
+        servedByHeader: true,
+        retryAfterSeconds: 2,
+        forwardingTimeoutMs: config.forwardingTimeoutMs,
+      },
+      queries: {
+        allowStaleReads: config.allowStaleReads,
+        remote: { port: config.queryPort, host: config.host },
+      },
+      metrics: { endpoint: 'metrics' },
       shutdown: { drainMs: config.shutdownDrainMs },
-      logger: { info: () => undefined, warn },
+      security: { clusterSecret: config.forwardingSecret },
+      dashboard: { path: 'streams/ui' },
     }),
   ],
   providers: [OrderStatsAggregation, OrderStatsRocksDBConfig],

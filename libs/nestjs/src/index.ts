@@ -10,9 +10,18 @@ export type {
 export type {
   CustomRemoteQueryOptions,
   RemoteQueryOptions,
+  StreamsClientOptions,
+  StreamsDashboardOptions,
+  StreamsEngineOptions,
+  StreamsHealthOptions,
+  StreamsHttpOptions,
   StreamsMetricsOptions,
   StreamsModuleExtras,
   StreamsModuleOptions,
+  StreamsQueriesOptions,
+  StreamsSecurityOptions,
+  StreamsShutdownOptions,
+  StreamsStartMode,
   TcpRemoteQueryOptions,
 } from './streams-module-options.interface';
 

@@ -12,7 +12,12 @@ import { StreamsModuleConfigError } from './errors/streams-module-config.error';
 import { KafkaStreamsHost } from './internals/kafka-streams.host';
 import { StreamsMetricsService } from './metrics/streams-metrics.service';
 import type { StreamsModuleOptions } from './streams-module-options.interface';
-import { appWith, StatsAggregation, type Event } from '../test-support/stats-module-fixtures';
+import {
+  appWith,
+  baseOptions,
+  StatsAggregation,
+  type Event,
+} from '../test-support/stats-module-fixtures';
 
 describe('StreamsModule start-up errors', () => {
   const initError = async (providers: unknown[], options: Partial<StreamsModuleOptions> = {}) => {
@@ -112,11 +117,13 @@ describe('StreamsModule start-up errors', () => {
 
   it('an invalid module option', async () => {
     const error = await initError([StatsAggregation], {
-      applicationServer: '127.0.0.1:8080',
-      remoteQueries: { port: 0 },
+      streams: { ...baseOptions.streams, applicationServer: '127.0.0.1:8080' },
+      queries: { remote: { port: 0 } },
     });
     expect(error).toBeInstanceOf(StreamsModuleConfigError);
-    expect(error.message).toContain('remoteQueries.port must be a port number');
+    expect(error.message).toBe(
+      'queries.remote.port must be a port number (1-65535) that the other instances can reach, got 0',
+    );
   });
 });
 
@@ -136,6 +143,13 @@ it('serves Prometheus metrics and counts routing outcomes', async () => {
     expect(text).toContain('kafka_streams_routing_requests_total{outcome="forwarded"} 1');
     expect(text).toContain('kafka_streams_state{state="CREATED"} 1');
     expect(app.get(KafkaStreamsHost).created).toBe(true);
+    // The totals the cluster page samples: routing outcomes, and every 503 for a key.
+    metrics.recordRouting('unavailable');
+    metrics.recordUnavailableAnswer();
+    expect(metrics.routingTotals()).toEqual({
+      outcomes: { local: 0, forwarded: 1, standby: 0, unavailable: 1 },
+      unavailable: 2,
+    });
   } finally {
     await app.close();
   }

@@ -60,11 +60,13 @@ describe('StreamsModule', () => {
         StreamsModule.forRootAsync({
           imports: [ConfigModule],
           inject: [ConfigService],
-          useFactory: (config: ConfigService) => ({
+          useFactory: (config: ConfigService): StreamsModuleOptions => ({
             ...baseOptions,
-            applicationId: config.getOrThrow<string>('APP_ID'),
-            bootstrapServers: config.getOrThrow<string>('KAFKA_BROKERS').split(','),
-            retryAfterSeconds: 7,
+            streams: {
+              applicationId: config.getOrThrow<string>('APP_ID'),
+              bootstrapServers: config.getOrThrow<string>('KAFKA_BROKERS').split(','),
+            },
+            http: { retryAfterSeconds: 7 },
           }),
         }),
       ],
@@ -86,7 +88,7 @@ describe('StreamsModule', () => {
     @Injectable()
     class OptionsFactory {
       createStreamsOptions(): StreamsModuleOptions {
-        return { ...baseOptions, applicationId: 'from-class' };
+        return { ...baseOptions, streams: { ...baseOptions.streams, applicationId: 'from-class' } };
       }
     }
     const moduleRef = await Test.createTestingModule({
@@ -150,7 +152,7 @@ describe('StreamsModule', () => {
       @Topology()
       build(builder: StreamsBuilder, context: TopologyContext): void {
         // `this` is the instance, with its injected dependencies.
-        seen.push(this.settings.options.applicationId);
+        seen.push(this.settings.streams.applicationId);
         expect(builder).toBeDefined();
         context
           .stream<string, Event>('labs.events')

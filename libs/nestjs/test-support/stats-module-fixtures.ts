@@ -18,10 +18,8 @@ export interface Stats {
 
 /** Module options that never reach a broker. */
 export const baseOptions: StreamsModuleOptions = {
-  applicationId: 'module-spec',
-  bootstrapServers: ['127.0.0.1:1'],
-  autoStart: false,
-  logger: { info: () => undefined, warn: () => undefined },
+  streams: { applicationId: 'module-spec', bootstrapServers: ['127.0.0.1:1'] },
+  client: { start: 'manual' },
 };
 
 /** The example application's aggregations: stats per user and 5-minute counts. */

@@ -11,6 +11,7 @@ export {
 } from './runtime/kafka-streams';
 export { KafkaStreamsState, StreamThreadExceptionResponse } from './runtime/kafka-streams-state';
 export {
+  resolveStreamsConfig,
   streamsConfigFromProperties,
   type ProcessingGuarantee,
   type ResolvedStreamsConfig,

@@ -4,6 +4,7 @@ import { throwError, type Observable } from 'rxjs';
 import { StreamsError } from '@nest-streams/streams';
 import { RETRY_AFTER_HEADER } from '../streams.constants';
 import { StreamsModuleSettings } from '../internals/streams-module.settings';
+import { StreamsMetricsService } from '../metrics/streams-metrics.service';
 
 /** Codes of errors caused by the caller's input. */
 const BAD_INPUT = new Set([
@@ -48,6 +49,7 @@ export class StreamsExceptionFilter implements ExceptionFilter<StreamsError> {
   constructor(
     @Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost,
     @Inject(StreamsModuleSettings) private readonly settings: StreamsModuleSettings,
+    @Inject(StreamsMetricsService) private readonly metrics: StreamsMetricsService,
   ) {}
 
   catch(error: StreamsError, host: ArgumentsHost): void | Observable<never> {
@@ -56,6 +58,7 @@ export class StreamsExceptionFilter implements ExceptionFilter<StreamsError> {
     const response: unknown = host.switchToHttp().getResponse();
     const status = httpStatusOf(error);
     if (status === 503) {
+      this.metrics.recordUnavailableAnswer();
       adapter.setHeader(response, RETRY_AFTER_HEADER, String(this.settings.retryAfterSeconds));
     }
     adapter.reply(

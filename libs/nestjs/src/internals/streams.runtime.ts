@@ -7,12 +7,7 @@ import {
   type OnApplicationShutdown,
   type OnModuleInit,
 } from '@nestjs/common';
-import {
-  KafkaStreams,
-  KafkaStreamsState,
-  type Serde,
-  type StateLogger,
-} from '@nest-streams/streams';
+import { KafkaStreams, KafkaStreamsState, type StateLogger } from '@nest-streams/streams';
 import { StreamsExplorer } from '../discovery/internals/streams.explorer';
 import { StreamsTopologyFactory } from '../discovery/internals/streams-topology.factory';
 import { InvalidStreamsDeclarationError } from '../errors/invalid-streams-declaration.error';
@@ -27,16 +22,18 @@ import { StreamsModuleSettings } from './streams-module.settings';
  * Runs the application's `KafkaStreams` with the Nest lifecycle:
  * - module init: finds the decorated parts, builds the topology, creates the client;
  * - application bootstrap: starts the query server (when remote queries are on), then the
- *   client (unless `autoStart: false`);
+ *   client (per `client.start`: in the background by default);
  * - shutdown (`app.close()`, or a signal with `enableShutdownHooks()`): readiness goes down,
  *   requests are answered for `shutdown.drainMs`, then the client closes cleanly (flush,
  *   checkpoint, commit, leave the group), then the query server and clients.
  *
  * Errors: module init throws the start-up errors of the explorer and the topology
  * (`DuplicateStateStoreError`, `UndeclaredStateStoreError`, ...) and the engine's
- * `StreamsConfigError`/`TopologyError`; bootstrap throws what `KafkaStreams.start()` throws
- * (`MissingSourceTopicError`: create the topics; `StateDirectoryLockedError`: another process
- * uses the state directory). Each fails `app.init()` / `app.listen()`.
+ * `TopologyError`; bootstrap throws when the query server cannot listen and, with
+ * `client.start: 'blocking'`, what `KafkaStreams.start()` throws (`MissingSourceTopicError`:
+ * create the topics; `StateDirectoryLockedError`: another process uses the state directory).
+ * Each fails `app.init()` / `app.listen()`. In the background mode those start errors are
+ * logged and the client goes to ERROR (liveness fails, so Kubernetes restarts the pod).
  */
 @Injectable()
 export class StreamsRuntime
@@ -55,41 +52,52 @@ export class StreamsRuntime
   ) {}
 
   onModuleInit(): void {
-    const { options } = this.settings;
+    const { streams: config, client } = this.settings;
     const declarations = this.explorer.explore();
-    const config = this.settings.engineConfig();
+    let engineConfig = config;
     if (declarations.rocksDBConfig) {
-      if (options.rocksDBConfigSetter) {
+      if (config.rocksDBConfigSetter) {
         throw new InvalidStreamsDeclarationError(
-          `both the module options (rocksDBConfigSetter) and @RocksDBConfig() on ${declarations.rocksDBConfig.declaredBy} set the RocksDB config setter: keep one`,
+          `both the module options (streams.rocksDBConfigSetter) and @RocksDBConfig() on ${declarations.rocksDBConfig.declaredBy} set the RocksDB config setter: keep one`,
         );
       }
-      Object.assign(config, { rocksDBConfigSetter: declarations.rocksDBConfig.setter });
+      engineConfig = { ...config, rocksDBConfigSetter: declarations.rocksDBConfig.setter };
     }
-    const logger = options.logger ?? this.stateLogger();
+    const logger = this.stateLogger();
     const topology = new StreamsTopologyFactory(declarations, {
-      defaultKeySerde: options.defaultKeySerde as Serde<unknown> | undefined,
-      defaultValueSerde: options.defaultValueSerde as Serde<unknown> | undefined,
+      defaultKeySerde: config.defaultKeySerde,
+      defaultValueSerde: config.defaultValueSerde,
       logger,
     }).build();
-    const streams = new KafkaStreams(topology, config, { logger });
-    if (options.uncaughtExceptionHandler) {
-      streams.setUncaughtExceptionHandler(options.uncaughtExceptionHandler);
+    const streams = new KafkaStreams(topology, engineConfig, { logger });
+    if (client.uncaughtExceptionHandler) {
+      streams.setUncaughtExceptionHandler(client.uncaughtExceptionHandler);
     }
-    this.tracker.attach(streams, options.restoreListener);
+    this.tracker.attach(streams, client.restoreListener);
     this.host.set(streams, declarations);
     this.metrics.attach(streams);
   }
 
+  /**
+   * Starts the query server (its port is bound before anything else, so a port in use fails
+   * `app.init()`), then the client per `client.start`: `background` does not wait (HTTP serves
+   * the probes meanwhile; a start error is logged and leaves the client in ERROR), `blocking`
+   * waits and rejects with the start error, `manual` leaves it to the application.
+   */
   async onApplicationBootstrap(): Promise<void> {
-    if (!this.settings.autoStart) return;
-    await this.start();
-  }
-
-  /** Starts the query server and the client (what bootstrap does unless `autoStart: false`). */
-  async start(): Promise<void> {
     await this.queryServer.listen();
-    await this.host.streams.start();
+    const mode = this.settings.client.start;
+    if (mode === 'manual') return;
+    if (mode === 'blocking') {
+      await this.host.streams.start();
+      return;
+    }
+    this.host.streams.start().catch((error: unknown) => {
+      this.logger.error(
+        `KafkaStreams could not start: ${error instanceof Error ? error.message : String(error)}`,
+        error instanceof Error ? error.stack : undefined,
+      );
+    });
   }
 
   /**

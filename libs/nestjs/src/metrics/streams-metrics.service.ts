@@ -46,6 +46,13 @@ export class StreamsMetricsService {
   private readonly rebalances: Counter | undefined;
   private readonly rebalanceDuration: Histogram | undefined;
   private streams: KafkaStreams | undefined;
+  private readonly outcomes: Record<RoutingOutcome, number> = {
+    local: 0,
+    forwarded: 0,
+    standby: 0,
+    unavailable: 0,
+  };
+  private unavailableAnswers = 0;
 
   constructor(
     @Inject(StreamsModuleSettings) settings: StreamsModuleSettings,
@@ -92,7 +99,26 @@ export class StreamsMetricsService {
 
   /** Counts one routing outcome. */
   recordRouting(outcome: RoutingOutcome): void {
+    this.outcomes[outcome]++;
+    if (outcome === 'unavailable') this.unavailableAnswers++;
     this.routing?.inc({ outcome });
+  }
+
+  /** @internal Counts a 503 the exception filter answered (a retriable engine error). */
+  recordUnavailableAnswer(): void {
+    this.unavailableAnswers++;
+  }
+
+  /**
+   * Totals since start, kept also with metrics off (the cluster page samples them): routing
+   * outcomes of `@RouteByKey` requests, and every 503 answered for a key (by the routing
+   * interceptor, or by the exception filter for a retriable engine error).
+   */
+  routingTotals(): {
+    readonly outcomes: Readonly<Record<RoutingOutcome, number>>;
+    unavailable: number;
+  } {
+    return { outcomes: { ...this.outcomes }, unavailable: this.unavailableAnswers };
   }
 
   /** The scrape text. */

@@ -30,11 +30,13 @@ const query = (endpoint: string) => endpoint.replace(':80', ':90');
 
 const settingsFor = (endpoint: string, extra: Partial<StreamsModuleOptions> = {}) =>
   new StreamsModuleSettings({
-    applicationId: 'iq-spec',
-    bootstrapServers: ['127.0.0.1:1'],
-    applicationServer: endpoint,
-    remoteQueries: { port: Number(query(endpoint).split(':')[1]) },
+    streams: {
+      applicationId: 'iq-spec',
+      bootstrapServers: ['127.0.0.1:1'],
+      applicationServer: endpoint,
+    },
     ...extra,
+    queries: { remote: { port: Number(query(endpoint).split(':')[1]) }, ...extra.queries },
   });
 
 /** An instance whose store holds `data` per partition. */
@@ -255,11 +257,13 @@ describe('InteractiveQueryService', () => {
       ]);
       expect(there[0].key).toBeInstanceOf(Windowed);
       // One IQv2 session query, for the key's partition, active copies only.
-      expect(decodeRemoteQueryRequest(sent[0])?.request).toMatchObject({
-        storeName: 'stats-store',
-        query: { type: 'session', key: 'e' },
-        partitions: [3],
-        requireActive: true,
+      expect(decodeRemoteQueryRequest(sent[0])).toMatchObject({
+        request: {
+          storeName: 'stats-store',
+          query: { type: 'session', key: 'e' },
+          partitions: [3],
+          requireActive: true,
+        },
       });
 
       // The owner no longer holds the partition: the engine's typed, retriable error.
@@ -299,6 +303,43 @@ describe('InteractiveQueryService', () => {
       local.owns(C, [], 4);
       unreachable.add(query(C));
       await expect(service.get('stats-store', 'c')).rejects.toBeInstanceOf(OwnerUnreachableError);
+    });
+
+    it('reads the copy a given instance holds with copyAt, saying which copy answered', async () => {
+      local.owns(A, [B], 0);
+      members.get(B)!.answer = () => ({
+        partitionResults: [
+          { partition: 0, success: true, result: 7, position: {}, active: false, lag: 3 },
+        ],
+        position: {},
+      });
+      await expect(service.lookup('stats-store', 'a', { copyAt: B })).resolves.toEqual({
+        value: 7,
+        servedBy: B,
+        partition: 0,
+        active: false,
+        lag: 3,
+      });
+      expect(sent.at(-1)?.target).toBe(query(B));
+      expect(members.get(B)!.queries.at(-1)).toMatchObject({
+        partitions: [0],
+        requireActive: false,
+      });
+      await expect(service.lookup('stats-store', 'a', { copyAt: A })).resolves.toEqual({
+        value: 1,
+        servedBy: A,
+        partition: 0,
+        active: true,
+        lag: 0,
+      });
+      expect(local.queries.at(-1)).toMatchObject({ partitions: [0], requireActive: true });
+      // An instance that is not in the metadata, and an address that is none.
+      await expect(
+        service.lookup('stats-store', 'a', { copyAt: '127.0.0.1:8009' }),
+      ).rejects.toBeInstanceOf(StateStoreMigratedError);
+      await expect(service.lookup('stats-store', 'a', { copyAt: 'nowhere' })).rejects.toMatchObject(
+        { code: 'BAD_QUERY_ENDPOINT', retriable: false },
+      );
     });
 
     it('falls back to a standby copy when the owner is unreachable and stale reads are allowed', async () => {

@@ -31,6 +31,7 @@ import {
   encodeStateQueryRequest,
   type RemoteQueryResponse,
 } from './internals/interactive-query.protocol';
+import { copyTarget } from './internals/copy-target';
 import { planScatter, type InstanceQueryFailure } from './internals/scatter-plan';
 import { StoreReadContext } from './internals/store-read-context';
 import {
@@ -51,6 +52,13 @@ export interface KeyQueryOptions<K> {
   readonly allowStaleReads?: boolean;
   /** Read-your-writes: the answer must reflect at least this position (else retriable error). */
   readonly positionBound?: Position;
+  /**
+   * Read the copy that this instance (`host:port`, its `application.server`) holds, active or
+   * standby, instead of the owner's: to compare a key's copies. A standby answers with its lag
+   * (`active: false`); an instance without a copy of the key's partition answers
+   * `StateStoreMigratedError`.
+   */
+  readonly copyAt?: string;
 }
 
 /** Options of a scatter-gather query. */
@@ -104,7 +112,8 @@ type Served = Omit<KeyLookup<unknown>, 'value'>;
  * all retriable, retry after a backoff (or allow stale reads) —; `UnknownStateStoreError`
  * (fix the store name); `UnsupportedStoreOperationError` (the store kind cannot answer that
  * query); `RemoteQueryError` (`REMOTE_QUERIES_DISABLED`, `NO_QUERY_ENDPOINT`: turn on
- * `remoteQueries` on every instance; `STORE_EXCEPTION`: the store failed). Scatter-gather
+ * `remoteQueries` on every instance; `STORE_EXCEPTION`: the store failed; `BAD_QUERY_ENDPOINT`: a
+ * `copyAt` that is not `host:port`). Scatter-gather
  * never throws for one instance's or partition's failure: it reports it in `failures`; it
  * throws `StateStoreNotAvailableError` only when no instance runs the store at all.
  */
@@ -190,7 +199,8 @@ export class InteractiveQueryService {
 
   /**
    * Runs `query` for `key` where it lives: on its owner's active copy, or, when the owner is
-   * unreachable and stale reads are allowed, on a standby copy (see `ownerThenStandby`).
+   * unreachable and stale reads are allowed, on a standby copy (see `ownerThenStandby`); with
+   * `copyAt`, on that instance's copy.
    */
   private byKey<K>(
     store: string,
@@ -200,21 +210,27 @@ export class InteractiveQueryService {
   ): Promise<{ result: unknown; served: Served }> {
     const location = this.locator.locate(store, key, options.keySerde);
     const { partition } = location.metadata;
+    const read = (target: ReadTarget) =>
+      this.single(
+        target,
+        {
+          storeName: store,
+          query,
+          partitions: [partition],
+          positionBound: options.positionBound,
+          requireActive: !target.standby,
+        },
+        partition,
+      );
+    if (options.copyAt !== undefined) return read(copyTarget(store, location, options.copyAt));
     const allowStale = options.allowStaleReads ?? this.settings.allowStaleReads;
     const input = { ...location, forwardedFrom: undefined };
     return ownerThenStandby<{ result: unknown; served: Served }>(
       input,
       { allowStale },
       async (target) => {
-        const request: StateQueryRequest<K> = {
-          storeName: store,
-          query,
-          partitions: [partition],
-          positionBound: options.positionBound,
-          requireActive: !target.standby,
-        };
         try {
-          return await this.single(target, request, partition);
+          return await read(target);
         } catch (error) {
           if (error instanceof OwnerUnreachableError && !target.local)
             return { unreachable: error };

@@ -26,6 +26,7 @@ import { StoreReadContext } from '../queries/internals/store-read-context';
 import { StreamsModule } from '../streams.module';
 import { FakeKafkaStreams, instance, partitionOf } from '../../test-support/fake-kafka-streams';
 import { call, deadEndpoint, Peer, sumAggregation } from '../../test-support/http-fixtures';
+import { baseOptions } from '../../test-support/stats-module-fixtures';
 import { HopAuthenticator } from './internals/hop-authenticator';
 import { HttpRequestForwarder } from './internals/http-request.forwarder';
 
@@ -96,13 +97,10 @@ describe.each(['express', 'fastify'] as const)('StoreRoutingInterceptor on %s', 
     const moduleRef = await Test.createTestingModule({
       imports: [
         StreamsModule.forRoot({
-          applicationId: 'routing-spec',
-          bootstrapServers: ['127.0.0.1:1'],
-          applicationServer: SELF,
-          autoStart: false,
-          retryAfterSeconds: 3,
-          forwardingTimeoutMs: 2000,
-          logger: { info: () => undefined, warn: () => undefined },
+          ...baseOptions,
+          streams: { ...baseOptions.streams, applicationServer: SELF },
+          http: { servedByHeader: true, retryAfterSeconds: 3, forwardingTimeoutMs: 2000 },
+          metrics: { endpoint: 'metrics' },
         }),
       ],
       providers: [sumAggregation('stats-store')],

@@ -59,7 +59,7 @@ type HttpResponse = unknown;
 
 /**
  * Routes `@RouteByKey` handlers to the instance that owns the key (registered for every
- * route by default; `X-Served-By` is set on every HTTP answer):
+ * route by default; with `http.servedByHeader`, `X-Served-By` is set on every HTTP answer):
  *
  * - owner is this instance: runs the handler;
  * - owner is another instance of the current metadata: forwards the same request (method,
@@ -92,7 +92,9 @@ export class StoreRoutingInterceptor implements NestInterceptor {
     const http = context.switchToHttp();
     const request = http.getRequest<HttpRequestLike>();
     const response = http.getResponse<HttpResponse>();
-    this.setHeader(response, SERVED_BY_HEADER, this.settings.servedBy);
+    if (this.settings.http.servedByHeader) {
+      this.setHeader(response, SERVED_BY_HEADER, this.settings.servedBy);
+    }
     const route = this.accessor.getRouteByKey(context.getHandler());
     if (!route) return this.handle(next, response, false);
     return from(this.route(route, request, response, next, context)).pipe(

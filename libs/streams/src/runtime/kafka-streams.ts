@@ -193,9 +193,12 @@ export class KafkaStreams extends KafkaStreamsQueries {
     await this.closing;
   }
 
-  /** Local task ids: active and standby. */
-  localTaskIds(): { active: string[]; standby: string[] } {
-    return { active: this.tasks?.taskIds() ?? [], standby: this.standbys?.taskIds() ?? [] };
+  /**
+   * Local task ids: active and standby, and which of the standbys are warm-up replicas (placed
+   * on the task's intended owner until it catches up: a probing rebalance then moves the task).
+   */
+  localTaskIds(): { active: string[]; standby: string[]; warmup: string[] } {
+    return this.localView.taskIds();
   }
 
   /**
@@ -212,6 +215,7 @@ export class KafkaStreams extends KafkaStreamsQueries {
     return sumTaskMetrics(
       (this.tasks?.tasks() ?? []).map((entry) => entry.task.metrics),
       this.tasks?.commits ?? 0,
+      this.tasks?.commitTimeMs ?? 0,
     );
   }
 
@@ -251,6 +255,7 @@ export class KafkaStreams extends KafkaStreamsQueries {
         onRebalancing: () => this.setState(KafkaStreamsState.REBALANCING),
         onAssignment: (info) => {
           this.queries.update(info);
+          this.localView.assigned(info.warmup);
           this.setState(KafkaStreamsState.REBALANCING);
         },
         onRunning: () => {
@@ -384,7 +389,6 @@ export class KafkaStreams extends KafkaStreamsQueries {
 
   private setState(next: KafkaStreamsState): void {
     const previous = this.currentState;
-    if (previous === next && next !== KafkaStreamsState.REBALANCING) return;
     if (previous === next) return;
     if (!isValidTransition(previous, next)) {
       this.logger.info(`ignoring state transition ${previous} -> ${next}`);

@@ -22,11 +22,13 @@ describe('ServedByListener', () => {
     const moduleRef = await Test.createTestingModule({
       imports: [
         StreamsModule.forRoot({
-          applicationId: 'served-by-spec',
-          bootstrapServers: ['127.0.0.1:1'],
-          applicationServer: '127.0.0.1:2222',
-          autoStart: false,
-          logger: { info: () => undefined, warn: () => undefined },
+          streams: {
+            applicationId: 'served-by-spec',
+            bootstrapServers: ['127.0.0.1:1'],
+            applicationServer: '127.0.0.1:2222',
+          },
+          client: { start: 'manual' },
+          http: { servedByHeader: true },
         }),
       ],
       providers: [Aggregation],

@@ -14,14 +14,18 @@ export interface RemoteQueryRequest {
   /** The sender's endpoint (for logs). */
   readonly from: string;
   /** An interactive query v2 request (`StateQueryRequest`, encoded). */
-  readonly request: WireValue;
+  readonly request?: WireValue;
+  /**
+   * Or the instance's report for the cluster page (client state, tasks, lags, restores, live
+   * figures): answered with an `InstanceReport`, encoded.
+   */
+  readonly instanceReport?: true;
 }
 
-/** A decoded request. */
-export interface DecodedRemoteQuery {
-  readonly target: string;
-  readonly request: StateQueryRequest<unknown>;
-}
+/** A decoded request: a v2 query, or a report request. */
+export type DecodedRemoteQuery =
+  | { readonly target: string; readonly request: StateQueryRequest<unknown> }
+  | { readonly target: string; readonly instanceReport: true };
 
 /** A failure as data: an error code, whether to retry, and its message. */
 export interface QueryFailure {
@@ -59,6 +63,7 @@ export function decodeRemoteQueryRequest(data: unknown): DecodedRemoteQuery | un
   if (typeof data !== 'object' || data === null) return undefined;
   const message = data as Partial<RemoteQueryRequest>;
   if (message.version !== 1 || typeof message.target !== 'string') return undefined;
+  if (message.instanceReport === true) return { target: message.target, instanceReport: true };
   const request = fromWire(message.request ?? null) as Partial<StateQueryRequest<unknown>> | null;
   if (!request || typeof request.storeName !== 'string') return undefined;
   const query = request.query as { type?: unknown } | undefined;

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { ServerTCP, type Server } from '@nestjs/microservices';
 import { of } from 'rxjs';
 import { KafkaStreams, StreamsError } from '@nest-streams/streams';
@@ -8,6 +8,7 @@ import {
   queryPattern,
   type RemoteQueryResponse,
 } from './interactive-query.protocol';
+import { InstanceReporter } from '../../dashboard/internals/instance-reporter';
 import { toWire } from './wire-codec';
 
 /** What the query server uses of a @nestjs/microservices transport server. */
@@ -17,8 +18,8 @@ type TransportServer = Pick<Server, 'addHandler' | 'listen' | 'close'>;
  * This instance's side of instance-to-instance queries: a @nestjs/microservices server (TCP
  * by default, any transport strategy by configuration) answering the pattern
  * `nest-streams.query:<endpoint>` with `KafkaStreams.query()` (interactive queries v2) over the
- * local stores. Failures travel as data (per partition, or for the whole request), never as
- * transport errors. Started before `KafkaStreams` (its endpoint travels in the assignment),
+ * local stores, and this instance's report for the cluster page. Failures travel as data (per
+ * partition, or for the whole request), never as transport errors. Started before `KafkaStreams` (its endpoint travels in the assignment),
  * closed after it.
  *
  * Errors: `listen()` rejects when the transport cannot listen (a port in use: choose another
@@ -32,6 +33,9 @@ export class InteractiveQueryServer {
   constructor(
     @Inject(StreamsModuleSettings) private readonly settings: StreamsModuleSettings,
     @Inject(KafkaStreams) private readonly streams: KafkaStreams,
+    @Optional()
+    @Inject(InstanceReporter)
+    private readonly reporter?: InstanceReporter,
   ) {}
 
   /** The endpoint this server answers for, when remote queries are on. */
@@ -95,6 +99,20 @@ export class InteractiveQueryServer {
           message: `a query meant for ${decoded.target} reached ${String(this.settings.queryEndpoint)}: rediscover the owner and retry`,
         },
       };
+    }
+    if ('instanceReport' in decoded) {
+      if (!this.reporter) {
+        return {
+          ok: false,
+          servedBy,
+          failure: {
+            code: 'NO_REPORTS',
+            retriable: false,
+            message: 'this instance sends no report',
+          },
+        };
+      }
+      return { ok: true, servedBy, result: toWire(await this.reporter.report()) };
     }
     const store = decoded.request.storeName;
     try {

@@ -19,10 +19,12 @@ async function freePort(): Promise<number> {
 
 const settings = (port: number, timeoutMs = 2000) =>
   new StreamsModuleSettings({
-    applicationId: 'transport-spec',
-    bootstrapServers: ['127.0.0.1:1'],
-    applicationServer: '127.0.0.1:8080',
-    remoteQueries: { port, timeoutMs },
+    streams: {
+      applicationId: 'transport-spec',
+      bootstrapServers: ['127.0.0.1:1'],
+      applicationServer: '127.0.0.1:8080',
+    },
+    queries: { remote: { port, timeoutMs } },
   });
 
 describe('instance-to-instance queries over @nestjs/microservices TCP', () => {
