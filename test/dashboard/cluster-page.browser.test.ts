@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { OrderStatsInstance } from '../app/order-stats-instance';
+import { OrderStatsInstance } from '../../tools/instances/order-stats-instance';
 import { HeadlessChromium } from '../support/headless-chromium';
 import { readyAndRunning } from '../support/health';
 import { HTTP_PLATFORMS } from '../support/http-platforms';

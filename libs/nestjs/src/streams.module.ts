@@ -16,7 +16,6 @@ import { KafkaStreamsHost } from './internals/kafka-streams.host';
 import { StreamsMetricsService } from './metrics/streams-metrics.service';
 import { InteractiveQueryClient } from './queries/internals/interactive-query.client';
 import { InteractiveQueryServer } from './queries/internals/interactive-query.server';
-import { LocalSessionReader } from './queries/internals/local-session.reader';
 import { InteractiveQueryService } from './queries/interactive-query.service';
 import { storeFacadeProviders } from './queries/internals/store-facade.providers';
 import { HopAuthenticator } from './routing/internals/hop-authenticator';
@@ -43,7 +42,6 @@ const SHARED = [
   StoreRoutingInterceptor,
   StreamsExceptionFilter,
   InteractiveQueryClient,
-  LocalSessionReader,
   InteractiveQueryService,
   StreamsHealthIndicator,
 ];

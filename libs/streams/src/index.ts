@@ -100,13 +100,13 @@ export { DefaultStreamPartitioner } from './cluster/default-stream-partitioner';
 
 // State stores
 export { Stores, type PersistentStoreOptions } from './state/stores';
-export type { StateStore } from './state/state-store';
+export type { StateStore } from './processor/state-store';
 export type {
   ChangelogRecord,
   StateStoreContext,
   StoreRegistration,
-} from './state/state-store-context';
-export type { StoreBuilder } from './state/store-builder';
+} from './processor/state-store-context';
+export type { StoreBuilder } from './processor/store-builder';
 export type {
   KeyValue,
   KeyValueIterator,
@@ -181,6 +181,7 @@ export {
   RangeQuery,
   WindowKeyQuery,
   WindowRangeQuery,
+  SessionKeyQuery,
   type StoreQuery,
 } from './query/queries';
 export { PositionBound, mergePositions, type Position } from './query/position';

@@ -23,14 +23,9 @@ import type { StreamThread } from './internals/stream-thread';
 import type { StandbyTaskManager } from './internals/standby-task-manager';
 import { createStreamThread } from './internals/stream-thread-factory';
 import { threadFailureAction } from './internals/thread-failure-policy';
-import { KeyQueryMetadata, type KeyPartitioning } from '../query/key-query-metadata';
-import { LocalStoreProvider, type LocalStore } from '../query/internals/local-store-provider';
-import type { StoreQueryParameters } from '../query/store-query-parameters';
-import { StreamsMetadataState } from '../query/internals/streams-metadata-state';
-import type { LagInfo, StreamsMetadata } from '../query/streams-metadata';
 import { TaskId } from '../processor/task-id';
-import { executeStateQuery, type QueryableCopy } from '../query/internals/state-query-executor';
-import type { StateQueryRequest, StateQueryResult } from '../query/state-query';
+import { ClientQueries } from './internals/client-queries';
+import { KafkaStreamsQueries } from './kafka-streams-queries';
 import {
   resolveStreamsConfig,
   type ResolvedStreamsConfig,
@@ -79,7 +74,7 @@ export interface KafkaStreamsOptions {
  * partition count or cleanup policy, and `StateDirectoryLockedError` when another live process
  * holds the state directory. Processing errors go to the uncaught-exception handler.
  */
-export class KafkaStreams {
+export class KafkaStreams extends KafkaStreamsQueries {
   readonly config: ResolvedStreamsConfig;
   private readonly events = new EventEmitter();
   private readonly logger: StreamsLogger;
@@ -87,16 +82,13 @@ export class KafkaStreams {
   private readonly stateDirectory: StateDirectory;
   private readonly cache: RecordCache;
   private currentState = KafkaStreamsState.CREATED;
-  private admin: Admin | undefined;
+  protected admin: Admin | undefined;
   private thread: StreamThread | undefined;
   private tasks: ActiveTaskManager | undefined;
   private standbys: StandbyTaskManager | undefined;
-  private readonly metadataState: StreamsMetadataState;
-  private readonly storeProvider: LocalStoreProvider;
+  protected readonly queries: ClientQueries;
   private localOffsetSums: Record<string, number> = {};
-  /** The warm-up replicas of the latest assignment (a subset of the standby tasks). */
-  private warmupTasks: readonly string[] = [];
-  private processId = '';
+  protected processId = '';
   private partitionsByTopic = new Map<string, number>();
   private exceptionHandler: StreamsUncaughtExceptionHandler = () =>
     StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
@@ -108,7 +100,7 @@ export class KafkaStreams {
   private warnedNoApplicationServer = false;
   /** When the current run of cluster-unreachable thread failures began (task.timeout.ms). */
   private unreachableSince: number | undefined;
-  private readonly localView = new LocalTaskView(
+  protected readonly localView = new LocalTaskView(
     () => this.tasks,
     () => this.standbys,
   );
@@ -118,6 +110,7 @@ export class KafkaStreams {
     config: StreamsConfig,
     options: KafkaStreamsOptions = {},
   ) {
+    super();
     this.config = resolveStreamsConfig(config);
     this.logger = options.logger ? completeStreamsLogger(options.logger) : consoleStreamsLogger;
     topology.subtopologies();
@@ -134,108 +127,13 @@ export class KafkaStreams {
       cleanupDelayMs: this.config.stateCleanupDelayMs,
     });
     this.cache = new RecordCache(this.config.statestoreCacheMaxBytes);
-    this.metadataState = new StreamsMetadataState(
-      () => this.topology.subtopologies(),
-      (sub) => sub.sourceTopics.map((t) => this.resolveTopic(t)),
-      (topic) => this.partitionsByTopic.get(topic),
-    );
-    this.storeProvider = new LocalStoreProvider({
+    this.queries = new ClientQueries({
+      topology,
+      localView: this.localView,
       state: () => this.currentState,
-      subtopologyOf: (name) => this.topology.subtopologies().find((s) => s.stores.includes(name)),
-      partitionCount: (name) => this.storePartitionCount(name),
-      localStores: (name) => this.localStores(name),
+      resolveTopic: (t) => this.resolveTopic(t),
+      partitionCount: (topic) => this.partitionsByTopic.get(topic),
     });
-  }
-
-  /**
-   * A read-only view of a store over this instance's local copies (Kafka Streams' `store()`).
-   * The view looks its stores up on every call, so it can be kept.
-   *
-   * @throws StreamsNotStartedError, StateStoreNotAvailableError (rebalancing/restoring: retry),
-   *   StateStoreMigratedError (rediscover the owner), UnknownStateStoreError,
-   *   InvalidStateStorePartitionError — all `InvalidStateStoreError`s with `code` and `retriable`.
-   */
-  store<T>(params: StoreQueryParameters<T>): T {
-    this.storeProvider.storeSet(params);
-    return params.queryableStoreType.create(params.storeName, () =>
-      this.storeProvider.storeSet(params),
-    );
-  }
-
-  /**
-   * Which instance holds `key` of `storeName` (active and standbys) and in which partition,
-   * from the latest assignment — also while REBALANCING, as Kafka Streams answers (a read
-   * routed there while the task moves gets a retriable error, never a wrong answer).
-   * `KeyQueryMetadata.NOT_AVAILABLE` before the first assignment, when no instance runs the
-   * key's task, and once the client stopped.
-   *
-   * @throws UnknownStateStoreError for a store the topology does not have.
-   */
-  queryMetadataForKey<K>(
-    storeName: string,
-    key: K,
-    partitioning: KeyPartitioning<K>,
-  ): KeyQueryMetadata {
-    this.metadataState.subtopologyOf(storeName);
-    if (!this.isActive()) return KeyQueryMetadata.NOT_AVAILABLE;
-    return this.metadataState.keyQueryMetadata(storeName, key, partitioning);
-  }
-
-  /**
-   * Interactive query API v2: answers `request` from this instance's copies, per partition,
-   * with failures as data (NOT_ACTIVE, NOT_UP_TO_BOUND, NOT_PRESENT, DOES_NOT_EXIST,
-   * STORE_EXCEPTION, UNKNOWN_QUERY_TYPE) and each copy's position for read-your-writes.
-   * Never throws for a store or partition problem; the caller (or the remote transport)
-   * routes NOT_PRESENT partitions to their owners.
-   */
-  async query<K>(request: StateQueryRequest<K>): Promise<StateQueryResult<unknown>> {
-    const exists = this.topology.subtopologies().some((s) => s.stores.includes(request.storeName));
-    const queryable =
-      this.currentState === KafkaStreamsState.RUNNING ||
-      this.currentState === KafkaStreamsState.REBALANCING;
-    const copies: QueryableCopy[] =
-      !exists || !queryable
-        ? []
-        : this.localStores(request.storeName).map((c) => ({
-            ...c,
-            position: () => this.localView.position(c.taskId),
-          }));
-    return executeStateQuery(request, exists, copies);
-  }
-
-  /** Every instance of the application, from the latest assignment. */
-  metadataForAllStreamsClients(): StreamsMetadata[] {
-    return this.metadataState.all();
-  }
-
-  /** The instances holding `storeName` (active or standby). */
-  streamsMetadataForStore(storeName: string): StreamsMetadata[] {
-    return this.metadataState.forStore(storeName);
-  }
-
-  /** This instance's metadata, when it advertises `application.server`. */
-  localMetadata(): StreamsMetadata | undefined {
-    return this.metadataState.all().find((m) => m.processId === this.processId);
-  }
-
-  /**
-   * Consumer lag of this instance's active tasks, per input partition: records fetched from
-   * the broker but not processed yet are not counted as processed (position = next offset to
-   * process). Asks the broker for end offsets; empty before `start()`.
-   */
-  async inputLags(): Promise<
-    { topic: string; partition: number; position: number; endOffset: number; lag: number }[]
-  > {
-    return this.admin ? this.localView.inputLags(this.admin) : [];
-  }
-
-  /**
-   * How far each local store copy is behind its changelog, per store and partition (Kafka
-   * Streams' `allLocalStorePartitionLags`): active copies report 0 once restored; standby
-   * copies report their distance to the changelog end.
-   */
-  async allLocalStorePartitionLags(): Promise<Map<string, Map<number, LagInfo>>> {
-    return this.localView.lags(this.config.applicationId);
   }
 
   get state(): KafkaStreamsState {
@@ -347,9 +245,7 @@ export class KafkaStreams {
    * on the task's intended owner until it catches up: a probing rebalance then moves the task).
    */
   localTaskIds(): { active: string[]; standby: string[]; warmup: string[] } {
-    const standby = this.standbys?.taskIds() ?? [];
-    const warmup = this.warmupTasks.filter((id) => standby.includes(id));
-    return { active: this.tasks?.taskIds() ?? [], standby, warmup };
+    return this.localView.taskIds();
   }
 
   /**
@@ -405,7 +301,7 @@ export class KafkaStreams {
       listener: {
         onRebalancing: () => this.setState(KafkaStreamsState.REBALANCING),
         onAssignment: (info) => {
-          this.metadataState.update(info);
+          this.queries.update(info);
           const warning = this.warnedNoApplicationServer
             ? undefined
             : missingApplicationServerWarning(
@@ -417,7 +313,7 @@ export class KafkaStreams {
             this.warnedNoApplicationServer = true;
             this.logger.warn(warning);
           }
-          this.warmupTasks = info.warmup;
+          this.localView.assigned(info.warmup);
           this.setState(KafkaStreamsState.REBALANCING);
         },
         onRunning: () => {
@@ -466,19 +362,6 @@ export class KafkaStreams {
     return this.admin
       ? changelogEndOffsetSums(this.admin, this.topology, this.config.applicationId)
       : {};
-  }
-
-  private storePartitionCount(storeName: string): number | undefined {
-    const sub = this.topology.subtopologies().find((s) => s.stores.includes(storeName));
-    if (!sub) return undefined;
-    const counts = sub.sourceTopics.map(
-      (t) => this.partitionsByTopic.get(this.resolveTopic(t)) ?? 0,
-    );
-    return Math.max(0, ...counts) || undefined;
-  }
-
-  private localStores(storeName: string): LocalStore[] {
-    return this.localView.stores(storeName);
   }
 
   /** Applies {@link threadFailureAction} to a failed stream thread. */
@@ -564,7 +447,6 @@ export class KafkaStreams {
 
   private setState(next: KafkaStreamsState): void {
     const previous = this.currentState;
-    if (previous === next && next !== KafkaStreamsState.REBALANCING) return;
     if (previous === next) return;
     if (!isValidTransition(previous, next)) {
       this.logger.debug(`ignoring state transition ${previous} -> ${next}`);

@@ -65,48 +65,25 @@ export const KAFKA_STREAMS_ROCKSDB_DEFAULTS: Readonly<RocksDBOptionValues> = Obj
  * ignoring it. See each engine's documentation for what it supports.
  */
 export class RocksDBOptions implements RocksDBOptionValues {
-  blockCacheSize: number;
-  blockSize: number;
-  writeBufferSize: number;
-  maxWriteBufferNumber: number;
-  compression: RocksDBCompression;
-  bloomFilterBitsPerKey: number;
-  compactionStyle: RocksDBCompactionStyle;
-  maxOpenFiles: number;
-  cacheIndexAndFilterBlocks: boolean;
-  walEnabled: boolean;
-  parallelism: number;
+  blockCacheSize!: number;
+  blockSize!: number;
+  writeBufferSize!: number;
+  maxWriteBufferNumber!: number;
+  compression!: RocksDBCompression;
+  bloomFilterBitsPerKey!: number;
+  compactionStyle!: RocksDBCompactionStyle;
+  maxOpenFiles!: number;
+  cacheIndexAndFilterBlocks!: boolean;
+  walEnabled!: boolean;
+  parallelism!: number;
 
   /** Kafka Streams' defaults, with `overrides` applied. */
   constructor(overrides: Partial<RocksDBOptionValues> = {}) {
-    const values = { ...KAFKA_STREAMS_ROCKSDB_DEFAULTS, ...overrides };
-    this.blockCacheSize = values.blockCacheSize;
-    this.blockSize = values.blockSize;
-    this.writeBufferSize = values.writeBufferSize;
-    this.maxWriteBufferNumber = values.maxWriteBufferNumber;
-    this.compression = values.compression;
-    this.bloomFilterBitsPerKey = values.bloomFilterBitsPerKey;
-    this.compactionStyle = values.compactionStyle;
-    this.maxOpenFiles = values.maxOpenFiles;
-    this.cacheIndexAndFilterBlocks = values.cacheIndexAndFilterBlocks;
-    this.walEnabled = values.walEnabled;
-    this.parallelism = values.parallelism;
+    Object.assign(this, KAFKA_STREAMS_ROCKSDB_DEFAULTS, overrides);
   }
 
   /** A plain copy of the values (for logs and metrics). */
   toJSON(): RocksDBOptionValues {
-    return {
-      blockCacheSize: this.blockCacheSize,
-      blockSize: this.blockSize,
-      writeBufferSize: this.writeBufferSize,
-      maxWriteBufferNumber: this.maxWriteBufferNumber,
-      compression: this.compression,
-      bloomFilterBitsPerKey: this.bloomFilterBitsPerKey,
-      compactionStyle: this.compactionStyle,
-      maxOpenFiles: this.maxOpenFiles,
-      cacheIndexAndFilterBlocks: this.cacheIndexAndFilterBlocks,
-      walEnabled: this.walEnabled,
-      parallelism: this.parallelism,
-    };
+    return { ...this };
   }
 }

@@ -1,23 +1,10 @@
-import { Controller, Get, Injectable, type INestApplication } from '@nestjs/common';
+import { Controller, Get, type INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { AddressInfo } from 'node:net';
-import { Serdes } from '@nest-streams/streams';
-import { Aggregate } from '../../decorators/aggregate.decorator';
-import { StateStore } from '../../decorators/state-store.decorator';
 import { StreamsModule } from '../../streams.module';
+import { sumAggregation } from '../../../test-support/http-fixtures';
 
-@StateStore('served-by-store', { keySerde: Serdes.String(), valueSerde: Serdes.Json<number>() })
-@Injectable()
-class Aggregation {
-  @Aggregate<string, number, number>({
-    source: 'events',
-    store: 'served-by-store',
-    initializer: () => 0,
-  })
-  add(_k: string, v: number, total: number): number {
-    return total + v;
-  }
-}
+const Aggregation = sumAggregation('served-by-store');
 
 @Controller('known')
 class KnownController {

@@ -8,7 +8,6 @@ import {
   queryPattern,
   type RemoteQueryResponse,
 } from './interactive-query.protocol';
-import { LocalSessionReader } from './local-session.reader';
 import { InstanceReporter } from '../../dashboard/internals/instance-reporter';
 import { toWire } from './wire-codec';
 
@@ -19,8 +18,8 @@ type TransportServer = Pick<Server, 'addHandler' | 'listen' | 'close'>;
  * This instance's side of instance-to-instance queries: a @nestjs/microservices server (TCP
  * by default, any transport strategy by configuration) answering the pattern
  * `nest-streams.query:<endpoint>` with `KafkaStreams.query()` (interactive queries v2) over the
- * local stores, session fetches, and this instance's report for the cluster page. Failures travel as data (per partition, or for the whole request), never as
- * transport errors. Started before `KafkaStreams` (its endpoint travels in the assignment),
+ * local stores, and this instance's report for the cluster page. Failures travel as data (per
+ * partition, or for the whole request), never as transport errors. Started before `KafkaStreams` (its endpoint travels in the assignment),
  * closed after it.
  *
  * Errors: `listen()` rejects when the transport cannot listen (a port in use: choose another
@@ -34,7 +33,6 @@ export class InteractiveQueryServer {
   constructor(
     @Inject(StreamsModuleSettings) private readonly settings: StreamsModuleSettings,
     @Inject(KafkaStreams) private readonly streams: KafkaStreams,
-    @Inject(LocalSessionReader) private readonly sessions: LocalSessionReader,
     @Optional()
     @Inject(InstanceReporter)
     private readonly reporter?: InstanceReporter,
@@ -116,13 +114,8 @@ export class InteractiveQueryServer {
       }
       return { ok: true, servedBy, result: toWire(await this.reporter.report()) };
     }
-    const store = 'request' in decoded ? decoded.request.storeName : decoded.sessionFetch.storeName;
+    const store = decoded.request.storeName;
     try {
-      if ('sessionFetch' in decoded) {
-        const { key, partition, staleStores } = decoded.sessionFetch;
-        const read = await this.sessions.fetch(store, key, partition, staleStores);
-        return { ok: true, servedBy, result: toWire(read) };
-      }
       const result = await this.streams.query(decoded.request);
       return { ok: true, servedBy, result: toWire(result) };
     } catch (error) {

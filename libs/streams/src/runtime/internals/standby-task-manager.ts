@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Admin, Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import type { Topology } from '../../processor/topology';
-import type { ChangelogRecord } from '../../state/state-store-context';
+import type { ChangelogRecord } from '../../processor/state-store-context';
 import type { LagInfo } from '../../query/streams-metadata';
 import type { StateDirectory } from './state-directory';
 import type { StateLogger } from '../state-logger';

@@ -1,5 +1,5 @@
 import type { Admin, EachBatchPayload, Kafka } from 'kafkajs';
-import type { ChangelogRecord } from '../../state/state-store-context';
+import type { ChangelogRecord } from '../../processor/state-store-context';
 import type { StateLogger } from '../state-logger';
 import { StateRestorer, type RestoreTarget } from './state-restorer';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Admin, EachBatchPayload, Kafka } from 'kafkajs';
 import { ChangelogRestoreError } from '../../errors/changelog-restore.error';
 import { topicPartitionKey } from '../../processor/topic-partition';
-import type { ChangelogRecord } from '../../state/state-store-context';
+import type { ChangelogRecord } from '../../processor/state-store-context';
 import { consoleStateLogger, type StateLogger } from '../state-logger';
 import type { StateRestoreListener } from '../state-restore-listener';
 import { fixedAssigner, isTransientConsumerError } from './throwaway-group-consumer';

@@ -8,8 +8,8 @@ import { Record } from '../../processor/record';
 import type { TaskId } from '../../processor/task-id';
 import type { Topology } from '../../processor/topology';
 import type { RecordCache } from '../../state/internals/record-cache';
-import type { StateStoreContext, StoreRegistration } from '../../state/state-store-context';
-import type { StateStore } from '../../state/state-store';
+import type { StateStoreContext, StoreRegistration } from '../../processor/state-store-context';
+import type { StateStore } from '../../processor/state-store';
 import type { ConsumedRecord } from './consumed-record';
 import { PunctuationSchedule } from './punctuation-schedule';
 import type { ResolvedStreamsConfig } from '../streams-config';
@@ -356,19 +356,18 @@ export class StreamTask {
       recordMetadata: () => this.currentMetadata,
       forward: (record, childName) => {
         // Always this context's node: a cache flush can forward while another node runs.
-        const current = node;
         if (childName !== undefined) {
-          const child = current.childrenByName.get(childName);
+          const child = node.childrenByName.get(childName);
           if (!child) {
             throw new StreamsProcessingError(
-              `processor '${current.def.name}' has no child named '${childName}'`,
+              `processor '${node.def.name}' has no child named '${childName}'`,
               this.id.toString(),
             );
           }
           this.processNode(child, record as Record<unknown, unknown>);
           return;
         }
-        for (const child of current.children)
+        for (const child of node.children)
           this.processNode(child, record as Record<unknown, unknown>);
       },
       getStateStore: <S>(name: string): S => {
@@ -388,9 +387,7 @@ export class StreamTask {
         const now = type === PunctuationType.STREAM_TIME ? this.streamTime : this.now();
         return this.punctuations.schedule(def.name, intervalMs, type, punctuator, now);
       },
-      commit: () => {
-        this.commitRequested = true;
-      },
+      commit: () => void (this.commitRequested = true),
       currentStreamTimeMs: () => this.streamTime,
       currentSystemTimeMs: () => this.wallClock,
       hasChildren: () => node.children.length > 0,

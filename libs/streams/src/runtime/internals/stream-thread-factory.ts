@@ -1,6 +1,6 @@
 import type { Admin, Kafka } from 'kafkajs';
 import type { SubscriptionInfo } from '../../cluster/internals/assignment-info';
-import type { StreamsAssignorContext } from '../../cluster/internals/streams-partition-assignor';
+import type { StreamsAssignorContext } from './streams-partition-assignor';
 import type { Topology } from '../../processor/topology';
 import type { RecordCache } from '../../state/internals/record-cache';
 import { ActiveTaskManager } from './active-task-manager';

@@ -3,7 +3,7 @@ import { decodeInfo, type AssignmentInfo } from '../../cluster/internals/assignm
 import {
   streamsPartitionAssignor,
   type StreamsAssignorContext,
-} from '../../cluster/internals/streams-partition-assignor';
+} from './streams-partition-assignor';
 import { AssignerProtocol } from './kafkajs/kafkajs';
 import type { ActiveTaskManager } from './active-task-manager';
 import { commitFailureAction, isFencedError, isRebalanceError } from './commit-failure';
@@ -50,7 +50,6 @@ export class StreamThread {
   private consumer: Consumer | undefined;
   private work: Promise<unknown> = Promise.resolve();
   private assignmentReady: Promise<void> = Promise.resolve();
-  private memberId: string | undefined;
   private lastCommit = Date.now();
   private lastBatchAt = Date.now();
   private lastProgress = Date.now();
@@ -108,7 +107,6 @@ export class StreamThread {
         return;
       }
       this.rebalancePending = false;
-      this.memberId = payload.memberId;
       this.assignmentReady = this.serialized(() => this.applyAssignment(payload.memberId));
       this.assignmentReady.catch((error: unknown) => this.fail(error));
     });
@@ -393,11 +391,6 @@ export class StreamThread {
     const err = error instanceof Error ? error : new Error(String(error));
     this.options.logger.warn(`stream thread failed: ${err.message}`);
     this.options.listener.onError(err);
-  }
-
-  /** @internal for the client: the member id in the current generation. */
-  currentMemberId(): string | undefined {
-    return this.memberId;
   }
 }
 

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { InMemoryRecordCollector } from '../../processor/internals/in-memory-record-collector';
 import { TaskId } from '../../processor/task-id';
-import type { StoreRegistration } from '../../state/state-store-context';
+import type { StoreRegistration } from '../../processor/state-store-context';
 import { StateDirectory } from './state-directory';
 import type { StateLogger } from '../state-logger';
 import type { RestoreResult, RestoreTarget, StateRestorer } from './state-restorer';

@@ -3,7 +3,7 @@ import type { RecordCollector } from '../../processor/internals/record-collector
 import { topicPartitionKey, type TopicPartitionOffset } from '../../processor/topic-partition';
 import type { TaskId } from '../../processor/task-id';
 import { OffsetCheckpoint } from '../../state/internals/offset-checkpoint';
-import type { StoreRegistration } from '../../state/state-store-context';
+import type { StoreRegistration } from '../../processor/state-store-context';
 import type { StateDirectory } from './state-directory';
 import { consoleStateLogger, type StateLogger } from '../state-logger';
 import type { StateRestoreListener } from '../state-restore-listener';

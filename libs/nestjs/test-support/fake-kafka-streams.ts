@@ -1,4 +1,5 @@
 import {
+  DefaultStreamPartitioner,
   HostInfo,
   type KafkaStreams,
   KafkaStreamsState,
@@ -39,6 +40,13 @@ export function instance(
   };
 }
 
+/** The partition of `key` among the fake's three partitions (the default partitioner's). */
+export const partitionOf = (key: string): number =>
+  new DefaultStreamPartitioner().partition(Buffer.from(key, 'utf8'), 3);
+
+/** The one sub-topology of the fake's topology. */
+const STATS_SUBTOPOLOGY = { id: 0, stores: ['stats-store'], sourceTopics: ['events'] };
+
 /**
  * A stand-in for `KafkaStreams` in unit tests: answers the routing and query calls from what
  * the test sets, and records queries.
@@ -54,7 +62,9 @@ export class FakeKafkaStreams {
     position: {},
   });
   topology = {
-    subtopologies: () => [{ id: 0, stores: ['stats-store'], sourceTopics: ['events'] }],
+    subtopologies: () => [STATS_SUBTOPOLOGY],
+    subtopologyOf: (store: string) =>
+      STATS_SUBTOPOLOGY.stores.includes(store) ? STATS_SUBTOPOLOGY : undefined,
   };
 
   /** Sets where keys live: the owner and its standbys, for every key. */

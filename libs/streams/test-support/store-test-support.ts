@@ -1,10 +1,10 @@
-import { UnsupportedStoreOperationError } from '../../errors/unsupported-store-operation.error';
-import { InMemoryRecordCollector } from '../../processor/internals/in-memory-record-collector';
-import { TaskId } from '../../processor/task-id';
-import type { StateStoreContext, StoreRegistration } from '../state-store-context';
-import type { BytesStore, BytesStoreCapabilities, KeyValueBytes } from '../bytes-store';
-import { RecordCache } from './record-cache';
-import { WrappedBytesStore } from './wrapped-bytes-store';
+import { UnsupportedStoreOperationError } from '../src/errors/unsupported-store-operation.error';
+import { InMemoryRecordCollector } from '../src/processor/internals/in-memory-record-collector';
+import { TaskId } from '../src/processor/task-id';
+import type { StateStoreContext, StoreRegistration } from '../src/processor/state-store-context';
+import type { BytesStore, BytesStoreCapabilities, KeyValueBytes } from '../src/state/bytes-store';
+import { RecordCache } from '../src/state/internals/record-cache';
+import { KeyValueEngineLayer } from '../src/state/internals/key-value-engine-layer';
 
 /** A {@link StateStoreContext} for tests, with its collector, cache and registrations at hand. */
 export interface TestStoreContext extends StateStoreContext {
@@ -51,7 +51,7 @@ export function testStoreContext(
  * engine, throws `UnsupportedStoreOperationError` from the synchronous reads and counts the
  * asynchronous multi-gets.
  */
-export class AsyncOnlyBytesStore extends WrappedBytesStore {
+export class AsyncOnlyBytesStore extends KeyValueEngineLayer {
   getManyAsyncCalls = 0;
   getAsyncCalls = 0;
 
@@ -60,7 +60,7 @@ export class AsyncOnlyBytesStore extends WrappedBytesStore {
   }
 
   override get capabilities(): BytesStoreCapabilities {
-    return { syncReads: false, persistent: this.inner.capabilities.persistent };
+    return { syncReads: false, persistent: this.engine.capabilities.persistent };
   }
 
   override get(): Buffer | undefined {
@@ -73,12 +73,12 @@ export class AsyncOnlyBytesStore extends WrappedBytesStore {
 
   override getAsync(key: Buffer): Promise<Buffer | undefined> {
     this.getAsyncCalls++;
-    return this.inner.getAsync(key);
+    return this.engine.getAsync(key);
   }
 
   override getManyAsync(keys: readonly Buffer[]): Promise<(Buffer | undefined)[]> {
     this.getManyAsyncCalls++;
-    return this.inner.getManyAsync(keys);
+    return this.engine.getManyAsync(keys);
   }
 
   override putIfAbsent(): Buffer | undefined {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import type { BytesStore, KeyValueBytes } from '../bytes-store';
+import type { BytesStore, KeyValueBytes } from '../src/state/bytes-store';
 
 /** Creates a closed store named `name` that keeps its files (if any) under `directory`. */
 export type BytesStoreFactory = (name: string, directory: string) => BytesStore;

@@ -1,8 +1,6 @@
-import type { RecordCollector } from '../processor/internals/record-collector';
-import type { TopicPartition } from '../processor/topic-partition';
-import type { TaskId } from '../processor/task-id';
-import type { RecordCache } from './internals/record-cache';
-import type { StateStore } from './state-store';
+import type { RecordCollector } from './internals/record-collector';
+import type { TopicPartition } from './topic-partition';
+import type { TaskId } from './task-id';
 
 /**
  * One changelog record to restore: the key, the value (`null`: a tombstone) and the record's
@@ -20,7 +18,8 @@ export interface ChangelogRecord {
  * (no caching, no logging), and wipes through `wipe` when the local state cannot be trusted.
  */
 export interface StoreRegistration {
-  readonly store: StateStore;
+  /** The store itself (the state manager flushes it before a checkpoint). */
+  readonly store: { flush(): Promise<void> };
   readonly name: string;
   /** Whether the engine keeps its data across restarts (only those are checkpointed). */
   readonly persistent: boolean;
@@ -45,8 +44,11 @@ export interface StateStoreContext {
   readonly appConfigs?: Readonly<Record<string, unknown>>;
   /** Where changelog records go; required by stores with logging enabled. */
   readonly recordCollector?: RecordCollector;
-  /** The process-wide record cache; caching layers fall back to `RecordCache.processWide()`. */
-  readonly cache?: RecordCache;
+  /**
+   * The process-wide record cache (the state layer's `RecordCache`, which the processor API
+   * only carries); caching layers fall back to `RecordCache.processWide()` without one.
+   */
+  readonly cache?: object;
   /**
    * Latency sampling of the metered layer: 0 (default) counts operations only; `n` times one
    * operation in every `n` with `process.hrtime.bigint()`.

@@ -2,11 +2,29 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../tools/kafka/free-port';
+import { freePort } from '../kafka/free-port';
 
+/** The example application, run from its sources (the built one runs the same code). */
 const MAIN = join(__dirname, '..', '..', 'apps', 'order-stats', 'src', 'main.ts');
 
-/** One order-stats process (the example application), started as the contract describes. */
+/** The stats of one user, as `GET /stats/:userId` answers them. */
+export interface OrderStats {
+  count: number;
+  sum: number;
+}
+
+/** An HTTP answer: status, headers, and the body parsed when it is JSON (else its text). */
+export interface Answer<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/**
+ * One order-stats process (the example application, `apps/order-stats`), started as the
+ * contract describes (environment variables, see DESIGN.md): the one way the integration and
+ * end-to-end tests, the reliability suite and the benchmarks run instances.
+ */
 export class OrderStatsInstance {
   output = '';
   private constructor(
@@ -53,12 +71,20 @@ export class OrderStatsInstance {
     return started;
   }
 
+  /** `127.0.0.1:<port>`: its APPLICATION_SERVER, and what `X-Served-By` names it. */
   get endpoint(): string {
     return `127.0.0.1:${this.port}`;
   }
 
-  async request(path: string): Promise<{ status: number; headers: Headers; body: unknown }> {
-    const response = await fetch(`http://${this.endpoint}${path}`);
+  get alive(): boolean {
+    return this.process.exitCode === null && this.process.signalCode === null;
+  }
+
+  /** `GET path` (10 s at most): the answer, its body parsed when it is JSON. */
+  async request<T = unknown>(path: string): Promise<Answer<T>> {
+    const response = await fetch(`http://${this.endpoint}${path}`, {
+      signal: AbortSignal.timeout(10_000),
+    });
     const text = await response.text();
     let body: unknown = text;
     try {
@@ -66,13 +92,23 @@ export class OrderStatsInstance {
     } catch {
       // not JSON
     }
-    return { status: response.status, headers: response.headers, body };
+    return { status: response.status, headers: response.headers, body: body as T };
   }
 
+  /** {@link request}, typed. */
+  get<T = unknown>(path: string): Promise<Answer<T>> {
+    return this.request<T>(path);
+  }
+
+  /** Sends `signal` (SIGKILL after 20 s); resolves once the process exited. */
   stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
     return new Promise((resolve) => {
-      if (this.process.exitCode !== null || this.process.signalCode !== null) return resolve();
-      this.process.once('exit', () => resolve());
+      if (!this.alive) return resolve();
+      const timer = setTimeout(() => this.process.kill('SIGKILL'), 20_000);
+      this.process.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
       this.process.kill(signal);
     });
   }

@@ -1,21 +1,17 @@
-import type { ProcessorContext, RecordMetadata } from '../../processor/processor-context';
-import type { Cancellable } from '../../processor/punctuation';
-import type { Record } from '../../processor/record';
-import { TaskId } from '../../processor/task-id';
-import type { Serde } from '../../serde/serde';
-import { InMemoryBytesStore } from '../../state/internals/in-memory-bytes.store';
-import type { MeteredKeyValueStore } from '../../state/internals/metered-key-value-store';
-import {
-  AsyncOnlyBytesStore,
-  testStoreContext,
-  type TestStoreContext,
-} from '../../state/internals/store-test-support';
-import type { KeyValueBytesStoreSupplier } from '../../state/key-value-bytes-store-supplier';
-import type { KeyValue } from '../../state/key-value-store';
-import { Stores } from '../../state/stores';
-import type { ValueAndTimestamp } from '../../state/value-and-timestamp';
-import { Windowed } from '../../windowing/windowed';
-import type { DslSessionStore, DslWindowStore } from './dsl-window-stores';
+import type { ProcessorContext, RecordMetadata } from '../src/processor/processor-context';
+import type { Cancellable } from '../src/processor/punctuation';
+import type { Record } from '../src/processor/record';
+import { TaskId } from '../src/processor/task-id';
+import type { Serde } from '../src/serde/serde';
+import { InMemoryBytesStore } from '../src/state/internals/in-memory-bytes.store';
+import type { MeteredKeyValueStore } from '../src/state/internals/metered-key-value-store';
+import { AsyncOnlyBytesStore, testStoreContext, type TestStoreContext } from './store-test-support';
+import type { KeyValueBytesStoreSupplier } from '../src/state/key-value-bytes-store-supplier';
+import type { KeyValue } from '../src/state/key-value-store';
+import { Stores } from '../src/state/stores';
+import type { ValueAndTimestamp } from '../src/state/value-and-timestamp';
+import { Windowed } from '../src/windowing/windowed';
+import type { DslSessionStore, DslWindowStore } from '../src/kstream/internals/dsl-window-stores';
 
 /**
  * A processor context for unit tests of single DSL processors: records what they forward,

@@ -1,13 +1,17 @@
 import type { PartitionAssigner } from 'kafkajs';
-import { AssignerProtocol } from '../../runtime/internals/kafkajs/kafkajs';
-import { compareTaskIds, assignTasks, type ClientState } from './task-assignment';
+import { AssignerProtocol } from './kafkajs/kafkajs';
+import {
+  compareTaskIds,
+  assignTasks,
+  type ClientState,
+} from '../../cluster/internals/task-assignment';
 import {
   decodeInfo,
   encodeInfo,
   type AssignmentInfo,
   type HostAssignment,
   type SubscriptionInfo,
-} from './assignment-info';
+} from '../../cluster/internals/assignment-info';
 
 /** The protocol name members agree on; a member with another assignor cannot join. */
 export const STREAMS_ASSIGNOR_NAME = 'nest-streams';

@@ -5,22 +5,22 @@ import type { Producer } from 'kafkajs';
 import {
   type BatchSender,
   KafkaRecordCollector,
-} from '../../processor/internals/kafka-record-collector';
-import { TaskId } from '../../processor/task-id';
-import type { TopicPartition } from '../../processor/topic-partition';
-import { Serdes } from '../../serde/serdes';
-import { changelogTopicName } from '../../state/internals/changelog-topic-name';
-import type { MeteredKeyValueStore } from '../../state/internals/metered-key-value-store';
-import type { StateStoreContext, StoreRegistration } from '../../state/state-store-context';
-import { Stores } from '../../state/stores';
-import type { StateLogger } from '../state-logger';
-import type { StateRestoreListener } from '../state-restore-listener';
-import { ChangelogTopics } from './changelog-topics';
-import { StateDirectory } from './state-directory';
-import { type RestoreResult, StateRestorer } from './state-restorer';
-import { TaskStateManager } from './task-state-manager';
-import { RecordCache } from '../../state/internals/record-cache';
-import type { KafkaTestContext } from '../../../../../test/support/kafka-test-context';
+} from '../src/processor/internals/kafka-record-collector';
+import { TaskId } from '../src/processor/task-id';
+import type { TopicPartition } from '../src/processor/topic-partition';
+import { Serdes } from '../src/serde/serdes';
+import { changelogTopicName } from '../src/state/internals/changelog-topic-name';
+import type { MeteredKeyValueStore } from '../src/state/internals/metered-key-value-store';
+import type { StateStoreContext, StoreRegistration } from '../src/processor/state-store-context';
+import { Stores } from '../src/state/stores';
+import type { StateLogger } from '../src/runtime/state-logger';
+import type { StateRestoreListener } from '../src/runtime/state-restore-listener';
+import { ChangelogTopics } from '../src/runtime/internals/changelog-topics';
+import { StateDirectory } from '../src/runtime/internals/state-directory';
+import { type RestoreResult, StateRestorer } from '../src/runtime/internals/state-restorer';
+import { TaskStateManager } from '../src/runtime/internals/task-state-manager';
+import { RecordCache } from '../src/state/internals/record-cache';
+import type { KafkaTestContext } from '../../../test/support/kafka-test-context';
 
 export const STORE = 'counts-store';
 export const PARTITIONS = 3;
