@@ -10,12 +10,12 @@
 // else is under `internals/` folders and may change in any release.
 
 // The client and its settings
-export {
-  KafkaStreams,
-  type KafkaStreamsOptions,
-  type StateListener,
-  type StreamsUncaughtExceptionHandler,
-} from './runtime/kafka-streams';
+export { KafkaStreams } from './runtime/kafka-streams';
+export type {
+  KafkaStreamsOptions,
+  StateListener,
+  StreamsUncaughtExceptionHandler,
+} from './runtime/kafka-streams-options';
 export { KafkaStreamsState, StreamThreadExceptionResponse } from './runtime/kafka-streams-state';
 export {
   resolveStreamsConfig,

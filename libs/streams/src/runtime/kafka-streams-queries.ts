@@ -4,7 +4,10 @@ import type { StateQueryRequest, StateQueryResult } from '../query/state-query';
 import type { StoreQueryParameters } from '../query/store-query-parameters';
 import type { LagInfo, StreamsMetadata } from '../query/streams-metadata';
 import type { ClientQueries } from './internals/client-queries';
+import { activeTaskMetadata, localStoreMetrics } from './internals/local-task-metadata';
 import type { LocalTaskView } from './internals/local-task-view';
+import type { LocalStoreMetrics } from '../state/store-metrics-snapshot';
+import type { TaskMetadata } from './task-metadata';
 import type { ResolvedStreamsConfig } from './streams-config';
 
 /**
@@ -92,5 +95,31 @@ export abstract class KafkaStreamsQueries {
    */
   async allLocalStorePartitionLags(): Promise<Map<string, Map<number, LagInfo>>> {
     return this.localView.lags(this.config.applicationId);
+  }
+
+  /**
+   * Local task ids: active and standby, and which of the standbys are warm-up replicas (placed
+   * on the task's intended owner until it catches up: a probing rebalance then moves the task).
+   */
+  localTaskIds(): { active: string[]; standby: string[]; warmup: string[] } {
+    return this.localView.taskIds();
+  }
+
+  /**
+   * The active tasks this client runs now: id, input partitions, stores, and whether they are
+   * restored (Kafka Streams' `metadataForLocalThreads().activeTasks()`). Empty before the first
+   * assignment and after `close()`.
+   */
+  activeTaskMetadata(): TaskMetadata[] {
+    return activeTaskMetadata(this.localView.activeTasks());
+  }
+
+  /**
+   * Metrics of every state store of the active tasks, one entry per store and task: operation
+   * counts, rates and sampled latencies, the record cache's hit ratio, and RocksDB's memory
+   * and size figures where the engine has them. Cheap enough for every metrics scrape.
+   */
+  storeMetrics(): LocalStoreMetrics[] {
+    return localStoreMetrics(this.localView.activeTasks());
   }
 }

@@ -1,7 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Admin } from 'kafkajs';
 import { Kafka, logLevel } from './internals/kafkajs/kafkajs';
-import { LATEST_OFFSET, type SubscriptionInfo } from '../cluster/internals/assignment-info';
 import { MissingSourceTopicError } from '../errors/missing-source-topic.error';
 import { StreamsError } from '../errors/streams.error';
 import { connectAdmin } from './internals/cluster-connection';
@@ -35,27 +34,13 @@ import { prepareInternalTopics } from './internals/internal-topics';
 import { LocalTaskView } from './internals/local-task-view';
 import { sumTaskMetrics } from './internals/task-metrics';
 import type { ClientMetrics } from './client-metrics';
-import { activeTaskMetadata, localStoreMetrics } from './internals/local-task-metadata';
-import type { LocalStoreMetrics } from '../state/store-metrics-snapshot';
-import type { TaskMetadata } from './task-metadata';
-import { changelogEndOffsetSums, localTaskOffsetSums } from './internals/task-offset-sums';
-
-/** Called on every state change. */
-export type StateListener = (newState: KafkaStreamsState, oldState: KafkaStreamsState) => void;
-/** Decides what an uncaught processing error does. */
-export type StreamsUncaughtExceptionHandler = (error: Error) => StreamThreadExceptionResponse;
-
-/** Options besides the Kafka Streams settings. */
-export interface KafkaStreamsOptions {
-  /**
-   * Where the client and the Kafka client log (see {@link StreamsLogger}); default
-   * {@link consoleStreamsLogger}. Levels it lacks are completed: `error` goes to `warn`,
-   * `info` and `debug` are dropped (`{ warn: () => undefined }` silences all but errors...
-   * which then go nowhere either). The Kafka client logs through it at `kafka.logLevel`
-   * (kafkajs' levels; default WARN) unless `kafka.logCreator` is set.
-   */
-  logger?: Partial<StreamsLogger>;
-}
+import { changelogEndOffsetSums } from './internals/task-offset-sums';
+import { ClientSubscription } from './internals/client-subscription';
+import type {
+  KafkaStreamsOptions,
+  StateListener,
+  StreamsUncaughtExceptionHandler,
+} from './kafka-streams-options';
 
 /**
  * A Kafka Streams client: runs a {@link Topology} as a member of the application's consumer
@@ -87,7 +72,7 @@ export class KafkaStreams extends KafkaStreamsQueries {
   private tasks: ActiveTaskManager | undefined;
   private standbys: StandbyTaskManager | undefined;
   protected readonly queries: ClientQueries;
-  private localOffsetSums: Record<string, number> = {};
+  private readonly subscription: ClientSubscription;
   protected processId = '';
   private partitionsByTopic = new Map<string, number>();
   private exceptionHandler: StreamsUncaughtExceptionHandler = () =>
@@ -133,6 +118,16 @@ export class KafkaStreams extends KafkaStreamsQueries {
       state: () => this.currentState,
       resolveTopic: (t) => this.resolveTopic(t),
       partitionCount: (topic) => this.partitionsByTopic.get(topic),
+    });
+    this.subscription = new ClientSubscription({
+      stateDirectory: this.stateDirectory,
+      logger: this.logger,
+      applicationServer: this.config.applicationServer,
+      queryEndpoint: this.config.queryEndpoint,
+      processId: () => this.processId,
+      activeTaskIds: () => this.tasks?.taskIds() ?? [],
+      standbys: () => this.standbys?.all() ?? [],
+      shutdownRequested: () => this.shutdownRequested,
     });
   }
 
@@ -192,8 +187,13 @@ export class KafkaStreams extends KafkaStreamsQueries {
         onProblem: (problem) => (this.currentStartupProblem = problem),
         stopped: () => this.closing !== undefined,
       });
-      await this.prepareTopics(this.admin);
-      await this.refreshLocalOffsetSums();
+      this.partitionsByTopic = await prepareInternalTopics(
+        this.admin,
+        this.topology,
+        this.config,
+        (t) => this.resolveTopic(t),
+      );
+      await this.subscription.refreshLocalOffsetSums();
       this.startThread();
       await this.thread!.start();
       // Removes task directories no longer assigned here after state.cleanup.delay.ms.
@@ -212,12 +212,8 @@ export class KafkaStreams extends KafkaStreamsQueries {
         throw error;
       }
       // The error's class and code too: what to look up, and what to alert on.
-      const kind =
-        error instanceof StreamsError
-          ? `${error.name} [${error.code}]: `
-          : error instanceof Error
-            ? `${error.name}: `
-            : '';
+      const code = error instanceof StreamsError ? ` [${error.code}]` : '';
+      const kind = error instanceof Error ? `${error.name}${code}: ` : '';
       this.logger.error(`could not start: ${kind}${message}`);
       await this.shutdown(KafkaStreamsState.PENDING_ERROR);
       throw error;
@@ -241,14 +237,6 @@ export class KafkaStreams extends KafkaStreamsQueries {
   }
 
   /**
-   * Local task ids: active and standby, and which of the standbys are warm-up replicas (placed
-   * on the task's intended owner until it catches up: a probing rebalance then moves the task).
-   */
-  localTaskIds(): { active: string[]; standby: string[]; warmup: string[] } {
-    return this.localView.taskIds();
-  }
-
-  /**
    * When the stream thread last made progress (epoch ms: a fetch completed, or fetched records
    * were processed), or `undefined` before `start()`. A RUNNING client with active tasks whose
    * thread stopped moving this for minutes is stuck: what a liveness probe should report.
@@ -266,24 +254,6 @@ export class KafkaStreams extends KafkaStreamsQueries {
     );
   }
 
-  /**
-   * The active tasks this client runs now: id, input partitions, stores, and whether they are
-   * restored (Kafka Streams' `metadataForLocalThreads().activeTasks()`). Empty before the first
-   * assignment and after `close()`.
-   */
-  activeTaskMetadata(): TaskMetadata[] {
-    return activeTaskMetadata(this.tasks?.tasks() ?? []);
-  }
-
-  /**
-   * Metrics of every state store of the active tasks, one entry per store and task: operation
-   * counts, rates and sampled latencies, the record cache's hit ratio, and RocksDB's memory
-   * and size figures where the engine has them. Cheap enough for every metrics scrape.
-   */
-  storeMetrics(): LocalStoreMetrics[] {
-    return localStoreMetrics(this.tasks?.tasks() ?? []);
-  }
-
   private startThread(): void {
     const parts = createStreamThread({
       topology: this.topology,
@@ -296,30 +266,26 @@ export class KafkaStreams extends KafkaStreamsQueries {
       resolveTopic: (t) => this.resolveTopic(t),
       partitionsFor: (topic) => this.partitionsFor(topic),
       restoreListener: () => this.restoreListener,
-      subscription: () => this.subscription(),
+      subscription: () => this.subscription.info(),
       taskEndOffsetSums: () => this.taskEndOffsetSums(),
       listener: {
         onRebalancing: () => this.setState(KafkaStreamsState.REBALANCING),
         onAssignment: (info) => {
           this.queries.update(info);
-          const warning = this.warnedNoApplicationServer
-            ? undefined
-            : missingApplicationServerWarning(
-                info.hosts.length,
-                this.config.applicationId,
-                this.config.applicationServer,
-              );
-          if (warning) {
-            this.warnedNoApplicationServer = true;
-            this.logger.warn(warning);
-          }
+          const warning = missingApplicationServerWarning(
+            info.hosts.length,
+            this.config.applicationId,
+            this.config.applicationServer,
+          );
+          if (warning && !this.warnedNoApplicationServer) this.logger.warn(warning);
+          this.warnedNoApplicationServer ||= warning !== undefined;
           this.localView.assigned(info.warmup);
           this.setState(KafkaStreamsState.REBALANCING);
         },
         onRunning: () => {
           this.unreachableSince = undefined;
           this.setState(KafkaStreamsState.RUNNING);
-          void this.refreshLocalOffsetSums();
+          void this.subscription.refreshLocalOffsetSums();
         },
         onError: (error) => void this.handleThreadError(error),
         onShutdownRequested: () => {
@@ -331,31 +297,6 @@ export class KafkaStreams extends KafkaStreamsQueries {
     this.thread = parts.thread;
     this.tasks = parts.tasks;
     this.standbys = parts.standbys;
-  }
-
-  private subscription(): SubscriptionInfo {
-    const active = this.tasks?.taskIds() ?? [];
-    const sums: Record<string, number> = { ...this.localOffsetSums };
-    for (const standby of this.standbys?.all() ?? [])
-      sums[standby.id.toString()] = standby.offsetSum();
-    for (const task of active) sums[task] = LATEST_OFFSET;
-    return {
-      version: 1,
-      processId: this.processId,
-      endpoint: this.config.applicationServer,
-      queryEndpoint: this.config.queryEndpoint,
-      taskOffsetSums: sums,
-      previousActive: active,
-      shutdownRequested: this.shutdownRequested || undefined,
-    };
-  }
-
-  private async refreshLocalOffsetSums(): Promise<void> {
-    try {
-      this.localOffsetSums = await localTaskOffsetSums(this.stateDirectory);
-    } catch (error) {
-      this.logger.info(`could not read local checkpoints: ${String(error)}`);
-    }
   }
 
   private async taskEndOffsetSums(): Promise<Record<string, number>> {
@@ -431,12 +372,6 @@ export class KafkaStreams extends KafkaStreamsQueries {
           : KafkaStreamsState.NOT_RUNNING,
       );
     }
-  }
-
-  private async prepareTopics(admin: Admin): Promise<void> {
-    this.partitionsByTopic = await prepareInternalTopics(admin, this.topology, this.config, (t) =>
-      this.resolveTopic(t),
-    );
   }
 
   private partitionsFor(topic: string): number {

@@ -24,6 +24,11 @@ export class LocalTaskView {
     this.warmup = warmup;
   }
 
+  /** The active tasks with their stores (empty before the first assignment). */
+  activeTasks(): ReturnType<ActiveTaskManager['tasks']> {
+    return this.active()?.tasks() ?? [];
+  }
+
   /** Local task ids: active, standby, and the standbys that are warm-up replicas. */
   taskIds(): { active: string[]; standby: string[]; warmup: string[] } {
     const standby = this.standbys()?.taskIds() ?? [];
