@@ -40,6 +40,7 @@ import { activeTaskMetadata, localStoreMetrics } from './internals/local-task-me
 import type { LocalStoreMetrics } from '../state/store-metrics-snapshot';
 import type { TaskMetadata } from './task-metadata';
 import { changelogEndOffsetSums, localTaskOffsetSums } from './internals/task-offset-sums';
+import { checkBrokerCertificate, kafkaAuthenticationError } from './internals/kafka-trust';
 
 /** Called on every state change. */
 export type StateListener = (newState: KafkaStreamsState, oldState: KafkaStreamsState) => void;
@@ -66,8 +67,10 @@ export interface KafkaStreamsOptions {
  * Errors: the constructor throws `StreamsConfigError` for bad settings and `TopologyError` for
  * a topology that cannot run; `start()` throws `MissingSourceTopicError` when an input topic
  * does not exist, `ChangelogTopicMismatchError` for an existing changelog with the wrong
- * partition count or cleanup policy, and `StateDirectoryLockedError` when another live process
- * holds the state directory. Processing errors go to the uncaught-exception handler.
+ * partition count or cleanup policy, `StateDirectoryLockedError` when another live process
+ * holds the state directory, and `KafkaAuthenticationError` (at once, never retried) when the
+ * brokers refuse the SASL credentials or their TLS certificate is not trusted. Processing
+ * errors go to the uncaught-exception handler.
  */
 export class KafkaStreams {
   readonly config: ResolvedStreamsConfig;
@@ -266,6 +269,7 @@ export class KafkaStreams {
     try {
       await this.stateDirectory.lock();
       this.processId = await this.stateDirectory.processId();
+      await checkBrokerCertificate(this.config);
       this.admin = this.kafka.admin();
       await this.admin.connect();
       await this.prepareTopics(this.admin);
@@ -282,7 +286,7 @@ export class KafkaStreams {
       );
     } catch (error) {
       await this.shutdown(KafkaStreamsState.PENDING_ERROR);
-      throw error;
+      throw kafkaAuthenticationError(error, this.config) ?? error;
     }
   }
 
@@ -415,7 +419,9 @@ export class KafkaStreams {
   }
 
   /** Applies {@link threadFailureAction} to a failed stream thread. */
-  private async handleThreadError(error: Error): Promise<void> {
+  private async handleThreadError(failure: Error): Promise<void> {
+    // Credentials revoked or a broker certificate replaced while running: a typed error.
+    const error = kafkaAuthenticationError(failure, this.config) ?? failure;
     const { action, unreachableSince } = threadFailureAction(error, {
       active: this.isActive(),
       unreachableSince: this.unreachableSince,
