@@ -21,6 +21,7 @@ export type {
   StreamsSecurityOptions,
   StreamsShutdownOptions,
   StreamsStartMode,
+  StreamsTlsOptions,
   TcpRemoteQueryOptions,
 } from './streams-module-options.interface';
 

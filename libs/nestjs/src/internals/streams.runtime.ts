@@ -7,7 +7,12 @@ import {
   type OnApplicationShutdown,
   type OnModuleInit,
 } from '@nestjs/common';
-import { KafkaStreams, KafkaStreamsState, type StateLogger } from '@nest-streams/streams';
+import {
+  KafkaStreams,
+  KafkaStreamsState,
+  StreamsError,
+  type StateLogger,
+} from '@nest-streams/streams';
 import { StreamsExplorer } from '../discovery/internals/streams.explorer';
 import { StreamsTopologyFactory } from '../discovery/internals/streams-topology.factory';
 import { InvalidStreamsDeclarationError } from '../errors/invalid-streams-declaration.error';
@@ -85,6 +90,12 @@ export class StreamsRuntime
    * waits and rejects with the start error, `manual` leaves it to the application.
    */
   async onApplicationBootstrap(): Promise<void> {
+    const { security, self, remoteQueries } = this.settings;
+    if (security.derivedKey && (self !== undefined || remoteQueries !== undefined)) {
+      this.logger.warn(
+        'security.insecure: instance-to-instance queries and forwarded requests are authenticated with a key derived from the application id: anyone who knows it can read every store. Set security.clusterSecret outside local development.',
+      );
+    }
     await this.queryServer.listen();
     const mode = this.settings.client.start;
     if (mode === 'manual') return;
@@ -93,8 +104,9 @@ export class StreamsRuntime
       return;
     }
     this.host.streams.start().catch((error: unknown) => {
+      const code = error instanceof StreamsError ? ` (${error.code})` : '';
       this.logger.error(
-        `KafkaStreams could not start: ${error instanceof Error ? error.message : String(error)}`,
+        `KafkaStreams could not start${code}: ${error instanceof Error ? error.message : String(error)}`,
         error instanceof Error ? error.stack : undefined,
       );
     });
