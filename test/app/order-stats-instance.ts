@@ -4,6 +4,12 @@ import { freePort } from '../../tools/kafka/free-port';
 
 const MAIN = join(__dirname, '..', '..', 'apps', 'order-stats', 'src', 'main.ts');
 
+/**
+ * The cluster secret test instances share unless the test gives its own `FORWARDING_SECRET`
+ * (or `SECURITY_INSECURE`): the application refuses to start several instances without one.
+ */
+export const TEST_CLUSTER_SECRET = 'order-stats-test-cluster-secret';
+
 /** One order-stats process (the example application), started as the contract describes. */
 export class OrderStatsInstance {
   output = '';
@@ -26,8 +32,16 @@ export class OrderStatsInstance {
   ): Promise<OrderStatsInstance> {
     const port = ports.port ?? (await freePort());
     const queryPort = ports.queryPort ?? (await freePort());
+    const secret =
+      env.SECURITY_INSECURE === 'true' ? {} : { FORWARDING_SECRET: TEST_CLUSTER_SECRET };
     const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-      env: { ...process.env, ...env, PORT: String(port), QUERY_PORT: String(queryPort) },
+      env: {
+        ...process.env,
+        ...secret,
+        ...env,
+        PORT: String(port),
+        QUERY_PORT: String(queryPort),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     return new OrderStatsInstance(port, queryPort, child);

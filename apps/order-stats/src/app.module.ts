@@ -2,7 +2,7 @@ import { Logger, Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { StreamsModule } from '@nest-streams/nestjs';
 import { logAndContinue, sendToDeadLetterTopic } from '@nest-streams/streams';
-import { orderStatsConfig } from './order-stats.config';
+import { ORDER_STATS_CONFIG, orderStatsConfig } from './order-stats.config';
 import { OrderStatsAggregation } from './order-stats.aggregation';
 import { OrderStatsRocksDBConfig } from './order-stats.rocksdb-config';
 import { StatsController } from './stats.controller';
@@ -31,6 +31,7 @@ const warn = (message: string): void => logger.warn(message);
         deserializationExceptionHandler: config.deadLetterTopic
           ? sendToDeadLetterTopic(config.deadLetterTopic, warn)
           : logAndContinue(warn),
+        kafka: config.security.kafka, // TLS and SASL to the brokers (KAFKA_SECURITY_PROTOCOL...)
       },
       http: {
         servedByHeader: true,
@@ -41,12 +42,21 @@ const warn = (message: string): void => logger.warn(message);
         allowStaleReads: config.allowStaleReads,
         remote: { port: config.queryPort, host: config.host },
       },
-      metrics: { endpoint: 'metrics' },
+      // With MANAGEMENT_PORT, /metrics is served by the management server only.
+      metrics: { endpoint: config.managementPort === undefined ? 'metrics' : false },
       shutdown: { drainMs: config.shutdownDrainMs },
-      security: { clusterSecret: config.forwardingSecret },
+      security: {
+        clusterSecret: config.forwardingSecret,
+        insecure: config.security.insecure,
+        tls: config.security.clusterTls,
+      },
     }),
   ],
-  providers: [OrderStatsAggregation, OrderStatsRocksDBConfig],
+  providers: [
+    OrderStatsAggregation,
+    OrderStatsRocksDBConfig,
+    { provide: ORDER_STATS_CONFIG, useValue: config },
+  ],
   controllers: [StatsController, WindowedController, OperationsController],
 })
 export class AppModule {}

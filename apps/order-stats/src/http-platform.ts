@@ -12,24 +12,36 @@ import type { HttpPlatform } from './order-stats.config';
  */
 const MAX_PARAM_LENGTH = 16 * 1024;
 
+/** The certificate and key HTTPS is served with. */
+export interface HttpsMaterial {
+  readonly cert: string | Buffer;
+  readonly key: string | Buffer;
+}
+
 /**
- * Creates the application on `platform`, answering requests Node's HTTP parser rejects with
- * `X-Served-By: servedBy` (see `answerClientErrors`) on either platform.
+ * Creates the application on `platform` (HTTPS when `https` is given), answering requests
+ * Node's HTTP parser rejects with `X-Served-By: servedBy` (see `answerClientErrors`) on either
+ * platform.
  */
 export async function createApplication(
   module: Type<unknown>,
   platform: HttpPlatform,
   servedBy: string,
+  https?: HttpsMaterial,
 ): Promise<INestApplication> {
   const options = { logger: ['error', 'warn'] as ('error' | 'warn')[] };
   if (platform === 'fastify') {
     const adapter = new FastifyAdapter({
       routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
       clientErrorHandler: clientErrorHandler(servedBy),
+      ...(https ? { https: { cert: https.cert, key: https.key } } : {}),
     });
     return NestFactory.create(module, adapter, options);
   }
-  const app = await NestFactory.create(module, new ExpressAdapter(), options);
+  const app = await NestFactory.create(module, new ExpressAdapter(), {
+    ...options,
+    ...(https ? { httpsOptions: { cert: https.cert, key: https.key } } : {}),
+  });
   answerClientErrors(app.getHttpServer(), servedBy);
   return app;
 }
