@@ -25,12 +25,16 @@ async function bootstrap(): Promise<void> {
   );
   app.enableShutdownHooks();
   await app.init();
-  app.get(KafkaStreams).onStateChange((state) => {
+  const streams = app.get(KafkaStreams);
+  const exitOnError = (state: KafkaStreamsState): void => {
+    if (state === KafkaStreamsState.ERROR) void app.close().finally(() => process.exit(1));
+  };
+  streams.onStateChange((state) => {
     process.stdout.write(`STATE ${state}\n`);
-    if (state === KafkaStreamsState.ERROR) {
-      void app.close().finally(() => process.exit(1));
-    }
+    exitOnError(state);
   });
+  // The client starts in the background during init(): it may have failed already.
+  exitOnError(streams.state);
   await app.listen(config.port, config.host);
   await startManagementServer(app, config);
   logger.log(
