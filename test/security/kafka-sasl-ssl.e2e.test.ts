@@ -5,6 +5,9 @@
  * wiped, restores every store through that listener; wrong credentials and an untrusted
  * certificate stop it at the first attempt with one typed error.
  */
+// kafkajs with the engine's fixes: importing @nest-streams/streams installs them, before this
+// file loads kafkajs.
+import '@nest-streams/streams';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
