@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../tools/kafka/free-port';
 
@@ -45,6 +47,24 @@ export class OrderStatsInstance {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     return new OrderStatsInstance(port, queryPort, child);
+  }
+
+  /**
+   * Starts `count` instances with `env`, each with a fresh state directory (in `stateDirs`, for
+   * the caller to remove).
+   */
+  static async startMany(
+    count: number,
+    env: Record<string, string>,
+    stateDirs: string[],
+  ): Promise<OrderStatsInstance[]> {
+    const started: OrderStatsInstance[] = [];
+    for (let i = 0; i < count; i++) {
+      const dir = mkdtempSync(join(tmpdir(), 'order-stats-'));
+      stateDirs.push(dir);
+      started.push(await OrderStatsInstance.start({ ...env, STATE_DIR: dir }));
+    }
+    return started;
   }
 
   get endpoint(): string {

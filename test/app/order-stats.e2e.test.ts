@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { HTTP_PLATFORMS } from '../support/http-platforms';
 import { brokers, KafkaTestContext } from '../support/kafka-test-context';
 import { waitFor } from '../cluster/cluster-harness';
@@ -49,11 +47,7 @@ describe.each(HTTP_PLATFORMS)('order-stats: the contract end to end, on %s', (pl
       NUM_STANDBY_REPLICAS: '1',
       COMMIT_INTERVAL_MS: '200',
     };
-    for (let i = 0; i < 2; i++) {
-      const dir = mkdtempSync(join(tmpdir(), 'order-stats-'));
-      dirs.push(dir);
-      instances.push(await OrderStatsInstance.start({ ...env, STATE_DIR: dir }));
-    }
+    instances.push(...(await OrderStatsInstance.startMany(2, env, dirs)));
     const [a, b] = instances;
     await waitFor(
       async () =>

@@ -10,7 +10,9 @@ import { PATH_METADATA } from '@nestjs/common/constants';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OperationsController } from '../../apps/order-stats/src/operations.controller';
+import { WINDOW_RETENTION_MS } from '../../apps/order-stats/src/order-stats.aggregation';
 import { ORDER_STATS_ENVIRONMENT } from '../../apps/order-stats/src/order-stats.config';
+import { ORDER_STATS_MIB_PER_STORE_INSTANCE } from '../../apps/order-stats/src/order-stats.rocksdb-config';
 import {
   appContainer,
   at,
@@ -23,6 +25,10 @@ import {
 
 /** Variables the manifests may set that the application does not read itself. */
 const PLATFORM_VARIABLES = ['POD_NAME', 'POD_NAMESPACE', 'NODE_OPTIONS'];
+/** Partitions of the input topic the manifests are sized for (the demo's and generator's). */
+const INPUT_PARTITIONS = 6;
+/** Node.js beside its heap: code, buffers, the Kafka clients' sockets and batches, in MiB. */
+const RUNTIME_MIB = 512;
 /** What closing the client may take (commit, flush, checkpoint, leave the group). */
 const CLOSE_BUDGET_MS = 20_000;
 
@@ -218,17 +224,39 @@ describe('Kubernetes manifests of the example application', () => {
     );
   });
 
-  it('runs as non-root without privileges, within memory it declares', () => {
+  it('runs as non-root without privileges', () => {
     expect(at(set.doc, 'spec.template.spec.securityContext.runAsNonRoot')).toBe(true);
     expect(at(container, 'securityContext.allowPrivilegeEscalation')).toBe(false);
     expect(at(container, 'securityContext.readOnlyRootFilesystem')).toBe(true);
-    expect(at(container, 'resources.limits.memory')).toBe(
-      at(container, 'resources.requests.memory'),
-    );
-    const heapMb = Number(/--max-old-space-size=(\d+)/.exec(value('NODE_OPTIONS'))?.[1]);
-    const limitMb =
-      Number(/^(\d+)Gi$/.exec(String(at(container, 'resources.limits.memory')))?.[1]) * 1024;
-    expect(heapMb).toBeGreaterThan(0);
-    expect(limitMb).toBeGreaterThan(heapMb * 2);
+  });
+
+  it("declares the memory the example's RocksDB settings can take with a replica down", () => {
+    const mib = (quantity: unknown): number => {
+      const match = /^(\d+)(Mi|Gi)$/.exec(String(quantity));
+      if (!match) throw new Error(`unsupported memory quantity ${String(quantity)}`);
+      return Number(match[1]) * (match[2] === 'Gi' ? 1024 : 1);
+    };
+    const limitMib = mib(at(container, 'resources.limits.memory'));
+    expect(mib(at(container, 'resources.requests.memory'))).toBe(limitMib);
+    const heapMib = Number(/--max-old-space-size=(\d+)/.exec(value('NODE_OPTIONS'))?.[1]);
+    expect(heapMib).toBeGreaterThan(0);
+
+    // The busiest replica while the PodDisruptionBudget lets one be down: every partition's
+    // active and standby copies spread over the replicas left.
+    const replicas = Number(at(set.doc, 'spec.replicas'));
+    const down = Number(at(one('PodDisruptionBudget').doc, 'spec.maxUnavailable'));
+    const copies = INPUT_PARTITIONS * (1 + Number(value('NUM_STANDBY_REPLICAS')));
+    const copiesPerReplica = Math.ceil(copies / (replicas - down));
+    // One RocksDB instance for the key-value store, one per live segment of the window store
+    // (segment interval as Kafka Streams sets it: half the retention, at least a minute).
+    const segmentMs = Math.max(WINDOW_RETENTION_MS / 2, 60_000);
+    const windowSegments = Math.floor(WINDOW_RETENTION_MS / segmentMs) + 1;
+    const rocksDbMib = copiesPerReplica * (1 + windowSegments) * ORDER_STATS_MIB_PER_STORE_INSTANCE;
+    expect({ copiesPerReplica, windowSegments, rocksDbMib }).toEqual({
+      copiesPerReplica: 6,
+      windowSegments: 3,
+      rocksDbMib: 960,
+    });
+    expect(rocksDbMib + heapMib + RUNTIME_MIB).toBeLessThanOrEqual(limitMib);
   });
 });

@@ -10,6 +10,9 @@ import {
   closeSync,
 } from 'node:fs';
 import { join } from 'node:path';
+// kafkajs with the engine's fixes (no TimeoutNegativeWarning on Node 24): importing
+// @nest-streams/streams installs them, before anything loads kafkajs.
+import '@nest-streams/streams';
 import { Kafka, logLevel } from 'kafkajs';
 import { BrokerToolError } from './broker-error';
 import { reusableBrokerLayout, writeBrokerLayout, type SavedBrokerLayout } from './broker-layout';

@@ -6,9 +6,6 @@
  * NEST_STREAMS_KAFKA_HOME). `start --sasl-ssl <listener.json>` adds a SASL_SSL listener (see
  * sasl-ssl-listener.ts) and prints `KAFKA_SASL_SSL_BROKERS=<host:port>` before the last line.
  */
-// kafkajs with the engine's fixes (no TimeoutNegativeWarning on Node 24): importing
-// @nest-streams/streams installs them, before anything loads kafkajs.
-import '@nest-streams/streams';
 import { BrokerToolError } from './broker-error';
 import { runningBroker, startBroker, stopBroker } from './broker';
 import { readSaslSslListener } from './sasl-ssl-listener';

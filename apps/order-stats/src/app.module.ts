@@ -1,4 +1,4 @@
-import { Logger, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { StreamsModule } from '@nest-streams/nestjs';
 import { logAndContinue, sendToDeadLetterTopic } from '@nest-streams/streams';
@@ -10,8 +10,6 @@ import { WindowedController } from './windowed.controller';
 import { OperationsController } from './operations.controller';
 
 const config = orderStatsConfig();
-const logger = new Logger('OrderStats');
-const warn = (message: string): void => logger.warn(message);
 
 /** The order-stats service: the example application on the Nest module. */
 @Module({
@@ -29,8 +27,8 @@ const warn = (message: string): void => logger.warn(message);
         sessionTimeoutMs: 10_000,
         heartbeatIntervalMs: 1_000,
         deserializationExceptionHandler: config.deadLetterTopic
-          ? sendToDeadLetterTopic(config.deadLetterTopic, warn)
-          : logAndContinue(warn),
+          ? sendToDeadLetterTopic(config.deadLetterTopic)
+          : logAndContinue(),
         kafka: config.security.kafka, // TLS and SASL to the brokers (KAFKA_SECURITY_PROTOCOL...)
       },
       http: {
@@ -50,6 +48,7 @@ const warn = (message: string): void => logger.warn(message);
         insecure: config.security.insecure,
         tls: config.security.clusterTls,
       },
+      dashboard: { path: 'streams/ui' },
     }),
   ],
   providers: [

@@ -1,4 +1,4 @@
-import type { INestApplication, Type } from '@nestjs/common';
+import type { INestApplication, LogLevel, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
@@ -29,7 +29,8 @@ export async function createApplication(
   servedBy: string,
   https?: HttpsMaterial,
 ): Promise<INestApplication> {
-  const options = { logger: ['error', 'warn'] as ('error' | 'warn')[] };
+  // Nest's levels down to `log`: the client's life (restores, rebalances) is shown, `debug` is not.
+  const options = { logger: ['fatal', 'error', 'warn', 'log'] as LogLevel[] };
   if (platform === 'fastify') {
     const adapter = new FastifyAdapter({
       routerOptions: { maxParamLength: MAX_PARAM_LENGTH },

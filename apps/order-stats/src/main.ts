@@ -10,9 +10,10 @@ const logger = new Logger('OrderStats');
 
 /**
  * Starts one instance of the order-stats service (environment: see the README). HTTP (HTTPS
- * with CLUSTER_TLS_*; the management server on MANAGEMENT_PORT when set) comes up at once (the probes answer while the client connects and restores); when the client fails
- * for good (state ERROR: a start error or an uncaught processing error) the process closes and
- * exits with 1, so its supervisor (Kubernetes) restarts it.
+ * with CLUSTER_TLS_*; the management server on MANAGEMENT_PORT when set) comes up at once
+ * (the probes answer while the client connects and restores); when the client fails for good
+ * (state ERROR: a start error or an uncaught processing error) the process closes and exits
+ * with 1, so its supervisor (Kubernetes) restarts it.
  */
 async function bootstrap(): Promise<void> {
   const config = orderStatsConfig();
@@ -30,11 +31,10 @@ async function bootstrap(): Promise<void> {
     if (state === KafkaStreamsState.ERROR) void app.close().finally(() => process.exit(1));
   };
   streams.onStateChange((state) => {
-    process.stdout.write(`STATE ${state}\n`);
+    logger.log(`STATE ${state}`);
     exitOnError(state);
   });
-  // The client starts in the background during init(): it may have failed already.
-  exitOnError(streams.state);
+  exitOnError(streams.state); // a start that failed before the listener was there
   await app.listen(config.port, config.host);
   await startManagementServer(app, config);
   logger.log(

@@ -12,7 +12,7 @@ export const ORDER_STATS_CONFIG = Symbol('ORDER_STATS_CONFIG');
 export const HTTP_PLATFORMS = ['express', 'fastify'] as const;
 export type HttpPlatform = (typeof HTTP_PLATFORMS)[number];
 
-/** The example application's settings, from the environment of the contract in DESIGN.md. */
+/** The example application's settings, from its environment (the README lists every variable). */
 export interface OrderStatsConfig {
   readonly brokers: string[];
   readonly port: number;

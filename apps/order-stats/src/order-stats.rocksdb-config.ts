@@ -4,19 +4,30 @@ import type { RocksDBConfigSetter, RocksDBOptions } from '@nest-streams/streams'
 
 const MiB = 1024 * 1024;
 
+/** Block cache of each RocksDB instance, in MiB (hot keys read without touching disk). */
+export const ORDER_STATS_BLOCK_CACHE_MIB = 16;
+/** Size of each memtable, in MiB (bigger = fewer, larger flushes). */
+export const ORDER_STATS_WRITE_BUFFER_MIB = 4;
 /**
- * The source text's RocksDB tuning (section 8): a 64 MiB block cache (bigger = fewer disk
- * reads for hot keys) and 32 MiB memtables (bigger = fewer, larger flushes). The text also
- * sets 3 write buffers; the default engine (@nxtedition/rocksdb) fixes that number at 6 and
- * would reject another value, so it is left as the engine reports it. It applies per store
- * instance, one per store per partition: size instances for stores x partitions x (cache +
- * write buffers).
+ * Memtables one RocksDB instance may hold: the default engine (@nxtedition/rocksdb) fixes the
+ * number of write buffers at 6 and rejects another value.
+ */
+export const ORDER_STATS_WRITE_BUFFERS = 6;
+/** What one RocksDB instance may take at most: block cache + every memtable full, in MiB. */
+export const ORDER_STATS_MIB_PER_STORE_INSTANCE =
+  ORDER_STATS_BLOCK_CACHE_MIB + ORDER_STATS_WRITE_BUFFERS * ORDER_STATS_WRITE_BUFFER_MIB;
+
+/**
+ * The example's RocksDB tuning: a 16 MiB block cache and 4 MiB memtables per RocksDB instance,
+ * 40 MiB at most each. It applies per instance, one per key-value store partition and one per
+ * live segment of a window store partition: size a replica for instances x 40 MiB (the
+ * deployment chapter of the README works it out for deploy/kubernetes).
  */
 @RocksDBConfig()
 @Injectable()
 export class OrderStatsRocksDBConfig implements RocksDBConfigSetter {
   setConfig(_storeName: string, options: RocksDBOptions): void {
-    options.blockCacheSize = 64 * MiB;
-    options.writeBufferSize = 32 * MiB;
+    options.blockCacheSize = ORDER_STATS_BLOCK_CACHE_MIB * MiB;
+    options.writeBufferSize = ORDER_STATS_WRITE_BUFFER_MIB * MiB;
   }
 }

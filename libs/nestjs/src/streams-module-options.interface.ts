@@ -213,6 +213,25 @@ export interface StreamsSecurityOptions {
 }
 
 /**
+ * The cluster page (`dashboard`): one self-contained page (no CDN, nothing loaded from
+ * elsewhere) showing the topology as a graph, every instance with its tasks (active, standby,
+ * warm-up) per store and partition, standby lags, restore progress, client state and last
+ * rebalance, live figures (processed records/s, commit latency, cache hit ratio, input lag per
+ * partition, query rate and 503s) over the last minutes, and a key look-up across its copies.
+ * Each instance reports itself over the instance-to-instance query transport
+ * (`queries.remote`). The page and its data are not authenticated by the module: guard them as
+ * you guard the rest of the application (a global guard applies to them).
+ */
+export interface StreamsDashboardOptions {
+  /** Path of the page (its data is under `<path>/api/`); default `streams/ui`. */
+  readonly path?: string;
+  /** How often each instance samples its live figures, in ms; default 5000. */
+  readonly sampleIntervalMs?: number;
+  /** How far back the live figures go (and how long a departed instance stays listed), in ms; default 600000. */
+  readonly historyMs?: number;
+}
+
+/**
  * Options of `StreamsModule.forRoot()` (and what the `forRootAsync()` factory returns): the
  * engine's settings under `streams`, and one key per part of the module.
  *
@@ -245,6 +264,8 @@ export interface StreamsModuleOptions {
   readonly client?: StreamsClientOptions;
   /** The cluster secret, TLS between the instances. */
   readonly security?: StreamsSecurityOptions;
+  /** The cluster page; default off (`true`: on, at `streams/ui`). */
+  readonly dashboard?: boolean | StreamsDashboardOptions;
 }
 
 /** Static options of the module definition (given to `forRoot` / `forRootAsync` alongside). */

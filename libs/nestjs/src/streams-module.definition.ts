@@ -2,6 +2,7 @@ import { ConfigurableModuleBuilder, type DynamicModule, type Provider } from '@n
 import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import { StreamsExceptionFilter } from './http/streams-exception.filter';
 import { disabledExceptionFilter } from './http/internals/disabled-exception.filter';
+import { createDashboardController } from './dashboard/internals/dashboard.controller';
 import { createMetricsController } from './metrics/internals/streams-metrics.controller';
 import { StoreRoutingInterceptor } from './routing/store-routing.interceptor';
 import { passThroughInterceptor } from './routing/internals/pass-through.interceptor';
@@ -18,7 +19,7 @@ const DEFAULT_EXTRAS: StreamsModuleExtras = { isGlobal: true };
  *
  * Everything else is decided from the options once they are resolved (so `forRootAsync` takes
  * the same shape as `forRoot`): the global interceptor and filter follow `http.global`, the
- * metrics endpoint follows `metrics.endpoint`.
+ * metrics endpoint follows `metrics.endpoint`, the cluster page `dashboard`.
  */
 export const {
   ConfigurableModuleClass: ConfigurableStreamsModule,
@@ -50,7 +51,11 @@ export const {
       ...definition,
       global: extras.isGlobal !== false,
       providers,
-      controllers: [...(definition.controllers ?? []), createMetricsController()],
+      controllers: [
+        ...(definition.controllers ?? []),
+        createMetricsController(),
+        createDashboardController(),
+      ],
     };
     return module;
   })

@@ -247,7 +247,7 @@ describe('StreamsModule', () => {
     @StateStore('own-kv', {
       keySerde: Serdes.String(),
       valueSerde: Serdes.Long(),
-      persistent: false,
+      engine: 'in-memory',
     })
     @StateStore('own-window', { kind: 'window', retentionMs: 60_000, windowSizeMs: 1000 })
     @StateStore('own-sessions', { kind: 'session', retentionMs: 60_000 })
@@ -428,6 +428,13 @@ describe('StreamsModule', () => {
       expect(text).toContain('kafka_streams_routing_requests_total{outcome="forwarded"} 1');
       expect(text).toContain('kafka_streams_state{state="CREATED"} 1');
       expect(app.get(KafkaStreamsHost).created).toBe(true);
+      // The totals the cluster page samples: routing outcomes, and every 503 for a key.
+      metrics.recordRouting('unavailable');
+      metrics.recordUnavailableAnswer();
+      expect(metrics.routingTotals()).toEqual({
+        outcomes: { local: 0, forwarded: 1, standby: 0, unavailable: 1 },
+        unavailable: 2,
+      });
     } finally {
       await app.close();
     }

@@ -1,8 +1,11 @@
-import { Module, type DynamicModule, type FactoryProvider } from '@nestjs/common';
+import { Module, type DynamicModule } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { KafkaStreams } from '@nest-streams/streams';
-import { getStoreToken, requestedStoreFacades } from './decorators/inject-store.decorator';
+import { ClusterViewBuilder } from './dashboard/internals/cluster-view.builder';
+import { FiguresSampler } from './dashboard/internals/figures-sampler';
+import { InstanceReporter } from './dashboard/internals/instance-reporter';
+import { KeyInspector } from './dashboard/internals/key-inspector';
 import { StreamsMetadataAccessor } from './discovery/internals/streams-metadata.accessor';
 import { StreamsExplorer } from './discovery/internals/streams.explorer';
 import { StreamsHealthIndicator } from './health/streams-health.indicator';
@@ -15,9 +18,7 @@ import { InteractiveQueryClient } from './queries/internals/interactive-query.cl
 import { InteractiveQueryServer } from './queries/internals/interactive-query.server';
 import { LocalSessionReader } from './queries/internals/local-session.reader';
 import { InteractiveQueryService } from './queries/interactive-query.service';
-import { KeyValueStoreFacade } from './queries/key-value-store.facade';
-import { SessionStoreFacade } from './queries/session-store.facade';
-import { WindowStoreFacade } from './queries/window-store.facade';
+import { storeFacadeProviders } from './queries/internals/store-facade.providers';
 import { HopAuthenticator } from './routing/internals/hop-authenticator';
 import { HttpRequestForwarder } from './routing/internals/http-request.forwarder';
 import { KeyOwnerLocator } from './routing/internals/key-owner.locator';
@@ -53,7 +54,7 @@ const SHARED = [
  * `StreamsModule.forRoot(options)` / `forRootAsync({ imports, inject, useFactory | useClass |
  * useExisting })`: the options (`StreamsModuleOptions`) carry the engine's settings under
  * `streams` and one key per part of the module (`http`, `queries`, `metrics`, `health`,
- * `shutdown`, `client`, `security`); `isGlobal` sits beside them. The module finds the decorated
+ * `shutdown`, `client`, `security`, `dashboard`); `isGlobal` sits beside them. The module finds the decorated
  * parts (`@StateStore`, `@Aggregate`, `@Count`, `@Reduce`, `@Topology()`, `@RocksDBConfig()`),
  * builds the topology and creates `KafkaStreams` at module init, starts it on application
  * bootstrap (in the background by default: HTTP serves the probes while it connects and
@@ -63,7 +64,8 @@ const SHARED = [
  * Injectable: `KafkaStreams`, `InteractiveQueryService`, `StreamsHealthIndicator`,
  * `StreamsMetricsService`, store facades (`@InjectStore(name)`). For every HTTP route it
  * registers `StoreRoutingInterceptor` and `StreamsExceptionFilter` (unless `http.global:
- * false`), and serves Prometheus metrics when `metrics.endpoint` names a path.
+ * false`), serves Prometheus metrics when `metrics.endpoint` names a path, and the cluster page
+ * when `dashboard` is on.
  *
  * @example
  * StreamsModule.forRootAsync({
@@ -91,6 +93,10 @@ const SHARED = [
     InteractiveQueryServer,
     ServedByListener,
     StreamsRuntime,
+    FiguresSampler,
+    InstanceReporter,
+    ClusterViewBuilder,
+    KeyInspector,
     {
       provide: KafkaStreams,
       useFactory: (host: KafkaStreamsHost) => host.proxy(),
@@ -107,20 +113,6 @@ export class StreamsModule extends ConfigurableStreamsModule {
   static forRootAsync(options: StreamsModuleForRootAsyncOptions): DynamicModule {
     return withStoreFacades(super.forRootAsync(options));
   }
-}
-
-/** The providers of every store facade some `@InjectStore` asked for. */
-function storeFacadeProviders(): FactoryProvider[] {
-  return requestedStoreFacades().map(({ name, kind }) => ({
-    provide: getStoreToken(name, kind),
-    useFactory: (streams: KafkaStreams) =>
-      kind === 'window'
-        ? new WindowStoreFacade(name, streams)
-        : kind === 'session'
-          ? new SessionStoreFacade(name, streams)
-          : new KeyValueStoreFacade(name, streams),
-    inject: [KafkaStreams],
-  }));
 }
 
 /**

@@ -1,3 +1,10 @@
+/**
+ * The engine: Kafka Streams' stateful core in TypeScript, framework-free. The client
+ * (`KafkaStreams`), the DSL (`StreamsBuilder`) and the Processor API (`Topology`), state stores
+ * on RocksDB or in memory with changelogs, serdes, interactive queries and typed errors.
+ *
+ * @module @nest-streams/streams
+ */
 // The public API of @nest-streams/streams, modelled on Kafka Streams' root package: the client,
 // the DSL and the Processor API, stores, serdes, interactive queries and errors. Everything
 // else is under `internals/` folders and may change in any release.
@@ -19,7 +26,11 @@ export {
 } from './runtime/streams-config';
 export type { ClientMetrics } from './runtime/client-metrics';
 export type { TaskMetadata } from './runtime/task-metadata';
-export type { StateLogger } from './runtime/state-logger';
+export {
+  consoleStreamsLogger,
+  type StreamsLogLevel,
+  type StreamsLogger,
+} from './runtime/state-logger';
 export type { StateRestoreListener } from './runtime/state-restore-listener';
 export {
   DEAD_LETTER_HEADERS,
@@ -192,6 +203,8 @@ export { ChangelogTopicMismatchError } from './errors/changelog-topic-mismatch.e
 export { ChangelogRestoreError } from './errors/changelog-restore.error';
 export { KafkaAuthenticationError } from './errors/kafka-authentication.error';
 export { StateDirectoryLockedError } from './errors/state-directory-locked.error';
+export { BrokersUnreachableError } from './errors/brokers-unreachable.error';
+export { BrokerAuthenticationError } from './errors/broker-authentication.error';
 export { StreamsProcessingError } from './errors/streams-processing.error';
 export { RecordCollectorSendError } from './errors/record-collector-send.error';
 export { ProcessorStateError } from './errors/processor-state.error';

@@ -41,6 +41,27 @@ describe('StreamsModuleSettings (the options shape)', () => {
     expect(settings.queryEndpoint).toBeUndefined();
     expect(settings.self).toBeUndefined();
     expect(settings.remoteQueryTimeoutMs).toBe(5000);
+    expect(settings.dashboard).toEqual({
+      enabled: false,
+      path: 'streams/ui',
+      sampleIntervalMs: 5000,
+      historyMs: 600_000,
+    });
+  });
+
+  it('turns the cluster page on, at its path without surrounding slashes', () => {
+    expect(settingsOf({ dashboard: true }).dashboard).toEqual({
+      enabled: true,
+      path: 'streams/ui',
+      sampleIntervalMs: 5000,
+      historyMs: 600_000,
+    });
+    expect(
+      settingsOf({
+        dashboard: { path: '/ops/streams/', sampleIntervalMs: 1000, historyMs: 60_000 },
+      }).dashboard,
+    ).toEqual({ enabled: true, path: 'ops/streams', sampleIntervalMs: 1000, historyMs: 60_000 });
+    expect(settingsOf({ dashboard: false }).dashboard.enabled).toBe(false);
   });
 
   it("resolves the engine's settings once, with the engine's defaults", () => {
@@ -123,6 +144,22 @@ describe('StreamsModuleSettings (the options shape)', () => {
     [
       { queries: { remote: { transport: 'custom', server: {} as never, client: {} as never } } },
       'queries.remote with a custom transport needs an endpoint (or streams.applicationServer) naming this instance',
+    ],
+    [
+      { dashboard: { path: 'ui/:id' } },
+      `dashboard.path must be a plain path such as 'streams/ui' (letters, digits, '.', '_', '~', '-' between slashes), got "ui/:id"`,
+    ],
+    [
+      { dashboard: { path: '/' } },
+      `dashboard.path must be a plain path such as 'streams/ui' (letters, digits, '.', '_', '~', '-' between slashes), got "/"`,
+    ],
+    [
+      { dashboard: { sampleIntervalMs: 0 } },
+      'dashboard.sampleIntervalMs must be a positive number of ms, got 0',
+    ],
+    [
+      { dashboard: { sampleIntervalMs: 5000, historyMs: 1000 } },
+      'dashboard.historyMs (1000) must be at least dashboard.sampleIntervalMs (5000)',
     ],
   ])('refuses the module option %j, naming it', (bad, message) => {
     const error = errorOf({ streams, ...bad });

@@ -38,6 +38,15 @@ export interface QueryServerLimits {
   readonly maxRequestBytes: number;
 }
 
+/** The resolved `dashboard` options. */
+export interface DashboardSettings {
+  readonly enabled: boolean;
+  /** The page's path, without leading or trailing slashes (`streams/ui`). */
+  readonly path: string;
+  readonly sampleIntervalMs: number;
+  readonly historyMs: number;
+}
+
 /** The resolved `client` options. */
 export interface ClientSettings extends Omit<StreamsClientOptions, 'start'> {
   readonly start: StreamsStartMode;
@@ -65,6 +74,7 @@ export class StreamsModuleSettings {
   readonly metrics: MetricsSettings;
   readonly health: { readonly readiness: 'available' | 'strict'; readonly livenessStallMs: number };
   readonly client: ClientSettings;
+  readonly dashboard: DashboardSettings;
   readonly allowStaleReads: boolean;
   readonly remoteQueries: RemoteQueryOptions | undefined;
   /** Milliseconds requests are still answered after shutdown began. */
@@ -100,6 +110,7 @@ export class StreamsModuleSettings {
     this.metrics = metricsSettings(options);
     this.health = healthSettings(options);
     this.client = clientSettings(options);
+    this.dashboard = dashboardSettings(options);
     this.drainMs = nonNegative(options.shutdown?.drainMs, 0, 'shutdown.drainMs');
     this.allowStaleReads = options.queries?.allowStaleReads === true;
     this.security = securitySettings(
@@ -239,6 +250,26 @@ function queryServerLimits(remote: RemoteQueryOptions | undefined): QueryServerL
     authTimeoutMs: positive(tcp.authTimeoutMs, 10_000, 'queries.remote.authTimeoutMs'),
     maxRequestBytes: count(tcp.maxRequestBytes, 1_048_576, 'queries.remote.maxRequestBytes'),
   };
+}
+
+function dashboardSettings(options: StreamsModuleOptions): DashboardSettings {
+  const dashboard = typeof options.dashboard === 'object' ? options.dashboard : {};
+  const enabled = options.dashboard === true || typeof options.dashboard === 'object';
+  const path = dashboard.path ?? 'streams/ui';
+  const trimmed = typeof path === 'string' ? path.replace(/^\/+|\/+$/g, '') : '';
+  if (!/^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(trimmed)) {
+    throw new StreamsModuleConfigError(
+      `dashboard.path must be a plain path such as 'streams/ui' (letters, digits, '.', '_', '~', '-' between slashes), got ${JSON.stringify(path)}`,
+    );
+  }
+  const sampleIntervalMs = positive(dashboard.sampleIntervalMs, 5000, 'dashboard.sampleIntervalMs');
+  const historyMs = positive(dashboard.historyMs, 600_000, 'dashboard.historyMs');
+  if (historyMs < sampleIntervalMs) {
+    throw new StreamsModuleConfigError(
+      `dashboard.historyMs (${historyMs}) must be at least dashboard.sampleIntervalMs (${sampleIntervalMs})`,
+    );
+  }
+  return { enabled, path: trimmed, sampleIntervalMs, historyMs };
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {

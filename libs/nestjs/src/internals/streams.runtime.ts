@@ -2,17 +2,16 @@ import {
   Inject,
   Injectable,
   Logger,
+  Optional,
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
   type OnModuleInit,
 } from '@nestjs/common';
-import {
-  KafkaStreams,
-  KafkaStreamsState,
-  StreamsError,
-  type StateLogger,
-} from '@nest-streams/streams';
+import { DiscoveryService } from '@nestjs/core';
+import { KafkaStreams, KafkaStreamsState } from '@nest-streams/streams';
+import { storeInjections } from '../decorators/inject-store.decorator';
+import { checkStoreInjections } from '../discovery/internals/store-injection.check';
 import { StreamsExplorer } from '../discovery/internals/streams.explorer';
 import { StreamsTopologyFactory } from '../discovery/internals/streams-topology.factory';
 import { InvalidStreamsDeclarationError } from '../errors/invalid-streams-declaration.error';
@@ -21,6 +20,9 @@ import { KafkaStreamsHost } from './kafka-streams.host';
 import { StreamsMetricsService } from '../metrics/streams-metrics.service';
 import { InteractiveQueryServer } from '../queries/internals/interactive-query.server';
 import { InteractiveQueryClient } from '../queries/internals/interactive-query.client';
+import { applicationInjections } from '../queries/internals/store-facade.providers';
+import { KAFKA_STREAMS_FACTORY, type KafkaStreamsFactory } from '../kafka-streams.factory';
+import { nestStreamsLogger } from './nest-streams.logger';
 import { StreamsModuleSettings } from './streams-module.settings';
 
 /**
@@ -54,6 +56,10 @@ export class StreamsRuntime
     @Inject(StreamsMetricsService) private readonly metrics: StreamsMetricsService,
     @Inject(InteractiveQueryServer) private readonly queryServer: InteractiveQueryServer,
     @Inject(InteractiveQueryClient) private readonly queryClient: InteractiveQueryClient,
+    @Inject(DiscoveryService) private readonly discovery: DiscoveryService,
+    @Optional()
+    @Inject(KAFKA_STREAMS_FACTORY)
+    private readonly factory: KafkaStreamsFactory | undefined,
   ) {}
 
   onModuleInit(): void {
@@ -68,13 +74,22 @@ export class StreamsRuntime
       }
       engineConfig = { ...config, rocksDBConfigSetter: declarations.rocksDBConfig.setter };
     }
-    const logger = this.stateLogger();
+    const logger = nestStreamsLogger();
     const topology = new StreamsTopologyFactory(declarations, {
       defaultKeySerde: config.defaultKeySerde,
       defaultValueSerde: config.defaultValueSerde,
       logger,
     }).build();
-    const streams = new KafkaStreams(topology, engineConfig, { logger });
+    const injections = new Map(
+      [...storeInjections()].map(([name, uses]) => [
+        name,
+        applicationInjections(this.discovery, uses),
+      ]),
+    );
+    checkStoreInjections(injections, this.host.facadeKinds, declarations, topology);
+    const streams = this.factory
+      ? this.factory.create(topology, engineConfig, { logger })
+      : new KafkaStreams(topology, engineConfig, { logger });
     if (client.uncaughtExceptionHandler) {
       streams.setUncaughtExceptionHandler(client.uncaughtExceptionHandler);
     }
@@ -96,20 +111,16 @@ export class StreamsRuntime
         'security.insecure: instance-to-instance queries and forwarded requests are authenticated with a key derived from the application id: anyone who knows it can read every store. Set security.clusterSecret outside local development.',
       );
     }
-    await this.queryServer.listen();
-    const mode = this.settings.client.start;
+    if (!this.factory?.standalone) await this.queryServer.listen();
+    const configured = this.settings.client.start;
+    const mode = configured === 'manual' ? configured : (this.factory?.start ?? configured);
     if (mode === 'manual') return;
     if (mode === 'blocking') {
       await this.host.streams.start();
       return;
     }
-    this.host.streams.start().catch((error: unknown) => {
-      const code = error instanceof StreamsError ? ` (${error.code})` : '';
-      this.logger.error(
-        `KafkaStreams could not start${code}: ${error instanceof Error ? error.message : String(error)}`,
-        error instanceof Error ? error.stack : undefined,
-      );
-    });
+    // The engine logs a start error itself and goes to ERROR (liveness then fails).
+    this.host.streams.start().catch(() => undefined);
   }
 
   /**
@@ -130,12 +141,5 @@ export class StreamsRuntime
   async onApplicationShutdown(): Promise<void> {
     await this.queryServer.close();
     await this.queryClient.close();
-  }
-
-  private stateLogger(): StateLogger {
-    return {
-      info: (message) => this.logger.debug(message),
-      warn: (message) => this.logger.warn(message),
-    };
   }
 }

@@ -51,6 +51,13 @@ export class StreamsMetricsService {
   private readonly rebalances: Counter | undefined;
   private readonly rebalanceDuration: Histogram | undefined;
   private streams: KafkaStreams | undefined;
+  private readonly outcomes: Record<RoutingOutcome, number> = {
+    local: 0,
+    forwarded: 0,
+    standby: 0,
+    unavailable: 0,
+  };
+  private unavailableAnswers = 0;
 
   constructor(
     @Inject(StreamsModuleSettings) settings: StreamsModuleSettings,
@@ -104,12 +111,31 @@ export class StreamsMetricsService {
 
   /** Counts one routing outcome. */
   recordRouting(outcome: RoutingOutcome): void {
+    this.outcomes[outcome]++;
+    if (outcome === 'unavailable') this.unavailableAnswers++;
     this.routing?.inc({ outcome });
   }
 
   /** Counts one refused instance-to-instance message or connection. */
   recordQueryRefusal(reason: RefusalReason): void {
     this.refusals?.inc({ reason });
+  }
+
+  /** @internal Counts a 503 the exception filter answered (a retriable engine error). */
+  recordUnavailableAnswer(): void {
+    this.unavailableAnswers++;
+  }
+
+  /**
+   * Totals since start, kept also with metrics off (the cluster page samples them): routing
+   * outcomes of `@RouteByKey` requests, and every 503 answered for a key (by the routing
+   * interceptor, or by the exception filter for a retriable engine error).
+   */
+  routingTotals(): {
+    readonly outcomes: Readonly<Record<RoutingOutcome, number>>;
+    unavailable: number;
+  } {
+    return { outcomes: { ...this.outcomes }, unavailable: this.unavailableAnswers };
   }
 
   /** The scrape text. */

@@ -271,6 +271,43 @@ describe('InteractiveQueryService', () => {
       await expect(service.get('stats-store', 'c')).rejects.toBeInstanceOf(OwnerUnreachableError);
     });
 
+    it('reads the copy a given instance holds with copyAt, saying which copy answered', async () => {
+      local.owns(A, [B], 0);
+      members.get(B)!.answer = () => ({
+        partitionResults: [
+          { partition: 0, success: true, result: 7, position: {}, active: false, lag: 3 },
+        ],
+        position: {},
+      });
+      await expect(service.lookup('stats-store', 'a', { copyAt: B })).resolves.toEqual({
+        value: 7,
+        servedBy: B,
+        partition: 0,
+        active: false,
+        lag: 3,
+      });
+      expect(sent.at(-1)?.target).toBe(query(B));
+      expect(members.get(B)!.queries.at(-1)).toMatchObject({
+        partitions: [0],
+        requireActive: false,
+      });
+      await expect(service.lookup('stats-store', 'a', { copyAt: A })).resolves.toEqual({
+        value: 1,
+        servedBy: A,
+        partition: 0,
+        active: true,
+        lag: 0,
+      });
+      expect(local.queries.at(-1)).toMatchObject({ partitions: [0], requireActive: true });
+      // An instance that is not in the metadata, and an address that is none.
+      await expect(
+        service.lookup('stats-store', 'a', { copyAt: '127.0.0.1:8009' }),
+      ).rejects.toBeInstanceOf(StateStoreMigratedError);
+      await expect(service.lookup('stats-store', 'a', { copyAt: 'nowhere' })).rejects.toMatchObject(
+        { code: 'BAD_QUERY_ENDPOINT', retriable: false },
+      );
+    });
+
     it('falls back to a standby copy when the owner is unreachable and stale reads are allowed', async () => {
       local.owns(C, [A], 0);
       unreachable.add(query(C));

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  type HostInfo,
+  HostInfo,
   KafkaStreams,
   KeyQuery,
   type KeyValue,
@@ -51,6 +51,13 @@ export interface KeyQueryOptions<K> {
   readonly allowStaleReads?: boolean;
   /** Read-your-writes: the answer must reflect at least this position (else retriable error). */
   readonly positionBound?: Position;
+  /**
+   * Read the copy that this instance (`host:port`, its `application.server`) holds, active or
+   * standby, instead of the owner's: to compare a key's copies. A standby answers with its lag
+   * (`active: false`); an instance without a copy of the key's partition answers
+   * `StateStoreMigratedError`.
+   */
+  readonly copyAt?: string;
 }
 
 /** Options of a scatter-gather query. */
@@ -114,7 +121,8 @@ const LOCAL: QueryTarget = { local: true };
  * all retriable, retry after a backoff (or allow stale reads) —; `UnknownStateStoreError`
  * (fix the store name); `UnsupportedStoreOperationError` (the store kind cannot answer that
  * query); `RemoteQueryError` (`REMOTE_QUERIES_DISABLED`, `NO_QUERY_ENDPOINT`: turn on
- * `remoteQueries` on every instance; `STORE_EXCEPTION`: the store failed). Scatter-gather
+ * `remoteQueries` on every instance; `STORE_EXCEPTION`: the store failed; `BAD_QUERY_ENDPOINT`: a
+ * `copyAt` that is not `host:port`). Scatter-gather
  * never throws for one instance's or partition's failure: it reports it in `failures`; it
  * throws `StateStoreNotAvailableError` only when no instance runs the store at all.
  */
@@ -252,6 +260,12 @@ export class InteractiveQueryService {
       throw new StateStoreNotAvailableError(
         `no instance is the confirmed owner of the key in store '${store}' (rebalancing): retry shortly`,
       );
+    }
+    if (options.copyAt !== undefined) {
+      const host = hostOf(options.copyAt);
+      const at: QueryTarget =
+        self === undefined || host.equals(self) ? LOCAL : { local: false, host };
+      return read(at, metadata.partition, metadata.activeHost.equals(host));
     }
     const owner: QueryTarget =
       self === undefined || metadata.activeHost.equals(self)
@@ -461,5 +475,20 @@ export class InteractiveQueryService {
     });
     if (response.ok) return fromWire(response.result) as StateQueryResult<unknown>;
     throw errorFromFailure(response.failure, endpoint);
+  }
+}
+
+/** The instance `copyAt` names. */
+function hostOf(endpoint: string): HostInfo {
+  try {
+    return HostInfo.parse(endpoint);
+  } catch (error) {
+    throw new RemoteQueryError(
+      'BAD_QUERY_ENDPOINT',
+      false,
+      `copyAt '${endpoint}' is not an instance's host:port`,
+      endpoint,
+      { cause: error },
+    );
   }
 }

@@ -63,7 +63,7 @@ type HttpResponse = unknown;
  * - owner is this instance: runs the handler;
  * - owner is another instance of the current metadata: forwards the same request (method,
  *   path, query, body) to its `application.server` once (hop header `X-Streams-Forwarded`,
- *   authenticated by `X-Streams-Hop-Token`, see {@link HopAuthenticator}), and relays its answer;
+ *   authenticated by `X-Streams-Hop-Token`, an HMAC keyed with the cluster secret), and relays its answer;
  * - no confirmed owner (`KeyQueryMetadata.NOT_AVAILABLE`), a retriable engine error, or a
  *   forwarded request that reached an instance that does not own the key: 503 with
  *   `Retry-After`;

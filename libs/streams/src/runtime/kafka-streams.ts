@@ -3,6 +3,9 @@ import type { Admin } from 'kafkajs';
 import { Kafka, logLevel } from './internals/kafkajs/kafkajs';
 import { LATEST_OFFSET, type SubscriptionInfo } from '../cluster/internals/assignment-info';
 import { MissingSourceTopicError } from '../errors/missing-source-topic.error';
+import { StreamsError } from '../errors/streams.error';
+import { connectAdmin } from './internals/cluster-connection';
+import { missingApplicationServerWarning } from './internals/application-server-warning';
 import { StreamsConfigError } from '../errors/streams-config.error';
 import type { Topology } from '../processor/topology';
 import { RecordCache } from '../state/internals/record-cache';
@@ -13,7 +16,8 @@ import {
   isValidTransition,
 } from './kafka-streams-state';
 import { StateDirectory } from './internals/state-directory';
-import { consoleStateLogger, type StateLogger } from './state-logger';
+import { completeStreamsLogger, consoleStreamsLogger, type StreamsLogger } from './state-logger';
+import { kafkajsLogCreator } from './internals/kafkajs/kafkajs-log-creator';
 import type { StateRestoreListener } from './state-restore-listener';
 import type { StreamThread } from './internals/stream-thread';
 import type { StandbyTaskManager } from './internals/standby-task-manager';
@@ -49,8 +53,14 @@ export type StreamsUncaughtExceptionHandler = (error: Error) => StreamThreadExce
 
 /** Options besides the Kafka Streams settings. */
 export interface KafkaStreamsOptions {
-  /** Where decisions and warnings go; default the console. */
-  logger?: StateLogger;
+  /**
+   * Where the client and the Kafka client log (see {@link StreamsLogger}); default
+   * {@link consoleStreamsLogger}. Levels it lacks are completed: `error` goes to `warn`,
+   * `info` and `debug` are dropped (`{ warn: () => undefined }` silences all but errors...
+   * which then go nowhere either). The Kafka client logs through it at `kafka.logLevel`
+   * (kafkajs' levels; default WARN) unless `kafka.logCreator` is set.
+   */
+  logger?: Partial<StreamsLogger>;
 }
 
 /**
@@ -75,7 +85,7 @@ export interface KafkaStreamsOptions {
 export class KafkaStreams {
   readonly config: ResolvedStreamsConfig;
   private readonly events = new EventEmitter();
-  private readonly logger: StateLogger;
+  private readonly logger: StreamsLogger;
   private readonly kafka: Kafka;
   private readonly stateDirectory: StateDirectory;
   private readonly cache: RecordCache;
@@ -87,6 +97,8 @@ export class KafkaStreams {
   private readonly metadataState: StreamsMetadataState;
   private readonly storeProvider: LocalStoreProvider;
   private localOffsetSums: Record<string, number> = {};
+  /** The warm-up replicas of the latest assignment (a subset of the standby tasks). */
+  private warmupTasks: readonly string[] = [];
   private processId = '';
   private partitionsByTopic = new Map<string, number>();
   private exceptionHandler: StreamsUncaughtExceptionHandler = () =>
@@ -95,6 +107,8 @@ export class KafkaStreams {
   private closing: Promise<void> | undefined;
   private shutdownRequested = false;
   private stopCleanup: (() => void) | undefined;
+  private currentStartupProblem: StreamsError | undefined;
+  private warnedNoApplicationServer = false;
   /** When the current run of cluster-unreachable thread failures began (task.timeout.ms). */
   private unreachableSince: number | undefined;
   private readonly localView = new LocalTaskView(
@@ -108,10 +122,11 @@ export class KafkaStreams {
     options: KafkaStreamsOptions = {},
   ) {
     this.config = resolveStreamsConfig(config);
-    this.logger = options.logger ?? consoleStateLogger;
+    this.logger = options.logger ? completeStreamsLogger(options.logger) : consoleStreamsLogger;
     topology.subtopologies();
     this.kafka = new Kafka({
-      logLevel: logLevel.ERROR,
+      logLevel: logLevel.WARN,
+      logCreator: kafkajsLogCreator(this.logger.child?.('kafkajs') ?? this.logger),
       ...this.config.kafka,
       clientId: this.config.clientId,
       brokers: this.config.bootstrapServers,
@@ -254,10 +269,16 @@ export class KafkaStreams {
   }
 
   /**
-   * Starts processing: locks the state directory, creates the internal topics (repartition
-   * and changelog) with Kafka Streams' configs, and joins the group. Resolves once the client
-   * joined the group's first rebalance started (state REBALANCING); RUNNING follows when the
-   * assigned tasks are restored.
+   * Starts processing: locks the state directory, connects to the cluster (retrying an
+   * unreachable one until `task.timeout.ms`, see {@link startupProblem}), creates the internal
+   * topics (repartition and changelog) with Kafka Streams' configs, and joins the group.
+   * Resolves once the client joined the group's first rebalance started (state REBALANCING);
+   * RUNNING follows when the assigned tasks are restored.
+   *
+   * @throws StateDirectoryLockedError, BrokersUnreachableError (after `task.timeout.ms`),
+   *   KafkaAuthenticationError (refused SASL credentials, an untrusted broker certificate: at
+   *   once), MissingSourceTopicError, ChangelogTopicMismatchError: the error is logged and the
+   *   client goes to ERROR.
    */
   async start(): Promise<void> {
     if (this.currentState !== KafkaStreamsState.CREATED) {
@@ -271,7 +292,13 @@ export class KafkaStreams {
       this.processId = await this.stateDirectory.processId();
       await checkBrokerCertificate(this.config);
       this.admin = this.kafka.admin();
-      await this.admin.connect();
+      await connectAdmin(this.admin, {
+        brokers: this.config.bootstrapServers,
+        taskTimeoutMs: this.config.taskTimeoutMs,
+        logger: this.logger,
+        onProblem: (problem) => (this.currentStartupProblem = problem),
+        stopped: () => this.closing !== undefined,
+      });
       await this.prepareTopics(this.admin);
       await this.refreshLocalOffsetSums();
       this.startThread();
@@ -285,9 +312,35 @@ export class KafkaStreams {
         this.logger,
       );
     } catch (error) {
+      this.currentStartupProblem = undefined;
+      // Refused credentials or an untrusted broker certificate: one typed error, logged and
+      // thrown (the connection's own BrokerAuthenticationError is its cause).
+      const failure = kafkaAuthenticationError(error, this.config) ?? error;
+      const message = failure instanceof Error ? failure.message : String(failure);
+      if (this.closing) {
+        this.logger.debug(`start() ended by close(): ${message}`);
+        throw failure;
+      }
+      // The error's class and code too: what to look up, and what to alert on.
+      const kind =
+        failure instanceof StreamsError
+          ? `${failure.name} [${failure.code}]: `
+          : failure instanceof Error
+            ? `${failure.name}: `
+            : '';
+      this.logger.error(`could not start: ${kind}${message}`);
       await this.shutdown(KafkaStreamsState.PENDING_ERROR);
-      throw kafkaAuthenticationError(error, this.config) ?? error;
+      throw failure;
     }
+  }
+
+  /**
+   * While `start()` keeps trying to reach the cluster, why the last attempt failed (a
+   * `BrokersUnreachableError` naming the brokers); `undefined` once connected, and otherwise.
+   * What a readiness probe can report while the client starts.
+   */
+  get startupProblem(): StreamsError | undefined {
+    return this.currentStartupProblem;
   }
 
   /** Stops processing cleanly (commit, checkpoint, leave the group). Idempotent. */
@@ -297,9 +350,14 @@ export class KafkaStreams {
     await this.closing;
   }
 
-  /** Local task ids: active and standby. */
-  localTaskIds(): { active: string[]; standby: string[] } {
-    return { active: this.tasks?.taskIds() ?? [], standby: this.standbys?.taskIds() ?? [] };
+  /**
+   * Local task ids: active and standby, and which of the standbys are warm-up replicas (placed
+   * on the task's intended owner until it catches up: a probing rebalance then moves the task).
+   */
+  localTaskIds(): { active: string[]; standby: string[]; warmup: string[] } {
+    const standby = this.standbys?.taskIds() ?? [];
+    const warmup = this.warmupTasks.filter((id) => standby.includes(id));
+    return { active: this.tasks?.taskIds() ?? [], standby, warmup };
   }
 
   /**
@@ -316,6 +374,7 @@ export class KafkaStreams {
     return sumTaskMetrics(
       (this.tasks?.tasks() ?? []).map((entry) => entry.task.metrics),
       this.tasks?.commits ?? 0,
+      this.tasks?.commitTimeMs ?? 0,
     );
   }
 
@@ -355,6 +414,18 @@ export class KafkaStreams {
         onRebalancing: () => this.setState(KafkaStreamsState.REBALANCING),
         onAssignment: (info) => {
           this.metadataState.update(info);
+          const warning = this.warnedNoApplicationServer
+            ? undefined
+            : missingApplicationServerWarning(
+                info.hosts.length,
+                this.config.applicationId,
+                this.config.applicationServer,
+              );
+          if (warning) {
+            this.warnedNoApplicationServer = true;
+            this.logger.warn(warning);
+          }
+          this.warmupTasks = info.warmup;
           this.setState(KafkaStreamsState.REBALANCING);
         },
         onRunning: () => {
@@ -506,7 +577,7 @@ export class KafkaStreams {
     if (previous === next && next !== KafkaStreamsState.REBALANCING) return;
     if (previous === next) return;
     if (!isValidTransition(previous, next)) {
-      this.logger.info(`ignoring state transition ${previous} -> ${next}`);
+      this.logger.debug(`ignoring state transition ${previous} -> ${next}`);
       return;
     }
     this.currentState = next;

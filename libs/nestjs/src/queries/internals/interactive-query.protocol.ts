@@ -17,6 +17,11 @@ export interface RemoteQueryRequest {
   readonly request?: WireValue;
   /** Or a session fetch, which the query API v2 does not cover. */
   readonly sessionFetch?: SessionFetch;
+  /**
+   * Or the instance's report for the cluster page (client state, tasks, lags, restores, live
+   * figures): answered with an `InstanceReport`, encoded.
+   */
+  readonly instanceReport?: true;
 }
 
 /** A key's sessions in one partition of a session store. */
@@ -28,13 +33,14 @@ export interface SessionFetch {
   readonly staleStores: boolean;
 }
 
-/** A decoded request: a v2 query, or a session fetch (key decoded). */
+/** A decoded request: a v2 query, a session fetch (key decoded), or a report request. */
 export type DecodedRemoteQuery =
   | { readonly target: string; readonly request: StateQueryRequest<unknown> }
   | {
       readonly target: string;
       readonly sessionFetch: Omit<SessionFetch, 'key'> & { readonly key: unknown };
-    };
+    }
+  | { readonly target: string; readonly instanceReport: true };
 
 /** A failure as data: an error code, whether to retry, and its message. */
 export interface QueryFailure {
@@ -72,6 +78,7 @@ export function decodeRemoteQueryRequest(data: unknown): DecodedRemoteQuery | un
   if (typeof data !== 'object' || data === null) return undefined;
   const message = data as Partial<RemoteQueryRequest>;
   if (message.version !== 1 || typeof message.target !== 'string') return undefined;
+  if (message.instanceReport === true) return { target: message.target, instanceReport: true };
   const fetch = message.sessionFetch;
   if (fetch !== undefined) {
     if (

@@ -14,6 +14,7 @@ import {
 } from './interactive-query.protocol';
 import { LocalSessionReader } from './local-session.reader';
 import { QueryRefusalLog } from './query-refusal.log';
+import { InstanceReporter } from '../../dashboard/internals/instance-reporter';
 import { toWire } from './wire-codec';
 
 /** What the query server uses of a @nestjs/microservices transport server. */
@@ -23,7 +24,7 @@ type TransportServer = Pick<Server, 'addHandler' | 'listen' | 'close'>;
  * This instance's side of instance-to-instance queries: a @nestjs/microservices server (TCP
  * by default, any transport strategy by configuration) answering the pattern
  * `nest-streams.query:<endpoint>` with `KafkaStreams.query()` (interactive queries v2) over the
- * local stores. Failures travel as data (per partition, or for the whole request), never as
+ * local stores, session fetches, and this instance's report for the cluster page. Failures travel as data (per partition, or for the whole request), never as
  * transport errors. Started before `KafkaStreams` (its endpoint travels in the assignment),
  * closed after it.
  *
@@ -51,6 +52,9 @@ export class InteractiveQueryServer {
     @Optional()
     @Inject(StreamsMetricsService)
     private readonly metrics?: StreamsMetricsService,
+    @Optional()
+    @Inject(InstanceReporter)
+    private readonly reporter?: InstanceReporter,
   ) {
     this.authenticator = new InstanceMessageAuthenticator(
       settings.security,
@@ -154,6 +158,20 @@ export class InteractiveQueryServer {
           message: `a query meant for ${decoded.target} reached ${String(this.settings.queryEndpoint)}: rediscover the owner and retry`,
         },
       };
+    }
+    if ('instanceReport' in decoded) {
+      if (!this.reporter) {
+        return {
+          ok: false,
+          servedBy,
+          failure: {
+            code: 'NO_REPORTS',
+            retriable: false,
+            message: 'this instance sends no report',
+          },
+        };
+      }
+      return { ok: true, servedBy, result: toWire(await this.reporter.report()) };
     }
     const store = 'request' in decoded ? decoded.request.storeName : decoded.sessionFetch.storeName;
     try {

@@ -67,7 +67,12 @@ describe('StandbyTaskManager', () => {
       kafka,
       admin,
       stateDirectory: new StateDirectory({ stateDir: root, applicationId: 'app' }),
-      logger: { info: () => undefined, warn: (m) => void warnings.push(m) },
+      logger: {
+        error: () => undefined,
+        info: () => undefined,
+        debug: () => undefined,
+        warn: (m) => void warnings.push(m),
+      },
     });
     return { standbys, consumers, warnings };
   }

@@ -29,7 +29,9 @@ export const TASK = new TaskId(0, 2);
 /** Collects logger warnings. */
 export class RecordingLogger implements StateLogger {
   readonly warnings: string[] = [];
+  error(): void {}
   info(): void {}
+  debug(): void {}
   warn(message: string): void {
     this.warnings.push(message);
   }

@@ -59,7 +59,12 @@ describe('TaskStateManager', () => {
   let root: string;
   let stateDirectory: StateDirectory;
   const warnings: string[] = [];
-  const logger: StateLogger = { info: () => {}, warn: (m) => warnings.push(m) };
+  const logger: StateLogger = {
+    error: () => {},
+    info: () => {},
+    debug: () => {},
+    warn: (m) => warnings.push(m),
+  };
 
   beforeEach(async () => {
     root = await fs.mkdtemp(path.join(os.tmpdir(), 'task-state-'));
