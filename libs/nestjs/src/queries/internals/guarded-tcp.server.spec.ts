@@ -1,4 +1,4 @@
-import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { RangeQuery } from '@nest-streams/streams';
 import { StreamsModuleSettings } from '../../internals/streams-module.settings';
 import type { StreamsMetricsService } from '../../metrics/streams-metrics.service';
@@ -8,16 +8,9 @@ import { InteractiveQueryClient } from './interactive-query.client';
 import { encodeStateQueryRequest, queryPattern } from './interactive-query.protocol';
 import { InteractiveQueryServer } from './interactive-query.server';
 import { LocalSessionReader } from './local-session.reader';
+import { freePort } from '../../../../../tools/kafka/free-port';
 
 const SECRET = 'guarded-spec-cluster-secret';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** A raw connection speaking Nest's TCP framing (`<length>#<json>`), as an outsider would. */
 class RawConnection {

@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
-import { createServer, type AddressInfo } from 'node:net';
+import { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect as tlsConnect } from 'node:tls';
@@ -16,14 +16,7 @@ import { InteractiveQueryClient } from './interactive-query.client';
 import { encodeStateQueryRequest } from './interactive-query.protocol';
 import { InteractiveQueryServer } from './interactive-query.server';
 import { LocalSessionReader } from './local-session.reader';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { freePort } from '../../../../../tools/kafka/free-port';
 
 describe('TLS between instances (security.tls)', () => {
   let dir: string;
