@@ -19,6 +19,7 @@ import { HTTP_PLATFORMS } from '../support/http-platforms';
 
 process.env.KAFKA_BROKERS = '127.0.0.1:1';
 process.env.PORT = '18080';
+process.env.FORWARDING_SECRET = 'order-stats-testing-module-secret';
 
 type OrderEvent = { userId: string; amount: number };
 const T0 = 1_700_000_100_000; // a window start (5-minute windows), event time of the first order

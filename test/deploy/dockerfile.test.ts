@@ -133,6 +133,8 @@ describe('deploy/Dockerfile', () => {
           APPLICATION_ID: ctx.applicationId,
           APPLICATION_SERVER: `127.0.0.1:${port}`,
           INPUT_TOPIC: input,
+          // What the pod takes from the Secret (the application refuses to start without it).
+          FORWARDING_SECRET: 'dockerfile-replay-cluster-secret',
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       });

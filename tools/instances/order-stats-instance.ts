@@ -7,6 +7,12 @@ import { freePort } from '../kafka/free-port';
 /** The example application, run from its sources (the built one runs the same code). */
 const MAIN = join(__dirname, '..', '..', 'apps', 'order-stats', 'src', 'main.ts');
 
+/**
+ * The cluster secret test instances share unless the test gives its own `FORWARDING_SECRET`
+ * (or `SECURITY_INSECURE`): the application refuses to start several instances without one.
+ */
+export const TEST_CLUSTER_SECRET = 'order-stats-test-cluster-secret';
+
 /** The stats of one user, as `GET /stats/:userId` answers them. */
 export interface OrderStats {
   count: number;
@@ -46,8 +52,16 @@ export class OrderStatsInstance {
   ): Promise<OrderStatsInstance> {
     const port = ports.port ?? (await freePort());
     const queryPort = ports.queryPort ?? (await freePort());
+    const secret =
+      env.SECURITY_INSECURE === 'true' ? {} : { FORWARDING_SECRET: TEST_CLUSTER_SECRET };
     const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-      env: { ...process.env, ...env, PORT: String(port), QUERY_PORT: String(queryPort) },
+      env: {
+        ...process.env,
+        ...secret,
+        ...env,
+        PORT: String(port),
+        QUERY_PORT: String(queryPort),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     return new OrderStatsInstance(port, queryPort, child);

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { StreamsModule } from '@nest-streams/nestjs';
 import { logAndContinue, sendToDeadLetterTopic } from '@nest-streams/streams';
-import { orderStatsConfig } from './order-stats.config';
+import { ORDER_STATS_CONFIG, orderStatsConfig } from './order-stats.config';
 import { OrderStatsAggregation } from './order-stats.aggregation';
 import { OrderStatsRocksDBConfig } from './order-stats.rocksdb-config';
 import { StatsController } from './stats.controller';
@@ -29,6 +29,7 @@ const config = orderStatsConfig();
         deserializationExceptionHandler: config.deadLetterTopic
           ? sendToDeadLetterTopic(config.deadLetterTopic)
           : logAndContinue(),
+        kafka: config.security.kafka, // TLS and SASL to the brokers (KAFKA_SECURITY_PROTOCOL...)
       },
       http: {
         servedByHeader: true,
@@ -39,13 +40,22 @@ const config = orderStatsConfig();
         allowStaleReads: config.allowStaleReads,
         remote: { port: config.queryPort, host: config.host },
       },
-      metrics: { endpoint: 'metrics' },
+      // With MANAGEMENT_PORT, /metrics is served by the management server only.
+      metrics: { endpoint: config.managementPort === undefined ? 'metrics' : false },
       shutdown: { drainMs: config.shutdownDrainMs },
-      security: { clusterSecret: config.forwardingSecret },
+      security: {
+        clusterSecret: config.forwardingSecret,
+        insecure: config.security.insecure,
+        tls: config.security.clusterTls,
+      },
       dashboard: { path: 'streams/ui' },
     }),
   ],
-  providers: [OrderStatsAggregation, OrderStatsRocksDBConfig],
+  providers: [
+    OrderStatsAggregation,
+    OrderStatsRocksDBConfig,
+    { provide: ORDER_STATS_CONFIG, useValue: config },
+  ],
   controllers: [StatsController, WindowedController, OperationsController],
 })
 export class AppModule {}

@@ -28,6 +28,7 @@ export type {
   StreamsSecurityOptions,
   StreamsShutdownOptions,
   StreamsStartMode,
+  StreamsTlsOptions,
   TcpRemoteQueryOptions,
 } from './streams-module-options.interface';
 

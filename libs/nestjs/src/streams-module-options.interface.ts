@@ -9,7 +9,8 @@ import type { Registry } from 'prom-client';
 /**
  * Instance-to-instance queries over a @nestjs/microservices TCP server (the default). Every
  * instance listens on `port`; its `advertisedHost:port` travels to the others in the
- * assignment (`StreamsMetadata.queryEndpoint`).
+ * assignment (`StreamsMetadata.queryEndpoint`). The port answers only members of the
+ * application (see `security`); the limits below bound what anyone else can make it hold.
  */
 export interface TcpRemoteQueryOptions {
   readonly transport?: 'tcp';
@@ -21,6 +22,21 @@ export interface TcpRemoteQueryOptions {
   readonly advertisedHost?: string;
   /** Per-query timeout in ms; default `http.forwardingTimeoutMs`. */
   readonly timeoutMs?: number;
+  /**
+   * Most connections the query port holds at once (more are closed as they arrive); default
+   * 256. Each instance keeps one connection to each other instance.
+   */
+  readonly maxConnections?: number;
+  /**
+   * A connection that has not sent one authenticated query this long after it opened (or that
+   * stops in the middle of a message) is closed, in ms; default 10000.
+   */
+  readonly authTimeoutMs?: number;
+  /**
+   * Largest request a connection may send before it is authenticated, and largest single
+   * message, in bytes (characters of the JSON frame); default 1048576 (1 MiB). Queries are small.
+   */
+  readonly maxRequestBytes?: number;
 }
 
 /**
@@ -147,16 +163,53 @@ export interface StreamsClientOptions {
   readonly uncaughtExceptionHandler?: StreamsUncaughtExceptionHandler;
 }
 
-/** Secrets shared by the instances of the application. */
+/**
+ * TLS between the instances (`security.tls`): the instance-to-instance query port (mutual TLS:
+ * both sides show a certificate signed by `ca`) and forwarded HTTP requests (HTTPS to the key's
+ * owner, whose certificate must be signed by `ca`; serve the application's HTTP over TLS with the
+ * same certificate: `NestFactory.create(AppModule, { httpsOptions: { key, cert } })`).
+ * Certificates must name the host each instance advertises (`application.server`, the query
+ * endpoint): a DNS or IP subject alternative name.
+ */
+export interface StreamsTlsOptions {
+  /** This instance's certificate chain (PEM), shown as server and as client. */
+  readonly cert: string | Buffer;
+  /** The private key of `cert` (PEM). */
+  readonly key: string | Buffer;
+  /** Passphrase of `key`, when it is encrypted. */
+  readonly passphrase?: string;
+  /**
+   * The CA certificate(s) (PEM) that signed every instance's certificate: the only ones the
+   * query port and the forwarder trust.
+   */
+  readonly ca: string | Buffer | readonly (string | Buffer)[];
+}
+
+/** What authenticates the instances to each other, and what encrypts their traffic. */
 export interface StreamsSecurityOptions {
   /**
-   * Secret shared by every instance of the application (16 characters or more), keying the
-   * HMAC that authenticates the hop header of forwarded requests (`X-Streams-Hop-Token`): a
-   * hop header without a valid token is ignored, so a client cannot forge one to get a 503 or a
-   * standby read. Default: a key derived from `streams.applicationId`, which stops clients that
-   * do not know the application id; set a real secret where clients might.
+   * Secret shared by every instance of the application (16 characters or more; 32 random
+   * bytes, base64, is a good choice). It keys the HMAC of every instance-to-instance query (a
+   * query without a valid one is refused before any store is read) and of the hop header of
+   * forwarded requests (`X-Streams-Hop-Token`: a hop header without a valid token is ignored).
+   * Required as soon as the instance works with others (`streams.applicationServer` or
+   * `queries.remote` set): without it the module refuses to start, unless `insecure`.
    */
   readonly clusterSecret?: string;
+  /**
+   * Local development only: lets an instance that works with others start without
+   * `clusterSecret`, keying the HMACs with a key derived from `streams.applicationId`, which
+   * anyone who knows the application id can compute (so can read every store). Default false.
+   */
+  readonly insecure?: boolean;
+  /**
+   * How far a query's timestamp may be from the receiver's clock, in ms (the replay window: a
+   * query is accepted once, and only within it); default 30000. Keep the instances' clocks
+   * synchronised (NTP) well within it.
+   */
+  readonly replayWindowMs?: number;
+  /** TLS between the instances; default off (the HMACs authenticate, nothing is encrypted). */
+  readonly tls?: StreamsTlsOptions;
 }
 
 /**
@@ -209,7 +262,7 @@ export interface StreamsModuleOptions {
   readonly shutdown?: StreamsShutdownOptions;
   /** Start mode and the client's listeners. */
   readonly client?: StreamsClientOptions;
-  /** Secrets shared by the instances. */
+  /** The cluster secret, TLS between the instances. */
   readonly security?: StreamsSecurityOptions;
   /** The cluster page; default off (`true`: on, at `streams/ui`). */
   readonly dashboard?: boolean | StreamsDashboardOptions;

@@ -39,6 +39,7 @@ const base: StreamsModuleOptions = {
     applicationServer: '127.0.0.1:4321',
   },
   client: { start: 'manual' },
+  security: { clusterSecret: 'options-spec-cluster-secret' },
 };
 
 interface Started {

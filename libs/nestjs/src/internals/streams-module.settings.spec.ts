@@ -168,7 +168,9 @@ describe('StreamsModuleSettings (the options shape)', () => {
   });
 
   it("derives this instance's identity and query endpoint", () => {
+    const security = { clusterSecret: 'settings-spec-cluster-secret' };
     const settings = settingsOf({
+      security,
       streams: { ...streams, applicationServer: 'pod-0.orders:8080' },
       queries: { remote: { port: 18080, timeoutMs: 900 }, allowStaleReads: true },
     });
@@ -179,11 +181,12 @@ describe('StreamsModuleSettings (the options shape)', () => {
     expect(settings.remoteQueryTimeoutMs).toBe(900);
     expect(settings.allowStaleReads).toBe(true);
     const advertised = settingsOf({
+      security,
       streams: { ...streams, applicationServer: 'pod-0.orders:8080' },
       queries: { remote: { port: 18080, advertisedHost: '10.0.0.7' } },
     });
     expect(advertised.queryEndpoint).toBe('10.0.0.7:18080');
-    expect(settingsOf({ queries: { remote: { port: 18080 } } }).queryEndpoint).toBe(
+    expect(settingsOf({ security, queries: { remote: { port: 18080 } } }).queryEndpoint).toBe(
       '127.0.0.1:18080',
     );
     expect(settingsOf({ queries: { remote: false } }).queryEndpoint).toBeUndefined();

@@ -1,15 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { HostInfo, resolveStreamsConfig, type ResolvedStreamsConfig } from '@nest-streams/streams';
 import type { Registry } from 'prom-client';
 import { StreamsModuleConfigError } from '../errors/streams-module-config.error';
+import { securitySettings, type SecuritySettings } from './security.settings';
 import { STREAMS_MODULE_OPTIONS } from './streams.constants';
 import type {
   RemoteQueryOptions,
   StreamsClientOptions,
   StreamsModuleOptions,
   StreamsStartMode,
+  TcpRemoteQueryOptions,
 } from '../streams-module-options.interface';
 
 /** The resolved `http` options. */
@@ -28,6 +29,13 @@ export interface MetricsSettings {
   readonly prefix: string;
   readonly defaultMetrics: boolean;
   readonly registry?: Registry;
+}
+
+/** The limits of the TCP query server (`queries.remote`, TCP transport). */
+export interface QueryServerLimits {
+  readonly maxConnections: number;
+  readonly authTimeoutMs: number;
+  readonly maxRequestBytes: number;
 }
 
 /** The resolved `dashboard` options. */
@@ -71,8 +79,10 @@ export class StreamsModuleSettings {
   readonly remoteQueries: RemoteQueryOptions | undefined;
   /** Milliseconds requests are still answered after shutdown began. */
   readonly drainMs: number;
-  /** Key of the hop header's HMAC: `security.clusterSecret`, else derived from `applicationId`. */
-  readonly hopKey: Buffer;
+  /** The cluster secret's keys, the replay window, TLS between the instances. */
+  readonly security: SecuritySettings;
+  /** Limits of the TCP query server. */
+  readonly queryServerLimits: QueryServerLimits;
   /** This instance's advertised `application.server`, when set (multi-instance). */
   readonly self: HostInfo | undefined;
   /** This instance's name in answers (`X-Served-By`): `application.server`, else the host name. */
@@ -103,7 +113,17 @@ export class StreamsModuleSettings {
     this.dashboard = dashboardSettings(options);
     this.drainMs = nonNegative(options.shutdown?.drainMs, 0, 'shutdown.drainMs');
     this.allowStaleReads = options.queries?.allowStaleReads === true;
-    this.hopKey = hopKeyOf(options.security?.clusterSecret, this.streams.applicationId);
+    this.security = securitySettings(
+      options.security,
+      this.streams.applicationId,
+      this.self !== undefined || this.remoteQueries !== undefined,
+    );
+    this.queryServerLimits = queryServerLimits(this.remoteQueries);
+  }
+
+  /** Key of the hop header's HMAC: `security.clusterSecret`, else derived from `applicationId`. */
+  get hopKey(): Buffer {
+    return this.security.hopKey;
   }
 
   /** Retry-After (seconds) of 503 answers. */
@@ -213,6 +233,25 @@ function clientSettings(options: StreamsModuleOptions): ClientSettings {
   return { ...client, start };
 }
 
+function queryServerLimits(remote: RemoteQueryOptions | undefined): QueryServerLimits {
+  const tcp: Partial<TcpRemoteQueryOptions> =
+    remote === undefined || remote.transport === 'custom' ? {} : remote;
+  const count = (value: number | undefined, fallback: number, name: string): number => {
+    const result = value ?? fallback;
+    if (!Number.isInteger(result) || result < 1) {
+      throw new StreamsModuleConfigError(
+        `${name} must be a positive integer, got ${String(value)}`,
+      );
+    }
+    return result;
+  };
+  return {
+    maxConnections: count(tcp.maxConnections, 256, 'queries.remote.maxConnections'),
+    authTimeoutMs: positive(tcp.authTimeoutMs, 10_000, 'queries.remote.authTimeoutMs'),
+    maxRequestBytes: count(tcp.maxRequestBytes, 1_048_576, 'queries.remote.maxRequestBytes'),
+  };
+}
+
 function dashboardSettings(options: StreamsModuleOptions): DashboardSettings {
   const dashboard = typeof options.dashboard === 'object' ? options.dashboard : {};
   const enabled = options.dashboard === true || typeof options.dashboard === 'object';
@@ -231,17 +270,6 @@ function dashboardSettings(options: StreamsModuleOptions): DashboardSettings {
     );
   }
   return { enabled, path: trimmed, sampleIntervalMs, historyMs };
-}
-
-function hopKeyOf(secret: string | undefined, applicationId: string): Buffer {
-  if (secret !== undefined && (typeof secret !== 'string' || secret.length < 16)) {
-    throw new StreamsModuleConfigError(
-      'security.clusterSecret must be a string of 16 characters or more',
-    );
-  }
-  return createHash('sha256')
-    .update(secret ?? `nest-streams hop key of application '${applicationId}'`)
-    .digest();
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {

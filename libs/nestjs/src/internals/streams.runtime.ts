@@ -105,6 +105,12 @@ export class StreamsRuntime
    * waits and rejects with the start error, `manual` leaves it to the application.
    */
   async onApplicationBootstrap(): Promise<void> {
+    const { security, self, remoteQueries } = this.settings;
+    if (security.derivedKey && (self !== undefined || remoteQueries !== undefined)) {
+      this.logger.warn(
+        'security.insecure: instance-to-instance queries and forwarded requests are authenticated with a key derived from the application id: anyone who knows it can read every store. Set security.clusterSecret outside local development.',
+      );
+    }
     if (!this.factory?.standalone) await this.queryServer.listen();
     const configured = this.settings.client.start;
     const mode = configured === 'manual' ? configured : (this.factory?.start ?? configured);

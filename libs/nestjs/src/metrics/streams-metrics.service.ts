@@ -7,6 +7,10 @@ import {
 } from '@nest-streams/streams';
 import { StreamsStateTracker } from '../health/internals/streams-state.tracker';
 import { StreamsModuleSettings } from '../internals/streams-module.settings';
+import {
+  REFUSAL_REASONS,
+  type RefusalReason,
+} from '../queries/internals/instance-message.authenticator';
 
 /** How the routing interceptor answered a request. */
 export type RoutingOutcome = 'local' | 'forwarded' | 'standby' | 'unavailable';
@@ -32,8 +36,8 @@ const ROCKSDB_GAUGES: readonly (keyof RocksDBStoreMetrics)[] = [
  * Prometheus metrics of the streams client (prom-client), read from the engine when scraped:
  * state, records processed / produced / skipped, restore progress, standby lag, per-store
  * operation counts, rates and latencies, record-cache hit ratio, RocksDB properties (when the
- * store reports them), rebalance count and duration, and the routing outcomes of
- * `@RouteByKey` requests. Names start with the `prefix` option (`kafka_streams_`).
+ * store reports them), rebalance count and duration, the routing outcomes of `@RouteByKey`
+ * requests, and the instance-to-instance messages refused (by reason). Names start with the `prefix` option (`kafka_streams_`).
  *
  * With metrics off (`metrics: false`) every method is a no-op and {@link registry} is empty.
  */
@@ -43,6 +47,7 @@ export class StreamsMetricsService {
   readonly registry: Registry;
   private readonly enabled: boolean;
   private readonly routing: Counter<'outcome'> | undefined;
+  private readonly refusals: Counter<'reason'> | undefined;
   private readonly rebalances: Counter | undefined;
   private readonly rebalanceDuration: Histogram | undefined;
   private streams: KafkaStreams | undefined;
@@ -74,6 +79,13 @@ export class StreamsMetricsService {
     for (const outcome of ['local', 'forwarded', 'standby', 'unavailable'] as const) {
       this.routing.inc({ outcome }, 0);
     }
+    this.refusals = new Counter({
+      name: `${p}query_refusals_total`,
+      help: 'Instance-to-instance messages and connections refused before any store was read, by reason (unauthenticated, bad_signature, expired, replayed, wrong_target, overloaded, malformed_frame, oversized, auth_timeout).',
+      labelNames: ['reason'],
+      registers,
+    });
+    for (const reason of REFUSAL_REASONS) this.refusals.inc({ reason }, 0);
     this.rebalances = new Counter({
       name: `${p}rebalances_total`,
       help: 'Rebalances this client went through (entries into REBALANCING).',
@@ -102,6 +114,11 @@ export class StreamsMetricsService {
     this.outcomes[outcome]++;
     if (outcome === 'unavailable') this.unavailableAnswers++;
     this.routing?.inc({ outcome });
+  }
+
+  /** Counts one refused instance-to-instance message or connection. */
+  recordQueryRefusal(reason: RefusalReason): void {
+    this.refusals?.inc({ reason });
   }
 
   /** @internal Counts a 503 the exception filter answered (a retriable engine error). */

@@ -35,6 +35,7 @@ const settingsFor = (endpoint: string, extra: Partial<StreamsModuleOptions> = {}
       bootstrapServers: ['127.0.0.1:1'],
       applicationServer: endpoint,
     },
+    security: { clusterSecret: 'iq-spec-cluster-secret' },
     ...extra,
     queries: { remote: { port: Number(query(endpoint).split(':')[1]) }, ...extra.queries },
   });

@@ -99,6 +99,7 @@ describe.each(['express', 'fastify'] as const)('StoreRoutingInterceptor on %s', 
         StreamsModule.forRoot({
           ...baseOptions,
           streams: { ...baseOptions.streams, applicationServer: SELF },
+          security: { clusterSecret: 'routing-spec-cluster-secret' },
           http: { servedByHeader: true, retryAfterSeconds: 3, forwardingTimeoutMs: 2000 },
           metrics: { endpoint: 'metrics' },
         }),

@@ -36,6 +36,7 @@ import { sumTaskMetrics } from './internals/task-metrics';
 import type { ClientMetrics } from './client-metrics';
 import { changelogEndOffsetSums } from './internals/task-offset-sums';
 import { ClientSubscription } from './internals/client-subscription';
+import { checkBrokerCertificate, kafkaAuthenticationError } from './internals/kafka-trust';
 import type {
   KafkaStreamsOptions,
   StateListener,
@@ -54,10 +55,8 @@ import type {
  * await streams.close();
  *
  * Errors: the constructor throws `StreamsConfigError` for bad settings and `TopologyError` for
- * a topology that cannot run; `start()` throws `MissingSourceTopicError` when an input topic
- * does not exist, `ChangelogTopicMismatchError` for an existing changelog with the wrong
- * partition count or cleanup policy, and `StateDirectoryLockedError` when another live process
- * holds the state directory. Processing errors go to the uncaught-exception handler.
+ * a topology that cannot run; `start()` throws what {@link KafkaStreams.start} lists; processing
+ * errors go to the uncaught-exception handler.
  */
 export class KafkaStreams extends KafkaStreamsQueries {
   readonly config: ResolvedStreamsConfig;
@@ -166,8 +165,9 @@ export class KafkaStreams extends KafkaStreamsQueries {
    * RUNNING follows when the assigned tasks are restored.
    *
    * @throws StateDirectoryLockedError, BrokersUnreachableError (after `task.timeout.ms`),
-   *   BrokerAuthenticationError, MissingSourceTopicError, ChangelogTopicMismatchError: the
-   *   error is logged and the client goes to ERROR.
+   *   KafkaAuthenticationError (refused SASL credentials, an untrusted broker certificate: at
+   *   once), MissingSourceTopicError, ChangelogTopicMismatchError: the error is logged and the
+   *   client goes to ERROR.
    */
   async start(): Promise<void> {
     if (this.currentState !== KafkaStreamsState.CREATED) {
@@ -179,6 +179,7 @@ export class KafkaStreams extends KafkaStreamsQueries {
     try {
       await this.stateDirectory.lock();
       this.processId = await this.stateDirectory.processId();
+      await checkBrokerCertificate(this.config);
       this.admin = this.kafka.admin();
       await connectAdmin(this.admin, {
         brokers: this.config.bootstrapServers,
@@ -206,17 +207,20 @@ export class KafkaStreams extends KafkaStreamsQueries {
       );
     } catch (error) {
       this.currentStartupProblem = undefined;
-      const message = error instanceof Error ? error.message : String(error);
+      // Refused credentials or an untrusted broker certificate: one typed error, logged and
+      // thrown (the connection's own BrokerAuthenticationError is its cause).
+      const failure = kafkaAuthenticationError(error, this.config) ?? error;
+      const message = failure instanceof Error ? failure.message : String(failure);
       if (this.closing) {
         this.logger.debug(`start() ended by close(): ${message}`);
-        throw error;
+        throw failure;
       }
       // The error's class and code too: what to look up, and what to alert on.
-      const code = error instanceof StreamsError ? ` [${error.code}]` : '';
-      const kind = error instanceof Error ? `${error.name}${code}: ` : '';
+      const code = failure instanceof StreamsError ? ` [${failure.code}]` : '';
+      const kind = failure instanceof Error ? `${failure.name}${code}: ` : '';
       this.logger.error(`could not start: ${kind}${message}`);
       await this.shutdown(KafkaStreamsState.PENDING_ERROR);
-      throw error;
+      throw failure;
     }
   }
 
@@ -306,7 +310,9 @@ export class KafkaStreams extends KafkaStreamsQueries {
   }
 
   /** Applies {@link threadFailureAction} to a failed stream thread. */
-  private async handleThreadError(error: Error): Promise<void> {
+  private async handleThreadError(failure: Error): Promise<void> {
+    // Credentials revoked or a broker certificate replaced while running: a typed error.
+    const error = kafkaAuthenticationError(failure, this.config) ?? failure;
     const { action, unreachableSince } = threadFailureAction(error, {
       active: this.isActive(),
       unreachableSince: this.unreachableSince,

@@ -82,6 +82,7 @@ describe('the cluster view of the page', () => {
         applicationServer: A,
       },
       queries: { remote: { port: 9001 } },
+      security: { clusterSecret: 'dashboard-spec-cluster-secret' },
       dashboard: { historyMs: 60_000 },
     });
     const streams = {

@@ -40,6 +40,7 @@ async function start(
           applicationServer: `127.0.0.1:${port}`,
         },
         client: { start: 'manual' },
+        security: { clusterSecret: 'dashboard-spec-cluster-secret' },
         ...extra,
       }),
     ],

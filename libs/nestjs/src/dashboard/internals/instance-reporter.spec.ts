@@ -13,6 +13,7 @@ describe("an instance's report", () => {
         bootstrapServers: ['127.0.0.1:1'],
         applicationServer: '127.0.0.1:8001',
       },
+      security: { clusterSecret: 'dashboard-spec-cluster-secret' },
     });
     let lags: () => Promise<Map<string, Map<number, { offsetLag: number }>>> = async () =>
       new Map([

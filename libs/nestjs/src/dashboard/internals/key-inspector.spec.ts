@@ -28,6 +28,7 @@ describe("the page's key look-up", () => {
         bootstrapServers: ['127.0.0.1:1'],
         applicationServer: A,
       },
+      security: { clusterSecret: 'dashboard-spec-cluster-secret' },
     });
     const locator = {
       locate: () => ({ metadata, self: HostInfo.parse(A), clusterHosts: [] }),
@@ -94,6 +95,7 @@ describe("the page's key look-up", () => {
       new KeyInspector(
         new StreamsModuleSettings({
           streams: { applicationId: 'x', bootstrapServers: ['127.0.0.1:1'], applicationServer: A },
+          security: { clusterSecret: 'dashboard-spec-cluster-secret' },
         }),
         {
           locate: () => ({ metadata, self: HostInfo.parse(A), clusterHosts: [] }),

@@ -28,6 +28,7 @@ describe('ServedByListener', () => {
             applicationServer: '127.0.0.1:2222',
           },
           client: { start: 'manual' },
+          security: { clusterSecret: 'served-by-spec-cluster-secret' },
           http: { servedByHeader: true },
         }),
       ],

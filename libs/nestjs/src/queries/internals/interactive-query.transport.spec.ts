@@ -25,6 +25,7 @@ const settings = (port: number, timeoutMs = 2000) =>
       applicationServer: '127.0.0.1:8080',
     },
     queries: { remote: { port, timeoutMs } },
+    security: { clusterSecret: 'transport-spec-cluster-secret' },
   });
 
 describe('instance-to-instance queries over @nestjs/microservices TCP', () => {

@@ -10,7 +10,9 @@ function authenticator(options: { applicationId?: string; clusterSecret?: string
         bootstrapServers: ['127.0.0.1:1'],
         applicationServer: '127.0.0.1:8080',
       },
-      ...(options.clusterSecret ? { security: { clusterSecret: options.clusterSecret } } : {}),
+      security: options.clusterSecret
+        ? { clusterSecret: options.clusterSecret }
+        : { insecure: true },
     }),
   );
 }
