@@ -5,6 +5,7 @@ import {
   type StreamsAssignorContext,
 } from './streams-partition-assignor';
 import { AssignerProtocol } from './kafkajs/kafkajs';
+import { ProbingRebalance } from './probing-rebalance';
 import type { ActiveTaskManager } from './active-task-manager';
 import { commitFailureAction, isFencedError, isRebalanceError } from './commit-failure';
 import type { StandbyTaskManager } from './standby-task-manager';
@@ -59,7 +60,7 @@ export class StreamThread {
   private rebalancePending = false;
   private readonly taskByPartition = new Map<string, string>();
   private generationInfo: AssignmentInfo | undefined;
-  private probeTimer: NodeJS.Timeout | undefined;
+  private readonly probing = new ProbingRebalance(() => this.probe());
   /** Closing tasks another member took over, before rejoining (see onTasksMigrated). */
   private migrating = false;
 
@@ -131,7 +132,7 @@ export class StreamThread {
     if (this.stopping) return;
     this.stopping = true;
     if (this.timer) clearInterval(this.timer);
-    if (this.probeTimer) clearTimeout(this.probeTimer);
+    this.probing.cancel();
     const consumer = this.consumer;
     if (!consumer) return;
     // Batches arriving from now on are ignored (see onBatch); commit while still a member.
@@ -267,21 +268,8 @@ export class StreamThread {
         this.taskByPartition.set(`${topic}\u0000${partition}`, id);
     }
     await standbys.assign(info.standby.filter((id) => !wanted.has(id)));
-    this.scheduleProbe(info.probingRebalanceAtMs);
+    if (!this.stopping) this.probing.schedule(info.probingRebalanceAtMs);
     this.options.listener.onRunning();
-  }
-
-  /**
-   * Warm-up replicas were placed: rejoin the group when the leader asked for a probing
-   * rebalance, so warmed-up tasks move to their intended owner. kafkajs cannot request a
-   * rebalance directly; leaving and rejoining (stop, run) does it, keeping every task open.
-   */
-  private scheduleProbe(at: number | undefined): void {
-    if (this.probeTimer) clearTimeout(this.probeTimer);
-    this.probeTimer = undefined;
-    if (at === undefined || this.stopping) return;
-    this.probeTimer = setTimeout(() => void this.probe(), Math.max(0, at - Date.now()));
-    this.probeTimer.unref();
   }
 
   /**
@@ -295,12 +283,19 @@ export class StreamThread {
     await this.runConsumer(consumer);
   }
 
+  /**
+   * The probing rebalance (Kafka Streams' `enforceRebalance()`): rejoins as the same member, so
+   * the group waits for every member. Leaving instead lets a generation form without this member
+   * (or with only the first member back), whose tasks then go to clients with no state for them.
+   */
   private async probe(): Promise<void> {
     const consumer = this.consumer;
     if (!consumer || this.stopping || this.failed) return;
     this.options.logger.info('probing rebalance: rejoining the group so warmed-up tasks can move');
     await this.serialized(() => this.commit()).catch(() => undefined);
-    await consumer.stop();
+    if (this.stopping || !this.memberId) return;
+    if (this.probing.rejoin(this.options.config.applicationId, this.memberId)) return;
+    await consumer.stop(); // kafkajs of another version: leaving is the only way left
     if (this.stopping) return;
     await this.runConsumer(consumer);
   }

@@ -126,9 +126,9 @@ export function streamsPartitionAssignor(context: StreamsAssignorContext): Parti
         taskOffsetSums: info.taskOffsetSums,
         previousActive: info.previousActive,
       }));
-      let endOffsets: Record<string, number> = {};
+      let endOffsets: Record<string, number> | undefined;
       try {
-        // Bounded: the group waits for this sync; placing without lag beats stalling it.
+        // Bounded: the group waits for this sync; placing with unknown lags beats stalling it.
         endOffsets = await Promise.race([
           context.taskEndOffsetSums(),
           new Promise<never>((_, reject) => {
@@ -138,7 +138,8 @@ export function streamsPartitionAssignor(context: StreamsAssignorContext): Parti
         ]);
       } catch (error) {
         context.log(
-          `assignor: changelog end offsets unavailable, placing without lag: ${String(error)}`,
+          `assignor: changelog end offsets unavailable (${String(error)}); stateful tasks stay ` +
+            `where they run, warm-ups elsewhere, and a probing rebalance retries`,
         );
       }
       const result = assignTasks({
