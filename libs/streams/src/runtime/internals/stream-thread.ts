@@ -51,6 +51,7 @@ export class StreamThread {
   private consumer: Consumer | undefined;
   private work: Promise<unknown> = Promise.resolve();
   private assignmentReady: Promise<void> = Promise.resolve();
+  private memberId: string | undefined;
   private lastCommit = Date.now();
   private lastBatchAt = Date.now();
   private lastProgress = Date.now();
@@ -108,6 +109,7 @@ export class StreamThread {
         return;
       }
       this.rebalancePending = false;
+      this.memberId = payload.memberId;
       this.assignmentReady = this.serialized(() => this.applyAssignment(payload.memberId));
       this.assignmentReady.catch((error: unknown) => this.fail(error));
     });

@@ -1,11 +1,11 @@
 import type { PartitionAssigner } from 'kafkajs';
-import { AssignerProtocol } from '../../runtime/internals/kafkajs/kafkajs';
+import { AssignerProtocol } from './kafkajs/kafkajs';
 import {
   decodeInfo,
   encodeInfo,
   type AssignmentInfo,
   type SubscriptionInfo,
-} from './assignment-info';
+} from '../../cluster/internals/assignment-info';
 import {
   streamsPartitionAssignor,
   type StreamsAssignorContext,
