@@ -120,4 +120,20 @@ describe('group rejoin (enforceRebalance for kafkajs)', () => {
     await newcomer.joinAndSync();
     expect([member.steps, newcomer.steps]).toEqual([['commit', 'join', 'join'], ['join']]);
   });
+
+  it("rejoins after the hook's time limit when the hook hangs, and runs no removed hook", async () => {
+    installGroupRejoin(FakeGroup, rebalanceError);
+    const member = new FakeGroup('app', 'm-6');
+    beforeGroupRejoin('app', 'm-6', 30, () => new Promise<void>(() => undefined));
+    const started = Date.now();
+    await member.joinAndSync();
+    expect(member.steps).toEqual(['join']);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(25);
+
+    let runs = 0;
+    const remove = beforeGroupRejoin('app', 'm-6', 1000, async () => void runs++);
+    remove();
+    await member.joinAndSync();
+    expect(runs).toBe(0);
+  });
 });
