@@ -6,6 +6,7 @@ import {
 } from './streams-partition-assignor';
 import { AssignerProtocol } from './kafkajs/kafkajs';
 import { ProbingRebalance } from './probing-rebalance';
+import { RevocationCommit } from './revocation-commit';
 import type { ActiveTaskManager } from './active-task-manager';
 import { commitFailureAction, isFencedError, isRebalanceError } from './commit-failure';
 import type { StandbyTaskManager } from './standby-task-manager';
@@ -62,6 +63,10 @@ export class StreamThread {
   private readonly taskByPartition = new Map<string, string>();
   private generationInfo: AssignmentInfo | undefined;
   private readonly probing = new ProbingRebalance(() => this.probe());
+  private readonly revocation = new RevocationCommit(
+    () => this.options.config,
+    () => (this.stopping || this.failed ? Promise.resolve() : this.serialized(() => this.commit())),
+  );
   /** Closing tasks another member took over, before rejoining (see onTasksMigrated). */
   private migrating = false;
 
@@ -110,13 +115,12 @@ export class StreamThread {
       }
       this.rebalancePending = false;
       this.memberId = payload.memberId;
+      this.revocation.joined(payload.memberId);
       this.assignmentReady = this.serialized(() => this.applyAssignment(payload.memberId));
       this.assignmentReady.catch((error: unknown) => this.fail(error));
     });
     // A completed fetch (even an empty one) shows the poll loop is alive.
-    consumer.on(consumer.events.FETCH, () => {
-      this.lastProgress = Date.now();
-    });
+    consumer.on(consumer.events.FETCH, () => (this.lastProgress = Date.now()));
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       if (!this.stopping && !payload.restart) this.fail(payload.error);
     });
@@ -135,6 +139,7 @@ export class StreamThread {
     this.stopping = true;
     if (this.timer) clearInterval(this.timer);
     this.probing.cancel();
+    this.revocation.stop();
     const consumer = this.consumer;
     if (!consumer) return;
     // Batches arriving from now on are ignored (see onBatch); commit while still a member.
