@@ -1,9 +1,34 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Serdes } from '@nest-streams/streams';
 import { Aggregate } from '../src/decorators/aggregate.decorator';
 import { StateStore } from '../src/decorators/state-store.decorator';
+
+/** The base URL (`http://127.0.0.1:<port>`) of an application listening on a local port. */
+export function baseUrl(app: INestApplication): string {
+  return `http://127.0.0.1:${(app.getHttpServer() as { address(): AddressInfo }).address().port}`;
+}
+
+/**
+ * A Nest application of `imports`, `providers` and `controllers` (logging off), listening on a
+ * free local port; close it with `app.close()`.
+ */
+export async function listeningApp(
+  imports: unknown[],
+  providers: unknown[],
+  controllers: unknown[],
+): Promise<{ app: INestApplication; base: string }> {
+  const moduleRef = await Test.createTestingModule({
+    imports: imports as never[],
+    providers: providers as never[],
+    controllers: controllers as never[],
+  }).compile();
+  const app = moduleRef.createNestApplication({ logger: false });
+  await app.listen(0, '127.0.0.1');
+  return { app, base: baseUrl(app) };
+}
 
 /**
  * A provider declaring key-value store `store` (string keys, number values) and a sum

@@ -49,6 +49,14 @@ export class StatsAggregation {
   countEvent(): void {}
 }
 
+/** Counts the records of topic `events` per key into key-value store `counts`. */
+@StateStore('counts', { keySerde: Serdes.String() })
+@Injectable()
+export class Counting {
+  @Count({ source: 'events', store: 'counts', keySerde: Serdes.String() })
+  count(): void {}
+}
+
 /** A Nest application with the module (options on top of `baseOptions`), initialized. */
 export async function appWith(
   providers: unknown[],

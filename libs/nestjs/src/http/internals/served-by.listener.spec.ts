@@ -1,8 +1,6 @@
 import { Controller, Get, type INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
-import type { AddressInfo } from 'node:net';
 import { StreamsModule } from '../../streams.module';
-import { sumAggregation } from '../../../test-support/http-fixtures';
+import { listeningApp, sumAggregation } from '../../../test-support/http-fixtures';
 
 const Aggregation = sumAggregation('served-by-store');
 
@@ -19,8 +17,8 @@ describe('ServedByListener', () => {
   let base: string;
 
   beforeAll(async () => {
-    const moduleRef = await Test.createTestingModule({
-      imports: [
+    ({ app, base } = await listeningApp(
+      [
         StreamsModule.forRoot({
           streams: {
             applicationId: 'served-by-spec',
@@ -32,12 +30,9 @@ describe('ServedByListener', () => {
           http: { servedByHeader: true },
         }),
       ],
-      providers: [Aggregation],
-      controllers: [KnownController],
-    }).compile();
-    app = moduleRef.createNestApplication({ logger: false });
-    await app.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${(app.getHttpServer() as { address(): AddressInfo }).address().port}`;
+      [Aggregation],
+      [KnownController],
+    ));
   });
 
   afterAll(() => app.close());
