@@ -6,7 +6,7 @@ import {
 } from '@nest-streams/streams';
 import { StreamsModule } from './streams.module';
 import { listeningApp } from '../test-support/http-fixtures';
-import { Counting } from '../test-support/stats-module-fixtures';
+import { Counting, serverOptions } from '../test-support/stats-module-fixtures';
 import type { StreamsModuleOptions } from './streams-module-options.interface';
 
 @Controller('probe')
@@ -22,15 +22,7 @@ class ProbeController {
   }
 }
 
-const base: StreamsModuleOptions = {
-  streams: {
-    applicationId: 'options-spec',
-    bootstrapServers: ['127.0.0.1:1'],
-    applicationServer: '127.0.0.1:4321',
-  },
-  client: { start: 'manual' },
-  security: { clusterSecret: 'options-spec-cluster-secret' },
-};
+const base = serverOptions('options-spec', '127.0.0.1:4321');
 
 interface Started {
   app: INestApplication;

@@ -32,13 +32,19 @@ export async function listeningApp(
 
 /**
  * A provider declaring key-value store `store` (string keys, number values) and a sum
- * aggregation of topic `events` into it: the smallest topology a Nest module spec needs.
+ * aggregation of topic `source` (JSON numbers) into it: the smallest topology a Nest module
+ * spec needs.
  */
-export function sumAggregation(store: string): new () => object {
+export function sumAggregation(store: string, source = 'events'): new () => object {
   @StateStore(store, { keySerde: Serdes.String(), valueSerde: Serdes.Json<number>() })
   @Injectable()
   class SumAggregation {
-    @Aggregate<string, number, number>({ source: 'events', store, initializer: () => 0 })
+    @Aggregate<string, number, number>({
+      source,
+      store,
+      initializer: () => 0,
+      valueSerde: Serdes.Json<number>(),
+    })
     add(_k: string, v: number, total: number): number {
       return total + v;
     }

@@ -1,6 +1,7 @@
 import { Controller, Get, type INestApplication } from '@nestjs/common';
 import { StreamsModule } from '../../streams.module';
 import { listeningApp, sumAggregation } from '../../../test-support/http-fixtures';
+import { serverOptions } from '../../../test-support/stats-module-fixtures';
 
 const Aggregation = sumAggregation('served-by-store');
 
@@ -20,13 +21,7 @@ describe('ServedByListener', () => {
     ({ app, base } = await listeningApp(
       [
         StreamsModule.forRoot({
-          streams: {
-            applicationId: 'served-by-spec',
-            bootstrapServers: ['127.0.0.1:1'],
-            applicationServer: '127.0.0.1:2222',
-          },
-          client: { start: 'manual' },
-          security: { clusterSecret: 'served-by-spec-cluster-secret' },
+          ...serverOptions('served-by-spec', '127.0.0.1:2222'),
           http: { servedByHeader: true },
         }),
       ],
