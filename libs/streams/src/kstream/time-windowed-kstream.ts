@@ -33,8 +33,7 @@ export class TimeWindowedKStream<K, V> {
   ) {
     this.kind = {
       tableKeySerde: () => undefined,
-      store: (storeName, materialized, keySerde, valueSerde) =>
-        timestampedWindowStore(storeName, windows, materialized, keySerde, valueSerde),
+      store: timestampedWindowStore(windows),
       supplier: (storeName, aggregate) =>
         new KStreamWindowAggregateSupplier(storeName, windows, aggregate),
     };

@@ -12,7 +12,7 @@ import { bindingDefaultSerdes, type DefaultSerde } from './default-serde';
 import type { AggregateFunction } from './kstream-aggregate.processor';
 import type { KTableProcessorSupplier } from './ktable-value-getter';
 import { NAMES } from './naming';
-import { storeNameFor, type MaterializedStore } from './store-materializer';
+import { storeNameFor, type MaterializedStore, type StoreMaterializer } from './store-materializer';
 import type { StreamNode } from './stream-node';
 
 /** What one aggregation adds to the topology. */
@@ -58,13 +58,8 @@ export type AggregateSupplier<K, V, KT, VA> = KTableProcessorSupplier<KT, VA> & 
 export interface AggregateKind<K, V, KT> {
   /** The table's key serde from the stream's (none for windowed keys). */
   tableKeySerde(keySerde: Serde<K> | undefined): Serde<KT> | undefined;
-  /** The store of an aggregation, named `storeName`. */
-  store<VA>(
-    storeName: string,
-    materialized: Materialized<K, VA> | undefined,
-    keySerde: Serde<K> | undefined,
-    valueSerde: Serde<VA> | undefined,
-  ): MaterializedStore<StateStore>;
+  /** The store of an aggregation. */
+  readonly store: StoreMaterializer;
   /** The aggregate processor over that store, folding each record with `aggregate`. */
   supplier<VA>(
     storeName: string,
