@@ -31,6 +31,17 @@ const isWindow = (s: unknown): boolean =>
 const isSession = (s: unknown): boolean =>
   typeof s === 'object' && s !== null && 'findSessionsAsync' in s;
 
+/**
+ * The copies of a store as plain-value stores: a timestamped copy is seen through `unwrap`
+ * (values without their timestamps, as Kafka Streams' queries of timestamped stores).
+ */
+function plainCopies<T, S>(
+  stores: PartitionedStores<unknown>,
+  unwrap: (store: T) => S,
+): PartitionedStores<S> {
+  return mapCopies(stores, (store) => (isTimestamped(store) ? unwrap(store as T) : (store as S)));
+}
+
 /** The store kinds of interactive queries, as Kafka Streams' `QueryableStoreTypes`. */
 export const QueryableStoreTypes = {
   /** Plain values (a timestamped store's values are unwrapped, as in Kafka Streams). */
@@ -40,11 +51,7 @@ export const QueryableStoreTypes = {
       accepts: isKeyValue,
       create: (name, stores) =>
         new CompositeReadOnlyKeyValueStore<K, V>(name, () =>
-          mapCopies(stores(), (store) =>
-            isTimestamped(store)
-              ? unwrapKeyValueStore(store as ReadOnlyKeyValueStore<K, ValueAndTimestamp<V>>)
-              : (store as ReadOnlyKeyValueStore<K, V>),
-          ),
+          plainCopies(stores(), unwrapKeyValueStore<K, V>),
         ),
     };
   },
@@ -68,11 +75,7 @@ export const QueryableStoreTypes = {
       accepts: isWindow,
       create: (name, stores) =>
         new CompositeReadOnlyWindowStore<K, V>(name, () =>
-          mapCopies(stores(), (s) =>
-            isTimestamped(s)
-              ? unwrapWindowStore(s as ReadOnlyWindowStore<K, ValueAndTimestamp<V>>)
-              : (s as ReadOnlyWindowStore<K, V>),
-          ),
+          plainCopies(stores(), unwrapWindowStore<K, V>),
         ),
     };
   },
