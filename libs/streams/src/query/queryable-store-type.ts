@@ -32,28 +32,34 @@ const isSession = (s: unknown): boolean =>
   typeof s === 'object' && s !== null && 'findSessionsAsync' in s;
 
 /**
- * The copies of a store as plain-value stores: a timestamped copy is seen through `unwrap`
- * (values without their timestamps, as Kafka Streams' queries of timestamped stores).
+ * A store kind whose view reads plain values: a timestamped copy is seen through `unwrap`
+ * (values without their timestamps, as Kafka Streams' queries of timestamped stores), and
+ * `View` combines the copies.
  */
-function plainCopies<T, S>(
-  stores: PartitionedStores<unknown>,
-  unwrap: (store: T) => S,
-): PartitionedStores<S> {
-  return mapCopies(stores, (store) => (isTimestamped(store) ? unwrap(store as T) : (store as S)));
+function plainValues<U, S, T>(
+  kind: QueryableStoreType<T>['kind'],
+  accepts: (store: unknown) => boolean,
+  unwrap: (timestamped: U) => S,
+  View: new (name: string, stores: () => PartitionedStores<S>) => T,
+): QueryableStoreType<T> {
+  const plain = (store: unknown): S => (isTimestamped(store) ? unwrap(store as U) : (store as S));
+  return {
+    kind,
+    accepts,
+    create: (name, stores) => new View(name, () => mapCopies(stores(), plain)),
+  };
 }
 
 /** The store kinds of interactive queries, as Kafka Streams' `QueryableStoreTypes`. */
 export const QueryableStoreTypes = {
   /** Plain values (a timestamped store's values are unwrapped, as in Kafka Streams). */
   keyValueStore<K, V>(): QueryableStoreType<ReadOnlyKeyValueStore<K, V>> {
-    return {
-      kind: 'key-value',
-      accepts: isKeyValue,
-      create: (name, stores) =>
-        new CompositeReadOnlyKeyValueStore<K, V>(name, () =>
-          plainCopies(stores(), unwrapKeyValueStore<K, V>),
-        ),
-    };
+    return plainValues(
+      'key-value',
+      isKeyValue,
+      unwrapKeyValueStore<K, V>,
+      CompositeReadOnlyKeyValueStore<K, V>,
+    );
   },
   /** Values with the timestamp of the record that last wrote them (timestamped stores only). */
   timestampedKeyValueStore<K, V>(): QueryableStoreType<
@@ -70,14 +76,12 @@ export const QueryableStoreTypes = {
     };
   },
   windowStore<K, V>(): QueryableStoreType<ReadOnlyWindowStore<K, V>> {
-    return {
-      kind: 'window',
-      accepts: isWindow,
-      create: (name, stores) =>
-        new CompositeReadOnlyWindowStore<K, V>(name, () =>
-          plainCopies(stores(), unwrapWindowStore<K, V>),
-        ),
-    };
+    return plainValues(
+      'window',
+      isWindow,
+      unwrapWindowStore<K, V>,
+      CompositeReadOnlyWindowStore<K, V>,
+    );
   },
   /**
    * Session stores (session-windowed aggregations, `Stores.sessionStoreBuilder`): one view over
