@@ -45,7 +45,10 @@ export { InjectStore, getStoreToken } from './decorators/inject-store.decorator'
 export { Aggregate, type AggregateOptions } from './decorators/aggregate.decorator';
 export { Count, type CountOptions } from './decorators/count.decorator';
 export { Reduce, type ReduceOptions } from './decorators/reduce.decorator';
-export type { AggregationSourceOptions } from './decorators/aggregation.types';
+export type {
+  AggregationDecorator,
+  AggregationSourceOptions,
+} from './decorators/aggregation.types';
 export { Topology } from './decorators/topology.decorator';
 export type { TopologyContext } from './discovery/topology-context';
 export { RocksDBConfig } from './decorators/rocksdb-config.decorator';

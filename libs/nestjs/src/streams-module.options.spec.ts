@@ -1,23 +1,13 @@
-import { Controller, Get, Injectable, type INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
-import type { AddressInfo } from 'node:net';
+import { Controller, Get, type INestApplication } from '@nestjs/common';
 import {
   KafkaStreams,
   KafkaStreamsState,
-  Serdes,
   StateStoreNotAvailableError,
 } from '@nest-streams/streams';
-import { Count } from './decorators/count.decorator';
-import { StateStore } from './decorators/state-store.decorator';
 import { StreamsModule } from './streams.module';
+import { listeningApp } from '../test-support/http-fixtures';
+import { Counting, serverOptions } from '../test-support/stats-module-fixtures';
 import type { StreamsModuleOptions } from './streams-module-options.interface';
-
-@StateStore('counts', { keySerde: Serdes.String() })
-@Injectable()
-class Counting {
-  @Count({ source: 'events', store: 'counts', keySerde: Serdes.String() })
-  count(): void {}
-}
 
 @Controller('probe')
 class ProbeController {
@@ -32,15 +22,7 @@ class ProbeController {
   }
 }
 
-const base: StreamsModuleOptions = {
-  streams: {
-    applicationId: 'options-spec',
-    bootstrapServers: ['127.0.0.1:1'],
-    applicationServer: '127.0.0.1:4321',
-  },
-  client: { start: 'manual' },
-  security: { clusterSecret: 'options-spec-cluster-secret' },
-};
+const base = serverOptions('options-spec', '127.0.0.1:4321');
 
 interface Started {
   app: INestApplication;
@@ -48,18 +30,11 @@ interface Started {
 }
 
 async function serve(module: ReturnType<typeof StreamsModule.forRoot>): Promise<Started> {
-  const moduleRef = await Test.createTestingModule({
-    imports: [module],
-    providers: [Counting],
-    controllers: [ProbeController],
-  }).compile();
-  const app = moduleRef.createNestApplication({ logger: false });
-  await app.listen(0, '127.0.0.1');
-  const { port } = (app.getHttpServer() as { address(): AddressInfo }).address();
+  const { app, base } = await listeningApp([module], [Counting], [ProbeController]);
   return {
     app,
     get: async (path) => {
-      const response = await fetch(`http://127.0.0.1:${port}${path}`);
+      const response = await fetch(`${base}${path}`);
       return { status: response.status, headers: response.headers, text: await response.text() };
     },
   };

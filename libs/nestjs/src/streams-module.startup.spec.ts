@@ -1,35 +1,15 @@
-import {
-  Controller,
-  Get,
-  Inject,
-  Injectable,
-  type INestApplication,
-  type LoggerService,
-} from '@nestjs/common';
+import { Controller, Get, Inject, type LoggerService } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { HealthCheck, HealthCheckService, TerminusModule } from '@nestjs/terminus';
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  BrokersUnreachableError,
-  KafkaStreams,
-  KafkaStreamsState,
-  Serdes,
-} from '@nest-streams/streams';
-import { Count } from './decorators/count.decorator';
-import { StateStore } from './decorators/state-store.decorator';
+import { BrokersUnreachableError, KafkaStreams, KafkaStreamsState } from '@nest-streams/streams';
 import { StreamsHealthIndicator } from './health/streams-health.indicator';
 import { StreamsModule } from './streams.module';
+import { baseUrl } from '../test-support/http-fixtures';
+import { Counting } from '../test-support/stats-module-fixtures';
 import type { StreamsModuleOptions, StreamsStartMode } from './streams-module-options.interface';
-
-@StateStore('counts', { keySerde: Serdes.String() })
-@Injectable()
-class Counting {
-  @Count({ source: 'events', store: 'counts', keySerde: Serdes.String() })
-  count(): void {}
-}
 
 @Controller('health')
 class HealthController {
@@ -104,8 +84,6 @@ describe('StreamsModule start-up with unreachable brokers', () => {
     return { app, logger };
   }
 
-  const base = (app: INestApplication) =>
-    `http://127.0.0.1:${(app.getHttpServer() as { address(): AddressInfo }).address().port}`;
   const until = async (what: () => boolean | Promise<boolean>, ms: number): Promise<void> => {
     const deadline = Date.now() + ms;
     while (!(await what())) {
@@ -122,10 +100,10 @@ describe('StreamsModule start-up with unreachable brokers', () => {
       // HTTP is up at once: the client is still connecting.
       expect(Date.now() - began).toBeLessThan(2_000);
       expect(app.get(KafkaStreams).state).toBe(KafkaStreamsState.REBALANCING);
-      expect((await fetch(`${base(app)}/health/live`)).status).toBe(200);
+      expect((await fetch(`${baseUrl(app)}/health/live`)).status).toBe(200);
 
       await until(() => app.get(KafkaStreams).startupProblem !== undefined, 5_000);
-      const ready = await fetch(`${base(app)}/health/ready`);
+      const ready = await fetch(`${baseUrl(app)}/health/ready`);
       expect(ready.status).toBe(503);
       const details = ((await ready.json()) as { details: { streams: Record<string, unknown> } })
         .details.streams;
@@ -138,14 +116,14 @@ describe('StreamsModule start-up with unreachable brokers', () => {
       expect(String(details.reason)).toMatch(
         /^starting: cannot reach the Kafka brokers 127\.0\.0\.1:1 \(.*ECONNREFUSED.*\): check that they run and that bootstrap\.servers names them as this host reaches them \(retrying until task\.timeout\.ms\)$/,
       );
-      expect((await fetch(`${base(app)}/health/live`)).status).toBe(200);
+      expect((await fetch(`${baseUrl(app)}/health/live`)).status).toBe(200);
       expect(logger.has('warn', 'KafkaStreams', 'cannot reach the Kafka brokers 127.0.0.1:1')).toBe(
         true,
       );
 
       // task.timeout.ms ran out: ERROR, liveness fails, one error line says why.
       await until(() => app.get(KafkaStreams).state === KafkaStreamsState.ERROR, 10_000);
-      expect((await fetch(`${base(app)}/health/live`)).status).toBe(503);
+      expect((await fetch(`${baseUrl(app)}/health/live`)).status).toBe(503);
       expect(
         logger.lines.filter(
           (l) => l.level === 'error' && l.message.startsWith('could not start: '),

@@ -29,6 +29,15 @@ import {
   type Stats,
 } from '../test-support/stats-module-fixtures';
 
+/** A provider of `type` made with the module's settings (a dependency of the provider). */
+function madeWithSettings<T>(type: new (settings: StreamsModuleSettings) => T) {
+  return {
+    provide: type,
+    useFactory: (settings: StreamsModuleSettings) => new type(settings),
+    inject: [StreamsModuleSettings],
+  };
+}
+
 describe('StreamsModule', () => {
   it('forRoot builds the topology from the decorators and injects KafkaStreams', async () => {
     const app = await appWith([StatsAggregation]);
@@ -161,14 +170,7 @@ describe('StreamsModule', () => {
           .reduce((a, b) => a + b, context.materialized('amounts'));
       }
     }
-    const app = await appWith([
-      StatsAggregation,
-      {
-        provide: Extra,
-        useFactory: (s: StreamsModuleSettings) => new Extra(s),
-        inject: [StreamsModuleSettings],
-      },
-    ]);
+    const app = await appWith([StatsAggregation, madeWithSettings(Extra)]);
     try {
       expect(seen).toEqual(['module-spec']);
       const topology = app.get(KafkaStreams).topology;
@@ -226,14 +228,7 @@ describe('StreamsModule', () => {
       constructor(readonly settings: StreamsModuleSettings) {}
       setConfig(): void {}
     }
-    const app = await appWith([
-      StatsAggregation,
-      {
-        provide: Tuning,
-        useFactory: (s: StreamsModuleSettings) => new Tuning(s),
-        inject: [StreamsModuleSettings],
-      },
-    ]);
+    const app = await appWith([StatsAggregation, madeWithSettings(Tuning)]);
     try {
       const setter = app.get(KafkaStreams).config.rocksDBConfigSetter;
       expect(setter).toBeDefined();

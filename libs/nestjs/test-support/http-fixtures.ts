@@ -1,19 +1,50 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Serdes } from '@nest-streams/streams';
 import { Aggregate } from '../src/decorators/aggregate.decorator';
 import { StateStore } from '../src/decorators/state-store.decorator';
 
+/** The base URL (`http://127.0.0.1:<port>`) of an application listening on a local port. */
+export function baseUrl(app: INestApplication): string {
+  return `http://127.0.0.1:${(app.getHttpServer() as { address(): AddressInfo }).address().port}`;
+}
+
+/**
+ * A Nest application of `imports`, `providers` and `controllers` (logging off), listening on a
+ * free local port; close it with `app.close()`.
+ */
+export async function listeningApp(
+  imports: unknown[],
+  providers: unknown[],
+  controllers: unknown[],
+): Promise<{ app: INestApplication; base: string }> {
+  const moduleRef = await Test.createTestingModule({
+    imports: imports as never[],
+    providers: providers as never[],
+    controllers: controllers as never[],
+  }).compile();
+  const app = moduleRef.createNestApplication({ logger: false });
+  await app.listen(0, '127.0.0.1');
+  return { app, base: baseUrl(app) };
+}
+
 /**
  * A provider declaring key-value store `store` (string keys, number values) and a sum
- * aggregation of topic `events` into it: the smallest topology a Nest module spec needs.
+ * aggregation of topic `source` (JSON numbers) into it: the smallest topology a Nest module
+ * spec needs.
  */
-export function sumAggregation(store: string): new () => object {
+export function sumAggregation(store: string, source = 'events'): new () => object {
   @StateStore(store, { keySerde: Serdes.String(), valueSerde: Serdes.Json<number>() })
   @Injectable()
   class SumAggregation {
-    @Aggregate<string, number, number>({ source: 'events', store, initializer: () => 0 })
+    @Aggregate<string, number, number>({
+      source,
+      store,
+      initializer: () => 0,
+      valueSerde: Serdes.Json<number>(),
+    })
     add(_k: string, v: number, total: number): number {
       return total + v;
     }

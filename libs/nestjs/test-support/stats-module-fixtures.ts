@@ -22,6 +22,21 @@ export const baseOptions: StreamsModuleOptions = {
   client: { start: 'manual' },
 };
 
+/**
+ * Module options of an instance reachable at `applicationServer` (with a cluster secret) that
+ * never reach a broker.
+ */
+export function serverOptions(
+  applicationId: string,
+  applicationServer: string,
+): StreamsModuleOptions {
+  return {
+    streams: { applicationId, bootstrapServers: ['127.0.0.1:1'], applicationServer },
+    client: { start: 'manual' },
+    security: { clusterSecret: `${applicationId}-cluster-secret` },
+  };
+}
+
 /** The example application's aggregations: stats per user and 5-minute counts. */
 @StateStore('stats-store', { keySerde: Serdes.String(), valueSerde: Serdes.Json<Stats>() })
 @StateStore('windowed-count-store', { kind: 'window', retentionMs: 3_600_000 })
@@ -47,6 +62,14 @@ export class StatsAggregation {
     windows: TimeWindows.ofSizeWithNoGrace(300_000),
   })
   countEvent(): void {}
+}
+
+/** Counts the records of topic `events` per key into key-value store `counts`. */
+@StateStore('counts', { keySerde: Serdes.String() })
+@Injectable()
+export class Counting {
+  @Count({ source: 'events', store: 'counts', keySerde: Serdes.String() })
+  count(): void {}
 }
 
 /** A Nest application with the module (options on top of `baseOptions`), initialized. */

@@ -27,6 +27,15 @@ export class FakeProcessorContext<K = unknown, V = unknown> implements Processor
   /** Whether the processor has children; `true` by default (like a context without it). */
   children = true;
 
+  /** A context that hands out `stores` by name. */
+  static withStores<K, V>(stores: {
+    readonly [name: string]: unknown;
+  }): FakeProcessorContext<K, V> {
+    const context = new FakeProcessorContext<K, V>();
+    for (const [name, store] of Object.entries(stores)) context.stores.set(name, store);
+    return context;
+  }
+
   hasChildren(): boolean {
     return this.children;
   }

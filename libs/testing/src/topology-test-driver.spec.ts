@@ -6,6 +6,7 @@ import {
   type ProcessorContext,
   PunctuationType,
   type Record,
+  type Serde,
   sendToDeadLetterTopic,
   Serdes,
   Stores,
@@ -37,12 +38,10 @@ class StatsProcessor implements Processor<string, Event, string, { count: number
   }
 }
 
-function statsTopology(): Topology {
-  return new Topology()
-    .addSource('events', 'labs.events', {
-      keySerde: Serdes.String(),
-      valueSerde: Serdes.Json<Event>(),
-    })
+/** Adds the stats stage: source `events` reading `topic`, processor `stats` and its store. */
+function withStats(topology: Topology, topic: string): Topology {
+  return topology
+    .addSource('events', topic, { keySerde: Serdes.String(), valueSerde: Serdes.Json<Event>() })
     .addProcessor('stats', () => new StatsProcessor(), 'events')
     .addStateStore(
       Stores.keyValueStoreBuilder(
@@ -51,8 +50,19 @@ function statsTopology(): Topology {
         Serdes.Json<{ count: number; sum: number }>(),
       ),
       'stats',
-    )
-    .addSink('out', 'stats-out', { keySerde: Serdes.String(), valueSerde: Serdes.Json() }, 'stats');
+    );
+}
+
+/** The stats of `labs.events`, written to `stats-out` with `valueSerde`. */
+function statsTopology(
+  valueSerde: Serde<{ count: number; sum: number }> = Serdes.Json(),
+): Topology {
+  return withStats(new Topology(), 'labs.events').addSink(
+    'out',
+    'stats-out',
+    { keySerde: Serdes.String(), valueSerde },
+    'stats',
+  );
 }
 
 describe('TopologyTestDriver', () => {
@@ -143,7 +153,7 @@ describe('TopologyTestDriver', () => {
   });
 
   it('feeds records written to a repartition topic to the sub-topology that reads it', async () => {
-    const topology = new Topology()
+    const rekeyed = new Topology()
       .addInternalTopic('by-user-repartition')
       .addSource('raw', 'orders', { keySerde: Serdes.String(), valueSerde: Serdes.Json<Event>() })
       .addProcessor(
@@ -162,20 +172,8 @@ describe('TopologyTestDriver', () => {
         'by-user-repartition',
         { keySerde: Serdes.String(), valueSerde: Serdes.Json() },
         'rekey',
-      )
-      .addSource('events', 'by-user-repartition', {
-        keySerde: Serdes.String(),
-        valueSerde: Serdes.Json<Event>(),
-      })
-      .addProcessor('stats', () => new StatsProcessor(), 'events')
-      .addStateStore(
-        Stores.keyValueStoreBuilder(
-          Stores.inMemoryKeyValueStore('stats'),
-          Serdes.String(),
-          Serdes.Json<{ count: number; sum: number }>(),
-        ),
-        'stats',
       );
+    const topology = withStats(rekeyed, 'by-user-repartition');
     expect(topology.subtopologies().map((s) => s.sourceTopics)).toEqual([
       ['orders'],
       ['by-user-repartition'],
@@ -199,23 +197,7 @@ describe('TopologyTestDriver', () => {
       },
       deserialize: (b: Buffer) => JSON.parse(b.toString()) as { count: number; sum: number },
     };
-    const topology = () =>
-      new Topology()
-        .addSource('events', 'labs.events', {
-          keySerde: Serdes.String(),
-          valueSerde: Serdes.Json<Event>(),
-        })
-        .addProcessor('stats', () => new StatsProcessor(), 'events')
-        .addStateStore(
-          Stores.keyValueStoreBuilder(
-            Stores.inMemoryKeyValueStore('stats'),
-            Serdes.String(),
-            Serdes.Json<{ count: number; sum: number }>(),
-          ),
-          'stats',
-        )
-        .addSink('out', 'stats-out', { keySerde: Serdes.String(), valueSerde: picky }, 'stats');
-    driver = await TopologyTestDriver.create(topology(), {
+    driver = await TopologyTestDriver.create(statsTopology(picky), {
       config: { productionExceptionHandler: logAndContinueOnProductionError(() => undefined) },
     });
     let input = driver.createInputTopic('labs.events', Serdes.String(), Serdes.Json<Event>());
@@ -225,7 +207,7 @@ describe('TopologyTestDriver', () => {
     expect(driver.producedRecords('stats-out').map((r) => r.key?.toString())).toEqual(['a', 'b']);
     await driver.close();
 
-    driver = await TopologyTestDriver.create(topology());
+    driver = await TopologyTestDriver.create(statsTopology(picky));
     input = driver.createInputTopic('labs.events', Serdes.String(), Serdes.Json<Event>());
     await input.pipeInput('a', { userId: 'a', amount: 1 }, 1);
     await expect(input.pipeInput('a', { userId: 'a', amount: 1 }, 2)).rejects.toThrow(

@@ -318,19 +318,20 @@ export class TopologyTestDriver implements OutputSource {
     headers: Headers,
   ): Promise<void> {
     if (this.closed) throw new Error('the driver is closed');
-    await this.deliver(topic, key, value, timestamp, headers);
+    await this.deliver({ topic, key, value, timestamp, headers });
     await this.drainInternal();
     for (const task of this.tasks) task.punctuateWallClock(this.wallClock);
     if (this.commitEveryRecord) await this.commit();
   }
 
-  private async deliver(
-    topic: string,
-    key: Buffer | null,
-    value: Buffer | null,
-    timestamp: number,
-    headers: Headers,
-  ): Promise<void> {
+  private async deliver(record: {
+    readonly topic: string;
+    readonly key: Buffer | null;
+    readonly value: Buffer | null;
+    readonly timestamp: number;
+    readonly headers: Headers;
+  }): Promise<void> {
+    const { topic, key, value, timestamp, headers } = record;
     const task = this.readingTask(topic);
     if (!task) return;
     const offset = this.inputOffsets.get(topic) ?? 0;
@@ -343,13 +344,7 @@ export class TopologyTestDriver implements OutputSource {
     while (this.consumedUpTo < this.collector.records.length) {
       const record = this.collector.records[this.consumedUpTo++];
       if (this.internalTopics.has(record.topic)) {
-        await this.deliver(
-          record.topic,
-          record.key,
-          record.value,
-          record.timestamp,
-          record.headers ?? {},
-        );
+        await this.deliver({ ...record, headers: record.headers ?? {} });
       }
     }
   }

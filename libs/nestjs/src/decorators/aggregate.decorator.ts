@@ -1,6 +1,8 @@
-import { SetMetadata } from '@nestjs/common';
-import { STREAM_AGGREGATION_METADATA } from '../internals/streams.constants';
-import type { AggregationMetadata, AggregationSourceOptions } from './aggregation.types';
+import {
+  aggregationDecorator,
+  type AggregationDecorator,
+  type AggregationSourceOptions,
+} from './aggregation.types';
 
 /** Options of `@Aggregate`. */
 export interface AggregateOptions<K, V, VA> extends AggregationSourceOptions<K, V> {
@@ -32,14 +34,6 @@ export interface AggregateOptions<K, V, VA> extends AggregationSourceOptions<K, 
  */
 export function Aggregate<K, V, VA>(
   options: AggregateOptions<K, V, VA>,
-): <T extends (key: K, value: V, aggregate: VA) => VA>(
-  target: object,
-  propertyKey: string | symbol,
-  descriptor: TypedPropertyDescriptor<T>,
-) => void {
-  const metadata: AggregationMetadata = {
-    kind: 'aggregate',
-    options: options as unknown as AggregationMetadata['options'],
-  };
-  return SetMetadata(STREAM_AGGREGATION_METADATA, metadata);
+): AggregationDecorator<(key: K, value: V, aggregate: VA) => VA> {
+  return aggregationDecorator('aggregate', options);
 }

@@ -1,4 +1,6 @@
+import { SetMetadata } from '@nestjs/common';
 import type { Serde, SessionWindows, TimeWindows } from '@nest-streams/streams';
+import { STREAM_AGGREGATION_METADATA } from '../internals/streams.constants';
 
 /** What every aggregation decorator shares: where records come from and where results go. */
 export interface AggregationSourceOptions<K, V> {
@@ -24,4 +26,26 @@ export interface AggregationMetadata {
     readonly initializer?: () => unknown;
     readonly merger?: (key: unknown, aggregate1: unknown, aggregate2: unknown) => unknown;
   };
+}
+
+/**
+ * What `@Aggregate`, `@Count` and `@Reduce` return: a method decorator that accepts only methods
+ * of type `M` (a method of another shape fails to compile).
+ */
+export type AggregationDecorator<M> = <T extends M>(
+  target: object,
+  propertyKey: string | symbol,
+  descriptor: TypedPropertyDescriptor<T>,
+) => void;
+
+/** The decorator of one aggregation: records `kind` and `options` for the explorer. */
+export function aggregationDecorator<M, K, V>(
+  kind: AggregationKind,
+  options: AggregationSourceOptions<K, V>,
+): AggregationDecorator<M> {
+  const metadata: AggregationMetadata = {
+    kind,
+    options: options as unknown as AggregationMetadata['options'],
+  };
+  return SetMetadata(STREAM_AGGREGATION_METADATA, metadata);
 }

@@ -1,6 +1,8 @@
-import { SetMetadata } from '@nestjs/common';
-import { STREAM_AGGREGATION_METADATA } from '../internals/streams.constants';
-import type { AggregationMetadata, AggregationSourceOptions } from './aggregation.types';
+import {
+  aggregationDecorator,
+  type AggregationDecorator,
+  type AggregationSourceOptions,
+} from './aggregation.types';
 
 /** Options of `@Count`. */
 export type CountOptions<K, V> = AggregationSourceOptions<K, V>;
@@ -21,14 +23,6 @@ export type CountOptions<K, V> = AggregationSourceOptions<K, V>;
  */
 export function Count<K, V>(
   options: CountOptions<K, V>,
-): <T extends (key: K, value: V) => boolean | void>(
-  target: object,
-  propertyKey: string | symbol,
-  descriptor: TypedPropertyDescriptor<T>,
-) => void {
-  const metadata: AggregationMetadata = {
-    kind: 'count',
-    options: options as unknown as AggregationMetadata['options'],
-  };
-  return SetMetadata(STREAM_AGGREGATION_METADATA, metadata);
+): AggregationDecorator<(key: K, value: V) => boolean | void> {
+  return aggregationDecorator('count', options);
 }

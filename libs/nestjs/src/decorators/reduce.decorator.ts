@@ -1,6 +1,8 @@
-import { SetMetadata } from '@nestjs/common';
-import { STREAM_AGGREGATION_METADATA } from '../internals/streams.constants';
-import type { AggregationMetadata, AggregationSourceOptions } from './aggregation.types';
+import {
+  aggregationDecorator,
+  type AggregationDecorator,
+  type AggregationSourceOptions,
+} from './aggregation.types';
 
 /** Options of `@Reduce`. */
 export type ReduceOptions<K, V> = AggregationSourceOptions<K, V>;
@@ -18,14 +20,6 @@ export type ReduceOptions<K, V> = AggregationSourceOptions<K, V>;
  */
 export function Reduce<K, V>(
   options: ReduceOptions<K, V>,
-): <T extends (aggregate: V, value: V) => V>(
-  target: object,
-  propertyKey: string | symbol,
-  descriptor: TypedPropertyDescriptor<T>,
-) => void {
-  const metadata: AggregationMetadata = {
-    kind: 'reduce',
-    options: options as unknown as AggregationMetadata['options'],
-  };
-  return SetMetadata(STREAM_AGGREGATION_METADATA, metadata);
+): AggregationDecorator<(aggregate: V, value: V) => V> {
+  return aggregationDecorator('reduce', options);
 }

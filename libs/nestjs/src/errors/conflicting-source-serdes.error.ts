@@ -6,10 +6,10 @@ import { StreamsError } from '@nest-streams/streams';
  * start-up. What to do: give both the same `keySerde` / `valueSerde` (or set them on one
  * only); never retriable.
  */
-export class ConflictingSourceSerdesError extends StreamsError {
-  readonly code = 'CONFLICTING_SOURCE_SERDES';
-  readonly retriable = false;
-
+export class ConflictingSourceSerdesError extends StreamsError.coded(
+  'CONFLICTING_SOURCE_SERDES',
+  false,
+) {
   constructor(
     readonly topic: string,
     readonly first: string,

@@ -5,10 +5,7 @@ import { StreamsError } from '@nest-streams/streams';
  * they name directories and changelog topics). Thrown at start-up. What to do: rename one of
  * the two declarations named in the message; never retriable.
  */
-export class DuplicateStateStoreError extends StreamsError {
-  readonly code = 'DUPLICATE_STATE_STORE';
-  readonly retriable = false;
-
+export class DuplicateStateStoreError extends StreamsError.coded('DUPLICATE_STATE_STORE', false) {
   constructor(
     readonly storeName: string,
     readonly declaredBy: readonly string[],

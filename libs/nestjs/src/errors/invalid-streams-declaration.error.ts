@@ -6,7 +6,7 @@ import { StreamsError } from '@nest-streams/streams';
  * two aggregations, two `@RocksDBConfig()` providers... Thrown at start-up. What to do: fix
  * the declaration the message names; never retriable.
  */
-export class InvalidStreamsDeclarationError extends StreamsError {
-  readonly code = 'INVALID_STREAMS_DECLARATION';
-  readonly retriable = false;
-}
+export class InvalidStreamsDeclarationError extends StreamsError.coded(
+  'INVALID_STREAMS_DECLARATION',
+  false,
+) {}

@@ -7,10 +7,10 @@ import { StreamsError } from '@nest-streams/streams';
  * for the application's lifetime. Thrown at start-up. What to do: make the provider a
  * singleton (default scope) and move request-scoped work elsewhere; never retriable.
  */
-export class RequestScopedStreamsProviderError extends StreamsError {
-  readonly code = 'REQUEST_SCOPED_STREAMS_PROVIDER';
-  readonly retriable = false;
-
+export class RequestScopedStreamsProviderError extends StreamsError.coded(
+  'REQUEST_SCOPED_STREAMS_PROVIDER',
+  false,
+) {
   constructor(
     readonly provider: string,
     readonly decorators: readonly string[],

@@ -6,10 +6,7 @@ import { StreamsError } from '@nest-streams/streams';
  * start-up. What to do: drop `kind` from `@InjectStore` (it is inferred) or make it match;
  * never retriable.
  */
-export class StoreKindMismatchError extends StreamsError {
-  readonly code = 'STORE_KIND_MISMATCH';
-  readonly retriable = false;
-
+export class StoreKindMismatchError extends StreamsError.coded('STORE_KIND_MISMATCH', false) {
   constructor(
     readonly storeName: string,
     readonly injectedAt: string,

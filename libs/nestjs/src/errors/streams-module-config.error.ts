@@ -5,7 +5,4 @@ import { StreamsError } from '@nest-streams/streams';
  * ...). Thrown when the module creates `KafkaStreams`. What to do: fix the option the message
  * names; never retriable.
  */
-export class StreamsModuleConfigError extends StreamsError {
-  readonly code = 'MODULE_CONFIG_INVALID';
-  readonly retriable = false;
-}
+export class StreamsModuleConfigError extends StreamsError.coded('MODULE_CONFIG_INVALID', false) {}

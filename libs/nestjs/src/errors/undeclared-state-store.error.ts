@@ -5,10 +5,7 @@ import { StreamsError } from '@nest-streams/streams';
  * names a store no `@StateStore` declares. Thrown at start-up. What to do: declare the store
  * with `@StateStore(name, options)` on a provider, or fix the name; never retriable.
  */
-export class UndeclaredStateStoreError extends StreamsError {
-  readonly code = 'UNDECLARED_STATE_STORE';
-  readonly retriable = false;
-
+export class UndeclaredStateStoreError extends StreamsError.coded('UNDECLARED_STATE_STORE', false) {
   constructor(
     readonly storeName: string,
     readonly usedBy: string,

@@ -119,7 +119,9 @@ describe('InteractiveQueryService', () => {
         return JSON.parse(JSON.stringify(answer)) as RemoteQueryResponse;
       },
     } as unknown as InteractiveQueryClient;
-    const locator = new KeyOwnerLocator(local.asKafkaStreams(), new KafkaStreamsHost(), settings);
+    const host = new KafkaStreamsHost();
+    host.set(local.asKafkaStreams(), { stores: new Map(), aggregations: [], topologyMethods: [] });
+    const locator = new KeyOwnerLocator(host, settings);
     service = new InteractiveQueryService(local.asKafkaStreams(), locator, client, settings);
   };
 

@@ -6,10 +6,7 @@ import { StreamsError } from '@nest-streams/streams';
  * rebalancing. What to do: retry after a backoff; with stale reads allowed, the routing
  * interceptor falls back to a standby itself.
  */
-export class OwnerUnreachableError extends StreamsError {
-  readonly code = 'OWNER_UNREACHABLE';
-  readonly retriable = true;
-
+export class OwnerUnreachableError extends StreamsError.coded('OWNER_UNREACHABLE', true) {
   constructor(
     readonly target: string,
     reason: string,

@@ -7,10 +7,10 @@ import { StreamsError } from './streams.error';
  * What to do: check the mechanism, user name and password in the `kafka.sasl` setting (and
  * that the user exists on the cluster); never retriable.
  */
-export class BrokerAuthenticationError extends StreamsError {
-  readonly code = 'BROKER_AUTHENTICATION_FAILED';
-  readonly retriable = false;
-
+export class BrokerAuthenticationError extends StreamsError.coded(
+  'BROKER_AUTHENTICATION_FAILED',
+  false,
+) {
   constructor(
     readonly brokers: readonly string[],
     reason: string,

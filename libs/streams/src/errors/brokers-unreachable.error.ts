@@ -10,10 +10,7 @@ import { StreamsError } from './streams.error';
  * them as this host can reach them, and that the network (firewall, TLS listener port) lets
  * this host in. Retriable: the same start succeeds once the brokers are reachable.
  */
-export class BrokersUnreachableError extends StreamsError {
-  readonly code = 'BROKERS_UNREACHABLE';
-  readonly retriable = true;
-
+export class BrokersUnreachableError extends StreamsError.coded('BROKERS_UNREACHABLE', true) {
   constructor(
     readonly brokers: readonly string[],
     readonly reason: string,

@@ -8,10 +8,7 @@ import { StreamsError } from './streams.error';
  * beginning); if it keeps failing, check the broker and the changelog topic named in the
  * message. The store is not queryable until a restore completes.
  */
-export class ChangelogRestoreError extends StreamsError {
-  readonly code = 'CHANGELOG_RESTORE_FAILED';
-  readonly retriable = true;
-
+export class ChangelogRestoreError extends StreamsError.coded('CHANGELOG_RESTORE_FAILED', true) {
   constructor(
     readonly topic: string,
     readonly partition: number,

@@ -9,10 +9,10 @@ import { StreamsError } from './streams.error';
  * changelog topic (its data is derived state and will be rebuilt from the input) or fix its
  * configuration to the expected value in the message, then start again. Not retriable.
  */
-export class ChangelogTopicMismatchError extends StreamsError {
-  readonly code = 'CHANGELOG_TOPIC_MISMATCH';
-  readonly retriable = false;
-
+export class ChangelogTopicMismatchError extends StreamsError.coded(
+  'CHANGELOG_TOPIC_MISMATCH',
+  false,
+) {
   constructor(
     readonly topic: string,
     readonly setting: 'partitions' | 'cleanup.policy',

@@ -10,10 +10,7 @@ import { StreamsError } from './streams.error';
  * timestamp must be dropped (or given a valid one by the timestamp extractor) before they
  * reach a windowed operation.
  */
-export class InvalidWindowError extends StreamsError {
-  readonly code = 'INVALID_WINDOW';
-  readonly retriable = false;
-
+export class InvalidWindowError extends StreamsError.coded('INVALID_WINDOW', false) {
   constructor(message: string) {
     super(message);
   }

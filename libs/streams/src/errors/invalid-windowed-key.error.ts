@@ -11,10 +11,7 @@ import { StreamsError } from './streams.error';
  * record to the deserialization-exception handler; for a store, wipe it and restore it from
  * its changelog.
  */
-export class InvalidWindowedKeyError extends StreamsError {
-  readonly code = 'INVALID_WINDOWED_KEY';
-  readonly retriable = false;
-
+export class InvalidWindowedKeyError extends StreamsError.coded('INVALID_WINDOWED_KEY', false) {
   constructor(
     readonly format: string,
     readonly length: number,

@@ -12,10 +12,10 @@ import { StreamsError } from './streams.error';
  * credentials the cluster knows are the brokers' (`kafka-configs --describe --entity-type
  * users`, or the listener's JAAS configuration). Not retriable.
  */
-export class KafkaAuthenticationError extends StreamsError {
-  readonly code = 'KAFKA_AUTHENTICATION_FAILED';
-  readonly retriable = false;
-
+export class KafkaAuthenticationError extends StreamsError.coded(
+  'KAFKA_AUTHENTICATION_FAILED',
+  false,
+) {
   constructor(
     /** `sasl`: the credentials were refused; `tls`: the broker's certificate is not trusted. */
     readonly reason: 'sasl' | 'tls',

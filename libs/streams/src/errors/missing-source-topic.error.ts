@@ -5,10 +5,7 @@ import { StreamsError } from './streams.error';
  * What to do: create the topics named in the message (with the partition counts you want),
  * then start again; retriable once the topics exist.
  */
-export class MissingSourceTopicError extends StreamsError {
-  readonly code = 'MISSING_SOURCE_TOPIC';
-  readonly retriable = true;
-
+export class MissingSourceTopicError extends StreamsError.coded('MISSING_SOURCE_TOPIC', true) {
   constructor(readonly topics: readonly string[]) {
     super(
       `source topic(s) missing: ${topics.join(', ')} (create them before starting the application)`,

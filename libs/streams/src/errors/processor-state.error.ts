@@ -9,10 +9,7 @@ import { StreamsError } from './streams.error';
  * task dirty, and on restart the store is wiped and restored from its changelog. Check disk
  * space, permissions and whether another process holds the state directory's lock.
  */
-export class ProcessorStateError extends StreamsError {
-  readonly code = 'PROCESSOR_STATE_ERROR';
-  readonly retriable = false;
-
+export class ProcessorStateError extends StreamsError.coded('PROCESSOR_STATE_ERROR', false) {
   constructor(
     /** The store's name. */
     readonly storeName: string,

@@ -7,10 +7,7 @@ import { StreamsError } from './streams.error';
  * What to do: the task's state may be ahead of its changelog: close the task dirty (no
  * checkpoint), so its stores restore from the changelog when it is reopened, then retry.
  */
-export class RecordCollectorSendError extends StreamsError {
-  readonly code = 'RECORD_SEND_FAILED';
-  readonly retriable = true;
-
+export class RecordCollectorSendError extends StreamsError.coded('RECORD_SEND_FAILED', true) {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
   }

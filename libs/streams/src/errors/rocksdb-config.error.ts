@@ -8,10 +8,7 @@ import { StreamsError } from './streams.error';
  * What to do: change the config setter (every problem is listed in `problems`), or pick the
  * engine that supports the setting. Retrying does not help.
  */
-export class RocksDBConfigError extends StreamsError {
-  readonly code = 'ROCKSDB_CONFIG_INVALID';
-  readonly retriable = false;
-
+export class RocksDBConfigError extends StreamsError.coded('ROCKSDB_CONFIG_INVALID', false) {
   constructor(
     /** The store's name. */
     readonly storeName: string,

@@ -8,10 +8,7 @@ import { StreamsError } from './streams.error';
  * the holder first. Not retriable as such; a lock left by a dead process is taken over
  * automatically and never raises this error.
  */
-export class StateDirectoryLockedError extends StreamsError {
-  readonly code = 'STATE_DIR_LOCKED';
-  readonly retriable = false;
-
+export class StateDirectoryLockedError extends StreamsError.coded('STATE_DIR_LOCKED', false) {
   constructor(
     readonly directory: string,
     readonly holderPid: number,

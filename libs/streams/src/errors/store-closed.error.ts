@@ -8,10 +8,7 @@ import { StreamsError } from './streams.error';
  * runtime only runs tasks whose stores are open); an interactive query that sees it raced a
  * rebalance or a shutdown and should look the store up again (rediscover) before retrying.
  */
-export class StoreClosedError extends StreamsError {
-  readonly code = 'STORE_CLOSED';
-  readonly retriable = false;
-
+export class StoreClosedError extends StreamsError.coded('STORE_CLOSED', false) {
   constructor(
     /** The store's name. */
     readonly storeName: string,

@@ -5,7 +5,4 @@ import { StreamsError } from './streams.error';
  * `processing.guarantee`, a negative interval). Thrown by the `KafkaStreams` constructor.
  * What to do: fix the named setting; never retriable.
  */
-export class StreamsConfigError extends StreamsError {
-  readonly code = 'CONFIG_INVALID';
-  readonly retriable = false;
-}
+export class StreamsConfigError extends StreamsError.coded('CONFIG_INVALID', false) {}

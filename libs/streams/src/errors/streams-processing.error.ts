@@ -5,10 +5,7 @@ import { StreamsError } from './streams.error';
  * was one, the record's origin. What to do: the uncaught-exception handler decides (replace the
  * processing loop, shut down the client or the application); fix the processor or the input.
  */
-export class StreamsProcessingError extends StreamsError {
-  readonly code = 'PROCESSING_FAILED';
-  readonly retriable = false;
-
+export class StreamsProcessingError extends StreamsError.coded('PROCESSING_FAILED', false) {
   constructor(
     message: string,
     readonly taskId: string,

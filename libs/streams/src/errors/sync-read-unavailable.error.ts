@@ -8,10 +8,10 @@ import { StreamsError } from './streams.error';
  * the asynchronous reads (`getAsync`, interactive queries), or an engine with synchronous
  * reads. A programming error: not retriable.
  */
-export class SyncReadUnavailableError extends StreamsError {
-  readonly code = 'STORE_SYNC_READ_UNAVAILABLE';
-  readonly retriable = false;
-
+export class SyncReadUnavailableError extends StreamsError.coded(
+  'STORE_SYNC_READ_UNAVAILABLE',
+  false,
+) {
   constructor(readonly storeName: string) {
     super(
       `store ${storeName}: synchronous read of a key that was not prefetched, on an engine without synchronous reads; call prefetch(keys) before processing the batch`,

@@ -10,10 +10,10 @@ import { StreamsError } from './streams.error';
  * (repartition one side with `repartition()` / `Repartitioned.withNumberOfPartitions`), then
  * start again; never retriable as it is.
  */
-export class TopicsNotCopartitionedError extends StreamsError {
-  readonly code = 'TOPICS_NOT_COPARTITIONED';
-  readonly retriable = false;
-
+export class TopicsNotCopartitionedError extends StreamsError.coded(
+  'TOPICS_NOT_COPARTITIONED',
+  false,
+) {
   constructor(
     /** Every topic of the group with its partition count. */
     readonly partitionCounts: ReadonlyMap<string, number>,

@@ -5,7 +5,4 @@ import { StreamsError } from './streams.error';
  * a store connected to nothing, sources of one sub-topology with different partition counts.
  * What to do: fix the topology (or the DSL calls) named in the message; never retriable.
  */
-export class TopologyError extends StreamsError {
-  readonly code = 'TOPOLOGY_INVALID';
-  readonly retriable = false;
-}
+export class TopologyError extends StreamsError.coded('TOPOLOGY_INVALID', false) {}

@@ -5,7 +5,7 @@ import { InvalidStateStoreError } from './invalid-state-store.error';
  * does not have. What to do: connect the store to the processor
  * (`Topology.connectProcessorAndStateStores`) or fix the store name; never retriable.
  */
-export class UnknownStateStoreError extends InvalidStateStoreError {
-  readonly code = 'UNKNOWN_STATE_STORE';
-  readonly retriable = false;
-}
+export class UnknownStateStoreError extends InvalidStateStoreError.coded(
+  'UNKNOWN_STATE_STORE',
+  false,
+) {}

@@ -8,10 +8,10 @@ import { StreamsError } from './streams.error';
  * first and use the asynchronous counterpart (`getAsync`, `getManyAsync`, `rangeAsync`,
  * `prefixScanAsync`), or a blind `put(key, null)` instead of `delete(key)`.
  */
-export class UnsupportedStoreOperationError extends StreamsError {
-  readonly code = 'STORE_OPERATION_UNSUPPORTED';
-  readonly retriable = false;
-
+export class UnsupportedStoreOperationError extends StreamsError.coded(
+  'STORE_OPERATION_UNSUPPORTED',
+  false,
+) {
   constructor(
     /** The store's name. */
     readonly storeName: string,

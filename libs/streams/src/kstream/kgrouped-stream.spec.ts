@@ -1,4 +1,3 @@
-import { TopologyTestDriver } from '@nest-streams/testing';
 import { Serdes } from '../serde/serdes';
 import type { KeyValueStore } from '../state/key-value-store';
 import type { ValueAndTimestamp } from '../state/value-and-timestamp';
@@ -7,6 +6,7 @@ import { Grouped } from './grouped';
 import { Materialized } from './materialized';
 import { Produced } from './produced';
 import { StreamsBuilder } from './streams-builder';
+import { dslDriverPerTest } from '../../test-support/dsl-test-support';
 
 interface Event {
   userId: string;
@@ -23,14 +23,18 @@ const events = Serdes.Json<Event>();
 const stats = Serdes.Json<Stats>();
 
 describe('KGroupedStream aggregations through the TopologyTestDriver', () => {
-  let driver: TopologyTestDriver | undefined;
-  afterEach(async () => {
-    await driver?.close();
-    driver = undefined;
-  });
+  const dsl = dslDriverPerTest();
 
   function store<V>(name: string): KeyValueStore<string, ValueAndTimestamp<V>> {
-    return driver!.getStateStore<KeyValueStore<string, ValueAndTimestamp<V>>>(name);
+    return dsl.driver.getStateStore<KeyValueStore<string, ValueAndTimestamp<V>>>(name);
+  }
+
+  /** Pipes one event per `[userId, amount]` into `labs.events`, at timestamps 1, 2, 3, ... */
+  async function pipeEvents(...amounts: [string, number][]): Promise<void> {
+    const records = amounts.map(
+      ([userId, amount], i) => [userId, { userId, amount }, i + 1] as const,
+    );
+    await dsl.pipe('labs.events', records, str, events);
   }
 
   it('count emits the running count per key at max(record, previous) time', async () => {
@@ -41,23 +45,9 @@ describe('KGroupedStream aggregations through the TopologyTestDriver', () => {
       .count(Materialized.as<string, number>('counts').withCachingDisabled())
       .toStream()
       .to('output', Produced.with(str, long));
-    driver = await TopologyTestDriver.create(builder.build());
-    const input = driver.createInputTopic('input', str, str);
-    await input.pipeInput('a', 'x', 10);
-    await input.pipeInput('b', 'x', 20);
-    await input.pipeInput('a', 'x', 5);
-    await input.pipeInput(null, 'x', 40);
-    await input.pipeInput('b', null, 50);
-    expect(
-      driver
-        .createOutputTopic<string, number>('output', str, long)
-        .readRecordsToList()
-        .map(({ key, value, timestamp }) => ({ key, value, timestamp })),
-    ).toEqual([
-      { key: 'a', value: 1, timestamp: 10 },
-      { key: 'b', value: 1, timestamp: 20 },
-      { key: 'a', value: 2, timestamp: 10 },
-    ]);
+    await dsl.start(builder);
+    await dsl.pipeLines('input', ['a=x@10', 'b=x@20', 'a=x@5', 'null=x@40', 'b=null@50']);
+    expect(dsl.lines('output', str, long)).toEqual(['a=1@10', 'b=1@20', 'a=2@10']);
     expect(store<number>('counts').get('a')).toEqual({ value: 2, timestamp: 10 });
     expect(store<number>('counts').get('b')).toEqual({ value: 1, timestamp: 20 });
     expect(store<number>('counts').get('c')).toBeUndefined();
@@ -74,18 +64,9 @@ describe('KGroupedStream aggregations through the TopologyTestDriver', () => {
       )
       .toStream()
       .to('output', Produced.with(str, str));
-    driver = await TopologyTestDriver.create(builder.build());
-    const input = driver.createInputTopic('input', str, str);
-    await input.pipeInput('k', 'a', 1);
-    await input.pipeInput('k', 'b', 2);
-    await input.pipeInput('j', 'c', 3);
-    await input.pipeInput('k', 'd', 4);
-    expect(driver.createOutputTopic('output', str, str).readKeyValuesToList()).toEqual([
-      { key: 'k', value: 'a' },
-      { key: 'k', value: 'a|b' },
-      { key: 'j', value: 'c' },
-      { key: 'k', value: 'a|b|d' },
-    ]);
+    await dsl.start(builder);
+    await dsl.pipeLines('input', ['k=a@1', 'k=b@2', 'j=c@3', 'k=d@4']);
+    expect(dsl.lines('output')).toEqual(['k=a@1', 'k=a|b@2', 'j=c@3', 'k=a|b|d@4']);
   });
 
   it('aggregate keeps count and sum per user (the order-stats aggregation)', async () => {
@@ -100,11 +81,8 @@ describe('KGroupedStream aggregations through the TopologyTestDriver', () => {
       )
       .toStream()
       .to('stats', Produced.with(str, stats));
-    driver = await TopologyTestDriver.create(builder.build());
-    const input = driver.createInputTopic('labs.events', str, events);
-    await input.pipeInput('u1', { userId: 'u1', amount: 10 }, 1);
-    await input.pipeInput('u2', { userId: 'u2', amount: 5 }, 2);
-    await input.pipeInput('u1', { userId: 'u1', amount: 2.5 }, 3);
+    const driver = await dsl.start(builder);
+    await pipeEvents(['u1', 10], ['u2', 5], ['u1', 2.5]);
     expect(driver.createOutputTopic('stats', str, stats).readKeyValuesToList()).toEqual([
       { key: 'u1', value: { count: 1, sum: 10 } },
       { key: 'u2', value: { count: 1, sum: 5 } },
@@ -124,19 +102,10 @@ describe('KGroupedStream aggregations through the TopologyTestDriver', () => {
       .count(Materialized.as<string, number>('by-size').withCachingDisabled())
       .toStream()
       .to('output', Produced.with(str, long));
-    driver = await TopologyTestDriver.create(builder.build());
-    const input = driver.createInputTopic('labs.events', str, events);
-    await input.pipeInput('u1', { userId: 'u1', amount: 10 }, 1);
-    await input.pipeInput('u2', { userId: 'u2', amount: 1 }, 2);
-    await input.pipeInput('u3', { userId: 'u3', amount: 30 }, 3);
+    const driver = await dsl.start(builder);
+    await pipeEvents(['u1', 10], ['u2', 1], ['u3', 30]);
     expect(driver.producedRecords('topology-test-driver-size-repartition')).toHaveLength(3);
-    expect(
-      driver.createOutputTopic<string, number>('output', str, long).readKeyValuesToList(),
-    ).toEqual([
-      { key: 'big', value: 1 },
-      { key: 'small', value: 1 },
-      { key: 'big', value: 2 },
-    ]);
+    expect(dsl.lines('output', str, long)).toEqual(['big=1@1', 'small=1@2', 'big=2@3']);
   });
 
   it("binds stores without serdes to the application's default serdes", async () => {
@@ -145,12 +114,10 @@ describe('KGroupedStream aggregations through the TopologyTestDriver', () => {
       .stream<string, string>('input')
       .groupByKey()
       .reduce((a, b) => a + b, Materialized.as<string, string>('concat').withCachingDisabled());
-    driver = await TopologyTestDriver.create(builder.build(), {
+    const driver = await dsl.start(builder, {
       config: { defaultKeySerde: str, defaultValueSerde: str },
     });
-    const input = driver.createInputTopic('input', str, str);
-    await input.pipeInput('k', 'a', 1);
-    await input.pipeInput('k', 'b', 2);
+    await dsl.pipeLines('input', ['k=a@1', 'k=b@2']);
     expect(store<string>('concat').get('k')).toEqual({ value: 'ab', timestamp: 2 });
     expect(
       driver
@@ -171,7 +138,7 @@ describe('KGroupedStream aggregations through the TopologyTestDriver', () => {
     ];
 
     async function countWith(caching: boolean): Promise<{
-      updates: { key: string | null; value: number | null; timestamp: number }[];
+      updates: string[];
       state: Record<string, ValueAndTimestamp<number> | undefined>;
       changelog: number;
     }> {
@@ -184,19 +151,17 @@ describe('KGroupedStream aggregations through the TopologyTestDriver', () => {
         .count(materialized)
         .toStream()
         .to('output', Produced.with(str, long));
-      driver = await TopologyTestDriver.create(builder.build(), { commitEveryRecord: false });
-      const input = driver.createInputTopic('input', str, str);
-      for (const [key, t] of inputs) await input.pipeInput(key, 'x', t);
+      const driver = await dsl.start(builder, { commitEveryRecord: false });
+      await dsl.pipeLines(
+        'input',
+        inputs.map(([key, t]) => `${key}=x@${t}`),
+      );
       await driver.commit();
-      const updates = driver
-        .createOutputTopic<string, number>('output', str, long)
-        .readRecordsToList()
-        .map(({ key, value, timestamp }) => ({ key, value, timestamp }));
+      const updates = dsl.lines('output', str, long);
       const s = store<number>('counts');
       const state = { a: s.get('a'), b: s.get('b'), c: s.get('c') };
       const changelog = driver.producedRecords('topology-test-driver-counts-changelog').length;
-      await driver.close();
-      driver = undefined;
+      await dsl.close();
       return { updates, state, changelog };
     }
 
@@ -211,11 +176,7 @@ describe('KGroupedStream aggregations through the TopologyTestDriver', () => {
       expect(on.state).toEqual(off.state);
       expect(off.updates).toHaveLength(7);
       expect(off.changelog).toBe(7);
-      expect(on.updates).toEqual([
-        { key: 'a', value: 4, timestamp: 7 },
-        { key: 'b', value: 2, timestamp: 5 },
-        { key: 'c', value: 1, timestamp: 6 },
-      ]);
+      expect(on.updates).toEqual(['a=4@7', 'b=2@5', 'c=1@6']);
       expect(on.changelog).toBe(3);
     });
 
@@ -227,15 +188,12 @@ describe('KGroupedStream aggregations through the TopologyTestDriver', () => {
         .count(Materialized.as('counts'))
         .toStream()
         .to('output', Produced.with(str, long));
-      driver = await TopologyTestDriver.create(builder.build(), { commitEveryRecord: false });
-      const input = driver.createInputTopic('input', str, str);
-      await input.pipeInput('a', 'x', 1);
-      await input.pipeInput('a', 'x', 2);
-      const output = driver.createOutputTopic<string, number>('output', str, long);
-      expect(output.isEmpty()).toBe(true);
+      const driver = await dsl.start(builder, { commitEveryRecord: false });
+      await dsl.pipeLines('input', ['a=x@1', 'a=x@2']);
+      expect(dsl.lines('output', str, long)).toEqual([]);
       expect(store<number>('counts').get('a')).toEqual({ value: 2, timestamp: 2 });
       await driver.commit();
-      expect(output.readKeyValuesToList()).toEqual([{ key: 'a', value: 2 }]);
+      expect(dsl.lines('output', str, long)).toEqual(['a=2@2']);
     });
   });
 });

@@ -1,4 +1,3 @@
-import { Serdes } from '../serde/serdes';
 import type { Aggregator, Initializer, Reducer } from './functions';
 import type { Materialized } from './materialized';
 import type { Named } from './named';
@@ -7,15 +6,13 @@ import type { SessionWindowedKStream } from './session-windowed-kstream';
 import type { TimeWindowedKStream } from './time-windowed-kstream';
 import { SessionWindows } from './windows/session-windows';
 import type { TimeWindows } from './windows/time-windows';
-import { GroupedStreamAggregateBuilder } from './internals/grouped-stream-aggregate-builder';
 import {
-  KStreamAggregateSupplier,
-  type AggregateFunction,
-} from './internals/kstream-aggregate.processor';
-import { NAMES } from './internals/naming';
+  GroupedStreamAggregateBuilder,
+  type AggregateKind,
+} from './internals/grouped-stream-aggregate-builder';
+import { KStreamAggregateSupplier } from './internals/kstream-aggregate.processor';
 import type { StreamNode } from './internals/stream-node';
 import { timestampedKeyValueStore } from './internals/store-materializer';
-import type { Serde } from '../serde/serde';
 
 /**
  * A stream grouped by key, ready to aggregate (Kafka Streams' `KGroupedStream`). Each
@@ -31,6 +28,12 @@ import type { Serde } from '../serde/serde';
  */
 export class KGroupedStream<K, V> {
   private readonly aggregates: GroupedStreamAggregateBuilder<K, V>;
+  /** One row per key in a timestamped key-value store. */
+  private readonly kind: AggregateKind<K, V, K> = {
+    tableKeySerde: (keySerde) => keySerde,
+    store: timestampedKeyValueStore,
+    supplier: (storeName, aggregate) => new KStreamAggregateSupplier(storeName, aggregate),
+  };
 
   /** @internal Made by `KStream.groupByKey` and `groupBy`. */
   constructor(
@@ -44,13 +47,7 @@ export class KGroupedStream<K, V> {
 
   /** Counts the records per key (values in the store: `Serdes.Long()` unless given). */
   count(materialized?: Materialized<K, number>, named?: Named): KTable<K, number> {
-    return this.doAggregate<number>(
-      NAMES.AGGREGATE,
-      (_key, _value, count) => (count ?? 0) + 1,
-      materialized,
-      named,
-      Serdes.Long(),
-    );
+    return this.aggregates.count(this.kind, materialized, named);
   }
 
   /**
@@ -58,13 +55,7 @@ export class KGroupedStream<K, V> {
    * its first aggregate.
    */
   reduce(reducer: Reducer<V>, materialized?: Materialized<K, V>, named?: Named): KTable<K, V> {
-    return this.doAggregate<V>(
-      NAMES.REDUCE,
-      (_key, value, aggregate) => (aggregate === undefined ? value : reducer(aggregate, value)),
-      materialized,
-      named,
-      this.node.valueSerde,
-    );
+    return this.aggregates.reduce(this.kind, reducer, materialized, named);
   }
 
   /**
@@ -78,14 +69,7 @@ export class KGroupedStream<K, V> {
     materialized?: Materialized<K, VA>,
     named?: Named,
   ): KTable<K, VA> {
-    return this.doAggregate<VA>(
-      NAMES.AGGREGATE,
-      (key, value, aggregate) =>
-        aggregator(key, value, aggregate === undefined ? initializer() : aggregate),
-      materialized,
-      named,
-      undefined,
-    );
+    return this.aggregates.aggregate(this.kind, initializer, aggregator, materialized, named);
   }
 
   /** Aggregates per key and time window (tumbling or hopping); see {@link TimeWindowedKStream}. */
@@ -98,25 +82,6 @@ export class KGroupedStream<K, V> {
     if (windows instanceof SessionWindows) {
       return new this.node.builder.dsl.SessionWindowedKStream(this.node, windows, this.aggregates);
     }
-    return new this.node.builder.dsl.TimeWindowedKStream(this.node, windows, this.aggregates);
-  }
-
-  private doAggregate<VA>(
-    prefix: string,
-    aggregate: AggregateFunction<K, V, VA>,
-    materialized: Materialized<K, VA> | undefined,
-    named: Named | undefined,
-    defaultValueSerde: Serde<VA> | undefined,
-  ): KTable<K, VA> {
-    return this.aggregates.table<K, VA>({
-      prefix,
-      materialized,
-      named,
-      defaultValueSerde,
-      tableKeySerde: (keySerde) => keySerde,
-      store: (storeName, keySerde, valueSerde) =>
-        timestampedKeyValueStore(storeName, materialized, keySerde, valueSerde),
-      supplier: (storeName) => new KStreamAggregateSupplier<K, V, VA>(storeName, aggregate),
-    });
+    return new this.node.builder.dsl.TimeWindowedKStream(windows, this.aggregates);
   }
 }

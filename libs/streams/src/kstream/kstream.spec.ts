@@ -1,4 +1,3 @@
-import { TopologyTestDriver } from '@nest-streams/testing';
 import type { ProcessorContext } from '../processor/processor-context';
 import type { Record } from '../processor/record';
 import { Serdes } from '../serde/serdes';
@@ -8,6 +7,7 @@ import { Named } from './named';
 import { Produced } from './produced';
 import { Repartitioned } from './repartitioned';
 import { StreamsBuilder } from './streams-builder';
+import { dslDriverPerTest } from '../../test-support/dsl-test-support';
 
 const str = Serdes.String();
 const num = Serdes.Integer();
@@ -15,47 +15,30 @@ const strings = Consumed.with(str, str);
 const toStrings = Produced.with(str, str);
 
 describe('KStream operators through the TopologyTestDriver', () => {
-  let driver: TopologyTestDriver | undefined;
-  afterEach(async () => {
-    await driver?.close();
-    driver = undefined;
-  });
+  const dsl = dslDriverPerTest();
 
-  /** Builds with `define`, pipes `[key, value, timestamp]` into `input`, reads `output`. */
+  /** Builds with `define`, pipes `key=value@timestamp` records into `input`, reads `output`. */
   async function run(
     define: (builder: StreamsBuilder) => void,
-    records: [string | null, string | null, number][],
-    output = 'output',
-  ): Promise<{ key: string | null; value: string | null; timestamp: number }[]> {
+    records: readonly string[],
+  ): Promise<string[]> {
     const builder = new StreamsBuilder();
     define(builder);
-    driver = await TopologyTestDriver.create(builder.build());
-    const input = driver.createInputTopic('input', str, str);
-    for (const [key, value, timestamp] of records) await input.pipeInput(key, value, timestamp);
-    return driver
-      .createOutputTopic(output, str, str)
-      .readRecordsToList()
-      .map(({ key, value, timestamp }) => ({ key, value, timestamp }));
+    await dsl.start(builder);
+    await dsl.pipeLines('input', records);
+    return dsl.lines('output');
   }
 
-  const abc: [string, string, number][] = [
-    ['a', '1', 10],
-    ['b', '2', 20],
-    ['c', '3', 30],
-  ];
+  const abc = ['a=1@10', 'b=2@20', 'c=3@30'];
 
   it('filter keeps and filterNot drops the matching records', async () => {
     const odd = (_k: string, v: string): boolean => Number(v) % 2 === 1;
     expect(
       await run((b) => b.stream('input', strings).filter(odd).to('output', toStrings), abc),
-    ).toEqual([
-      { key: 'a', value: '1', timestamp: 10 },
-      { key: 'c', value: '3', timestamp: 30 },
-    ]);
-    await driver?.close();
+    ).toEqual(['a=1@10', 'c=3@30']);
     expect(
       await run((b) => b.stream('input', strings).filterNot(odd).to('output', toStrings), abc),
-    ).toEqual([{ key: 'b', value: '2', timestamp: 20 }]);
+    ).toEqual(['b=2@20']);
   });
 
   it('map replaces key and value; selectKey the key; mapValues the value', async () => {
@@ -68,12 +51,7 @@ describe('KStream operators through the TopologyTestDriver', () => {
             .to('output', toStrings),
         abc,
       ),
-    ).toEqual([
-      { key: '1', value: 'A', timestamp: 10 },
-      { key: '2', value: 'B', timestamp: 20 },
-      { key: '3', value: 'C', timestamp: 30 },
-    ]);
-    await driver?.close();
+    ).toEqual(['1=A@10', '2=B@20', '3=C@30']);
     expect(
       await run(
         (b) =>
@@ -84,10 +62,7 @@ describe('KStream operators through the TopologyTestDriver', () => {
             .to('output', toStrings),
         abc.slice(0, 2),
       ),
-    ).toEqual([
-      { key: 'a1', value: 'a1=10', timestamp: 10 },
-      { key: 'b2', value: 'b2=20', timestamp: 20 },
-    ]);
+    ).toEqual(['a1=a1=10@10', 'b2=b2=20@20']);
   });
 
   it('fails loudly when a changed key reaches the default (bytes) serde, like Kafka Streams', async () => {
@@ -120,13 +95,7 @@ describe('KStream operators through the TopologyTestDriver', () => {
             .to('output', toStrings),
         abc.slice(0, 2),
       ),
-    ).toEqual([
-      { key: 'a', value: '1', timestamp: 10 },
-      { key: "a'", value: '11', timestamp: 10 },
-      { key: 'b', value: '2', timestamp: 20 },
-      { key: "b'", value: '22', timestamp: 20 },
-    ]);
-    await driver?.close();
+    ).toEqual(['a=1@10', "a'=11@10", 'b=2@20', "b'=22@20"]);
     expect(
       await run(
         (b) =>
@@ -134,17 +103,9 @@ describe('KStream operators through the TopologyTestDriver', () => {
             .stream('input', strings)
             .flatMapValues((v) => v.split(' '))
             .to('output', toStrings),
-        [
-          ['s', 'the quick fox', 5],
-          ['t', '', 6],
-        ],
+        ['s=the quick fox@5', 't=@6'],
       ),
-    ).toEqual([
-      { key: 's', value: 'the', timestamp: 5 },
-      { key: 's', value: 'quick', timestamp: 5 },
-      { key: 's', value: 'fox', timestamp: 5 },
-      { key: 't', value: '', timestamp: 6 },
-    ]);
+    ).toEqual(['s=the@5', 's=quick@5', 's=fox@5', 't=@6']);
   });
 
   it('peek sees every record and passes it on; foreach terminates', async () => {
@@ -155,7 +116,7 @@ describe('KStream operators through the TopologyTestDriver', () => {
       stream.peek((k, v) => peeked.push(`${k}:${v}`)).to('output', toStrings);
       stream.foreach((k, v) => each.push(`${k}:${v}`));
     }, abc);
-    expect(out.map((r) => r.key)).toEqual(['a', 'b', 'c']);
+    expect(out).toEqual(['a=1@10', 'b=2@20', 'c=3@30']);
     expect(peeked).toEqual(['a:1', 'b:2', 'c:3']);
     expect(each).toEqual(['a:1', 'b:2', 'c:3']);
   });
@@ -169,23 +130,11 @@ describe('KStream operators through the TopologyTestDriver', () => {
       .branch((_k, v) => Number(v) > 1, Branched.as('medium'))
       .defaultBranch(Branched.as('small'));
     for (const [name, stream] of branches) stream.to(name, toStrings);
-    driver = await TopologyTestDriver.create(builder.build());
-    const input = driver.createInputTopic('input', str, str);
-    for (const [k, v, t] of [
-      ['a', '1', 1],
-      ['b', '50', 2],
-      ['c', '5', 3],
-      ['d', '11', 4],
-    ] as const)
-      await input.pipeInput(k, v, t);
-    const read = (topic: string): (string | null)[] =>
-      driver!
-        .createOutputTopic(topic, str, str)
-        .readKeyValuesToList()
-        .map((r) => r.key);
-    expect(read('n-big')).toEqual(['b', 'd']);
-    expect(read('n-medium')).toEqual(['c']);
-    expect(read('n-small')).toEqual(['a']);
+    await dsl.start(builder);
+    await dsl.pipeLines('input', ['a=1@1', 'b=50@2', 'c=5@3', 'd=11@4']);
+    expect(dsl.lines('n-big')).toEqual(['b=50@2', 'd=11@4']);
+    expect(dsl.lines('n-medium')).toEqual(['c=5@3']);
+    expect(dsl.lines('n-small')).toEqual(['a=1@1']);
   });
 
   it('split without a default branch drops unmatched records', async () => {
@@ -198,7 +147,7 @@ describe('KStream operators through the TopologyTestDriver', () => {
           .noDefaultBranch();
         for (const stream of branches.values()) stream.to('output', toStrings);
       }, abc),
-    ).toEqual([{ key: 'b', value: '2', timestamp: 20 }]);
+    ).toEqual(['b=2@20']);
   });
 
   it('merge interleaves both inputs in processing order', async () => {
@@ -207,17 +156,11 @@ describe('KStream operators through the TopologyTestDriver', () => {
       .stream('input', strings)
       .merge(builder.stream('other', strings).mapValues((v) => `other-${v}`))
       .to('output', toStrings);
-    driver = await TopologyTestDriver.create(builder.build());
-    const input = driver.createInputTopic('input', str, str);
-    const other = driver.createInputTopic('other', str, str);
-    await input.pipeInput('a', '1', 1);
-    await other.pipeInput('b', '2', 2);
-    await input.pipeInput('c', '3', 3);
-    expect(driver.createOutputTopic('output', str, str).readKeyValuesToList()).toEqual([
-      { key: 'a', value: '1' },
-      { key: 'b', value: 'other-2' },
-      { key: 'c', value: '3' },
-    ]);
+    await dsl.start(builder);
+    await dsl.pipeLines('input', ['a=1@1']);
+    await dsl.pipeLines('other', ['b=2@2']);
+    await dsl.pipeLines('input', ['c=3@3']);
+    expect(dsl.lines('output')).toEqual(['a=1@1', 'b=other-2@2', 'c=3@3']);
   });
 
   it('to writes with the given serdes; repartition goes through the internal topic', async () => {
@@ -228,20 +171,10 @@ describe('KStream operators through the TopologyTestDriver', () => {
       .repartition(Repartitioned.with(str, num).withName('by-key'))
       .mapValues((v) => v * 2)
       .to('output', Produced.with(str, num));
-    driver = await TopologyTestDriver.create(builder.build());
-    const input = driver.createInputTopic('input', str, str);
-    for (const [k, v, t] of abc) await input.pipeInput(k, v, t);
+    const driver = await dsl.start(builder);
+    await dsl.pipeLines('input', abc);
     expect(driver.producedRecords('topology-test-driver-by-key-repartition')).toHaveLength(3);
-    expect(
-      driver
-        .createOutputTopic('output', str, num)
-        .readRecordsToList()
-        .map(({ key, value, timestamp }) => ({ key, value, timestamp })),
-    ).toEqual([
-      { key: 'a', value: 2, timestamp: 10 },
-      { key: 'b', value: 4, timestamp: 20 },
-      { key: 'c', value: 6, timestamp: 30 },
-    ]);
+    expect(dsl.lines('output', str, num)).toEqual(['a=2@10', 'b=4@20', 'c=6@30']);
   });
 
   it('process runs a processor of your own and connects its stores', async () => {
@@ -265,9 +198,6 @@ describe('KStream operators through the TopologyTestDriver', () => {
             .to('output', toStrings),
         abc.slice(0, 2),
       ),
-    ).toEqual([
-      { key: 'a', value: '1#1', timestamp: 10 },
-      { key: 'b', value: '2#2', timestamp: 20 },
-    ]);
+    ).toEqual(['a=1#1@10', 'b=2#2@20']);
   });
 });

@@ -14,13 +14,15 @@ import type { Joined } from './joined';
 import type { Named } from './named';
 import type { Produced } from './produced';
 import type { Repartitioned } from './repartitioned';
-import { KStreamFilterProcessor } from './internals/kstream-filter.processor';
-import { KStreamFlatMapValuesProcessor } from './internals/kstream-flat-map-values.processor';
-import { KStreamFlatMapProcessor } from './internals/kstream-flat-map.processor';
-import { KStreamMapValuesProcessor } from './internals/kstream-map-values.processor';
-import { KStreamMapProcessor } from './internals/kstream-map.processor';
-import { KStreamPeekProcessor } from './internals/kstream-peek.processor';
-import { KStreamSelectKeyProcessor } from './internals/kstream-select-key.processor';
+import {
+  filterProcessor,
+  flatMapProcessor,
+  flatMapValuesProcessor,
+  mapProcessor,
+  mapValuesProcessor,
+  peekProcessor,
+  selectKeyProcessor,
+} from './internals/stateless.processor';
 import { NAMES } from './internals/naming';
 import { PassThroughProcessor } from './internals/pass-through.processor';
 import { streamTableJoin } from './internals/stream-table-join';
@@ -52,25 +54,25 @@ export class KStream<K, V> {
 
   /** Keeps the records `predicate` accepts. */
   filter(predicate: Predicate<K, V>, named?: Named): KStream<K, V> {
-    return this.stateless(named, NAMES.FILTER, () => new KStreamFilterProcessor(predicate, false));
+    return this.stateless(named, NAMES.FILTER, () => filterProcessor(predicate, false));
   }
 
   /** Drops the records `predicate` accepts. */
   filterNot(predicate: Predicate<K, V>, named?: Named): KStream<K, V> {
-    return this.stateless(named, NAMES.FILTER, () => new KStreamFilterProcessor(predicate, true));
+    return this.stateless(named, NAMES.FILTER, () => filterProcessor(predicate, true));
   }
 
   /** Replaces each record's key and value with `mapper`'s `{ key, value }` (marks for repartition). */
   map<KR, VR>(mapper: KeyValueMapper<K, V, KeyValue<KR, VR>>, named?: Named): KStream<KR, VR> {
     const name = this.nameFor(named, NAMES.MAP);
-    this.addProcessor(name, () => new KStreamMapProcessor(mapper));
+    this.addProcessor(name, () => mapProcessor(mapper));
     return this.derive<KR, VR>(name, undefined, undefined, true);
   }
 
   /** Replaces each record's value; `mapper` gets `(value, key)`. Keeps the key. */
   mapValues<VR>(mapper: ValueMapper<V, VR, K>, named?: Named): KStream<K, VR> {
     const name = this.nameFor(named, NAMES.MAPVALUES);
-    this.addProcessor(name, () => new KStreamMapValuesProcessor(mapper));
+    this.addProcessor(name, () => mapValuesProcessor(mapper));
     return this.derive<K, VR>(name, this.node.keySerde, undefined, this.repartitionRequired);
   }
 
@@ -80,33 +82,33 @@ export class KStream<K, V> {
     named?: Named,
   ): KStream<KR, VR> {
     const name = this.nameFor(named, NAMES.FLATMAP);
-    this.addProcessor(name, () => new KStreamFlatMapProcessor(mapper));
+    this.addProcessor(name, () => flatMapProcessor(mapper));
     return this.derive<KR, VR>(name, undefined, undefined, true);
   }
 
   /** Replaces each record with one record per value `mapper` returns. Keeps the key. */
   flatMapValues<VR>(mapper: ValueMapper<V, Iterable<VR>, K>, named?: Named): KStream<K, VR> {
     const name = this.nameFor(named, NAMES.FLATMAPVALUES);
-    this.addProcessor(name, () => new KStreamFlatMapValuesProcessor(mapper));
+    this.addProcessor(name, () => flatMapValuesProcessor(mapper));
     return this.derive<K, VR>(name, this.node.keySerde, undefined, this.repartitionRequired);
   }
 
   /** Gives each record the key `mapper` computes (marks for repartition). */
   selectKey<KR>(mapper: KeyValueMapper<K, V, KR>, named?: Named): KStream<KR, V> {
     const name = this.nameFor(named, NAMES.KEY_SELECT);
-    this.addProcessor(name, () => new KStreamSelectKeyProcessor(mapper));
+    this.addProcessor(name, () => selectKeyProcessor(mapper));
     return this.derive<KR, V>(name, undefined, this.node.valueSerde, true);
   }
 
   /** Calls `action` for each record and passes the record on (for logging, metrics). */
   peek(action: ForeachAction<K, V>, named?: Named): KStream<K, V> {
-    return this.stateless(named, NAMES.PEEK, () => new KStreamPeekProcessor(action, true));
+    return this.stateless(named, NAMES.PEEK, () => peekProcessor(action, true));
   }
 
   /** Calls `action` for each record; a terminal operation. */
   foreach(action: ForeachAction<K, V>, named?: Named): void {
     const name = this.nameFor(named, NAMES.FOREACH);
-    this.addProcessor(name, () => new KStreamPeekProcessor(action, false));
+    this.addProcessor(name, () => peekProcessor(action, false));
   }
 
   /**
@@ -208,7 +210,7 @@ export class KStream<K, V> {
    */
   groupBy<KR>(selector: KeyValueMapper<K, V, KR>, grouped?: Grouped<KR, V>): KGroupedStream<KR, V> {
     const name = grouped?.name ?? this.node.builder.newProcessorName(NAMES.KEY_SELECT);
-    this.addProcessor(name, () => new KStreamSelectKeyProcessor(selector));
+    this.addProcessor(name, () => selectKeyProcessor(selector));
     return new this.node.builder.dsl.KGroupedStream<KR, V>(
       {
         ...this.node,

@@ -1,4 +1,3 @@
-import { TopologyTestDriver } from '@nest-streams/testing';
 import { TopologyError } from '../errors/topology.error';
 import { Serdes } from '../serde/serdes';
 import { Consumed } from './consumed';
@@ -8,41 +7,39 @@ import { Produced } from './produced';
 import { StreamsBuilder } from './streams-builder';
 import { SessionWindowedSerde } from './windows/session-windowed.serde';
 import { SessionWindows } from './windows/session-windows';
+import { dslDriverPerTest, windowLabel } from '../../test-support/dsl-test-support';
 
 const str = Serdes.String();
 const long = Serdes.Long();
 
+/** The clicks per key and session of 10 ms, in store `sessions`, written to `output`. */
+function sessionCounts(): StreamsBuilder {
+  const builder = new StreamsBuilder();
+  builder
+    .stream('clicks', Consumed.with(str, str))
+    .groupByKey()
+    .windowedBy(SessionWindows.ofInactivityGapWithNoGrace(10))
+    .count(Materialized.as('sessions'))
+    .toStream()
+    .map((w, n) => ({ key: windowLabel(w), value: n }))
+    .to('output', Produced.with(str, long));
+  return builder;
+}
+
 describe('SessionWindowedKStream through the TopologyTestDriver', () => {
-  let driver: TopologyTestDriver | undefined;
-  afterEach(async () => {
-    await driver?.close();
-    driver = undefined;
-  });
+  const dsl = dslDriverPerTest();
 
   it('counts per session, deleting sessions that merge into a larger one', async () => {
-    const builder = new StreamsBuilder();
-    builder
-      .stream('clicks', Consumed.with(str, str))
-      .groupByKey()
-      .windowedBy(SessionWindows.ofInactivityGapWithNoGrace(10))
-      .count(Materialized.as('sessions'))
-      .toStream()
-      .map((w, n) => ({ key: `${w.key}@${w.window.start}/${w.window.end}`, value: n }))
-      .to('output', Produced.with(str, long));
-    driver = await TopologyTestDriver.create(builder.build());
-    const input = driver.createInputTopic('clicks', str, str);
-    await input.pipeInput('a', 'x', 0);
-    await input.pipeInput('a', 'x', 5);
-    await input.pipeInput('a', 'x', 30);
-    await input.pipeInput('a', 'x', 20);
-    await input.pipeInput('b', 'x', 1); // late: stream time 30 - gap 10 > 1
-    await input.pipeInput('a', 'x', 3);
-    expect(
-      driver
-        .createOutputTopic<string, number>('output', str, long)
-        .readRecordsToList()
-        .map(({ key, value, timestamp }) => `${key}=${value}@${timestamp}`),
-    ).toEqual([
+    const driver = await dsl.start(sessionCounts());
+    await dsl.pipeLines('clicks', [
+      'a=x@0',
+      'a=x@5',
+      'a=x@30',
+      'a=x@20',
+      'b=x@1', // late: stream time 30 - gap 10 > 1
+      'a=x@3',
+    ]);
+    expect(dsl.lines('output', str, long)).toEqual([
       'a@0/0=1@0',
       'a@0/0=null@0',
       'a@0/5=2@5',
@@ -57,33 +54,15 @@ describe('SessionWindowedKStream through the TopologyTestDriver', () => {
   });
 
   it('with caching, emits and logs each session once per commit', async () => {
-    const builder = new StreamsBuilder();
-    builder
-      .stream('clicks', Consumed.with(str, str))
-      .groupByKey()
-      .windowedBy(SessionWindows.ofInactivityGapWithNoGrace(10))
-      .count(Materialized.as('sessions'))
-      .toStream()
-      .map((w, n) => ({ key: `${w.key}@${w.window.start}/${w.window.end}`, value: n }))
-      .to('output', Produced.with(str, long));
-    driver = await TopologyTestDriver.create(builder.build(), { commitEveryRecord: false });
-    const input = driver.createInputTopic('clicks', str, str);
-    for (const t of [0, 5, 8]) await input.pipeInput('a', 'x', t);
-    await input.pipeInput('b', 'x', 6);
+    const driver = await dsl.start(sessionCounts(), { commitEveryRecord: false });
+    await dsl.pipeLines('clicks', ['a=x@0', 'a=x@5', 'a=x@8', 'b=x@6']);
     await driver.commit();
-    const output = driver.createOutputTopic<string, number>('output', str, long);
     // [0,0] and [0,5] were merged away before any commit: never emitted, never logged.
-    expect(output.readKeyValuesToList()).toEqual([
-      { key: 'a@0/8', value: 3 },
-      { key: 'b@6/6', value: 1 },
-    ]);
+    expect(dsl.lines('output', str, long)).toEqual(['a@0/8=3@8', 'b@6/6=1@6']);
     expect(driver.producedRecords('topology-test-driver-sessions-changelog')).toHaveLength(2);
-    await input.pipeInput('a', 'x', 12);
+    await dsl.pipeLines('clicks', ['a=x@12']);
     await driver.commit();
-    expect(output.readKeyValuesToList()).toEqual([
-      { key: 'a@0/8', value: null },
-      { key: 'a@0/12', value: 4 },
-    ]);
+    expect(dsl.lines('output', str, long)).toEqual(['a@0/8=null@8', 'a@0/12=4@12']);
   });
 
   it('aggregates with a merger and writes session-windowed keys with their serde', async () => {
@@ -102,17 +81,13 @@ describe('SessionWindowedKStream through the TopologyTestDriver', () => {
       .toStream()
       .filter((_k, v) => v !== null)
       .to('output', Produced.with(keys, str));
-    driver = await TopologyTestDriver.create(builder.build());
-    const input = driver.createInputTopic('clicks', str, str);
-    await input.pipeInput('u', 'a', 0);
-    await input.pipeInput('u', 'c', 20);
-    await input.pipeInput('u', 'b', 10);
-    expect(
-      driver
-        .createOutputTopic('output', keys, str)
-        .readKeyValuesToList()
-        .map(({ key, value }) => `${String(key)}=${value}`),
-    ).toEqual(['[u@0/0]=a', '[u@20/20]=c', '[u@0/20]=acb']);
+    await dsl.start(builder);
+    await dsl.pipeLines('clicks', ['u=a@0', 'u=c@20', 'u=b@10']);
+    expect(dsl.lines('output', keys, str)).toEqual([
+      '[u@0/0]=a@0',
+      '[u@20/20]=c@20',
+      '[u@0/20]=acb@20',
+    ]);
   });
 
   it('reduce combines the values of a session', async () => {
@@ -124,18 +99,11 @@ describe('SessionWindowedKStream through the TopologyTestDriver', () => {
       .reduce((a, b) => `${a}${b}`, Materialized.as<string, string>('r').withValueSerde(str))
       .toStream()
       .filter((_k, v) => v !== null)
-      .map((w, v) => ({ key: `${w.key}@${w.window.start}/${w.window.end}`, value: v }))
+      .map((w, v) => ({ key: windowLabel(w), value: v }))
       .to('output', Produced.with(str, str));
-    driver = await TopologyTestDriver.create(builder.build());
-    const input = driver.createInputTopic('clicks', str, str);
-    await input.pipeInput('k', 'x', 1);
-    await input.pipeInput('k', 'y', 4);
-    await input.pipeInput('k', 'z', 20);
-    expect(driver.createOutputTopic('output', str, str).readKeyValuesToList()).toEqual([
-      { key: 'k@1/1', value: 'x' },
-      { key: 'k@1/4', value: 'xy' },
-      { key: 'k@20/20', value: 'z' },
-    ]);
+    await dsl.start(builder);
+    await dsl.pipeLines('clicks', ['k=x@1', 'k=y@4', 'k=z@20']);
+    expect(dsl.lines('output')).toEqual(['k@1/1=x@1', 'k@1/4=xy@4', 'k@20/20=z@20']);
   });
 
   it('rejects a retention shorter than gap plus grace', () => {

@@ -103,7 +103,7 @@ export class SessionWindowedKStream<K, V> {
       defaultValueSerde,
       tableKeySerde: () => undefined,
       store: (storeName, keySerde, valueSerde) =>
-        sessionStore(storeName, this.windows, materialized, keySerde, valueSerde),
+        sessionStore(this.windows)(storeName, materialized, keySerde, valueSerde),
       supplier: (storeName) =>
         new KStreamSessionWindowAggregateSupplier<K, V, VA>(storeName, this.windows, aggregation),
     });

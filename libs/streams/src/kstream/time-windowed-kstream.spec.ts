@@ -1,4 +1,3 @@
-import { TopologyTestDriver } from '@nest-streams/testing';
 import { TopologyError } from '../errors/topology.error';
 import { Serdes } from '../serde/serdes';
 import type { ValueAndTimestamp } from '../state/value-and-timestamp';
@@ -9,6 +8,7 @@ import { Produced } from './produced';
 import { StreamsBuilder } from './streams-builder';
 import { TimeWindowedSerde } from './windows/time-windowed.serde';
 import { TimeWindows } from './windows/time-windows';
+import { dslDriverPerTest, windowLabel } from '../../test-support/dsl-test-support';
 
 const str = Serdes.String();
 const long = Serdes.Long();
@@ -16,11 +16,7 @@ const FIVE_MINUTES = 5 * 60_000;
 const HOUR = 3_600_000;
 
 describe('TimeWindowedKStream through the TopologyTestDriver', () => {
-  let driver: TopologyTestDriver | undefined;
-  afterEach(async () => {
-    await driver?.close();
-    driver = undefined;
-  });
+  const dsl = dslDriverPerTest();
 
   function windowedCountTopology(): StreamsBuilder {
     const builder = new StreamsBuilder();
@@ -30,7 +26,7 @@ describe('TimeWindowedKStream through the TopologyTestDriver', () => {
       .windowedBy(TimeWindows.ofSizeWithNoGrace(FIVE_MINUTES))
       .count(Materialized.as<string, number>('windowed-count-store').withRetention(HOUR))
       .toStream()
-      .map((w, count) => ({ key: `${w.key}@${w.window.start}/${w.window.end}`, value: count }))
+      .map((w, count) => ({ key: windowLabel(w), value: count }))
       .to('output', Produced.with(str, long));
     return builder;
   }
@@ -46,21 +42,17 @@ describe('TimeWindowedKStream through the TopologyTestDriver', () => {
   });
 
   it('counts per key in 5-minute tumbling windows and drops late records', async () => {
-    driver = await TopologyTestDriver.create(windowedCountTopology().build());
-    const input = driver.createInputTopic('labs.events', str, str);
-    await input.pipeInput('u1', 'e', 1_000);
-    await input.pipeInput('u1', 'e', 299_999);
-    await input.pipeInput('u2', 'e', 100_000);
-    await input.pipeInput('u1', 'e', 300_000);
-    await input.pipeInput('u1', 'e', 200_000);
-    await input.pipeInput('u2', 'e', 600_000);
-    await input.pipeInput('u2', 'e', 599_999);
-    expect(
-      driver
-        .createOutputTopic<string, number>('output', str, long)
-        .readRecordsToList()
-        .map(({ key, value, timestamp }) => `${key}=${value}@${timestamp}`),
-    ).toEqual([
+    const driver = await dsl.start(windowedCountTopology());
+    await dsl.pipeLines('labs.events', [
+      'u1=e@1000',
+      'u1=e@299999',
+      'u2=e@100000',
+      'u1=e@300000',
+      'u1=e@200000',
+      'u2=e@600000',
+      'u2=e@599999',
+    ]);
+    expect(dsl.lines('output', str, long)).toEqual([
       'u1@0/300000=1@1000',
       'u1@0/300000=2@299999',
       'u2@0/300000=1@100000',
@@ -74,7 +66,7 @@ describe('TimeWindowedKStream through the TopologyTestDriver', () => {
     expect(store.fetch('u2', FIVE_MINUTES)).toBeUndefined();
     // The two late records, then a null key: the task's dropped-records.
     expect(driver.metrics().droppedRecords).toBe(2);
-    await input.pipeInput(null as unknown as string, 'e', 600_001);
+    await dsl.pipeLines('labs.events', ['null=e@600001']);
     expect(driver.metrics()).toMatchObject({ processed: 8, droppedRecords: 3 });
   });
 
@@ -92,26 +84,16 @@ describe('TimeWindowedKStream through the TopologyTestDriver', () => {
       )
       .toStream()
       .to('output', Produced.with(windowSerde, str));
-    driver = await TopologyTestDriver.create(builder.build());
-    const input = driver.createInputTopic('input', str, str);
-    await input.pipeInput('k', 'a', 7);
-    await input.pipeInput('k', 'b', 12);
-    await input.pipeInput('k', 'c', 4);
-    await input.pipeInput('k', 'd', 21);
-    await input.pipeInput('k', 'e', 9);
-    expect(
-      driver
-        .createOutputTopic('output', windowSerde, str)
-        .readKeyValuesToList()
-        .map(({ key, value }) => `${String(key)}=${value}`),
-    ).toEqual([
-      '[k@0/10]=a',
-      '[k@5/15]=a',
-      '[k@5/15]=ab',
-      '[k@10/20]=b',
-      '[k@0/10]=ac',
-      '[k@15/25]=d',
-      '[k@20/30]=d',
+    await dsl.start(builder);
+    await dsl.pipeLines('input', ['k=a@7', 'k=b@12', 'k=c@4', 'k=d@21', 'k=e@9']);
+    expect(dsl.lines('output', windowSerde, str)).toEqual([
+      '[k@0/10]=a@7',
+      '[k@5/15]=a@7',
+      '[k@5/15]=ab@12',
+      '[k@10/20]=b@12',
+      '[k@0/10]=ac@7',
+      '[k@15/25]=d@21',
+      '[k@20/30]=d@21',
     ]);
   });
 
@@ -123,18 +105,11 @@ describe('TimeWindowedKStream through the TopologyTestDriver', () => {
       .windowedBy(TimeWindows.ofSizeWithNoGrace(100))
       .reduce((a, b) => `${a}${b}`, Materialized.as<string, string>('r').withValueSerde(str))
       .toStream()
-      .map((w, v) => ({ key: `${w.key}@${w.window.start}`, value: v }))
+      .map((w, v) => ({ key: windowLabel(w), value: v }))
       .to('output', Produced.with(str, str));
-    driver = await TopologyTestDriver.create(builder.build());
-    const input = driver.createInputTopic('input', str, str);
-    await input.pipeInput('k', 'x', 1);
-    await input.pipeInput('k', 'y', 2);
-    await input.pipeInput('k', 'z', 101);
-    expect(driver.createOutputTopic('output', str, str).readKeyValuesToList()).toEqual([
-      { key: 'k@0', value: 'x' },
-      { key: 'k@0', value: 'xy' },
-      { key: 'k@100', value: 'z' },
-    ]);
+    await dsl.start(builder);
+    await dsl.pipeLines('input', ['k=x@1', 'k=y@2', 'k=z@101']);
+    expect(dsl.lines('output')).toEqual(['k@0/100=x@1', 'k@0/100=xy@2', 'k@100/200=z@101']);
   });
 
   it('rejects a retention shorter than window size plus grace', () => {

@@ -1,16 +1,14 @@
-import { Serdes } from '../serde/serdes';
-import type { Serde } from '../serde/serde';
 import type { Aggregator, Initializer, Reducer } from './functions';
 import type { KTable } from './ktable';
 import type { Materialized } from './materialized';
 import type { Named } from './named';
 import type { TimeWindows } from './windows/time-windows';
 import type { Windowed } from '../windowing/windowed';
-import type { GroupedStreamAggregateBuilder } from './internals/grouped-stream-aggregate-builder';
-import type { AggregateFunction } from './internals/kstream-aggregate.processor';
+import type {
+  AggregateKind,
+  GroupedStreamAggregateBuilder,
+} from './internals/grouped-stream-aggregate-builder';
 import { KStreamWindowAggregateSupplier } from './internals/kstream-window-aggregate.processor';
-import { NAMES } from './internals/naming';
-import type { StreamNode } from './internals/stream-node';
 import { timestampedWindowStore } from './internals/window-store-materializer';
 
 /**
@@ -25,22 +23,25 @@ import { timestampedWindowStore } from './internals/window-store-materializer';
  * Errors: `TopologyError` for a taken name or a retention below size + grace: fix the call.
  */
 export class TimeWindowedKStream<K, V> {
+  /** One row per key and window in a timestamped window store. */
+  private readonly kind: AggregateKind<K, V, Windowed<K>>;
+
   /** @internal Made by `KGroupedStream.windowedBy`. */
   constructor(
-    private readonly node: StreamNode<K, V>,
-    private readonly windows: TimeWindows,
+    windows: TimeWindows,
     private readonly aggregates: GroupedStreamAggregateBuilder<K, V>,
-  ) {}
+  ) {
+    this.kind = {
+      tableKeySerde: () => undefined,
+      store: timestampedWindowStore(windows),
+      supplier: (storeName, aggregate) =>
+        new KStreamWindowAggregateSupplier(storeName, windows, aggregate),
+    };
+  }
 
   /** Counts the records per key and window. */
   count(materialized?: Materialized<K, number>, named?: Named): KTable<Windowed<K>, number> {
-    return this.doAggregate<number>(
-      NAMES.AGGREGATE,
-      (_key, _value, count) => (count ?? 0) + 1,
-      materialized,
-      named,
-      Serdes.Long(),
-    );
+    return this.aggregates.count(this.kind, materialized, named);
   }
 
   /** Combines the values per key and window with `reducer(aggregate, value)`. */
@@ -49,13 +50,7 @@ export class TimeWindowedKStream<K, V> {
     materialized?: Materialized<K, V>,
     named?: Named,
   ): KTable<Windowed<K>, V> {
-    return this.doAggregate<V>(
-      NAMES.REDUCE,
-      (_key, value, aggregate) => (aggregate === undefined ? value : reducer(aggregate, value)),
-      materialized,
-      named,
-      this.node.valueSerde,
-    );
+    return this.aggregates.reduce(this.kind, reducer, materialized, named);
   }
 
   /** Folds the values per key and window, each window starting from `initializer()`. */
@@ -65,33 +60,6 @@ export class TimeWindowedKStream<K, V> {
     materialized?: Materialized<K, VA>,
     named?: Named,
   ): KTable<Windowed<K>, VA> {
-    return this.doAggregate<VA>(
-      NAMES.AGGREGATE,
-      (key, value, aggregate) =>
-        aggregator(key, value, aggregate === undefined ? initializer() : aggregate),
-      materialized,
-      named,
-      undefined,
-    );
-  }
-
-  private doAggregate<VA>(
-    prefix: string,
-    aggregate: AggregateFunction<K, V, VA>,
-    materialized: Materialized<K, VA> | undefined,
-    named: Named | undefined,
-    defaultValueSerde: Serde<VA> | undefined,
-  ): KTable<Windowed<K>, VA> {
-    return this.aggregates.table<Windowed<K>, VA>({
-      prefix,
-      materialized,
-      named,
-      defaultValueSerde,
-      tableKeySerde: () => undefined,
-      store: (storeName, keySerde, valueSerde) =>
-        timestampedWindowStore(storeName, this.windows, materialized, keySerde, valueSerde),
-      supplier: (storeName) =>
-        new KStreamWindowAggregateSupplier<K, V, VA>(storeName, this.windows, aggregate),
-    });
+    return this.aggregates.aggregate(this.kind, initializer, aggregator, materialized, named);
   }
 }

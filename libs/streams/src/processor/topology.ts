@@ -78,7 +78,6 @@ export class Topology {
     supplier: ProcessorSupplier<KIn, VIn, KOut, VOut>,
     ...parentNames: string[]
   ): this {
-    this.checkParents(name, parentNames);
     this.addNode({
       kind: 'processor',
       name,
@@ -96,7 +95,6 @@ export class Topology {
     options: SinkOptions<K, V> = {},
     ...parentNames: string[]
   ): this {
-    this.checkParents(name, parentNames);
     this.addNode({
       kind: 'sink',
       name,
@@ -306,7 +304,9 @@ export class Topology {
     }
   }
 
+  /** Adds `node`, checking a processor's or sink's parents first, then that its name is free. */
   private addNode(node: NodeDef): void {
+    if (node.kind !== 'source') this.checkParents(node.name, node.parents);
     if (this.nodes.has(node.name))
       throw new TopologyError(`a node named '${node.name}' already exists`);
     this.nodes.set(node.name, node);

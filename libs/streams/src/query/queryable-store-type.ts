@@ -31,22 +31,35 @@ const isWindow = (s: unknown): boolean =>
 const isSession = (s: unknown): boolean =>
   typeof s === 'object' && s !== null && 'findSessionsAsync' in s;
 
+/**
+ * A store kind whose view reads plain values: a timestamped copy is seen through `unwrap`
+ * (values without their timestamps, as Kafka Streams' queries of timestamped stores), and
+ * `View` combines the copies.
+ */
+function plainValues<U, S, T>(
+  kind: QueryableStoreType<T>['kind'],
+  accepts: (store: unknown) => boolean,
+  unwrap: (timestamped: U) => S,
+  View: new (name: string, stores: () => PartitionedStores<S>) => T,
+): QueryableStoreType<T> {
+  const plain = (store: unknown): S => (isTimestamped(store) ? unwrap(store as U) : (store as S));
+  return {
+    kind,
+    accepts,
+    create: (name, stores) => new View(name, () => mapCopies(stores(), plain)),
+  };
+}
+
 /** The store kinds of interactive queries, as Kafka Streams' `QueryableStoreTypes`. */
 export const QueryableStoreTypes = {
   /** Plain values (a timestamped store's values are unwrapped, as in Kafka Streams). */
   keyValueStore<K, V>(): QueryableStoreType<ReadOnlyKeyValueStore<K, V>> {
-    return {
-      kind: 'key-value',
-      accepts: isKeyValue,
-      create: (name, stores) =>
-        new CompositeReadOnlyKeyValueStore<K, V>(name, () =>
-          mapCopies(stores(), (store) =>
-            isTimestamped(store)
-              ? unwrapKeyValueStore(store as ReadOnlyKeyValueStore<K, ValueAndTimestamp<V>>)
-              : (store as ReadOnlyKeyValueStore<K, V>),
-          ),
-        ),
-    };
+    return plainValues(
+      'key-value',
+      isKeyValue,
+      unwrapKeyValueStore<K, V>,
+      CompositeReadOnlyKeyValueStore<K, V>,
+    );
   },
   /** Values with the timestamp of the record that last wrote them (timestamped stores only). */
   timestampedKeyValueStore<K, V>(): QueryableStoreType<
@@ -63,18 +76,12 @@ export const QueryableStoreTypes = {
     };
   },
   windowStore<K, V>(): QueryableStoreType<ReadOnlyWindowStore<K, V>> {
-    return {
-      kind: 'window',
-      accepts: isWindow,
-      create: (name, stores) =>
-        new CompositeReadOnlyWindowStore<K, V>(name, () =>
-          mapCopies(stores(), (s) =>
-            isTimestamped(s)
-              ? unwrapWindowStore(s as ReadOnlyWindowStore<K, ValueAndTimestamp<V>>)
-              : (s as ReadOnlyWindowStore<K, V>),
-          ),
-        ),
-    };
+    return plainValues(
+      'window',
+      isWindow,
+      unwrapWindowStore<K, V>,
+      CompositeReadOnlyWindowStore<K, V>,
+    );
   },
   /**
    * Session stores (session-windowed aggregations, `Stores.sessionStoreBuilder`): one view over

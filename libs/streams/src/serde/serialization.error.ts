@@ -9,10 +9,7 @@ import { StreamsError } from '../errors/streams.error';
  * it to the deserialization-exception handler (log and continue by default, or dead-letter);
  * on the output side fix the value or pick a serde that can represent it.
  */
-export class SerializationError extends StreamsError {
-  readonly code = 'SERIALIZATION_ERROR';
-  readonly retriable = false;
-
+export class SerializationError extends StreamsError.coded('SERIALIZATION_ERROR', false) {
   constructor(
     message: string,
     options?: {

@@ -1,30 +1,17 @@
-import { Injectable, type INestApplication } from '@nestjs/common';
+import { type INestApplication } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
-import { Serdes } from '@nest-streams/streams';
 import { freePort } from '../../../../../tools/kafka/free-port';
-import { Aggregate } from '../../decorators/aggregate.decorator';
-import { StateStore } from '../../decorators/state-store.decorator';
 import { InteractiveQueryServer } from '../../queries/internals/interactive-query.server';
 import { fromWire } from '../../queries/internals/wire-codec';
 import { StreamsModule } from '../../streams.module';
 import type { StreamsModuleOptions } from '../../streams-module-options.interface';
 import type { InstanceReport } from './instance-reporter';
+import { sumAggregation } from '../../../test-support/http-fixtures';
+import { serverOptions } from '../../../test-support/stats-module-fixtures';
 
-@StateStore('totals', { keySerde: Serdes.String(), valueSerde: Serdes.Json<number>() })
-@Injectable()
-class Totals {
-  @Aggregate<string, number, number>({
-    source: 'amounts',
-    store: 'totals',
-    initializer: () => 0,
-    valueSerde: Serdes.Json<number>(),
-  })
-  add(_key: string, amount: number, total: number): number {
-    return total + amount;
-  }
-}
+const Totals = sumAggregation('totals', 'amounts');
 
 async function start(
   platform: 'express' | 'fastify',
@@ -34,13 +21,7 @@ async function start(
   const moduleRef = await Test.createTestingModule({
     imports: [
       StreamsModule.forRoot({
-        streams: {
-          applicationId: 'dashboard-spec',
-          bootstrapServers: ['127.0.0.1:1'],
-          applicationServer: `127.0.0.1:${port}`,
-        },
-        client: { start: 'manual' },
-        security: { clusterSecret: 'dashboard-spec-cluster-secret' },
+        ...serverOptions('dashboard-spec', `127.0.0.1:${port}`),
         ...extra,
       }),
     ],

@@ -2,7 +2,12 @@ import { KafkaStreamsState, type KafkaStreams } from '@nest-streams/streams';
 import type { KafkaStreamsHost } from '../../internals/kafka-streams.host';
 import { StreamsModuleSettings } from '../../internals/streams-module.settings';
 import type { StreamsMetricsService } from '../../metrics/streams-metrics.service';
-import { difference, FiguresSampler, type FigureTotals } from './figures-sampler';
+import {
+  difference,
+  FiguresSampler,
+  type FigureSample,
+  type FigureTotals,
+} from './figures-sampler';
 
 const totals = (at: number, values: Partial<FigureTotals> = {}): FigureTotals => ({
   at,
@@ -14,6 +19,17 @@ const totals = (at: number, values: Partial<FigureTotals> = {}): FigureTotals =>
   queries: 0,
   unavailable: 0,
   ...values,
+});
+
+/** A sample at `at` that knows no figure (first sample, client not created). */
+const unknownSample = (at: number): FigureSample => ({
+  at,
+  processedPerSec: null,
+  commitLatencyMs: null,
+  cacheHitRatio: null,
+  queriesPerSec: null,
+  unavailablePerSec: null,
+  inputLag: null,
 });
 
 describe('live figures of the cluster page', () => {
@@ -49,15 +65,9 @@ describe('live figures of the cluster page', () => {
   });
 
   it('says nothing it cannot know: first sample, no commit, no read, counters gone down', () => {
-    expect(difference(undefined, totals(1000, { processed: 5 }), null)).toEqual({
-      at: 1000,
-      processedPerSec: null,
-      commitLatencyMs: null,
-      cacheHitRatio: null,
-      queriesPerSec: null,
-      unavailablePerSec: null,
-      inputLag: null,
-    });
+    expect(difference(undefined, totals(1000, { processed: 5 }), null)).toEqual(
+      unknownSample(1000),
+    );
     // Tasks moved away: the summed counters went down, so this interval's rate is unknown.
     const moved = difference(
       totals(0, { processed: 500, commits: 3 }),
@@ -134,17 +144,7 @@ describe('live figures of the cluster page', () => {
     } as unknown as StreamsMetricsService;
     const sampler = new FiguresSampler(settings, host, metrics);
     await sampler.sample(1000);
-    expect(sampler.samples()).toEqual([
-      {
-        at: 1000,
-        processedPerSec: null,
-        commitLatencyMs: null,
-        cacheHitRatio: null,
-        queriesPerSec: null,
-        unavailablePerSec: null,
-        inputLag: null,
-      },
-    ]);
+    expect(sampler.samples()).toEqual([unknownSample(1000)]);
     // With the page off, bootstrap starts no timer.
     sampler.onApplicationBootstrap();
     await new Promise((resolve) => setTimeout(resolve, 20));

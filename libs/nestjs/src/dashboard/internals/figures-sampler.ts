@@ -108,23 +108,11 @@ export class FiguresSampler implements OnApplicationBootstrap, OnApplicationShut
   private totals(at: number): FigureTotals {
     const { outcomes, unavailable } = this.metrics.routingTotals();
     const queries = Object.values(outcomes).reduce((a, b) => a + b, 0);
-    if (!this.host.created) {
-      return {
-        at,
-        processed: 0,
-        commits: 0,
-        commitTimeMs: 0,
-        cacheHits: 0,
-        cacheReads: 0,
-        queries,
-        unavailable,
-      };
-    }
-    const streams = this.host.streams;
-    const client = streams.metrics();
+    const streams = this.host.created ? this.host.streams : undefined;
+    const client = streams?.metrics() ?? { processed: 0, commits: 0, commitTimeMs: 0 };
     let cacheHits = 0;
     let cacheReads = 0;
-    for (const store of streams.storeMetrics()) {
+    for (const store of streams?.storeMetrics() ?? []) {
       if (!store.cache) continue;
       cacheHits += store.cache.hits;
       cacheReads += store.cache.hits + store.cache.misses;

@@ -1,8 +1,7 @@
 import { Controller, Get, type INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
-import type { AddressInfo } from 'node:net';
 import { StreamsModule } from '../../streams.module';
-import { sumAggregation } from '../../../test-support/http-fixtures';
+import { listeningApp, sumAggregation } from '../../../test-support/http-fixtures';
+import { serverOptions } from '../../../test-support/stats-module-fixtures';
 
 const Aggregation = sumAggregation('served-by-store');
 
@@ -19,25 +18,16 @@ describe('ServedByListener', () => {
   let base: string;
 
   beforeAll(async () => {
-    const moduleRef = await Test.createTestingModule({
-      imports: [
+    ({ app, base } = await listeningApp(
+      [
         StreamsModule.forRoot({
-          streams: {
-            applicationId: 'served-by-spec',
-            bootstrapServers: ['127.0.0.1:1'],
-            applicationServer: '127.0.0.1:2222',
-          },
-          client: { start: 'manual' },
-          security: { clusterSecret: 'served-by-spec-cluster-secret' },
+          ...serverOptions('served-by-spec', '127.0.0.1:2222'),
           http: { servedByHeader: true },
         }),
       ],
-      providers: [Aggregation],
-      controllers: [KnownController],
-    }).compile();
-    app = moduleRef.createNestApplication({ logger: false });
-    await app.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${(app.getHttpServer() as { address(): AddressInfo }).address().port}`;
+      [Aggregation],
+      [KnownController],
+    ));
   });
 
   afterAll(() => app.close());

@@ -1,11 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  type HostInfo,
-  KafkaStreams,
-  type KeyQueryMetadata,
-  type Serde,
-  Serdes,
-} from '@nest-streams/streams';
+import { type HostInfo, type KeyQueryMetadata, type Serde, Serdes } from '@nest-streams/streams';
 import { KafkaStreamsHost } from '../../internals/kafka-streams.host';
 import { StreamsModuleSettings } from '../../internals/streams-module.settings';
 
@@ -28,7 +22,6 @@ export interface KeyLocation {
 @Injectable()
 export class KeyOwnerLocator {
   constructor(
-    @Inject(KafkaStreams) private readonly streams: KafkaStreams,
     @Inject(KafkaStreamsHost) private readonly host: KafkaStreamsHost,
     @Inject(StreamsModuleSettings) private readonly settings: StreamsModuleSettings,
   ) {}
@@ -39,13 +32,13 @@ export class KeyOwnerLocator {
 
   locate<K>(store: string, key: K, keySerde?: Serde<K>): KeyLocation {
     const serde = keySerde ?? this.keySerdeOf<K>(store);
-    const metadata = this.streams.queryMetadataForKey(store, key, serde);
+    const metadata = this.host.streams.queryMetadataForKey(store, key, serde);
     return { metadata, self: this.settings.self, clusterHosts: this.clusterHosts() };
   }
 
   /** Every instance (`application.server`) in the current metadata. */
   clusterHosts(): HostInfo[] {
-    return this.streams.metadataForAllStreamsClients().map((m) => m.hostInfo);
+    return this.host.streams.metadataForAllStreamsClients().map((m) => m.hostInfo);
   }
 
   /** The key serde of a store: its declaration's, else the default key serde, else strings. */
@@ -67,7 +60,7 @@ export class KeyOwnerLocator {
    * answer is measured against them. A broker that does not answer leaves the last known ends.
    */
   async refreshLags(): Promise<void> {
-    await this.streams.allLocalStorePartitionLags().catch(() => undefined);
+    await this.host.streams.allLocalStorePartitionLags().catch(() => undefined);
   }
 
   private declaredAggregationKeySerde(store: string): Serde<unknown> | undefined {

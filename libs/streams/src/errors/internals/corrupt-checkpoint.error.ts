@@ -7,10 +7,7 @@ import { StreamsError } from '../streams.error';
  * restore the task's stores from the beginning of their changelogs (the task state manager
  * does this itself). Never retry the read: the file will not fix itself.
  */
-export class CorruptCheckpointError extends StreamsError {
-  readonly code = 'CHECKPOINT_CORRUPT';
-  readonly retriable = false;
-
+export class CorruptCheckpointError extends StreamsError.coded('CHECKPOINT_CORRUPT', false) {
   constructor(
     readonly file: string,
     reason: string,

@@ -2,13 +2,17 @@ import type { ProcessorSupplier } from '../../processor/processor';
 import type { StateStore } from '../../processor/state-store';
 import type { StoreBuilder } from '../../processor/store-builder';
 import type { Serde } from '../../serde/serde';
+import { Serdes } from '../../serde/serdes';
+import type { Aggregator, Initializer, Reducer } from '../functions';
 import type { KTable } from '../ktable';
 import type { Materialized } from '../materialized';
 import type { Named } from '../named';
 import type { Change } from './change';
 import { bindingDefaultSerdes, type DefaultSerde } from './default-serde';
+import type { AggregateFunction } from './kstream-aggregate.processor';
 import type { KTableProcessorSupplier } from './ktable-value-getter';
-import { storeNameFor, type MaterializedStore } from './store-materializer';
+import { NAMES } from './naming';
+import { storeNameFor, type MaterializedStore, type StoreMaterializer } from './store-materializer';
 import type { StreamNode } from './stream-node';
 
 /** What one aggregation adds to the topology. */
@@ -38,9 +42,29 @@ export interface AggregateTableSpec<K, V, KT, VA> {
     valueSerde?: Serde<VA>,
   ): MaterializedStore<StateStore>;
   /** The aggregate processor over that store. */
-  supplier(storeName: string): KTableProcessorSupplier<KT, VA> & {
-    processorSupplier(): ProcessorSupplier<K, V, KT, Change<VA>>;
-  };
+  supplier(storeName: string): AggregateSupplier<K, V, KT, VA>;
+}
+
+/** An aggregate processor: a KTable's processor fed by the grouped stream's records. */
+export type AggregateSupplier<K, V, KT, VA> = KTableProcessorSupplier<KT, VA> & {
+  processorSupplier(): ProcessorSupplier<K, V, KT, Change<VA>>;
+};
+
+/**
+ * How a grouping that folds one record at a time (by key, by time window) keeps its
+ * aggregates: `count`, `reduce` and `aggregate` of {@link GroupedStreamAggregateBuilder} run
+ * over it.
+ */
+export interface AggregateKind<K, V, KT> {
+  /** The table's key serde from the stream's (none for windowed keys). */
+  tableKeySerde(keySerde: Serde<K> | undefined): Serde<KT> | undefined;
+  /** The store of an aggregation. */
+  readonly store: StoreMaterializer;
+  /** The aggregate processor over that store, folding each record with `aggregate`. */
+  supplier<VA>(
+    storeName: string,
+    aggregate: AggregateFunction<K, V, VA>,
+  ): AggregateSupplier<K, V, KT, VA>;
 }
 
 /**
@@ -56,6 +80,41 @@ export class GroupedStreamAggregateBuilder<K, V> {
     private readonly repartitionRequired: boolean,
     private readonly repartitionName: string | undefined,
   ) {}
+
+  /** Counts the records per key of `kind` (values in the store: `Serdes.Long()` unless given). */
+  count<KT>(
+    kind: AggregateKind<K, V, KT>,
+    materialized: Materialized<K, number> | undefined,
+    named: Named | undefined,
+  ): KTable<KT, number> {
+    const count: AggregateFunction<K, V, number> = (_key, _value, total) => (total ?? 0) + 1;
+    return this.fold<KT, number>(kind, NAMES.AGGREGATE, count, materialized, named, Serdes.Long());
+  }
+
+  /** Combines the values per key of `kind` with `reducer(aggregate, value)`. */
+  reduce<KT>(
+    kind: AggregateKind<K, V, KT>,
+    reducer: Reducer<V>,
+    materialized: Materialized<K, V> | undefined,
+    named: Named | undefined,
+  ): KTable<KT, V> {
+    const reduce: AggregateFunction<K, V, V> = (_key, value, aggregate) =>
+      aggregate === undefined ? value : reducer(aggregate, value);
+    return this.fold(kind, NAMES.REDUCE, reduce, materialized, named, this.node.valueSerde);
+  }
+
+  /** Folds the values per key of `kind`, each key starting from `initializer()`. */
+  aggregate<KT, VA>(
+    kind: AggregateKind<K, V, KT>,
+    initializer: Initializer<VA>,
+    aggregator: Aggregator<K, V, VA>,
+    materialized: Materialized<K, VA> | undefined,
+    named: Named | undefined,
+  ): KTable<KT, VA> {
+    const aggregate: AggregateFunction<K, V, VA> = (key, value, current) =>
+      aggregator(key, value, current === undefined ? initializer() : current);
+    return this.fold(kind, NAMES.AGGREGATE, aggregate, materialized, named, undefined);
+  }
 
   /**
    * Adds an aggregation and returns its table: the store and processor names come from
@@ -85,6 +144,26 @@ export class GroupedStreamAggregateBuilder<K, V> {
       supplier,
       store.queryableStoreName,
     );
+  }
+
+  private fold<KT, VA>(
+    kind: AggregateKind<K, V, KT>,
+    prefix: string,
+    aggregate: AggregateFunction<K, V, VA>,
+    materialized: Materialized<K, VA> | undefined,
+    named: Named | undefined,
+    defaultValueSerde: Serde<VA> | undefined,
+  ): KTable<KT, VA> {
+    return this.table<KT, VA>({
+      prefix,
+      materialized,
+      named,
+      defaultValueSerde,
+      tableKeySerde: (keySerde) => kind.tableKeySerde(keySerde),
+      store: (storeName, keySerde, valueSerde) =>
+        kind.store(storeName, materialized, keySerde, valueSerde),
+      supplier: (storeName) => kind.supplier(storeName, aggregate),
+    });
   }
 
   /**

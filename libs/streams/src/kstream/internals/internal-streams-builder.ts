@@ -8,7 +8,7 @@ import type { KStream } from '../kstream';
 import type { KTable } from '../ktable';
 import type { SessionWindowedKStream } from '../session-windowed-kstream';
 import type { TimeWindowedKStream } from '../time-windowed-kstream';
-import { KStreamFilterProcessor } from './kstream-filter.processor';
+import { filterProcessor } from './stateless.processor';
 import {
   GENERATED_NAME,
   NAMES,
@@ -113,7 +113,7 @@ export class InternalStreamsBuilder {
     this.topology.addInternalTopic(topic, spec.numPartitions);
     this.topology.addProcessor(
       filterName,
-      () => new KStreamFilterProcessor<K, V>(() => true, false),
+      () => filterProcessor<K, V>(() => true, false),
       spec.parentName,
     );
     this.topology.addSink<K, V>(

@@ -8,16 +8,18 @@ import {
   FakeProcessorContext,
 } from '../../../test-support/processor-test-support';
 
+const str = Serdes.String();
+const long = Serdes.Long();
+
 /** A count processor over a timestamped store whose engine only reads asynchronously. */
 async function asyncOnlyCount(caching: boolean) {
   const { store, engine, storeContext } = await asyncOnlyTimestampedStore(
     'counts',
-    Serdes.String(),
-    Serdes.Long(),
+    str,
+    long,
     caching,
   );
-  const context = new FakeProcessorContext<string, Change<number>>();
-  context.stores.set('counts', store);
+  const context = FakeProcessorContext.withStores<string, Change<number>>({ counts: store });
   const processor = new KStreamAggregateProcessor<string, string, number>(
     'counts',
     (_k, _v, count) => (count ?? 0) + 1,
@@ -71,15 +73,9 @@ describe('KStreamAggregateProcessor prefetch', () => {
   });
 
   it('with no child to forward to, keeps no flush listener and forwards nothing', async () => {
-    const { store, storeContext } = await asyncOnlyTimestampedStore(
-      'counts',
-      Serdes.String(),
-      Serdes.Long(),
-      true,
-    );
-    const context = new FakeProcessorContext<string, Change<number>>();
+    const { store, storeContext } = await asyncOnlyTimestampedStore('counts', str, long, true);
+    const context = FakeProcessorContext.withStores<string, Change<number>>({ counts: store });
     context.children = false;
-    context.stores.set('counts', store);
     const listen = jest.spyOn(store, 'setFlushListener');
     const processor = new KStreamAggregateProcessor<string, string, number>(
       'counts',

@@ -7,17 +7,13 @@ import {
 } from '../../../test-support/processor-test-support';
 import { storeGetterSupplier } from './timestamped-store-getter';
 
+const str = Serdes.String();
+
 describe('KStreamKTableJoinProcessor', () => {
   it('prefetches the rows of a batch in one multi-get, then joins synchronously', async () => {
-    const { store, engine } = await asyncOnlyTimestampedStore(
-      'users',
-      Serdes.String(),
-      Serdes.String(),
-      false,
-    );
+    const { store, engine } = await asyncOnlyTimestampedStore('users', str, str, false);
     store.put('u1', { value: 'alice', timestamp: 1 });
-    const context = new FakeProcessorContext<string, string>();
-    context.stores.set('users', store);
+    const context = FakeProcessorContext.withStores<string, string>({ users: store });
     const join = new KStreamKTableJoinProcessor<string, string, string, string>(
       storeGetterSupplier('users'),
       (click, user) => `${click}@${user ?? '?'}`,

@@ -9,9 +9,8 @@ import {
 } from '../../../test-support/processor-test-support';
 
 function sessions(windows: SessionWindows, sendOldValues = false) {
-  const context = new FakeProcessorContext<Windowed<string>, Change<number>>();
   const store = new FakeSessionStore<string, number>();
-  context.stores.set('s', store);
+  const context = FakeProcessorContext.withStores<Windowed<string>, Change<number>>({ s: store });
   const processor = new KStreamSessionWindowAggregateProcessor<string, string, number>(
     's',
     windows,

@@ -15,9 +15,8 @@ function counting(windows: TimeWindows): {
   pipe: (key: string | null, timestamp: number) => void;
   out: () => string[];
 } {
-  const context = new FakeProcessorContext<Windowed<string>, Change<number>>();
   const store = new FakeWindowStore<string, number>();
-  context.stores.set('w', store);
+  const context = FakeProcessorContext.withStores<Windowed<string>, Change<number>>({ w: store });
   const processor = new KStreamWindowAggregateProcessor<string, string, number>(
     'w',
     windows,

@@ -7,6 +7,8 @@ import {
 } from '../../../test-support/processor-test-support';
 import { KTableSourceProcessor, KTableSourceSupplier } from './ktable-source.processor';
 
+const str = Serdes.String();
+
 describe('KTableSourceProcessor', () => {
   it('has no prefetch without old values, so prefetching looks through it', () => {
     const supplier = new KTableSourceSupplier<string, string>('t');
@@ -16,14 +18,8 @@ describe('KTableSourceProcessor', () => {
   });
 
   it('with old values, prefetches the batch and emits (new, old) changes', async () => {
-    const { store, engine } = await asyncOnlyTimestampedStore(
-      't',
-      Serdes.String(),
-      Serdes.String(),
-      false,
-    );
-    const context = new FakeProcessorContext<string, Change<string>>();
-    context.stores.set('t', store);
+    const { store, engine } = await asyncOnlyTimestampedStore('t', str, str, false);
+    const context = FakeProcessorContext.withStores<string, Change<string>>({ t: store });
     const processor = new KTableSourceProcessor<string, string>('t', true);
     processor.init(context);
     const batch = [

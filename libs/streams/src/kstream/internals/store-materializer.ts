@@ -17,6 +17,18 @@ export interface MaterializedStore<S extends StateStore> {
 }
 
 /**
+ * Builds the store of an operation, named `storeName`: serdes from `materialized`, else the
+ * operation's `keySerde` and `valueSerde`, else the application's defaults (bound at processor
+ * init).
+ */
+export type StoreMaterializer = <K, V>(
+  storeName: string,
+  materialized: Materialized<K, V> | undefined,
+  keySerde: Serde<K> | undefined,
+  valueSerde: Serde<V> | undefined,
+) => MaterializedStore<StateStore>;
+
+/**
  * The store name of `materialized`, generating `<prefix>STATE-STORE-<index>` (and burning an
  * index, as Kafka Streams' `MaterializedInternal`) when it has none.
  */

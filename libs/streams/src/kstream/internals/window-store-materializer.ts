@@ -8,7 +8,7 @@ import type { SessionWindows } from '../windows/session-windows';
 import type { TimeWindows } from '../windows/time-windows';
 import { serdeOrDefault, type DefaultSerde } from './default-serde';
 import { withCachingAndLogging } from './key-value-store-materializer';
-import type { MaterializedStore } from './store-materializer';
+import type { StoreMaterializer } from './store-materializer';
 
 /**
  * The retention of a window or session store: `materialized`'s, else window size (or gap)
@@ -64,29 +64,18 @@ function serdesFor<K, V>(
  *
  * @throws TopologyError for a retention below size + grace, or a key-value store supplier.
  */
-export function timestampedWindowStore<K, V>(
-  storeName: string,
-  windows: TimeWindows,
-  materialized: Materialized<K, V> | undefined,
-  keySerde: Serde<K> | undefined,
-  valueSerde: Serde<V> | undefined,
-): MaterializedStore<StateStore> {
+export function timestampedWindowStore(windows: TimeWindows): StoreMaterializer {
   const size = windows.size();
-  const retention = windowedRetention('window', storeName, materialized, {
-    minimumMs: size + windows.gracePeriodMs(),
-    what: 'window size plus grace period',
-  });
-  const serdes = serdesFor(storeName, materialized, keySerde, valueSerde);
-  const supplier =
-    materialized?.storeType === 'IN_MEMORY'
-      ? Stores.inMemoryWindowStore(storeName, retention, size, false)
-      : Stores.persistentWindowStore(storeName, retention, size, false);
-  const builder = Stores.timestampedWindowStoreBuilder(
-    supplier,
-    serdes.keySerde,
-    serdes.valueSerde,
+  return windowedStore(
+    'window',
+    { minimumMs: size + windows.gracePeriodMs(), what: 'window size plus grace period' },
+    (name, retention, inMemory) =>
+      inMemory
+        ? Stores.inMemoryWindowStore(name, retention, size, false)
+        : Stores.persistentWindowStore(name, retention, size, false),
+    (supplier, keySerde, valueSerde) =>
+      Stores.timestampedWindowStoreBuilder(supplier, keySerde, valueSerde),
   );
-  return materializedAs(storeName, materialized, builder, serdes.defaultSerdes);
 }
 
 /**
@@ -98,33 +87,42 @@ export function timestampedWindowStore<K, V>(
  *
  * @throws TopologyError for a retention below gap + grace.
  */
-export function sessionStore<K, V>(
-  storeName: string,
-  windows: SessionWindows,
-  materialized: Materialized<K, V> | undefined,
-  keySerde: Serde<K> | undefined,
-  valueSerde: Serde<V> | undefined,
-): MaterializedStore<StateStore> {
-  const retention = windowedRetention('session', storeName, materialized, {
-    minimumMs: windows.inactivityGap() + windows.gracePeriodMs(),
-    what: 'inactivity gap plus grace period',
-  });
-  const serdes = serdesFor(storeName, materialized, keySerde, valueSerde);
-  const supplier =
-    materialized?.storeType === 'IN_MEMORY'
-      ? Stores.inMemorySessionStore(storeName, retention)
-      : Stores.persistentSessionStore(storeName, retention);
-  const builder = Stores.sessionStoreBuilder(supplier, serdes.keySerde, serdes.valueSerde);
-  return materializedAs(storeName, materialized, builder, serdes.defaultSerdes);
+export function sessionStore(windows: SessionWindows): StoreMaterializer {
+  return windowedStore(
+    'session',
+    {
+      minimumMs: windows.inactivityGap() + windows.gracePeriodMs(),
+      what: 'inactivity gap plus grace period',
+    },
+    (name, retention, inMemory) =>
+      inMemory
+        ? Stores.inMemorySessionStore(name, retention)
+        : Stores.persistentSessionStore(name, retention),
+    (supplier, keySerde, valueSerde) => Stores.sessionStoreBuilder(supplier, keySerde, valueSerde),
+  );
 }
 
-/** A windowed store's builder with caching and logging as `materialized` says, and its names. */
-function materializedAs<K, V>(
-  storeName: string,
-  materialized: Materialized<K, V> | undefined,
-  builder: StoreBuilder<StateStore>,
-  defaultSerdes: DefaultSerde<unknown>[],
-): MaterializedStore<StateStore> {
-  withCachingAndLogging(builder, materialized);
-  return { storeName, queryableStoreName: materialized?.storeName, builder, defaultSerdes };
+/**
+ * A windowed store (window or session): retention per {@link windowedRetention}, the bytes
+ * store from `supply` (in memory when `materialized` asks for `IN_MEMORY`), built by `build`
+ * with caching and logging as `materialized` says.
+ */
+function windowedStore<S>(
+  kind: 'window' | 'session',
+  minimum: { minimumMs: number; what: string },
+  supply: (storeName: string, retentionMs: number, inMemory: boolean) => S,
+  build: <K, V>(supplier: S, keySerde: Serde<K>, valueSerde: Serde<V>) => StoreBuilder<StateStore>,
+): StoreMaterializer {
+  return (storeName, materialized, keySerde, valueSerde) => {
+    const retention = windowedRetention(kind, storeName, materialized, minimum);
+    const { defaultSerdes, ...serdes } = serdesFor(storeName, materialized, keySerde, valueSerde);
+    const inMemory = materialized?.storeType === 'IN_MEMORY';
+    const builder = build(
+      supply(storeName, retention, inMemory),
+      serdes.keySerde,
+      serdes.valueSerde,
+    );
+    withCachingAndLogging(builder, materialized);
+    return { storeName, queryableStoreName: materialized?.storeName, builder, defaultSerdes };
+  };
 }

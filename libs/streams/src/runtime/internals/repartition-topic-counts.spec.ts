@@ -61,34 +61,25 @@ describe('planRepartitionCounts', () => {
 
   it('gives repartition topics joined with each other the largest count, or the fixed one', () => {
     const subs = [sub(0, ['a'], ['ra']), sub(1, ['b'], ['rb']), sub(2, ['ra', 'rb'])];
-    const derived = planRepartitionCounts(
-      subs,
-      new Map([
-        ['ra', {}],
-        ['rb', {}],
-      ]),
-      new Map([
-        ['a', 6],
-        ['b', 2],
-      ]),
-      [['ra', 'rb']],
-    );
-    expect([...derived.repartition]).toEqual([
+    // One join of `ra` and `rb`, with `rb`'s definition as given.
+    const plan = (rb: { numPartitions?: number }) =>
+      planRepartitionCounts(
+        subs,
+        new Map([
+          ['ra', {}],
+          ['rb', rb],
+        ]),
+        new Map([
+          ['a', 6],
+          ['b', 2],
+        ]),
+        [['ra', 'rb']],
+      );
+    expect([...plan({}).repartition]).toEqual([
       ['ra', 6],
       ['rb', 6],
     ]);
-    const fixed = planRepartitionCounts(
-      subs,
-      new Map([
-        ['ra', {}],
-        ['rb', { numPartitions: 4 }],
-      ]),
-      new Map([
-        ['a', 6],
-        ['b', 2],
-      ]),
-      [['ra', 'rb']],
-    );
+    const fixed = plan({ numPartitions: 4 });
     expect([...fixed.repartition]).toEqual([
       ['ra', 4],
       ['rb', 4],
