@@ -26,6 +26,7 @@ module.exports = {
     '^@nest-streams/nestjs/(.*)$': '<rootDir>/libs/nestjs/src/$1',
     '^@nest-streams/testing$': '<rootDir>/libs/testing/src',
     '^@nest-streams/testing/(.*)$': '<rootDir>/libs/testing/src/$1',
+    '^@nest-streams/rocksdb$': '<rootDir>/libs/rocksdb/src',
   },
   modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/.kafka/'],
 };

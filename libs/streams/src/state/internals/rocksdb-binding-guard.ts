@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { RocksDBBindingConflictError } from '../../errors/rocksdb-binding-conflict.error';
 
-/** The npm RocksDB bindings the engines use. */
-export type RocksDBBinding = '@nxtedition/rocksdb' | 'rocksdb';
+/** The RocksDB bindings the engines use. */
+export type RocksDBBinding = '@nxtedition/rocksdb' | 'rocksdb' | '@nest-streams/rocksdb';
 
 const NATIVE_MODULE: Readonly<Record<RocksDBBinding, RegExp>> = {
   '@nxtedition/rocksdb': /\/@nxtedition\/rocksdb\/[^\n]*\.node$/m,
   rocksdb: /\/node_modules\/rocksdb\/[^\n]*\.node$/m,
+  // The project's own addon, linked against the system's librocksdb.
+  '@nest-streams/rocksdb': /\/nest_streams_rocksdb\.node$/m,
 };
 
 /**
@@ -26,21 +28,23 @@ export function loadedRocksDBBindings(): RocksDBBinding[] {
 }
 
 /**
- * Refuses to load `binding` into a process that has loaded the other RocksDB binding.
+ * Refuses to load `binding` into a process that has loaded another RocksDB binding.
  *
  * Why: the two prebuilt binaries bundle different RocksDB versions (6.17 and 9.x) and both
  * export the same GNU-unique C++ symbols (function-local statics such as
  * `UncompressionDict::GetEmptyDict()::empty_dict`: 40 bytes in one, 72 in the other). The
  * dynamic linker merges those across libraries even when they are loaded privately, so one
  * RocksDB builds its object in the other's memory and overwrites what follows it (observed: a
- * RocksDB assertion aborting the process at the next `rocksdb` open).
+ * RocksDB assertion aborting the process at the next `rocksdb` open). The system librocksdb
+ * (7.8) that `@nest-streams/rocksdb` links exports 29 of the same unique symbols as
+ * `@nxtedition/rocksdb` (9.7), with different sizes (`UncompressionDict` 64 and 72 bytes).
  *
  * Throws `RocksDBBindingConflictError`: use one binding per process (run the other one, e.g.
  * in a benchmark or a test, in a separate process).
  */
 export function assertSingleRocksDBBinding(storeName: string, binding: RocksDBBinding): void {
-  const other: RocksDBBinding = binding === 'rocksdb' ? '@nxtedition/rocksdb' : 'rocksdb';
-  if (loadedRocksDBBindings().includes(other)) {
+  const other = loadedRocksDBBindings().find((loaded) => loaded !== binding);
+  if (other !== undefined) {
     throw new RocksDBBindingConflictError(storeName, binding, other);
   }
 }
