@@ -1,5 +1,6 @@
-import type { OpenOptions } from '@nest-streams/rocksdb';
+import type { IteratorOptions, OpenOptions } from '@nest-streams/rocksdb';
 import { RocksDBOptions } from '../rocksdb-options';
+import { assertBuffer, isEmptyRange, prefixUpperBound } from './byte-range';
 import { RocksDBOptionChecks } from './rocksdb-option-checks';
 
 /** The engine's name in errors and metrics. */
@@ -79,4 +80,27 @@ export function toNativeOpenOptions(
     walEnabled: options.walEnabled,
     parallelism: options.parallelism,
   };
+}
+
+/** `[from, to]` (inclusive, undefined = open) as iterator bounds; undefined when empty. */
+export function rangeBounds(
+  from: Buffer | undefined,
+  to: Buffer | undefined,
+  reverse: boolean,
+): IteratorOptions | undefined {
+  if (isEmptyRange(from, to)) {
+    return undefined;
+  }
+  return {
+    reverse,
+    ...(from !== undefined && { gte: from }),
+    ...(to !== undefined && { lte: to }),
+  };
+}
+
+/** Keys starting with `prefix`, ascending, as iterator bounds. */
+export function prefixBounds(prefix: Buffer): IteratorOptions {
+  assertBuffer(prefix, 'prefix');
+  const upper = prefixUpperBound(prefix);
+  return { gte: prefix, ...(upper !== undefined && { lt: upper }) };
 }

@@ -153,6 +153,40 @@ describe('NativeRocksDBStore', () => {
     await logged.close();
   });
 
+  it('bulk-loads through an SST file: sorted, last write wins, tombstones, after earlier writes', async () => {
+    const directory = join(root, 'bulk');
+    const store = new NativeRocksDBStore({ name: 'bulk', directory });
+    await store.open();
+    const b = (text: string): Buffer => Buffer.from(text);
+    store.putAll([
+      { key: b('a'), value: b('old') },
+      { key: b('d'), value: b('old') },
+      { key: b('z'), value: b('old') },
+    ]);
+    await store.bulkLoad([
+      { key: b('c'), value: b('1') },
+      { key: b('a'), value: b('1') },
+      { key: b('c'), value: b('2') },
+      { key: b('d'), value: null },
+      { key: b('b'), value: b('1') },
+    ]);
+    const text = [...store.all()].map((entry) => `${entry.key}=${entry.value}`);
+    expect(text).toEqual(['a=1', 'b=1', 'c=2', 'z=old']);
+    expect(readdirSync(directory).filter((name) => name.startsWith('bulk-load-'))).toEqual([]);
+    await store.bulkLoad([]);
+    await expect(
+      store.bulkLoad([{ key: b('x'), value: 'no' as unknown as Buffer }]),
+    ).rejects.toThrow(TypeError);
+    expect(store.get(b('x'))).toBeUndefined();
+    await store.close();
+    await store.open();
+    expect(store.get(b('c'))?.toString()).toBe('2');
+    await store.close();
+    await expect(store.bulkLoad([{ key: b('x'), value: b('1') }])).rejects.toMatchObject({
+      code: 'STORE_CLOSED',
+    });
+  });
+
   it('fails with a ProcessorStateError when the directory is locked by another store', async () => {
     const directory = join(root, 'locked');
     const first = new NativeRocksDBStore({ name: 'first', directory });

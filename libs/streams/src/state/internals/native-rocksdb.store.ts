@@ -1,4 +1,5 @@
 import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import {
   RocksDB,
   RocksDBClosedError,
@@ -12,9 +13,15 @@ import { StoreClosedError } from '../../errors/store-closed.error';
 import type { StreamsError } from '../../errors/streams.error';
 import type { RocksDBOptions, RocksDBOptionValues } from '../rocksdb-options';
 import type { RocksDBStoreMetrics } from '../rocksdb-store-metrics';
-import { assertBuffer, isEmptyRange, prefixUpperBound } from './byte-range';
 import type { BytesStore, BytesStoreCapabilities, BytesWrite, KeyValueBytes } from './bytes-store';
-import { NATIVE_ENGINE, nativeDefaultOptions, toNativeOpenOptions } from './native-rocksdb.options';
+import { writeSstFile } from './native-rocksdb.bulk-load';
+import {
+  NATIVE_ENGINE,
+  nativeDefaultOptions,
+  prefixBounds,
+  rangeBounds,
+  toNativeOpenOptions,
+} from './native-rocksdb.options';
 import { assertSingleRocksDBBinding } from './rocksdb-binding-guard';
 import { readRocksDBMetrics } from './rocksdb-properties';
 import type { RocksDBStoreParams } from './rocksdb-store-params';
@@ -191,6 +198,29 @@ export class NativeRocksDBStore implements BytesStore {
     return this.requireOpen().getNumericProperty('rocksdb.estimate-num-keys') ?? 0;
   }
 
+  /**
+   * Loads `writes` through an SST file ingested into the store (no WAL, no memtable): the
+   * restore path for large batches. The writes are sorted by key, the last write of a key wins
+   * (a `null` value writes a tombstone), and they land after every earlier write, as if
+   * `putAll(writes)` ran. Returns when the data is durable in the store.
+   *
+   * Errors: `StoreClosedError` when not open; `TypeError` for a key or value that is not a
+   * Buffer (nothing is loaded); `ProcessorStateError` when writing or ingesting the file fails.
+   */
+  async bulkLoad(writes: readonly BytesWrite[]): Promise<void> {
+    const db = this.requireOpen();
+    const file = join(this.params.directory, `bulk-load-${this.generation}-${Date.now()}.sst`);
+    try {
+      if (!writeSstFile(file, writes, this.options ?? nativeDefaultOptions())) {
+        return;
+      }
+      await db.ingestExternalFiles([file], { moveFiles: true });
+    } catch (cause) {
+      await rm(file, { force: true });
+      throw this.failure('bulk-load an SST file', cause);
+    }
+  }
+
   /** RocksDB's memory and compaction figures for this store. */
   metrics(): RocksDBStoreMetrics {
     const db = this.requireOpen();
@@ -348,27 +378,4 @@ export class NativeRocksDBStore implements BytesStore {
       ? new StoreClosedError(this.name)
       : new ProcessorStateError(this.name, operation, cause);
   }
-}
-
-/** `[from, to]` as iterator bounds; undefined when the range is empty. */
-function rangeBounds(
-  from: Buffer | undefined,
-  to: Buffer | undefined,
-  reverse: boolean,
-): IteratorOptions | undefined {
-  if (isEmptyRange(from, to)) {
-    return undefined;
-  }
-  return {
-    reverse,
-    ...(from !== undefined && { gte: from }),
-    ...(to !== undefined && { lte: to }),
-  };
-}
-
-/** Keys starting with `prefix`, ascending. */
-function prefixBounds(prefix: Buffer): IteratorOptions {
-  assertBuffer(prefix, 'prefix');
-  const upper = prefixUpperBound(prefix);
-  return { gte: prefix, ...(upper !== undefined && { lt: upper }) };
 }
