@@ -2,12 +2,17 @@
  * Store benchmark: the same seeded keys and values through every bytes-store engine.
  *
  *   npx tsx bench/store/store-bench.ts [--keys N] [--json FILE] [--restore-records N]
- *     [--single-get-sample N] [--value-size BYTES] [--engines in-memory,nxtedition-rocksdb,rocksdb]
+ *     [--single-get-sample N] [--value-size BYTES]
+ *     [--engines in-memory,nxtedition-rocksdb,rocksdb,native-rocksdb]
  *
  * Per engine: batch put (putAll of 1000, then flush), one awaited get per key, getMany
  * prefetch in batches of 1000, synchronous get and getMany (where the engine has them), a full
  * range scan, 100-entry range scans, and a restore (records applied in write batches of 1000
- * into an empty store, as a changelog restore does). Prints a table; `--json` writes
+ * into an empty store, as a changelog restore does, then the engine's flush). The
+ * `native-rocksdb` engine (the project's addon over the system RocksDB) restores three ways:
+ * `restore` with its default, the WAL off (flush = memtable flush); `restore-wal-on`; and
+ * `restore-sst`, records collected in chunks of 250,000 and bulk-loaded through one sorted SST
+ * file each. Prints a table; `--json` writes
  * `{"scenario":"store","params":{...},"results":[{"system":"<engine>:<operation>",...}]}`.
  */
 import { spawn } from 'node:child_process';
@@ -19,6 +24,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { BytesStore, BytesWrite } from '../../libs/streams/src/state/internals/bytes-store';
 import { InMemoryBytesStore } from '../../libs/streams/src/state/internals/in-memory-bytes.store';
 import { LeveldownRocksDBStore } from '../../libs/streams/src/state/internals/leveldown-rocksdb.store';
+import { NativeRocksDBStore } from '../../libs/streams/src/state/internals/native-rocksdb.store';
 import { NxteditionRocksDBStore } from '../../libs/streams/src/state/internals/nxtedition-rocksdb.store';
 import { buildBenchData, seededRandom, type BenchData } from './seeded-data';
 
@@ -54,7 +60,36 @@ const ENGINES: Readonly<Record<string, EngineFactory>> = {
   'nxtedition-rocksdb': (root, name) =>
     new NxteditionRocksDBStore({ name, directory: join(root, name) }),
   rocksdb: (root, name) => new LeveldownRocksDBStore({ name, directory: join(root, name) }),
+  'native-rocksdb': (root, name) => new NativeRocksDBStore({ name, directory: join(root, name) }),
 };
+
+/** How a restore variant loads its records. */
+interface RestoreMode {
+  readonly operation: string;
+  readonly create: EngineFactory;
+  /** Records per SST file, for engines that bulk-load; undefined = write batches. */
+  readonly sstChunk?: number;
+}
+
+/** The restore variants measured per engine: every engine's default, more for the addon. */
+function restoreModes(engine: string, create: EngineFactory): RestoreMode[] {
+  const modes: RestoreMode[] = [{ operation: 'restore', create }];
+  if (engine === 'native-rocksdb') {
+    modes.push(
+      {
+        operation: 'restore-wal-on',
+        create: (root, name) =>
+          new NativeRocksDBStore({
+            name,
+            directory: join(root, name),
+            configSetter: { setConfig: (_store, options) => void (options.walEnabled = true) },
+          }),
+      },
+      { operation: 'restore-sst', create, sstChunk: 250_000 },
+    );
+  }
+  return modes;
+}
 
 /**
  * Runs every selected engine in turn, each in its own child process (the two RocksDB bindings
@@ -234,10 +269,32 @@ async function benchEngine(
   record(`range-${params.rangeLength}`, entries, seconds(start), rangeLatencies);
   await store.destroy();
 
-  // Restore: records in write batches of batchSize into an empty store, then flush.
-  const restored = create(root, `${engine}-restore`);
-  await restored.open();
-  start = performance.now();
+  for (const mode of restoreModes(engine, create)) {
+    const seconds = await restore(mode, data, params, root, engine);
+    record(mode.operation, params.restoreRecords, seconds);
+  }
+
+  const peakRssMb = rss.stop();
+  return measured.map((result) => ({ ...result, peakRssMb }));
+}
+
+/**
+ * Records in fetched batches of batchSize into an empty store, as a changelog restore reads
+ * them, then the engine's flush; resolves with the seconds it took.
+ */
+async function restore(
+  mode: RestoreMode,
+  data: BenchData,
+  params: StoreBenchParams,
+  root: string,
+  engine: string,
+): Promise<number> {
+  const { keys, writeOrder } = data;
+  const n = keys.length;
+  const store = mode.create(root, `${engine}-${mode.operation}`);
+  await store.open();
+  let pending: BytesWrite[] = [];
+  const start = performance.now();
   for (let offset = 0; offset < params.restoreRecords; offset += params.batchSize) {
     const end = Math.min(offset + params.batchSize, params.restoreRecords);
     const batch: BytesWrite[] = new Array<BytesWrite>(end - offset);
@@ -245,15 +302,33 @@ async function benchEngine(
       const index = writeOrder[j % n];
       batch[j - offset] = { key: keys[index], value: data.value(j) };
     }
-    restored.putAll(batch);
+    if (mode.sstChunk === undefined) {
+      store.putAll(batch);
+    } else {
+      pending.push(...batch);
+      if (pending.length >= mode.sstChunk || end === params.restoreRecords) {
+        await bulkLoader(store)(pending);
+        pending = [];
+      }
+    }
     await nextTurn(); // a restore awaits its next fetch between batches
   }
-  await restored.flush();
-  record('restore', params.restoreRecords, seconds(start));
-  await restored.destroy();
+  await store.flush();
+  const elapsed = seconds(start);
+  const sample = keys[writeOrder[(params.restoreRecords - 1) % n]];
+  const expected = data.value(params.restoreRecords - 1);
+  if (!(await store.getAsync(sample))?.equals(expected)) {
+    throw new Error(`${engine}:${mode.operation}: the last record is not in the store`);
+  }
+  await store.destroy();
+  return elapsed;
+}
 
-  const peakRssMb = rss.stop();
-  return measured.map((result) => ({ ...result, peakRssMb }));
+function bulkLoader(store: BytesStore): (writes: readonly BytesWrite[]) => Promise<void> {
+  if (!(store instanceof NativeRocksDBStore)) {
+    throw new Error(`${store.name}: this engine cannot bulk-load SST files`);
+  }
+  return (writes) => store.bulkLoad(writes);
 }
 
 function batchOf(data: BenchData, order: Uint32Array, from: number, to: number): BytesWrite[] {
