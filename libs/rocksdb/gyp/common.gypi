@@ -1,6 +1,10 @@
 # Build settings that node-gyp normally reads from Node's own headers tarball (downloaded from
 # the Node.js site). This package builds against `node-api-headers` from the npm registry
 # instead, so it brings the few settings a Node-API addon needs itself.
+#
+# NDEBUG is deliberately not defined: RocksDB's headers must be compiled as the system library
+# was, and Debian's librocksdb 7.8.3 is built without NDEBUG (it exports the TEST_ hooks that
+# only such builds have).
 {
   'variables': {
     'node_module_version%': '',

@@ -223,18 +223,23 @@ Napi::Value Database::GetMany(const Napi::CallbackInfo& info) {
       [&](size_t i) { return rocksdb::Slice(values[i]); });
 }
 
-// write(encodedBatch, { disableWAL?, sync? }): applies the batch atomically.
-void Database::Write(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  rocksdb::DB* db = Require(env);
-  rocksdb::Slice encoded = BufferSlice(info[0], "batch");
+rocksdb::WriteOptions Database::ParseWriteOptions(const Napi::CallbackInfo& info) const {
   Napi::Object options = OptionsArgument(info, 1);
   rocksdb::WriteOptions write_options;
   write_options.disableWAL = OptionalBool(options, "disableWAL", disable_wal_);
   write_options.sync = OptionalBool(options, "sync", false);
   if (write_options.sync && write_options.disableWAL) {
-    throw Napi::TypeError::New(env, "sync needs the WAL (disableWAL must be false)");
+    throw Napi::TypeError::New(info.Env(), "sync needs the WAL (disableWAL must be false)");
   }
+  return write_options;
+}
+
+// write(encodedBatch, { disableWAL?, sync? }): applies the batch atomically.
+void Database::Write(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  rocksdb::DB* db = Require(env);
+  rocksdb::Slice encoded = BufferSlice(info[0], "batch");
+  rocksdb::WriteOptions write_options = ParseWriteOptions(info);
   rocksdb::WriteBatch batch;
   Check(env, ToWriteBatch(encoded, &batch), "decode a write batch");
   Check(env, db->Write(write_options, &batch), "write a batch");

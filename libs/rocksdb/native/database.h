@@ -54,6 +54,8 @@ class Database : public Napi::ObjectWrap<Database> {
   Napi::Value IngestExternalFiles(const Napi::CallbackInfo& info);
   static Napi::Value Destroy(const Napi::CallbackInfo& info);
 
+  // The options of write()/writeAsync() (argument 1), the WAL default being the database's.
+  rocksdb::WriteOptions ParseWriteOptions(const Napi::CallbackInfo& info) const;
   void MaybeFinishClose(Napi::Env env);
   void Closed(Napi::Env env, const rocksdb::Status& status);
 

@@ -210,13 +210,7 @@ Napi::Value Database::WriteAsync(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   Require(env);
   rocksdb::Slice encoded = BufferSlice(info[0], "batch");
-  Napi::Object options = OptionsArgument(info, 1);
-  rocksdb::WriteOptions write_options;
-  write_options.disableWAL = OptionalBool(options, "disableWAL", disable_wal_);
-  write_options.sync = OptionalBool(options, "sync", false);
-  if (write_options.sync && write_options.disableWAL) {
-    throw Napi::TypeError::New(env, "sync needs the WAL (disableWAL must be false)");
-  }
+  rocksdb::WriteOptions write_options = ParseWriteOptions(info);
   rocksdb::WriteBatch batch;
   Check(env, ToWriteBatch(encoded, &batch), "decode a write batch");
   auto* worker = new WriteWorker(env, this, write_options, std::move(batch));

@@ -1,6 +1,7 @@
 #include "iterator.h"
 
 #include <cstring>
+#include <utility>
 
 #include "common.h"
 #include "database.h"
@@ -8,8 +9,18 @@
 namespace nsr {
 
 namespace {
+
 constexpr size_t kDefaultChunkBytes = 1 << 20;
+
+// (limit, maxBytes?) of nextChunk / nextChunkAsync.
+std::pair<size_t, size_t> ChunkArguments(const Napi::CallbackInfo& info) {
+  auto limit = static_cast<size_t>(IntegerArgument(info, 0, "limit", 1000, 1, 1 << 24));
+  auto max_bytes =
+      static_cast<size_t>(IntegerArgument(info, 1, "maxBytes", kDefaultChunkBytes, 1, 1LL << 31));
+  return {limit, max_bytes};
 }
+
+}  // namespace
 
 Napi::Buffer<char> Chunk::Pack(Napi::Env env) const {
   // u32 count, u32 done, then count pairs of u32 (key length, value length), then the bytes.
@@ -139,9 +150,7 @@ rocksdb::Status Iterator::ReadChunk(size_t limit, size_t max_bytes, Chunk* chunk
 Napi::Value Iterator::NextChunk(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   RequireIdle(env);
-  auto limit = static_cast<size_t>(IntegerArgument(info, 0, "limit", 1000, 1, 1 << 24));
-  auto max_bytes =
-      static_cast<size_t>(IntegerArgument(info, 1, "maxBytes", kDefaultChunkBytes, 1, 1LL << 31));
+  auto [limit, max_bytes] = ChunkArguments(info);
   Chunk chunk;
   Check(env, ReadChunk(limit, max_bytes, &chunk), "iterate");
   return chunk.Pack(env);
@@ -182,9 +191,7 @@ class Iterator::ChunkWorker : public PromiseWorker {
 Napi::Value Iterator::NextChunkAsync(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   RequireIdle(env);
-  auto limit = static_cast<size_t>(IntegerArgument(info, 0, "limit", 1000, 1, 1 << 24));
-  auto max_bytes =
-      static_cast<size_t>(IntegerArgument(info, 1, "maxBytes", kDefaultChunkBytes, 1, 1LL << 31));
+  auto [limit, max_bytes] = ChunkArguments(info);
   auto* worker = new ChunkWorker(env, this, limit, max_bytes);
   worker->Queue();
   return worker->Promise();

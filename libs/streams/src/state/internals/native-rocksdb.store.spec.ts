@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RocksDBConfigError } from '../../errors/rocksdb-config.error';
@@ -6,6 +6,7 @@ import type { RocksDBConfigSetter } from '../rocksdb-config-setter';
 import type { RocksDBOptions } from '../rocksdb-options';
 import { describeBytesStoreContract } from './bytes-store.contract';
 import { loadedRocksDBBindings } from './rocksdb-binding-guard';
+import { writtenRocksDBOptions as writtenOptions } from './rocksdb-options-file';
 import { NativeRocksDBStore } from './native-rocksdb.store';
 import { NxteditionRocksDBStore } from './nxtedition-rocksdb.store';
 
@@ -13,20 +14,6 @@ describeBytesStoreContract(
   'NativeRocksDBStore',
   (name, directory) => new NativeRocksDBStore({ name, directory }),
 );
-
-/** The `key=value` lines of the newest RocksDB OPTIONS file in `directory`. */
-function writtenOptions(directory: string): Map<string, string> {
-  const file = readdirSync(directory)
-    .filter((name) => name.startsWith('OPTIONS-'))
-    .sort()
-    .pop();
-  const lines = readFileSync(join(directory, file ?? 'missing'), 'utf8').split('\n');
-  return new Map(
-    lines
-      .map((line) => line.trim().split('='))
-      .filter((parts): parts is [string, string] => parts.length === 2),
-  );
-}
 
 describe('NativeRocksDBStore', () => {
   let root: string;
