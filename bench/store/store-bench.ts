@@ -26,6 +26,7 @@ import { InMemoryBytesStore } from '../../libs/streams/src/state/internals/in-me
 import { LeveldownRocksDBStore } from '../../libs/streams/src/state/internals/leveldown-rocksdb.store';
 import { NativeRocksDBStore } from '../../libs/streams/src/state/internals/native-rocksdb.store';
 import { NxteditionRocksDBStore } from '../../libs/streams/src/state/internals/nxtedition-rocksdb.store';
+import { restore, restoreModes } from './restore-modes';
 import { buildBenchData, seededRandom, type BenchData } from './seeded-data';
 
 /** Parameters of one run (written to the JSON as `params`). */
@@ -53,7 +54,7 @@ export interface StoreBenchResult {
   readonly peakRssMb?: number;
 }
 
-type EngineFactory = (root: string, name: string) => BytesStore;
+export type EngineFactory = (root: string, name: string) => BytesStore;
 
 const ENGINES: Readonly<Record<string, EngineFactory>> = {
   'in-memory': (_root, name) => new InMemoryBytesStore(name),
@@ -62,34 +63,6 @@ const ENGINES: Readonly<Record<string, EngineFactory>> = {
   rocksdb: (root, name) => new LeveldownRocksDBStore({ name, directory: join(root, name) }),
   'native-rocksdb': (root, name) => new NativeRocksDBStore({ name, directory: join(root, name) }),
 };
-
-/** How a restore variant loads its records. */
-interface RestoreMode {
-  readonly operation: string;
-  readonly create: EngineFactory;
-  /** Records per SST file, for engines that bulk-load; undefined = write batches. */
-  readonly sstChunk?: number;
-}
-
-/** The restore variants measured per engine: every engine's default, more for the addon. */
-function restoreModes(engine: string, create: EngineFactory): RestoreMode[] {
-  const modes: RestoreMode[] = [{ operation: 'restore', create }];
-  if (engine === 'native-rocksdb') {
-    modes.push(
-      {
-        operation: 'restore-wal-on',
-        create: (root, name) =>
-          new NativeRocksDBStore({
-            name,
-            directory: join(root, name),
-            configSetter: { setConfig: (_store, options) => void (options.walEnabled = true) },
-          }),
-      },
-      { operation: 'restore-sst', create, sstChunk: 250_000 },
-    );
-  }
-  return modes;
-}
 
 /**
  * Runs every selected engine in turn, each in its own child process (the two RocksDB bindings
@@ -276,59 +249,6 @@ async function benchEngine(
 
   const peakRssMb = rss.stop();
   return measured.map((result) => ({ ...result, peakRssMb }));
-}
-
-/**
- * Records in fetched batches of batchSize into an empty store, as a changelog restore reads
- * them, then the engine's flush; resolves with the seconds it took.
- */
-async function restore(
-  mode: RestoreMode,
-  data: BenchData,
-  params: StoreBenchParams,
-  root: string,
-  engine: string,
-): Promise<number> {
-  const { keys, writeOrder } = data;
-  const n = keys.length;
-  const store = mode.create(root, `${engine}-${mode.operation}`);
-  await store.open();
-  let pending: BytesWrite[] = [];
-  const start = performance.now();
-  for (let offset = 0; offset < params.restoreRecords; offset += params.batchSize) {
-    const end = Math.min(offset + params.batchSize, params.restoreRecords);
-    const batch: BytesWrite[] = new Array<BytesWrite>(end - offset);
-    for (let j = offset; j < end; j++) {
-      const index = writeOrder[j % n];
-      batch[j - offset] = { key: keys[index], value: data.value(j) };
-    }
-    if (mode.sstChunk === undefined) {
-      store.putAll(batch);
-    } else {
-      pending.push(...batch);
-      if (pending.length >= mode.sstChunk || end === params.restoreRecords) {
-        await bulkLoader(store)(pending);
-        pending = [];
-      }
-    }
-    await nextTurn(); // a restore awaits its next fetch between batches
-  }
-  await store.flush();
-  const elapsed = seconds(start);
-  const sample = keys[writeOrder[(params.restoreRecords - 1) % n]];
-  const expected = data.value(params.restoreRecords - 1);
-  if (!(await store.getAsync(sample))?.equals(expected)) {
-    throw new Error(`${engine}:${mode.operation}: the last record is not in the store`);
-  }
-  await store.destroy();
-  return elapsed;
-}
-
-function bulkLoader(store: BytesStore): (writes: readonly BytesWrite[]) => Promise<void> {
-  if (!(store instanceof NativeRocksDBStore)) {
-    throw new Error(`${store.name}: this engine cannot bulk-load SST files`);
-  }
-  return (writes) => store.bulkLoad(writes);
 }
 
 function batchOf(data: BenchData, order: Uint32Array, from: number, to: number): BytesWrite[] {

@@ -9,6 +9,17 @@ import { RocksDBError } from './rocksdb-error';
 import { WriteBatch } from './write-batch';
 
 const s = (text: string): Buffer => Buffer.from(text);
+
+/** The start of a child process's script: the raw addon, and `put(k, v)` encoding a batch. */
+const CHILD_PRELUDE = `
+  const addon = { exports: {} };
+  process.dlopen(addon, ${JSON.stringify(ADDON_PATH)});
+  const { Cache, Database } = addon.exports;
+  const put = (k, v) => {
+    const kb = Buffer.from(k), vb = Buffer.from(v), head = Buffer.alloc(5), len = Buffer.alloc(4);
+    head[0] = 1; head.writeUInt32LE(kb.length, 1); len.writeUInt32LE(vb.length);
+    return Buffer.concat([head, kb, len, vb]);
+  };`;
 const str = (value: Buffer | undefined): string | undefined => value?.toString();
 
 describe('RocksDB', () => {
@@ -194,18 +205,43 @@ describe('RocksDB', () => {
     expect(fresh.get(s('a'))).toBeUndefined();
   });
 
+  it('closes a database that is garbage-collected, and exits cleanly with open ones', () => {
+    const script = `${CHILD_PRELUDE}
+      const dir = ${JSON.stringify(root)};
+      (async () => {
+        {
+          let db = new Database();
+          await db.open(dir + '/a', { blockCache: new Cache({ capacity: 1 << 20 }) });
+          db.write(put('a', '1'));
+          let iterator = db.iterator({});
+          iterator.nextChunk(1);
+          db = undefined;
+          iterator = undefined;
+        }
+        for (let i = 0; i < 5; i++) {
+          global.gc();
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        const again = new Database();
+        await again.open(dir + '/a', {}); // the lock is free: the finalizer closed the first
+        console.log('reopened ' + again.get(Buffer.from('a')));
+        const left = new Database();
+        await left.open(dir + '/b', { walEnabled: false });
+        left.write(put('b', '2'));
+        left.iterator({}).nextChunk(1);
+        left.iterator({ reverse: true }).nextChunkAsync(1);
+        process.exit(0); // databases, iterators and a read still open
+      })().catch((error) => { console.error(error); process.exit(2); });`;
+    const child = spawnSync(process.execPath, ['--expose-gc', '-e', script], { encoding: 'utf8' });
+    expect(child.stderr).toBe('');
+    expect(child.stdout.trim()).toBe('reopened 1');
+    expect(child.status).toBe(0);
+  });
+
   describe('the WAL, across a crash (SIGKILL, no close)', () => {
     /** Runs a child that writes `a` (then flushes), then `b`, per `mode`, and is killed. */
     const crashAfterWrites = (directory: string, mode: 'wal-off' | 'wal-on'): void => {
-      const script = `
-        const addon = { exports: {} };
-        process.dlopen(addon, ${JSON.stringify(ADDON_PATH)});
-        const { Database } = addon.exports;
-        const put = (k, v) => {
-          const kb = Buffer.from(k), vb = Buffer.from(v), head = Buffer.alloc(5), len = Buffer.alloc(4);
-          head[0] = 1; head.writeUInt32LE(kb.length, 1); len.writeUInt32LE(vb.length);
-          return Buffer.concat([head, kb, len, vb]);
-        };
+      const script = `${CHILD_PRELUDE}
         (async () => {
           const db = new Database();
           await db.open(${JSON.stringify(directory)}, { walEnabled: ${mode === 'wal-on'} });
