@@ -174,6 +174,20 @@ describe('NativeRocksDBStore', () => {
     });
   });
 
+  it('passes a TypeError through for a key that is not a Buffer', async () => {
+    const store = new NativeRocksDBStore({ name: 'types', directory: join(root, 'types') });
+    await store.open();
+    const notBuffer = 'a' as unknown as Buffer;
+    for (const call of [
+      () => store.get(notBuffer),
+      () => store.getMany([notBuffer]),
+      () => store.put(notBuffer, Buffer.alloc(1)),
+    ]) {
+      expect(call).toThrow(expect.objectContaining({ name: 'TypeError' }));
+    }
+    await store.close();
+  });
+
   it('fails with a ProcessorStateError when the directory is locked by another store', async () => {
     const directory = join(root, 'locked');
     const first = new NativeRocksDBStore({ name: 'first', directory });

@@ -371,8 +371,9 @@ export class NativeRocksDBStore implements BytesStore {
 
   /** A closed store explains a failed call better than the addon does; TypeErrors stay. */
   private failure(operation: string, cause: unknown): StreamsError | TypeError {
-    if (cause instanceof TypeError) {
-      return cause;
+    // Duck-typed: the addon's errors may come from another realm (Jest, workers).
+    if (typeof cause === 'object' && cause !== null && (cause as Error).name === 'TypeError') {
+      return cause as TypeError;
     }
     return this.db === undefined || cause instanceof RocksDBClosedError
       ? new StoreClosedError(this.name)
