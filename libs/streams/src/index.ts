@@ -197,6 +197,7 @@ export { StoreClosedError } from './errors/store-closed.error';
 export { SyncReadUnavailableError } from './errors/sync-read-unavailable.error';
 export { UnsupportedStoreOperationError } from './errors/unsupported-store-operation.error';
 export { RocksDBConfigError } from './errors/rocksdb-config.error';
+export { RocksDBBindingConflictError } from './errors/rocksdb-binding-conflict.error';
 export { InvalidWindowError } from './errors/invalid-window.error';
 export { InvalidWindowedKeyError } from './errors/invalid-windowed-key.error';
 export { SerializationError } from './serde/serialization.error';
