@@ -1,7 +1,7 @@
-// Unit tests: `*.spec.ts` beside the code. No broker, no network (`*.broker.spec.ts` need the
-// broker: they run with the integration tests).
-// The project's own addon (libs/rocksdb, `*native-rocksdb*.spec.ts`) runs in
-// jest.native-rocksdb.config.js: it cannot share a process with @nxtedition/rocksdb, and Jest
+// Unit tests: `*.spec.ts` beside the code, on the default RocksDB engine (@nest-streams/rocksdb,
+// the project's addon). No broker, no network (`*.broker.spec.ts` need the broker: they run
+// with the integration tests). Specs of the fallback engine (`*nxtedition*.spec.ts`) run in
+// jest.nxtedition-rocksdb.config.js: the two RocksDB bindings cannot share a process, and Jest
 // reuses its workers across spec files.
 const shared = require('./jest.shared');
 
@@ -16,7 +16,6 @@ module.exports = {
     '/dist/',
     '<rootDir>/test/',
     '\\.broker\\.spec\\.ts$',
-    '<rootDir>/libs/rocksdb/',
-    'native-rocksdb',
+    'nxtedition',
   ],
 };

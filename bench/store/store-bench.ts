@@ -52,12 +52,22 @@ export interface StoreBenchResult {
 
 export type EngineFactory = (root: string, name: string) => BytesStore;
 
-// Each engine as a task opens it: the bytes store its `Stores` supplier makes.
+const persistent: EngineFactory = (root, name) =>
+  Stores.persistentKeyValueStore(name).get({ directory: join(root, name), configs: {} });
+
+// Each engine as a task opens it: the bytes store its `Stores` supplier makes. Both RocksDB
+// rows use the persistent supplier: the process's engine is the addon, or the fallback in a
+// child started with NEST_STREAMS_ROCKSDB_DISABLE=1 (see ENGINE_ENV).
 const ENGINES: Readonly<Record<string, EngineFactory>> = {
   'in-memory': (root, name) =>
     Stores.inMemoryKeyValueStore(name).get({ directory: join(root, name), configs: {} }),
-  'nxtedition-rocksdb': (root, name) =>
-    Stores.persistentKeyValueStore(name).get({ directory: join(root, name), configs: {} }),
+  'native-rocksdb': persistent,
+  'nxtedition-rocksdb': persistent,
+};
+
+/** The environment that selects each engine in its child process. */
+const ENGINE_ENV: Readonly<Record<string, Record<string, string>>> = {
+  'nxtedition-rocksdb': { NEST_STREAMS_ROCKSDB_DISABLE: '1' },
 };
 
 /**
@@ -88,7 +98,10 @@ async function runInChild(engine: string, params: StoreBenchParams): Promise<Sto
   ];
   try {
     const code = await new Promise<number | null>((resolve, reject) => {
-      const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+      const child = spawn(process.execPath, args, {
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env: { ...process.env, ...ENGINE_ENV[engine] },
+      });
       child.on('error', reject);
       child.on('exit', (exitCode, signal) => resolve(signal === null ? exitCode : -1));
     });

@@ -6,9 +6,10 @@ import { StreamsError } from './streams.error';
  * bundles its own (9.7); both export the same GNU-unique C++ symbols, which the dynamic linker
  * merges, so one library would build its objects in the other's memory.
  *
- * What to do: use one RocksDB engine per process (the engine is chosen once, before the first
- * store opens; `NEST_STREAMS_ROCKSDB_ENGINE` forces one); run the other engine, e.g. in tests or
- * benchmarks, in a separate process. Not retriable.
+ * What to do: use one RocksDB engine per process (nest-streams chooses it once, before the first
+ * store opens; `NEST_STREAMS_ROCKSDB_DISABLE=1` forces the fallback); do not load the other
+ * binding yourself, and run it, e.g. in tests or benchmarks, in a separate process. Not
+ * retriable.
  */
 export class RocksDBBindingConflictError extends StreamsError {
   readonly code = 'ROCKSDB_BINDING_CONFLICT';

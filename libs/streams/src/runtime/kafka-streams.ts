@@ -6,6 +6,7 @@ import { MissingSourceTopicError } from '../errors/missing-source-topic.error';
 import { StreamsConfigError } from '../errors/streams-config.error';
 import type { Topology } from '../processor/topology';
 import { RecordCache } from '../state/internals/record-cache';
+import { chooseRocksDBEngine } from '../state/internals/rocksdb-engine-choice';
 import type { ActiveTaskManager } from './internals/active-task-manager';
 import {
   KafkaStreamsState,
@@ -264,6 +265,8 @@ export class KafkaStreams {
     }
     this.setState(KafkaStreamsState.REBALANCING);
     try {
+      // The RocksDB engine of the process, chosen (and a fallback logged) before a store opens.
+      if (this.hasPersistentStores()) chooseRocksDBEngine(this.logger);
       await this.stateDirectory.lock();
       this.processId = await this.stateDirectory.processId();
       this.admin = this.kafka.admin();
@@ -284,6 +287,12 @@ export class KafkaStreams {
       await this.shutdown(KafkaStreamsState.PENDING_ERROR);
       throw error;
     }
+  }
+
+  private hasPersistentStores(): boolean {
+    return [...this.topology.stores().values()].some(
+      (builder) => (builder as { supplier?: { persistent?: boolean } }).supplier?.persistent,
+    );
   }
 
   /** Stops processing cleanly (commit, checkpoint, leave the group). Idempotent. */

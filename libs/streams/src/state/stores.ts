@@ -3,17 +3,13 @@ import { InMemoryBytesStore } from './internals/in-memory-bytes.store';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { KeyValueStoreBuilder } from './internals/key-value-store-builder';
-import { NxteditionRocksDBStore } from './internals/nxtedition-rocksdb.store';
+import { createRocksDBEngine } from './internals/rocksdb-engine-factory';
 import { SegmentedSessionBytesStore } from './internals/segmented-session-bytes.store';
 import { SegmentedWindowBytesStore } from './internals/segmented-window-bytes.store';
 import { SessionStoreBuilder } from './internals/session-store-builder';
 import { WindowStoreBuilder } from './internals/window-store-builder';
 import { ValueAndTimestampSerde } from './internals/value-and-timestamp-serde';
-import type { BytesStore } from './bytes-store';
-import type {
-  BytesStoreLocation,
-  KeyValueBytesStoreSupplier,
-} from './key-value-bytes-store-supplier';
+import type { KeyValueBytesStoreSupplier } from './key-value-bytes-store-supplier';
 import type { RocksDBConfigSetter } from './rocksdb-config-setter';
 import type { SessionBytesStoreSupplier } from './session-bytes-store-supplier';
 import type { ValueAndTimestamp } from './value-and-timestamp';
@@ -39,7 +35,11 @@ export interface PersistentStoreOptions {
  * directory and a topic name: use letters, digits, `.`, `_` and `-`).
  */
 export const Stores = {
-  /** A RocksDB store in `<taskDir>/rocksdb/<name>` (engine: `@nxtedition/rocksdb`). */
+  /**
+   * A RocksDB store in `<taskDir>/rocksdb/<name>`, on the process's RocksDB engine:
+   * `@nest-streams/rocksdb` (the system RocksDB), or `@nxtedition/rocksdb` when that addon is
+   * not built (logged once at start, with what the fallback loses).
+   */
   persistentKeyValueStore(
     name: string,
     options: PersistentStoreOptions = {},
@@ -263,19 +263,6 @@ export const Stores = {
     return new SessionStoreBuilder(supplier, keySerde, aggSerde);
   },
 } as const;
-
-/** The RocksDB engine of one store (or segment); the binding loads when the first one opens. */
-function createRocksDBEngine(
-  name: string,
-  { directory, configs }: BytesStoreLocation,
-  storeSetter: RocksDBConfigSetter | undefined,
-): BytesStore {
-  // The store's own setter wins; else the application's `rocksDBConfigSetter`, as in Kafka
-  // Streams' `rocksdb.config.setter`.
-  const configSetter =
-    storeSetter ?? (configs.rocksDBConfigSetter as RocksDBConfigSetter | undefined);
-  return new NxteditionRocksDBStore({ name, directory, configs, configSetter });
-}
 
 /** The entries of `directory` (segment names), none when it does not exist yet. */
 async function listDirectory(directory: string): Promise<string[]> {
