@@ -1,22 +1,38 @@
 import { Injectable } from '@nestjs/common';
 import { RocksDBConfig } from '@nest-streams/nestjs';
-import type { RocksDBConfigSetter, RocksDBOptions } from '@nest-streams/streams';
+import {
+  BoundedMemoryRocksDBConfig,
+  type BoundedMemoryRocksDBConfigOptions,
+} from '@nest-streams/streams';
+import { orderStatsConfig } from './order-stats.config';
 
 const MiB = 1024 * 1024;
 
 /**
- * The source text's RocksDB tuning (section 8): a 64 MiB block cache (bigger = fewer disk
- * reads for hot keys) and 32 MiB memtables (bigger = fewer, larger flushes). The text also
- * sets 3 write buffers; the default engine (@nxtedition/rocksdb) fixes that number at 6 and
- * would reject another value, so it is left as the engine reports it. It applies per store
- * instance, one per store per partition: size instances for stores x partitions x (cache +
- * write buffers).
+ * RocksDB's memory of the instance from one budget, `ROCKSDB_MEMORY_MB`: one block cache of
+ * that size shared by every store, partition and window segment, a quarter of it for the
+ * memtables (a write-buffer manager charged to the cache), index and filter blocks in the cache
+ * with high priority (Kafka Streams' `BoundedMemoryRocksDBConfig`). Inside it, the source
+ * text's tuning (section 8): 32 MiB memtables, three of them (smaller when the budget is small).
+ * Each RocksDB instance still costs a little fixed memory outside the budget: see the README's
+ * sizing section.
  */
+export function orderStatsRocksDBSizing(memoryMb: number): BoundedMemoryRocksDBConfigOptions {
+  const total = memoryMb * MiB;
+  const memtables = Math.floor(total / 4);
+  return {
+    totalOffHeapBytes: total,
+    totalMemtableBytes: memtables,
+    writeBufferSize: Math.max(1 * MiB, Math.min(32 * MiB, Math.floor(memtables / 4))),
+    maxWriteBufferNumber: 3,
+  };
+}
+
+/** The application's RocksDB config setter, sized by `ROCKSDB_MEMORY_MB`. */
 @RocksDBConfig()
 @Injectable()
-export class OrderStatsRocksDBConfig implements RocksDBConfigSetter {
-  setConfig(_storeName: string, options: RocksDBOptions): void {
-    options.blockCacheSize = 64 * MiB;
-    options.writeBufferSize = 32 * MiB;
+export class OrderStatsRocksDBConfig extends BoundedMemoryRocksDBConfig {
+  constructor() {
+    super(orderStatsRocksDBSizing(orderStatsConfig().rocksdbMemoryMb));
   }
 }

@@ -123,6 +123,16 @@ export type {
 } from './state/bytes-store';
 export type { RocksDBConfigSetter } from './state/rocksdb-config-setter';
 export {
+  BoundedMemoryRocksDBConfig,
+  type BoundedMemoryRocksDBConfigOptions,
+} from './state/bounded-memory-rocksdb-config';
+// The default engine's shared objects, for config setters of your own (see RocksDBOptions).
+export {
+  Cache as RocksDBCache,
+  WriteBufferManager as RocksDBWriteBufferManager,
+  type CacheOptions as RocksDBCacheOptions,
+} from '@nest-streams/rocksdb';
+export {
   KAFKA_STREAMS_ROCKSDB_DEFAULTS,
   RocksDBOptions,
   type RocksDBCompactionStyle,

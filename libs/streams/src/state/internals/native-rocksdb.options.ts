@@ -18,12 +18,15 @@ export function nativeDefaultOptions(): RocksDBOptions {
 
 /**
  * Translates {@link RocksDBOptions} into the addon's open options. Every field is supported:
- * `blockCacheSize` (an LRU cache per store; 0 = none), `blockSize` (>= 256), `writeBufferSize`
+ * `blockCache` (a shared cache; else `blockCacheSize`, an LRU cache per store, 0 = none),
+ * `writeBufferManager` (shared, never stalls), `blockSize` (>= 256), `writeBufferSize`
  * (>= 64 KiB), `maxWriteBufferNumber` (2..64), `compression` (`none`, or `snappy`/`zstd` when
  * the system RocksDB has it: `supportedCompressions`), `bloomFilterBitsPerKey` (0..100, 0 = no
  * filter), `compactionStyle`, `maxOpenFiles` (-1 or >= 10), `cacheIndexAndFilterBlocks` (needs
- * a block cache; in its high-priority pool), `walEnabled` (the default of every write),
- * `parallelism` (`IncreaseParallelism`). Always: `max_write_buffer_size_to_maintain = 0`.
+ * a block cache) and `cacheIndexAndFilterBlocksWithHighPriority`, `partitionedIndexAndFilters`,
+ * `walEnabled` (the default of every write), `parallelism` (`IncreaseParallelism`),
+ * `maxBackgroundJobs` (0 = what `parallelism` set). Always:
+ * `max_write_buffer_size_to_maintain = 0`.
  *
  * Throws `RocksDBConfigError` listing every value it cannot apply: change the config setter.
  */
@@ -35,6 +38,7 @@ export function toNativeOpenOptions(
   const compressions = (['none', 'snappy', 'zstd'] as const).filter((name) =>
     supportedCompressions.includes(name),
   );
+  const { blockCache, writeBufferManager } = options;
   new RocksDBOptionChecks(options, NATIVE_ENGINE)
     .integer('blockCacheSize', 0, MAX_BYTES)
     .integer('blockSize', 256, 1024 * 1024 * 1024)
@@ -55,23 +59,34 @@ export function toNativeOpenOptions(
       `maxOpenFiles=${options.maxOpenFiles} (-1 or an integer >= 10 is required)`,
     )
     .require(
-      options.cacheIndexAndFilterBlocks && options.blockCacheSize === 0,
-      'cacheIndexAndFilterBlocks=true needs a block cache (blockCacheSize > 0)',
+      options.cacheIndexAndFilterBlocks && options.blockCacheSize === 0 && !blockCache,
+      'cacheIndexAndFilterBlocks=true needs a block cache (blockCacheSize > 0 or blockCache)',
+    )
+    .boolean('cacheIndexAndFilterBlocksWithHighPriority')
+    .boolean('partitionedIndexAndFilters')
+    .boolean('walEnabled')
+    .integer('parallelism', 1, 1024)
+    .integer('maxBackgroundJobs', 0, 1024)
+    .require(
+      blockCache !== undefined && !isAddonObject(blockCache, 'capacity'),
+      'blockCache (a Cache of @nest-streams/rocksdb, e.g. RocksDBCache, is required)',
     )
     .require(
-      typeof options.walEnabled !== 'boolean',
-      `walEnabled=${String(options.walEnabled)} (true or false is required)`,
+      writeBufferManager !== undefined && !isAddonObject(writeBufferManager, 'bufferSize'),
+      'writeBufferManager (a WriteBufferManager of @nest-streams/rocksdb is required)',
     )
-    .integer('parallelism', 1, 1024)
     .throwIfAny(storeName);
 
   return {
     createIfMissing: true,
+    ...(blockCache !== undefined && { blockCache }),
+    ...(writeBufferManager !== undefined && { writeBufferManager }),
     blockCacheSize: options.blockCacheSize,
     blockSize: options.blockSize,
     bloomFilterBitsPerKey: options.bloomFilterBitsPerKey,
     cacheIndexAndFilterBlocks: options.cacheIndexAndFilterBlocks,
-    cacheIndexAndFilterBlocksWithHighPriority: true,
+    cacheIndexAndFilterBlocksWithHighPriority: options.cacheIndexAndFilterBlocksWithHighPriority,
+    partitionedIndexAndFilters: options.partitionedIndexAndFilters,
     writeBufferSize: options.writeBufferSize,
     maxWriteBufferNumber: options.maxWriteBufferNumber,
     compactionStyle: options.compactionStyle,
@@ -79,7 +94,21 @@ export function toNativeOpenOptions(
     maxOpenFiles: options.maxOpenFiles,
     walEnabled: options.walEnabled,
     parallelism: options.parallelism,
+    ...(options.maxBackgroundJobs > 0 && { maxBackgroundJobs: options.maxBackgroundJobs }),
   };
+}
+
+/**
+ * Whether `value` looks like one of the addon's shared objects (duck-typed: it may come from
+ * another copy of the package or another realm; the addon checks the native handle itself).
+ */
+function isAddonObject(value: unknown, method: string): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { native?: unknown }).native === 'object' &&
+    typeof (value as Record<string, unknown>)[method] === 'function'
+  );
 }
 
 /** `[from, to]` (inclusive, undefined = open) as iterator bounds; undefined when empty. */

@@ -96,6 +96,8 @@ describe('NativeRocksDBStore', () => {
           options.blockCacheSize = 0;
           options.cacheIndexAndFilterBlocks = true;
           options.compression = 'lz4' as 'zstd';
+          options.maxBackgroundJobs = -1;
+          options.blockCache = { capacity: () => 1 } as unknown as RocksDBOptions['blockCache'];
         },
       },
     });
@@ -108,7 +110,8 @@ describe('NativeRocksDBStore', () => {
         expect.stringContaining('maxWriteBufferNumber=1'),
         expect.stringContaining('compression=lz4'),
         expect.stringContaining('maxOpenFiles=5'),
-        expect.stringContaining('cacheIndexAndFilterBlocks=true needs a block cache'),
+        expect.stringContaining('maxBackgroundJobs=-1'),
+        expect.stringContaining('blockCache (a Cache of @nest-streams/rocksdb'),
       ],
     });
     expect(store.isOpen()).toBe(false);
