@@ -120,4 +120,26 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The repo's own tests, benchmarks and tools may also use the documented
+    // `@nest-streams/streams/internals` subpath (e.g. fault-injection hooks); applications not.
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'tools/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@nest-streams/*/**', '!@nest-streams/streams/internals'],
+              message: DEEP_PACKAGE_IMPORT.message,
+            },
+            {
+              group: ['**/libs/**', '**/libs'],
+              message: 'Import the package by name (@nest-streams/streams, /nestjs, /testing).',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -6,3 +6,4 @@ export { StreamTask } from '../runtime/internals/stream-task';
 export { RecordCache } from '../state/internals/record-cache';
 export { InMemoryRecordCollector } from '../processor/internals/in-memory-record-collector';
 export { resolveStreamsConfig } from '../runtime/streams-config';
+export { setCommitPhaseHook, type CommitPhase } from '../runtime/internals/commit-phases';

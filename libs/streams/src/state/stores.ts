@@ -1,9 +1,8 @@
 import type { Serde } from '../serde/serde';
 import { InMemoryBytesStore } from './internals/in-memory-bytes.store';
 import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
 import { KeyValueStoreBuilder } from './internals/key-value-store-builder';
-import { createRocksDBEngine } from './internals/rocksdb-engine-factory';
+import { createRocksDBEngine, rocksDBSegmentFactory } from './internals/rocksdb-engine-factory';
 import { SegmentedSessionBytesStore } from './internals/segmented-session-bytes.store';
 import { SegmentedWindowBytesStore } from './internals/segmented-window-bytes.store';
 import { SessionStoreBuilder } from './internals/session-store-builder';
@@ -136,12 +135,7 @@ export const Stores = {
           capabilities: { syncReads: true, persistent: true },
           // Each segment is a RocksDB instance named like its directory (`<name>.<start>`), the
           // name the config setter gets, as in Kafka Streams.
-          segmentFactory: (segment) =>
-            createRocksDBEngine(
-              segment,
-              { directory: path.join(directory, segment), configs },
-              configSetter,
-            ),
+          segmentFactory: rocksDBSegmentFactory(name, { directory, configs }, configSetter),
           listSegmentNames: async () => {
             try {
               return await fs.readdir(directory);
@@ -225,12 +219,7 @@ export const Stores = {
           capabilities: { syncReads: true, persistent: true },
           // Each segment is a RocksDB instance named like its directory (`<name>.<start>`), the
           // name the config setter gets, as in Kafka Streams.
-          segmentFactory: (segment) =>
-            createRocksDBEngine(
-              segment,
-              { directory: path.join(directory, segment), configs },
-              configSetter,
-            ),
+          segmentFactory: rocksDBSegmentFactory(name, { directory, configs }, configSetter),
           listSegmentNames: () => listDirectory(directory),
         }),
     };

@@ -8,6 +8,7 @@ import { Record } from '../../processor/record';
 import type { TaskId } from '../../processor/task-id';
 import type { Topology } from '../../processor/topology';
 import type { RecordCache } from '../../state/internals/record-cache';
+import { TaskEngines } from '../../state/internals/task-engines';
 import type { StateStoreContext, StoreRegistration } from '../../state/state-store-context';
 import type { StateStore } from '../../state/state-store';
 import type { ConsumedRecord } from './consumed-record';
@@ -49,6 +50,8 @@ export interface StreamTaskOptions {
 export class StreamTask {
   readonly id: TaskId;
   readonly metrics = new TaskMetrics();
+  /** The task's persistent engines: flushed before checkpoints, committed with transactions. */
+  readonly engines = new TaskEngines();
   private readonly nodes = new Map<string, TaskProcessorNode>();
   private readonly sourcesByTopic = new Map<string, TaskProcessorNode>();
   private readonly storesByName = new Map<string, StateStore>();
@@ -97,7 +100,8 @@ export class StreamTask {
     const context: StateStoreContext = {
       applicationId: config.applicationId,
       taskId: this.id,
-      appConfigs: config as unknown as { readonly [name: string]: unknown },
+      // The stores' engines find the task's registry in their configs.
+      appConfigs: this.engines.attachTo(config as unknown as { readonly [name: string]: unknown }),
       taskDir,
       recordCollector,
       cache,
@@ -211,7 +215,10 @@ export class StreamTask {
     return this.punctuate(PunctuationType.WALL_CLOCK_TIME, now);
   }
 
-  /** Flushes caches and stores (cache flushes forward downstream, reaching the collector). */
+  /**
+   * Flushes caches and stores (cache flushes forward downstream, reaching the collector). The
+   * task's persistent engines are not flushed by it: {@link engines} are, before a checkpoint.
+   */
   async flushState(): Promise<void> {
     for (const store of this.storesByName.values()) {
       this.currentMetadata = undefined;
@@ -229,9 +236,16 @@ export class StreamTask {
     return this.processedSinceCommit > 0 || this.commitRequested || this.offsets.uncommitted;
   }
 
-  /** A processor called `context.commit()`. */
-  commitRequestedByProcessor(): boolean {
-    return this.commitRequested;
+  /**
+   * A commit should not wait for the interval: a processor called `context.commit()`, or the
+   * writes waiting for the transaction passed `statestore.uncommitted.max.bytes`.
+   */
+  commitRequestedNow(): boolean {
+    return (
+      this.commitRequested ||
+      (this.engines.transactions &&
+        this.engines.uncommittedBytes() > this.options.config.statestoreUncommittedMaxBytes)
+    );
   }
 
   markCommitted(): void {

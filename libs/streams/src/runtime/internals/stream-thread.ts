@@ -178,7 +178,7 @@ export class StreamThread {
       // Streams' max.poll.records) so commits keep their interval (100 ms under exactly-once).
       for (let from = 0; from < records.length; from += MAX_RECORDS_PER_SLICE) {
         await entry.task.process(records.slice(from, from + MAX_RECORDS_PER_SLICE));
-        if (this.rebalancePending || this.commitDue() || entry.task.commitRequestedByProcessor()) {
+        if (this.rebalancePending || this.commitDue() || entry.task.commitRequestedNow()) {
           await this.commit();
         }
       }

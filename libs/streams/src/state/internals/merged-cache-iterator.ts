@@ -1,6 +1,9 @@
 import type { KeyValueBytes } from '../bytes-store';
 import type { CacheEntry } from './named-cache';
 
+/** What a merge reads of a pending write: its key and value (`null`: a delete). */
+export type DirtyEntry = Pick<CacheEntry, 'key' | 'value'>;
+
 /**
  * Merges a store's entries with the cache's dirty entries over the same range, both in the
  * same direction: a dirty entry replaces the store's entry of its key, and dirty deletes
@@ -8,7 +11,7 @@ import type { CacheEntry } from './named-cache';
  * before every step (it throws once the store closed).
  */
 export function* mergeDirtyEntries(
-  dirty: readonly CacheEntry[],
+  dirty: readonly DirtyEntry[],
   stored: IterableIterator<KeyValueBytes>,
   reverse: boolean,
   guard: () => void = noGuard,
@@ -49,7 +52,7 @@ export function* mergeDirtyEntries(
 
 /** {@link mergeDirtyEntries} over an already-read array of the store's entries. */
 export function mergeDirtyEntriesIntoArray(
-  dirty: readonly CacheEntry[],
+  dirty: readonly DirtyEntry[],
   stored: readonly KeyValueBytes[],
   reverse: boolean,
 ): KeyValueBytes[] {
