@@ -10,6 +10,9 @@
  * answer or a crash makes the run exit with 1. Prints a table, writes the JSON of DESIGN.md
  * and an SVG bar chart next to it, then deletes the run's topics, groups and state.
  */
+// kafkajs with the engine's fixes (no TimeoutNegativeWarning on Node 24): importing
+// @nest-streams/streams installs them, before anything loads kafkajs.
+import '@nest-streams/streams';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { OrderStatsInstance } from '../../test/app/order-stats-instance';
+import { OrderStatsInstance } from '../../tools/instances/order-stats-instance';
 import { sleep } from '../workers/worker-support';
 
 interface MetadataBody {

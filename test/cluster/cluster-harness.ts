@@ -41,6 +41,7 @@ export class ClusterInstance {
     state: string;
     active: string[];
     standby: string[];
+    warmup: string[];
     restored: number;
     metrics: { processed: number };
   }> {
@@ -49,6 +50,7 @@ export class ClusterInstance {
         state: string;
         active: string[];
         standby: string[];
+        warmup: string[];
         restored: number;
         metrics: { processed: number };
       }>('/state')

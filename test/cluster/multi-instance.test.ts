@@ -212,7 +212,11 @@ describe('multi-instance: host metadata, standbys, interactive queries', () => {
     // First B only warms up: A keeps both tasks active while B restores a standby copy.
     await waitFor(async () => (await b.state()).standby.length === 1, 60_000, 'B warming up');
     expect((await a.state()).active).toEqual(['0_0', '0_1']);
-    expect((await b.state()).active).toEqual([]);
+    const warming = await b.state();
+    expect(warming.active).toEqual([]);
+    // The standby copy is a warm-up replica, and B says so.
+    expect(warming.warmup).toEqual(warming.standby);
+    expect((await a.state()).warmup).toEqual([]);
     // After a probing rebalance the warmed-up task moves to B.
     await waitFor(async () => (await b.state()).active.length === 1, 90_000, 'B takes a task over');
     const restoredByB = (await b.state()).restored;

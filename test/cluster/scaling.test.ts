@@ -113,9 +113,28 @@ describe('scaling while events flow', () => {
       }
     };
 
+    // Once every instance is RUNNING with all tasks, nothing is skipped: every instance names,
+    // for every key, the live instance that holds the key's partition.
+    const expectMetadataExact = async (live: ClusterInstance[]): Promise<void> => {
+      const states = await Promise.all(live.map((i) => i.state()));
+      const holderOf = (partition: number) =>
+        live.filter((_, i) => states[i].active.includes(`0_${partition}`)).map((i) => i.endpoint);
+      for (const asker of live) {
+        for (const user of ['user-1', 'user-7', 'user-13', 'user-22']) {
+          const meta = (await asker.get<Meta>(`/meta/${user}`)).body;
+          expect({ asker: asker.endpoint, user, host: meta.activeHost }).toEqual({
+            asker: asker.endpoint,
+            user,
+            host: holderOf(meta.partition)[0] ?? `no holder of partition ${meta.partition}`,
+          });
+        }
+      }
+    };
+
     const a = await start();
     const b = await start();
     await running([a, b]);
+    await expectMetadataExact([a, b]);
     await checkMetadata([a, b]);
     const c = await start();
     for (let i = 0; i < 10; i++) {
@@ -126,12 +145,14 @@ describe('scaling while events flow', () => {
     expect(
       (await Promise.all([a, b, c].map((i) => i.state()))).map((s) => s.active.length),
     ).toEqual([2, 2, 2]);
+    await expectMetadataExact([a, b, c]);
     await b.kill('SIGTERM');
     for (let i = 0; i < 10; i++) {
       await checkMetadata([a, c]);
       await new Promise((r) => setTimeout(r, 300));
     }
     await running([a, c]);
+    await expectMetadataExact([a, c]);
     producing = false;
     await flow;
     await producer.disconnect();

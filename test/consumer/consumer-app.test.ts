@@ -122,6 +122,24 @@ describe('a fresh Nest application installs the packed packages and runs them', 
               expect(unknown.status).toBe(404);
               expect(unknown.headers.get('x-served-by')).toBe(endpoint);
             });
+            await step(
+              `the cluster page, from the installed package's assets (${where})`,
+              async () => {
+                const page = await fetch(`http://${endpoint}/ops/streams`);
+                expect(page.status).toBe(200);
+                expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+                expect(page.headers.get('content-security-policy')).toMatch(/^default-src 'none'/);
+                const html = await page.text();
+                expect(html).toContain('<h1>Kafka Streams cluster');
+                expect(html).toMatch(/<script>\n\/\/ dom\.js\n/);
+                const cluster = (await (
+                  await fetch(`http://${endpoint}/ops/streams/api/cluster`)
+                ).json()) as { instances: { host: string; status: string }[] };
+                expect(cluster.instances).toEqual([
+                  expect.objectContaining({ host: endpoint, status: 'up' }),
+                ]);
+              },
+            );
             const ended = await step(`stop ${where} (SIGTERM)`, () => app.stop());
             // A clean close: Nest re-raises SIGTERM once its shutdown hooks ran; never SIGKILL.
             expect(['exit 0', 'signal SIGTERM']).toContain(ended);

@@ -49,7 +49,13 @@ describe('demo options', () => {
 describe('instance environment', () => {
   it('sets the contract variables for one instance', () => {
     const env = instanceEnv(
-      { brokers: 'b:1', applicationId: 'app', inputTopic: 'in', standbyReplicas: 1 },
+      {
+        brokers: 'b:1',
+        applicationId: 'app',
+        inputTopic: 'in',
+        standbyReplicas: 1,
+        clusterSecret: 'run-secret-0123456789',
+      },
       { label: 'A', port: 8080, queryPort: 9999, stateDir: '/s/a', logFile: '/s/a.log' },
       { PATH: '/bin' },
     );
@@ -63,11 +69,18 @@ describe('instance environment', () => {
       INPUT_TOPIC: 'in',
       NUM_STANDBY_REPLICAS: '1',
       QUERY_PORT: '9999',
+      FORWARDING_SECRET: 'run-secret-0123456789',
       COMMIT_INTERVAL_MS: '1000',
     });
     expect(
       instanceEnv(
-        { brokers: 'b', applicationId: 'a', inputTopic: 'i', standbyReplicas: 1 },
+        {
+          brokers: 'b',
+          applicationId: 'a',
+          inputTopic: 'i',
+          standbyReplicas: 1,
+          clusterSecret: 's',
+        },
         { label: 'A', port: 1, queryPort: 2, stateDir: 's', logFile: 'l' },
         { COMMIT_INTERVAL_MS: '5000' },
       ).COMMIT_INTERVAL_MS,

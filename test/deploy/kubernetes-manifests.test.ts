@@ -24,11 +24,12 @@ import {
 /** Variables the manifests may set that the application does not read itself. */
 const PLATFORM_VARIABLES = ['POD_NAME', 'POD_NAMESPACE', 'NODE_OPTIONS'];
 /**
- * Memory of the container outside the heap and RocksDB's budget: Node.js itself, buffers, and
- * RocksDB's fixed cost per instance (every store partition and window segment), which the
- * budget does not bound (README, sizing section; docs/rocksdb-engine.md has the measurements).
+ * Memory of the container outside the heap and RocksDB's budget: Node.js itself, buffers, the
+ * Kafka clients' sockets and batches, and RocksDB's fixed cost per instance (every store
+ * partition and window segment, more of them while a replica is down), which the budget does
+ * not bound (README, sizing section; docs/rocksdb-engine.md has the measurements), in MiB.
  */
-const OUTSIDE_BUDGETS_MB = 256;
+const OUTSIDE_BUDGETS_MIB = 512;
 /** What closing the client may take (commit, flush, checkpoint, leave the group). */
 const CLOSE_BUDGET_MS = 20_000;
 
@@ -66,6 +67,7 @@ describe('Kubernetes manifests of the example application', () => {
       [
         'ConfigMap',
         'Kustomization',
+        'NetworkPolicy',
         'PodDisruptionBudget',
         'Secret',
         'Service',
@@ -89,10 +91,13 @@ describe('Kubernetes manifests of the example application', () => {
       'HOST',
       'FORWARDING_SECRET',
       'SHUTDOWN_DRAIN_MS',
+      'MANAGEMENT_PORT',
     ]) {
       expect(set).toContain(required);
     }
     expect(value('HOST')).toBe('0.0.0.0');
+    // Never the local-development switch that starts without the cluster secret.
+    expect(set).not.toContain('SECURITY_INSECURE');
   });
 
   it('takes the cluster secret from a Secret, never from a literal', () => {
@@ -106,6 +111,8 @@ describe('Kubernetes manifests of the example application', () => {
   it('agrees on ports: container, services, advertised address', () => {
     expect(portOf('http')).toBe(Number(value('PORT')));
     expect(portOf('query')).toBe(Number(value('QUERY_PORT')));
+    expect(portOf('management')).toBe(Number(value('MANAGEMENT_PORT')));
+    expect(ports.map((p) => p.name).sort()).toEqual(['http', 'management', 'query']);
     const headless = one('Service', String(at(set.doc, 'spec.serviceName')));
     expect(at(headless.doc, 'spec.clusterIP')).toBe('None');
     const servicePorts = (at(headless.doc, 'spec.ports') as { port: number; targetPort: string }[])
@@ -128,7 +135,40 @@ describe('Kubernetes manifests of the example application', () => {
       ).toBe(name === 'POD_NAME' ? 'metadata.name' : 'metadata.namespace');
     }
     const client = byKind('Service').find((s) => s.name !== headless.name)!;
-    expect(at(client.doc, 'spec.ports.0.targetPort')).toBe('http');
+    expect(
+      (at(client.doc, 'spec.ports') as { targetPort: string }[]).map((p) => p.targetPort),
+    ).toEqual(['http']);
+  });
+
+  it('lets only the application pods reach the query port, and nobody reach an unlisted port', () => {
+    const policy = one('NetworkPolicy');
+    const labels = at(set.doc, 'spec.template.metadata.labels') as Record<string, string>;
+    expect(at(policy.doc, 'spec.podSelector.matchLabels')).toEqual(labels);
+    expect(at(policy.doc, 'spec.policyTypes')).toEqual(['Ingress']);
+    type Peer = { podSelector?: { matchLabels?: unknown }; namespaceSelector?: unknown };
+    type Rule = { from?: Peer[]; ports: { port: string; protocol: string }[] };
+    const rules = at(policy.doc, 'spec.ingress') as Rule[];
+    const rulesFor = (port: string) => rules.filter((r) => r.ports.some((p) => p.port === port));
+    // Every rule names container ports by name, over TCP; every container port has one rule.
+    for (const rule of rules) {
+      for (const p of rule.ports) {
+        expect(ports.map((c) => c.name)).toContain(p.port);
+        expect(p.protocol).toBe('TCP');
+      }
+    }
+    for (const port of ports.map((p) => p.name)) expect(rulesFor(port)).toHaveLength(1);
+    // Query port: the application's own pods, in its own namespace (no namespaceSelector).
+    const [query] = rulesFor('query');
+    expect(query.from).toEqual([{ podSelector: { matchLabels: labels } }]);
+    expect(query.ports.map((p) => p.port)).toEqual(['query']);
+    // Management (metrics, the cluster's layout): a named peer, never everyone.
+    const [management] = rulesFor('management');
+    expect(management.from?.length).toBeGreaterThan(0);
+    for (const peer of management.from ?? []) expect(peer.podSelector?.matchLabels).toBeDefined();
+    // The client port is the only one open to every caller.
+    expect(
+      rules.filter((r) => r.from === undefined).map((r) => r.ports.map((p) => p.port)),
+    ).toEqual([['http']]);
   });
 
   it('selects the pods with every selector', () => {
@@ -185,19 +225,24 @@ describe('Kubernetes manifests of the example application', () => {
     );
   });
 
-  it('runs as non-root without privileges, within memory it declares: heap + RocksDB + Node', () => {
+  it('runs as non-root without privileges', () => {
     expect(at(set.doc, 'spec.template.spec.securityContext.runAsNonRoot')).toBe(true);
     expect(at(container, 'securityContext.allowPrivilegeEscalation')).toBe(false);
     expect(at(container, 'securityContext.readOnlyRootFilesystem')).toBe(true);
-    expect(at(container, 'resources.limits.memory')).toBe(
-      at(container, 'resources.requests.memory'),
-    );
-    const heapMb = Number(/--max-old-space-size=(\d+)/.exec(value('NODE_OPTIONS'))?.[1]);
-    const limitMb =
-      Number(/^(\d+)Gi$/.exec(String(at(container, 'resources.limits.memory')))?.[1]) * 1024;
-    const rocksdbMb = Number(value('ROCKSDB_MEMORY_MB'));
-    expect(heapMb).toBeGreaterThan(0);
-    expect(rocksdbMb).toBeGreaterThanOrEqual(16);
-    expect(limitMb).toBeGreaterThanOrEqual(heapMb + rocksdbMb + OUTSIDE_BUDGETS_MB);
+  });
+
+  it('declares the memory it needs: heap + RocksDB budget + Node.js', () => {
+    const mib = (quantity: unknown): number => {
+      const match = /^(\d+)(Mi|Gi)$/.exec(String(quantity));
+      if (!match) throw new Error(`unsupported memory quantity ${String(quantity)}`);
+      return Number(match[1]) * (match[2] === 'Gi' ? 1024 : 1);
+    };
+    const limitMib = mib(at(container, 'resources.limits.memory'));
+    expect(mib(at(container, 'resources.requests.memory'))).toBe(limitMib);
+    const heapMib = Number(/--max-old-space-size=(\d+)/.exec(value('NODE_OPTIONS'))?.[1]);
+    const rocksdbMib = Number(value('ROCKSDB_MEMORY_MB'));
+    expect(heapMib).toBeGreaterThan(0);
+    expect(rocksdbMib).toBeGreaterThanOrEqual(16);
+    expect(heapMib + rocksdbMib + OUTSIDE_BUDGETS_MIB).toBeLessThanOrEqual(limitMib);
   });
 });

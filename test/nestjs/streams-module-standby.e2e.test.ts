@@ -10,22 +10,27 @@ import { join } from 'node:path';
 import { DefaultStreamPartitioner } from '@nest-streams/streams';
 import { HTTP_PLATFORMS } from '../support/http-platforms';
 import { brokers, KafkaTestContext } from '../support/kafka-test-context';
-import { AppInstance, waitFor, type OrderStats } from './nest-app-harness';
+import { OrderStatsInstance, type OrderStats } from '../../tools/instances/order-stats-instance';
+import { readyAndRunning } from '../support/health';
+import { waitFor } from '../support/wait-for';
 
 const PARTITIONS = 6;
 const USERS = 30;
 
+/** `GET /streams/metadata` of the example application: partitions per store, and lags. */
 interface Metadata {
-  instances: { host: string; activeTasks: string[]; standbyTasks: string[] }[];
+  instances: { host: string; stores: Record<string, { active: number[]; standby: number[] }> }[];
   lags: Record<string, Record<string, { offsetLag: number }>>;
 }
+const statsPartitions = (instance: Metadata['instances'][number]) =>
+  instance.stores['stats-store'] ?? { active: [], standby: [] };
 
 describe.each(HTTP_PLATFORMS)(
   'StreamsModule end-to-end: standby answers when the owner is gone, on %s',
   (platform) => {
     const ctx = new KafkaTestContext();
     const dirs: string[] = [];
-    const instances: AppInstance[] = [];
+    const instances: OrderStatsInstance[] = [];
     const truth: Record<string, OrderStats> = {};
     const users = Array.from({ length: USERS }, (_, i) => `user-${String(i).padStart(2, '0')}`);
     const partitioner = new DefaultStreamPartitioner();
@@ -61,12 +66,17 @@ describe.each(HTTP_PLATFORMS)(
       for (let i = 0; i < 3; i++) {
         const dir = mkdtempSync(join(tmpdir(), 'nest-standby-'));
         dirs.push(dir);
-        instances.push(await AppInstance.start({ ...env, STATE_DIR: dir }));
+        instances.push(await OrderStatsInstance.start({ ...env, STATE_DIR: dir }));
       }
       const diagnostics = () =>
         instances.map((i) => `--- ${i.endpoint}\n${i.output.slice(-2000)}`).join('\n');
       await waitFor(
-        async () => (await Promise.all(instances.map((i) => i.ready()))).every(Boolean),
+        async () =>
+          (
+            await Promise.all(
+              instances.map(async (i) => readyAndRunning(await i.get('/health/ready'))),
+            )
+          ).every(Boolean),
         120_000,
         'three ready instances',
       ).catch((error: unknown) => {
@@ -116,11 +126,9 @@ describe.each(HTTP_PLATFORMS)(
           );
           lastState = `lags: ${JSON.stringify(metas.map((m) => m.body.lags['stats-store'] ?? {}))}`;
           return metas.every((m, i) => {
-            const standbys = m.body.instances.find(
-              (x) => x.host === instances[i].endpoint,
-            )!.standbyTasks;
+            const standbys = m.body.instances.find((x) => x.host === instances[i].endpoint)!;
             const lags = m.body.lags['stats-store'] ?? {};
-            return standbys.every((task) => lags[task.split('_')[1]]?.offsetLag === 0);
+            return statsPartitions(standbys).standby.every((p) => lags[p]?.offsetLag === 0);
           });
         },
         120_000,
@@ -132,14 +140,13 @@ describe.each(HTTP_PLATFORMS)(
       const metadata = (await instances[0].get<Metadata>('/streams/metadata')).body;
       const victim = instances[2];
       const victimPartitions = new Set(
-        metadata.instances
-          .find((m) => m.host === victim.endpoint)!
-          .activeTasks.map((t) => Number(t.split('_')[1])),
+        statsPartitions(metadata.instances.find((m) => m.host === victim.endpoint)!).active,
       );
       const victimUsers = users.filter((u) => victimPartitions.has(partitionOf(u)));
       expect(victimUsers.length).toBeGreaterThan(0);
       const standbyOf = (user: string) =>
-        metadata.instances.find((m) => m.standbyTasks.includes(`0_${partitionOf(user)}`))!.host;
+        metadata.instances.find((m) => statsPartitions(m).standby.includes(partitionOf(user)))!
+          .host;
 
       await victim.stop('SIGKILL');
       // Until its session times out (6 s) the dead owner is still in the metadata.
@@ -147,7 +154,7 @@ describe.each(HTTP_PLATFORMS)(
       for (const user of victimUsers) {
         const answer = await instances[0].get<OrderStats>(`/stats/${user}`);
         if (answer.status === 503) {
-          expect(answer.headers.get('retry-after')).toBe('1');
+          expect(answer.headers.get('retry-after')).toBe('2');
           continue;
         }
         // A stale answer says how far behind its copy is: every update is committed and every
@@ -178,7 +185,7 @@ describe.each(HTTP_PLATFORMS)(
             ) {
               return false;
             }
-            if (!(await survivor.ready())) return false;
+            if (!readyAndRunning(await survivor.get('/health/ready'))) return false;
           }
           return true;
         },

@@ -35,12 +35,14 @@ describe('StreamsModule start-up on the real broker', () => {
     const moduleRef = await Test.createTestingModule({
       imports: [
         StreamsModule.forRoot({
-          applicationId: ctx.applicationId,
-          bootstrapServers: brokers(),
-          stateDir: dir,
-          sessionTimeoutMs: 6000,
-          heartbeatIntervalMs: 1000,
-          logger: { info: () => undefined, warn: () => undefined },
+          streams: {
+            applicationId: ctx.applicationId,
+            bootstrapServers: brokers(),
+            stateDir: dir,
+            sessionTimeoutMs: 6000,
+            heartbeatIntervalMs: 1000,
+          },
+          client: { start: 'blocking' },
         }),
       ],
       providers: [Counting],

@@ -11,7 +11,9 @@ import { join } from 'node:path';
 import { DefaultStreamPartitioner } from '@nest-streams/streams';
 import { HTTP_PLATFORMS } from '../support/http-platforms';
 import { brokers, KafkaTestContext } from '../support/kafka-test-context';
-import { AppInstance, routingCount, waitFor, type OrderStats } from './nest-app-harness';
+import { OrderStatsInstance, type OrderStats } from '../../tools/instances/order-stats-instance';
+import { readyAndRunning } from '../support/health';
+import { waitFor } from '../support/wait-for';
 
 const PARTITIONS = 6;
 const USERS = 45;
@@ -21,7 +23,7 @@ describe.each(HTTP_PLATFORMS)(
   (platform) => {
     const ctx = new KafkaTestContext();
     const dirs: string[] = [];
-    const instances: AppInstance[] = [];
+    const instances: OrderStatsInstance[] = [];
     const truth: Record<string, OrderStats> = {};
     const users = Array.from({ length: USERS }, (_, i) => `user-${String(i).padStart(2, '0')}`);
     let env: Record<string, string>;
@@ -61,9 +63,14 @@ describe.each(HTTP_PLATFORMS)(
       await producer.disconnect();
 
       for (let i = 0; i < 3; i++)
-        instances.push(await AppInstance.start({ ...env, STATE_DIR: stateDir() }));
+        instances.push(await OrderStatsInstance.start({ ...env, STATE_DIR: stateDir() }));
       await waitFor(
-        async () => (await Promise.all(instances.map((i) => i.ready()))).every(Boolean),
+        async () =>
+          (
+            await Promise.all(
+              instances.map(async (i) => readyAndRunning(await i.get('/health/ready'))),
+            )
+          ).every(Boolean),
         120_000,
         'three ready instances',
       ).catch((error: unknown) => {
@@ -95,16 +102,18 @@ describe.each(HTTP_PLATFORMS)(
     it('answers every key identically and exactly through every instance, served by its owner', async () => {
       const partitioner = new DefaultStreamPartitioner();
       const metadata = (
-        await instances[0].get<{ instances: { host: string; activeTasks: string[] }[] }>(
-          '/streams/metadata',
-        )
+        await instances[0].get<{
+          instances: { host: string; stores: Record<string, { active: number[] }> }[];
+        }>('/streams/metadata')
       ).body;
       expect(metadata.instances.map((m) => m.host).sort()).toEqual(
         instances.map((i) => i.endpoint).sort(),
       );
       const ownerOf = (user: string): string => {
         const partition = partitioner.partition(Buffer.from(user, 'utf8'), PARTITIONS);
-        const owner = metadata.instances.find((m) => m.activeTasks.includes(`0_${partition}`));
+        const owner = metadata.instances.find((m) =>
+          m.stores['stats-store']?.active.includes(partition),
+        );
         return owner!.host;
       };
       const servedBy = new Set<string>();
@@ -127,10 +136,11 @@ describe.each(HTTP_PLATFORMS)(
           expect(answer.headers.get('x-stale')).toBeNull();
           servedBy.add(answer.headers.get('x-served-by')!);
 
-          // The same read over the instance-to-instance query transport.
-          const viaQuery = await instance.get<OrderStats>(`/iq/stats/${user}`);
+          // The same key through InteractiveQueryService: the owner's partition over the
+          // instance-to-instance query transport when it is elsewhere.
+          const viaQuery = await instance.get(`/stats/range?from=${user}&to=${user}`);
           expect(viaQuery.status).toBe(200);
-          expect(viaQuery.body).toEqual(truth[user]);
+          expect(viaQuery.body).toEqual([{ userId: user, ...truth[user] }]);
         }
       }
       // Keys spread over all three owners.
@@ -158,7 +168,7 @@ describe.each(HTTP_PLATFORMS)(
     it('scatter-gathers a range across every instance: the union of the partitions, sorted', async () => {
       const expected = users.map((userId) => ({ userId, ...truth[userId] }));
       for (const instance of instances) {
-        const all = await instance.get<{ userId: string }[]>('/stats/range');
+        const all = await instance.get<{ userId: string }[]>('/stats/range?from=a&to=z');
         expect(all.status).toBe(200);
         expect(all.body).toEqual(expected);
         const part = await instance.get<{ userId: string }[]>(
@@ -209,10 +219,15 @@ describe.each(HTTP_PLATFORMS)(
         }
       });
       // A fourth instance joins: the group rebalances and tasks move to it.
-      instances.push(await AppInstance.start({ ...env, STATE_DIR: stateDir() }));
+      instances.push(await OrderStatsInstance.start({ ...env, STATE_DIR: stateDir() }));
       try {
         await waitFor(
-          async () => (await Promise.all(instances.map((i) => i.ready()))).every(Boolean),
+          async () =>
+            (
+              await Promise.all(
+                instances.map(async (i) => readyAndRunning(await i.get('/health/ready'))),
+              )
+            ).every(Boolean),
           120_000,
           'every instance ready and RUNNING',
         );
@@ -239,3 +254,11 @@ describe.each(HTTP_PLATFORMS)(
     });
   },
 );
+
+/** A routing outcome's count in a Prometheus scrape. */
+function routingCount(metrics: string, outcome: string): number {
+  const match = new RegExp(
+    `kafka_streams_routing_requests_total\\{outcome="${outcome}"\\} (\\d+)`,
+  ).exec(metrics);
+  return match ? Number(match[1]) : NaN;
+}

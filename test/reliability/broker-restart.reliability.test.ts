@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OrderStatsInstance } from '../app/order-stats-instance';
+import { OrderStatsInstance } from '../../tools/instances/order-stats-instance';
 import { waitFor } from '../cluster/cluster-harness';
 import { randomSuffix, waitForTopicLeaders } from '../support/kafka-test-context';
 import { DedicatedBroker } from './support/broker-dedicated';

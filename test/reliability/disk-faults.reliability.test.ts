@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OrderStatsInstance } from '../app/order-stats-instance';
+import { OrderStatsInstance } from '../../tools/instances/order-stats-instance';
 import { waitFor } from '../cluster/cluster-harness';
 import { waitWhileAlive } from './support/disk-instance-wait';
 import { brokers, KafkaTestContext } from '../support/kafka-test-context';
@@ -44,7 +44,7 @@ describe('reliability: disk faults', () => {
   let produced = 0;
   let input = '';
   let env: Record<string, string> = {};
-  let instance: OrderStatsInstance;
+  let instance: OrderStatsInstance | undefined;
 
   afterAll(async () => {
     await Promise.all(spawned.map((i) => i.stop('SIGKILL')));
@@ -158,10 +158,28 @@ describe('reliability: disk faults', () => {
       sum: first.sum,
     });
   };
-  const restart = async () => {
-    await instance.stop('SIGTERM');
+  /**
+   * The instance every scenario starts from, whatever ran before it (each scenario runs alone
+   * too, e.g. with `-t '(b)'`): one RUNNING instance on the state directory, every event exact.
+   */
+  const runningInstance = async (): Promise<OrderStatsInstance> => {
+    const alive = instance?.process.exitCode === null && instance.process.signalCode === null;
+    if (!alive || instance === undefined) {
+      instance = await start(
+        instance ? { port: instance.port, queryPort: instance.queryPort } : {},
+      );
+      await waitReady(instance, 'an instance ready');
+    }
+    await waitExact(instance, 'every event processed');
+    await expectExact(instance);
+    return instance;
+  };
+  /** Stops the instance cleanly (its checkpoints written) and returns its ports. */
+  const stopCleanly = async (stopped: OrderStatsInstance) => {
+    await stopped.stop('SIGTERM');
     // A clean shutdown: Nest's shutdown hooks ran and re-raised the signal (or exit 0).
-    expect(instance.process.exitCode === 0 || instance.process.signalCode === 'SIGTERM').toBe(true);
+    expect(stopped.process.exitCode === 0 || stopped.process.signalCode === 'SIGTERM').toBe(true);
+    return { port: stopped.port, queryPort: stopped.queryPort };
   };
   const changelogs = async () => {
     const admin = await ctx.admin();
@@ -182,40 +200,37 @@ describe('reliability: disk faults', () => {
       COMMIT_INTERVAL_MS: '200',
     };
     await produce(EVENTS);
-    instance = await start();
-    await waitReady(instance, 'the first instance ready');
-    await waitExact(instance, 'every event processed');
-    await expectExact(instance);
   });
 
   it('(c) refuses a second process on a locked state directory, naming the holder', async () => {
+    const holder = await runningInstance();
     const lockHolder = JSON.parse(readFileSync(join(appDir, '.lock'), 'utf8')) as { pid: number };
-    expect(lockHolder.pid).toBe(instance.process.pid);
+    expect(lockHolder.pid).toBe(holder.process.pid);
     const second = await start();
     await waitFor(() => second.process.exitCode !== null, 120_000, 'the second instance exits');
     expect(second.process.exitCode).toBe(1);
-    const message = `state directory ${appDir} is locked by process ${instance.process.pid}; stop that process or use another state.dir`;
+    const message = `state directory ${appDir} is locked by process ${holder.process.pid}; stop that process or use another state.dir`;
     expect(second.output).toContain(message);
     expect(second.output).toContain('StateDirectoryLockedError');
 
     // The holder is untouched: still RUNNING, ready, processing new events, exact.
     await produce(500);
-    await waitExact(instance, 'new events processed by the holder');
-    await expectExact(instance);
-    expect((await instance.request('/health/ready')).status).toBe(200);
-    expect(((await instance.request('/streams/metadata')).body as { state: string }).state).toBe(
+    await waitExact(holder, 'new events processed by the holder');
+    await expectExact(holder);
+    expect((await holder.request('/health/ready')).status).toBe(200);
+    expect(((await holder.request('/streams/metadata')).body as { state: string }).state).toBe(
       'RUNNING',
     );
-    expect(instance.process.exitCode).toBeNull();
+    expect(holder.process.exitCode).toBeNull();
     figures.lockedError = message.replace(appDir, '<stateDir>/<applicationId>');
   });
 
   it('(a) restores every store in full after the state directory was deleted', async () => {
-    await restart();
+    const ports = await stopCleanly(await runningInstance());
     rmSync(stateDir, { recursive: true, force: true });
     const before = await changelogs();
     const restartAt = Date.now();
-    instance = await start({ port: instance.port, queryPort: instance.queryPort });
+    instance = await start(ports);
     await waitReady(instance, 'ready after the full restore');
     await waitExact(instance, 'exact after the full restore');
     const restoreSeconds = (Date.now() - restartAt) / 1000;
@@ -232,14 +247,14 @@ describe('reliability: disk faults', () => {
   });
 
   it('(b) restores in full, with a warning, only the tasks whose .checkpoint is corrupt', async () => {
-    await restart();
+    const ports = await stopCleanly(await runningInstance());
     const files = CORRUPTED_TASKS.map((p) => join(appDir, `0_${p}`, '.checkpoint'));
     for (let p = 0; p < PARTITIONS; p++) {
       expect(existsSync(join(appDir, `0_${p}`, '.checkpoint'))).toBe(true);
     }
     for (const file of files) writeFileSync(file, '0\nthree\nnot a checkpoint\n');
     const before = await changelogs();
-    instance = await start({ port: instance.port, queryPort: instance.queryPort });
+    instance = await start(ports);
     await waitReady(instance, 'ready after the checkpoint restore');
     await waitExact(instance, 'exact after the checkpoint restore');
     await expectExact(instance);

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IHeaders } from 'kafkajs';
-import { OrderStatsInstance } from '../app/order-stats-instance';
+import { OrderStatsInstance } from '../../tools/instances/order-stats-instance';
 import { waitFor } from '../cluster/cluster-harness';
 import { brokers, KafkaTestContext } from '../support/kafka-test-context';
 import { poisonCases, type PoisonCase } from './support/poison-cases';

@@ -79,6 +79,9 @@ describe('KafkaStreams runtime against the real broker', () => {
       'all events processed',
     );
     await waitFor(() => streams.state === KafkaStreamsState.RUNNING, 10_000, 'RUNNING');
+    await waitFor(() => streams.metrics().commits > 0, 10_000, 'a commit');
+    // Commit latency: the time commits took is measured and summed.
+    expect(streams.metrics().commitTimeMs).toBeGreaterThan(0);
     expect(readAll(streams)).toEqual(truth);
     // Consumer lag: every input partition processed to its end.
     const lags = await streams.inputLags();

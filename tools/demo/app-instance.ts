@@ -28,13 +28,16 @@ export interface ClusterSettings {
   readonly applicationId: string;
   readonly inputTopic: string;
   readonly standbyReplicas: number;
+  /** The cluster secret every instance of the run shares (FORWARDING_SECRET). */
+  readonly clusterSecret: string;
 }
 
 /**
  * The environment of one instance: the contract's variables (KAFKA_BROKERS, PORT,
  * APPLICATION_SERVER, APPLICATION_ID, STATE_DIR, INPUT_TOPIC, NUM_STANDBY_REPLICAS), QUERY_PORT
- * for its query server, and COMMIT_INTERVAL_MS of 1 s unless the caller's environment sets
- * it (standbys and restores then trail by about a second). Everything else is inherited.
+ * for its query server, the run's FORWARDING_SECRET, and COMMIT_INTERVAL_MS of 1 s unless the
+ * caller's environment sets it (standbys and restores then trail by about a second).
+ * Everything else is inherited.
  */
 export function instanceEnv(
   cluster: ClusterSettings,
@@ -51,6 +54,7 @@ export function instanceEnv(
     INPUT_TOPIC: cluster.inputTopic,
     NUM_STANDBY_REPLICAS: String(cluster.standbyReplicas),
     QUERY_PORT: String(instance.queryPort),
+    FORWARDING_SECRET: cluster.clusterSecret,
     COMMIT_INTERVAL_MS: base.COMMIT_INTERVAL_MS ?? '1000',
   };
 }

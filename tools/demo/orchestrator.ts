@@ -3,6 +3,7 @@
  * through both, one instance stopped and the rebalance shown as callers see it, then every
  * user's final answer checked against the generator's truth. Everything it starts it stops.
  */
+import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kafka, logLevel, type Admin } from 'kafkajs';
@@ -117,6 +118,8 @@ export async function runDemo(config: DemoConfig, signal: AbortSignal): Promise<
       applicationId,
       inputTopic: input.topic,
       standbyReplicas: 1,
+      // One secret per run, shared by its instances: they answer only each other's queries.
+      clusterSecret: randomBytes(32).toString('base64'),
     };
     for (const [i, label] of ['A', 'B'].entries()) {
       instances.push(

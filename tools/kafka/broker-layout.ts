@@ -30,7 +30,7 @@ export function reusableBrokerLayout(home: string): SavedBrokerLayout | undefine
   } catch {
     return undefined;
   }
-  const { brokerPort, controllerPort, logDir, clusterId } = parsed;
+  const { brokerPort, controllerPort, logDir, clusterId, saslSsl } = parsed;
   if (
     !isPort(brokerPort) ||
     !isPort(controllerPort) ||
@@ -42,7 +42,10 @@ export function reusableBrokerLayout(home: string): SavedBrokerLayout | undefine
     return undefined;
   }
   if (!existsSync(join(logDir, 'meta.properties'))) return undefined;
-  return { brokerPort, controllerPort, logDir, clusterId };
+  if (saslSsl !== undefined && (!isPort(saslSsl.port) || !existsSync(saslSsl.listener.keystore))) {
+    return undefined;
+  }
+  return { brokerPort, controllerPort, logDir, clusterId, ...(saslSsl ? { saslSsl } : {}) };
 }
 
 function isPort(value: unknown): value is number {

@@ -10,6 +10,9 @@ import {
   closeSync,
 } from 'node:fs';
 import { join } from 'node:path';
+// kafkajs with the engine's fixes (no TimeoutNegativeWarning on Node 24): importing
+// @nest-streams/streams installs them, before anything loads kafkajs.
+import '@nest-streams/streams';
 import { Kafka, logLevel } from 'kafkajs';
 import { BrokerToolError } from './broker-error';
 import { reusableBrokerLayout, writeBrokerLayout, type SavedBrokerLayout } from './broker-layout';
@@ -25,12 +28,15 @@ import {
   SERVER_LOG,
   STATE_FILE,
 } from './paths';
+import { scramFormatArgs, type SaslSslListener } from './sasl-ssl-listener';
 import { serverProperties } from './server-properties';
 
 /** What a running local broker left in .kafka/broker.json. */
 export interface BrokerState {
   pid: number;
   brokers: string;
+  /** The SASL_SSL listener's `host:port`, when the broker has one. */
+  saslSslBrokers?: string;
   kafkaVersion: string;
   startedAt: string;
 }
@@ -46,6 +52,11 @@ export interface StartOptions {
    * default: a start wipes the data and picks new ports.
    */
   reuseData?: boolean;
+  /**
+   * Also listen with SASL_SSL (TLS, SASL PLAIN and SCRAM-SHA-512) on a port of its own, with
+   * these users and this keystore; the PLAINTEXT listener stays. Only for a fresh start.
+   */
+  saslSsl?: SaslSslListener;
 }
 
 /** Options of {@link stopBroker}. */
@@ -71,6 +82,11 @@ const defaultLog = (line: string): void => {
 export async function startBroker(options: StartOptions = {}): Promise<BrokerState> {
   const log = options.log ?? defaultLog;
   const running = await runningBroker();
+  if (running && options.saslSsl && !running.saslSslBrokers) {
+    throw new BrokerToolError(
+      `The broker of ${KAFKA_HOME} runs without a SASL_SSL listener: stop it first (npm run kafka:stop).`,
+    );
+  }
   if (running) return running;
 
   const { java } = findJava();
@@ -79,7 +95,7 @@ export async function startBroker(options: StartOptions = {}): Promise<BrokerSta
 
   mkdirSync(LOGS_DIR, { recursive: true });
   const previous = options.reuseData ? reusableBrokerLayout(KAFKA_HOME) : undefined;
-  const layout = previous ?? (await freshLayout());
+  const layout = previous ?? (await freshLayout(options.saslSsl));
   if (previous) {
     for (const port of [previous.brokerPort, previous.controllerPort]) {
       if (!(await portIsFree(port))) {
@@ -90,9 +106,8 @@ export async function startBroker(options: StartOptions = {}): Promise<BrokerSta
     }
     log(`Restarting with the data in ${previous.logDir} on the previous ports.`);
   }
-  const { brokerPort, controllerPort, logDir } = layout;
   const propertiesFile = join(KAFKA_HOME, 'server.properties');
-  writeFileSync(propertiesFile, serverProperties({ brokerPort, controllerPort, logDir }));
+  writeFileSync(propertiesFile, serverProperties(layout));
 
   const jvmArgs = [
     '-Xms256m',
@@ -116,6 +131,8 @@ export async function startBroker(options: StartOptions = {}): Promise<BrokerSta
         layout.clusterId,
         '-c',
         propertiesFile,
+        // SCRAM users go into the cluster metadata with Kafka's own tool, as on any KRaft cluster.
+        ...(layout.saslSsl ? scramFormatArgs(layout.saslSsl.listener) : []),
       ],
       { encoding: 'utf8' },
     );
@@ -128,7 +145,11 @@ export async function startBroker(options: StartOptions = {}): Promise<BrokerSta
     writeBrokerLayout(KAFKA_HOME, layout);
   }
 
-  log(`Starting Apache Kafka ${kafkaVersion} (KRaft, single node) on 127.0.0.1:${brokerPort}...`);
+  const { brokerPort } = layout;
+  const secure = layout.saslSsl ? ` and SASL_SSL on 127.0.0.1:${layout.saslSsl.port}` : '';
+  log(
+    `Starting Apache Kafka ${kafkaVersion} (KRaft, single node) on 127.0.0.1:${brokerPort}${secure}...`,
+  );
   const started = Date.now();
   const out = openSync(CONSOLE_LOG, 'a');
   const child = spawn(java, [...jvmArgs, 'kafka.Kafka', propertiesFile], {
@@ -147,6 +168,7 @@ export async function startBroker(options: StartOptions = {}): Promise<BrokerSta
   const state: BrokerState = {
     pid: child.pid,
     brokers,
+    ...(layout.saslSsl ? { saslSslBrokers: `127.0.0.1:${layout.saslSsl.port}` } : {}),
     kafkaVersion,
     startedAt: new Date().toISOString(),
   };
@@ -234,15 +256,16 @@ async function answersMetadata(brokers: string): Promise<boolean> {
 }
 
 /** New ports and an empty data directory, for a start that formats the storage. */
-async function freshLayout(): Promise<SavedBrokerLayout> {
+async function freshLayout(saslSsl: SaslSslListener | undefined): Promise<SavedBrokerLayout> {
   rmSync(DATA_DIR, { recursive: true, force: true });
   mkdirSync(DATA_DIR, { recursive: true });
-  const [brokerPort, controllerPort] = await distinctFreePorts(2);
+  const [brokerPort, controllerPort, saslSslPort] = await distinctFreePorts(saslSsl ? 3 : 2);
   return {
     brokerPort,
     controllerPort,
     logDir: join(DATA_DIR, 'logs'),
     clusterId: randomBytes(16).toString('base64url'),
+    ...(saslSsl ? { saslSsl: { port: saslSslPort, listener: saslSsl } } : {}),
   };
 }
 

@@ -1,8 +1,12 @@
+import { saslSslProperties, type SaslSslListener } from './sasl-ssl-listener';
+
 /** Ports and folders of one local single-node KRaft broker. */
 export interface BrokerLayout {
   brokerPort: number;
   controllerPort: number;
   logDir: string;
+  /** A SASL_SSL listener beside the PLAINTEXT one, on its own port. */
+  saslSsl?: { port: number; listener: SaslSslListener };
 }
 
 /**
@@ -10,14 +14,20 @@ export interface BrokerLayout {
  * loopback, replication factors of 1 everywhere, topics never created by accident, and
  * settings that make tests fast (no initial rebalance delay, short minimum session timeout).
  */
-export function serverProperties({ brokerPort, controllerPort, logDir }: BrokerLayout): string {
+export function serverProperties({
+  brokerPort,
+  controllerPort,
+  logDir,
+  saslSsl,
+}: BrokerLayout): string {
+  const secure = saslSsl ? `,SASL_SSL://127.0.0.1:${saslSsl.port}` : '';
   const props: Record<string, string | number | boolean> = {
     'process.roles': 'broker,controller',
     'node.id': 1,
     'controller.quorum.voters': `1@127.0.0.1:${controllerPort}`,
-    listeners: `PLAINTEXT://127.0.0.1:${brokerPort},CONTROLLER://127.0.0.1:${controllerPort}`,
-    'advertised.listeners': `PLAINTEXT://127.0.0.1:${brokerPort}`,
-    'listener.security.protocol.map': 'PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
+    listeners: `PLAINTEXT://127.0.0.1:${brokerPort},CONTROLLER://127.0.0.1:${controllerPort}${secure}`,
+    'advertised.listeners': `PLAINTEXT://127.0.0.1:${brokerPort}${secure}`,
+    'listener.security.protocol.map': `PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT${saslSsl ? ',SASL_SSL:SASL_SSL' : ''}`,
     'controller.listener.names': 'CONTROLLER',
     'inter.broker.listener.name': 'PLAINTEXT',
     'log.dirs': logDir,
@@ -39,6 +49,7 @@ export function serverProperties({ brokerPort, controllerPort, logDir }: BrokerL
     'num.io.threads': 4,
     'log.cleaner.threads': 1,
     'log.cleaner.dedupe.buffer.size': 16777216,
+    ...(saslSsl ? saslSslProperties(saslSsl.listener) : {}),
   };
   return `${Object.entries(props)
     .map(([key, value]) => `${key}=${String(value)}`)

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { StreamsModule } from '@nest-streams/nestjs';
 import { logAndContinue, sendToDeadLetterTopic } from '@nest-streams/streams';
-import { orderStatsConfig } from './order-stats.config';
+import { ORDER_STATS_CONFIG, orderStatsConfig } from './order-stats.config';
 import { OrderStatsAggregation } from './order-stats.aggregation';
 import { OrderStatsRocksDBConfig } from './order-stats.rocksdb-config';
 import { StatsController } from './stats.controller';
@@ -10,37 +10,52 @@ import { WindowedController } from './windowed.controller';
 import { OperationsController } from './operations.controller';
 
 const config = orderStatsConfig();
-const warn = (message: string): void => {
-  process.stderr.write(`${message}\n`);
-};
 
-/** The order-stats service: the source text's application on the Nest module. */
+/** The order-stats service: the example application on the Nest module. */
 @Module({
   imports: [
     TerminusModule,
     StreamsModule.forRoot({
-      applicationId: config.applicationId,
-      bootstrapServers: config.brokers,
-      applicationServer: config.applicationServer,
-      stateDir: config.stateDir,
-      numStandbyReplicas: config.numStandbyReplicas,
-      processingGuarantee: config.processingGuarantee,
-      commitIntervalMs: config.commitIntervalMs,
-      sessionTimeoutMs: 10_000,
-      heartbeatIntervalMs: 1_000,
-      deserializationExceptionHandler: config.deadLetterTopic
-        ? sendToDeadLetterTopic(config.deadLetterTopic, warn)
-        : logAndContinue(warn),
-      remoteQueries: { port: config.queryPort, host: config.host },
-      allowStaleReads: config.allowStaleReads,
-      forwardingSecret: config.forwardingSecret,
-      forwardingTimeoutMs: config.forwardingTimeoutMs,
-      retryAfterSeconds: 2,
+      streams: {
+        applicationId: config.applicationId,
+        bootstrapServers: config.brokers,
+        applicationServer: config.applicationServer,
+        stateDir: config.stateDir,
+        numStandbyReplicas: config.numStandbyReplicas,
+        processingGuarantee: config.processingGuarantee,
+        commitIntervalMs: config.commitIntervalMs,
+        sessionTimeoutMs: 10_000,
+        heartbeatIntervalMs: 1_000,
+        deserializationExceptionHandler: config.deadLetterTopic
+          ? sendToDeadLetterTopic(config.deadLetterTopic)
+          : logAndContinue(),
+        kafka: config.security.kafka, // TLS and SASL to the brokers (KAFKA_SECURITY_PROTOCOL...)
+      },
+      http: {
+        servedByHeader: true,
+        retryAfterSeconds: 2,
+        forwardingTimeoutMs: config.forwardingTimeoutMs,
+      },
+      queries: {
+        allowStaleReads: config.allowStaleReads,
+        remote: { port: config.queryPort, host: config.host },
+      },
+      // With MANAGEMENT_PORT, /metrics is served by the management server only.
+      metrics: { endpoint: config.managementPort === undefined ? 'metrics' : false },
       shutdown: { drainMs: config.shutdownDrainMs },
-      logger: { info: () => undefined, warn },
+      security: {
+        clusterSecret: config.forwardingSecret,
+        insecure: config.security.insecure,
+        tls: config.security.clusterTls,
+      },
+      dashboard: { path: 'streams/ui' },
     }),
   ],
-  providers: [OrderStatsAggregation, OrderStatsRocksDBConfig],
+  providers: [
+    OrderStatsAggregation,
+    OrderStatsRocksDBConfig,
+    { provide: ORDER_STATS_CONFIG, useValue: config },
+  ],
   controllers: [StatsController, WindowedController, OperationsController],
 })
 export class AppModule {}

@@ -1,25 +1,52 @@
 import 'reflect-metadata';
-import { KafkaStreams } from '@nest-streams/streams';
+import { Logger } from '@nestjs/common';
+import { KafkaStreams, KafkaStreamsState } from '@nest-streams/streams';
 import { AppModule } from './app.module';
 import { createApplication } from './http-platform';
+import { startManagementServer } from './management.server';
 import { orderStatsConfig } from './order-stats.config';
 
-/** Starts one instance of the order-stats service (environment: see DESIGN.md and the README). */
+const logger = new Logger('OrderStats');
+
+/**
+ * Starts one instance of the order-stats service (environment: see the README). HTTP (HTTPS
+ * with CLUSTER_TLS_*; the management server on MANAGEMENT_PORT when set) comes up at once
+ * (the probes answer while the client connects and restores); when the client fails for good
+ * (state ERROR: a start error or an uncaught processing error) the process closes and exits
+ * with 1, so its supervisor (Kubernetes) restarts it.
+ */
 async function bootstrap(): Promise<void> {
   const config = orderStatsConfig();
-  const app = await createApplication(AppModule, config.httpPlatform, config.applicationServer);
+  const tls = config.security.clusterTls;
+  const app = await createApplication(
+    AppModule,
+    config.httpPlatform,
+    config.applicationServer,
+    tls && { cert: tls.cert, key: tls.key },
+  );
   app.enableShutdownHooks();
   await app.init();
-  app.get(KafkaStreams).onStateChange((state) => process.stdout.write(`STATE ${state}\n`));
+  const streams = app.get(KafkaStreams);
+  const exitOnError = (state: KafkaStreamsState): void => {
+    if (state === KafkaStreamsState.ERROR) void app.close().finally(() => process.exit(1));
+  };
+  streams.onStateChange((state) => {
+    logger.log(`STATE ${state}`);
+    exitOnError(state);
+  });
+  exitOnError(streams.state); // a start that failed before the listener was there
   await app.listen(config.port, config.host);
-  process.stdout.write(
-    `order-stats listening on ${config.port} as ${config.applicationServer} (${config.httpPlatform})\n`,
+  await startManagementServer(app, config);
+  logger.log(
+    `order-stats listening on ${config.port}${tls ? ' (HTTPS)' : ''} as ${config.applicationServer} (${config.httpPlatform})` +
+      (config.managementPort === undefined ? '' : `, management on ${config.managementPort}`),
   );
 }
 
 bootstrap().catch((error: unknown) => {
-  process.stderr.write(
-    `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  logger.error(
+    error instanceof Error ? error.message : String(error),
+    error instanceof Error ? error.stack : undefined,
   );
   process.exit(1);
 });

@@ -1,7 +1,9 @@
-import { Controller, Get, Inject } from '@nestjs/common';
+import { Controller, Get, Inject, NotFoundException } from '@nestjs/common';
 import { HealthCheck, HealthCheckService } from '@nestjs/terminus';
 import { StreamsHealthIndicator } from '@nest-streams/nestjs';
 import { KafkaStreams } from '@nest-streams/streams';
+import { clusterMetadata } from './cluster-metadata';
+import { ORDER_STATS_CONFIG, type OrderStatsConfig } from './order-stats.config';
 
 /** Health for Kubernetes probes, and the cluster's metadata. */
 @Controller()
@@ -10,6 +12,7 @@ export class OperationsController {
     @Inject(HealthCheckService) private readonly health: HealthCheckService,
     @Inject(StreamsHealthIndicator) private readonly streamsHealth: StreamsHealthIndicator,
     @Inject(KafkaStreams) private readonly streams: KafkaStreams,
+    @Inject(ORDER_STATS_CONFIG) private readonly config: OrderStatsConfig,
   ) {}
 
   /** Kubernetes startupProbe: 200 once the first assignment is restored. */
@@ -36,32 +39,13 @@ export class OperationsController {
     return this.health.check([() => this.streamsHealth.isLive('streams')]);
   }
 
-  /** Every instance, its active and standby partitions per store, and this instance's lags. */
+  /**
+   * Every instance, its active and standby partitions per store, and this instance's lags.
+   * With `MANAGEMENT_PORT` set, served on the management port only (404 here).
+   */
   @Get('streams/metadata')
   async metadata() {
-    const lags = await this.streams.allLocalStorePartitionLags();
-    const partitions = (list: readonly { topic: string; partition: number }[]) =>
-      [...new Set(list.map((p) => p.partition))].sort((a, b) => a - b);
-    return {
-      state: this.streams.state,
-      instances: this.streams.metadataForAllStreamsClients().map((m) => ({
-        host: m.hostInfo.toString(),
-        stores: Object.fromEntries(
-          [...new Set([...m.stateStoreNames, ...m.standbyStateStoreNames])].map((store) => [
-            store,
-            {
-              active: m.stateStoreNames.includes(store) ? partitions(m.topicPartitions) : [],
-              standby: m.standbyStateStoreNames.includes(store)
-                ? partitions(m.standbyTopicPartitions)
-                : [],
-            },
-          ]),
-        ),
-      })),
-      lags: Object.fromEntries(
-        [...lags].map(([store, perPartition]) => [store, Object.fromEntries(perPartition)]),
-      ),
-      metrics: this.streams.metrics(),
-    };
+    if (this.config.managementPort !== undefined) throw new NotFoundException();
+    return clusterMetadata(this.streams);
   }
 }

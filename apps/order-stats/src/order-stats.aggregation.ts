@@ -10,7 +10,7 @@ export const WINDOW_RETENTION_MS = 60 * 60_000;
 const INPUT_TOPIC = process.env.INPUT_TOPIC ?? 'labs.events';
 
 /**
- * The source text's two aggregations over `labs.events`: count and sum per user into
+ * The example's two aggregations over `labs.events`: count and sum per user into
  * `stats-store`, and a 5-minute tumbling count (no grace, 1 hour retention) into
  * `windowed-count-store`. Both persistent (RocksDB), cached, with changelogs.
  */

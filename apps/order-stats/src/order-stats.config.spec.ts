@@ -17,6 +17,14 @@ describe('orderStatsConfig', () => {
     );
   });
 
+  it('reads the management port, unset by default (metrics and metadata on PORT)', () => {
+    expect(orderStatsConfig({}).managementPort).toBeUndefined();
+    expect(orderStatsConfig({ MANAGEMENT_PORT: '9090' }).managementPort).toBe(9090);
+    expect(() => orderStatsConfig({ MANAGEMENT_PORT: 'x' })).toThrow(
+      "MANAGEMENT_PORT must be a non-negative integer, got 'x'",
+    );
+  });
+
   it('reads the HTTP platform, express by default', () => {
     expect(orderStatsConfig({}).httpPlatform).toBe('express');
     expect(orderStatsConfig({ HTTP_PLATFORM: '' }).httpPlatform).toBe('express');

@@ -1,10 +1,18 @@
 import type { ProcessingGuarantee } from '@nest-streams/streams';
+import {
+  orderStatsSecurity,
+  SECURITY_ENVIRONMENT,
+  type OrderStatsSecurity,
+} from './order-stats.security';
+
+/** Injection token of the application's {@link OrderStatsConfig}. */
+export const ORDER_STATS_CONFIG = Symbol('ORDER_STATS_CONFIG');
 
 /** The Nest HTTP platforms the application runs on (`HTTP_PLATFORM`). */
 export const HTTP_PLATFORMS = ['express', 'fastify'] as const;
 export type HttpPlatform = (typeof HTTP_PLATFORMS)[number];
 
-/** The example application's settings, from the environment of the contract in DESIGN.md. */
+/** The example application's settings, from its environment (the README lists every variable). */
 export interface OrderStatsConfig {
   readonly brokers: string[];
   readonly port: number;
@@ -22,10 +30,18 @@ export interface OrderStatsConfig {
   /** Timeout of a request forwarded to the key's owner (`FORWARDING_TIMEOUT_MS`, default 5000). */
   readonly forwardingTimeoutMs: number;
   /**
-   * Secret shared by the instances, keying the hop header's HMAC (`FORWARDING_SECRET`, 16+
-   * characters); default a key derived from the application id.
+   * The cluster secret, shared by the instances (`FORWARDING_SECRET`, 16+ characters): it
+   * authenticates instance-to-instance queries and forwarded requests. Required, unless
+   * `SECURITY_INSECURE=true` (local development only).
    */
   readonly forwardingSecret: string | undefined;
+  /** Kafka TLS/SASL, TLS between the instances, the insecure switch (see order-stats.security.ts). */
+  readonly security: OrderStatsSecurity;
+  /**
+   * Port of the management server (`MANAGEMENT_PORT`): when set, `/metrics` and
+   * `/streams/metadata` are served there only, not on `PORT`.
+   */
+  readonly managementPort: number | undefined;
   /** Dead-letter topic for records that do not parse (`DEAD_LETTER_TOPIC`), else log and skip. */
   readonly deadLetterTopic: string | undefined;
   /** Interface the HTTP and query servers bind (`HOST`, default 127.0.0.1; 0.0.0.0 in a pod). */
@@ -61,6 +77,8 @@ export const ORDER_STATS_ENVIRONMENT = [
   'SHUTDOWN_DRAIN_MS',
   'HTTP_PLATFORM',
   'ROCKSDB_MEMORY_MB',
+  'MANAGEMENT_PORT',
+  ...SECURITY_ENVIRONMENT,
 ] as const;
 
 /**
@@ -101,6 +119,8 @@ export function orderStatsConfig(env: NodeJS.ProcessEnv = process.env): OrderSta
     allowStaleReads: (env.ALLOW_STALE_READS ?? 'true') === 'true',
     forwardingTimeoutMs: integer(env, 'FORWARDING_TIMEOUT_MS', 5000),
     forwardingSecret: env.FORWARDING_SECRET || undefined,
+    security: orderStatsSecurity(env),
+    managementPort: env.MANAGEMENT_PORT ? integer(env, 'MANAGEMENT_PORT', 0) : undefined,
     deadLetterTopic: env.DEAD_LETTER_TOPIC || undefined,
     host: env.HOST || '127.0.0.1',
     shutdownDrainMs: integer(env, 'SHUTDOWN_DRAIN_MS', 0),

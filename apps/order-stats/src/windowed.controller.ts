@@ -7,7 +7,7 @@ import { epochMs, requireKey } from './input-validation';
 @Controller('windowed')
 export class WindowedController {
   constructor(
-    @InjectStore('windowed-count-store', 'window')
+    @InjectStore('windowed-count-store')
     private readonly windows: WindowStoreFacade<string, number>,
   ) {}
 

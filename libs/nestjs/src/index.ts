@@ -1,3 +1,9 @@
+/**
+ * The Nest module: `StreamsModule`, the decorators that declare stores and aggregations, store
+ * facades, `InteractiveQueryService`, key routing across instances, health and metrics.
+ *
+ * @module @nest-streams/nestjs
+ */
 // The public API of @nest-streams/nestjs: everything a Nest application imports. The rest of
 // the package (discovery, forwarding, instance-to-instance queries, ...) is under internals/.
 
@@ -10,16 +16,29 @@ export type {
 export type {
   CustomRemoteQueryOptions,
   RemoteQueryOptions,
+  StreamsClientOptions,
+  StreamsDashboardOptions,
+  StreamsEngineOptions,
+  StreamsHealthOptions,
+  StreamsHttpOptions,
   StreamsMetricsOptions,
   StreamsModuleExtras,
   StreamsModuleOptions,
+  StreamsQueriesOptions,
+  StreamsSecurityOptions,
+  StreamsShutdownOptions,
+  StreamsStartMode,
+  StreamsTlsOptions,
   TcpRemoteQueryOptions,
 } from './streams-module-options.interface';
+
+export { KAFKA_STREAMS_FACTORY, type KafkaStreamsFactory } from './kafka-streams.factory';
 
 // Decorators
 export {
   StateStore,
   type StateStoreKind,
+  type StateStoreEngine,
   type StateStoreOptions,
 } from './decorators/state-store.decorator';
 export { InjectStore, getStoreToken } from './decorators/inject-store.decorator';
@@ -78,6 +97,7 @@ export { DuplicateStateStoreError } from './errors/duplicate-state-store.error';
 export { UndeclaredStateStoreError } from './errors/undeclared-state-store.error';
 export { RequestScopedStreamsProviderError } from './errors/request-scoped-streams-provider.error';
 export { InvalidStreamsDeclarationError } from './errors/invalid-streams-declaration.error';
+export { StoreKindMismatchError } from './errors/store-kind-mismatch.error';
 export { ConflictingSourceSerdesError } from './errors/conflicting-source-serdes.error';
 export { StreamsModuleConfigError } from './errors/streams-module-config.error';
 export { RemoteQueryError } from './errors/remote-query.error';

@@ -1,21 +1,25 @@
 import { ConfigurableModuleBuilder, type DynamicModule, type Provider } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import { StreamsExceptionFilter } from './http/streams-exception.filter';
+import { disabledExceptionFilter } from './http/internals/disabled-exception.filter';
+import { createDashboardController } from './dashboard/internals/dashboard.controller';
 import { createMetricsController } from './metrics/internals/streams-metrics.controller';
 import { StoreRoutingInterceptor } from './routing/store-routing.interceptor';
+import { passThroughInterceptor } from './routing/internals/pass-through.interceptor';
+import { StreamsModuleSettings } from './internals/streams-module.settings';
 import { STREAMS_MODULE_OPTIONS } from './internals/streams.constants';
 import type { StreamsModuleExtras, StreamsModuleOptions } from './streams-module-options.interface';
 
-const DEFAULT_EXTRAS: StreamsModuleExtras = {
-  isGlobal: true,
-  metricsPath: 'metrics',
-  globalHttp: true,
-};
+const DEFAULT_EXTRAS: StreamsModuleExtras = { isGlobal: true };
 
 /**
  * The `StreamsModule` definition: `forRoot(options)` and `forRootAsync({ imports, inject,
  * useFactory | useClass | useExisting })` (a class given to `useClass` implements
- * `createStreamsOptions()`), plus the static extras `isGlobal`, `metricsPath`, `globalHttp`.
+ * `createStreamsOptions()`), plus the static extra `isGlobal`.
+ *
+ * Everything else is decided from the options once they are resolved (so `forRootAsync` takes
+ * the same shape as `forRoot`): the global interceptor and filter follow `http.global`, the
+ * metrics endpoint follows `metrics.endpoint`, the cluster page `dashboard`.
  */
 export const {
   ConfigurableModuleClass: ConfigurableStreamsModule,
@@ -28,23 +32,30 @@ export const {
   .setClassMethodName('forRoot')
   .setFactoryMethodName('createStreamsOptions')
   .setExtras<StreamsModuleExtras>(DEFAULT_EXTRAS, (definition, extras) => {
-    const settings = { ...DEFAULT_EXTRAS, ...extras };
-    const providers: Provider[] = [...(definition.providers ?? [])];
-    if (settings.globalHttp !== false) {
-      providers.push(
-        { provide: APP_INTERCEPTOR, useExisting: StoreRoutingInterceptor },
-        { provide: APP_FILTER, useExisting: StreamsExceptionFilter },
-      );
-    }
-    const controllers =
-      typeof settings.metricsPath === 'string'
-        ? [...(definition.controllers ?? []), createMetricsController(settings.metricsPath)]
-        : definition.controllers;
+    const providers: Provider[] = [
+      ...(definition.providers ?? []),
+      {
+        provide: APP_INTERCEPTOR,
+        useFactory: (settings: StreamsModuleSettings, interceptor: StoreRoutingInterceptor) =>
+          settings.http.global ? interceptor : passThroughInterceptor,
+        inject: [StreamsModuleSettings, StoreRoutingInterceptor],
+      },
+      {
+        provide: APP_FILTER,
+        useFactory: (settings: StreamsModuleSettings, filter: StreamsExceptionFilter) =>
+          settings.http.global ? filter : disabledExceptionFilter,
+        inject: [StreamsModuleSettings, StreamsExceptionFilter],
+      },
+    ];
     const module: DynamicModule = {
       ...definition,
-      global: settings.isGlobal !== false,
+      global: extras.isGlobal !== false,
       providers,
-      controllers,
+      controllers: [
+        ...(definition.controllers ?? []),
+        createMetricsController(),
+        createDashboardController(),
+      ],
     };
     return module;
   })

@@ -1,4 +1,4 @@
-import { Controller, Get, Injectable, Param, Scope, type INestApplication } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ConfigModule, ConfigService } from '@nestjs/config';
 import { Test } from '@nestjs/testing';
 import {
@@ -7,87 +7,27 @@ import {
   RocksDBOptions,
   Serdes,
   type StreamsBuilder,
-  TimeWindows,
 } from '@nest-streams/streams';
-import { Aggregate } from './decorators/aggregate.decorator';
-import { Count } from './decorators/count.decorator';
 import { InjectStore } from './decorators/inject-store.decorator';
 import { StateStore } from './decorators/state-store.decorator';
 import { Topology } from './decorators/topology.decorator';
 import { RocksDBConfig } from './decorators/rocksdb-config.decorator';
 import type { TopologyContext } from './discovery/topology-context';
-import { DuplicateStateStoreError } from './errors/duplicate-state-store.error';
-import { RequestScopedStreamsProviderError } from './errors/request-scoped-streams-provider.error';
-import { UndeclaredStateStoreError } from './errors/undeclared-state-store.error';
-import { InvalidStreamsDeclarationError } from './errors/invalid-streams-declaration.error';
-import { ConflictingSourceSerdesError } from './errors/conflicting-source-serdes.error';
-import { StreamsModuleConfigError } from './errors/streams-module-config.error';
-import { KafkaStreamsHost } from './internals/kafka-streams.host';
 import { KeyValueStoreFacade } from './queries/key-value-store.facade';
 import { WindowStoreFacade } from './queries/window-store.facade';
 import { InteractiveQueryService } from './queries/interactive-query.service';
 import { StreamsHealthIndicator } from './health/streams-health.indicator';
-import { StreamsMetricsService } from './metrics/streams-metrics.service';
 import { StreamsModuleSettings } from './internals/streams-module.settings';
 import { StreamsModule } from './streams.module';
 import type { StreamsModuleOptions } from './streams-module-options.interface';
 
-interface Event {
-  userId: string;
-  amount: number;
-}
-interface Stats {
-  count: number;
-  sum: number;
-}
-
-const baseOptions: StreamsModuleOptions = {
-  applicationId: 'module-spec',
-  bootstrapServers: ['127.0.0.1:1'],
-  autoStart: false,
-  logger: { info: () => undefined, warn: () => undefined },
-};
-
-@StateStore('stats-store', { keySerde: Serdes.String(), valueSerde: Serdes.Json<Stats>() })
-@StateStore('windowed-count-store', { kind: 'window', retentionMs: 3_600_000 })
-@Injectable()
-class StatsAggregation {
-  calls = 0;
-
-  @Aggregate<string, Event, Stats>({
-    source: 'labs.events',
-    store: 'stats-store',
-    initializer: () => ({ count: 0, sum: 0 }),
-    keySerde: Serdes.String(),
-    valueSerde: Serdes.Json<Event>(),
-  })
-  add(_userId: string, event: Event, stats: Stats): Stats {
-    this.calls++;
-    return { count: stats.count + 1, sum: stats.sum + event.amount };
-  }
-
-  @Count<string, Event>({
-    source: 'labs.events',
-    store: 'windowed-count-store',
-    windows: TimeWindows.ofSizeWithNoGrace(300_000),
-  })
-  countEvent(): void {}
-}
-
-async function appWith(
-  providers: unknown[],
-  options: Partial<StreamsModuleOptions> = {},
-  controllers: unknown[] = [],
-): Promise<INestApplication> {
-  const moduleRef = await Test.createTestingModule({
-    imports: [StreamsModule.forRoot({ ...baseOptions, ...options })],
-    providers: providers as never[],
-    controllers: controllers as never[],
-  }).compile();
-  const app = moduleRef.createNestApplication({ logger: false });
-  await app.init();
-  return app;
-}
+import {
+  appWith,
+  baseOptions,
+  StatsAggregation,
+  type Event,
+  type Stats,
+} from '../test-support/stats-module-fixtures';
 
 describe('StreamsModule', () => {
   it('forRoot builds the topology from the decorators and injects KafkaStreams', async () => {
@@ -120,11 +60,13 @@ describe('StreamsModule', () => {
         StreamsModule.forRootAsync({
           imports: [ConfigModule],
           inject: [ConfigService],
-          useFactory: (config: ConfigService) => ({
+          useFactory: (config: ConfigService): StreamsModuleOptions => ({
             ...baseOptions,
-            applicationId: config.getOrThrow<string>('APP_ID'),
-            bootstrapServers: config.getOrThrow<string>('KAFKA_BROKERS').split(','),
-            retryAfterSeconds: 7,
+            streams: {
+              applicationId: config.getOrThrow<string>('APP_ID'),
+              bootstrapServers: config.getOrThrow<string>('KAFKA_BROKERS').split(','),
+            },
+            http: { retryAfterSeconds: 7 },
           }),
         }),
       ],
@@ -146,7 +88,7 @@ describe('StreamsModule', () => {
     @Injectable()
     class OptionsFactory {
       createStreamsOptions(): StreamsModuleOptions {
-        return { ...baseOptions, applicationId: 'from-class' };
+        return { ...baseOptions, streams: { ...baseOptions.streams, applicationId: 'from-class' } };
       }
     }
     const moduleRef = await Test.createTestingModule({
@@ -210,7 +152,7 @@ describe('StreamsModule', () => {
       @Topology()
       build(builder: StreamsBuilder, context: TopologyContext): void {
         // `this` is the instance, with its injected dependencies.
-        seen.push(this.settings.options.applicationId);
+        seen.push(this.settings.streams.applicationId);
         expect(builder).toBeDefined();
         context
           .stream<string, Event>('labs.events')
@@ -247,7 +189,7 @@ describe('StreamsModule', () => {
     @StateStore('own-kv', {
       keySerde: Serdes.String(),
       valueSerde: Serdes.Long(),
-      persistent: false,
+      engine: 'in-memory',
     })
     @StateStore('own-window', { kind: 'window', retentionMs: 60_000, windowSizeMs: 1000 })
     @StateStore('own-sessions', { kind: 'session', retentionMs: 60_000 })
@@ -299,133 +241,6 @@ describe('StreamsModule', () => {
       const options = new RocksDBOptions();
       setter!.setConfig('stats-store', options, {});
       expect(spy).toHaveBeenCalledWith('stats-store', options, {});
-    } finally {
-      await app.close();
-    }
-  });
-
-  describe('start-up errors', () => {
-    const initError = async (providers: unknown[], options: Partial<StreamsModuleOptions> = {}) => {
-      try {
-        const app = await appWith(providers, options);
-        await app.close();
-      } catch (error) {
-        return error as Error;
-      }
-      throw new Error('expected app.init() to fail');
-    };
-
-    it('two stores with one name', async () => {
-      @StateStore('stats-store')
-      @Injectable()
-      class Other {}
-      const error = await initError([StatsAggregation, Other]);
-      expect(error).toBeInstanceOf(DuplicateStateStoreError);
-      expect(error.message).toBe(
-        "state store 'stats-store' is declared more than once (by StatsAggregation and Other): give each @StateStore its own name",
-      );
-    });
-
-    it('@Aggregate naming an undeclared store', async () => {
-      @Injectable()
-      class Orphan {
-        @Aggregate<string, Event, number>({
-          source: 'labs.events',
-          store: 'nowhere',
-          initializer: () => 0,
-        })
-        add(_k: string, e: Event, total: number): number {
-          return total + e.amount;
-        }
-      }
-      const error = await initError([Orphan]);
-      expect(error).toBeInstanceOf(UndeclaredStateStoreError);
-      expect(error.message).toBe(
-        "@Aggregate on Orphan.add names state store 'nowhere', which no @StateStore declares (declared: none): add @StateStore('nowhere', ...) to a provider",
-      );
-    });
-
-    it('a decorator on a request-scoped provider', async () => {
-      @StateStore('scoped-store')
-      @Injectable({ scope: Scope.REQUEST })
-      class Scoped {}
-      const error = await initError([Scoped]);
-      expect(error).toBeInstanceOf(RequestScopedStreamsProviderError);
-      expect(error.message).toBe(
-        'Scoped is request-scoped, but carries @StateStore: stream processing runs outside requests, so streams providers must be singletons (remove the scope, or move the decorators to a singleton provider)',
-      );
-    });
-
-    it('a decorator on a provider that depends on a request-scoped one', async () => {
-      @Injectable({ scope: Scope.REQUEST })
-      class PerRequest {}
-      @StateStore('implicit-store')
-      @Injectable()
-      class Implicit {
-        constructor(readonly perRequest: PerRequest) {}
-      }
-      const error = await initError([PerRequest, { provide: Implicit, useClass: Implicit }]);
-      expect(error).toBeInstanceOf(RequestScopedStreamsProviderError);
-      expect(error.message).toContain('Implicit is implicitly request-scoped');
-    });
-
-    it('a windowed aggregation into a key-value store', async () => {
-      @StateStore('plain')
-      @Injectable()
-      class Windowed {
-        @Count({ source: 't', store: 'plain', windows: TimeWindows.ofSizeWithNoGrace(1000) })
-        count(): void {}
-      }
-      const error = await initError([Windowed]);
-      expect(error).toBeInstanceOf(InvalidStreamsDeclarationError);
-      expect(error.message).toBe(
-        "@Count on Windowed.count aggregates per time window, so store 'plain' must be declared with kind 'window' (it is 'key-value')",
-      );
-    });
-
-    it('one topic read with two different serdes', async () => {
-      @StateStore('a')
-      @StateStore('b')
-      @Injectable()
-      class TwoSerdes {
-        @Count({ source: 't', store: 'a', valueSerde: Serdes.String() })
-        a(): void {}
-        @Count({ source: 't', store: 'b', valueSerde: Serdes.Long() })
-        b(): void {}
-      }
-      const error = await initError([TwoSerdes]);
-      expect(error).toBeInstanceOf(ConflictingSourceSerdesError);
-      expect(error.message).toBe(
-        "topic 't' is read with different value serdes by TwoSerdes.a and TwoSerdes.b: use one serde for a topic",
-      );
-    });
-
-    it('an invalid module option', async () => {
-      const error = await initError([StatsAggregation], {
-        applicationServer: '127.0.0.1:8080',
-        remoteQueries: { port: 0 },
-      });
-      expect(error).toBeInstanceOf(StreamsModuleConfigError);
-      expect(error.message).toContain('remoteQueries.port must be a port number');
-    });
-  });
-
-  it('serves Prometheus metrics and counts routing outcomes', async () => {
-    @Controller('stats')
-    class StatsController {
-      @Get(':id')
-      get(@Param('id') id: string): { id: string } {
-        return { id };
-      }
-    }
-    const app = await appWith([StatsAggregation], {}, [StatsController]);
-    try {
-      const metrics = app.get(StreamsMetricsService);
-      metrics.recordRouting('forwarded');
-      const text = await metrics.metrics();
-      expect(text).toContain('kafka_streams_routing_requests_total{outcome="forwarded"} 1');
-      expect(text).toContain('kafka_streams_state{state="CREATED"} 1');
-      expect(app.get(KafkaStreamsHost).created).toBe(true);
     } finally {
       await app.close();
     }

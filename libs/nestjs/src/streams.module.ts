@@ -1,8 +1,11 @@
-import { Module, type DynamicModule, type FactoryProvider } from '@nestjs/common';
+import { Module, type DynamicModule } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { KafkaStreams } from '@nest-streams/streams';
-import { getStoreToken, requestedStoreFacades } from './decorators/inject-store.decorator';
+import { ClusterViewBuilder } from './dashboard/internals/cluster-view.builder';
+import { FiguresSampler } from './dashboard/internals/figures-sampler';
+import { InstanceReporter } from './dashboard/internals/instance-reporter';
+import { KeyInspector } from './dashboard/internals/key-inspector';
 import { StreamsMetadataAccessor } from './discovery/internals/streams-metadata.accessor';
 import { StreamsExplorer } from './discovery/internals/streams.explorer';
 import { StreamsHealthIndicator } from './health/streams-health.indicator';
@@ -13,11 +16,8 @@ import { KafkaStreamsHost } from './internals/kafka-streams.host';
 import { StreamsMetricsService } from './metrics/streams-metrics.service';
 import { InteractiveQueryClient } from './queries/internals/interactive-query.client';
 import { InteractiveQueryServer } from './queries/internals/interactive-query.server';
-import { LocalSessionReader } from './queries/internals/local-session.reader';
 import { InteractiveQueryService } from './queries/interactive-query.service';
-import { KeyValueStoreFacade } from './queries/key-value-store.facade';
-import { SessionStoreFacade } from './queries/session-store.facade';
-import { WindowStoreFacade } from './queries/window-store.facade';
+import { storeFacadeProviders } from './queries/internals/store-facade.providers';
 import { HopAuthenticator } from './routing/internals/hop-authenticator';
 import { HttpRequestForwarder } from './routing/internals/http-request.forwarder';
 import { KeyOwnerLocator } from './routing/internals/key-owner.locator';
@@ -42,7 +42,6 @@ const SHARED = [
   StoreRoutingInterceptor,
   StreamsExceptionFilter,
   InteractiveQueryClient,
-  LocalSessionReader,
   InteractiveQueryService,
   StreamsHealthIndicator,
 ];
@@ -51,30 +50,38 @@ const SHARED = [
  * Kafka Streams' stateful core as a Nest module (global by default).
  *
  * `StreamsModule.forRoot(options)` / `forRootAsync({ imports, inject, useFactory | useClass |
- * useExisting })`: options are the engine's `StreamsConfig` plus `StreamsModuleOptions`. The
- * module finds the decorated parts (`@StateStore`, `@Aggregate`, `@Count`, `@Reduce`,
- * `@Topology()`, `@RocksDBConfig()`), builds the topology and creates `KafkaStreams` at module
- * init, starts it on application bootstrap and closes it cleanly on shutdown (call
- * `app.enableShutdownHooks()` so SIGTERM closes it: flush, checkpoint, leave the group).
+ * useExisting })`: the options (`StreamsModuleOptions`) carry the engine's settings under
+ * `streams` and one key per part of the module (`http`, `queries`, `metrics`, `health`,
+ * `shutdown`, `client`, `security`, `dashboard`); `isGlobal` sits beside them. The module finds the decorated
+ * parts (`@StateStore`, `@Aggregate`, `@Count`, `@Reduce`, `@Topology()`, `@RocksDBConfig()`),
+ * builds the topology and creates `KafkaStreams` at module init, starts it on application
+ * bootstrap (in the background by default: HTTP serves the probes while it connects and
+ * restores) and closes it cleanly on shutdown (call `app.enableShutdownHooks()` so SIGTERM
+ * closes it: flush, checkpoint, leave the group).
  *
  * Injectable: `KafkaStreams`, `InteractiveQueryService`, `StreamsHealthIndicator`,
  * `StreamsMetricsService`, store facades (`@InjectStore(name)`). For every HTTP route it
- * registers `StoreRoutingInterceptor` and `StreamsExceptionFilter` (extras `globalHttp`), and
- * serves `GET /metrics` (extras `metricsPath`).
+ * registers `StoreRoutingInterceptor` and `StreamsExceptionFilter` (unless `http.global:
+ * false`), serves Prometheus metrics when `metrics.endpoint` names a path, and the cluster page
+ * when `dashboard` is on.
  *
  * @example
  * StreamsModule.forRootAsync({
  *   imports: [ConfigModule],
  *   inject: [ConfigService],
  *   useFactory: (config: ConfigService) => ({
- *     applicationId: 'labs-streams-app',
- *     bootstrapServers: config.getOrThrow<string>('KAFKA_BROKERS').split(','),
- *     applicationServer: `127.0.0.1:${config.get('PORT')}`,
- *     remoteQueries: { port: Number(config.get('QUERY_PORT')) },
+ *     streams: {
+ *       applicationId: 'labs-streams-app',
+ *       bootstrapServers: config.getOrThrow<string>('KAFKA_BROKERS').split(','),
+ *       applicationServer: `127.0.0.1:${config.get('PORT')}`,
+ *     },
+ *     queries: { remote: { port: Number(config.get('QUERY_PORT')) } },
  *   }),
  * })
  *
- * Errors at start-up (they fail `app.init()`/`app.listen()`): see `StreamsRuntime`.
+ * Errors at start-up (they fail `app.init()`/`app.listen()`): invalid options
+ * (`StreamsConfigError`, `StreamsModuleConfigError`), invalid declarations, and with
+ * `client.start: 'blocking'` the client's start errors; see `StreamsRuntime`.
  */
 @Module({
   imports: [DiscoveryModule, TerminusModule],
@@ -84,6 +91,10 @@ const SHARED = [
     InteractiveQueryServer,
     ServedByListener,
     StreamsRuntime,
+    FiguresSampler,
+    InstanceReporter,
+    ClusterViewBuilder,
+    KeyInspector,
     {
       provide: KafkaStreams,
       useFactory: (host: KafkaStreamsHost) => host.proxy(),
@@ -100,20 +111,6 @@ export class StreamsModule extends ConfigurableStreamsModule {
   static forRootAsync(options: StreamsModuleForRootAsyncOptions): DynamicModule {
     return withStoreFacades(super.forRootAsync(options));
   }
-}
-
-/** The providers of every store facade some `@InjectStore` asked for. */
-function storeFacadeProviders(): FactoryProvider[] {
-  return requestedStoreFacades().map(({ name, kind }) => ({
-    provide: getStoreToken(name, kind),
-    useFactory: (streams: KafkaStreams) =>
-      kind === 'window'
-        ? new WindowStoreFacade(name, streams)
-        : kind === 'session'
-          ? new SessionStoreFacade(name, streams)
-          : new KeyValueStoreFacade(name, streams),
-    inject: [KafkaStreams],
-  }));
 }
 
 /**

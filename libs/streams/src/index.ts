@@ -1,16 +1,24 @@
+/**
+ * The engine: Kafka Streams' stateful core in TypeScript, framework-free. The client
+ * (`KafkaStreams`), the DSL (`StreamsBuilder`) and the Processor API (`Topology`), state stores
+ * on RocksDB or in memory with changelogs, serdes, interactive queries and typed errors.
+ *
+ * @module @nest-streams/streams
+ */
 // The public API of @nest-streams/streams, modelled on Kafka Streams' root package: the client,
 // the DSL and the Processor API, stores, serdes, interactive queries and errors. Everything
 // else is under `internals/` folders and may change in any release.
 
 // The client and its settings
-export {
-  KafkaStreams,
-  type KafkaStreamsOptions,
-  type StateListener,
-  type StreamsUncaughtExceptionHandler,
-} from './runtime/kafka-streams';
+export { KafkaStreams } from './runtime/kafka-streams';
+export type {
+  KafkaStreamsOptions,
+  StateListener,
+  StreamsUncaughtExceptionHandler,
+} from './runtime/kafka-streams-options';
 export { KafkaStreamsState, StreamThreadExceptionResponse } from './runtime/kafka-streams-state';
 export {
+  resolveStreamsConfig,
   streamsConfigFromProperties,
   type ProcessingGuarantee,
   type ResolvedStreamsConfig,
@@ -18,7 +26,11 @@ export {
 } from './runtime/streams-config';
 export type { ClientMetrics } from './runtime/client-metrics';
 export type { TaskMetadata } from './runtime/task-metadata';
-export type { StateLogger } from './runtime/state-logger';
+export {
+  consoleStreamsLogger,
+  type StreamsLogLevel,
+  type StreamsLogger,
+} from './runtime/state-logger';
 export type { StateRestoreListener } from './runtime/state-restore-listener';
 export {
   DEAD_LETTER_HEADERS,
@@ -88,13 +100,13 @@ export { DefaultStreamPartitioner } from './cluster/default-stream-partitioner';
 
 // State stores
 export { Stores, type PersistentStoreOptions } from './state/stores';
-export type { StateStore } from './state/state-store';
+export type { StateStore } from './processor/state-store';
 export type {
   ChangelogRecord,
   StateStoreContext,
   StoreRegistration,
-} from './state/state-store-context';
-export type { StoreBuilder } from './state/store-builder';
+} from './processor/state-store-context';
+export type { StoreBuilder } from './processor/store-builder';
 export type {
   KeyValue,
   KeyValueIterator,
@@ -179,6 +191,7 @@ export {
   RangeQuery,
   WindowKeyQuery,
   WindowRangeQuery,
+  SessionKeyQuery,
   type StoreQuery,
 } from './query/queries';
 export { PositionBound, mergePositions, type Position } from './query/position';
@@ -199,7 +212,10 @@ export { MissingSourceTopicError } from './errors/missing-source-topic.error';
 export { TopicsNotCopartitionedError } from './errors/topics-not-copartitioned.error';
 export { ChangelogTopicMismatchError } from './errors/changelog-topic-mismatch.error';
 export { ChangelogRestoreError } from './errors/changelog-restore.error';
+export { KafkaAuthenticationError } from './errors/kafka-authentication.error';
 export { StateDirectoryLockedError } from './errors/state-directory-locked.error';
+export { BrokersUnreachableError } from './errors/brokers-unreachable.error';
+export { BrokerAuthenticationError } from './errors/broker-authentication.error';
 export { StreamsProcessingError } from './errors/streams-processing.error';
 export { RecordCollectorSendError } from './errors/record-collector-send.error';
 export { ProcessorStateError } from './errors/processor-state.error';

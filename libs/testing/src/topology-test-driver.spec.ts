@@ -81,8 +81,7 @@ describe('TopologyTestDriver', () => {
       { key: 'bob', value: { count: 1, sum: 5 }, timestamp: 2000 },
       { key: 'alice', value: { count: 2, sum: 12.5 }, timestamp: 3000 },
     ]);
-    const store =
-      driver.getStateStore<KeyValueStore<string, { count: number; sum: number }>>('stats');
+    const store = driver.getKeyValueStore<string, { count: number; sum: number }>('stats');
     expect(store.get('alice')).toEqual({ count: 2, sum: 12.5 });
     expect(store.get('carol')).toBeUndefined();
     expect(driver.metrics().processed).toBe(3);
@@ -110,7 +109,7 @@ describe('TopologyTestDriver', () => {
     expect(dead.headers?.[DEAD_LETTER_HEADERS.partition]).toBe('0');
     expect(dead.headers?.[DEAD_LETTER_HEADERS.offset]).toBe('0');
     expect(dead.headers?.[DEAD_LETTER_HEADERS.exception]).toBe('SerializationError');
-    expect(driver.getStateStore<KeyValueStore<string, unknown>>('stats').get('alice')).toEqual({
+    expect(driver.getKeyValueStore<string, unknown>('stats').get('alice')).toEqual({
       count: 1,
       sum: 1,
     });
@@ -187,8 +186,7 @@ describe('TopologyTestDriver', () => {
     await input.pipeInput('order-2', { userId: 'u1', amount: 4 }, 2);
     await input.pipeInput('order-3', { userId: 'u2', amount: 5 }, 3);
     expect(driver.producedRecords('repart-app-by-user-repartition')).toHaveLength(3);
-    const store =
-      driver.getStateStore<KeyValueStore<string, { count: number; sum: number }>>('stats');
+    const store = driver.getKeyValueStore<string, { count: number; sum: number }>('stats');
     expect(store.get('u1')).toEqual({ count: 2, sum: 7 });
     expect(store.get('u2')).toEqual({ count: 1, sum: 5 });
   });

@@ -3,18 +3,30 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   InMemoryRecordCollector,
+  isTimestamped,
   RecordCache,
   resolveStreamsConfig,
   StreamTask,
+  unwrapWindowStore,
 } from '@nest-streams/streams/internals';
 import {
   type Headers,
+  type KeyValueStore,
+  type ReadOnlyWindowStore,
   type Serde,
+  type SessionStore,
   type StateStore,
   type StreamsConfig,
+  type StreamsLogger,
   TaskId,
+  type TimestampedKeyValueStore,
   type Topology,
+  UnknownStateStoreError,
+  type ValueAndTimestamp,
 } from '@nest-streams/streams';
+import { PlainValueKeyValueStore } from './internals/plain-value-key-value-store';
+import { GETTERS, kindOf, type StoreKind } from './internals/store-kinds';
+import { registerDriverTasks } from './internals/driver-tasks';
 import { TestInputTopic } from './test-input-topic';
 import { TestOutputTopic, type OutputSource } from './test-output-topic';
 import type { TestRecord } from './test-record';
@@ -30,6 +42,11 @@ export interface TopologyTestDriverOptions {
    * TopologyTestDriver does. Default true. Set false to observe caching: then call `commit()`.
    */
   commitEveryRecord?: boolean;
+  /**
+   * Where the tasks log (skipped records, ...): its `warn`. Default the console (`StreamsModule`
+   * under `StreamsTestingModule` gives Nest's logger).
+   */
+  logger?: Partial<StreamsLogger>;
 }
 
 /**
@@ -58,6 +75,7 @@ export class TopologyTestDriver implements OutputSource {
     private readonly options: TopologyTestDriverOptions,
   ) {
     this.wallClock = options.initialWallClockTimeMs ?? 0;
+    registerDriverTasks(this, this.tasks);
     this.internalTopics = new Set(
       [...topology.internalTopicDefs().keys()].map((t) => this.physical(t)),
     );
@@ -103,6 +121,7 @@ export class TopologyTestDriver implements OutputSource {
         resolveTopic: (t) => this.physical(t),
         partitionsFor: () => 1,
         now: () => this.wallClock,
+        log: this.options.logger?.warn?.bind(this.options.logger),
       });
       await task.initializeStores();
       task.initializeTopology();
@@ -137,13 +156,74 @@ export class TopologyTestDriver implements OutputSource {
     return new TestOutputTopic(topic, this, keySerde, valueSerde);
   }
 
-  /** A state store by name, as processors see it (typed by the caller). */
-  getStateStore<S = StateStore>(name: string): S {
-    for (const task of this.tasks) {
-      const store = task.store(name);
-      if (store) return store as unknown as S;
+  /**
+   * A key-value store with plain values, as Kafka Streams' driver's `getKeyValueStore`: the
+   * DSL's stores keep a timestamp with every value, which this view drops (writes through it
+   * take the wall clock's time). Use {@link getTimestampedKeyValueStore} to see the timestamps.
+   *
+   * @throws UnknownStateStoreError when the topology has no such store, or it is not a
+   *   key-value store (use the getter of its kind).
+   */
+  getKeyValueStore<K, V>(name: string): KeyValueStore<K, V> {
+    const store = this.storeOfKind(name, 'key-value');
+    return isTimestamped(store)
+      ? new PlainValueKeyValueStore<K, V>(
+          store as TimestampedKeyValueStore<K, V>,
+          () => this.wallClock,
+        )
+      : (store as KeyValueStore<K, V>);
+  }
+
+  /**
+   * A key-value store whose values carry the timestamp of the record that wrote them (the
+   * DSL's aggregation and table stores), as Kafka Streams' `getTimestampedKeyValueStore`.
+   *
+   * @throws UnknownStateStoreError when there is no such store, it is not a key-value store,
+   *   or it keeps plain values (use {@link getKeyValueStore}).
+   */
+  getTimestampedKeyValueStore<K, V>(name: string): TimestampedKeyValueStore<K, V> {
+    const store = this.storeOfKind(name, 'key-value');
+    if (!isTimestamped(store)) {
+      throw new UnknownStateStoreError(
+        `state store '${name}' keeps plain values, without timestamps: use getKeyValueStore`,
+      );
     }
-    throw new Error(`no state store named '${name}'`);
+    return store as TimestampedKeyValueStore<K, V>;
+  }
+
+  /**
+   * A window store's windows with plain values (a timestamped window store's timestamps are
+   * dropped), as Kafka Streams' `getWindowStore`.
+   *
+   * @throws UnknownStateStoreError when there is no such store or it is not a window store.
+   */
+  getWindowStore<K, V>(name: string): ReadOnlyWindowStore<K, V> {
+    const store = this.storeOfKind(name, 'window');
+    return isTimestamped(store)
+      ? unwrapWindowStore<K, V>(store as ReadOnlyWindowStore<K, ValueAndTimestamp<V>>)
+      : (store as ReadOnlyWindowStore<K, V>);
+  }
+
+  /**
+   * A session store (session-windowed aggregations, `Stores.sessionStoreBuilder`), as Kafka
+   * Streams' `getSessionStore`.
+   *
+   * @throws UnknownStateStoreError when there is no such store or it is not a session store.
+   */
+  getSessionStore<K, AGG>(name: string): SessionStore<K, AGG> {
+    return this.storeOfKind(name, 'session') as SessionStore<K, AGG>;
+  }
+
+  /**
+   * A state store by name, as processors see it, cast to `S` without any check.
+   *
+   * @deprecated An unchecked cast (a DSL store holds `ValueAndTimestamp` values whatever `S`
+   *   says): use {@link getKeyValueStore}, {@link getTimestampedKeyValueStore},
+   *   {@link getWindowStore} or {@link getSessionStore}.
+   * @throws UnknownStateStoreError when the topology has no such store.
+   */
+  getStateStore<S = StateStore>(name: string): S {
+    return this.store(name) as unknown as S;
   }
 
   /** Advances the mocked wall clock and fires due wall-clock punctuators. */
@@ -205,6 +285,25 @@ export class TopologyTestDriver implements OutputSource {
 
   remaining(topic: string): number {
     return this.collector.recordsFor(topic).length - (this.readPositions.get(topic) ?? 0);
+  }
+
+  private store(name: string): StateStore {
+    for (const task of this.tasks) {
+      const store = task.store(name);
+      if (store) return store;
+    }
+    throw new UnknownStateStoreError(`the topology has no state store named '${name}'`);
+  }
+
+  private storeOfKind(name: string, kind: StoreKind): unknown {
+    const store = this.store(name);
+    const actual = kindOf(store);
+    if (actual !== kind) {
+      throw new UnknownStateStoreError(
+        `state store '${name}' is a ${actual} store, not a ${kind} store: use ${GETTERS[actual]}`,
+      );
+    }
+    return store;
   }
 
   private get commitEveryRecord(): boolean {

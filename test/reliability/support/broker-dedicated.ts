@@ -15,6 +15,8 @@ const CLI = join(REPO_ROOT, 'tools', 'kafka', 'cli.ts');
 export class DedicatedBroker {
   /** The bootstrap address (`127.0.0.1:<port>`), known after the first {@link start}. */
   address = '';
+  /** The SASL_SSL listener's address, when started with one. */
+  saslSslAddress = '';
   private constructor(readonly home: string) {}
 
   /**
@@ -35,10 +37,16 @@ export class DedicatedBroker {
   /**
    * Starts the broker (a fresh one, or with `reuseData` the previous one's port and data) and
    * returns the seconds it took to answer. Throws when the address changed across a restart.
+   * `saslSslListener` names a listener file (tools/kafka/sasl-ssl-listener.ts) for a fresh start.
    */
-  async start(reuseData = false): Promise<number> {
+  async start(reuseData = false, saslSslListener?: string): Promise<number> {
     const started = Date.now();
-    const output = await this.cli(['start', ...(reuseData ? ['--reuse-data'] : [])]);
+    const output = await this.cli([
+      'start',
+      ...(reuseData ? ['--reuse-data'] : []),
+      ...(saslSslListener ? ['--sasl-ssl', saslSslListener] : []),
+    ]);
+    this.saslSslAddress = /KAFKA_SASL_SSL_BROKERS=(\S+)/.exec(output)?.[1] ?? '';
     const match = /KAFKA_BROKERS=(\S+)/.exec(output);
     if (!match) throw new Error(`the broker CLI printed no address:\n${output}`);
     if (this.address && match[1] !== this.address) {
@@ -46,6 +54,12 @@ export class DedicatedBroker {
     }
     this.address = match[1];
     return (Date.now() - started) / 1000;
+  }
+
+  /** The broker's own log (`server.log` in its home). */
+  serverLog(): string {
+    const file = join(this.home, 'logs', 'server.log');
+    return existsSync(file) ? readFileSync(file, 'utf8') : '';
   }
 
   /** The broker's pid from its `broker.json`, while it runs. */

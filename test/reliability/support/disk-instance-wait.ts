@@ -1,4 +1,4 @@
-import type { OrderStatsInstance } from '../../app/order-stats-instance';
+import type { OrderStatsInstance } from '../../../tools/instances/order-stats-instance';
 import { waitFor } from '../../support/wait-for';
 
 /**

@@ -1,5 +1,5 @@
 import type { Admin } from 'kafkajs';
-import type { OrderStatsInstance } from '../../app/order-stats-instance';
+import type { OrderStatsInstance } from '../../../tools/instances/order-stats-instance';
 
 /** The order-stats stores that have changelogs. */
 export const ORDER_STATS_STORES = ['stats-store', 'windowed-count-store'] as const;

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OrderStatsInstance } from '../../app/order-stats-instance';
+import { OrderStatsInstance } from '../../../tools/instances/order-stats-instance';
 import { waitFor } from '../../cluster/cluster-harness';
 import { brokers, KafkaTestContext } from '../../support/kafka-test-context';
 import { readyAndRunning } from '../../support/health';

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../../tools/kafka/free-port';
-import { OrderStatsInstance } from '../../app/order-stats-instance';
+import { OrderStatsInstance } from '../../../tools/instances/order-stats-instance';
 import { readyAndRunning } from '../../support/health';
 
 /** One seat of the cluster: a fixed address and state dir, and the process currently in it. */

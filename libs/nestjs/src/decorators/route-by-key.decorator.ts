@@ -51,7 +51,7 @@ export interface RouteByKeyMetadata {
  *
  * HTTP: a missing or empty key gives 400; no confirmed owner (rebalance) or a retriable engine
  * error gives 503 with `Retry-After`; an unreachable owner gives a standby answer (stale reads
- * allowed) or 503. Clients should retry 503 after `Retry-After` (`RetryingHttpClient` does).
+ * allowed) or 503. Clients should retry 503 after `Retry-After`.
  */
 export function RouteByKey<K = string>(
   store: string,

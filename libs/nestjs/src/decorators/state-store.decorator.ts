@@ -1,15 +1,23 @@
-import type { Serde } from '@nest-streams/streams';
+import type { KeyValueBytesStoreSupplier, Serde } from '@nest-streams/streams';
 import { STATE_STORE_METADATA } from '../internals/streams.constants';
 
 /** The kind of a declared store, as Kafka Streams' store types. */
 export type StateStoreKind = 'key-value' | 'window' | 'session';
 
+/**
+ * Where a store keeps its data: `rocksdb` (on disk, restored from its checkpoint after a
+ * restart; Kafka Streams' `ROCKS_DB`), `in-memory` (rebuilt from the changelog after every
+ * restart; `IN_MEMORY`), or, for a key-value store, a supplier of your own engine
+ * (`Stores.persistentKeyValueStore(name, { configSetter })`, or a custom `BytesStore`).
+ */
+export type StateStoreEngine = 'rocksdb' | 'in-memory' | KeyValueBytesStoreSupplier;
+
 /** How a store is built (Kafka Streams' `Materialized` / `Stores` choices). */
 export interface StateStoreOptions<K = unknown, V = unknown> {
   /** Key-value (default), window or session. */
   readonly kind?: StateStoreKind;
-  /** RocksDB on disk (default true) or in memory (rebuilt from the changelog on restart). */
-  readonly persistent?: boolean;
+  /** The engine; default `rocksdb`. */
+  readonly engine?: StateStoreEngine;
   /** Window and session stores: how long windows are kept, in ms. */
   readonly retentionMs?: number;
   /** Window stores used by your own processors (not by `@Aggregate`): the window size, in ms. */
@@ -41,9 +49,9 @@ export interface StateStoreDeclaration {
  * export class StatsAggregation { ... }
  *
  * Errors at start-up (when the module builds the topology): `DuplicateStateStoreError` when
- * two declarations share a name (rename one), `InvalidStateStoreDeclarationError` for an
- * invalid name or option (fix it), `RequestScopedStreamsProviderError` on a request-scoped
- * provider (make it a singleton).
+ * two declarations share a name (rename one), `InvalidStreamsDeclarationError` for an invalid
+ * name or option (fix it), `RequestScopedStreamsProviderError` on a request-scoped provider
+ * (make it a singleton).
  */
 export function StateStore<K = unknown, V = unknown>(
   name: string,

@@ -75,4 +75,22 @@ describe('probeVerdict: started / ready / live for every state', () => {
       'the stream thread made no progress for 300 s while holding partitions (limit 120 s)',
     );
   });
+
+  it('says why a start is taking long, without changing the verdict', () => {
+    const facts: ProbeFacts = {
+      ...base,
+      state: KafkaStreamsState.REBALANCING,
+      startedOnce: false,
+      restored: false,
+      startupProblem: 'cannot reach the Kafka brokers 10.0.0.9:9092 (connect ETIMEDOUT)',
+    };
+    const verdict = probeVerdict(facts, { readiness: 'available', livenessStallMs: 120_000 });
+    expect(verdict).toEqual({
+      started: false,
+      ready: false,
+      live: true,
+      reason:
+        'starting: cannot reach the Kafka brokers 10.0.0.9:9092 (connect ETIMEDOUT) (retrying until task.timeout.ms)',
+    });
+  });
 });

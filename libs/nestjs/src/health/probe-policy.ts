@@ -30,6 +30,8 @@ export interface ProbeFacts {
    * while holding partitions, in ms; 0 when it holds none or just made progress.
    */
   readonly stalledForMs: number;
+  /** While the client keeps trying to reach the cluster at start: why it cannot (a sentence). */
+  readonly startupProblem?: string;
 }
 
 /** How the probes judge. */
@@ -96,7 +98,9 @@ export function probeVerdict(facts: ProbeFacts, settings: ProbeSettings): ProbeV
     return verdict(
       false,
       true,
-      `starting: the first assignment is not restored yet (${facts.state})`,
+      facts.startupProblem
+        ? `starting: ${facts.startupProblem} (retrying until task.timeout.ms)`
+        : `starting: the first assignment is not restored yet (${facts.state})`,
     );
   }
   if (facts.state === KafkaStreamsState.RUNNING) {

@@ -45,8 +45,7 @@ function setup(
   host.set(streams, declarations);
   const tracker = new StreamsStateTracker();
   const settings = new StreamsModuleSettings({
-    applicationId: 'app',
-    bootstrapServers: ['127.0.0.1:1'],
+    streams: { applicationId: 'app', bootstrapServers: ['127.0.0.1:1'] },
     health: { readiness: options.readiness, livenessStallMs: 60_000 },
   });
   return {
@@ -165,16 +164,24 @@ describe('StreamsHealthIndicator', () => {
     expect((await idle.indicator.isLive()).streams.status).toBe('up');
   });
 
-  it('counts rebalances and their duration', () => {
-    const tracker = new StreamsStateTracker();
+  it('counts rebalances, their duration and when the last began', () => {
+    let clock = 1_000;
+    const tracker = new (class extends StreamsStateTracker {
+      protected override now(): number {
+        return clock;
+      }
+    })();
     const durations: (number | undefined)[] = [];
     tracker.onRebalance((d) => durations.push(d));
+    expect(tracker.lastRebalanceAt).toBeUndefined();
     tracker.onStateChange(KafkaStreamsState.REBALANCING, KafkaStreamsState.CREATED);
+    clock = 1_250;
     tracker.onStateChange(KafkaStreamsState.RUNNING, KafkaStreamsState.REBALANCING);
+    clock = 5_000;
     tracker.onStateChange(KafkaStreamsState.REBALANCING, KafkaStreamsState.RUNNING);
     expect(tracker.rebalances).toBe(2);
-    expect(durations).toHaveLength(3);
-    expect(durations[0]).toBeUndefined();
-    expect(typeof durations[1]).toBe('number');
+    expect(durations).toEqual([undefined, 250, undefined]);
+    expect(tracker.lastRebalanceDurationMs).toBe(250);
+    expect(tracker.lastRebalanceAt).toBe(5_000);
   });
 });

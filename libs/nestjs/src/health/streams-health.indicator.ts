@@ -40,11 +40,16 @@ export interface StreamsHealthDetails extends Record<string, unknown> {
   readonly reason: string;
   readonly stores: Record<string, StoreHealthDetail>;
   readonly rebalances: number;
+  /**
+   * While the client keeps trying to reach the cluster at start, the last attempt's typed
+   * error (e.g. `BROKERS_UNREACHABLE`, naming the brokers).
+   */
+  readonly problem?: { readonly code: string; readonly message: string };
 }
 
 /**
  * Terminus health of the streams client for Kubernetes' three probes, decided by
- * {@link probeVerdict} (the README has the table):
+ * the probe policy (the README's Deployment chapter has the table):
  * - startup ({@link isStarted}): up once the first assignment was restored, and from then on;
  * - readiness ({@link isReady}): up while this pod can usefully take requests — RUNNING, or
  *   REBALANCING after its first restore (the module answers, forwards or says 503 +
@@ -124,6 +129,7 @@ export class StreamsHealthIndicator {
       shuttingDown: this.tracker.shuttingDown,
       restored: tasks.every((task) => task.restored),
       stalledForMs: holding && lastProgress !== undefined ? Date.now() - lastProgress : 0,
+      startupProblem: streams.startupProblem?.message,
     };
   }
 
@@ -186,12 +192,14 @@ export class StreamsHealthIndicator {
         standbyLag,
       };
     }
+    const problem = streams.startupProblem;
     return {
       state: streams.state,
       rebalancing: streams.state === KafkaStreamsState.REBALANCING,
       ...summary,
       stores,
       rebalances: this.tracker.rebalances,
+      ...(problem ? { problem: { code: problem.code, message: problem.message } } : {}),
     };
   }
 }

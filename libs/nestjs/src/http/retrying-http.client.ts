@@ -47,7 +47,7 @@ const RETRIABLE_CODES = new Set([
 
 /**
  * A small HTTP client for callers of a streams application that treats a rebalance as what
- * it is — a short wait, not a failure (source text §9): a 503 (or 502/504, or a refused
+ * it is — a short wait, not a failure: a 503 (or 502/504, or a refused
  * connection) is retried after `Retry-After` when the answer has one, else after a bounded
  * exponential backoff with full jitter; at most `maxAttempts` attempts, no wait above
  * `maxDelayMs`. Other statuses are returned as they are.

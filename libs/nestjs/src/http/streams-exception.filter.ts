@@ -4,6 +4,7 @@ import { throwError, type Observable } from 'rxjs';
 import { StreamsError } from '@nest-streams/streams';
 import { RETRY_AFTER_HEADER } from '../streams.constants';
 import { StreamsModuleSettings } from '../internals/streams-module.settings';
+import { StreamsMetricsService } from '../metrics/streams-metrics.service';
 
 /** Codes of errors caused by the caller's input. */
 const BAD_INPUT = new Set([
@@ -39,7 +40,7 @@ const REASONS: Record<number, string> = {
 
 /**
  * Turns the engine's typed errors (`StreamsError`) into HTTP answers per
- * {@link httpStatusOf}, with a body `{ statusCode, error, code, retriable, message }`, and
+ * `httpStatusOf` below, with a body `{ statusCode, error, code, retriable, message }`, and
  * `Retry-After` on 503. Registered for every route by default; other errors go on to Nest's
  * own handling. Outside HTTP (RPC) it re-throws the error.
  */
@@ -48,6 +49,7 @@ export class StreamsExceptionFilter implements ExceptionFilter<StreamsError> {
   constructor(
     @Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost,
     @Inject(StreamsModuleSettings) private readonly settings: StreamsModuleSettings,
+    @Inject(StreamsMetricsService) private readonly metrics: StreamsMetricsService,
   ) {}
 
   catch(error: StreamsError, host: ArgumentsHost): void | Observable<never> {
@@ -56,6 +58,7 @@ export class StreamsExceptionFilter implements ExceptionFilter<StreamsError> {
     const response: unknown = host.switchToHttp().getResponse();
     const status = httpStatusOf(error);
     if (status === 503) {
+      this.metrics.recordUnavailableAnswer();
       adapter.setHeader(response, RETRY_AFTER_HEADER, String(this.settings.retryAfterSeconds));
     }
     adapter.reply(

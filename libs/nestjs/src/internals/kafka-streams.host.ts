@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { KafkaStreams, StreamsNotStartedError } from '@nest-streams/streams';
+import type { StateStoreKind } from '../decorators/state-store.decorator';
 import type { StreamsDeclarations } from '../discovery/internals/streams.explorer';
 
 const NOT_CREATED =
@@ -15,6 +16,7 @@ export class KafkaStreamsHost {
   private current: KafkaStreams | undefined;
   private currentDeclarations: StreamsDeclarations | undefined;
   private proxyValue: KafkaStreams | undefined;
+  private readonly facades = new Map<string, StateStoreKind>();
 
   /**
    * The client.
@@ -34,6 +36,16 @@ export class KafkaStreamsHost {
 
   get created(): boolean {
     return this.current !== undefined;
+  }
+
+  /** The kind of each store facade `@InjectStore` got in this application. */
+  get facadeKinds(): ReadonlyMap<string, StateStoreKind> {
+    return this.facades;
+  }
+
+  /** @internal Called by the store facade providers. */
+  recordFacade(name: string, kind: StateStoreKind): void {
+    this.facades.set(name, kind);
   }
 
   /** @internal Called once by the runtime. */

@@ -13,7 +13,7 @@ export const ROUTE_BY_KEY_METADATA = 'nest-streams:route-by-key';
 export const FORWARDED_HEADER = 'x-streams-forwarded';
 /**
  * On a forwarded request: HMAC-SHA256 (hex) of the hop (forwarding instance, standby flag,
- * method, path), keyed with the cluster's `forwardingSecret`. Hop headers without a valid token
+ * method, path), keyed with the cluster's `security.clusterSecret`. Hop headers without a valid token
  * are ignored.
  */
 export const HOP_TOKEN_HEADER = 'x-streams-hop-token';

@@ -2,17 +2,16 @@ import {
   Inject,
   Injectable,
   Logger,
+  Optional,
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
   type OnModuleInit,
 } from '@nestjs/common';
-import {
-  KafkaStreams,
-  KafkaStreamsState,
-  type Serde,
-  type StateLogger,
-} from '@nest-streams/streams';
+import { DiscoveryService } from '@nestjs/core';
+import { KafkaStreams, KafkaStreamsState } from '@nest-streams/streams';
+import { storeInjections } from '../decorators/inject-store.decorator';
+import { checkStoreInjections } from '../discovery/internals/store-injection.check';
 import { StreamsExplorer } from '../discovery/internals/streams.explorer';
 import { StreamsTopologyFactory } from '../discovery/internals/streams-topology.factory';
 import { InvalidStreamsDeclarationError } from '../errors/invalid-streams-declaration.error';
@@ -21,22 +20,27 @@ import { KafkaStreamsHost } from './kafka-streams.host';
 import { StreamsMetricsService } from '../metrics/streams-metrics.service';
 import { InteractiveQueryServer } from '../queries/internals/interactive-query.server';
 import { InteractiveQueryClient } from '../queries/internals/interactive-query.client';
+import { applicationInjections } from '../queries/internals/store-facade.providers';
+import { KAFKA_STREAMS_FACTORY, type KafkaStreamsFactory } from '../kafka-streams.factory';
+import { nestStreamsLogger } from './nest-streams.logger';
 import { StreamsModuleSettings } from './streams-module.settings';
 
 /**
  * Runs the application's `KafkaStreams` with the Nest lifecycle:
  * - module init: finds the decorated parts, builds the topology, creates the client;
  * - application bootstrap: starts the query server (when remote queries are on), then the
- *   client (unless `autoStart: false`);
+ *   client (per `client.start`: in the background by default);
  * - shutdown (`app.close()`, or a signal with `enableShutdownHooks()`): readiness goes down,
  *   requests are answered for `shutdown.drainMs`, then the client closes cleanly (flush,
  *   checkpoint, commit, leave the group), then the query server and clients.
  *
  * Errors: module init throws the start-up errors of the explorer and the topology
  * (`DuplicateStateStoreError`, `UndeclaredStateStoreError`, ...) and the engine's
- * `StreamsConfigError`/`TopologyError`; bootstrap throws what `KafkaStreams.start()` throws
- * (`MissingSourceTopicError`: create the topics; `StateDirectoryLockedError`: another process
- * uses the state directory). Each fails `app.init()` / `app.listen()`.
+ * `TopologyError`; bootstrap throws when the query server cannot listen and, with
+ * `client.start: 'blocking'`, what `KafkaStreams.start()` throws (`MissingSourceTopicError`:
+ * create the topics; `StateDirectoryLockedError`: another process uses the state directory).
+ * Each fails `app.init()` / `app.listen()`. In the background mode those start errors are
+ * logged and the client goes to ERROR (liveness fails, so Kubernetes restarts the pod).
  */
 @Injectable()
 export class StreamsRuntime
@@ -52,44 +56,71 @@ export class StreamsRuntime
     @Inject(StreamsMetricsService) private readonly metrics: StreamsMetricsService,
     @Inject(InteractiveQueryServer) private readonly queryServer: InteractiveQueryServer,
     @Inject(InteractiveQueryClient) private readonly queryClient: InteractiveQueryClient,
+    @Inject(DiscoveryService) private readonly discovery: DiscoveryService,
+    @Optional()
+    @Inject(KAFKA_STREAMS_FACTORY)
+    private readonly factory: KafkaStreamsFactory | undefined,
   ) {}
 
   onModuleInit(): void {
-    const { options } = this.settings;
+    const { streams: config, client } = this.settings;
     const declarations = this.explorer.explore();
-    const config = this.settings.engineConfig();
+    let engineConfig = config;
     if (declarations.rocksDBConfig) {
-      if (options.rocksDBConfigSetter) {
+      if (config.rocksDBConfigSetter) {
         throw new InvalidStreamsDeclarationError(
-          `both the module options (rocksDBConfigSetter) and @RocksDBConfig() on ${declarations.rocksDBConfig.declaredBy} set the RocksDB config setter: keep one`,
+          `both the module options (streams.rocksDBConfigSetter) and @RocksDBConfig() on ${declarations.rocksDBConfig.declaredBy} set the RocksDB config setter: keep one`,
         );
       }
-      Object.assign(config, { rocksDBConfigSetter: declarations.rocksDBConfig.setter });
+      engineConfig = { ...config, rocksDBConfigSetter: declarations.rocksDBConfig.setter };
     }
-    const logger = options.logger ?? this.stateLogger();
+    const logger = nestStreamsLogger();
     const topology = new StreamsTopologyFactory(declarations, {
-      defaultKeySerde: options.defaultKeySerde as Serde<unknown> | undefined,
-      defaultValueSerde: options.defaultValueSerde as Serde<unknown> | undefined,
+      defaultKeySerde: config.defaultKeySerde,
+      defaultValueSerde: config.defaultValueSerde,
       logger,
     }).build();
-    const streams = new KafkaStreams(topology, config, { logger });
-    if (options.uncaughtExceptionHandler) {
-      streams.setUncaughtExceptionHandler(options.uncaughtExceptionHandler);
+    const injections = new Map(
+      [...storeInjections()].map(([name, uses]) => [
+        name,
+        applicationInjections(this.discovery, uses),
+      ]),
+    );
+    checkStoreInjections(injections, this.host.facadeKinds, declarations, topology);
+    const streams = this.factory
+      ? this.factory.create(topology, engineConfig, { logger })
+      : new KafkaStreams(topology, engineConfig, { logger });
+    if (client.uncaughtExceptionHandler) {
+      streams.setUncaughtExceptionHandler(client.uncaughtExceptionHandler);
     }
-    this.tracker.attach(streams, options.restoreListener);
+    this.tracker.attach(streams, client.restoreListener);
     this.host.set(streams, declarations);
     this.metrics.attach(streams);
   }
 
+  /**
+   * Starts the query server (its port is bound before anything else, so a port in use fails
+   * `app.init()`), then the client per `client.start`: `background` does not wait (HTTP serves
+   * the probes meanwhile; a start error is logged and leaves the client in ERROR), `blocking`
+   * waits and rejects with the start error, `manual` leaves it to the application.
+   */
   async onApplicationBootstrap(): Promise<void> {
-    if (!this.settings.autoStart) return;
-    await this.start();
-  }
-
-  /** Starts the query server and the client (what bootstrap does unless `autoStart: false`). */
-  async start(): Promise<void> {
-    await this.queryServer.listen();
-    await this.host.streams.start();
+    const { security, self, remoteQueries } = this.settings;
+    if (security.derivedKey && (self !== undefined || remoteQueries !== undefined)) {
+      this.logger.warn(
+        'security.insecure: instance-to-instance queries and forwarded requests are authenticated with a key derived from the application id: anyone who knows it can read every store. Set security.clusterSecret outside local development.',
+      );
+    }
+    if (!this.factory?.standalone) await this.queryServer.listen();
+    const configured = this.settings.client.start;
+    const mode = configured === 'manual' ? configured : (this.factory?.start ?? configured);
+    if (mode === 'manual') return;
+    if (mode === 'blocking') {
+      await this.host.streams.start();
+      return;
+    }
+    // The engine logs a start error itself and goes to ERROR (liveness then fails).
+    this.host.streams.start().catch(() => undefined);
   }
 
   /**
@@ -110,12 +141,5 @@ export class StreamsRuntime
   async onApplicationShutdown(): Promise<void> {
     await this.queryServer.close();
     await this.queryClient.close();
-  }
-
-  private stateLogger(): StateLogger {
-    return {
-      info: (message) => this.logger.debug(message),
-      warn: (message) => this.logger.warn(message),
-    };
   }
 }

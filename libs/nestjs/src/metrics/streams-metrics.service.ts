@@ -7,6 +7,10 @@ import {
 } from '@nest-streams/streams';
 import { StreamsStateTracker } from '../health/internals/streams-state.tracker';
 import { StreamsModuleSettings } from '../internals/streams-module.settings';
+import {
+  REFUSAL_REASONS,
+  type RefusalReason,
+} from '../queries/internals/instance-message.authenticator';
 
 /** How the routing interceptor answered a request. */
 export type RoutingOutcome = 'local' | 'forwarded' | 'standby' | 'unavailable';
@@ -32,8 +36,8 @@ const ROCKSDB_GAUGES: readonly (keyof RocksDBStoreMetrics)[] = [
  * Prometheus metrics of the streams client (prom-client), read from the engine when scraped:
  * state, records processed / produced / skipped, restore progress, standby lag, per-store
  * operation counts, rates and latencies, record-cache hit ratio, RocksDB properties (when the
- * store reports them), rebalance count and duration, and the routing outcomes of
- * `@RouteByKey` requests. Names start with the `prefix` option (`kafka_streams_`).
+ * store reports them), rebalance count and duration, the routing outcomes of `@RouteByKey`
+ * requests, and the instance-to-instance messages refused (by reason). Names start with the `prefix` option (`kafka_streams_`).
  *
  * With metrics off (`metrics: false`) every method is a no-op and {@link registry} is empty.
  */
@@ -43,9 +47,17 @@ export class StreamsMetricsService {
   readonly registry: Registry;
   private readonly enabled: boolean;
   private readonly routing: Counter<'outcome'> | undefined;
+  private readonly refusals: Counter<'reason'> | undefined;
   private readonly rebalances: Counter | undefined;
   private readonly rebalanceDuration: Histogram | undefined;
   private streams: KafkaStreams | undefined;
+  private readonly outcomes: Record<RoutingOutcome, number> = {
+    local: 0,
+    forwarded: 0,
+    standby: 0,
+    unavailable: 0,
+  };
+  private unavailableAnswers = 0;
 
   constructor(
     @Inject(StreamsModuleSettings) settings: StreamsModuleSettings,
@@ -67,6 +79,13 @@ export class StreamsMetricsService {
     for (const outcome of ['local', 'forwarded', 'standby', 'unavailable'] as const) {
       this.routing.inc({ outcome }, 0);
     }
+    this.refusals = new Counter({
+      name: `${p}query_refusals_total`,
+      help: 'Instance-to-instance messages and connections refused before any store was read, by reason (unauthenticated, bad_signature, expired, replayed, wrong_target, overloaded, malformed_frame, oversized, auth_timeout).',
+      labelNames: ['reason'],
+      registers,
+    });
+    for (const reason of REFUSAL_REASONS) this.refusals.inc({ reason }, 0);
     this.rebalances = new Counter({
       name: `${p}rebalances_total`,
       help: 'Rebalances this client went through (entries into REBALANCING).',
@@ -92,7 +111,31 @@ export class StreamsMetricsService {
 
   /** Counts one routing outcome. */
   recordRouting(outcome: RoutingOutcome): void {
+    this.outcomes[outcome]++;
+    if (outcome === 'unavailable') this.unavailableAnswers++;
     this.routing?.inc({ outcome });
+  }
+
+  /** Counts one refused instance-to-instance message or connection. */
+  recordQueryRefusal(reason: RefusalReason): void {
+    this.refusals?.inc({ reason });
+  }
+
+  /** @internal Counts a 503 the exception filter answered (a retriable engine error). */
+  recordUnavailableAnswer(): void {
+    this.unavailableAnswers++;
+  }
+
+  /**
+   * Totals since start, kept also with metrics off (the cluster page samples them): routing
+   * outcomes of `@RouteByKey` requests, and every 503 answered for a key (by the routing
+   * interceptor, or by the exception filter for a retriable engine error).
+   */
+  routingTotals(): {
+    readonly outcomes: Readonly<Record<RoutingOutcome, number>>;
+    unavailable: number;
+  } {
+    return { outcomes: { ...this.outcomes }, unavailable: this.unavailableAnswers };
   }
 
   /** The scrape text. */

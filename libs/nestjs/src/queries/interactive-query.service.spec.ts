@@ -13,15 +13,15 @@ import { KeyOwnerLocator } from '../routing/internals/key-owner.locator';
 import { OwnerUnreachableError } from '../routing/owner-unreachable.error';
 import { StreamsModuleSettings } from '../internals/streams-module.settings';
 import type { StreamsModuleOptions } from '../streams-module-options.interface';
-import { FakeKafkaStreams, instance } from '../internals/testing/fake-kafka-streams';
+import { FakeKafkaStreams, instance } from '../../test-support/fake-kafka-streams';
 import type { InteractiveQueryClient } from './internals/interactive-query.client';
-import type {
-  RemoteQueryRequest,
-  RemoteQueryResponse,
+import {
+  decodeRemoteQueryRequest,
+  type RemoteQueryRequest,
+  type RemoteQueryResponse,
 } from './internals/interactive-query.protocol';
 import { InteractiveQueryServer } from './internals/interactive-query.server';
 import { InteractiveQueryService } from './interactive-query.service';
-import { LocalSessionReader } from './internals/local-session.reader';
 
 const A = '127.0.0.1:8001';
 const B = '127.0.0.1:8002';
@@ -30,11 +30,14 @@ const query = (endpoint: string) => endpoint.replace(':80', ':90');
 
 const settingsFor = (endpoint: string, extra: Partial<StreamsModuleOptions> = {}) =>
   new StreamsModuleSettings({
-    applicationId: 'iq-spec',
-    bootstrapServers: ['127.0.0.1:1'],
-    applicationServer: endpoint,
-    remoteQueries: { port: Number(query(endpoint).split(':')[1]) },
+    streams: {
+      applicationId: 'iq-spec',
+      bootstrapServers: ['127.0.0.1:1'],
+      applicationServer: endpoint,
+    },
+    security: { clusterSecret: 'iq-spec-cluster-secret' },
     ...extra,
+    queries: { remote: { port: Number(query(endpoint).split(':')[1]) }, ...extra.queries },
   });
 
 /** An instance whose store holds `data` per partition. */
@@ -56,10 +59,26 @@ function member(endpoint: string, data: Record<number, Record<string, number>>):
           };
         }
         const q = request.query;
-        const result =
-          q.type === 'key'
-            ? (rows[String(q.key)] ?? null)
-            : Object.entries(rows).map(([key, value]) => ({ key, value }));
+        if (q.type === 'session') {
+          const sessions = fake.sessions.get(partition)?.[String(q.key)] ?? [];
+          const result = sessions.map(([start, end, value]) => ({
+            key: new Windowed(q.key, new SessionWindow(start, end)),
+            value,
+          }));
+          return { partition, success: true, result, position: {}, active: true };
+        }
+        if (q.type !== 'key' && q.type !== 'range') throw new Error(`unexpected ${q.type} query`);
+        // A range answers only the keys within its bounds, in the order it asks for.
+        const inRange = ([key]: [string, number]) =>
+          q.type === 'range' &&
+          (q.lower === undefined || key >= String(q.lower)) &&
+          (q.upper === undefined || key <= String(q.upper));
+        const entries = Object.entries(rows)
+          .filter(inRange)
+          .sort(([x], [y]) => (x < y ? -1 : 1))
+          .map(([key, value]) => ({ key, value }));
+        if (q.type === 'range' && q.descending) entries.reverse();
+        const result = q.type === 'key' ? (rows[String(q.key)] ?? null) : entries;
         return {
           partition,
           success: true,
@@ -87,11 +106,7 @@ describe('InteractiveQueryService', () => {
     const servers = new Map(
       [B, C].map((e) => [
         query(e),
-        new InteractiveQueryServer(
-          settingsFor(e),
-          members.get(e)!.asKafkaStreams(),
-          new LocalSessionReader(members.get(e)!.asKafkaStreams()),
-        ),
+        new InteractiveQueryServer(settingsFor(e), members.get(e)!.asKafkaStreams()),
       ]),
     );
     const client = {
@@ -105,13 +120,7 @@ describe('InteractiveQueryService', () => {
       },
     } as unknown as InteractiveQueryClient;
     const locator = new KeyOwnerLocator(local.asKafkaStreams(), new KafkaStreamsHost(), settings);
-    service = new InteractiveQueryService(
-      local.asKafkaStreams(),
-      locator,
-      client,
-      settings,
-      new LocalSessionReader(local.asKafkaStreams()),
-    );
+    service = new InteractiveQueryService(local.asKafkaStreams(), locator, client, settings);
   };
 
   beforeEach(() => {
@@ -144,6 +153,31 @@ describe('InteractiveQueryService', () => {
       // Each instance asked for exactly its active partitions, active copies only.
       expect(local.queries.map((q) => [q.partitions, q.requireActive])).toEqual([[[0, 1], true]]);
       expect(sent.map((s) => s.target).sort()).toEqual([query(B), query(C)]);
+    });
+
+    it('passes the range bounds to every instance: keys outside them are never answered', async () => {
+      const result = await service.range<string, number>('stats-store', 'b', 'e');
+      expect(result.entries).toEqual([
+        { key: 'b', value: 2 },
+        { key: 'c', value: 3 },
+        { key: 'd', value: 4 },
+        { key: 'e', value: 5 },
+      ]);
+      expect(result.complete).toBe(true);
+      const bounds = sent.map((s) => {
+        const decoded = decodeRemoteQueryRequest(s);
+        const q = (decoded && 'request' in decoded ? decoded.request.query : {}) as {
+          lower?: unknown;
+          upper?: unknown;
+        };
+        return [q.lower, q.upper];
+      });
+      expect(bounds).toEqual([
+        ['b', 'e'],
+        ['b', 'e'],
+      ]);
+      const lowerOnly = await service.range<string, number>('stats-store', 'd', undefined);
+      expect(lowerOnly.entries.map((e) => e.key)).toEqual(['d', 'e', 'f']);
     });
 
     it('reports an unreachable instance with its partitions, never dropping it silently', async () => {
@@ -223,10 +257,14 @@ describe('InteractiveQueryService', () => {
         { key: new Windowed('e', new SessionWindow(40, 40)), value: 1 },
       ]);
       expect(there[0].key).toBeInstanceOf(Windowed);
-      expect(sent[0].sessionFetch).toMatchObject({
-        storeName: 'stats-store',
-        partition: 3,
-        staleStores: false,
+      // One IQv2 session query, for the key's partition, active copies only.
+      expect(decodeRemoteQueryRequest(sent[0])).toMatchObject({
+        request: {
+          storeName: 'stats-store',
+          query: { type: 'session', key: 'e' },
+          partitions: [3],
+          requireActive: true,
+        },
       });
 
       // The owner no longer holds the partition: the engine's typed, retriable error.
@@ -266,6 +304,43 @@ describe('InteractiveQueryService', () => {
       local.owns(C, [], 4);
       unreachable.add(query(C));
       await expect(service.get('stats-store', 'c')).rejects.toBeInstanceOf(OwnerUnreachableError);
+    });
+
+    it('reads the copy a given instance holds with copyAt, saying which copy answered', async () => {
+      local.owns(A, [B], 0);
+      members.get(B)!.answer = () => ({
+        partitionResults: [
+          { partition: 0, success: true, result: 7, position: {}, active: false, lag: 3 },
+        ],
+        position: {},
+      });
+      await expect(service.lookup('stats-store', 'a', { copyAt: B })).resolves.toEqual({
+        value: 7,
+        servedBy: B,
+        partition: 0,
+        active: false,
+        lag: 3,
+      });
+      expect(sent.at(-1)?.target).toBe(query(B));
+      expect(members.get(B)!.queries.at(-1)).toMatchObject({
+        partitions: [0],
+        requireActive: false,
+      });
+      await expect(service.lookup('stats-store', 'a', { copyAt: A })).resolves.toEqual({
+        value: 1,
+        servedBy: A,
+        partition: 0,
+        active: true,
+        lag: 0,
+      });
+      expect(local.queries.at(-1)).toMatchObject({ partitions: [0], requireActive: true });
+      // An instance that is not in the metadata, and an address that is none.
+      await expect(
+        service.lookup('stats-store', 'a', { copyAt: '127.0.0.1:8009' }),
+      ).rejects.toBeInstanceOf(StateStoreMigratedError);
+      await expect(service.lookup('stats-store', 'a', { copyAt: 'nowhere' })).rejects.toMatchObject(
+        { code: 'BAD_QUERY_ENDPOINT', retriable: false },
+      );
     });
 
     it('falls back to a standby copy when the owner is unreachable and stale reads are allowed', async () => {

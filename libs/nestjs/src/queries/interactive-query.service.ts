@@ -9,6 +9,7 @@ import {
   RangeQuery,
   type Serde,
   type SessionEntries,
+  SessionKeyQuery,
   SessionWindow,
   type StateQueryRequest,
   type StateQueryResult,
@@ -23,22 +24,22 @@ import {
 import { RemoteQueryError } from '../errors/remote-query.error';
 import { KeyOwnerLocator } from '../routing/internals/key-owner.locator';
 import { OwnerUnreachableError } from '../routing/owner-unreachable.error';
-import { decideStandby } from '../routing/internals/route-decision';
+import { ownerThenStandby, type ReadTarget } from '../routing/internals/owner-then-standby';
 import { StreamsModuleSettings } from '../internals/streams-module.settings';
 import { InteractiveQueryClient } from './internals/interactive-query.client';
 import {
   encodeStateQueryRequest,
-  type QueryFailure,
   type RemoteQueryResponse,
 } from './internals/interactive-query.protocol';
-import { LocalSessionReader, type SessionRead } from './internals/local-session.reader';
+import { copyTarget } from './internals/copy-target';
+import { planScatter, type InstanceQueryFailure } from './internals/scatter-plan';
 import { StoreReadContext } from './internals/store-read-context';
 import {
   errorFromFailure,
   errorOfPartitionFailure,
   failureOf,
 } from './internals/query-failure.mapping';
-import { fromWire, toWire } from './internals/wire-codec';
+import { fromWire } from './internals/wire-codec';
 
 /** Options of a single-key query. */
 export interface KeyQueryOptions<K> {
@@ -51,6 +52,13 @@ export interface KeyQueryOptions<K> {
   readonly allowStaleReads?: boolean;
   /** Read-your-writes: the answer must reflect at least this position (else retriable error). */
   readonly positionBound?: Position;
+  /**
+   * Read the copy that this instance (`host:port`, its `application.server`) holds, active or
+   * standby, instead of the owner's: to compare a key's copies. A standby answers with its lag
+   * (`active: false`); an instance without a copy of the key's partition answers
+   * `StateStoreMigratedError`.
+   */
+  readonly copyAt?: string;
 }
 
 /** Options of a scatter-gather query. */
@@ -61,13 +69,7 @@ export interface ScatterQueryOptions<K> {
   readonly positionBound?: Position;
 }
 
-/** One instance's (or partition's) failure in a scatter-gather query. */
-export interface InstanceQueryFailure extends QueryFailure {
-  /** The instance (`application.server`) that failed, or `none` when no instance runs it. */
-  readonly instance: string;
-  /** The partitions whose entries are missing because of it. */
-  readonly partitions: readonly number[];
-}
+export type { InstanceQueryFailure } from './internals/scatter-plan';
 
 /**
  * The merged answer of every instance running a store. `complete` is false when any instance
@@ -98,10 +100,6 @@ export interface KeyLookup<V> {
 
 type Served = Omit<KeyLookup<unknown>, 'value'>;
 
-/** Where a query runs: here, or on another instance. */
-type QueryTarget = { readonly local: true } | { readonly local: false; readonly host: HostInfo };
-const LOCAL: QueryTarget = { local: true };
-
 /**
  * Interactive queries across the whole application, on the engine's interactive query v2
  * API (`KafkaStreams.query()`, here or on the owner over the remote query transport): a key
@@ -114,7 +112,8 @@ const LOCAL: QueryTarget = { local: true };
  * all retriable, retry after a backoff (or allow stale reads) —; `UnknownStateStoreError`
  * (fix the store name); `UnsupportedStoreOperationError` (the store kind cannot answer that
  * query); `RemoteQueryError` (`REMOTE_QUERIES_DISABLED`, `NO_QUERY_ENDPOINT`: turn on
- * `remoteQueries` on every instance; `STORE_EXCEPTION`: the store failed). Scatter-gather
+ * `remoteQueries` on every instance; `STORE_EXCEPTION`: the store failed; `BAD_QUERY_ENDPOINT`: a
+ * `copyAt` that is not `host:port`). Scatter-gather
  * never throws for one instance's or partition's failure: it reports it in `failures`; it
  * throws `StateStoreNotAvailableError` only when no instance runs the store at all.
  */
@@ -125,7 +124,6 @@ export class InteractiveQueryService {
     @Inject(KeyOwnerLocator) private readonly locator: KeyOwnerLocator,
     @Inject(InteractiveQueryClient) private readonly client: InteractiveQueryClient,
     @Inject(StreamsModuleSettings) private readonly settings: StreamsModuleSettings,
-    @Inject(LocalSessionReader) private readonly sessions: LocalSessionReader,
   ) {}
 
   /**
@@ -163,38 +161,22 @@ export class InteractiveQueryService {
     return (result ?? []) as KeyValue<number, V>[];
   }
 
-  /**
-   * `key`'s sessions of session store `store` (oldest first), with `Windowed` keys. The
-   * engine's query API v2 has no session query, so this one travels as a session fetch of
-   * the query transport and runs on the owner's `store()` for the key's partition.
-   */
+  /** `key`'s sessions of session store `store` (oldest first), with `Windowed` keys. */
   async fetchSessions<K, AGG>(
     store: string,
     key: K,
     options: KeyQueryOptions<K> = {},
   ): Promise<SessionEntries<K, AGG>> {
-    const entries = await this.routed(store, key, options, async (target, partition, active) => {
-      const read: SessionRead<K, AGG> = target.local
-        ? await this.sessions.fetch<K, AGG>(store, key, partition, !active)
-        : ((await this.remoteSessions(target.host, store, key, partition, !active)) as SessionRead<
-            K,
-            AGG
-          >);
-      if (read.served) this.recordServed(read.served, target);
-      return read.entries;
-    });
-    return (entries as KeyValue<{ key: K; window: { start: number; end: number } }, AGG>[]).map(
-      ({ key: windowed, value }) => ({
-        key:
-          windowed instanceof Windowed
-            ? (windowed as Windowed<K>)
-            : new Windowed(
-                windowed.key,
-                new SessionWindow(windowed.window.start, windowed.window.end),
-              ),
-        value,
-      }),
-    );
+    const { result } = await this.byKey(store, key, SessionKeyQuery.withKey(key), options);
+    // Over the transport a `Windowed` key arrives as plain data.
+    type Plain = { key: K; window: { start: number; end: number } };
+    return ((result ?? []) as KeyValue<Windowed<K> | Plain, AGG>[]).map(({ key: k, value }) => ({
+      key:
+        k instanceof Windowed
+          ? k
+          : new Windowed(k.key, new SessionWindow(k.window.start, k.window.end)),
+      value,
+    }));
   }
 
   /** Entries with `from <= key <= to` (open bounds when undefined) across the cluster. */
@@ -215,13 +197,20 @@ export class InteractiveQueryService {
     return this.scatter<K, V>(store, RangeQuery.withNoBounds<K>(), options);
   }
 
+  /**
+   * Runs `query` for `key` where it lives: on its owner's active copy, or, when the owner is
+   * unreachable and stale reads are allowed, on a standby copy (see `ownerThenStandby`); with
+   * `copyAt`, on that instance's copy.
+   */
   private byKey<K>(
     store: string,
     key: K,
     query: StoreQuery<K>,
     options: KeyQueryOptions<K>,
   ): Promise<{ result: unknown; served: Served }> {
-    return this.routed(store, key, options, (target, partition, active) =>
+    const location = this.locator.locate(store, key, options.keySerde);
+    const { partition } = location.metadata;
+    const read = (target: ReadTarget) =>
       this.single(
         target,
         {
@@ -229,56 +218,31 @@ export class InteractiveQueryService {
           query,
           partitions: [partition],
           positionBound: options.positionBound,
-          requireActive: active,
+          requireActive: !target.standby,
         },
         partition,
-      ),
+      );
+    if (options.copyAt !== undefined) return read(copyTarget(store, location, options.copyAt));
+    const allowStale = options.allowStaleReads ?? this.settings.allowStaleReads;
+    const input = { ...location, forwardedFrom: undefined };
+    return ownerThenStandby<{ result: unknown; served: Served }>(
+      input,
+      { allowStale },
+      async (target) => {
+        try {
+          return await read(target);
+        } catch (error) {
+          if (error instanceof OwnerUnreachableError && !target.local)
+            return { unreachable: error };
+          throw error;
+        }
+      },
     );
   }
 
-  /**
-   * Runs `read` where `key` lives: on its owner (active copy), or, when the owner is
-   * unreachable and stale reads are allowed, on a standby copy (here first).
-   */
-  private async routed<K, R>(
-    store: string,
-    key: K,
-    options: KeyQueryOptions<K>,
-    read: (target: QueryTarget, partition: number, active: boolean) => Promise<R>,
-  ): Promise<R> {
-    const location = this.locator.locate(store, key, options.keySerde);
-    const { metadata, self } = location;
-    if (!metadata.available) {
-      throw new StateStoreNotAvailableError(
-        `no instance is the confirmed owner of the key in store '${store}' (rebalancing): retry shortly`,
-      );
-    }
-    const owner: QueryTarget =
-      self === undefined || metadata.activeHost.equals(self)
-        ? LOCAL
-        : { local: false, host: metadata.activeHost };
-    try {
-      return await read(owner, metadata.partition, true);
-    } catch (error) {
-      const allowStale = options.allowStaleReads ?? this.settings.allowStaleReads;
-      if (!(error instanceof OwnerUnreachableError) || !allowStale || owner.local) throw error;
-      const standby = decideStandby({ ...location, forwardedFrom: undefined }, [
-        metadata.activeHost,
-      ]);
-      if (standby.action === 'local-standby') return read(LOCAL, metadata.partition, false);
-      if (standby.action === 'forward-standby') {
-        return read({ local: false, host: standby.target }, metadata.partition, false);
-      }
-      throw error;
-    }
-  }
-
-  /**
-   * Runs a one-partition request and returns its result with the copy that answered (also
-   * noted in the request's read record), or throws its failure.
-   */
+  /** Runs a one-partition request: its result and the copy that answered, or its failure. */
   private async single<K>(
-    target: QueryTarget,
+    target: ReadTarget,
     request: StateQueryRequest<K>,
     partition: number,
   ): Promise<{ result: unknown; served: Served }> {
@@ -304,7 +268,7 @@ export class InteractiveQueryService {
   }
 
   /** Notes the copy that answered in the current request's read record (for `X-Stale`/`X-Lag`). */
-  private recordServed(copy: ServedCopy, target: QueryTarget): Served {
+  private recordServed(copy: ServedCopy, target: ReadTarget): Served {
     const servedBy = target.local ? this.settings.servedBy : target.host.toString();
     StoreReadContext.record({ ...copy, servedBy });
     return { servedBy, partition: copy.partition, active: copy.active, lag: copy.lag };
@@ -316,52 +280,15 @@ export class InteractiveQueryService {
     options: ScatterQueryOptions<K>,
   ): Promise<ScatterGatherResult<K, V>> {
     const keySerde = options.keySerde ?? this.locator.keySerdeOf<K>(store);
-    const sub = this.streams.topology.subtopologies().find((s) => s.stores.includes(store));
+    const sub = this.streams.topology.subtopologyOf(store);
     if (!sub) throw new UnknownStateStoreError(`the topology has no state store named '${store}'`);
-    const self = this.settings.self;
-    const asks: { target: QueryTarget; instance: string; partitions?: number[] }[] = [];
-    const failures: InstanceQueryFailure[] = [];
-    if (self === undefined) {
-      asks.push({ target: LOCAL, instance: this.settings.servedBy });
-    } else {
-      const prefix = `${sub.id}_`;
-      const partitionsOf = (tasks: readonly string[]) =>
-        tasks.filter((t) => t.startsWith(prefix)).map((t) => Number(t.slice(prefix.length)));
-      const instances = this.streams.metadataForAllStreamsClients();
-      const known = new Set<number>();
-      const covered = new Set<number>();
-      for (const instance of instances) {
-        for (const p of partitionsOf(instance.standbyTasks)) known.add(p);
-        const partitions = partitionsOf(instance.activeTasks);
-        if (partitions.length === 0) continue;
-        for (const p of partitions) {
-          known.add(p);
-          covered.add(p);
-        }
-        asks.push({
-          target: instance.hostInfo.equals(self)
-            ? LOCAL
-            : { local: false, host: instance.hostInfo },
-          instance: instance.hostInfo.toString(),
-          partitions,
-        });
-      }
-      if (asks.length === 0) {
-        throw new StateStoreNotAvailableError(
-          `no instance runs store '${store}' right now (rebalancing): retry shortly`,
-        );
-      }
-      const orphans = [...known].filter((p) => !covered.has(p)).sort((a, b) => a - b);
-      if (orphans.length > 0) {
-        failures.push({
-          instance: 'none',
-          partitions: orphans,
-          code: 'STORE_NOT_AVAILABLE',
-          retriable: true,
-          message: `no instance runs partitions ${orphans.join(', ')} of '${store}' actively (rebalancing)`,
-        });
-      }
-    }
+    const { asks, failures } = planScatter(
+      store,
+      sub,
+      this.settings.self,
+      this.settings.servedBy,
+      this.streams.metadataForAllStreamsClients(),
+    );
 
     const entries: KeyValue<K, V>[] = [];
     const positions: Position[] = [];
@@ -407,24 +334,6 @@ export class InteractiveQueryService {
     };
   }
 
-  private async remoteSessions<K>(
-    host: HostInfo,
-    store: string,
-    key: K,
-    partition: number,
-    staleStores: boolean,
-  ): Promise<unknown> {
-    const endpoint = this.endpointOf(host);
-    const response = await this.client.send(endpoint, {
-      version: 1,
-      target: endpoint,
-      from: this.settings.queryEndpoint ?? this.settings.servedBy,
-      sessionFetch: { storeName: store, key: toWire(key), partition, staleStores },
-    });
-    if (response.ok) return fromWire(response.result);
-    throw errorFromFailure(response.failure, endpoint);
-  }
-
   /** The query endpoint of instance `host`, from the current metadata. */
   private endpointOf(host: HostInfo): string {
     const instance = this.streams
@@ -448,7 +357,7 @@ export class InteractiveQueryService {
 
   /** Runs `request` here (`KafkaStreams.query()`) or on `target` over the query transport. */
   private async run<K>(
-    target: QueryTarget,
+    target: ReadTarget,
     request: StateQueryRequest<K>,
   ): Promise<StateQueryResult<unknown>> {
     if (target.local) return this.streams.query(request);

@@ -2,7 +2,6 @@ import {
   Body,
   Controller,
   Get,
-  Injectable,
   NotFoundException,
   Param,
   Post,
@@ -10,151 +9,32 @@ import {
 } from '@nestjs/common';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
-import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
-  DefaultStreamPartitioner,
   type HostInfo,
   KeyQueryMetadata,
-  Serdes,
   SerializationError,
   StateStoreNotAvailableError,
   UnknownStateStoreError,
 } from '@nest-streams/streams';
-import { Aggregate } from '../decorators/aggregate.decorator';
 import { InjectStore } from '../decorators/inject-store.decorator';
 import type { KeyValueStoreFacade } from '../queries/key-value-store.facade';
 import { RouteByKey } from '../decorators/route-by-key.decorator';
-import { StateStore } from '../decorators/state-store.decorator';
 import { KafkaStreamsHost } from '../internals/kafka-streams.host';
 import { StreamsMetricsService } from '../metrics/streams-metrics.service';
 import { StoreReadContext } from '../queries/internals/store-read-context';
 import { StreamsModule } from '../streams.module';
-import { FakeKafkaStreams, instance } from '../internals/testing/fake-kafka-streams';
+import { FakeKafkaStreams, instance, partitionOf } from '../../test-support/fake-kafka-streams';
+import { call, deadEndpoint, Peer, sumAggregation } from '../../test-support/http-fixtures';
+import { baseOptions } from '../../test-support/stats-module-fixtures';
 import { HopAuthenticator } from './internals/hop-authenticator';
 import { HttpRequestForwarder } from './internals/http-request.forwarder';
 
 /** This instance's advertised endpoint: never contacted (only compared). */
 const SELF = '127.0.0.1:1111';
 
-interface Seen {
-  method: string;
-  url: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A peer instance: records what it receives and answers as told. */
-class Peer {
-  readonly seen: Seen[] = [];
-  status = 200;
-  body: unknown = { from: 'peer' };
-  headers: Record<string, string> = {};
-  private server: Server | undefined;
-  endpoint = '';
-
-  async start(): Promise<this> {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        this.seen.push({
-          method: req.method ?? '',
-          url: req.url ?? '',
-          headers: req.headers,
-          body: Buffer.concat(chunks).toString('utf8'),
-        });
-        res.writeHead(this.status, {
-          'content-type': 'application/json',
-          'x-served-by': this.endpoint,
-          ...this.headers,
-        });
-        res.end(JSON.stringify(this.body));
-      });
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.endpoint = `127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
-  }
-}
-
-/** A port nothing listens on. */
-async function deadEndpoint(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `127.0.0.1:${port}`;
-}
-
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  text: string;
-  json: Record<string, unknown>;
-}
-
-function call(
-  base: string,
-  path: string,
-  options: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
-): Promise<Answer> {
-  const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      `${base}${path}`,
-      {
-        method: options.method ?? 'GET',
-        headers: {
-          ...(body ? { 'content-type': 'application/json' } : {}),
-          ...options.headers,
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          const isJson = String(res.headers['content-type']).includes('json');
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            text,
-            json: isJson && text ? (JSON.parse(text) as Record<string, unknown>) : {},
-          });
-        });
-      },
-    );
-    req.on('error', reject);
-    if (body) req.write(body);
-    req.end();
-  });
-}
-
-@StateStore('stats-store', { keySerde: Serdes.String(), valueSerde: Serdes.Json<number>() })
-@Injectable()
-class Aggregation {
-  @Aggregate<string, number, number>({
-    source: 'events',
-    store: 'stats-store',
-    initializer: () => 0,
-  })
-  add(_k: string, v: number, total: number): number {
-    return total + v;
-  }
-}
-
 const handled: string[] = [];
 let failWith: Error | undefined;
-
-/** The partition of `key` among the fake's three partitions (the default partitioner's). */
-const partitionOf = (key: string) =>
-  new DefaultStreamPartitioner().partition(Buffer.from(key, 'utf8'), 3);
 
 @Controller('stats')
 class StatsController {
@@ -217,16 +97,14 @@ describe.each(['express', 'fastify'] as const)('StoreRoutingInterceptor on %s', 
     const moduleRef = await Test.createTestingModule({
       imports: [
         StreamsModule.forRoot({
-          applicationId: 'routing-spec',
-          bootstrapServers: ['127.0.0.1:1'],
-          applicationServer: SELF,
-          autoStart: false,
-          retryAfterSeconds: 3,
-          forwardingTimeoutMs: 2000,
-          logger: { info: () => undefined, warn: () => undefined },
+          ...baseOptions,
+          streams: { ...baseOptions.streams, applicationServer: SELF },
+          security: { clusterSecret: 'routing-spec-cluster-secret' },
+          http: { servedByHeader: true, retryAfterSeconds: 3, forwardingTimeoutMs: 2000 },
+          metrics: { endpoint: 'metrics' },
         }),
       ],
-      providers: [Aggregation],
+      providers: [sumAggregation('stats-store')],
       controllers: [StatsController],
     }).compile();
     app =

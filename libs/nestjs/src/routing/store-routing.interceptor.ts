@@ -37,7 +37,8 @@ import {
 import { HopAuthenticator } from './internals/hop-authenticator';
 import { KeyOwnerLocator, type KeyLocation } from './internals/key-owner.locator';
 import { OwnerUnreachableError } from './owner-unreachable.error';
-import { decideRoute, decideStandby, type RouteInput } from './internals/route-decision';
+import { ownerThenStandby } from './internals/owner-then-standby';
+import type { RouteInput } from './internals/route-decision';
 
 /** The parts of an Express/Fastify-style request the interceptor reads. */
 export interface HttpRequestLike {
@@ -58,12 +59,12 @@ type HttpResponse = unknown;
 
 /**
  * Routes `@RouteByKey` handlers to the instance that owns the key (registered for every
- * route by default; `X-Served-By` is set on every HTTP answer):
+ * route by default; with `http.servedByHeader`, `X-Served-By` is set on every HTTP answer):
  *
  * - owner is this instance: runs the handler;
  * - owner is another instance of the current metadata: forwards the same request (method,
  *   path, query, body) to its `application.server` once (hop header `X-Streams-Forwarded`,
- *   authenticated by `X-Streams-Hop-Token`, see {@link HopAuthenticator}), and relays its answer;
+ *   authenticated by `X-Streams-Hop-Token`, an HMAC keyed with the cluster secret), and relays its answer;
  * - no confirmed owner (`KeyQueryMetadata.NOT_AVAILABLE`), a retriable engine error, or a
  *   forwarded request that reached an instance that does not own the key: 503 with
  *   `Retry-After`;
@@ -91,7 +92,9 @@ export class StoreRoutingInterceptor implements NestInterceptor {
     const http = context.switchToHttp();
     const request = http.getRequest<HttpRequestLike>();
     const response = http.getResponse<HttpResponse>();
-    this.setHeader(response, SERVED_BY_HEADER, this.settings.servedBy);
+    if (this.settings.http.servedByHeader) {
+      this.setHeader(response, SERVED_BY_HEADER, this.settings.servedBy);
+    }
     const route = this.accessor.getRouteByKey(context.getHandler());
     if (!route) return this.handle(next, response, false);
     return from(this.route(route, request, response, next, context)).pipe(
@@ -127,59 +130,40 @@ export class StoreRoutingInterceptor implements NestInterceptor {
       throw error;
     }
     const input: RouteInput = { ...location, forwardedFrom };
-    const decision = decideRoute(input);
-    switch (decision.action) {
-      case 'local':
-        this.metrics.recordRouting('local');
-        return this.handle(next, response, false);
-      case 'unavailable':
-        if (standbyRead && allowStale) {
-          return this.fromStandby(input, request, response, next, context, []);
-        }
-        throw this.unavailable(response, decision.reason);
-      case 'forward': {
-        let answer: ForwardedResponse | undefined;
-        try {
-          answer = await this.forward(request, decision.target, false);
-        } catch (error) {
-          if (!(error instanceof OwnerUnreachableError)) throw error;
-          if (!allowStale) throw this.unavailable(response, error.message);
-        }
-        if (answer && (answer.status !== 503 || !allowStale)) {
-          this.metrics.recordRouting('forwarded');
+    try {
+      return await ownerThenStandby<Observable<unknown>>(
+        input,
+        { allowStale, standbyRead },
+        async (target) => {
+          if (target.local) {
+            this.metrics.recordRouting(target.standby ? 'standby' : 'local');
+            // Fresh changelog ends, so the lag each standby copy reports with its answer is current.
+            if (target.standby) await this.locator.refreshLags();
+            return this.handle(next, response, target.standby);
+          }
+          let answer: ForwardedResponse;
+          try {
+            answer = await this.forward(request, target.host, target.standby);
+          } catch (error) {
+            if (error instanceof OwnerUnreachableError) return { unreachable: error };
+            throw error;
+          }
+          // An owner answering 503 cannot answer either: a standby may, when allowed.
+          if (answer.status === 503 && allowStale && !target.standby) {
+            return {
+              unreachable: new OwnerUnreachableError(target.host.toString(), 'it answered 503'),
+            };
+          }
+          this.metrics.recordRouting(target.standby ? 'standby' : 'forwarded');
           return this.relay(answer, response, context);
-        }
-        return this.fromStandby(input, request, response, next, context, [decision.target]);
+        },
+      );
+    } catch (error) {
+      if (error instanceof StreamsError && error.retriable) {
+        throw this.unavailable(response, error.message);
       }
+      throw error;
     }
-  }
-
-  private async fromStandby(
-    input: RouteInput,
-    request: HttpRequestLike,
-    response: HttpResponse,
-    next: CallHandler,
-    context: ExecutionContext,
-    exclude: readonly HostInfo[],
-  ): Promise<Observable<unknown>> {
-    const decision = decideStandby(input, exclude);
-    if (decision.action === 'local-standby') {
-      this.metrics.recordRouting('standby');
-      // Fresh changelog ends, so the lag each standby copy reports with its answer is current.
-      await this.locator.refreshLags();
-      return this.handle(next, response, true);
-    }
-    if (decision.action === 'forward-standby') {
-      try {
-        const answer = await this.forward(request, decision.target, true);
-        this.metrics.recordRouting('standby');
-        return this.relay(answer, response, context);
-      } catch (error) {
-        if (!(error instanceof OwnerUnreachableError)) throw error;
-        throw this.unavailable(response, `owner and standby unreachable: ${error.message}`);
-      }
-    }
-    throw this.unavailable(response, decision.reason);
   }
 
   /**

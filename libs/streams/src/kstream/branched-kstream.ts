@@ -3,7 +3,7 @@ import type { Branched } from './branched';
 import { KStreamBranchProcessor } from './internals/kstream-branch.processor';
 import { PassThroughProcessor } from './internals/pass-through.processor';
 import type { StreamNode } from './internals/stream-node';
-import { KStream } from './kstream';
+import type { KStream } from './kstream';
 
 /**
  * The result of `KStream.split()` (Kafka Streams' `BranchedKStream`): add branches in order
@@ -74,7 +74,10 @@ export class BranchedKStream<K, V> {
     builder.burnIndex();
     builder.topology.addProcessor(name, () => new PassThroughProcessor<K, V>(), this.splitterName);
     this.childNames.push(name);
-    const stream = new KStream<K, V>({ ...this.source, name }, this.repartitionRequired);
+    const stream = new this.source.builder.dsl.KStream<K, V>(
+      { ...this.source, name },
+      this.repartitionRequired,
+    );
     if (branched?.chainFunction !== undefined) {
       const result = branched.chainFunction(stream);
       if (result !== undefined) this.branches.set(name, result);

@@ -2,9 +2,9 @@ import { Serdes } from '../serde/serdes';
 import type { Aggregator, Initializer, Reducer } from './functions';
 import type { Materialized } from './materialized';
 import type { Named } from './named';
-import { KTable } from './ktable';
-import { SessionWindowedKStream } from './session-windowed-kstream';
-import { TimeWindowedKStream } from './time-windowed-kstream';
+import type { KTable } from './ktable';
+import type { SessionWindowedKStream } from './session-windowed-kstream';
+import type { TimeWindowedKStream } from './time-windowed-kstream';
 import { SessionWindows } from './windows/session-windows';
 import type { TimeWindows } from './windows/time-windows';
 import { GroupedStreamAggregateBuilder } from './internals/grouped-stream-aggregate-builder';
@@ -14,7 +14,7 @@ import {
 } from './internals/kstream-aggregate.processor';
 import { NAMES } from './internals/naming';
 import type { StreamNode } from './internals/stream-node';
-import { storeNameFor, timestampedKeyValueStore } from './internals/store-materializer';
+import { timestampedKeyValueStore } from './internals/store-materializer';
 import type { Serde } from '../serde/serde';
 
 /**
@@ -96,9 +96,9 @@ export class KGroupedStream<K, V> {
     windows: TimeWindows | SessionWindows,
   ): TimeWindowedKStream<K, V> | SessionWindowedKStream<K, V> {
     if (windows instanceof SessionWindows) {
-      return new SessionWindowedKStream(this.node, windows, this.aggregates);
+      return new this.node.builder.dsl.SessionWindowedKStream(this.node, windows, this.aggregates);
     }
-    return new TimeWindowedKStream(this.node, windows, this.aggregates);
+    return new this.node.builder.dsl.TimeWindowedKStream(this.node, windows, this.aggregates);
   }
 
   private doAggregate<VA>(
@@ -108,24 +108,15 @@ export class KGroupedStream<K, V> {
     named: Named | undefined,
     defaultValueSerde: Serde<VA> | undefined,
   ): KTable<K, VA> {
-    const { builder } = this.node;
-    const { storeName } = storeNameFor(builder, materialized, prefix);
-    const processorName = named?.name ?? builder.newProcessorName(prefix);
-    const keySerde = materialized?.keySerde ?? this.node.keySerde;
-    const valueSerde = materialized?.valueSerde ?? defaultValueSerde;
-    const store = timestampedKeyValueStore(storeName, materialized, keySerde, valueSerde);
-    const supplier = new KStreamAggregateSupplier<K, V, VA>(storeName, aggregate);
-    const sourceTopics = this.aggregates.build({
-      processorName,
-      storeName,
-      processorSupplier: supplier.processorSupplier(),
-      storeBuilder: store.builder,
-      defaultSerdes: store.defaultSerdes,
+    return this.aggregates.table<K, VA>({
+      prefix,
+      materialized,
+      named,
+      defaultValueSerde,
+      tableKeySerde: (keySerde) => keySerde,
+      store: (storeName, keySerde, valueSerde) =>
+        timestampedKeyValueStore(storeName, materialized, keySerde, valueSerde),
+      supplier: (storeName) => new KStreamAggregateSupplier<K, V, VA>(storeName, aggregate),
     });
-    return new KTable<K, VA>(
-      { builder, name: processorName, keySerde, valueSerde, sourceTopics },
-      supplier,
-      store.queryableStoreName,
-    );
   }
 }

@@ -1,4 +1,4 @@
-import { BranchedKStream } from './branched-kstream';
+import type { BranchedKStream } from './branched-kstream';
 import type {
   ForeachAction,
   KeyValue,
@@ -8,7 +8,7 @@ import type {
   ValueMapper,
 } from './functions';
 import type { Grouped } from './grouped';
-import { KGroupedStream } from './kgrouped-stream';
+import type { KGroupedStream } from './kgrouped-stream';
 import type { KTable } from './ktable';
 import type { Joined } from './joined';
 import type { Named } from './named';
@@ -114,7 +114,7 @@ export class KStream<K, V> {
    * `named` prefixes the branch names and names the splitting processor.
    */
   split(named?: Named): BranchedKStream<K, V> {
-    return new BranchedKStream(
+    return new this.node.builder.dsl.BranchedKStream(
       this.node,
       this.repartitionRequired,
       this.nameFor(named, NAMES.BRANCH),
@@ -191,7 +191,7 @@ export class KStream<K, V> {
    * repartitions (topic named after `grouped`'s name, else after the aggregation's store).
    */
   groupByKey(grouped?: Grouped<K, V>): KGroupedStream<K, V> {
-    return new KGroupedStream<K, V>(
+    return new this.node.builder.dsl.KGroupedStream<K, V>(
       {
         ...this.node,
         keySerde: grouped?.keySerde ?? this.node.keySerde,
@@ -209,7 +209,7 @@ export class KStream<K, V> {
   groupBy<KR>(selector: KeyValueMapper<K, V, KR>, grouped?: Grouped<KR, V>): KGroupedStream<KR, V> {
     const name = grouped?.name ?? this.node.builder.newProcessorName(NAMES.KEY_SELECT);
     this.addProcessor(name, () => new KStreamSelectKeyProcessor(selector));
-    return new KGroupedStream<KR, V>(
+    return new this.node.builder.dsl.KGroupedStream<KR, V>(
       {
         ...this.node,
         name,

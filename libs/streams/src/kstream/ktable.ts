@@ -1,7 +1,7 @@
 import type { ProcessorSupplier } from '../processor/processor';
 import type { Predicate, ValueJoiner, ValueMapper } from './functions';
 import type { Change } from './internals/change';
-import { KStream } from './kstream';
+import type { KStream } from './kstream';
 import type { Materialized } from './materialized';
 import type { Named } from './named';
 import { bindingDefaultSerdes } from './internals/default-serde';
@@ -92,7 +92,7 @@ export class KTable<K, V> {
     const { builder } = this.node;
     const name = named?.name ?? builder.newProcessorName(NAMES.KTABLE_TOSTREAM);
     builder.topology.addProcessor(name, () => new KTableToStreamProcessor<K, V>(), this.node.name);
-    return new KStream<K, V>({ ...this.node, name }, false);
+    return new this.node.builder.dsl.KStream<K, V>({ ...this.node, name }, false);
   }
 
   /**

@@ -1,7 +1,7 @@
 import { Serdes } from '../serde/serdes';
 import type { Serde } from '../serde/serde';
 import type { Aggregator, Initializer, Merger, Reducer } from './functions';
-import { KTable } from './ktable';
+import type { KTable } from './ktable';
 import type { Materialized } from './materialized';
 import type { Named } from './named';
 import type { SessionWindows } from './windows/session-windows';
@@ -13,7 +13,6 @@ import {
 } from './internals/kstream-session-window-aggregate.processor';
 import { NAMES } from './internals/naming';
 import type { StreamNode } from './internals/stream-node';
-import { storeNameFor } from './internals/store-materializer';
 import { sessionStore } from './internals/window-store-materializer';
 
 /**
@@ -97,28 +96,16 @@ export class SessionWindowedKStream<K, V> {
     named: Named | undefined,
     defaultValueSerde: Serde<VA> | undefined,
   ): KTable<Windowed<K>, VA> {
-    const { builder } = this.node;
-    const { storeName } = storeNameFor(builder, materialized, prefix);
-    const processorName = named?.name ?? builder.newProcessorName(prefix);
-    const keySerde = materialized?.keySerde ?? this.node.keySerde;
-    const valueSerde = materialized?.valueSerde ?? defaultValueSerde;
-    const store = sessionStore(storeName, this.windows, materialized, keySerde, valueSerde);
-    const supplier = new KStreamSessionWindowAggregateSupplier<K, V, VA>(
-      storeName,
-      this.windows,
-      aggregation,
-    );
-    const sourceTopics = this.aggregates.build({
-      processorName,
-      storeName,
-      processorSupplier: supplier.processorSupplier(),
-      storeBuilder: store.builder,
-      defaultSerdes: store.defaultSerdes,
+    return this.aggregates.table<Windowed<K>, VA>({
+      prefix,
+      materialized,
+      named,
+      defaultValueSerde,
+      tableKeySerde: () => undefined,
+      store: (storeName, keySerde, valueSerde) =>
+        sessionStore(storeName, this.windows, materialized, keySerde, valueSerde),
+      supplier: (storeName) =>
+        new KStreamSessionWindowAggregateSupplier<K, V, VA>(storeName, this.windows, aggregation),
     });
-    return new KTable<Windowed<K>, VA>(
-      { builder, name: processorName, keySerde: undefined, valueSerde, sourceTopics },
-      supplier,
-      store.queryableStoreName,
-    );
   }
 }

@@ -1,7 +1,7 @@
 import { Serdes } from '../serde/serdes';
 import type { Serde } from '../serde/serde';
 import type { Aggregator, Initializer, Reducer } from './functions';
-import { KTable } from './ktable';
+import type { KTable } from './ktable';
 import type { Materialized } from './materialized';
 import type { Named } from './named';
 import type { TimeWindows } from './windows/time-windows';
@@ -11,7 +11,6 @@ import type { AggregateFunction } from './internals/kstream-aggregate.processor'
 import { KStreamWindowAggregateSupplier } from './internals/kstream-window-aggregate.processor';
 import { NAMES } from './internals/naming';
 import type { StreamNode } from './internals/stream-node';
-import { storeNameFor } from './internals/store-materializer';
 import { timestampedWindowStore } from './internals/window-store-materializer';
 
 /**
@@ -83,34 +82,16 @@ export class TimeWindowedKStream<K, V> {
     named: Named | undefined,
     defaultValueSerde: Serde<VA> | undefined,
   ): KTable<Windowed<K>, VA> {
-    const { builder } = this.node;
-    const { storeName } = storeNameFor(builder, materialized, prefix);
-    const processorName = named?.name ?? builder.newProcessorName(prefix);
-    const keySerde = materialized?.keySerde ?? this.node.keySerde;
-    const valueSerde = materialized?.valueSerde ?? defaultValueSerde;
-    const store = timestampedWindowStore(
-      storeName,
-      this.windows,
+    return this.aggregates.table<Windowed<K>, VA>({
+      prefix,
       materialized,
-      keySerde,
-      valueSerde,
-    );
-    const supplier = new KStreamWindowAggregateSupplier<K, V, VA>(
-      storeName,
-      this.windows,
-      aggregate,
-    );
-    const sourceTopics = this.aggregates.build({
-      processorName,
-      storeName,
-      processorSupplier: supplier.processorSupplier(),
-      storeBuilder: store.builder,
-      defaultSerdes: store.defaultSerdes,
+      named,
+      defaultValueSerde,
+      tableKeySerde: () => undefined,
+      store: (storeName, keySerde, valueSerde) =>
+        timestampedWindowStore(storeName, this.windows, materialized, keySerde, valueSerde),
+      supplier: (storeName) =>
+        new KStreamWindowAggregateSupplier<K, V, VA>(storeName, this.windows, aggregate),
     });
-    return new KTable<Windowed<K>, VA>(
-      { builder, name: processorName, keySerde: undefined, valueSerde, sourceTopics },
-      supplier,
-      store.queryableStoreName,
-    );
   }
 }

@@ -1,6 +1,6 @@
 import { TopologyError } from '../errors/topology.error';
 import type { Serde } from '../serde/serde';
-import type { StateStore } from '../state/state-store';
+import type { StateStore } from './state-store';
 import type { ProcessorSupplier } from './processor';
 import { describeTopology } from './internals/topology-description';
 import type {
@@ -203,6 +203,16 @@ export class Topology {
       for (const parent of node.parents) children.get(parent)!.push(node.name);
     }
     return children;
+  }
+
+  /**
+   * @internal The sub-topology that holds the store `storeName` (a store belongs to exactly
+   * one), or `undefined` when the topology has no such store.
+   *
+   * @throws TopologyError as {@link subtopologies}.
+   */
+  subtopologyOf(storeName: string): Subtopology | undefined {
+    return this.subtopologies().find((s) => s.stores.includes(storeName));
   }
 
   /**

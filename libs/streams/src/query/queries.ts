@@ -59,8 +59,21 @@ export class WindowRangeQuery {
 }
 
 /**
+ * One key's sessions of a session store (oldest first), with `Windowed` keys: the session
+ * read Kafka Streams' query API v2 lacks, so that every read travels as one query.
+ */
+export class SessionKeyQuery<K> {
+  readonly type = 'session' as const;
+  private constructor(readonly key: K) {}
+  static withKey<K>(key: K): SessionKeyQuery<K> {
+    return new SessionKeyQuery(key);
+  }
+}
+
+/**
  * Any query of the interactive query API v2 (`StateQueryRequest.withQuery`). A store that
  * cannot answer its kind reports `UNKNOWN_QUERY_TYPE` in its partition's result: use the query
- * kind that matches the store (key-value or window).
+ * kind that matches the store (key-value, window or session).
  */
-export type StoreQuery<K> = KeyQuery<K> | RangeQuery<K> | WindowKeyQuery<K> | WindowRangeQuery;
+export type StoreQuery<K> =
+  KeyQuery<K> | RangeQuery<K> | WindowKeyQuery<K> | WindowRangeQuery | SessionKeyQuery<K>;

@@ -5,7 +5,6 @@ import { CompositeReadOnlyKeyValueStore } from './internals/composite-read-only-
 import { CompositeReadOnlySessionStore } from './internals/composite-read-only-session-store';
 import { CompositeReadOnlyWindowStore } from './internals/composite-read-only-window-store';
 import type { ValueAndTimestamp } from '../state/value-and-timestamp';
-import type { LocalStoreSet } from './internals/local-store-provider';
 import { mapCopies, type PartitionedStores } from './internals/store-copies';
 import {
   isTimestamped,
@@ -22,7 +21,7 @@ export interface QueryableStoreType<T> {
    * One read-only view over the local stores (one per task); `stores` looks them up again on
    * every call (in partition order, with the store's partition count).
    */
-  create(name: string, stores: () => LocalStoreSet): T;
+  create(name: string, stores: () => PartitionedStores<unknown>): T;
 }
 
 const isKeyValue = (s: unknown): boolean =>

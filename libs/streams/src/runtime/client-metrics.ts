@@ -19,4 +19,9 @@ export interface ClientMetrics {
   droppedRecords: number;
   /** Commits completed since the client started. */
   commits: number;
+  /**
+   * Time those commits took, in ms, summed (Kafka Streams' commit latency): the mean commit
+   * latency over an interval is the growth of this figure divided by the growth of `commits`.
+   */
+  commitTimeMs: number;
 }

@@ -33,23 +33,33 @@ export const DEAD_LETTER_HEADERS = {
  * topic, when set, receives the original bytes with the error and origin in headers.
  */
 export interface DeserializationExceptionHandler {
-  handle(record: FailedRecord, error: Error): HandlerResponse;
+  /**
+   * Decides about one record. `log` writes a warning to the client's logger (the
+   * `StreamsLogger` given to `KafkaStreams`; in Nest, Nest's `Logger`).
+   */
+  handle(record: FailedRecord, error: Error, log?: (message: string) => void): HandlerResponse;
   /** When set, skipped records are also written here (original key and value bytes). */
   readonly deadLetterTopic?: string;
 }
 
 /** Decides what happens when an output record cannot be serialized or sent. */
 export interface ProductionExceptionHandler {
-  handle(record: { topic: string; key: unknown; value: unknown }, error: Error): HandlerResponse;
+  /** Decides about one record; `log` writes a warning to the client's logger. */
+  handle(
+    record: { topic: string; key: unknown; value: unknown },
+    error: Error,
+    log?: (message: string) => void,
+  ): HandlerResponse;
 }
 
-/** Logs and skips (Kafka Streams' `LogAndContinueExceptionHandler`, our default). */
-export function logAndContinue(
-  log: (message: string) => void = console.warn,
-): DeserializationExceptionHandler {
+/**
+ * Logs and skips (Kafka Streams' `LogAndContinueExceptionHandler`, our default). Logs to `log`
+ * when given, else to the client's logger.
+ */
+export function logAndContinue(log?: (message: string) => void): DeserializationExceptionHandler {
   return {
-    handle(record, error) {
-      log(
+    handle(record, error, clientLog) {
+      (log ?? clientLog ?? console.warn)(
         `skipping record ${record.topic}-${record.partition}@${record.offset}: ${error.message} (deserialization error; handler: log and continue)`,
       );
       return HandlerResponse.CONTINUE;
@@ -57,13 +67,14 @@ export function logAndContinue(
   };
 }
 
-/** Stops processing (Kafka Streams' `LogAndFailExceptionHandler`). */
-export function logAndFail(
-  log: (message: string) => void = console.error,
-): DeserializationExceptionHandler {
+/**
+ * Stops processing (Kafka Streams' `LogAndFailExceptionHandler`). Logs to `log` when given,
+ * else to the client's logger.
+ */
+export function logAndFail(log?: (message: string) => void): DeserializationExceptionHandler {
   return {
-    handle(record, error) {
-      log(
+    handle(record, error, clientLog) {
+      (log ?? clientLog ?? console.error)(
         `cannot deserialize ${record.topic}-${record.partition}@${record.offset}: ${error.message}`,
       );
       return HandlerResponse.FAIL;
@@ -71,15 +82,18 @@ export function logAndFail(
   };
 }
 
-/** Logs, writes the original record to `topic` with error headers, and skips. */
+/**
+ * Logs (to `log` when given, else the client's logger), writes the original record to `topic`
+ * with error headers, and skips.
+ */
 export function sendToDeadLetterTopic(
   topic: string,
-  log: (message: string) => void = console.warn,
+  log?: (message: string) => void,
 ): DeserializationExceptionHandler {
   return {
     deadLetterTopic: topic,
-    handle(record, error) {
-      log(
+    handle(record, error, clientLog) {
+      (log ?? clientLog ?? console.warn)(
         `sending record ${record.topic}-${record.partition}@${record.offset} to dead-letter topic ${topic}: ${error.message}`,
       );
       return HandlerResponse.CONTINUE;
@@ -87,13 +101,18 @@ export function sendToDeadLetterTopic(
   };
 }
 
-/** Logs and drops an output record that cannot be serialized. */
+/**
+ * Logs (to `log` when given, else the client's logger) and drops an output record that cannot
+ * be serialized.
+ */
 export function logAndContinueOnProductionError(
-  log: (message: string) => void = console.warn,
+  log?: (message: string) => void,
 ): ProductionExceptionHandler {
   return {
-    handle(record, error) {
-      log(`dropping an output record to ${record.topic}: ${error.message}`);
+    handle(record, error, clientLog) {
+      (log ?? clientLog ?? console.warn)(
+        `dropping an output record to ${record.topic}: ${error.message}`,
+      );
       return HandlerResponse.CONTINUE;
     },
   };

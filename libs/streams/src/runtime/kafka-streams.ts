@@ -1,12 +1,13 @@
 import { EventEmitter } from 'node:events';
 import type { Admin } from 'kafkajs';
 import { Kafka, logLevel } from './internals/kafkajs/kafkajs';
-import { LATEST_OFFSET, type SubscriptionInfo } from '../cluster/internals/assignment-info';
 import { MissingSourceTopicError } from '../errors/missing-source-topic.error';
+import { StreamsError } from '../errors/streams.error';
+import { connectAdmin } from './internals/cluster-connection';
+import { missingApplicationServerWarning } from './internals/application-server-warning';
 import { StreamsConfigError } from '../errors/streams-config.error';
 import type { Topology } from '../processor/topology';
 import { RecordCache } from '../state/internals/record-cache';
-import { chooseRocksDBEngine } from '../state/internals/rocksdb-engine-choice';
 import type { ActiveTaskManager } from './internals/active-task-manager';
 import {
   KafkaStreamsState,
@@ -14,20 +15,16 @@ import {
   isValidTransition,
 } from './kafka-streams-state';
 import { StateDirectory } from './internals/state-directory';
-import { consoleStateLogger, type StateLogger } from './state-logger';
+import { completeStreamsLogger, consoleStreamsLogger, type StreamsLogger } from './state-logger';
+import { kafkajsLogCreator } from './internals/kafkajs/kafkajs-log-creator';
 import type { StateRestoreListener } from './state-restore-listener';
 import type { StreamThread } from './internals/stream-thread';
 import type { StandbyTaskManager } from './internals/standby-task-manager';
 import { createStreamThread } from './internals/stream-thread-factory';
 import { threadFailureAction } from './internals/thread-failure-policy';
-import { KeyQueryMetadata, type KeyPartitioning } from '../query/key-query-metadata';
-import { LocalStoreProvider, type LocalStore } from '../query/internals/local-store-provider';
-import type { StoreQueryParameters } from '../query/store-query-parameters';
-import { StreamsMetadataState } from '../query/internals/streams-metadata-state';
-import type { LagInfo, StreamsMetadata } from '../query/streams-metadata';
 import { TaskId } from '../processor/task-id';
-import { executeStateQuery, type QueryableCopy } from '../query/internals/state-query-executor';
-import type { StateQueryRequest, StateQueryResult } from '../query/state-query';
+import { ClientQueries } from './internals/client-queries';
+import { KafkaStreamsQueries } from './kafka-streams-queries';
 import {
   resolveStreamsConfig,
   type ResolvedStreamsConfig,
@@ -37,21 +34,14 @@ import { prepareInternalTopics } from './internals/internal-topics';
 import { LocalTaskView } from './internals/local-task-view';
 import { sumTaskMetrics } from './internals/task-metrics';
 import type { ClientMetrics } from './client-metrics';
-import { activeTaskMetadata, localStoreMetrics } from './internals/local-task-metadata';
-import type { LocalStoreMetrics } from '../state/store-metrics-snapshot';
-import type { TaskMetadata } from './task-metadata';
-import { changelogEndOffsetSums, localTaskOffsetSums } from './internals/task-offset-sums';
-
-/** Called on every state change. */
-export type StateListener = (newState: KafkaStreamsState, oldState: KafkaStreamsState) => void;
-/** Decides what an uncaught processing error does. */
-export type StreamsUncaughtExceptionHandler = (error: Error) => StreamThreadExceptionResponse;
-
-/** Options besides the Kafka Streams settings. */
-export interface KafkaStreamsOptions {
-  /** Where decisions and warnings go; default the console. */
-  logger?: StateLogger;
-}
+import { changelogEndOffsetSums } from './internals/task-offset-sums';
+import { ClientSubscription } from './internals/client-subscription';
+import { checkBrokerCertificate, kafkaAuthenticationError } from './internals/kafka-trust';
+import type {
+  KafkaStreamsOptions,
+  StateListener,
+  StreamsUncaughtExceptionHandler,
+} from './kafka-streams-options';
 
 /**
  * A Kafka Streams client: runs a {@link Topology} as a member of the application's consumer
@@ -65,27 +55,24 @@ export interface KafkaStreamsOptions {
  * await streams.close();
  *
  * Errors: the constructor throws `StreamsConfigError` for bad settings and `TopologyError` for
- * a topology that cannot run; `start()` throws `MissingSourceTopicError` when an input topic
- * does not exist, `ChangelogTopicMismatchError` for an existing changelog with the wrong
- * partition count or cleanup policy, and `StateDirectoryLockedError` when another live process
- * holds the state directory. Processing errors go to the uncaught-exception handler.
+ * a topology that cannot run; `start()` throws what {@link KafkaStreams.start} lists; processing
+ * errors go to the uncaught-exception handler.
  */
-export class KafkaStreams {
+export class KafkaStreams extends KafkaStreamsQueries {
   readonly config: ResolvedStreamsConfig;
   private readonly events = new EventEmitter();
-  private readonly logger: StateLogger;
+  private readonly logger: StreamsLogger;
   private readonly kafka: Kafka;
   private readonly stateDirectory: StateDirectory;
   private readonly cache: RecordCache;
   private currentState = KafkaStreamsState.CREATED;
-  private admin: Admin | undefined;
+  protected admin: Admin | undefined;
   private thread: StreamThread | undefined;
   private tasks: ActiveTaskManager | undefined;
   private standbys: StandbyTaskManager | undefined;
-  private readonly metadataState: StreamsMetadataState;
-  private readonly storeProvider: LocalStoreProvider;
-  private localOffsetSums: Record<string, number> = {};
-  private processId = '';
+  protected readonly queries: ClientQueries;
+  private readonly subscription: ClientSubscription;
+  protected processId = '';
   private partitionsByTopic = new Map<string, number>();
   private exceptionHandler: StreamsUncaughtExceptionHandler = () =>
     StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
@@ -93,9 +80,11 @@ export class KafkaStreams {
   private closing: Promise<void> | undefined;
   private shutdownRequested = false;
   private stopCleanup: (() => void) | undefined;
+  private currentStartupProblem: StreamsError | undefined;
+  private warnedNoApplicationServer = false;
   /** When the current run of cluster-unreachable thread failures began (task.timeout.ms). */
   private unreachableSince: number | undefined;
-  private readonly localView = new LocalTaskView(
+  protected readonly localView = new LocalTaskView(
     () => this.tasks,
     () => this.standbys,
   );
@@ -105,11 +94,13 @@ export class KafkaStreams {
     config: StreamsConfig,
     options: KafkaStreamsOptions = {},
   ) {
+    super();
     this.config = resolveStreamsConfig(config);
-    this.logger = options.logger ?? consoleStateLogger;
+    this.logger = options.logger ? completeStreamsLogger(options.logger) : consoleStreamsLogger;
     topology.subtopologies();
     this.kafka = new Kafka({
-      logLevel: logLevel.ERROR,
+      logLevel: logLevel.WARN,
+      logCreator: kafkajsLogCreator(this.logger.child?.('kafkajs') ?? this.logger),
       ...this.config.kafka,
       clientId: this.config.clientId,
       brokers: this.config.bootstrapServers,
@@ -120,108 +111,23 @@ export class KafkaStreams {
       cleanupDelayMs: this.config.stateCleanupDelayMs,
     });
     this.cache = new RecordCache(this.config.statestoreCacheMaxBytes);
-    this.metadataState = new StreamsMetadataState(
-      () => this.topology.subtopologies(),
-      (sub) => sub.sourceTopics.map((t) => this.resolveTopic(t)),
-      (topic) => this.partitionsByTopic.get(topic),
-    );
-    this.storeProvider = new LocalStoreProvider({
+    this.queries = new ClientQueries({
+      topology,
+      localView: this.localView,
       state: () => this.currentState,
-      subtopologyOf: (name) => this.topology.subtopologies().find((s) => s.stores.includes(name)),
-      partitionCount: (name) => this.storePartitionCount(name),
-      localStores: (name) => this.localStores(name),
+      resolveTopic: (t) => this.resolveTopic(t),
+      partitionCount: (topic) => this.partitionsByTopic.get(topic),
     });
-  }
-
-  /**
-   * A read-only view of a store over this instance's local copies (Kafka Streams' `store()`).
-   * The view looks its stores up on every call, so it can be kept.
-   *
-   * @throws StreamsNotStartedError, StateStoreNotAvailableError (rebalancing/restoring: retry),
-   *   StateStoreMigratedError (rediscover the owner), UnknownStateStoreError,
-   *   InvalidStateStorePartitionError — all `InvalidStateStoreError`s with `code` and `retriable`.
-   */
-  store<T>(params: StoreQueryParameters<T>): T {
-    this.storeProvider.storeSet(params);
-    return params.queryableStoreType.create(params.storeName, () =>
-      this.storeProvider.storeSet(params),
-    );
-  }
-
-  /**
-   * Which instance holds `key` of `storeName` (active and standbys) and in which partition,
-   * from the latest assignment — also while REBALANCING, as Kafka Streams answers (a read
-   * routed there while the task moves gets a retriable error, never a wrong answer).
-   * `KeyQueryMetadata.NOT_AVAILABLE` before the first assignment, when no instance runs the
-   * key's task, and once the client stopped.
-   *
-   * @throws UnknownStateStoreError for a store the topology does not have.
-   */
-  queryMetadataForKey<K>(
-    storeName: string,
-    key: K,
-    partitioning: KeyPartitioning<K>,
-  ): KeyQueryMetadata {
-    this.metadataState.subtopologyOf(storeName);
-    if (!this.isActive()) return KeyQueryMetadata.NOT_AVAILABLE;
-    return this.metadataState.keyQueryMetadata(storeName, key, partitioning);
-  }
-
-  /**
-   * Interactive query API v2: answers `request` from this instance's copies, per partition,
-   * with failures as data (NOT_ACTIVE, NOT_UP_TO_BOUND, NOT_PRESENT, DOES_NOT_EXIST,
-   * STORE_EXCEPTION, UNKNOWN_QUERY_TYPE) and each copy's position for read-your-writes.
-   * Never throws for a store or partition problem; the caller (or the remote transport)
-   * routes NOT_PRESENT partitions to their owners.
-   */
-  async query<K>(request: StateQueryRequest<K>): Promise<StateQueryResult<unknown>> {
-    const exists = this.topology.subtopologies().some((s) => s.stores.includes(request.storeName));
-    const queryable =
-      this.currentState === KafkaStreamsState.RUNNING ||
-      this.currentState === KafkaStreamsState.REBALANCING;
-    const copies: QueryableCopy[] =
-      !exists || !queryable
-        ? []
-        : this.localStores(request.storeName).map((c) => ({
-            ...c,
-            position: () => this.localView.position(c.taskId),
-          }));
-    return executeStateQuery(request, exists, copies);
-  }
-
-  /** Every instance of the application, from the latest assignment. */
-  metadataForAllStreamsClients(): StreamsMetadata[] {
-    return this.metadataState.all();
-  }
-
-  /** The instances holding `storeName` (active or standby). */
-  streamsMetadataForStore(storeName: string): StreamsMetadata[] {
-    return this.metadataState.forStore(storeName);
-  }
-
-  /** This instance's metadata, when it advertises `application.server`. */
-  localMetadata(): StreamsMetadata | undefined {
-    return this.metadataState.all().find((m) => m.processId === this.processId);
-  }
-
-  /**
-   * Consumer lag of this instance's active tasks, per input partition: records fetched from
-   * the broker but not processed yet are not counted as processed (position = next offset to
-   * process). Asks the broker for end offsets; empty before `start()`.
-   */
-  async inputLags(): Promise<
-    { topic: string; partition: number; position: number; endOffset: number; lag: number }[]
-  > {
-    return this.admin ? this.localView.inputLags(this.admin) : [];
-  }
-
-  /**
-   * How far each local store copy is behind its changelog, per store and partition (Kafka
-   * Streams' `allLocalStorePartitionLags`): active copies report 0 once restored; standby
-   * copies report their distance to the changelog end.
-   */
-  async allLocalStorePartitionLags(): Promise<Map<string, Map<number, LagInfo>>> {
-    return this.localView.lags(this.config.applicationId);
+    this.subscription = new ClientSubscription({
+      stateDirectory: this.stateDirectory,
+      logger: this.logger,
+      applicationServer: this.config.applicationServer,
+      queryEndpoint: this.config.queryEndpoint,
+      processId: () => this.processId,
+      activeTaskIds: () => this.tasks?.taskIds() ?? [],
+      standbys: () => this.standbys?.all() ?? [],
+      shutdownRequested: () => this.shutdownRequested,
+    });
   }
 
   get state(): KafkaStreamsState {
@@ -252,10 +158,16 @@ export class KafkaStreams {
   }
 
   /**
-   * Starts processing: locks the state directory, creates the internal topics (repartition
-   * and changelog) with Kafka Streams' configs, and joins the group. Resolves once the client
-   * joined the group's first rebalance started (state REBALANCING); RUNNING follows when the
-   * assigned tasks are restored.
+   * Starts processing: locks the state directory, connects to the cluster (retrying an
+   * unreachable one until `task.timeout.ms`, see {@link startupProblem}), creates the internal
+   * topics (repartition and changelog) with Kafka Streams' configs, and joins the group.
+   * Resolves once the client joined the group's first rebalance started (state REBALANCING);
+   * RUNNING follows when the assigned tasks are restored.
+   *
+   * @throws StateDirectoryLockedError, BrokersUnreachableError (after `task.timeout.ms`),
+   *   KafkaAuthenticationError (refused SASL credentials, an untrusted broker certificate: at
+   *   once), MissingSourceTopicError, ChangelogTopicMismatchError: the error is logged and the
+   *   client goes to ERROR.
    */
   async start(): Promise<void> {
     if (this.currentState !== KafkaStreamsState.CREATED) {
@@ -265,14 +177,24 @@ export class KafkaStreams {
     }
     this.setState(KafkaStreamsState.REBALANCING);
     try {
-      // The RocksDB engine of the process, chosen (and a fallback logged) before a store opens.
-      if (this.hasPersistentStores()) chooseRocksDBEngine(this.logger);
       await this.stateDirectory.lock();
       this.processId = await this.stateDirectory.processId();
+      await checkBrokerCertificate(this.config);
       this.admin = this.kafka.admin();
-      await this.admin.connect();
-      await this.prepareTopics(this.admin);
-      await this.refreshLocalOffsetSums();
+      await connectAdmin(this.admin, {
+        brokers: this.config.bootstrapServers,
+        taskTimeoutMs: this.config.taskTimeoutMs,
+        logger: this.logger,
+        onProblem: (problem) => (this.currentStartupProblem = problem),
+        stopped: () => this.closing !== undefined,
+      });
+      this.partitionsByTopic = await prepareInternalTopics(
+        this.admin,
+        this.topology,
+        this.config,
+        (t) => this.resolveTopic(t),
+      );
+      await this.subscription.refreshLocalOffsetSums();
       this.startThread();
       await this.thread!.start();
       // Removes task directories no longer assigned here after state.cleanup.delay.ms.
@@ -284,15 +206,31 @@ export class KafkaStreams {
         this.logger,
       );
     } catch (error) {
+      this.currentStartupProblem = undefined;
+      // Refused credentials or an untrusted broker certificate: one typed error, logged and
+      // thrown (the connection's own BrokerAuthenticationError is its cause).
+      const failure = kafkaAuthenticationError(error, this.config) ?? error;
+      const message = failure instanceof Error ? failure.message : String(failure);
+      if (this.closing) {
+        this.logger.debug(`start() ended by close(): ${message}`);
+        throw failure;
+      }
+      // The error's class and code too: what to look up, and what to alert on.
+      const code = failure instanceof StreamsError ? ` [${failure.code}]` : '';
+      const kind = failure instanceof Error ? `${failure.name}${code}: ` : '';
+      this.logger.error(`could not start: ${kind}${message}`);
       await this.shutdown(KafkaStreamsState.PENDING_ERROR);
-      throw error;
+      throw failure;
     }
   }
 
-  private hasPersistentStores(): boolean {
-    return [...this.topology.stores().values()].some(
-      (builder) => (builder as { supplier?: { persistent?: boolean } }).supplier?.persistent,
-    );
+  /**
+   * While `start()` keeps trying to reach the cluster, why the last attempt failed (a
+   * `BrokersUnreachableError` naming the brokers); `undefined` once connected, and otherwise.
+   * What a readiness probe can report while the client starts.
+   */
+  get startupProblem(): StreamsError | undefined {
+    return this.currentStartupProblem;
   }
 
   /** Stops processing cleanly (commit, checkpoint, leave the group). Idempotent. */
@@ -300,11 +238,6 @@ export class KafkaStreams {
     if (this.currentState === KafkaStreamsState.NOT_RUNNING) return;
     this.closing ??= this.shutdown(KafkaStreamsState.PENDING_SHUTDOWN);
     await this.closing;
-  }
-
-  /** Local task ids: active and standby. */
-  localTaskIds(): { active: string[]; standby: string[] } {
-    return { active: this.tasks?.taskIds() ?? [], standby: this.standbys?.taskIds() ?? [] };
   }
 
   /**
@@ -321,25 +254,8 @@ export class KafkaStreams {
     return sumTaskMetrics(
       (this.tasks?.tasks() ?? []).map((entry) => entry.task.metrics),
       this.tasks?.commits ?? 0,
+      this.tasks?.commitTimeMs ?? 0,
     );
-  }
-
-  /**
-   * The active tasks this client runs now: id, input partitions, stores, and whether they are
-   * restored (Kafka Streams' `metadataForLocalThreads().activeTasks()`). Empty before the first
-   * assignment and after `close()`.
-   */
-  activeTaskMetadata(): TaskMetadata[] {
-    return activeTaskMetadata(this.tasks?.tasks() ?? []);
-  }
-
-  /**
-   * Metrics of every state store of the active tasks, one entry per store and task: operation
-   * counts, rates and sampled latencies, the record cache's hit ratio, and RocksDB's memory
-   * and size figures where the engine has them. Cheap enough for every metrics scrape.
-   */
-  storeMetrics(): LocalStoreMetrics[] {
-    return localStoreMetrics(this.tasks?.tasks() ?? []);
   }
 
   private startThread(): void {
@@ -354,18 +270,26 @@ export class KafkaStreams {
       resolveTopic: (t) => this.resolveTopic(t),
       partitionsFor: (topic) => this.partitionsFor(topic),
       restoreListener: () => this.restoreListener,
-      subscription: () => this.subscription(),
+      subscription: () => this.subscription.info(),
       taskEndOffsetSums: () => this.taskEndOffsetSums(),
       listener: {
         onRebalancing: () => this.setState(KafkaStreamsState.REBALANCING),
         onAssignment: (info) => {
-          this.metadataState.update(info);
+          this.queries.update(info);
+          const warning = missingApplicationServerWarning(
+            info.hosts.length,
+            this.config.applicationId,
+            this.config.applicationServer,
+          );
+          if (warning && !this.warnedNoApplicationServer) this.logger.warn(warning);
+          this.warnedNoApplicationServer ||= warning !== undefined;
+          this.localView.assigned(info.warmup);
           this.setState(KafkaStreamsState.REBALANCING);
         },
         onRunning: () => {
           this.unreachableSince = undefined;
           this.setState(KafkaStreamsState.RUNNING);
-          void this.refreshLocalOffsetSums();
+          void this.subscription.refreshLocalOffsetSums();
         },
         onError: (error) => void this.handleThreadError(error),
         onShutdownRequested: () => {
@@ -379,52 +303,16 @@ export class KafkaStreams {
     this.standbys = parts.standbys;
   }
 
-  private subscription(): SubscriptionInfo {
-    const active = this.tasks?.taskIds() ?? [];
-    const sums: Record<string, number> = { ...this.localOffsetSums };
-    for (const standby of this.standbys?.all() ?? [])
-      sums[standby.id.toString()] = standby.offsetSum();
-    for (const task of active) sums[task] = LATEST_OFFSET;
-    return {
-      version: 1,
-      processId: this.processId,
-      endpoint: this.config.applicationServer,
-      queryEndpoint: this.config.queryEndpoint,
-      taskOffsetSums: sums,
-      previousActive: active,
-      shutdownRequested: this.shutdownRequested || undefined,
-    };
-  }
-
-  private async refreshLocalOffsetSums(): Promise<void> {
-    try {
-      this.localOffsetSums = await localTaskOffsetSums(this.stateDirectory);
-    } catch (error) {
-      this.logger.info(`could not read local checkpoints: ${String(error)}`);
-    }
-  }
-
   private async taskEndOffsetSums(): Promise<Record<string, number>> {
     return this.admin
       ? changelogEndOffsetSums(this.admin, this.topology, this.config.applicationId)
       : {};
   }
 
-  private storePartitionCount(storeName: string): number | undefined {
-    const sub = this.topology.subtopologies().find((s) => s.stores.includes(storeName));
-    if (!sub) return undefined;
-    const counts = sub.sourceTopics.map(
-      (t) => this.partitionsByTopic.get(this.resolveTopic(t)) ?? 0,
-    );
-    return Math.max(0, ...counts) || undefined;
-  }
-
-  private localStores(storeName: string): LocalStore[] {
-    return this.localView.stores(storeName);
-  }
-
   /** Applies {@link threadFailureAction} to a failed stream thread. */
-  private async handleThreadError(error: Error): Promise<void> {
+  private async handleThreadError(failure: Error): Promise<void> {
+    // Credentials revoked or a broker certificate replaced while running: a typed error.
+    const error = kafkaAuthenticationError(failure, this.config) ?? failure;
     const { action, unreachableSince } = threadFailureAction(error, {
       active: this.isActive(),
       unreachableSince: this.unreachableSince,
@@ -492,12 +380,6 @@ export class KafkaStreams {
     }
   }
 
-  private async prepareTopics(admin: Admin): Promise<void> {
-    this.partitionsByTopic = await prepareInternalTopics(admin, this.topology, this.config, (t) =>
-      this.resolveTopic(t),
-    );
-  }
-
   private partitionsFor(topic: string): number {
     const count = this.partitionsByTopic.get(topic);
     if (count === undefined) throw new MissingSourceTopicError([topic]);
@@ -506,10 +388,9 @@ export class KafkaStreams {
 
   private setState(next: KafkaStreamsState): void {
     const previous = this.currentState;
-    if (previous === next && next !== KafkaStreamsState.REBALANCING) return;
     if (previous === next) return;
     if (!isValidTransition(previous, next)) {
-      this.logger.info(`ignoring state transition ${previous} -> ${next}`);
+      this.logger.debug(`ignoring state transition ${previous} -> ${next}`);
       return;
     }
     this.currentState = next;

@@ -92,11 +92,20 @@ export type ResolvedStreamsConfig = Required<
 
 const APPLICATION_ID = /^[a-zA-Z0-9._-]+$/;
 
+/** Configs this module resolved: resolving one again returns it as it is. */
+const RESOLVED = new WeakSet<object>();
+
 /**
- * Applies defaults and validates. Throws {@link StreamsConfigError} naming the first bad
- * setting: fix it (nothing is retriable here).
+ * Applies Kafka Streams' defaults and checks every setting, once: what `KafkaStreams` does with
+ * the config it is given, for a caller that needs the resolved values before creating it (the
+ * Nest module does). A config this function returned is returned as it is (not checked again).
+ *
+ * @throws StreamsConfigError naming the first bad setting: fix it (never retriable).
  */
 export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConfig {
+  if (config && typeof config === 'object' && RESOLVED.has(config)) {
+    return config as ResolvedStreamsConfig;
+  }
   if (!config || typeof config !== 'object')
     throw new StreamsConfigError('config must be an object');
   if (!config.applicationId || !APPLICATION_ID.test(config.applicationId)) {
@@ -117,15 +126,14 @@ export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConf
       `processing.guarantee must be 'at_least_once' or 'exactly_once_v2', got '${String(guarantee)}'`,
     );
   }
-  if (config.queryEndpoint !== undefined && !/^[^\s:/]+:\d{1,5}$/.test(config.queryEndpoint)) {
-    throw new StreamsConfigError(`queryEndpoint must be host:port, got '${config.queryEndpoint}'`);
-  }
-  if (
-    config.applicationServer !== undefined &&
-    !/^[^\s:/]+:\d{1,5}$/.test(config.applicationServer)
-  ) {
+  if (config.applicationServer !== undefined && !isHostAndPort(config.applicationServer)) {
     throw new StreamsConfigError(
-      `application.server must be host:port, got '${config.applicationServer}'`,
+      `application.server must be host:port (port 1-65535), got '${String(config.applicationServer)}'`,
+    );
+  }
+  if (config.queryEndpoint !== undefined && !isHostAndPort(config.queryEndpoint)) {
+    throw new StreamsConfigError(
+      `queryEndpoint must be host:port (port 1-65535), got '${String(config.queryEndpoint)}'`,
     );
   }
   const resolved: ResolvedStreamsConfig = {
@@ -178,7 +186,16 @@ export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConf
       `numStandbyReplicas must be an integer, got ${resolved.numStandbyReplicas}`,
     );
   }
+  RESOLVED.add(resolved);
   return resolved;
+}
+
+/** `host:port` with a host of no spaces, colons or slashes and a port in 1..65535. */
+function isHostAndPort(endpoint: unknown): boolean {
+  if (typeof endpoint !== 'string') return false;
+  const match = /^[^\s:/]+:(\d{1,5})$/.exec(endpoint);
+  const port = Number(match?.[1]);
+  return match !== null && port >= 1 && port <= 65_535;
 }
 
 const PROPERTY_NAMES: Record<string, keyof StreamsConfig> = {

@@ -90,20 +90,20 @@ export const KAFKA_STREAMS_ROCKSDB_DEFAULTS: Readonly<RocksDBOptionValues> = Obj
  * sets them up. Only the default engine (`@nest-streams/rocksdb`) applies them.
  */
 export class RocksDBOptions implements RocksDBOptionValues {
-  blockCacheSize: number;
-  blockSize: number;
-  writeBufferSize: number;
-  maxWriteBufferNumber: number;
-  compression: RocksDBCompression;
-  bloomFilterBitsPerKey: number;
-  compactionStyle: RocksDBCompactionStyle;
-  maxOpenFiles: number;
-  cacheIndexAndFilterBlocks: boolean;
-  cacheIndexAndFilterBlocksWithHighPriority: boolean;
-  partitionedIndexAndFilters: boolean;
-  walEnabled: boolean;
-  parallelism: number;
-  maxBackgroundJobs: number;
+  blockCacheSize!: number;
+  blockSize!: number;
+  writeBufferSize!: number;
+  maxWriteBufferNumber!: number;
+  compression!: RocksDBCompression;
+  bloomFilterBitsPerKey!: number;
+  compactionStyle!: RocksDBCompactionStyle;
+  maxOpenFiles!: number;
+  cacheIndexAndFilterBlocks!: boolean;
+  cacheIndexAndFilterBlocksWithHighPriority!: boolean;
+  partitionedIndexAndFilters!: boolean;
+  walEnabled!: boolean;
+  parallelism!: number;
+  maxBackgroundJobs!: number;
   /**
    * A block cache shared with other stores (Java's `tableConfig.setBlockCache(cache)`); when
    * set, `blockCacheSize` is ignored. Never close it in a setter's `close()`.
@@ -117,41 +117,12 @@ export class RocksDBOptions implements RocksDBOptionValues {
 
   /** Kafka Streams' defaults, with `overrides` applied. */
   constructor(overrides: Partial<RocksDBOptionValues> = {}) {
-    const values = { ...KAFKA_STREAMS_ROCKSDB_DEFAULTS, ...overrides };
-    this.blockCacheSize = values.blockCacheSize;
-    this.blockSize = values.blockSize;
-    this.writeBufferSize = values.writeBufferSize;
-    this.maxWriteBufferNumber = values.maxWriteBufferNumber;
-    this.compression = values.compression;
-    this.bloomFilterBitsPerKey = values.bloomFilterBitsPerKey;
-    this.compactionStyle = values.compactionStyle;
-    this.maxOpenFiles = values.maxOpenFiles;
-    this.cacheIndexAndFilterBlocks = values.cacheIndexAndFilterBlocks;
-    this.cacheIndexAndFilterBlocksWithHighPriority =
-      values.cacheIndexAndFilterBlocksWithHighPriority;
-    this.partitionedIndexAndFilters = values.partitionedIndexAndFilters;
-    this.walEnabled = values.walEnabled;
-    this.parallelism = values.parallelism;
-    this.maxBackgroundJobs = values.maxBackgroundJobs;
+    Object.assign(this, KAFKA_STREAMS_ROCKSDB_DEFAULTS, overrides);
   }
 
   /** A plain copy of the values (for logs and metrics; the shared objects are left out). */
   toJSON(): RocksDBOptionValues {
-    return {
-      blockCacheSize: this.blockCacheSize,
-      blockSize: this.blockSize,
-      writeBufferSize: this.writeBufferSize,
-      maxWriteBufferNumber: this.maxWriteBufferNumber,
-      compression: this.compression,
-      bloomFilterBitsPerKey: this.bloomFilterBitsPerKey,
-      compactionStyle: this.compactionStyle,
-      maxOpenFiles: this.maxOpenFiles,
-      cacheIndexAndFilterBlocks: this.cacheIndexAndFilterBlocks,
-      cacheIndexAndFilterBlocksWithHighPriority: this.cacheIndexAndFilterBlocksWithHighPriority,
-      partitionedIndexAndFilters: this.partitionedIndexAndFilters,
-      walEnabled: this.walEnabled,
-      parallelism: this.parallelism,
-      maxBackgroundJobs: this.maxBackgroundJobs,
-    };
+    const { blockCache: _cache, writeBufferManager: _writeBufferManager, ...values } = this;
+    return values;
   }
 }

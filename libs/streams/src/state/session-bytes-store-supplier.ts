@@ -1,4 +1,4 @@
-import type { SessionBytesStore } from './internals/segmented-session-bytes.store';
+import type { SegmentedBytesStore } from './internals/segmented-bytes.store';
 import type { BytesStoreLocation } from './key-value-bytes-store-supplier';
 
 /**
@@ -15,5 +15,5 @@ export interface SessionBytesStoreSupplier {
   /** How long sessions stay, in ms of stream time past their end. */
   readonly retentionPeriodMs: number;
   /** A new, unopened engine; persistent segments live under `location.directory`. */
-  get(location: BytesStoreLocation): SessionBytesStore;
+  get(location: BytesStoreLocation): SegmentedBytesStore;
 }

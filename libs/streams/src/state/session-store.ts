@@ -1,6 +1,6 @@
 import type { Windowed } from '../windowing/windowed';
 import type { KeyValue } from './key-value-store';
-import type { StateStore } from './state-store';
+import type { StateStore } from '../processor/state-store';
 
 /** The sessions a session-store read returns: session-windowed keys and their aggregates. */
 export type SessionEntries<K, AGG> = KeyValue<Windowed<K>, AGG>[];

@@ -7,7 +7,7 @@ import { Serdes } from '../serde/serdes';
 import type { KeyValue } from './key-value-store';
 import type { MeteredSessionStore } from './internals/metered-session-store';
 import { SessionKeySchema } from './internals/session-key-schema';
-import { testStoreContext, type TestStoreContext } from './internals/store-test-support';
+import { testStoreContext, type TestStoreContext } from '../../test-support/store-test-support';
 import type { SessionBytesStoreSupplier } from './session-bytes-store-supplier';
 import { Stores } from './stores';
 

@@ -5,7 +5,7 @@ import { Materialized } from '../kstream/materialized';
 import { Serdes } from '../serde/serdes';
 import { InMemoryBytesStore } from './internals/in-memory-bytes.store';
 import { timestampedKeyValueStoreBuilderFor } from '../kstream/internals/key-value-store-materializer';
-import { AsyncOnlyBytesStore, testStoreContext } from './internals/store-test-support';
+import { AsyncOnlyBytesStore, testStoreContext } from '../../test-support/store-test-support';
 import type { KeyValueBytesStoreSupplier } from './key-value-bytes-store-supplier';
 import { Stores } from './stores';
 

@@ -1,14 +1,25 @@
-import type { Serde } from '../serde/serde';
-import { InMemoryBytesStore } from './internals/in-memory-bytes.store';
 import { promises as fs } from 'node:fs';
-import { KeyValueStoreBuilder } from './internals/key-value-store-builder';
+import * as path from 'node:path';
+import { InvalidWindowError } from '../errors/invalid-window.error';
+import type { StateStoreContext } from '../processor/state-store-context';
+import type { Serde } from '../serde/serde';
+import { requireDurationMs } from '../windowing/internals/window-time';
+import type { BytesStore, BytesStoreCapabilities } from './bytes-store';
+import { InMemoryBytesStore } from './internals/in-memory-bytes.store';
+import { KeyValueEngineLayer } from './internals/key-value-engine-layer';
+import { MeteredKeyValueStore } from './internals/metered-key-value-store';
+import { MeteredSessionStore } from './internals/metered-session-store';
+import { MeteredWindowStore } from './internals/metered-window-store';
 import { createRocksDBEngine, rocksDBSegmentFactory } from './internals/rocksdb-engine-factory';
-import { SegmentedSessionBytesStore } from './internals/segmented-session-bytes.store';
-import { SegmentedWindowBytesStore } from './internals/segmented-window-bytes.store';
-import { SessionStoreBuilder } from './internals/session-store-builder';
-import { WindowStoreBuilder } from './internals/window-store-builder';
+import { SegmentedBytesStore, type SegmentedKeySchema } from './internals/segmented-bytes.store';
+import { SessionKeySchema } from './internals/session-key-schema';
+import { StateStoreBuilder } from './internals/state-store-builder';
 import { ValueAndTimestampSerde } from './internals/value-and-timestamp-serde';
-import type { KeyValueBytesStoreSupplier } from './key-value-bytes-store-supplier';
+import { WindowKeySchema } from './internals/window-key-schema';
+import type {
+  BytesStoreLocation,
+  KeyValueBytesStoreSupplier,
+} from './key-value-bytes-store-supplier';
 import type { RocksDBConfigSetter } from './rocksdb-config-setter';
 import type { SessionBytesStoreSupplier } from './session-bytes-store-supplier';
 import type { ValueAndTimestamp } from './value-and-timestamp';
@@ -19,6 +30,16 @@ export interface PersistentStoreOptions {
   /** Tunes this store's RocksDB options before it opens. */
   readonly configSetter?: RocksDBConfigSetter;
 }
+
+/** The sub-directory of a task directory holding key-value engines (Kafka Streams' layout). */
+const KEY_VALUE_DIR = 'rocksdb';
+
+const WINDOW_SCHEMA: SegmentedKeySchema = {
+  segmentTimestamp: (storeKey) => WindowKeySchema.extractStoreTimestamp(storeKey),
+};
+const SESSION_SCHEMA: SegmentedKeySchema = {
+  segmentTimestamp: (storeKey) => SessionKeySchema.extractEndTimestamp(storeKey),
+};
 
 /**
  * Factories of store suppliers and builders, as Kafka Streams' `Stores`.
@@ -44,12 +65,11 @@ export const Stores = {
     options: PersistentStoreOptions = {},
   ): KeyValueBytesStoreSupplier {
     requireStoreName(name);
-    const { configSetter } = options;
     return {
       name,
       metricsScope: 'rocksdb',
       persistent: true,
-      get: (location) => createRocksDBEngine(name, location, configSetter),
+      get: (location) => createRocksDBEngine(name, location, options.configSetter),
     };
   },
 
@@ -80,8 +100,8 @@ export const Stores = {
     supplier: KeyValueBytesStoreSupplier,
     keySerde: Serde<K>,
     valueSerde: Serde<V>,
-  ): KeyValueStoreBuilder<K, V> {
-    return new KeyValueStoreBuilder(supplier, keySerde, valueSerde);
+  ): StateStoreBuilder<MeteredKeyValueStore<K, V>> {
+    return keyValueBuilder(supplier, keySerde, valueSerde, false);
   },
 
   /**
@@ -93,13 +113,8 @@ export const Stores = {
     supplier: KeyValueBytesStoreSupplier,
     keySerde: Serde<K>,
     valueSerde: Serde<V>,
-  ): KeyValueStoreBuilder<K, ValueAndTimestamp<V>> {
-    return new KeyValueStoreBuilder(
-      supplier,
-      keySerde,
-      new ValueAndTimestampSerde(valueSerde),
-      true,
-    );
+  ): StateStoreBuilder<MeteredKeyValueStore<K, ValueAndTimestamp<V>>> {
+    return keyValueBuilder(supplier, keySerde, new ValueAndTimestampSerde(valueSerde), true);
   },
 
   /**
@@ -117,35 +132,8 @@ export const Stores = {
     retainDuplicates = false,
     options: PersistentStoreOptions = {},
   ): WindowBytesStoreSupplier {
-    requireStoreName(name);
     const { configSetter } = options;
-    return {
-      name,
-      metricsScope: 'rocksdb-window',
-      persistent: true,
-      retentionPeriodMs,
-      windowSizeMs,
-      retainDuplicates,
-      get: ({ directory, configs }) =>
-        new SegmentedWindowBytesStore({
-          name,
-          retentionPeriodMs,
-          windowSizeMs,
-          retainDuplicates,
-          capabilities: { syncReads: true, persistent: true },
-          // Each segment is a RocksDB instance named like its directory (`<name>.<start>`), the
-          // name the config setter gets, as in Kafka Streams.
-          segmentFactory: rocksDBSegmentFactory(name, { directory, configs }, configSetter),
-          listSegmentNames: async () => {
-            try {
-              return await fs.readdir(directory);
-            } catch (error) {
-              if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-              throw error;
-            }
-          },
-        }),
-    };
+    return windowSupplier(name, retentionPeriodMs, windowSizeMs, retainDuplicates, configSetter);
   },
 
   /** An in-memory window store (segments in memory), rebuilt from its changelog on restart. */
@@ -155,24 +143,7 @@ export const Stores = {
     windowSizeMs: number,
     retainDuplicates = false,
   ): WindowBytesStoreSupplier {
-    requireStoreName(name);
-    return {
-      name,
-      metricsScope: 'in-memory-window',
-      persistent: false,
-      retentionPeriodMs,
-      windowSizeMs,
-      retainDuplicates,
-      get: () =>
-        new SegmentedWindowBytesStore({
-          name,
-          retentionPeriodMs,
-          windowSizeMs,
-          retainDuplicates,
-          capabilities: { syncReads: true, persistent: false },
-          segmentFactory: (segment) => new InMemoryBytesStore(segment),
-        }),
-    };
+    return windowSupplier(name, retentionPeriodMs, windowSizeMs, retainDuplicates, false);
   },
 
   /** A builder of typed window stores over `supplier`'s engine. */
@@ -180,8 +151,8 @@ export const Stores = {
     supplier: WindowBytesStoreSupplier,
     keySerde: Serde<K>,
     valueSerde: Serde<V>,
-  ): WindowStoreBuilder<K, V> {
-    return new WindowStoreBuilder(supplier, keySerde, valueSerde);
+  ): StateStoreBuilder<MeteredWindowStore<K, V>> {
+    return windowBuilder(supplier, keySerde, valueSerde, false);
   },
 
   /** A builder of window stores whose values carry their timestamps (DSL aggregations). */
@@ -189,8 +160,8 @@ export const Stores = {
     supplier: WindowBytesStoreSupplier,
     keySerde: Serde<K>,
     valueSerde: Serde<V>,
-  ): WindowStoreBuilder<K, ValueAndTimestamp<V>> {
-    return new WindowStoreBuilder(supplier, keySerde, new ValueAndTimestampSerde(valueSerde), true);
+  ): StateStoreBuilder<MeteredWindowStore<K, ValueAndTimestamp<V>>> {
+    return windowBuilder(supplier, keySerde, new ValueAndTimestampSerde(valueSerde), true);
   },
 
   /**
@@ -205,42 +176,12 @@ export const Stores = {
     retentionPeriodMs: number,
     options: PersistentStoreOptions = {},
   ): SessionBytesStoreSupplier {
-    requireStoreName(name);
-    const { configSetter } = options;
-    return {
-      name,
-      metricsScope: 'rocksdb-session',
-      persistent: true,
-      retentionPeriodMs,
-      get: ({ directory, configs }) =>
-        new SegmentedSessionBytesStore({
-          name,
-          retentionPeriodMs,
-          capabilities: { syncReads: true, persistent: true },
-          // Each segment is a RocksDB instance named like its directory (`<name>.<start>`), the
-          // name the config setter gets, as in Kafka Streams.
-          segmentFactory: rocksDBSegmentFactory(name, { directory, configs }, configSetter),
-          listSegmentNames: () => listDirectory(directory),
-        }),
-    };
+    return sessionSupplier(name, retentionPeriodMs, options.configSetter);
   },
 
   /** An in-memory session store (segments in memory), rebuilt from its changelog on restart. */
   inMemorySessionStore(name: string, retentionPeriodMs: number): SessionBytesStoreSupplier {
-    requireStoreName(name);
-    return {
-      name,
-      metricsScope: 'in-memory-session',
-      persistent: false,
-      retentionPeriodMs,
-      get: () =>
-        new SegmentedSessionBytesStore({
-          name,
-          retentionPeriodMs,
-          capabilities: { syncReads: true, persistent: false },
-          segmentFactory: (segment) => new InMemoryBytesStore(segment),
-        }),
-    };
+    return sessionSupplier(name, retentionPeriodMs, false);
   },
 
   /** A builder of typed session stores over `supplier`'s engine (aggregates by `aggSerde`). */
@@ -248,10 +189,132 @@ export const Stores = {
     supplier: SessionBytesStoreSupplier,
     keySerde: Serde<K>,
     aggSerde: Serde<AGG>,
-  ): SessionStoreBuilder<K, AGG> {
-    return new SessionStoreBuilder(supplier, keySerde, aggSerde);
+  ): StateStoreBuilder<MeteredSessionStore<K, AGG>> {
+    const { name, retentionPeriodMs: retentionMs } = supplier;
+    const engineAt = (context: StateStoreContext) => supplier.get(location(context, name));
+    return StateStoreBuilder.of(
+      {
+        ...{ supplier, keySerde, valueSerde: aggSerde, timestampedValues: false, engineAt },
+        ...{ changelogKind: 'session', retentionMs },
+      },
+      (options) => new MeteredSessionStore(options, supplier.persistent),
+    );
   },
 } as const;
+
+/** A key-value store builder; `timestampedValues` when values are `ValueAndTimestamp` bytes. */
+function keyValueBuilder<K, V>(
+  supplier: KeyValueBytesStoreSupplier,
+  keySerde: Serde<K>,
+  valueSerde: Serde<V>,
+  timestampedValues: boolean,
+): StateStoreBuilder<MeteredKeyValueStore<K, V>> {
+  const directory = path.join(KEY_VALUE_DIR, supplier.name);
+  const engineAt = (context: StateStoreContext) =>
+    new KeyValueEngineLayer(supplier.get(location(context, directory)));
+  return StateStoreBuilder.of(
+    { supplier, keySerde, valueSerde, timestampedValues, engineAt, changelogKind: 'key-value' },
+    (options) => new MeteredKeyValueStore(options, supplier.persistent),
+  );
+}
+
+/** A window store builder; `timestampedValues` when values are `ValueAndTimestamp` bytes. */
+function windowBuilder<K, V>(
+  supplier: WindowBytesStoreSupplier,
+  keySerde: Serde<K>,
+  valueSerde: Serde<V>,
+  timestampedValues: boolean,
+): StateStoreBuilder<MeteredWindowStore<K, V>> {
+  const { name, windowSizeMs, retainDuplicates, retentionPeriodMs: retentionMs } = supplier;
+  const engineAt = (context: StateStoreContext) => supplier.get(location(context, name));
+  return StateStoreBuilder.of(
+    {
+      ...{ supplier, keySerde, valueSerde, timestampedValues, engineAt, retentionMs },
+      ...{ changelogKind: 'window', cacheable: !retainDuplicates },
+    },
+    (options) =>
+      new MeteredWindowStore({ ...options, windowSizeMs, retainDuplicates }, supplier.persistent),
+  );
+}
+
+/**
+ * A window store's supplier: RocksDB segments (with `configSetter`, or the application's) or,
+ * when `configSetter` is `false`, segments in memory.
+ */
+function windowSupplier(
+  name: string,
+  retentionPeriodMs: number,
+  windowSizeMs: number,
+  retainDuplicates: boolean,
+  configSetter: RocksDBConfigSetter | undefined | false,
+): WindowBytesStoreSupplier {
+  requireStoreName(name);
+  const persistent = configSetter !== false;
+  return {
+    name,
+    metricsScope: persistent ? 'rocksdb-window' : 'in-memory-window',
+    persistent,
+    retentionPeriodMs,
+    windowSizeMs,
+    retainDuplicates,
+    get: (at) => {
+      requireDurationMs(windowSizeMs, 'window size', true);
+      if (retentionPeriodMs < windowSizeMs) {
+        throw new InvalidWindowError(
+          `the retention period of window store ${name} (${retentionPeriodMs} ms) must be no smaller than its window size (${windowSizeMs} ms)`,
+        );
+      }
+      return segmentedEngine(name, retentionPeriodMs, WINDOW_SCHEMA, at, configSetter);
+    },
+  };
+}
+
+/** A session store's supplier, as {@link windowSupplier}. */
+function sessionSupplier(
+  name: string,
+  retentionPeriodMs: number,
+  configSetter: RocksDBConfigSetter | undefined | false,
+): SessionBytesStoreSupplier {
+  requireStoreName(name);
+  const persistent = configSetter !== false;
+  return {
+    name,
+    metricsScope: persistent ? 'rocksdb-session' : 'in-memory-session',
+    persistent,
+    retentionPeriodMs,
+    get: (at) => segmentedEngine(name, retentionPeriodMs, SESSION_SCHEMA, at, configSetter),
+  };
+}
+
+/** Where a store's engine lives in a task: `<taskDir>/<sub>`, with the application's configs. */
+function location(context: StateStoreContext, sub: string): BytesStoreLocation {
+  return { directory: path.join(context.taskDir, sub), configs: context.appConfigs ?? {} };
+}
+
+/**
+ * Segments in memory (`configSetter` false) or RocksDB instances in `<directory>/<segment>`,
+ * each named like its directory (`<name>.<start>`), the name the config setter gets, as in
+ * Kafka Streams.
+ */
+function segmentedEngine(
+  name: string,
+  retentionPeriodMs: number,
+  schema: SegmentedKeySchema,
+  { directory, configs }: BytesStoreLocation,
+  configSetter: RocksDBConfigSetter | undefined | false,
+): SegmentedBytesStore {
+  const persistent = configSetter !== false;
+  const capabilities: BytesStoreCapabilities = { syncReads: true, persistent };
+  const segmentFactory =
+    configSetter === false
+      ? (segment: string): BytesStore => new InMemoryBytesStore(segment)
+      : rocksDBSegmentFactory(name, { directory, configs }, configSetter);
+  const listSegmentNames = persistent ? () => listDirectory(directory) : undefined;
+  return new SegmentedBytesStore(
+    { name, retentionPeriodMs, capabilities, segmentFactory, listSegmentNames },
+    schema,
+  );
+}
 
 /** The entries of `directory` (segment names), none when it does not exist yet. */
 async function listDirectory(directory: string): Promise<string[]> {

@@ -1,4 +1,4 @@
-import type { WindowBytesStore } from './internals/segmented-window-bytes.store';
+import type { SegmentedBytesStore } from './internals/segmented-bytes.store';
 import type { BytesStoreLocation } from './key-value-bytes-store-supplier';
 
 /**
@@ -14,5 +14,5 @@ export interface WindowBytesStoreSupplier {
   readonly windowSizeMs: number;
   readonly retainDuplicates: boolean;
   /** A new, unopened engine; persistent segments live under `location.directory`. */
-  get(location: BytesStoreLocation): WindowBytesStore;
+  get(location: BytesStoreLocation): SegmentedBytesStore;
 }

@@ -1,6 +1,6 @@
 import type { Windowed } from '../windowing/windowed';
 import type { KeyValue, KeyValueIterator } from './key-value-store';
-import type { StateStore } from './state-store';
+import type { StateStore } from '../processor/state-store';
 
 /** An iterator over one key's windows: the entry key is the window start (epoch ms). */
 export type WindowStoreIterator<V> = KeyValueIterator<number, V>;

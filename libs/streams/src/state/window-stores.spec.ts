@@ -5,7 +5,7 @@ import { SessionWindow } from '../windowing/session-window';
 import { Windowed } from '../windowing/windowed';
 import { Serdes } from '../serde/serdes';
 import { WindowKeySchema } from './internals/window-key-schema';
-import { testStoreContext } from './internals/store-test-support';
+import { testStoreContext } from '../../test-support/store-test-support';
 import { Stores } from './stores';
 
 const MINUTE = 60_000;

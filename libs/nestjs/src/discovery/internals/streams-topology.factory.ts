@@ -5,7 +5,7 @@ import {
   type Serde,
   Serdes,
   SessionWindows,
-  type StateLogger,
+  type StreamsLogger,
   type StateStore,
   type StoreBuilder,
   Stores,
@@ -30,7 +30,7 @@ interface SharedSource {
 export interface TopologyFactoryOptions {
   readonly defaultKeySerde?: Serde<unknown>;
   readonly defaultValueSerde?: Serde<unknown>;
-  readonly logger: StateLogger;
+  readonly logger: StreamsLogger;
 }
 
 /**
@@ -210,11 +210,14 @@ export class StreamsTopologyFactory {
     sourceKeySerde: Serde<unknown> | undefined,
   ): Materialized<unknown, V> {
     const { options } = store;
-    const materialized = Materialized.as<unknown, V>(store.name);
+    const materialized =
+      typeof options.engine === 'object'
+        ? Materialized.as<unknown, V>(options.engine)
+        : Materialized.as<unknown, V>(store.name);
     const keySerde = options.keySerde ?? sourceKeySerde;
     if (keySerde) materialized.withKeySerde(keySerde);
     if (options.valueSerde) materialized.withValueSerde(options.valueSerde as Serde<V>);
-    if (options.persistent === false) materialized.withStoreType('IN_MEMORY');
+    if (options.engine === 'in-memory') materialized.withStoreType('IN_MEMORY');
     if (options.retentionMs !== undefined) materialized.withRetention(options.retentionMs);
     if (options.caching === false) materialized.withCachingDisabled();
     else materialized.withCachingEnabled();
@@ -227,12 +230,16 @@ export class StreamsTopologyFactory {
     const { name, options } = store;
     const keySerde = options.keySerde ?? this.options.defaultKeySerde ?? Serdes.Bytes();
     const valueSerde = options.valueSerde ?? this.options.defaultValueSerde ?? Serdes.Bytes();
-    const persistent = options.persistent !== false;
+    const persistent = options.engine !== 'in-memory';
     let builder: StoreBuilder<StateStore>;
     const kind = options.kind ?? 'key-value';
     if (kind === 'key-value') {
       builder = Stores.keyValueStoreBuilder(
-        persistent ? Stores.persistentKeyValueStore(name) : Stores.inMemoryKeyValueStore(name),
+        typeof options.engine === 'object'
+          ? options.engine
+          : persistent
+            ? Stores.persistentKeyValueStore(name)
+            : Stores.inMemoryKeyValueStore(name),
         keySerde as Serde<unknown>,
         valueSerde as Serde<unknown>,
       );

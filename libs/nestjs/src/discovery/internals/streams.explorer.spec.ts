@@ -13,7 +13,7 @@ import { InvalidStreamsDeclarationError } from '../../errors/invalid-streams-dec
 import { StreamsMetadataAccessor } from './streams-metadata.accessor';
 import { StreamsExplorer } from './streams.explorer';
 
-@StateStore('totals', { persistent: false })
+@StateStore('totals', { engine: 'in-memory' })
 @StateStore('maxima')
 @Injectable()
 class Decorated {
@@ -64,7 +64,7 @@ describe('StreamsMetadataAccessor', () => {
 
   it('reads every decorator', () => {
     expect(accessor.getStateStores(Decorated).map((d) => d.name)).toEqual(['totals', 'maxima']);
-    expect(accessor.getStateStores(Decorated)[0].options).toEqual({ persistent: false });
+    expect(accessor.getStateStores(Decorated)[0].options).toEqual({ engine: 'in-memory' });
     expect(accessor.getAggregation(Decorated.prototype.add)).toMatchObject({
       kind: 'aggregate',
       options: { source: 'in', store: 'totals' },

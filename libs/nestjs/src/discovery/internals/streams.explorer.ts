@@ -182,6 +182,23 @@ export class StreamsExplorer {
         `${where}: kind must be 'key-value', 'window' or 'session', got '${String(options.kind)}'`,
       );
     }
+    const { engine } = options;
+    if (typeof engine === 'object' && engine !== null) {
+      if ((options.kind ?? 'key-value') !== 'key-value') {
+        throw new InvalidStreamsDeclarationError(
+          `${where}: an engine supplier is for key-value stores; a ${options.kind} store takes 'rocksdb' or 'in-memory'`,
+        );
+      }
+      if (engine.name !== name) {
+        throw new InvalidStreamsDeclarationError(
+          `${where}: the engine supplier is named '${engine.name}': give it the store's name`,
+        );
+      }
+    } else if (engine !== undefined && engine !== 'rocksdb' && engine !== 'in-memory') {
+      throw new InvalidStreamsDeclarationError(
+        `${where}: engine must be 'rocksdb', 'in-memory' or a key-value store supplier, got '${String(engine)}'`,
+      );
+    }
     for (const key of ['retentionMs', 'windowSizeMs'] as const) {
       const value = options[key];
       if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) {

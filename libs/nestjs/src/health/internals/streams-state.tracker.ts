@@ -33,6 +33,7 @@ export class StreamsStateTracker {
   private rebalanceCount = 0;
   private rebalanceStartedAt: number | undefined;
   private lastRebalanceMs: number | undefined;
+  private lastRebalanceStart: number | undefined;
   private restoredTotal = new Map<string, number>();
   private readonly rebalanceListeners: ((durationMs: number | undefined) => void)[] = [];
   private runningOnce = false;
@@ -74,6 +75,11 @@ export class StreamsStateTracker {
     return this.lastRebalanceMs;
   }
 
+  /** When the last rebalance began (epoch ms: the last entry into REBALANCING). */
+  get lastRebalanceAt(): number | undefined {
+    return this.lastRebalanceStart;
+  }
+
   /** Called when a rebalance ends (with its duration) or starts (with undefined). */
   onRebalance(listener: (durationMs: number | undefined) => void): void {
     this.rebalanceListeners.push(listener);
@@ -95,6 +101,7 @@ export class StreamsStateTracker {
     if (state === KafkaStreamsState.REBALANCING && previous !== KafkaStreamsState.REBALANCING) {
       this.rebalanceCount++;
       this.rebalanceStartedAt = this.now();
+      this.lastRebalanceStart = this.rebalanceStartedAt;
       for (const listener of this.rebalanceListeners) listener(undefined);
     }
     if (state === KafkaStreamsState.RUNNING && this.rebalanceStartedAt !== undefined) {

@@ -1,23 +1,10 @@
-import { Controller, Get, Injectable, type INestApplication } from '@nestjs/common';
+import { Controller, Get, type INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { AddressInfo } from 'node:net';
-import { Serdes } from '@nest-streams/streams';
-import { Aggregate } from '../../decorators/aggregate.decorator';
-import { StateStore } from '../../decorators/state-store.decorator';
 import { StreamsModule } from '../../streams.module';
+import { sumAggregation } from '../../../test-support/http-fixtures';
 
-@StateStore('served-by-store', { keySerde: Serdes.String(), valueSerde: Serdes.Json<number>() })
-@Injectable()
-class Aggregation {
-  @Aggregate<string, number, number>({
-    source: 'events',
-    store: 'served-by-store',
-    initializer: () => 0,
-  })
-  add(_k: string, v: number, total: number): number {
-    return total + v;
-  }
-}
+const Aggregation = sumAggregation('served-by-store');
 
 @Controller('known')
 class KnownController {
@@ -35,11 +22,14 @@ describe('ServedByListener', () => {
     const moduleRef = await Test.createTestingModule({
       imports: [
         StreamsModule.forRoot({
-          applicationId: 'served-by-spec',
-          bootstrapServers: ['127.0.0.1:1'],
-          applicationServer: '127.0.0.1:2222',
-          autoStart: false,
-          logger: { info: () => undefined, warn: () => undefined },
+          streams: {
+            applicationId: 'served-by-spec',
+            bootstrapServers: ['127.0.0.1:1'],
+            applicationServer: '127.0.0.1:2222',
+          },
+          client: { start: 'manual' },
+          security: { clusterSecret: 'served-by-spec-cluster-secret' },
+          http: { servedByHeader: true },
         }),
       ],
       providers: [Aggregation],

@@ -5,7 +5,7 @@ import { SERVED_BY_HEADER } from '../../streams.constants';
 import { StreamsModuleSettings } from '../../internals/streams-module.settings';
 
 /**
- * Sets `X-Served-By: <this instance>` on every HTTP answer, before the framework sees the
+ * With `http.servedByHeader: true`, sets `X-Served-By: <this instance>` on every HTTP answer, before the framework sees the
  * request: also on answers no route handles (404 for an unknown path or method, 400 for a
  * path that does not decode), which never reach the routing interceptor. It listens on the
  * Node HTTP server itself (Express or Fastify alike); without an HTTP server it does nothing.
@@ -18,6 +18,7 @@ export class ServedByListener implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap(): void {
+    if (!this.settings.http.servedByHeader) return;
     const server = this.adapterHost?.httpAdapter?.getHttpServer() as Server | undefined;
     if (!server || typeof server.prependListener !== 'function') return;
     const servedBy = this.settings.servedBy;

@@ -1,20 +1,33 @@
-import { Controller, Get, Header, Inject, NotFoundException, type Type } from '@nestjs/common';
+import { Controller, Header, Inject, RequestMethod, type Type } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { Registry } from 'prom-client';
+import { StreamsModuleSettings } from '../../internals/streams-module.settings';
 import { StreamsMetricsService } from '../streams-metrics.service';
 
 /**
- * The Prometheus endpoint (`GET /<metricsPath>`, default `/metrics`), registered by
- * `StreamsModule` unless `metricsPath: false`. Answers 404 when metrics are off.
+ * The Prometheus endpoint (`GET /<metrics.endpoint>`), one class per module definition. Its
+ * route exists only when `metrics.endpoint` names a path: the constructor, run when Nest
+ * creates the application (after `forRootAsync` options are resolved, before routes are
+ * registered), puts the path on the class and the `GET` on its handler.
  */
-export function createMetricsController(path: string): Type<unknown> {
-  @Controller(path)
+export function createMetricsController(): Type<unknown> {
+  @Controller()
   class StreamsMetricsController {
-    constructor(@Inject(StreamsMetricsService) private readonly metrics: StreamsMetricsService) {}
+    constructor(
+      @Inject(StreamsMetricsService) private readonly metrics: StreamsMetricsService,
+      @Inject(StreamsModuleSettings) settings: StreamsModuleSettings,
+    ) {
+      const path = settings.metrics.endpoint;
+      if (path === undefined) return;
+      const handler = Object.getOwnPropertyDescriptor(StreamsMetricsController.prototype, 'scrape')
+        ?.value as object;
+      Reflect.defineMetadata(PATH_METADATA, path, StreamsMetricsController);
+      Reflect.defineMetadata(PATH_METADATA, '/', handler);
+      Reflect.defineMetadata(METHOD_METADATA, RequestMethod.GET, handler);
+    }
 
-    @Get()
     @Header('Content-Type', Registry.PROMETHEUS_CONTENT_TYPE)
     scrape(): Promise<string> {
-      if (!this.metrics.isEnabled) throw new NotFoundException('metrics are turned off');
       return this.metrics.metrics();
     }
   }

@@ -5,6 +5,7 @@ import { HostInfo } from '@nest-streams/streams';
 import { OwnerUnreachableError } from '../../routing/owner-unreachable.error';
 import { RemoteQueryError } from '../../errors/remote-query.error';
 import { StreamsModuleSettings } from '../../internals/streams-module.settings';
+import { InstanceMessageAuthenticator, type SealedMessage } from './instance-message.authenticator';
 import {
   queryPattern,
   type RemoteQueryRequest,
@@ -13,27 +14,37 @@ import {
 
 /**
  * Sends queries to other instances over @nestjs/microservices: one pooled TCP client per
- * endpoint (connections kept open and re-made after a failure), or the configured client of a
- * custom transport. Each query has a timeout.
+ * endpoint (connections kept open and re-made after a failure; TLS with `security.tls`), or
+ * the configured client of a custom transport. Each query has a timeout. Every request is
+ * sealed with the cluster secret, and only an answer sealed for that very request is taken.
  *
  * Errors: `OwnerUnreachableError` (retriable) when the instance does not answer in time or
- * cannot be connected to; `RemoteQueryError` (`REMOTE_QUERIES_DISABLED`, not retriable) when
- * this instance has no remote query transport (set `remoteQueries` in the module options).
+ * cannot be connected to; `RemoteQueryError` (not retriable) `REMOTE_QUERIES_DISABLED` when
+ * this instance has no remote query transport (set `queries.remote` in the module options),
+ * `QUERY_REFUSED` when the instance refused the request (give every instance the same
+ * `security.clusterSecret` and synchronised clocks), `ANSWER_UNAUTHENTICATED` when the answer
+ * is not sealed with this cluster's secret (something else answers on that endpoint).
  */
 @Injectable()
 export class InteractiveQueryClient {
   private readonly clients = new Map<string, ClientProxy>();
+  private readonly authenticator: InstanceMessageAuthenticator;
 
-  constructor(@Inject(StreamsModuleSettings) private readonly settings: StreamsModuleSettings) {}
+  constructor(@Inject(StreamsModuleSettings) private readonly settings: StreamsModuleSettings) {
+    this.authenticator = new InstanceMessageAuthenticator(
+      settings.security,
+      settings.queryEndpoint ?? settings.servedBy,
+    );
+  }
 
   async send(endpoint: string, request: RemoteQueryRequest): Promise<RemoteQueryResponse> {
     const client = this.clientFor(endpoint);
     const timeoutMs = this.settings.remoteQueryTimeoutMs;
+    const sealed = this.authenticator.seal(queryPattern(endpoint), request);
+    let answer: unknown;
     try {
-      return await lastValueFrom(
-        client
-          .send<RemoteQueryResponse, RemoteQueryRequest>(queryPattern(endpoint), request)
-          .pipe(timeout(timeoutMs)),
+      answer = await lastValueFrom(
+        client.send<unknown, SealedMessage>(sealed.pattern, sealed).pipe(timeout(timeoutMs)),
       );
     } catch (error) {
       this.drop(endpoint);
@@ -45,6 +56,28 @@ export class InteractiveQueryClient {
       const message = error instanceof Error ? error.message : describe(error);
       throw new OwnerUnreachableError(endpoint, message, { cause: error });
     }
+    return this.opened(endpoint, sealed, answer);
+  }
+
+  /** The answer's payload, when it is sealed for `request`; throws otherwise. */
+  private opened(endpoint: string, request: SealedMessage, answer: unknown): RemoteQueryResponse {
+    const opened = this.authenticator.openAnswer(request, answer);
+    if (opened) return opened.payload as RemoteQueryResponse;
+    const refusal = answer as Partial<RemoteQueryResponse> | null;
+    if (refusal?.ok === false && refusal.failure?.code === 'QUERY_REFUSED') {
+      throw new RemoteQueryError(
+        'QUERY_REFUSED',
+        refusal.failure.retriable === true,
+        `${endpoint} refused the query: ${String(refusal.failure.message)}`,
+        endpoint,
+      );
+    }
+    throw new RemoteQueryError(
+      'ANSWER_UNAUTHENTICATED',
+      false,
+      `the answer from ${endpoint} is not sealed with this application's cluster secret: is it an instance of this application, with the same security.clusterSecret?`,
+      endpoint,
+    );
   }
 
   async close(): Promise<void> {
@@ -82,9 +115,24 @@ export class InteractiveQueryClient {
           { cause: error },
         );
       }
+      const tls = this.settings.security.tls;
       client = ClientProxyFactory.create({
         transport: Transport.TCP,
-        options: { host: address.host, port: address.port },
+        options: {
+          host: address.host,
+          port: address.port,
+          ...(tls
+            ? {
+                tlsOptions: {
+                  cert: tls.cert,
+                  key: tls.key,
+                  passphrase: tls.passphrase,
+                  ca: tls.ca,
+                  minVersion: 'TLSv1.2',
+                },
+              }
+            : {}),
+        },
       });
     }
     this.clients.set(cacheKey, client);

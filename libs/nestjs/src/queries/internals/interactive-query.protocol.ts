@@ -15,26 +15,17 @@ export interface RemoteQueryRequest {
   readonly from: string;
   /** An interactive query v2 request (`StateQueryRequest`, encoded). */
   readonly request?: WireValue;
-  /** Or a session fetch, which the query API v2 does not cover. */
-  readonly sessionFetch?: SessionFetch;
+  /**
+   * Or the instance's report for the cluster page (client state, tasks, lags, restores, live
+   * figures): answered with an `InstanceReport`, encoded.
+   */
+  readonly instanceReport?: true;
 }
 
-/** A key's sessions in one partition of a session store. */
-export interface SessionFetch {
-  readonly storeName: string;
-  readonly key: WireValue;
-  readonly partition: number;
-  /** Read a standby (or restoring) copy too. */
-  readonly staleStores: boolean;
-}
-
-/** A decoded request: a v2 query, or a session fetch (key decoded). */
+/** A decoded request: a v2 query, or a report request. */
 export type DecodedRemoteQuery =
   | { readonly target: string; readonly request: StateQueryRequest<unknown> }
-  | {
-      readonly target: string;
-      readonly sessionFetch: Omit<SessionFetch, 'key'> & { readonly key: unknown };
-    };
+  | { readonly target: string; readonly instanceReport: true };
 
 /** A failure as data: an error code, whether to retry, and its message. */
 export interface QueryFailure {
@@ -56,7 +47,7 @@ export function queryPattern(endpoint: string): string {
   return `${QUERY_MESSAGE_PATTERN}:${endpoint}`;
 }
 
-const QUERY_TYPES = new Set(['key', 'range', 'window-key', 'window-range']);
+const QUERY_TYPES = new Set(['key', 'range', 'window-key', 'window-range', 'session']);
 
 /** Encodes a request for the wire. */
 export function encodeStateQueryRequest(request: StateQueryRequest<unknown>): WireValue {
@@ -72,22 +63,7 @@ export function decodeRemoteQueryRequest(data: unknown): DecodedRemoteQuery | un
   if (typeof data !== 'object' || data === null) return undefined;
   const message = data as Partial<RemoteQueryRequest>;
   if (message.version !== 1 || typeof message.target !== 'string') return undefined;
-  const fetch = message.sessionFetch;
-  if (fetch !== undefined) {
-    if (
-      typeof fetch !== 'object' ||
-      fetch === null ||
-      typeof fetch.storeName !== 'string' ||
-      !Number.isInteger(fetch.partition) ||
-      typeof fetch.staleStores !== 'boolean'
-    ) {
-      return undefined;
-    }
-    return {
-      target: message.target,
-      sessionFetch: { ...fetch, key: fromWire(fetch.key ?? null) },
-    };
-  }
+  if (message.instanceReport === true) return { target: message.target, instanceReport: true };
   const request = fromWire(message.request ?? null) as Partial<StateQueryRequest<unknown>> | null;
   if (!request || typeof request.storeName !== 'string') return undefined;
   const query = request.query as { type?: unknown } | undefined;

@@ -1,14 +1,19 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ServerTCP, type Server } from '@nestjs/microservices';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import type { Server } from '@nestjs/microservices';
+import type { Socket } from 'node:net';
 import { of } from 'rxjs';
 import { KafkaStreams, StreamsError } from '@nest-streams/streams';
 import { StreamsModuleSettings } from '../../internals/streams-module.settings';
+import { StreamsMetricsService } from '../../metrics/streams-metrics.service';
+import { GuardedTcpServer } from './guarded-tcp.server';
+import { InstanceMessageAuthenticator, type RefusalReason } from './instance-message.authenticator';
 import {
   decodeRemoteQueryRequest,
   queryPattern,
   type RemoteQueryResponse,
 } from './interactive-query.protocol';
-import { LocalSessionReader } from './local-session.reader';
+import { QueryRefusalLog } from './query-refusal.log';
+import { InstanceReporter } from '../../dashboard/internals/instance-reporter';
 import { toWire } from './wire-codec';
 
 /** What the query server uses of a @nestjs/microservices transport server. */
@@ -18,23 +23,42 @@ type TransportServer = Pick<Server, 'addHandler' | 'listen' | 'close'>;
  * This instance's side of instance-to-instance queries: a @nestjs/microservices server (TCP
  * by default, any transport strategy by configuration) answering the pattern
  * `nest-streams.query:<endpoint>` with `KafkaStreams.query()` (interactive queries v2) over the
- * local stores. Failures travel as data (per partition, or for the whole request), never as
- * transport errors. Started before `KafkaStreams` (its endpoint travels in the assignment),
+ * local stores, and this instance's report for the cluster page. Failures travel as data (per
+ * partition, or for the whole request), never as transport errors. Started before `KafkaStreams` (its endpoint travels in the assignment),
  * closed after it.
  *
+ * Only members of the application are answered: every message must be sealed with the
+ * cluster secret (`InstanceMessageAuthenticator`: HMAC, replay window, nonce, target); any
+ * other is refused before any store is read, counted (`query_refusals_total{reason}`) and
+ * logged (rate-limited), and its answer says so without a result. The TCP transport is
+ * hardened besides (`GuardedTcpServer`: connection, size and time limits; mutual TLS with
+ * `security.tls`).
+ *
  * Errors: `listen()` rejects when the transport cannot listen (a port in use: choose another
- * `remoteQueries.port`).
+ * `queries.remote.port`).
  */
 @Injectable()
 export class InteractiveQueryServer {
   private readonly logger = new Logger('InteractiveQueryServer');
+  private readonly refusals = new QueryRefusalLog((message) => this.logger.warn(message));
+  private readonly authenticator: InstanceMessageAuthenticator;
   private server: TransportServer | undefined;
 
   constructor(
     @Inject(StreamsModuleSettings) private readonly settings: StreamsModuleSettings,
     @Inject(KafkaStreams) private readonly streams: KafkaStreams,
-    @Inject(LocalSessionReader) private readonly sessions: LocalSessionReader,
-  ) {}
+    @Optional()
+    @Inject(StreamsMetricsService)
+    private readonly metrics?: StreamsMetricsService,
+    @Optional()
+    @Inject(InstanceReporter)
+    private readonly reporter?: InstanceReporter,
+  ) {
+    this.authenticator = new InstanceMessageAuthenticator(
+      settings.security,
+      settings.queryEndpoint ?? settings.servedBy,
+    );
+  }
 
   /** The endpoint this server answers for, when remote queries are on. */
   get endpoint(): string | undefined {
@@ -45,14 +69,30 @@ export class InteractiveQueryServer {
     const remote = this.settings.remoteQueries;
     const endpoint = this.settings.queryEndpoint;
     if (!remote || !endpoint || this.server) return;
-    const server: TransportServer =
+    const tcp =
       remote.transport === 'custom'
-        ? remote.server
-        : new ServerTCP({
+        ? undefined
+        : new GuardedTcpServer({
             host: remote.host ?? this.settings.self?.host ?? '127.0.0.1',
             port: remote.port,
+            limits: this.settings.queryServerLimits,
+            tls: this.settings.security.tls,
+            onRefusal: (reason, from) => this.refused(reason, from),
           });
-    server.addHandler(queryPattern(endpoint), async (data: unknown) => of(await this.answer(data)));
+    const server: TransportServer = tcp ?? (remote as { server: TransportServer }).server;
+    const pattern = queryPattern(endpoint);
+    server.addHandler(pattern, async (data: unknown, context?: unknown) => {
+      const socket = socketOf(context);
+      const opened = this.authenticator.open(pattern, data);
+      if (!opened.ok) {
+        this.refused(opened.reason, socket && remoteOf(socket), opened.from);
+        if (socket) tcp?.closeAfterAnswer(socket);
+        return of(this.refusal(opened.reason));
+      }
+      if (socket) tcp?.trust(socket);
+      const answer = await this.answer(opened.payload);
+      return of(this.authenticator.sealAnswer(pattern, opened.nonce, answer));
+    });
     await new Promise<void>((resolve, reject) => {
       const fail = (error: unknown) =>
         reject(error instanceof Error ? error : new Error(String(error)));
@@ -66,13 +106,32 @@ export class InteractiveQueryServer {
     this.logger.log(`answering instance-to-instance queries as ${endpoint}`);
   }
 
+  /** Counts and logs (rate-limited) one refused message or connection. */
+  private refused(reason: RefusalReason, remote: string | undefined, claimed?: string): void {
+    this.metrics?.recordQueryRefusal(reason);
+    this.refusals.refused(reason, remote, claimed);
+  }
+
+  /** The answer to a refused message: why, and no result (not sealed: the sender is unknown). */
+  private refusal(reason: RefusalReason): RemoteQueryResponse {
+    return {
+      ok: false,
+      servedBy: this.settings.servedBy,
+      failure: {
+        code: 'QUERY_REFUSED',
+        retriable: reason === 'overloaded',
+        message: `refused (${reason}): only instances of this application sharing its security.clusterSecret, with clocks within security.replayWindowMs, are answered`,
+      },
+    };
+  }
+
   async close(): Promise<void> {
     const server = this.server;
     this.server = undefined;
     await server?.close();
   }
 
-  /** @internal Answers one message (public for tests). */
+  /** @internal Answers one opened (authenticated) message (public for tests). */
   async answer(data: unknown): Promise<RemoteQueryResponse> {
     const servedBy = this.settings.servedBy;
     const decoded = decodeRemoteQueryRequest(data);
@@ -98,13 +157,22 @@ export class InteractiveQueryServer {
         },
       };
     }
-    const store = 'request' in decoded ? decoded.request.storeName : decoded.sessionFetch.storeName;
-    try {
-      if ('sessionFetch' in decoded) {
-        const { key, partition, staleStores } = decoded.sessionFetch;
-        const read = await this.sessions.fetch(store, key, partition, staleStores);
-        return { ok: true, servedBy, result: toWire(read) };
+    if ('instanceReport' in decoded) {
+      if (!this.reporter) {
+        return {
+          ok: false,
+          servedBy,
+          failure: {
+            code: 'NO_REPORTS',
+            retriable: false,
+            message: 'this instance sends no report',
+          },
+        };
       }
+      return { ok: true, servedBy, result: toWire(await this.reporter.report()) };
+    }
+    const store = decoded.request.storeName;
+    try {
       const result = await this.streams.query(decoded.request);
       return { ok: true, servedBy, result: toWire(result) };
     } catch (error) {
@@ -127,4 +195,17 @@ export class InteractiveQueryServer {
       };
     }
   }
+}
+
+/** The connection a TCP message came on (the transport's context), when there is one. */
+function socketOf(context: unknown): Socket | undefined {
+  const ref = (context as { getSocketRef?: () => { netSocket?: Socket } } | undefined)
+    ?.getSocketRef;
+  return typeof ref === 'function' ? ref.call(context).netSocket : undefined;
+}
+
+function remoteOf(socket: Socket): string | undefined {
+  return socket.remoteAddress === undefined
+    ? undefined
+    : `${socket.remoteAddress}:${String(socket.remotePort)}`;
 }

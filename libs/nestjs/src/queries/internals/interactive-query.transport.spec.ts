@@ -3,11 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { RangeQuery } from '@nest-streams/streams';
 import { OwnerUnreachableError } from '../../routing/owner-unreachable.error';
 import { StreamsModuleSettings } from '../../internals/streams-module.settings';
-import { FakeKafkaStreams } from '../../internals/testing/fake-kafka-streams';
+import { FakeKafkaStreams } from '../../../test-support/fake-kafka-streams';
 import { InteractiveQueryClient } from './interactive-query.client';
 import { encodeStateQueryRequest } from './interactive-query.protocol';
 import { InteractiveQueryServer } from './interactive-query.server';
-import { LocalSessionReader } from './local-session.reader';
 import { fromWire } from './wire-codec';
 
 async function freePort(): Promise<number> {
@@ -20,10 +19,13 @@ async function freePort(): Promise<number> {
 
 const settings = (port: number, timeoutMs = 2000) =>
   new StreamsModuleSettings({
-    applicationId: 'transport-spec',
-    bootstrapServers: ['127.0.0.1:1'],
-    applicationServer: '127.0.0.1:8080',
-    remoteQueries: { port, timeoutMs },
+    streams: {
+      applicationId: 'transport-spec',
+      bootstrapServers: ['127.0.0.1:1'],
+      applicationServer: '127.0.0.1:8080',
+    },
+    queries: { remote: { port, timeoutMs } },
+    security: { clusterSecret: 'transport-spec-cluster-secret' },
   });
 
 describe('instance-to-instance queries over @nestjs/microservices TCP', () => {
@@ -42,11 +44,7 @@ describe('instance-to-instance queries over @nestjs/microservices TCP', () => {
       ],
       position: { t: { 1: 3 } },
     });
-    const server = new InteractiveQueryServer(
-      settings(port),
-      streams.asKafkaStreams(),
-      new LocalSessionReader(streams.asKafkaStreams()),
-    );
+    const server = new InteractiveQueryServer(settings(port), streams.asKafkaStreams());
     await server.listen();
     const client = new InteractiveQueryClient(settings(port));
     try {

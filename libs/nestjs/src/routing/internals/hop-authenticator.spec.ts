@@ -2,13 +2,17 @@ import { StreamsModuleConfigError } from '../../errors/streams-module-config.err
 import { StreamsModuleSettings } from '../../internals/streams-module.settings';
 import { HopAuthenticator } from './hop-authenticator';
 
-function authenticator(options: { applicationId?: string; forwardingSecret?: string } = {}) {
+function authenticator(options: { applicationId?: string; clusterSecret?: string } = {}) {
   return new HopAuthenticator(
     new StreamsModuleSettings({
-      applicationId: options.applicationId ?? 'app-1',
-      bootstrapServers: ['127.0.0.1:1'],
-      applicationServer: '127.0.0.1:8080',
-      ...(options.forwardingSecret ? { forwardingSecret: options.forwardingSecret } : {}),
+      streams: {
+        applicationId: options.applicationId ?? 'app-1',
+        bootstrapServers: ['127.0.0.1:1'],
+        applicationServer: '127.0.0.1:8080',
+      },
+      security: options.clusterSecret
+        ? { clusterSecret: options.clusterSecret }
+        : { insecure: true },
     }),
   );
 }
@@ -67,22 +71,22 @@ describe('HopAuthenticator', () => {
     ).toBeUndefined();
   });
 
-  it('keys the HMAC with forwardingSecret, else with a key derived from applicationId', () => {
+  it('keys the HMAC with security.clusterSecret, else with a key derived from applicationId', () => {
     const hop = (a: HopAuthenticator) => a.sign('h:1', false, 'GET', '/k');
     const secret = 'a-shared-secret-of-the-cluster';
     expect(
-      authenticator({ forwardingSecret: secret }).verify(
-        hop(authenticator({ forwardingSecret: secret })),
+      authenticator({ clusterSecret: secret }).verify(
+        hop(authenticator({ clusterSecret: secret })),
         'GET',
         '/k',
       ),
     ).toBeDefined();
     expect(
-      authenticator({ forwardingSecret: secret }).verify(hop(authenticator()), 'GET', '/k'),
+      authenticator({ clusterSecret: secret }).verify(hop(authenticator()), 'GET', '/k'),
     ).toBeUndefined();
     expect(
       authenticator({ applicationId: 'app-2' }).verify(hop(authenticator()), 'GET', '/k'),
     ).toBeUndefined();
-    expect(() => authenticator({ forwardingSecret: 'short' })).toThrow(StreamsModuleConfigError);
+    expect(() => authenticator({ clusterSecret: 'short' })).toThrow(StreamsModuleConfigError);
   });
 });

@@ -18,7 +18,7 @@ export interface TrustedHop {
 
 /**
  * Signs the hop headers of forwarded requests and checks those of received ones, with an HMAC
- * keyed by the cluster's shared `forwardingSecret` over the forwarding instance, the standby
+ * keyed by the cluster's shared secret (`security.clusterSecret`) over the forwarding instance, the standby
  * flag, the method and the path. A client that does not hold the key cannot make a request
  * look forwarded (which would turn a forward into a 503, or read a standby copy directly).
  */

@@ -2,6 +2,7 @@ import { createServer, type AddressInfo, type Server, type Socket } from 'node:n
 import { HostInfo } from '@nest-streams/streams';
 import { HttpRequestForwarder } from './http-request.forwarder';
 import { OwnerUnreachableError } from '../owner-unreachable.error';
+import { StreamsModuleSettings } from '../../internals/streams-module.settings';
 
 /**
  * An owner whose keep-alive connections die as they are reused: it answers the first request
@@ -53,7 +54,11 @@ describe('HttpRequestForwarder', () => {
 
   beforeEach(async () => {
     owner = await new ClosingOwner().start();
-    forwarder = new HttpRequestForwarder();
+    forwarder = new HttpRequestForwarder(
+      new StreamsModuleSettings({
+        streams: { applicationId: 'forwarder-spec', bootstrapServers: ['127.0.0.1:1'] },
+      }),
+    );
   });
 
   afterEach(async () => {

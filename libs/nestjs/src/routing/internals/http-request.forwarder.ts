@@ -1,16 +1,20 @@
-import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import {
   Agent,
   request as httpRequest,
+  type ClientRequest,
   type IncomingHttpHeaders,
+  type IncomingMessage,
   type RequestOptions,
 } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { HostInfo } from '@nest-streams/streams';
 import {
   FORWARDED_HEADER,
   HOP_TOKEN_HEADER,
   STANDBY_READ_HEADER,
 } from '../../internals/streams.constants';
+import { StreamsModuleSettings } from '../../internals/streams-module.settings';
 import { OwnerUnreachableError } from '../owner-unreachable.error';
 
 /** The request to forward, as the handler received it. */
@@ -50,7 +54,9 @@ const HOP_HEADERS = new Set([FORWARDED_HEADER, HOP_TOKEN_HEADER, STANDBY_READ_HE
 
 /**
  * Forwards an HTTP request to another instance of the application with Node's `http` module
- * over pooled keep-alive connections, with a timeout.
+ * over pooled keep-alive connections, with a timeout; over HTTPS with `security.tls` (the
+ * owner's certificate must be signed by the cluster's CA and name its `application.server`
+ * host; this instance shows its own certificate too).
  *
  * A pooled connection that the target closed (its keep-alive timeout) just as it was reused
  * fails before the target saw the request: an idempotent request (GET, HEAD, OPTIONS, PUT,
@@ -61,7 +67,26 @@ const HOP_HEADERS = new Set([FORWARDED_HEADER, HOP_TOKEN_HEADER, STANDBY_READ_HE
  */
 @Injectable()
 export class HttpRequestForwarder implements OnApplicationShutdown {
-  private readonly agent = new Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 16 });
+  private readonly agent: Agent;
+  private readonly send: typeof httpRequest;
+  /** The TLS settings of a connection to another instance (none without `security.tls`). */
+  private readonly tlsOptions: RequestOptions;
+
+  constructor(@Inject(StreamsModuleSettings) settings: StreamsModuleSettings) {
+    const pool = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16 };
+    const tls = settings.security.tls;
+    if (tls) {
+      const { cert, key, passphrase, ca } = tls;
+      const secure = { cert, key, passphrase, ca, minVersion: 'TLSv1.2' as const };
+      this.tlsOptions = secure as RequestOptions;
+      this.agent = new HttpsAgent({ ...pool, ...secure });
+      this.send = httpsRequest as typeof httpRequest;
+    } else {
+      this.tlsOptions = {};
+      this.agent = new Agent(pool);
+      this.send = httpRequest;
+    }
+  }
 
   async forward(
     request: ForwardableRequest,
@@ -89,8 +114,9 @@ export class HttpRequestForwarder implements OnApplicationShutdown {
       headers,
     };
     const deadline = Date.now() + timeoutMs;
+    const send = (opts: RequestOptions, ms: number) => attempt(this.send, opts, body, ms);
     try {
-      return await send({ ...options, agent: this.agent }, body, timeoutMs);
+      return await send({ ...options, agent: this.agent }, timeoutMs);
     } catch (failure) {
       const error = (failure as SendFailure).error;
       if (!staleConnection(failure as SendFailure, request.method)) {
@@ -100,7 +126,8 @@ export class HttpRequestForwarder implements OnApplicationShutdown {
     // The pooled connection had been closed by the owner (its keep-alive timeout) as it was
     // reused: the owner never saw the request. Once more, on a new connection.
     try {
-      return await send({ ...options, agent: false }, body, Math.max(1, deadline - Date.now()));
+      const oneOff = { ...options, ...this.tlsOptions, agent: false };
+      return await send(oneOff, Math.max(1, deadline - Date.now()));
     } catch (failure) {
       const error = (failure as SendFailure).error;
       throw new OwnerUnreachableError(target.toString(), error.message, { cause: error });
@@ -142,7 +169,8 @@ function staleConnection(failure: SendFailure, method: string): boolean {
 }
 
 /** One attempt: resolves with the whole answer, rejects with a {@link SendFailure}. */
-function send(
+function attempt(
+  request: (options: RequestOptions, callback: (res: IncomingMessage) => void) => ClientRequest,
   options: RequestOptions,
   body: Buffer | undefined,
   timeoutMs: number,
@@ -153,7 +181,7 @@ function send(
       clearTimeout(timer);
       reject({ error, reusedSocket: req.reusedSocket, responded } satisfies SendFailure);
     };
-    const req = httpRequest(options, (res) => {
+    const req = request(options, (res) => {
       responded = true;
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));

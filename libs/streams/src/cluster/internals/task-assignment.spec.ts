@@ -104,4 +104,27 @@ describe('assignTasks', () => {
     expect(clients.get('a')!.active).toEqual(['0_0', '0_1', '0_2']);
     expect(probingRebalanceNeeded).toBe(false);
   });
+
+  it('with unknown end offsets, keeps stateful tasks where they run and gives an orphan to the client with the most state', () => {
+    const { clients, probingRebalanceNeeded } = assignTasks(
+      input(
+        [
+          client('a', { taskOffsetSums: { '0_0': -2, '0_1': -2 }, previousActive: ['0_0', '0_1'] }),
+          client('b', { taskOffsetSums: { '0_2': 100 } }),
+          client('c', { taskOffsetSums: { '0_2': 3_000 } }),
+        ],
+        {
+          tasks: ['0_0', '0_1', '0_2'],
+          statefulTasks: new Set(['0_0', '0_1', '0_2']),
+          taskEndOffsetSums: undefined,
+        },
+      ),
+    );
+    // Balance would move 0_1 to b, but b's lag is unknown: a keeps it, b warms it up.
+    expect(clients.get('a')).toEqual({ active: ['0_0', '0_1'], standby: [], warmup: [] });
+    expect(clients.get('b')).toEqual({ active: [], standby: ['0_1'], warmup: ['0_1'] });
+    // Nobody runs 0_2: it goes to c, whose copy is the most advanced.
+    expect(clients.get('c')).toEqual({ active: ['0_2'], standby: [], warmup: [] });
+    expect(probingRebalanceNeeded).toBe(true);
+  });
 });

@@ -19,8 +19,11 @@ export interface AssignmentInput {
   readonly tasks: readonly string[];
   /** Tasks with state stores (eligible for standbys and lag-aware placement). */
   readonly statefulTasks: ReadonlySet<string>;
-  /** Changelog end-offset sums per stateful task (for lag); missing means unknown (0). */
-  readonly taskEndOffsetSums: Readonly<Record<string, number>>;
+  /**
+   * Changelog end-offset sums per stateful task (for lag; a task missing has no changelog:
+   * nothing to restore). `undefined`: the leader could not fetch them, every lag is unknown.
+   */
+  readonly taskEndOffsetSums: Readonly<Record<string, number>> | undefined;
   readonly numStandbyReplicas: number;
   readonly acceptableRecoveryLag: number;
   readonly maxWarmupReplicas: number;
@@ -34,11 +37,17 @@ export interface ClientAssignment {
   readonly warmup: string[];
 }
 
-/** The assignment: per process id. `probingRebalanceNeeded` when warm-ups were placed. */
+/**
+ * The assignment: per process id. `probingRebalanceNeeded` when warm-ups were placed, or the
+ * lags were unknown (the probing rebalance fetches them again).
+ */
 export interface AssignmentResult {
   readonly clients: Map<string, ClientAssignment>;
   readonly probingRebalanceNeeded: boolean;
 }
+
+/** The lag of a client without a running active while end offsets are unknown (minus its state). */
+const UNKNOWN_LAG = Number.MAX_SAFE_INTEGER;
 
 /**
  * Assigns tasks to clients the way Kafka Streams' high-availability assignor does, simplified:
@@ -48,7 +57,9 @@ export interface AssignmentResult {
  * 2. Lag-aware: a stateful task goes to a client whose local state is caught up (lag <=
  *    `acceptable.recovery.lag`) when one exists; if the balanced target is not caught up, the
  *    task stays (or goes) where it is caught up and the target gets a warm-up replica (at most
- *    `max.warmup.replicas` in total), and a probing rebalance moves it once warm.
+ *    `max.warmup.replicas` in total), and a probing rebalance moves it once warm. While the
+ *    changelogs' end offsets are unknown, only a task's running active is caught up (Kafka
+ *    Streams keeps the previous assignment then); clients with more local state rank first.
  * 3. Standbys: `num.standby.replicas` per stateful task, never on the active's process, on the
  *    clients with the most local state for it first, then the least loaded.
  */
@@ -62,6 +73,8 @@ export function assignTasks(input: AssignmentInput): AssignmentResult {
   const lag = (client: ClientState, task: string): number => {
     const local = client.taskOffsetSums[task];
     if (local !== undefined && local < 0) return 0; // -2: a running active task: caught up by definition
+    // Unknown end offsets: never caught up; the more local state, the smaller the lag.
+    if (input.taskEndOffsetSums === undefined) return UNKNOWN_LAG - (local ?? 0);
     // No local state: the whole changelog is the lag (small changelogs are "caught up").
     return Math.max(0, (input.taskEndOffsetSums[task] ?? 0) - (local ?? 0));
   };
@@ -147,7 +160,8 @@ export function assignTasks(input: AssignmentInput): AssignmentResult {
     assignment.standby.sort(compareTaskIds);
     assignment.warmup.sort(compareTaskIds);
   }
-  return { clients: result, probingRebalanceNeeded: warmups > 0 };
+  const lagsUnknown = input.taskEndOffsetSums === undefined && input.statefulTasks.size > 0;
+  return { clients: result, probingRebalanceNeeded: warmups > 0 || lagsUnknown };
 }
 
 /** Orders `s_p` task ids by sub-topology, then partition. */

@@ -2,6 +2,12 @@ import { TopologyError } from '../../errors/topology.error';
 import type { StreamPartitioner } from '../../processor/stream-partitioner';
 import { Topology } from '../../processor/topology';
 import type { Serde } from '../../serde/serde';
+import type { BranchedKStream } from '../branched-kstream';
+import type { KGroupedStream } from '../kgrouped-stream';
+import type { KStream } from '../kstream';
+import type { KTable } from '../ktable';
+import type { SessionWindowedKStream } from '../session-windowed-kstream';
+import type { TimeWindowedKStream } from '../time-windowed-kstream';
 import { KStreamFilterProcessor } from './kstream-filter.processor';
 import {
   GENERATED_NAME,
@@ -34,8 +40,28 @@ export interface RepartitionResult {
  * written, the one name counter (so generated names match Kafka Streams'), and the
  * co-partitioning requirements of joins. Internal: not exported from the package.
  */
+/**
+ * The DSL's classes, handed to the builder by `StreamsBuilder`: a stream, a table or a grouped
+ * stream makes the next one through its builder, so that the classes never import each other's
+ * values (no import cycle among them).
+ */
+export interface DslClasses {
+  readonly KStream: typeof KStream;
+  readonly KTable: typeof KTable;
+  readonly KGroupedStream: typeof KGroupedStream;
+  readonly BranchedKStream: typeof BranchedKStream;
+  readonly TimeWindowedKStream: typeof TimeWindowedKStream;
+  readonly SessionWindowedKStream: typeof SessionWindowedKStream;
+}
+
 export class InternalStreamsBuilder {
   readonly topology = new Topology();
+
+  constructor(
+    /** The DSL's classes (see {@link DslClasses}). */
+    readonly dsl: DslClasses,
+  ) {}
+
   private index = 0;
   private readonly repartitions = new Map<string, RepartitionResult & { parentName: string }>();
 

@@ -1,8 +1,11 @@
 import type { Materialized } from '../materialized';
 import type { Serde } from '../../serde/serde';
+import type { StateStore } from '../../processor/state-store';
+import type { StoreBuilder } from '../../processor/store-builder';
 import { Stores } from '../../state/stores';
 import type { ValueAndTimestamp } from '../../state/value-and-timestamp';
-import type { KeyValueStoreBuilder } from '../../state/internals/key-value-store-builder';
+import type { MeteredKeyValueStore } from '../../state/internals/metered-key-value-store';
+import type { StateStoreBuilder } from '../../state/internals/state-store-builder';
 
 /** What the DSL operation brings when its `Materialized` leaves something open. */
 export interface MaterializeDefaults<K, V> {
@@ -19,7 +22,7 @@ export interface MaterializeDefaults<K, V> {
 export function timestampedKeyValueStoreBuilderFor<K, V>(
   materialized: Materialized<K, V>,
   defaults: MaterializeDefaults<K, V>,
-): KeyValueStoreBuilder<K, ValueAndTimestamp<V>> {
+): StateStoreBuilder<MeteredKeyValueStore<K, ValueAndTimestamp<V>>> {
   const name = materialized.storeName ?? defaults.generatedName;
   const supplier =
     materialized.storeSupplier ??
@@ -31,9 +34,20 @@ export function timestampedKeyValueStoreBuilderFor<K, V>(
     materialized.keySerde ?? defaults.keySerde,
     materialized.valueSerde ?? defaults.valueSerde,
   );
-  if (materialized.cachingEnabled) builder.withCachingEnabled();
+  return withCachingAndLogging(builder, materialized);
+}
+
+/**
+ * Turns caching and logging of `builder` on or off as `materialized` says (both on when there
+ * is no `materialized`, as in Kafka Streams), the changelog with its topic configs.
+ */
+export function withCachingAndLogging<B extends StoreBuilder<StateStore>, K, V>(
+  builder: B,
+  materialized: Materialized<K, V> | undefined,
+): B {
+  if (materialized?.cachingEnabled ?? true) builder.withCachingEnabled();
   else builder.withCachingDisabled();
-  if (materialized.loggingEnabled) builder.withLoggingEnabled(materialized.topicConfig);
+  if (materialized?.loggingEnabled ?? true) builder.withLoggingEnabled(materialized?.topicConfig);
   else builder.withLoggingDisabled();
   return builder;
 }

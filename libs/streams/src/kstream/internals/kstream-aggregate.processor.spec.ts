@@ -3,7 +3,10 @@ import { Record } from '../../processor/record';
 import { Serdes } from '../../serde/serdes';
 import type { Change } from './change';
 import { KStreamAggregateProcessor } from './kstream-aggregate.processor';
-import { asyncOnlyTimestampedStore, FakeProcessorContext } from './processor-test-support';
+import {
+  asyncOnlyTimestampedStore,
+  FakeProcessorContext,
+} from '../../../test-support/processor-test-support';
 
 /** A count processor over a timestamped store whose engine only reads asynchronously. */
 async function asyncOnlyCount(caching: boolean) {

@@ -38,17 +38,7 @@ export class KStreamAggregateProcessor<K, V, VA> implements Processor<K, V, K, C
   init(context: ProcessorContext<K, Change<VA>>): void {
     this.dropped.attach(context);
     this.store = context.getStateStore<TimestampedKeyValueStore<K, VA>>(this.storeName);
-    this.forwarder = new TupleForwarder(
-      this.store,
-      context,
-      this.sendOldValues,
-      (key, newValue, oldValue, timestamp) =>
-        new Record(
-          key,
-          change(newValue?.value ?? null, oldValue?.value ?? null),
-          newValue?.timestamp ?? timestamp,
-        ),
-    );
+    this.forwarder = TupleForwarder.ofTimestampedValues(this.store, context, this.sendOldValues);
   }
 
   prefetch(records: readonly Record<K, V>[]): Promise<void> {

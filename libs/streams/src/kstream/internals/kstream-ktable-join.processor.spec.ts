@@ -1,7 +1,10 @@
 import { Record } from '../../processor/record';
 import { Serdes } from '../../serde/serdes';
 import { KStreamKTableJoinProcessor } from './kstream-ktable-join.processor';
-import { asyncOnlyTimestampedStore, FakeProcessorContext } from './processor-test-support';
+import {
+  asyncOnlyTimestampedStore,
+  FakeProcessorContext,
+} from '../../../test-support/processor-test-support';
 import { storeGetterSupplier } from './timestamped-store-getter';
 
 describe('KStreamKTableJoinProcessor', () => {

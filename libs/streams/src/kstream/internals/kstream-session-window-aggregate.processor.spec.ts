@@ -3,7 +3,10 @@ import { SessionWindows } from '../windows/session-windows';
 import type { Windowed } from '../../windowing/windowed';
 import type { Change } from './change';
 import { KStreamSessionWindowAggregateProcessor } from './kstream-session-window-aggregate.processor';
-import { FakeProcessorContext, FakeSessionStore } from './processor-test-support';
+import {
+  FakeProcessorContext,
+  FakeSessionStore,
+} from '../../../test-support/processor-test-support';
 
 function sessions(windows: SessionWindows, sendOldValues = false) {
   const context = new FakeProcessorContext<Windowed<string>, Change<number>>();

@@ -3,7 +3,10 @@ import { TimeWindows } from '../windows/time-windows';
 import type { Windowed } from '../../windowing/windowed';
 import type { Change } from './change';
 import { KStreamWindowAggregateProcessor } from './kstream-window-aggregate.processor';
-import { FakeProcessorContext, FakeWindowStore } from './processor-test-support';
+import {
+  FakeProcessorContext,
+  FakeWindowStore,
+} from '../../../test-support/processor-test-support';
 
 function counting(windows: TimeWindows): {
   processor: KStreamWindowAggregateProcessor<string, string, number>;

@@ -47,17 +47,7 @@ export class KStreamWindowAggregateProcessor<K, V, VA> implements Processor<
     this.dropped.attach(context);
     this.context = context;
     this.store = context.getStateStore<DslWindowStore<K, VA>>(this.storeName);
-    this.forwarder = new TupleForwarder(
-      this.store,
-      context,
-      this.sendOldValues,
-      (key, newValue, oldValue, timestamp) =>
-        new Record(
-          key,
-          change(newValue?.value ?? null, oldValue?.value ?? null),
-          newValue?.timestamp ?? timestamp,
-        ),
-    );
+    this.forwarder = TupleForwarder.ofTimestampedValues(this.store, context, this.sendOldValues);
   }
 
   async prefetch(records: readonly Record<K, V>[]): Promise<void> {

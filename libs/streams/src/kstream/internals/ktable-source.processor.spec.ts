@@ -1,7 +1,10 @@
 import { Record } from '../../processor/record';
 import { Serdes } from '../../serde/serdes';
 import type { Change } from './change';
-import { asyncOnlyTimestampedStore, FakeProcessorContext } from './processor-test-support';
+import {
+  asyncOnlyTimestampedStore,
+  FakeProcessorContext,
+} from '../../../test-support/processor-test-support';
 import { KTableSourceProcessor, KTableSourceSupplier } from './ktable-source.processor';
 
 describe('KTableSourceProcessor', () => {

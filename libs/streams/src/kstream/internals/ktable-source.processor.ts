@@ -1,6 +1,6 @@
 import type { Processor, ProcessorSupplier } from '../../processor/processor';
 import type { ProcessorContext } from '../../processor/processor-context';
-import { Record } from '../../processor/record';
+import type { Record } from '../../processor/record';
 import type { TimestampedKeyValueStore, ValueAndTimestamp } from '../../state/value-and-timestamp';
 import { change, type Change } from './change';
 import { DroppedRecords, distinctKeys } from './dropped-records';
@@ -36,17 +36,7 @@ export class KTableSourceProcessor<K, V> implements Processor<K, V, K, Change<V>
   init(context: ProcessorContext<K, Change<V>>): void {
     this.dropped.attach(context);
     this.store = context.getStateStore<TimestampedKeyValueStore<K, V>>(this.storeName);
-    this.forwarder = new TupleForwarder(
-      this.store,
-      context,
-      this.sendOldValues,
-      (key, newValue, oldValue, timestamp) =>
-        new Record(
-          key,
-          change(newValue?.value ?? null, oldValue?.value ?? null),
-          newValue?.timestamp ?? timestamp,
-        ),
-    );
+    this.forwarder = TupleForwarder.ofTimestampedValues(this.store, context, this.sendOldValues);
   }
 
   process(record: Record<K, V>): void {

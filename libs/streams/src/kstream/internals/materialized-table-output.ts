@@ -1,5 +1,5 @@
 import type { ProcessorContext } from '../../processor/processor-context';
-import { Record } from '../../processor/record';
+import type { Record } from '../../processor/record';
 import type { TimestampedKeyValueStore, ValueAndTimestamp } from '../../state/value-and-timestamp';
 import { change, type Change } from './change';
 import { TupleForwarder } from './tuple-forwarder';
@@ -20,17 +20,7 @@ export class MaterializedTableOutput<K, V> {
   ) {
     if (storeName === undefined) return;
     this.store = context.getStateStore<TimestampedKeyValueStore<K, V>>(storeName);
-    this.forwarder = new TupleForwarder(
-      this.store,
-      context,
-      sendOldValues,
-      (key, newValue, oldValue, timestamp) =>
-        new Record(
-          key,
-          change(newValue?.value ?? null, oldValue?.value ?? null),
-          newValue?.timestamp ?? timestamp,
-        ),
-    );
+    this.forwarder = TupleForwarder.ofTimestampedValues(this.store, context, sendOldValues);
   }
 
   /** Emits the update `(newValue, oldValue)` of `record`'s key at `record`'s timestamp. */

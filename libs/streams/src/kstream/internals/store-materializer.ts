@@ -1,7 +1,7 @@
 import type { Serde } from '../../serde/serde';
 import { timestampedKeyValueStoreBuilderFor } from './key-value-store-materializer';
-import type { StoreBuilder } from '../../state/store-builder';
-import type { StateStore } from '../../state/state-store';
+import type { StoreBuilder } from '../../processor/store-builder';
+import type { StateStore } from '../../processor/state-store';
 import { Materialized } from '../materialized';
 import { serdeOrDefault, type DefaultSerde } from './default-serde';
 import type { InternalStreamsBuilder } from './internal-streams-builder';

@@ -1,6 +1,6 @@
 import type { Joined } from '../joined';
 import type { KStream } from '../kstream';
-import { KStream as KStreamClass } from '../kstream';
+
 import type { KTable } from '../ktable';
 import type { ValueJoiner } from '../functions';
 import { KStreamKTableJoinProcessor } from './kstream-ktable-join.processor';
@@ -46,7 +46,7 @@ export function streamTableJoin<K, V, VT, VR>(
     left.name,
   );
   builder.topology.connectProcessorAndStateStores(name, ...view.storeNames());
-  return new KStreamClass<K, VR>(
+  return new builder.dsl.KStream<K, VR>(
     {
       builder,
       name,

@@ -1,5 +1,6 @@
 import type { ProcessorContext } from '../../processor/processor-context';
-import type { Record } from '../../processor/record';
+import { Record } from '../../processor/record';
+import type { ValueAndTimestamp } from '../../state/value-and-timestamp';
 import { change, type Change } from './change';
 
 /** A flushed cache entry, typed: key, new value (`null`: deleted), old value, timestamp. */
@@ -60,6 +61,29 @@ export class TupleForwarder<SK, SV, K, V> {
         const record = toRecord(key, newValue, sendOldValues ? oldValue : null, timestamp);
         if (record !== undefined) context.forward(record);
       }, sendOldValues);
+  }
+
+  /**
+   * The forwarder of a store of `ValueAndTimestamp`s (a KTable's, a windowed aggregate's): a
+   * flushed entry becomes the change of the plain values, at the new value's timestamp (the
+   * flush's timestamp for a delete).
+   */
+  static ofTimestampedValues<K, V>(
+    store: unknown,
+    context: ProcessorContext<K, Change<V>>,
+    sendOldValues: boolean,
+  ): TupleForwarder<K, ValueAndTimestamp<V>, K, V> {
+    return new TupleForwarder<K, ValueAndTimestamp<V>, K, V>(
+      store,
+      context,
+      sendOldValues,
+      (key, newValue, oldValue, timestamp) =>
+        new Record(
+          key,
+          change(newValue?.value ?? null, oldValue?.value ?? null),
+          newValue?.timestamp ?? timestamp,
+        ),
+    );
   }
 
   /** Forwards `record` unless the cache will emit it on flush. */

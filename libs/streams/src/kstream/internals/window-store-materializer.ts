@@ -1,29 +1,38 @@
 import { TopologyError } from '../../errors/topology.error';
 import type { Serde } from '../../serde/serde';
-import type { StateStore } from '../../state/state-store';
+import type { StateStore } from '../../processor/state-store';
+import type { StoreBuilder } from '../../processor/store-builder';
 import { Stores } from '../../state/stores';
 import type { Materialized } from '../materialized';
 import type { SessionWindows } from '../windows/session-windows';
 import type { TimeWindows } from '../windows/time-windows';
 import { serdeOrDefault, type DefaultSerde } from './default-serde';
+import { withCachingAndLogging } from './key-value-store-materializer';
 import type { MaterializedStore } from './store-materializer';
 
 /**
- * The retention of a windowed store: `materialized`'s, else window size (or gap) plus grace.
+ * The retention of a window or session store: `materialized`'s, else window size (or gap)
+ * plus grace.
  *
- * @throws TopologyError when the given retention is shorter than size (gap) plus grace: the
- *   store would drop windows that can still be updated; raise the retention.
+ * @throws TopologyError when the given retention is shorter than size (gap) plus grace (the
+ *   store would drop windows that can still be updated: raise the retention), or for a
+ *   key-value store supplier (use `Materialized.as(name)`).
  */
-export function windowedRetention(
+function windowedRetention<K, V>(
+  kind: 'window' | 'session',
   storeName: string,
-  minimumMs: number,
-  what: string,
-  materialized: Materialized<unknown, unknown> | undefined,
+  materialized: Materialized<K, V> | undefined,
+  minimum: { minimumMs: number; what: string },
 ): number {
-  const retention = materialized?.retentionMs ?? minimumMs;
-  if (retention < minimumMs) {
+  const retention = materialized?.retentionMs ?? minimum.minimumMs;
+  if (retention < minimum.minimumMs) {
     throw new TopologyError(
-      `the retention of window store '${storeName}' (${retention} ms) must be no smaller than its ${what} (${minimumMs} ms): raise it with Materialized.withRetention`,
+      `the retention of window store '${storeName}' (${retention} ms) must be no smaller than its ${minimum.what} (${minimum.minimumMs} ms): raise it with Materialized.withRetention`,
+    );
+  }
+  if (materialized?.storeSupplier !== undefined) {
+    throw new TopologyError(
+      `${kind} store '${storeName}' cannot use a key-value store supplier: use Materialized.as(name)`,
     );
   }
   return retention;
@@ -62,19 +71,12 @@ export function timestampedWindowStore<K, V>(
   keySerde: Serde<K> | undefined,
   valueSerde: Serde<V> | undefined,
 ): MaterializedStore<StateStore> {
-  const retention = windowedRetention(
-    storeName,
-    windows.size() + windows.gracePeriodMs(),
-    'window size plus grace period',
-    materialized as Materialized<unknown, unknown> | undefined,
-  );
-  if (materialized?.storeSupplier !== undefined) {
-    throw new TopologyError(
-      `window store '${storeName}' cannot use a key-value store supplier: use Materialized.as(name)`,
-    );
-  }
-  const serdes = serdesFor(storeName, materialized, keySerde, valueSerde);
   const size = windows.size();
+  const retention = windowedRetention('window', storeName, materialized, {
+    minimumMs: size + windows.gracePeriodMs(),
+    what: 'window size plus grace period',
+  });
+  const serdes = serdesFor(storeName, materialized, keySerde, valueSerde);
   const supplier =
     materialized?.storeType === 'IN_MEMORY'
       ? Stores.inMemoryWindowStore(storeName, retention, size, false)
@@ -84,16 +86,7 @@ export function timestampedWindowStore<K, V>(
     serdes.keySerde,
     serdes.valueSerde,
   );
-  if (materialized?.cachingEnabled ?? true) builder.withCachingEnabled();
-  else builder.withCachingDisabled();
-  if (materialized?.loggingEnabled ?? true) builder.withLoggingEnabled(materialized?.topicConfig);
-  else builder.withLoggingDisabled();
-  return {
-    storeName,
-    queryableStoreName: materialized?.storeName,
-    builder,
-    defaultSerdes: serdes.defaultSerdes,
-  };
+  return materializedAs(storeName, materialized, builder, serdes.defaultSerdes);
 }
 
 /**
@@ -112,31 +105,26 @@ export function sessionStore<K, V>(
   keySerde: Serde<K> | undefined,
   valueSerde: Serde<V> | undefined,
 ): MaterializedStore<StateStore> {
-  const retention = windowedRetention(
-    storeName,
-    windows.inactivityGap() + windows.gracePeriodMs(),
-    'inactivity gap plus grace period',
-    materialized as Materialized<unknown, unknown> | undefined,
-  );
-  if (materialized?.storeSupplier !== undefined) {
-    throw new TopologyError(
-      `session store '${storeName}' cannot use a key-value store supplier: use Materialized.as(name)`,
-    );
-  }
+  const retention = windowedRetention('session', storeName, materialized, {
+    minimumMs: windows.inactivityGap() + windows.gracePeriodMs(),
+    what: 'inactivity gap plus grace period',
+  });
   const serdes = serdesFor(storeName, materialized, keySerde, valueSerde);
   const supplier =
     materialized?.storeType === 'IN_MEMORY'
       ? Stores.inMemorySessionStore(storeName, retention)
       : Stores.persistentSessionStore(storeName, retention);
   const builder = Stores.sessionStoreBuilder(supplier, serdes.keySerde, serdes.valueSerde);
-  if (materialized?.cachingEnabled ?? true) builder.withCachingEnabled();
-  else builder.withCachingDisabled();
-  if (materialized?.loggingEnabled ?? true) builder.withLoggingEnabled(materialized?.topicConfig);
-  else builder.withLoggingDisabled();
-  return {
-    storeName,
-    queryableStoreName: materialized?.storeName,
-    builder,
-    defaultSerdes: serdes.defaultSerdes,
-  };
+  return materializedAs(storeName, materialized, builder, serdes.defaultSerdes);
+}
+
+/** A windowed store's builder with caching and logging as `materialized` says, and its names. */
+function materializedAs<K, V>(
+  storeName: string,
+  materialized: Materialized<K, V> | undefined,
+  builder: StoreBuilder<StateStore>,
+  defaultSerdes: DefaultSerde<unknown>[],
+): MaterializedStore<StateStore> {
+  withCachingAndLogging(builder, materialized);
+  return { storeName, queryableStoreName: materialized?.storeName, builder, defaultSerdes };
 }

@@ -1,6 +1,6 @@
 import type { Serde } from '../../serde/serde';
-import type { StateStore } from '../../state/state-store';
-import type { StoreBuilder } from '../../state/store-builder';
+import type { StateStore } from '../state-store';
+import type { StoreBuilder } from '../store-builder';
 import type { ProcessorSupplier } from '../processor';
 import type { StreamPartitioner } from '../stream-partitioner';
 import type { TimestampExtractor } from '../timestamp-extractor';

@@ -4,7 +4,7 @@ import { Windowed } from '../../windowing/windowed';
 import { Serdes } from '../../serde/serdes';
 import type { KeyValue } from '../../state/key-value-store';
 import type { MeteredSessionStore } from '../../state/internals/metered-session-store';
-import { testStoreContext } from '../../state/internals/store-test-support';
+import { testStoreContext } from '../../../test-support/store-test-support';
 import { Stores } from '../../state/stores';
 import { TaskId } from '../../processor/task-id';
 import { CompositeReadOnlySessionStore } from './composite-read-only-session-store';

@@ -4,7 +4,7 @@ import { TaskId } from '../../processor/task-id';
 import { Serdes } from '../../serde/serdes';
 import type { KeyValue } from '../../state/key-value-store';
 import type { MeteredWindowStore } from '../../state/internals/metered-window-store';
-import { testStoreContext } from '../../state/internals/store-test-support';
+import { testStoreContext } from '../../../test-support/store-test-support';
 import { Stores } from '../../state/stores';
 import type { Windowed } from '../../windowing/windowed';
 import { CompositeReadOnlyWindowStore } from './composite-read-only-window-store';

@@ -6,7 +6,6 @@ import {
 } from '../../errors/invalid-state-store.error';
 import { UnknownStateStoreError } from '../../errors/unknown-state-store.error';
 import type { Subtopology } from '../../processor/internals/topology-nodes';
-import { KafkaStreamsState } from '../../runtime/kafka-streams-state';
 import type { PartitionedStores, StoreCopy } from './store-copies';
 import type { StoreQueryParameters } from '../store-query-parameters';
 
@@ -24,7 +23,8 @@ export type LocalStoreSet = PartitionedStores<unknown>;
 
 /** What the provider reads from the client. */
 export interface LocalStoreSource {
-  state(): KafkaStreamsState;
+  /** The client's state, a `KafkaStreamsState` name (`CREATED`, `RUNNING`, ...). */
+  state(): string;
   subtopologyOf(storeName: string): Subtopology | undefined;
   /** Partition count of the store's sub-topology, when known. */
   partitionCount(storeName: string): number | undefined;
@@ -61,15 +61,14 @@ export class LocalStoreProvider {
   storeSet<T>(params: StoreQueryParameters<T>): LocalStoreSet {
     const state = this.source.state();
     const name = params.storeName;
-    if (state === KafkaStreamsState.CREATED) {
+    if (state === 'CREATED') {
       throw new StreamsNotStartedError(
         `KafkaStreams is not started yet (state ${state}); call start() and retry`,
       );
     }
     if (!this.source.subtopologyOf(name))
       throw new UnknownStateStoreError(`the topology has no state store named '${name}'`);
-    const queryable =
-      state === KafkaStreamsState.RUNNING || state === KafkaStreamsState.REBALANCING;
+    const queryable = state === 'RUNNING' || state === 'REBALANCING';
     if (!queryable) {
       throw new StateStoreNotAvailableError(
         `store '${name}' is not available: KafkaStreams is ${state}`,

@@ -1,5 +1,17 @@
 import { executeStateQuery, type QueryableCopy } from './state-query-executor';
-import { KeyQuery, RangeQuery, WindowKeyQuery } from '../queries';
+import {
+  KeyQuery,
+  RangeQuery,
+  SessionKeyQuery,
+  WindowKeyQuery,
+  WindowRangeQuery,
+} from '../queries';
+import { Serdes } from '../../serde/serdes';
+import { Stores } from '../../state/stores';
+import { SessionWindow } from '../../windowing/session-window';
+import { TimeWindow } from '../../windowing/time-window';
+import { Windowed } from '../../windowing/windowed';
+import { testStoreContext } from '../../../test-support/store-test-support';
 import { FailureReason, StateQueryRequest } from '../state-query';
 
 /** A key-value copy with the async reads the executor uses. */
@@ -26,6 +38,11 @@ function kvCopy(
     store,
     position: () => ({ events: { [partition]: lastOffset } }),
   };
+}
+
+/** The active, caught-up copy of partition 0 over `store`. */
+function copy(store: unknown): QueryableCopy {
+  return { taskId: '0_0', partition: 0, active: true, lag: 0, store, position: () => ({}) };
 }
 
 describe('executeStateQuery (interactive queries v2)', () => {
@@ -64,22 +81,14 @@ describe('executeStateQuery (interactive queries v2)', () => {
       queryGet: (key: string) => (reads.push(`queryGet ${key}`), key === 'a' ? 5 : undefined),
       getAsync: async (key: string) => (reads.push(`getAsync ${key}`), undefined),
     };
-    const copy: QueryableCopy = {
-      taskId: '0_0',
-      partition: 0,
-      active: true,
-      lag: 0,
-      store,
-      position: () => ({}),
-    };
     const { request } = StateQueryRequest.inStore('s').withQuery(KeyQuery.withKey('a'));
-    const result = await executeStateQuery(request, true, [copy]);
+    const result = await executeStateQuery(request, true, [copy(store)]);
     expect(result.partitionResults[0]).toEqual(
       expect.objectContaining({ partition: 0, success: true, result: 5 }),
     );
     expect(reads).toEqual(['queryGet a']);
     store.syncReads = false;
-    const async = await executeStateQuery(request, true, [copy]);
+    const async = await executeStateQuery(request, true, [copy(store)]);
     expect(async.partitionResults[0]).toEqual(
       expect.objectContaining({ partition: 0, success: true, result: null }),
     );
@@ -148,5 +157,58 @@ describe('executeStateQuery (interactive queries v2)', () => {
       failureReason: FailureReason.STORE_EXCEPTION,
       failureMessage: 'disk on fire',
     });
+  });
+
+  it("answers session and window-range queries from real stores, and refuses a kind's wrong query", async () => {
+    const sessions = Stores.sessionStoreBuilder(
+      Stores.inMemorySessionStore('sessions', 60_000),
+      Serdes.String(),
+      Serdes.Long(),
+    ).build();
+    const windows = Stores.windowStoreBuilder(
+      Stores.inMemoryWindowStore('windows', 60_000, 1_000),
+      Serdes.String(),
+      Serdes.Long(),
+    ).build();
+    await sessions.init(testStoreContext());
+    await windows.init(testStoreContext());
+    sessions.put(new Windowed('a', new SessionWindow(10, 20)), 2);
+    sessions.put(new Windowed('a', new SessionWindow(40, 40)), 1);
+    sessions.put(new Windowed('b', new SessionWindow(10, 10)), 7);
+    windows.put('a', 1, 0);
+    windows.put('b', 2, 1_000);
+    windows.put('c', 3, 5_000);
+    const session = await executeStateQuery(
+      StateQueryRequest.inStore('sessions').withQuery(SessionKeyQuery.withKey('a')).request,
+      true,
+      [copy(sessions)],
+    );
+    expect(session.partitionResults[0]).toMatchObject({ success: true });
+    expect(session.partitionResults[0].result).toEqual([
+      { key: new Windowed('a', new SessionWindow(10, 20)), value: 2 },
+      { key: new Windowed('a', new SessionWindow(40, 40)), value: 1 },
+    ]);
+    const range = await executeStateQuery(
+      StateQueryRequest.inStore('windows').withQuery(
+        WindowRangeQuery.withWindowStartRange(0, 1_000),
+      ).request,
+      true,
+      [copy(windows)],
+    );
+    expect(range.partitionResults[0].result).toEqual([
+      { key: new Windowed('a', new TimeWindow(0, 1_000)), value: 1 },
+      { key: new Windowed('b', new TimeWindow(1_000, 2_000)), value: 2 },
+    ]);
+    const wrong = await executeStateQuery(
+      StateQueryRequest.inStore('windows').withQuery(SessionKeyQuery.withKey('a')).request,
+      true,
+      [copy(windows)],
+    );
+    expect(wrong.partitionResults[0]).toMatchObject({
+      success: false,
+      failureReason: FailureReason.UNKNOWN_QUERY_TYPE,
+    });
+    await sessions.close();
+    await windows.close();
   });
 });

@@ -1,4 +1,5 @@
 import type { KeyValue, ReadOnlyKeyValueStore } from '../../state/key-value-store';
+import type { ReadOnlySessionStore } from '../../state/session-store';
 import type { ReadOnlyWindowStore } from '../../state/window-store';
 import type { LocalStore } from './local-store-provider';
 import { satisfies, mergePositions, type Position } from '../position';
@@ -21,6 +22,8 @@ const isKeyValue = (s: unknown): s is ReadOnlyKeyValueStore<unknown, unknown> =>
   typeof s === 'object' && s !== null && 'rangeAsync' in s && 'approximateNumEntries' in s;
 const isWindow = (s: unknown): s is ReadOnlyWindowStore<unknown, unknown> =>
   typeof s === 'object' && s !== null && 'fetchWindowsAsync' in s;
+const isSession = (s: unknown): s is ReadOnlySessionStore<unknown, unknown> =>
+  typeof s === 'object' && s !== null && 'findSessionsAsync' in s;
 
 /**
  * Answers an interactive query v2 request from this instance's local copies: per partition, a
@@ -170,6 +173,8 @@ async function run<K>(query: StoreQuery<K>, raw: unknown): Promise<unknown> {
             query.timeTo,
           )) as KeyValue<unknown, unknown>[])
         : UNKNOWN;
+    case 'session':
+      return isSession(store) ? store.fetchAsync(query.key) : UNKNOWN;
     default:
       return UNKNOWN;
   }

@@ -9,15 +9,7 @@ export function readingStore<T>(name: string, read: () => T): T {
   try {
     return read();
   } catch (error) {
-    if (error instanceof StoreClosedError) {
-      throw new StateStoreMigratedError(
-        `store '${name}' moved to another instance: rediscover its owner and retry`,
-        {
-          cause: error,
-        },
-      );
-    }
-    throw error;
+    throw migratedIfClosed(name, error);
   }
 }
 
@@ -26,14 +18,15 @@ export async function readingStoreAsync<T>(name: string, read: () => Promise<T>)
   try {
     return await read();
   } catch (error) {
-    if (error instanceof StoreClosedError) {
-      throw new StateStoreMigratedError(
-        `store '${name}' moved to another instance: rediscover its owner and retry`,
-        {
-          cause: error,
-        },
-      );
-    }
-    throw error;
+    throw migratedIfClosed(name, error);
   }
+}
+
+/** The error a failed read of store `name` throws: a closed store has migrated. */
+function migratedIfClosed(name: string, error: unknown): unknown {
+  if (!(error instanceof StoreClosedError)) return error;
+  return new StateStoreMigratedError(
+    `store '${name}' moved to another instance: rediscover its owner and retry`,
+    { cause: error },
+  );
 }

@@ -3,6 +3,7 @@ import { DefaultStreamPartitioner } from '../../cluster/default-stream-partition
 import { HostInfo } from '../../cluster/host-info';
 import { UnknownStateStoreError } from '../../errors/unknown-state-store.error';
 import type { Subtopology } from '../../processor/internals/topology-nodes';
+import type { Topology } from '../../processor/topology';
 import { KeyQueryMetadata } from '../key-query-metadata';
 import type { KeyPartitioning } from '../key-query-metadata';
 import type { StreamsMetadata } from '../streams-metadata';
@@ -19,7 +20,8 @@ export class StreamsMetadataState {
   private metadata: StreamsMetadata[] = [];
 
   constructor(
-    private readonly subtopologies: () => readonly Subtopology[],
+    /** The topology: its sub-topologies, and which one holds a store. */
+    private readonly topology: Pick<Topology, 'subtopologies' | 'subtopologyOf'>,
     /** Physical source topics of a sub-topology (internal topics prefixed). */
     private readonly physicalSources: (sub: Subtopology) => readonly string[],
     /** Partition count of a physical source topic. */
@@ -28,7 +30,7 @@ export class StreamsMetadataState {
 
   /** Rebuilds the view from a new assignment. */
   update(info: AssignmentInfo): void {
-    const subs = this.subtopologies();
+    const subs = this.topology.subtopologies();
     this.metadata = info.hosts
       .filter((h) => h.endpoint !== undefined)
       .map((h) => {
@@ -99,7 +101,7 @@ export class StreamsMetadataState {
 
   /** The sub-topology that holds `storeName`. */
   subtopologyOf(storeName: string): Subtopology {
-    const sub = this.subtopologies().find((s) => s.stores.includes(storeName));
+    const sub = this.topology.subtopologyOf(storeName);
     if (!sub)
       throw new UnknownStateStoreError(`the topology has no state store named '${storeName}'`);
     return sub;

@@ -7,7 +7,7 @@ import {
   connectedProducer,
   createChangelog,
   tempStateDir,
-} from './state-restore.broker-test-support';
+} from '../../../test-support/state-restore.broker-test-support';
 
 describe('changelog with caching (real broker)', () => {
   let ctx: KafkaTestContext;

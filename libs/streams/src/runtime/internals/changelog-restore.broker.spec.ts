@@ -10,7 +10,7 @@ import {
   connectedProducer,
   createChangelog,
   tempStateDir,
-} from './state-restore.broker-test-support';
+} from '../../../test-support/state-restore.broker-test-support';
 
 /** Writes `n` keys (and overwrites and deletes some), committing every `perCommit` puts. */
 async function writeSome(

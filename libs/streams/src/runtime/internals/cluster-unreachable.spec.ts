@@ -24,6 +24,19 @@ describe('isClusterUnreachableError', () => {
     expect(isClusterUnreachableError(exhausted)).toBe(true);
   });
 
+  it('is false for a broker certificate this client does not trust, however wrapped', () => {
+    const untrusted = new KafkaJSConnectionError(
+      'Connection error: self-signed certificate in certificate chain',
+      { code: 'SELF_SIGNED_CERT_IN_CHAIN' },
+    );
+    expect(isClusterUnreachableError(untrusted)).toBe(false);
+    const exhausted = new KafkaJSNumberOfRetriesExceeded(untrusted, {
+      retryCount: 5,
+      retryTime: 1,
+    });
+    expect(isClusterUnreachableError(exhausted)).toBe(false);
+  });
+
   it('is true for a changelog send that failed because the broker was down', () => {
     const error = new RecordCollectorSendError('sending 21 records to x-changelog failed', {
       cause: new KafkaJSConnectionError('Connection error: connect ECONNREFUSED'),

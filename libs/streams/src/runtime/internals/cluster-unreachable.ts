@@ -1,3 +1,5 @@
+import { isCertificateFailure } from './kafka-trust';
+
 /**
  * kafkajs errors that mean "the cluster cannot be reached right now" even though kafkajs marks
  * some of them non-retriable (they are what its own retries ended with).
@@ -22,10 +24,12 @@ const UNREACHABLE_ERROR_NAMES = new Set([
  * thread (tasks closed dirty, rejoin, restore) instead of shutting down.
  *
  * Not unreachable: errors from processors or serdes, and broker refusals that will not change
- * by themselves (a record too large, an authorization failure, a fenced producer epoch).
+ * by themselves (a record too large, an authorization or authentication failure, a broker
+ * certificate this client does not trust, a fenced producer epoch).
  */
 export function isClusterUnreachableError(error: unknown, depth = 0): boolean {
   if (depth > 8 || typeof error !== 'object' || error === null) return false;
+  if (depth === 0 && isCertificateFailure(error)) return false;
   const e = error as {
     name?: unknown;
     retriable?: unknown;

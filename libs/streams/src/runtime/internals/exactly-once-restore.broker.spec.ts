@@ -8,7 +8,7 @@ import {
   changelogEndOffset,
   createChangelog,
   tempStateDir,
-} from './state-restore.broker-test-support';
+} from '../../../test-support/state-restore.broker-test-support';
 
 /** Sends through whichever transaction is open, as the EOS runtime does. */
 class TransactionalSender {

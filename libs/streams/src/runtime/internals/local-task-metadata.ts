@@ -1,4 +1,4 @@
-import type { StateStore } from '../../state/state-store';
+import type { StateStore } from '../../processor/state-store';
 import type { LocalStoreMetrics, StoreMetricsSnapshot } from '../../state/store-metrics-snapshot';
 import type { RocksDBStoreMetrics } from '../../state/rocksdb-store-metrics';
 import type { TaskMetadata } from '../task-metadata';

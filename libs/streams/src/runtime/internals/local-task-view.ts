@@ -11,10 +11,30 @@ import { fetchTopicOffsetsSettled } from './topic-admin';
  * an active task's input position (read-your-writes), and each copy's changelog lag.
  */
 export class LocalTaskView {
+  /** The warm-up replicas of the latest assignment (a subset of the standby tasks). */
+  private warmup: readonly string[] = [];
+
   constructor(
     private readonly active: () => ActiveTaskManager | undefined,
     private readonly standbys: () => StandbyTaskManager | undefined,
   ) {}
+
+  /** Notes the warm-up replicas of a new assignment. */
+  assigned(warmup: readonly string[]): void {
+    this.warmup = warmup;
+  }
+
+  /** The active tasks with their stores (empty before the first assignment). */
+  activeTasks(): ReturnType<ActiveTaskManager['tasks']> {
+    return this.active()?.tasks() ?? [];
+  }
+
+  /** Local task ids: active, standby, and the standbys that are warm-up replicas. */
+  taskIds(): { active: string[]; standby: string[]; warmup: string[] } {
+    const standby = this.standbys()?.taskIds() ?? [];
+    const warmup = this.warmup.filter((id) => standby.includes(id));
+    return { active: this.active()?.taskIds() ?? [], standby, warmup };
+  }
 
   /**
    * Local copies of `storeName` that queries may read: the active copies of restored tasks

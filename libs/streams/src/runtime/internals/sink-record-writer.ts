@@ -63,6 +63,7 @@ export class SinkRecordWriter {
       const response = config.productionExceptionHandler.handle(
         { topic, key: record.key, value: record.value },
         err,
+        this.options.log,
       );
       if (response === HandlerResponse.CONTINUE) {
         metrics.skippedProduction++;

@@ -72,7 +72,7 @@ export class SourceRecordReader {
   private onDeserializationError(raw: ConsumedRecord, error: Error): void {
     const { config, metrics } = this.options;
     const handler = config.deserializationExceptionHandler;
-    const response = handler.handle(raw, error);
+    const response = handler.handle(raw, error, this.options.log);
     if (response === HandlerResponse.FAIL) {
       throw new StreamsProcessingError(
         `deserialization of ${raw.topic}-${raw.partition}@${raw.offset} failed and the handler chose FAIL: ${error.message}`,

@@ -35,18 +35,13 @@ function fakeKafka() {
   return { kafka, consumers };
 }
 
-const until = async (condition: () => boolean, ms = 5_000): Promise<void> => {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
-
 describe('StandbyTaskManager', () => {
   let root: string;
   beforeEach(() => (root = mkdtempSync(join(tmpdir(), 'standby-manager-'))));
-  afterEach(() => rmSync(root, { recursive: true, force: true }));
+  afterEach(() => {
+    jest.useRealTimers();
+    rmSync(root, { recursive: true, force: true });
+  });
 
   function manager(endOffsets: { partition: number; high: string }[] = []) {
     const builder = new StreamsBuilder();
@@ -67,7 +62,12 @@ describe('StandbyTaskManager', () => {
       kafka,
       admin,
       stateDirectory: new StateDirectory({ stateDir: root, applicationId: 'app' }),
-      logger: { info: () => undefined, warn: (m) => void warnings.push(m) },
+      logger: {
+        error: () => undefined,
+        info: () => undefined,
+        debug: () => undefined,
+        warn: (m) => void warnings.push(m),
+      },
     });
     return { standbys, consumers, warnings };
   }
@@ -107,14 +107,18 @@ describe('StandbyTaskManager', () => {
       'seek app-users-store-changelog:0@0',
     ]);
 
-    // A crash kafkajs restarts by itself: nothing to do.
+    // A crash kafkajs restarts by itself: nothing to do, however long one waits.
+    jest.useFakeTimers();
     consumers[0].emitter.emit('crash', { payload: { error: new Error('blip'), restart: true } });
-    await new Promise((r) => setTimeout(r, 1_200));
+    await jest.advanceTimersByTimeAsync(60_000);
     expect(consumers).toHaveLength(1);
 
     // A crash it does not restart: a new consumer from the standbys' positions after a second.
     consumers[0].emitter.emit('crash', { payload: { error: new Error('fatal'), restart: false } });
-    await until(() => consumers.length === 2 && consumers[1].calls.length === 4);
+    await jest.advanceTimersByTimeAsync(999);
+    expect(consumers).toHaveLength(1);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(consumers).toHaveLength(2);
     expect(consumers[0].calls.at(-1)).toBe('disconnect');
     expect(consumers[1].calls).toEqual([
       'connect',
@@ -129,9 +133,11 @@ describe('StandbyTaskManager', () => {
     // The crashed consumer was replaced: its late events change nothing; nor does a crash after
     // the manager closed.
     consumers[0].emitter.emit('crash', { payload: { error: new Error('late'), restart: false } });
+    await jest.advanceTimersByTimeAsync(60_000);
+    expect(consumers).toHaveLength(2);
     await standbys.closeAll();
     consumers[1].emitter.emit('crash', { payload: { error: new Error('closed'), restart: false } });
-    await new Promise((r) => setTimeout(r, 1_200));
+    await jest.advanceTimersByTimeAsync(60_000);
     expect(consumers).toHaveLength(2);
   });
 });

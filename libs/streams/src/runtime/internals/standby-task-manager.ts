@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Admin, Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import type { Topology } from '../../processor/topology';
-import type { ChangelogRecord } from '../../state/state-store-context';
+import type { ChangelogRecord } from '../../processor/state-store-context';
 import type { LagInfo } from '../../query/streams-metadata';
 import type { StateDirectory } from './state-directory';
 import type { StateLogger } from '../state-logger';
-import { fixedAssigner } from './state-restorer';
+import { fixedAssigner } from './throwaway-group-consumer';
 import { StandbyTask, type StandbyPartition } from './standby-task';
 import type { ResolvedStreamsConfig } from '../streams-config';
 import { fetchTopicOffsetsSettled } from './topic-admin';

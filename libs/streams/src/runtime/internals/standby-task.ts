@@ -5,8 +5,8 @@ import type {
   ChangelogRecord,
   StateStoreContext,
   StoreRegistration,
-} from '../../state/state-store-context';
-import type { StateStore } from '../../state/state-store';
+} from '../../processor/state-store-context';
+import type { StateStore } from '../../processor/state-store';
 import { TaskEngines } from '../../state/internals/task-engines';
 import type { StateDirectory } from './state-directory';
 import type { StateLogger } from '../state-logger';

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Admin, EachBatchPayload, Kafka, PartitionAssigner } from 'kafkajs';
-import { AssignerProtocol } from './kafkajs/kafkajs';
+import type { Admin, EachBatchPayload, Kafka } from 'kafkajs';
 import { ChangelogRestoreError } from '../../errors/changelog-restore.error';
 import { topicPartitionKey } from '../../processor/topic-partition';
-import type { ChangelogRecord } from '../../state/state-store-context';
+import type { ChangelogRecord } from '../../processor/state-store-context';
 import { consoleStateLogger, type StateLogger } from '../state-logger';
 import type { StateRestoreListener } from '../state-restore-listener';
+import { fixedAssigner, isTransientConsumerError } from './throwaway-group-consumer';
 import { fetchTopicOffsetsSettled } from './topic-admin';
 
 /** One store's changelog partition to restore. */
@@ -68,8 +68,6 @@ interface PartitionRestore {
   done: boolean;
 }
 
-const ASSIGNER_NAME = 'NestStreamsRestoreAssigner';
-
 /**
  * Restores stores from their changelogs, as Kafka Streams' restore consumer does: reads each
  * changelog partition from the checkpoint + 1 (or the log start) up to the log end offset
@@ -97,8 +95,12 @@ export class StateRestorer {
    * Restores every target, all partitions in one consumer, and resolves when each reached its
    * end offset.
    *
-   * @throws ChangelogRestoreError when the consumer crashes, a store write or a listener
-   *   throws, no progress is made for `stallTimeoutMs`, or `signal` aborts: the stores hold a
+   * A consumer that fails because the cluster is unreachable or not ready is replaced by one
+   * that resumes from the positions reached, for as long as `stallTimeoutMs` allows.
+   *
+   * @throws ChangelogRestoreError when the consumer crashes for another reason, or keeps
+   *   failing for `stallTimeoutMs`, a store write or a listener throws, no progress is made for
+   *   `stallTimeoutMs`, or `signal` aborts: the stores hold a
    *   partial restore; restart it (from the same checkpoints) or close the task dirty.
    */
   async restore(
@@ -113,7 +115,7 @@ export class StateRestorer {
       const { topic, partition, storeName } = r.target;
       listener.onRestoreStart?.({ topic, partition }, storeName, r.start, r.end);
     }
-    if (pending.length > 0) await this.consume(pending, listener, options.signal);
+    if (pending.length > 0) await this.consumeResuming(pending, listener, options.signal);
     return restores.map((r) => ({
       storeName: r.target.storeName,
       topic: r.target.topic,
@@ -176,6 +178,44 @@ export class StateRestorer {
     }
   }
 
+  /**
+   * Runs the restore consumer and, when it fails because the cluster is unreachable or not
+   * ready (a group coordinator still loading after a broker start, a broker restart), starts a
+   * new one from the positions reached, until `stallTimeoutMs` passes without progress.
+   */
+  private async consumeResuming(
+    pending: readonly PartitionRestore[],
+    listener: StateRestoreListener,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
+    const stallMs = this.options.stallTimeoutMs ?? 60_000;
+    const positions = (): number => pending.reduce((sum, r) => sum + r.position, 0);
+    let progressAt = Date.now();
+    for (let attempt = 1; ; attempt++) {
+      const before = positions();
+      try {
+        await this.consume(
+          pending.filter((r) => !r.done),
+          listener,
+          signal,
+        );
+        return;
+      } catch (error) {
+        if (positions() > before) progressAt = Date.now();
+        const backoffMs = Math.min(200 * 2 ** (attempt - 1), 5_000);
+        const retry =
+          !signal?.aborted &&
+          isTransientConsumerError(error) &&
+          Date.now() + backoffMs - progressAt < stallMs;
+        if (!retry) throw error;
+        this.logger.warn(
+          `restore of ${pending.length} changelog partition(s) interrupted (${describe(error)}); resuming from the positions reached in ${backoffMs} ms`,
+        );
+        await new Promise((resolve) => setTimeout(resolve, backoffMs));
+      }
+    }
+  }
+
   private async consume(
     pending: PartitionRestore[],
     listener: StateRestoreListener,
@@ -203,6 +243,7 @@ export class StateRestorer {
     const finished = new Promise<void>((resolve, reject) => {
       settle = { resolve, reject };
     });
+    finished.catch(() => undefined); // awaited below unless the start fails first
     let failure: Error | undefined;
     const fail = (r: PartitionRestore | undefined, message: string, cause?: unknown): void => {
       if (failure) return;
@@ -298,11 +339,13 @@ export class StateRestorer {
       await consumer.connect();
       await consumer.subscribe({ topics: Object.keys(assignment), fromBeginning: true });
       await consumer.run({ autoCommit: false, eachBatch });
+      // A consumer that crashed joining its group (reported through CRASH) cannot seek.
+      if (failure) throw failure;
       for (const r of pending) {
         consumer.seek({
           topic: r.target.topic,
           partition: r.target.partition,
-          offset: String(r.start),
+          offset: String(r.position),
         });
       }
       lastProgress = Date.now();
@@ -334,30 +377,7 @@ export class StateRestorer {
   }
 }
 
-/** An assigner that gives the (only) member exactly the partitions to restore. */
-export function fixedAssigner(assignment: Record<string, number[]>): PartitionAssigner {
-  return () => ({
-    name: ASSIGNER_NAME,
-    version: 1,
-    async assign({ members }) {
-      return members.map((member, i) => ({
-        memberId: member.memberId,
-        memberAssignment: AssignerProtocol.MemberAssignment.encode({
-          version: 1,
-          assignment: i === 0 ? assignment : {},
-          userData: Buffer.alloc(0),
-        }),
-      }));
-    },
-    protocol({ topics }) {
-      return {
-        name: ASSIGNER_NAME,
-        metadata: AssignerProtocol.MemberMetadata.encode({
-          version: 1,
-          topics,
-          userData: Buffer.alloc(0),
-        }),
-      };
-    },
-  });
+function describe(error: unknown): string {
+  const cause = error instanceof Error ? (error.cause ?? error) : error;
+  return cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
 }

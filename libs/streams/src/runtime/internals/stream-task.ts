@@ -8,9 +8,8 @@ import { Record } from '../../processor/record';
 import type { TaskId } from '../../processor/task-id';
 import type { Topology } from '../../processor/topology';
 import type { RecordCache } from '../../state/internals/record-cache';
-import { TaskEngines } from '../../state/internals/task-engines';
-import type { StateStoreContext, StoreRegistration } from '../../state/state-store-context';
-import type { StateStore } from '../../state/state-store';
+import type { StateStoreContext, StoreRegistration } from '../../processor/state-store-context';
+import type { StateStore } from '../../processor/state-store';
 import type { ConsumedRecord } from './consumed-record';
 import { PunctuationSchedule } from './punctuation-schedule';
 import type { ResolvedStreamsConfig } from '../streams-config';
@@ -50,8 +49,6 @@ export interface StreamTaskOptions {
 export class StreamTask {
   readonly id: TaskId;
   readonly metrics = new TaskMetrics();
-  /** The task's persistent engines: flushed before checkpoints, committed with transactions. */
-  readonly engines = new TaskEngines();
   private readonly nodes = new Map<string, TaskProcessorNode>();
   private readonly sourcesByTopic = new Map<string, TaskProcessorNode>();
   private readonly storesByName = new Map<string, StateStore>();
@@ -100,8 +97,7 @@ export class StreamTask {
     const context: StateStoreContext = {
       applicationId: config.applicationId,
       taskId: this.id,
-      // The stores' engines find the task's registry in their configs.
-      appConfigs: this.engines.attachTo(config as unknown as { readonly [name: string]: unknown }),
+      appConfigs: config as unknown as { readonly [name: string]: unknown },
       taskDir,
       recordCollector,
       cache,
@@ -215,10 +211,7 @@ export class StreamTask {
     return this.punctuate(PunctuationType.WALL_CLOCK_TIME, now);
   }
 
-  /**
-   * Flushes caches and stores (cache flushes forward downstream, reaching the collector). The
-   * task's persistent engines are not flushed by it: {@link engines} are, before a checkpoint.
-   */
+  /** Flushes caches and stores (cache flushes forward downstream, reaching the collector). */
   async flushState(): Promise<void> {
     for (const store of this.storesByName.values()) {
       this.currentMetadata = undefined;
@@ -236,16 +229,9 @@ export class StreamTask {
     return this.processedSinceCommit > 0 || this.commitRequested || this.offsets.uncommitted;
   }
 
-  /**
-   * A commit should not wait for the interval: a processor called `context.commit()`, or the
-   * writes waiting for the transaction passed `statestore.uncommitted.max.bytes`.
-   */
-  commitRequestedNow(): boolean {
-    return (
-      this.commitRequested ||
-      (this.engines.transactions &&
-        this.engines.uncommittedBytes() > this.options.config.statestoreUncommittedMaxBytes)
-    );
+  /** A processor called `context.commit()`. */
+  commitRequestedByProcessor(): boolean {
+    return this.commitRequested;
   }
 
   markCommitted(): void {
@@ -370,19 +356,18 @@ export class StreamTask {
       recordMetadata: () => this.currentMetadata,
       forward: (record, childName) => {
         // Always this context's node: a cache flush can forward while another node runs.
-        const current = node;
         if (childName !== undefined) {
-          const child = current.childrenByName.get(childName);
+          const child = node.childrenByName.get(childName);
           if (!child) {
             throw new StreamsProcessingError(
-              `processor '${current.def.name}' has no child named '${childName}'`,
+              `processor '${node.def.name}' has no child named '${childName}'`,
               this.id.toString(),
             );
           }
           this.processNode(child, record as Record<unknown, unknown>);
           return;
         }
-        for (const child of current.children)
+        for (const child of node.children)
           this.processNode(child, record as Record<unknown, unknown>);
       },
       getStateStore: <S>(name: string): S => {
@@ -402,9 +387,7 @@ export class StreamTask {
         const now = type === PunctuationType.STREAM_TIME ? this.streamTime : this.now();
         return this.punctuations.schedule(def.name, intervalMs, type, punctuator, now);
       },
-      commit: () => {
-        this.commitRequested = true;
-      },
+      commit: () => void (this.commitRequested = true),
       currentStreamTimeMs: () => this.streamTime,
       currentSystemTimeMs: () => this.wallClock,
       hasChildren: () => node.children.length > 0,

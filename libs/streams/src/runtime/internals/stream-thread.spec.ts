@@ -1,12 +1,27 @@
 import { EventEmitter } from 'node:events';
 import type { Kafka } from 'kafkajs';
+import { encodeInfo, type AssignmentInfo } from '../../cluster/internals/assignment-info';
+import { cancelGroupRejoin, groupRejoinPending } from './kafkajs/group-rejoin';
+import { AssignerProtocol } from './kafkajs/kafkajs';
 import { StreamThread, type StreamThreadOptions } from './stream-thread';
 
 /** A kafkajs consumer double: records calls and lets the test emit its instrumentation events. */
 function fakeConsumer() {
   const emitter = new EventEmitter();
   const calls: string[] = [];
+  /** What describeGroup answers: each member's assignment. */
+  const assignments = new Map<string, AssignmentInfo>();
   const consumer = {
+    describeGroup: async () => ({
+      members: [...assignments].map(([memberId, info]) => ({
+        memberId,
+        memberAssignment: AssignerProtocol.MemberAssignment.encode({
+          version: 1,
+          assignment: {},
+          userData: encodeInfo(info),
+        }),
+      })),
+    }),
     events: { REBALANCING: 'rebalancing', GROUP_JOIN: 'group-join', CRASH: 'crash' },
     on: (event: string, listener: (e: unknown) => void) => emitter.on(event, listener),
     connect: async () => void calls.push('connect'),
@@ -15,11 +30,11 @@ function fakeConsumer() {
     stop: async () => void calls.push('stop'),
     disconnect: async () => void calls.push('disconnect'),
   };
-  return { consumer, emitter, calls };
+  return { consumer, emitter, calls, assignments };
 }
 
 function thread() {
-  const { consumer, emitter, calls } = fakeConsumer();
+  const { consumer, emitter, calls, assignments } = fakeConsumer();
   let consumerConfig: { retry?: { restartOnFailure?: (e: Error) => Promise<boolean> } } = {};
   const kafka = {
     consumer: (config: typeof consumerConfig) => {
@@ -50,7 +65,7 @@ function thread() {
       tasks: () => [],
       taskIds: () => [],
     },
-    standbys: { closeAll: async () => undefined },
+    standbys: { closeAll: async () => undefined, assign: async () => undefined },
     assignor: {},
     listener,
     logger: { info: () => undefined, warn: () => undefined },
@@ -59,6 +74,7 @@ function thread() {
     streamThread: new StreamThread(options),
     emitter,
     calls,
+    assignments,
     listener,
     restartOnFailure: () => consumerConfig.retry!.restartOnFailure!(new Error('crash')),
   };
@@ -97,5 +113,50 @@ describe('StreamThread after stop (a broker outage replaced it)', () => {
     t.emitter.emit('rebalancing', {});
     expect(t.listener.onRebalancing).toHaveBeenCalledTimes(1);
     await t.streamThread.stop();
+  });
+});
+
+describe('StreamThread probing rebalance (warm-ups placed)', () => {
+  const warmupAssignment = (probingRebalanceAtMs: number): AssignmentInfo => ({
+    version: 1,
+    processId: 'p-b',
+    active: [],
+    standby: ['0_1'],
+    warmup: ['0_1'],
+    hosts: [],
+    probingRebalanceAtMs,
+  });
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+  it('rejoins as the same member, never leaving the group, once per probing time', async () => {
+    const t = thread();
+    await t.streamThread.start();
+    const at = Date.now();
+    t.assignments.set('m-b', warmupAssignment(at));
+    t.emitter.emit('group-join', { payload: { memberId: 'm-b' } });
+    await settle();
+
+    // Leaving would let the group form a generation without this member, whose assignor
+    // gives this member's tasks (and, when every member probes, all tasks) to whoever is
+    // back first, restoring whole changelogs.
+    expect(t.calls).toEqual(['connect', 'subscribe', 'run']);
+    expect(groupRejoinPending('app', 'm-b')).toBe(true);
+
+    // The heartbeat answered the request; the rejoin changed nothing and handed the same
+    // assignment back: no second probe for the same time.
+    cancelGroupRejoin('app', 'm-b');
+    t.emitter.emit('group-join', { payload: { memberId: 'm-b' } });
+    await settle();
+    expect(groupRejoinPending('app', 'm-b')).toBe(false);
+
+    // A new assignment asking for another probe gets one.
+    t.assignments.set('m-b', warmupAssignment(at + 1));
+    t.emitter.emit('group-join', { payload: { memberId: 'm-b' } });
+    await settle();
+    expect(groupRejoinPending('app', 'm-b')).toBe(true);
+    expect(t.calls).toEqual(['connect', 'subscribe', 'run']);
+
+    await t.streamThread.stop();
+    expect(groupRejoinPending('app', 'm-b')).toBe(false);
   });
 });

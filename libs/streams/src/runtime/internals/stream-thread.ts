@@ -3,9 +3,10 @@ import { decodeInfo, type AssignmentInfo } from '../../cluster/internals/assignm
 import {
   streamsPartitionAssignor,
   type StreamsAssignorContext,
-} from '../../cluster/internals/streams-partition-assignor';
+} from './streams-partition-assignor';
 import { AssignerProtocol } from './kafkajs/kafkajs';
-import type { ActiveTaskManager } from './active-task-manager';
+import { ProbingRebalance } from './probing-rebalance';
+import type { ActiveTaskEntry, ActiveTaskManager } from './active-task-manager';
 import { commitFailureAction, isFencedError, isRebalanceError } from './commit-failure';
 import type { StandbyTaskManager } from './standby-task-manager';
 import type { ConsumedRecord } from './consumed-record';
@@ -60,7 +61,7 @@ export class StreamThread {
   private rebalancePending = false;
   private readonly taskByPartition = new Map<string, string>();
   private generationInfo: AssignmentInfo | undefined;
-  private probeTimer: NodeJS.Timeout | undefined;
+  private readonly probing = new ProbingRebalance(() => this.probe());
   /** Closing tasks another member took over, before rejoining (see onTasksMigrated). */
   private migrating = false;
 
@@ -133,7 +134,7 @@ export class StreamThread {
     if (this.stopping) return;
     this.stopping = true;
     if (this.timer) clearInterval(this.timer);
-    if (this.probeTimer) clearTimeout(this.probeTimer);
+    this.probing.cancel();
     const consumer = this.consumer;
     if (!consumer) return;
     // Batches arriving from now on are ignored (see onBatch); commit while still a member.
@@ -178,7 +179,7 @@ export class StreamThread {
       // Streams' max.poll.records) so commits keep their interval (100 ms under exactly-once).
       for (let from = 0; from < records.length; from += MAX_RECORDS_PER_SLICE) {
         await entry.task.process(records.slice(from, from + MAX_RECORDS_PER_SLICE));
-        if (this.rebalancePending || this.commitDue() || entry.task.commitRequestedNow()) {
+        if (this.rebalancePending || this.commitDue() || this.commitRequested(entry)) {
           await this.commit();
         }
       }
@@ -219,6 +220,11 @@ export class StreamThread {
 
   private commitDue(): boolean {
     return Date.now() - this.lastCommit >= this.options.config.commitIntervalMs;
+  }
+
+  /** A processor called `context.commit()`, or the task's uncommitted writes grew too big. */
+  private commitRequested({ task, engines }: ActiveTaskEntry): boolean {
+    return task.commitRequestedByProcessor() || engines.overUncommittedLimit();
   }
 
   private async commit(): Promise<void> {
@@ -269,21 +275,8 @@ export class StreamThread {
         this.taskByPartition.set(`${topic}\u0000${partition}`, id);
     }
     await standbys.assign(info.standby.filter((id) => !wanted.has(id)));
-    this.scheduleProbe(info.probingRebalanceAtMs);
+    if (!this.stopping) this.probing.schedule(info.probingRebalanceAtMs);
     this.options.listener.onRunning();
-  }
-
-  /**
-   * Warm-up replicas were placed: rejoin the group when the leader asked for a probing
-   * rebalance, so warmed-up tasks move to their intended owner. kafkajs cannot request a
-   * rebalance directly; leaving and rejoining (stop, run) does it, keeping every task open.
-   */
-  private scheduleProbe(at: number | undefined): void {
-    if (this.probeTimer) clearTimeout(this.probeTimer);
-    this.probeTimer = undefined;
-    if (at === undefined || this.stopping) return;
-    this.probeTimer = setTimeout(() => void this.probe(), Math.max(0, at - Date.now()));
-    this.probeTimer.unref();
   }
 
   /**
@@ -297,12 +290,19 @@ export class StreamThread {
     await this.runConsumer(consumer);
   }
 
+  /**
+   * The probing rebalance (Kafka Streams' `enforceRebalance()`): rejoins as the same member, so
+   * the group waits for every member. Leaving instead lets a generation form without this member
+   * (or with only the first member back), whose tasks then go to clients with no state for them.
+   */
   private async probe(): Promise<void> {
     const consumer = this.consumer;
     if (!consumer || this.stopping || this.failed) return;
     this.options.logger.info('probing rebalance: rejoining the group so warmed-up tasks can move');
     await this.serialized(() => this.commit()).catch(() => undefined);
-    await consumer.stop();
+    if (this.stopping || !this.memberId) return;
+    if (this.probing.rejoin(this.options.config.applicationId, this.memberId)) return;
+    await consumer.stop(); // kafkajs of another version: leaving is the only way left
     if (this.stopping) return;
     await this.runConsumer(consumer);
   }
@@ -393,11 +393,6 @@ export class StreamThread {
     const err = error instanceof Error ? error : new Error(String(error));
     this.options.logger.warn(`stream thread failed: ${err.message}`);
     this.options.listener.onError(err);
-  }
-
-  /** @internal for the client: the member id in the current generation. */
-  currentMemberId(): string | undefined {
-    return this.memberId;
   }
 }
 

@@ -21,8 +21,12 @@ export class TaskMetrics {
   droppedRecords = 0;
 }
 
-/** Sums the counters of `tasks` (the client's active tasks) and adds `commits`. */
-export function sumTaskMetrics(tasks: Iterable<TaskMetrics>, commits: number): ClientMetrics {
+/** Sums the counters of `tasks` (the client's active tasks) and adds the commit figures. */
+export function sumTaskMetrics(
+  tasks: Iterable<TaskMetrics>,
+  commits: number,
+  commitTimeMs = 0,
+): ClientMetrics {
   const sum: ClientMetrics = {
     processed: 0,
     produced: 0,
@@ -32,6 +36,7 @@ export function sumTaskMetrics(tasks: Iterable<TaskMetrics>, commits: number): C
     deadLettered: 0,
     droppedRecords: 0,
     commits,
+    commitTimeMs,
   };
   for (const metrics of tasks) {
     sum.processed += metrics.processed;

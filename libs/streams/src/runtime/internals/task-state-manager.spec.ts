@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { InMemoryRecordCollector } from '../../processor/internals/in-memory-record-collector';
 import { TaskId } from '../../processor/task-id';
-import type { StoreRegistration } from '../../state/state-store-context';
+import type { StoreRegistration } from '../../processor/state-store-context';
 import { TaskEngines, type TaskEngine } from '../../state/internals/task-engines';
 import { setCommitPhaseHook } from './commit-phases';
 import { StateDirectory } from './state-directory';
@@ -61,7 +61,12 @@ describe('TaskStateManager', () => {
   let root: string;
   let stateDirectory: StateDirectory;
   const warnings: string[] = [];
-  const logger: StateLogger = { info: () => {}, warn: (m) => warnings.push(m) };
+  const logger: StateLogger = {
+    error: () => {},
+    info: () => {},
+    debug: () => {},
+    warn: (m) => warnings.push(m),
+  };
 
   beforeEach(async () => {
     root = await fs.mkdtemp(path.join(os.tmpdir(), 'task-state-'));

@@ -4,7 +4,7 @@ import { topicPartitionKey, type TopicPartitionOffset } from '../../processor/to
 import type { TaskId } from '../../processor/task-id';
 import { OffsetCheckpoint } from '../../state/internals/offset-checkpoint';
 import { TaskEngines } from '../../state/internals/task-engines';
-import type { StoreRegistration } from '../../state/state-store-context';
+import type { StoreRegistration } from '../../processor/state-store-context';
 import type { StateDirectory } from './state-directory';
 import { consoleStateLogger, type StateLogger } from '../state-logger';
 import type { StateRestoreListener } from '../state-restore-listener';

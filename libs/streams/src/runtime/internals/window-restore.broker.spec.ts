@@ -3,7 +3,7 @@ import type { Producer } from 'kafkajs';
 import { KafkaRecordCollector } from '../../processor/internals/kafka-record-collector';
 import { Serdes } from '../../serde/serdes';
 import { changelogTopicName } from '../../state/internals/changelog-topic-name';
-import type { StoreRegistration } from '../../state/state-store-context';
+import type { StoreRegistration } from '../../processor/state-store-context';
 import { Stores } from '../../state/stores';
 import { ChangelogTopics } from './changelog-topics';
 import { StateDirectory } from './state-directory';
@@ -17,7 +17,7 @@ import {
   TASK,
   connectedProducer,
   tempStateDir,
-} from './state-restore.broker-test-support';
+} from '../../../test-support/state-restore.broker-test-support';
 
 const STORE = 'windowed-count-store';
 const MINUTE = 60_000;

@@ -2,6 +2,7 @@
  * Helpers for key ranges in unsigned lexicographic byte order (RocksDB's default comparator),
  * shared by the bytes-store engines.
  */
+import type { BytesWrite } from '../bytes-store';
 
 /**
  * The smallest key above every key that starts with `prefix` (an exclusive upper bound), or
@@ -46,6 +47,14 @@ export function hasPrefix(key: Buffer, prefix: Buffer): boolean {
 export function assertBuffer(value: unknown, what: string): asserts value is Buffer {
   if (!Buffer.isBuffer(value)) {
     throw new TypeError(`${what} must be a Buffer`);
+  }
+}
+
+/** Throws a `TypeError` unless every write's key, and value when not `null`, is a Buffer. */
+export function assertWrites(writes: readonly BytesWrite[]): void {
+  for (const { key, value } of writes) {
+    assertBuffer(key, 'key');
+    if (value !== null) assertBuffer(value, 'value');
   }
 }
 

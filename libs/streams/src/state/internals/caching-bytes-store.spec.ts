@@ -2,7 +2,8 @@ import { SyncReadUnavailableError } from '../../errors/sync-read-unavailable.err
 import { CachingBytesStore } from './caching-bytes-store';
 import { ChangeLoggingBytesStore } from './change-logging-bytes-store';
 import { InMemoryBytesStore } from './in-memory-bytes.store';
-import { AsyncOnlyBytesStore, testStoreContext } from './store-test-support';
+import { KeyValueEngineLayer } from './key-value-engine-layer';
+import { AsyncOnlyBytesStore, testStoreContext } from '../../../test-support/store-test-support';
 
 const b = (text: string): Buffer => Buffer.from(text);
 const str = (value: Buffer | null | undefined): string | null | undefined =>
@@ -13,7 +14,9 @@ describe('CachingBytesStore', () => {
     const context = testStoreContext({ cacheMaxBytes: options.cacheMaxBytes });
     const memory = new InMemoryBytesStore('store');
     const engine = options.asyncOnly ? new AsyncOnlyBytesStore(memory) : memory;
-    const store = new CachingBytesStore(new ChangeLoggingBytesStore(engine));
+    const store = new CachingBytesStore(
+      new ChangeLoggingBytesStore(new KeyValueEngineLayer(engine)),
+    );
     await store.init(context);
     const flushed: string[] = [];
     store.setFlushListener((key, value, old, ts) => {
@@ -127,8 +130,8 @@ describe('CachingBytesStore', () => {
 
   it('shares one byte budget between stores through namespaces', async () => {
     const context = testStoreContext();
-    const one = new CachingBytesStore(new InMemoryBytesStore('one'));
-    const two = new CachingBytesStore(new InMemoryBytesStore('two'));
+    const one = new CachingBytesStore(new KeyValueEngineLayer(new InMemoryBytesStore('one')));
+    const two = new CachingBytesStore(new KeyValueEngineLayer(new InMemoryBytesStore('two')));
     await one.init(context);
     await two.init(context);
     one.put(b('a'), b('1'));

@@ -1,18 +1,20 @@
 import { StoreClosedError } from '../../errors/store-closed.error';
 import { SyncReadUnavailableError } from '../../errors/sync-read-unavailable.error';
-import type { StateStoreContext } from '../state-store-context';
-import type { BytesStore, BytesWrite, KeyValueBytes } from '../bytes-store';
-import { mergeDirtyEntries, mergeDirtyEntriesIntoArray } from './merged-cache-iterator';
-import type { FlushedEntry, NamedCache } from './named-cache';
+import type { StateStoreContext } from '../../processor/state-store-context';
+import type { KeyValueBytes } from '../bytes-store';
+import { mergeDirty, type MergeOrder } from './cache-merge';
+import type { CacheEntry, FlushedEntry, NamedCache } from './named-cache';
 import { PrefetchedReads } from './prefetched-reads';
 import { RecordCache } from './record-cache';
-import { WrappedBytesStore } from './wrapped-bytes-store';
+import type { SegmentRules, StampedWrite, StoreLayer, StoreRange } from './store-layer';
+import { WrappedStoreLayer } from './wrapped-store-layer';
 
 /**
  * Receives the entries the cache writes through to the store, after they are written: the
- * key, the new value (`null`: deleted), the value before (`null`: absent; `undefined`: not
- * known, only when old values were not asked for or the engine cannot read synchronously and
- * the key was never read before its first write) and the timestamp of the last write.
+ * store key, the new value (`null`: deleted), the value before (`null`: absent; `undefined`:
+ * not known, only when old values were not asked for or the store below cannot read
+ * synchronously and the key was never read before its first write) and the timestamp of the
+ * last write.
  */
 export type CacheFlushListener = (
   key: Buffer,
@@ -25,19 +27,26 @@ export type CacheFlushListener = (
 const PREFIX_END = '\u0100';
 
 /**
- * The caching layer: reads and writes go through the process-wide {@link RecordCache}.
- * Repeated writes to a key collapse into one dirty entry; dirty entries are written through
- * to the store below (the change-logging layer, so the changelog too) when the cache flushes
- * on `flush()` (the commit) or evicts, and then handed to the flush listener (the DSL forwards
- * them downstream). Caching changes how often updates are emitted, never durability: every
- * write is in the changelog before the commit that covers it completes.
+ * The caching layer of every store kind (Kafka Streams' `CachingKeyValueStore`,
+ * `CachingWindowStore` and `CachingSessionStore` in one): reads and writes go through the
+ * process-wide {@link RecordCache}, keyed by store key. Repeated writes to a key collapse into
+ * one dirty entry; dirty entries are written through to the layer below (the change-logging
+ * layer, so the changelog too) when the cache flushes on `flush()` (the commit) or evicts, and
+ * then handed to the flush listener (the DSL forwards them downstream). Reads merge the dirty
+ * entries over the store below, in the store's order. Caching changes how often updates are
+ * emitted, never durability: every write is in the changelog before the commit that covers it.
+ *
+ * Segmented stores (window, session): stream time counts cached writes, writes past retention
+ * are dropped as the engine drops them, reads merge in segment order, and a removal of
+ * something the store below never held is neither written nor forwarded (as Kafka Streams).
  *
  * Engines without synchronous reads: {@link prefetch} loads a batch's keys in one
  * `getManyAsync`, so the batch's synchronous reads are served from the cache or the batch's
  * read set; a synchronous read of a key never loaded throws `SyncReadUnavailableError`.
- * `delete` of a key such an engine has not loaded is a blind delete.
+ *
+ * Errors: reads and writes before `init` or after `close` throw `StoreClosedError`.
  */
-export class CachingBytesStore extends WrappedBytesStore {
+export class CachingBytesStore extends WrappedStoreLayer {
   private cache: NamedCache | undefined;
   private owner: RecordCache | undefined;
   private context: StateStoreContext | undefined;
@@ -45,11 +54,26 @@ export class CachingBytesStore extends WrappedBytesStore {
   private sendOldValues = false;
   private readonly prefetched = new PrefetchedReads();
   private syncInner = true;
+  /** The largest segment time written into the cache since `init` (segmented stores). */
+  private cachedStreamTime = -1;
   /** Bumped on every close, so that iterators can tell they outlived their open period. */
   private generation = 0;
+  private readonly rules: SegmentRules | undefined;
 
-  constructor(inner: BytesStore) {
+  constructor(inner: StoreLayer) {
     super(inner);
+    const below = inner.segments;
+    this.rules = below && {
+      retentionPeriodMs: below.retentionPeriodMs,
+      segmentIntervalMs: below.segmentIntervalMs,
+      segmentTime: (storeKey) => below.segmentTime(storeKey),
+      observedStreamTime: () => Math.max(below.observedStreamTime(), this.cachedStreamTime),
+    };
+  }
+
+  /** Segment rules whose stream time counts the cached writes. */
+  override get segments(): SegmentRules | undefined {
+    return this.rules;
   }
 
   /**
@@ -64,10 +88,8 @@ export class CachingBytesStore extends WrappedBytesStore {
 
   /** The namespace's counters (after `init`). */
   cacheStats(): { hits: number; misses: number; entries: number; sizeBytes: number } {
-    const cache = this.cache;
-    return cache
-      ? { hits: cache.hits, misses: cache.misses, entries: cache.size, sizeBytes: cache.sizeBytes }
-      : { hits: 0, misses: 0, entries: 0, sizeBytes: 0 };
+    const { hits = 0, misses = 0, size: entries = 0, sizeBytes = 0 } = this.cache ?? {};
+    return { hits, misses, entries, sizeBytes };
   }
 
   override async init(context: StateStoreContext): Promise<void> {
@@ -75,10 +97,20 @@ export class CachingBytesStore extends WrappedBytesStore {
     await super.init(context);
     this.context = context;
     this.syncInner = this.inner.capabilities.syncReads;
-    this.owner = context.cache ?? RecordCache.processWide();
+    this.cachedStreamTime = -1;
+    this.owner = RecordCache.of(context);
     this.cache = this.owner.createNamespace(`${context.taskId.toString()}-${this.name}`, (e) =>
       this.writeThrough(e),
     );
+  }
+
+  override open(): Promise<void> {
+    if (this.context !== undefined && this.cache === undefined) return this.init(this.context);
+    return this.inner.open();
+  }
+
+  override isOpen(): boolean {
+    return this.cache !== undefined && this.inner.isOpen();
   }
 
   /**
@@ -95,10 +127,15 @@ export class CachingBytesStore extends WrappedBytesStore {
 
   override get(key: Buffer): Buffer | undefined {
     const cache = this.requireCache();
+    if (this.expired(key)) return undefined;
     const k = key.toString('latin1');
     const entry = cache.get(k);
     if (entry !== undefined) return entry.value ?? undefined;
     return this.readMiss(cache, k, key);
+  }
+
+  override getMany(keys: readonly Buffer[]): (Buffer | undefined)[] {
+    return keys.map((key) => this.get(key));
   }
 
   /**
@@ -111,34 +148,29 @@ export class CachingBytesStore extends WrappedBytesStore {
    *   `getAsync`, which never caches either).
    */
   getWithoutCaching(key: Buffer): Buffer | undefined {
-    const entry = this.requireCache().peek(key.toString('latin1'));
-    if (entry !== undefined) return entry.value ?? undefined;
+    const cached = this.peek(key);
+    if (cached !== undefined) return cached ?? undefined;
     if (!this.syncInner) throw new SyncReadUnavailableError(this.name);
     return this.inner.get(key);
   }
 
-  override getMany(keys: readonly Buffer[]): (Buffer | undefined)[] {
-    const result = new Array<Buffer | undefined>(keys.length);
-    for (let i = 0; i < keys.length; i++) result[i] = this.get(keys[i]);
-    return result;
-  }
-
+  /** The cached value, else the store below's (never cached); a write cached meanwhile wins. */
   override async getAsync(key: Buffer): Promise<Buffer | undefined> {
-    const entry = this.requireCache().peek(key.toString('latin1'));
-    if (entry !== undefined) return entry.value ?? undefined;
-    return this.inner.getAsync(key);
+    const cached = this.peek(key);
+    if (cached !== undefined) return cached ?? undefined;
+    const stored = await this.inner.getAsync(key);
+    const after = this.cache === undefined ? undefined : this.peek(key);
+    return after !== undefined ? (after ?? undefined) : stored;
   }
 
   override async getManyAsync(keys: readonly Buffer[]): Promise<(Buffer | undefined)[]> {
-    const cache = this.requireCache();
     const result = new Array<Buffer | undefined>(keys.length);
     const missing: Buffer[] = [];
     const positions: number[] = [];
     for (let i = 0; i < keys.length; i++) {
-      const entry = cache.peek(keys[i].toString('latin1'));
-      if (entry !== undefined) {
-        result[i] = entry.value ?? undefined;
-      } else {
+      const cached = this.peek(keys[i]);
+      if (cached !== undefined) result[i] = cached ?? undefined;
+      else {
         missing.push(keys[i]);
         positions.push(i);
       }
@@ -150,24 +182,13 @@ export class CachingBytesStore extends WrappedBytesStore {
     return result;
   }
 
-  override put(key: Buffer, value: Buffer | null): void {
-    const cache = this.requireCache();
-    checkWrite(key, value);
-    const k = key.toString('latin1');
-    if (this.syncInner) this.prefetched.noteWriteIfKnown(k, value);
-    else this.prefetched.noteWrite(k, value);
-    cache.putDirty(k, key, value, (this.context as StateStoreContext).currentTimestamp());
+  override put(key: Buffer, value: Buffer | null): boolean {
+    return this.cachePut(key, value, undefined);
   }
 
-  override putAll(writes: readonly BytesWrite[]): void {
+  override write(writes: readonly StampedWrite[]): boolean[] {
     for (let i = 0; i < writes.length; i++) checkWrite(writes[i].key, writes[i].value);
-    for (let i = 0; i < writes.length; i++) this.put(writes[i].key, writes[i].value);
-  }
-
-  override putIfAbsent(key: Buffer, value: Buffer): Buffer | undefined {
-    const existing = this.get(key);
-    if (existing === undefined) this.put(key, value);
-    return existing;
+    return writes.map((w) => this.cachePut(w.key, w.value, w.timestamp));
   }
 
   /**
@@ -186,53 +207,16 @@ export class CachingBytesStore extends WrappedBytesStore {
     return old;
   }
 
-  override range(
-    from: Buffer | undefined,
-    to: Buffer | undefined,
-  ): IterableIterator<KeyValueBytes> {
-    const dirty = this.requireCache().dirtyRange(latin1(from), latin1(to), false);
-    return mergeDirtyEntries(dirty, this.inner.range(from, to), false, this.openGuard());
+  override read(range: StoreRange): IterableIterator<KeyValueBytes> {
+    const dirty = this.dirty(range);
+    const stored = this.inner.read(range);
+    return mergeDirty(dirty, stored, this.order(range), this.openGuard());
   }
 
-  override reverseRange(
-    from: Buffer | undefined,
-    to: Buffer | undefined,
-  ): IterableIterator<KeyValueBytes> {
-    const dirty = this.requireCache().dirtyRange(latin1(from), latin1(to), true);
-    return mergeDirtyEntries(dirty, this.inner.reverseRange(from, to), true, this.openGuard());
-  }
-
-  override prefixScan(prefix: Buffer): IterableIterator<KeyValueBytes> {
-    const p = prefix.toString('latin1');
-    const dirty = this.requireCache().dirtyRange(p, p + PREFIX_END, false, true);
-    return mergeDirtyEntries(dirty, this.inner.prefixScan(prefix), false, this.openGuard());
-  }
-
-  override all(): IterableIterator<KeyValueBytes> {
-    return this.range(undefined, undefined);
-  }
-
-  override reverseAll(): IterableIterator<KeyValueBytes> {
-    return this.reverseRange(undefined, undefined);
-  }
-
-  override async rangeAsync(
-    from: Buffer | undefined,
-    to: Buffer | undefined,
-    reverse = false,
-  ): Promise<KeyValueBytes[]> {
-    const dirty = this.requireCache().dirtyRange(latin1(from), latin1(to), reverse);
-    return mergeDirtyEntriesIntoArray(
-      dirty,
-      await this.inner.rangeAsync(from, to, reverse),
-      reverse,
-    );
-  }
-
-  override async prefixScanAsync(prefix: Buffer): Promise<KeyValueBytes[]> {
-    const p = prefix.toString('latin1');
-    const dirty = this.requireCache().dirtyRange(p, p + PREFIX_END, false, true);
-    return mergeDirtyEntriesIntoArray(dirty, await this.inner.prefixScanAsync(prefix), false);
+  override async readAsync(range: StoreRange): Promise<KeyValueBytes[]> {
+    const dirty = this.dirty(range);
+    const stored = await this.inner.readAsync(range);
+    return [...mergeDirty(dirty, stored[Symbol.iterator](), this.order(range))];
   }
 
   /** Writes the dirty entries through (to the changelog too), then flushes the store below. */
@@ -243,25 +227,56 @@ export class CachingBytesStore extends WrappedBytesStore {
 
   /** Writes the dirty entries through, drops the namespace and closes the store below. */
   override async close(): Promise<void> {
-    if (this.cache && this.owner) {
-      if (this.inner.isOpen()) this.cache.flush();
-      this.owner.closeNamespace(this.cache.name);
-      this.cache = undefined;
-      this.generation++;
-    }
-    this.prefetched.clear();
+    this.dropNamespace(this.inner.isOpen());
     await this.inner.close();
   }
 
   /** Drops the cached entries unwritten and destroys the store below. */
   override async destroy(): Promise<void> {
+    this.dropNamespace(false);
+    await this.inner.destroy();
+  }
+
+  private dropNamespace(flush: boolean): void {
     if (this.cache && this.owner) {
+      if (flush) this.cache.flush();
       this.owner.closeNamespace(this.cache.name);
       this.cache = undefined;
       this.generation++;
     }
     this.prefetched.clear();
-    await this.inner.destroy();
+  }
+
+  private cachePut(key: Buffer, value: Buffer | null, timestamp: number | undefined): boolean {
+    const cache = this.requireCache();
+    checkWrite(key, value);
+    const rules = this.rules;
+    if (rules !== undefined) {
+      this.cachedStreamTime = Math.max(this.cachedStreamTime, rules.segmentTime(key));
+      if (this.expired(key)) return false;
+    }
+    const k = key.toString('latin1');
+    if (this.syncInner) this.prefetched.noteWriteIfKnown(k, value);
+    else this.prefetched.noteWrite(k, value);
+    const context = this.context as StateStoreContext;
+    cache.putDirty(k, key, value, timestamp ?? context.currentTimestamp());
+    return true;
+  }
+
+  /** Whether a segmented store's key is past retention (never for key-value stores). */
+  private expired(storeKey: Buffer): boolean {
+    const rules = this.rules;
+    if (rules === undefined) return false;
+    return rules.segmentTime(storeKey) < rules.observedStreamTime() - rules.retentionPeriodMs + 1;
+  }
+
+  /**
+   * The cached value of a key without counting a hit or a miss: `null` when cached as absent
+   * (or expired), `undefined` when not cached.
+   */
+  private peek(key: Buffer): Buffer | null | undefined {
+    const cache = this.requireCache();
+    return this.expired(key) ? null : cache.peek(key.toString('latin1'))?.value;
   }
 
   private readMiss(cache: NamedCache, k: string, key: Buffer): Buffer | undefined {
@@ -274,28 +289,71 @@ export class CachingBytesStore extends WrappedBytesStore {
     return value ?? undefined;
   }
 
+  /**
+   * Writes flushed entries to the store below, then hands them to the listener. On segmented
+   * stores, a removal of something the store below never held is dropped (downstream never
+   * saw it), when the store below can tell synchronously.
+   */
   private writeThrough(entries: FlushedEntry[]): void {
     const listener = this.listener;
-    if (listener !== undefined && this.sendOldValues && this.syncInner) {
-      let unknown: Buffer[] | undefined;
-      for (let i = 0; i < entries.length; i++) {
-        if (entries[i].oldValue === undefined) (unknown ??= []).push(entries[i].key);
-      }
-      if (unknown !== undefined) {
-        const olds = this.inner.getMany(unknown);
-        let j = 0;
-        for (let i = 0; i < entries.length; i++) {
-          if (entries[i].oldValue === undefined) entries[i].oldValue = olds[j++] ?? null;
-        }
+    const segmented = this.rules !== undefined;
+    if (this.syncInner) {
+      const readOld = listener !== undefined && this.sendOldValues;
+      const unknown = entries.filter(
+        (e) => e.oldValue === undefined && (readOld || (segmented && e.value === null)),
+      );
+      if (unknown.length > 0) {
+        const olds = this.inner.getMany(unknown.map((e) => e.key));
+        unknown.forEach((e, i) => (e.oldValue = olds[i] ?? null));
       }
     }
-    this.inner.putAll(entries);
-    if (listener !== undefined) {
-      for (let i = 0; i < entries.length; i++) {
-        const e = entries[i];
-        listener(e.key, e.value, this.sendOldValues ? e.oldValue : undefined, e.timestamp);
-      }
+    const written = segmented
+      ? entries.filter((e) => e.value !== null || e.oldValue !== null)
+      : entries;
+    if (written.length > 0) this.inner.write(written);
+    if (listener === undefined) return;
+    for (const e of written) {
+      listener(e.key, e.value, this.sendOldValues ? e.oldValue : undefined, e.timestamp);
     }
+  }
+
+  /** The dirty entries `range` covers, live ones only, in the store's order. */
+  private dirty(range: StoreRange): CacheEntry[] {
+    const cache = this.requireCache();
+    if (cache.dirtyCount === 0) return [];
+    const backward = range.backward === true;
+    const rules = this.rules;
+    const p = range.prefix?.toString('latin1');
+    const entries =
+      p !== undefined
+        ? cache.dirtyRange(p, p + PREFIX_END, backward, true)
+        : cache.dirtyRange(latin1(range.lower), latin1(range.upper), backward);
+    if (rules === undefined && range.accept === undefined) return entries;
+    const accept = range.accept;
+    const matches = entries.filter((e) => !this.expired(e.key) && (!accept || accept(e.key)));
+    // Entries come in store-key order; a stable sort by segment gives the store's order.
+    if (rules !== undefined) {
+      const direction = backward ? -1 : 1;
+      matches.sort((a, b) => direction * (this.segmentOf(a.key) - this.segmentOf(b.key)));
+    }
+    return matches;
+  }
+
+  /** The order of `range` (segment, then key; reversed if backward), and what it leaves out. */
+  private order(range: StoreRange): MergeOrder {
+    const direction = range.backward ? -1 : 1;
+    const rules = this.rules;
+    return {
+      compare: (a, b) =>
+        direction *
+        ((rules === undefined ? 0 : this.segmentOf(a) - this.segmentOf(b)) || Buffer.compare(a, b)),
+      skip: (storeKey) => this.expired(storeKey),
+    };
+  }
+
+  private segmentOf(storeKey: Buffer): number {
+    const rules = this.rules as SegmentRules;
+    return Math.floor(rules.segmentTime(storeKey) / rules.segmentIntervalMs);
   }
 
   /** Throws `StoreClosedError` once the store closed after the iterator was made. */

@@ -1,32 +1,32 @@
 import { StoreClosedError } from '../../errors/store-closed.error';
-import { CachingWindowBytesStore } from './caching-window-bytes-store';
-import { ChangeLoggingWindowBytesStore } from './change-logging-window-bytes-store';
+import { CachingBytesStore } from './caching-bytes-store';
+import { ChangeLoggingBytesStore } from './change-logging-bytes-store';
 import { InMemoryBytesStore } from './in-memory-bytes.store';
-import {
-  SegmentedWindowBytesStore,
-  type WindowBytesEntry,
-  type WindowRangeQuery,
-} from './segmented-window-bytes.store';
-import { testStoreContext, prng } from './store-test-support';
-import { WindowKeySchema } from './window-key-schema';
+import { SegmentedBytesStore } from './segmented-bytes.store';
+import { testStoreContext, prng } from '../../../test-support/store-test-support';
+import { windowView } from '../../../test-support/window-view';
+import { WindowKeySchema, type WindowBytesEntry, type WindowRangeQuery } from './window-key-schema';
 
 const HOUR = 3_600_000;
 const SIZE = 300_000;
 const b = (text: string): Buffer => Buffer.from(text, 'latin1');
 
-function engine(): SegmentedWindowBytesStore {
-  return new SegmentedWindowBytesStore({
-    name: 'windowed-count-store',
-    retentionPeriodMs: HOUR,
-    windowSizeMs: SIZE,
-    capabilities: { syncReads: true, persistent: false },
-    segmentFactory: (name) => new InMemoryBytesStore(name),
-  });
+/** The window engine: in-memory segments under the window key schema. */
+function engine(): SegmentedBytesStore {
+  return new SegmentedBytesStore(
+    {
+      name: 'windowed-count-store',
+      retentionPeriodMs: HOUR,
+      capabilities: { syncReads: true, persistent: false },
+      segmentFactory: (name) => new InMemoryBytesStore(name),
+    },
+    { segmentTimestamp: (storeKey) => WindowKeySchema.extractStoreTimestamp(storeKey) },
+  );
 }
 
 async function cachedStack(cacheMaxBytes?: number) {
   const context = testStoreContext({ cacheMaxBytes });
-  const store = new CachingWindowBytesStore(new ChangeLoggingWindowBytesStore(engine()));
+  const store = new CachingBytesStore(new ChangeLoggingBytesStore(engine()));
   const flushed: string[] = [];
   store.setFlushListener((storeKey, value, old, timestamp) => {
     const { key, windowStart } = WindowKeySchema.fromStoreKey(storeKey);
@@ -37,25 +37,25 @@ async function cachedStack(cacheMaxBytes?: number) {
     );
   }, true);
   await store.init(context);
-  return { store, context, flushed };
+  return { store, window: windowView(store), context, flushed };
 }
 
 const show = (entries: Iterable<WindowBytesEntry>): string[] =>
   [...entries].map((e) => `${e.key.toString('latin1')}@${e.windowStart}=${e.value.toString()}`);
 
-describe('CachingWindowBytesStore', () => {
+describe('CachingBytesStore over a window store', () => {
   it('collapses repeated writes of a window into one changelog record and one flushed update', async () => {
-    const { store, context, flushed } = await cachedStack();
+    const { store, window, context, flushed } = await cachedStack();
     context.timestamp = 1_000;
-    store.put(b('alice'), b('1'), 300_000);
+    window.put(b('alice'), b('1'), 300_000);
     context.timestamp = 2_000;
-    store.put(b('alice'), b('2'), 300_000);
+    window.put(b('alice'), b('2'), 300_000);
     context.timestamp = 3_000;
-    store.put(b('alice'), b('3'), 300_000);
-    store.put(b('bob'), b('1'), 600_000);
+    window.put(b('alice'), b('3'), 300_000);
+    window.put(b('bob'), b('1'), 600_000);
     // Served from the cache before anything reached the store below or the changelog.
-    expect(store.fetch(b('alice'), 300_000)?.toString()).toBe('3');
-    expect(await store.fetchAsync(b('alice'), 300_000)).toEqual(b('3'));
+    expect(window.fetch(b('alice'), 300_000)?.toString()).toBe('3');
+    expect(await window.fetchAsync(b('alice'), 300_000)).toEqual(b('3'));
     expect(context.recordCollector.records).toHaveLength(0);
     expect(flushed).toEqual([]);
 
@@ -68,65 +68,65 @@ describe('CachingWindowBytesStore', () => {
     expect(flushed).toEqual(['alice@300000=3 (was null, t3000)', 'bob@600000=1 (was null, t3000)']);
     // A second round reports the value the store held as the old value.
     context.timestamp = 4_000;
-    store.put(b('alice'), b('4'), 300_000);
+    window.put(b('alice'), b('4'), 300_000);
     await store.flush();
     expect(flushed.at(-1)).toBe('alice@300000=4 (was 3, t4000)');
-    expect(store.inner.fetch(b('alice'), 300_000)?.toString()).toBe('4');
+    expect(windowView(store.inner).fetch(b('alice'), 300_000)?.toString()).toBe('4');
   });
 
   it('writes a flush through as one batch, logging each window with its own timestamp', async () => {
     const context = testStoreContext();
-    const logging = new ChangeLoggingWindowBytesStore(engine());
-    const store = new CachingWindowBytesStore(logging);
+    const logging = new ChangeLoggingBytesStore(engine());
+    const store = new CachingBytesStore(logging);
+    const window = windowView(store);
     await store.init(context);
     const below: string[] = [];
     logging.put = () => {
       below.push('put');
-      return undefined;
     };
-    const putAll = logging.putAll.bind(logging);
-    logging.putAll = (writes) => {
-      below.push(`putAll ${writes.length}`);
-      return putAll(writes);
+    const write = logging.write.bind(logging);
+    logging.write = (writes) => {
+      below.push(`write ${writes.length}`);
+      return write(writes);
     };
     context.timestamp = 1_000;
-    store.put(b('alice'), b('1'), 300_000);
+    window.put(b('alice'), b('1'), 300_000);
     context.timestamp = 2_000;
-    store.put(b('bob'), b('1'), 2_100_000);
-    store.put(b('carol'), b('1'), 0);
+    window.put(b('bob'), b('1'), 2_100_000);
+    window.put(b('carol'), b('1'), 0);
     await store.flush();
-    expect(below).toEqual(['putAll 3']);
+    expect(below).toEqual(['write 3']);
     expect(
       context.recordCollector.records.map(
         (r) => `${WindowKeySchema.fromStoreKey(r.key as Buffer).key.toString()}@t${r.timestamp}`,
       ),
     ).toEqual(['alice@t1000', 'bob@t2000', 'carol@t2000']);
-    expect(show(store.range({}))).toEqual(['alice@300000=1', 'carol@0=1', 'bob@2100000=1']);
+    expect(show(window.range({}))).toEqual(['alice@300000=1', 'carol@0=1', 'bob@2100000=1']);
   });
 
   it('hides stored windows behind cached deletes and merges cached windows into ranges in store order', async () => {
-    const { store } = await cachedStack();
+    const { store, window } = await cachedStack();
     for (const start of [0, 300_000, 1_800_000, 2_100_000])
-      store.put(b('a'), b(`a${start}`), start);
-    store.put(b('ab'), b('ab0'), 0);
+      window.put(b('a'), b(`a${start}`), start);
+    window.put(b('ab'), b('ab0'), 0);
     await store.flush();
-    store.put(b('a'), null, 300_000);
-    store.put(b('a'), b('new'), 600_000);
-    store.put(b('b'), b('b1'), 1_800_000);
-    expect(show(store.range({ key: b('a') }))).toEqual([
+    window.put(b('a'), null, 300_000);
+    window.put(b('a'), b('new'), 600_000);
+    window.put(b('b'), b('b1'), 1_800_000);
+    expect(show(window.range({ key: b('a') }))).toEqual([
       'a@0=a0',
       'a@600000=new',
       'a@1800000=a1800000',
       'a@2100000=a2100000',
     ]);
-    expect(show(store.range({ key: b('a'), backward: true }))).toEqual([
+    expect(show(window.range({ key: b('a'), backward: true }))).toEqual([
       'a@2100000=a2100000',
       'a@1800000=a1800000',
       'a@600000=new',
       'a@0=a0',
     ]);
     // Segment by segment (30-minute segments), then by store key inside each.
-    expect(show(store.range({}))).toEqual([
+    expect(show(window.range({}))).toEqual([
       'a@0=a0',
       'a@600000=new',
       'ab@0=ab0',
@@ -134,21 +134,21 @@ describe('CachingWindowBytesStore', () => {
       'a@2100000=a2100000',
       'b@1800000=b1',
     ]);
-    expect(show(await store.rangeAsync({ keyFrom: b('ab'), keyTo: b('b') }))).toEqual([
+    expect(show(await window.rangeAsync({ keyFrom: b('ab'), keyTo: b('b') }))).toEqual([
       'ab@0=ab0',
       'b@1800000=b1',
     ]);
-    expect(store.fetch(b('a'), 300_000)).toBeUndefined();
+    expect(window.fetch(b('a'), 300_000)).toBeUndefined();
   });
 
   it('drops writes of windows past retention, counting cached writes in stream time', async () => {
-    const { store, context } = await cachedStack();
-    store.put(b('a'), b('late-enough'), 0);
-    expect(store.put(b('a'), b('now'), 2 * HOUR)).toBeDefined();
-    expect(store.observedStreamTime()).toBe(2 * HOUR);
-    expect(store.put(b('a'), b('too late'), HOUR - SIZE)).toBeUndefined();
-    expect(store.fetch(b('a'), 0)).toBeUndefined();
-    expect(show(store.range({ key: b('a') }))).toEqual([`a@${2 * HOUR}=now`]);
+    const { store, window, context } = await cachedStack();
+    window.put(b('a'), b('late-enough'), 0);
+    expect(window.put(b('a'), b('now'), 2 * HOUR)).toBeDefined();
+    expect(store.segments?.observedStreamTime()).toBe(2 * HOUR);
+    expect(window.put(b('a'), b('too late'), HOUR - SIZE)).toBeUndefined();
+    expect(window.fetch(b('a'), 0)).toBeUndefined();
+    expect(show(window.range({ key: b('a') }))).toEqual([`a@${2 * HOUR}=now`]);
     await store.flush();
     // Written while live, the window at 0 is logged in write order, as without a cache, and
     // expires at once in the store below; the write that came too late is not logged.
@@ -156,20 +156,20 @@ describe('CachingWindowBytesStore', () => {
       'late-enough',
       'now',
     ]);
-    expect(store.inner.fetch(b('a'), 0)).toBeUndefined();
+    expect(windowView(store.inner).fetch(b('a'), 0)).toBeUndefined();
   });
 
   it('writes dirty windows through when the cache evicts, in write order', async () => {
     // A budget of a few entries: every further write evicts (and so flushes) the namespace.
-    const { store, context } = await cachedStack(400);
-    for (let i = 0; i < 10; i++) store.put(b(`k${i}`), b(String(i)), 300_000);
+    const { store, window, context } = await cachedStack(400);
+    for (let i = 0; i < 10; i++) window.put(b(`k${i}`), b(String(i)), 300_000);
     expect(context.recordCollector.records.length).toBeGreaterThan(0);
     await store.flush();
     const logged = context.recordCollector.records.map((r) =>
       WindowKeySchema.fromStoreKey(r.key as Buffer).key.toString(),
     );
     expect(logged).toEqual(Array.from({ length: 10 }, (_, i) => `k${i}`));
-    expect(show(store.range({}))).toHaveLength(10);
+    expect(show(window.range({}))).toHaveLength(10);
   });
 
   it('reads exactly like the uncached engine through random writes, deletes and flushes', async () => {
@@ -178,9 +178,10 @@ describe('CachingWindowBytesStore', () => {
     for (const seed of [1, 2]) {
       const random = prng(seed);
       const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
-      const { store } = await cachedStack();
+      const { store, window } = await cachedStack();
       const plain = engine();
       await plain.open();
+      const plainView = windowView(plain);
       const queries = (): WindowRangeQuery[] => [
         { key: pick(keys) },
         { key: pick(keys), timeFrom: pick(starts), timeTo: pick(starts), backward: true },
@@ -195,34 +196,34 @@ describe('CachingWindowBytesStore', () => {
         // Stream time creeps forward, so windows expire as the sequence goes on.
         const start = pick(starts) + Math.floor(step / 60) * HOUR;
         const value = random() < 0.2 ? null : b(`v${step}`);
-        expect(store.put(key, value, start) !== undefined).toBe(
-          plain.put(key, value, start) !== undefined,
+        expect(window.put(key, value, start) !== undefined).toBe(
+          plainView.put(key, value, start) !== undefined,
         );
         if (random() < 0.1) await store.flush();
         const fetchKey = pick(keys);
         const fetchStart = pick(starts) + Math.floor(step / 60) * HOUR;
-        expect(store.fetch(fetchKey, fetchStart)).toEqual(plain.fetch(fetchKey, fetchStart));
+        expect(window.fetch(fetchKey, fetchStart)).toEqual(plainView.fetch(fetchKey, fetchStart));
         for (const query of queries()) {
           const context = `seed ${seed} step ${step} ${JSON.stringify(query)}`;
-          expect([context, ...show(store.range(query))]).toEqual([
+          expect([context, ...show(window.range(query))]).toEqual([
             context,
-            ...show(plain.range(query)),
+            ...show(plainView.range(query)),
           ]);
         }
       }
       await store.flush();
-      expect(show(store.inner.range({}))).toEqual(show(plain.range({})));
+      expect(show(windowView(store.inner).range({}))).toEqual(show(plainView.range({})));
     }
   });
 
   it('refuses reads and writes before init and after close', async () => {
-    const unopened = new CachingWindowBytesStore(engine());
+    const unopened = windowView(new CachingBytesStore(engine()));
     expect(() => unopened.put(b('a'), b('1'), 0)).toThrow(StoreClosedError);
-    const { store, context } = await cachedStack();
-    store.put(b('a'), b('1'), 0);
+    const { store, window, context } = await cachedStack();
+    window.put(b('a'), b('1'), 0);
     await store.close();
     // Closing wrote the dirty window through first.
     expect(context.recordCollector.records).toHaveLength(1);
-    expect(() => store.fetch(b('a'), 0)).toThrow(StoreClosedError);
+    expect(() => window.fetch(b('a'), 0)).toThrow(StoreClosedError);
   });
 });

@@ -2,15 +2,19 @@ import { ProcessorStateError } from '../../errors/processor-state.error';
 import { TaskId } from '../../processor/task-id';
 import { ChangeLoggingBytesStore } from './change-logging-bytes-store';
 import { InMemoryBytesStore } from './in-memory-bytes.store';
+import { KeyValueEngineLayer } from './key-value-engine-layer';
 import { writeTimestamp } from './ordered-bytes';
-import { testStoreContext } from './store-test-support';
+import { testStoreContext } from '../../../test-support/store-test-support';
 
 const b = (text: string): Buffer => Buffer.from(text);
 
 describe('ChangeLoggingBytesStore', () => {
   async function open(options = {}) {
     const context = testStoreContext({ applicationId: 'orders', taskId: new TaskId(1, 4) });
-    const store = new ChangeLoggingBytesStore(new InMemoryBytesStore('stats-store'), options);
+    const store = new ChangeLoggingBytesStore(
+      new KeyValueEngineLayer(new InMemoryBytesStore('stats-store')),
+      options,
+    );
     await store.init(context);
     return { context, store, collector: context.recordCollector };
   }
@@ -74,7 +78,7 @@ describe('ChangeLoggingBytesStore', () => {
 
   it('refuses to open without a record collector', async () => {
     const context = { ...testStoreContext(), recordCollector: undefined };
-    const store = new ChangeLoggingBytesStore(new InMemoryBytesStore('s'));
+    const store = new ChangeLoggingBytesStore(new KeyValueEngineLayer(new InMemoryBytesStore('s')));
     await expect(store.init(context)).rejects.toBeInstanceOf(ProcessorStateError);
   });
 });

@@ -1,4 +1,4 @@
-import { describeBytesStoreContract } from './bytes-store.contract';
+import { describeBytesStoreContract } from '../../../test-support/bytes-store.contract';
 import { InMemoryBytesStore } from './in-memory-bytes.store';
 
 describeBytesStoreContract('InMemoryBytesStore', (name) => new InMemoryBytesStore(name));

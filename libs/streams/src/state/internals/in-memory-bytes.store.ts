@@ -1,5 +1,5 @@
 import { StoreClosedError } from '../../errors/store-closed.error';
-import { assertBuffer, hasPrefix, isEmptyRange } from './byte-range';
+import { assertWrites, hasPrefix, isEmptyRange } from './byte-range';
 import type { BytesStore, BytesStoreCapabilities, BytesWrite, KeyValueBytes } from '../bytes-store';
 import { SortedKeyList } from './sorted-key-list';
 
@@ -54,23 +54,13 @@ export class InMemoryBytesStore implements BytesStore {
   }
 
   put(key: Buffer, value: Buffer | null): void {
-    this.assertOpen();
-    assertBuffer(key, 'key');
-    if (value !== null) {
-      assertBuffer(value, 'value');
-    }
-    this.apply(key, value);
+    this.putAll([{ key, value }]);
   }
 
   putAll(writes: readonly BytesWrite[]): void {
     this.assertOpen();
     // Validate everything first: the batch applies entirely or not at all.
-    for (const write of writes) {
-      assertBuffer(write.key, 'key');
-      if (write.value !== null) {
-        assertBuffer(write.value, 'value');
-      }
-    }
+    assertWrites(writes);
     for (const write of writes) {
       this.apply(write.key, write.value);
     }

@@ -1,5 +1,5 @@
 import type { BytesStore, BytesWrite, KeyValueBytes } from '../bytes-store';
-import { PendingWrites } from './pending-writes';
+import { InMemoryBytesStore } from './in-memory-bytes.store';
 
 /**
  * One segment of a segmented store: a bytes store holding the entries whose segment time
@@ -7,16 +7,16 @@ import { PendingWrites } from './pending-writes';
  *
  * Opening an engine is asynchronous, but a new segment is needed in the middle of a
  * synchronous `put` (when stream time enters a new interval). So a segment created on the hot
- * path starts opening in the background and accepts writes at once into a sorted
- * {@link PendingWrites} buffer, which synchronous reads consult; when the engine is open the
- * buffer is applied as one write batch. A new segment is empty, so the buffer alone answers
- * reads correctly until then. Asynchronous reads wait for the open.
+ * path starts opening in the background and accepts writes at once into an in-memory buffer,
+ * which synchronous reads consult; when the engine is open the buffer is applied as one write
+ * batch. A new segment is empty, so the buffer alone answers reads correctly until then (and
+ * a buffered delete need not reach the engine). Asynchronous reads wait for the open.
  *
  * If opening fails, every later call on the segment throws the engine's error (a
  * `ProcessorStateError`): fatal for the task, as any engine failure.
  */
 export class KeyValueSegment {
-  private pending: PendingWrites | undefined;
+  private pending: InMemoryBytesStore | undefined;
   private failure: { error: unknown } | undefined;
   private readonly opened: Promise<void>;
   private dropped = false;
@@ -36,7 +36,8 @@ export class KeyValueSegment {
     if (alreadyOpen) {
       this.opened = Promise.resolve();
     } else {
-      this.pending = new PendingWrites();
+      this.pending = new InMemoryBytesStore(name);
+      void this.pending.open(); // synchronous for the in-memory engine
       this.opened = this.completeOpen();
       // The failure is kept and rethrown by every later call; never an unhandled rejection.
       this.opened.catch(() => undefined);
@@ -65,31 +66,18 @@ export class KeyValueSegment {
 
   get(key: Buffer): Buffer | undefined {
     this.throwIfFailed();
-    if (this.pending !== undefined) {
-      return this.pending.get(key) ?? undefined;
-    }
-    return this.store.get(key);
+    return (this.pending ?? this.store).get(key);
   }
 
   put(key: Buffer, value: Buffer | null): void {
     this.throwIfFailed();
-    if (this.pending !== undefined) {
-      this.pending.put(key, value);
-    } else {
-      this.store.put(key, value);
-    }
+    (this.pending ?? this.store).put(key, value);
   }
 
   /** Applies `writes` as one batch (into the buffer while opening). */
   putAll(writes: readonly BytesWrite[]): void {
     this.throwIfFailed();
-    if (this.pending !== undefined) {
-      for (const { key, value } of writes) {
-        this.pending.put(key, value);
-      }
-    } else {
-      this.store.putAll(writes);
-    }
+    (this.pending ?? this.store).putAll(writes);
   }
 
   /** Entries with `from <= key <= to`, ascending or descending; either bound open. */
@@ -99,10 +87,8 @@ export class KeyValueSegment {
     reverse: boolean,
   ): Iterable<KeyValueBytes> {
     this.throwIfFailed();
-    if (this.pending !== undefined) {
-      return this.pending.range(from, to, reverse);
-    }
-    return reverse ? this.store.reverseRange(from, to) : this.store.range(from, to);
+    const store = this.pending ?? this.store;
+    return reverse ? store.reverseRange(from, to) : store.range(from, to);
   }
 
   async getAsync(key: Buffer): Promise<Buffer | undefined> {
@@ -120,9 +106,7 @@ export class KeyValueSegment {
   }
 
   approximateNumEntries(): number {
-    if (this.pending !== undefined) {
-      return this.pending.size;
-    }
+    if (this.pending !== undefined) return this.pending.approximateNumEntries();
     return this.failure === undefined ? this.store.approximateNumEntries() : 0;
   }
 
@@ -148,10 +132,8 @@ export class KeyValueSegment {
   private async completeOpen(): Promise<void> {
     try {
       await this.store.open();
-      const writes = this.pending?.drain() ?? [];
-      if (writes.length > 0) {
-        this.store.putAll(writes);
-      }
+      const writes = this.pending ? [...this.pending.all()] : [];
+      if (writes.length > 0) this.store.putAll(writes);
       this.pending = undefined;
     } catch (error: unknown) {
       this.failure = { error };

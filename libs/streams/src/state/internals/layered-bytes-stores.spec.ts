@@ -1,23 +1,24 @@
-import type { StateStoreContext } from '../state-store-context';
-import type { BytesStore } from '../bytes-store';
-import { describeBytesStoreContract } from './bytes-store.contract';
+import type { StateStoreContext } from '../../processor/state-store-context';
+import { describeBytesStoreContract } from '../../../test-support/bytes-store.contract';
 import { CachingBytesStore } from './caching-bytes-store';
 import { ChangeLoggingBytesStore } from './change-logging-bytes-store';
 import { InMemoryBytesStore } from './in-memory-bytes.store';
-import { testStoreContext } from './store-test-support';
-import { WrappedBytesStore } from './wrapped-bytes-store';
+import { testStoreContext } from '../../../test-support/store-test-support';
+import { KeyValueEngineLayer } from './key-value-engine-layer';
+import type { StoreLayer } from './store-layer';
+import { WrappedStoreLayer } from './wrapped-store-layer';
 
 /** Opens a stack of layers through `open()`, as the contract suite does for engines. */
-class OpenedWithContext extends WrappedBytesStore {
+class OpenedWithContext extends WrappedStoreLayer {
   constructor(
-    inner: BytesStore,
+    inner: StoreLayer,
     private readonly context: StateStoreContext,
   ) {
     super(inner);
   }
 
   override open(): Promise<void> {
-    return (this.inner as WrappedBytesStore).init(this.context);
+    return this.inner.init(this.context);
   }
 }
 
@@ -26,7 +27,7 @@ describeBytesStoreContract(
   'change-logging over in-memory',
   (name) =>
     new OpenedWithContext(
-      new ChangeLoggingBytesStore(new InMemoryBytesStore(name)),
+      new ChangeLoggingBytesStore(new KeyValueEngineLayer(new InMemoryBytesStore(name))),
       testStoreContext(),
     ),
 );
@@ -35,7 +36,9 @@ describeBytesStoreContract(
   'caching over change-logging over in-memory',
   (name) =>
     new OpenedWithContext(
-      new CachingBytesStore(new ChangeLoggingBytesStore(new InMemoryBytesStore(name))),
+      new CachingBytesStore(
+        new ChangeLoggingBytesStore(new KeyValueEngineLayer(new InMemoryBytesStore(name))),
+      ),
       testStoreContext(),
     ),
 );
@@ -44,7 +47,9 @@ describeBytesStoreContract(
   'caching with a tiny cache (constant eviction)',
   (name) =>
     new OpenedWithContext(
-      new CachingBytesStore(new ChangeLoggingBytesStore(new InMemoryBytesStore(name))),
+      new CachingBytesStore(
+        new ChangeLoggingBytesStore(new KeyValueEngineLayer(new InMemoryBytesStore(name))),
+      ),
       testStoreContext({ cacheMaxBytes: 300 }),
     ),
 );

@@ -1,81 +1,80 @@
+import { requireEpochMillis } from '../../windowing/internals/window-time';
 import { TimeWindow } from '../../windowing/time-window';
 import { Windowed } from '../../windowing/windowed';
 import type { KeyValue, KeyValueIterator } from '../key-value-store';
-import type { ChangelogRecord } from '../state-store-context';
 import type { WindowStore, WindowStoreIterator } from '../window-store';
-import type { BytesWrite } from '../bytes-store';
-import { CachingWindowBytesStore } from './caching-window-bytes-store';
-import { ChangeLoggingWindowBytesStore } from './change-logging-window-bytes-store';
+import type { KeyValueBytes } from '../bytes-store';
 import { MappingKeyValueIterator } from './mapping-key-value-iterator';
-import {
-  MeteredSegmentedStore,
-  type MeteredSegmentedStoreOptions,
-  type WindowedFlushListener,
-} from './metered-segmented-store';
-import { withTimestamps } from './metered-key-value-store';
-import type {
-  WindowBytesEntry,
-  WindowBytesStore,
-  WindowRangeQuery,
-} from './segmented-window-bytes.store';
+import { MeteredStore, type MeteredStoreOptions } from './metered-store';
 import { NOT_SAMPLED, OP } from './store-metrics';
-import { WindowKeySchema } from './window-key-schema';
+import {
+  MAX_WINDOW_SEQNUM,
+  toWindowEntry,
+  windowStoreRange,
+  WindowKeySchema,
+  type WindowBytesEntry,
+  type WindowRangeQuery,
+} from './window-key-schema';
 
-/** How a {@link MeteredWindowStore} is made; built by `WindowStoreBuilder`. */
-export interface MeteredWindowStoreOptions<K, V> extends MeteredSegmentedStoreOptions<
-  K,
-  V,
-  WindowBytesStore
-> {
-  /** Values are `ValueAndTimestamp` bytes (restored records get their timestamp in front). */
-  readonly timestampedValues?: boolean;
+/** How a {@link MeteredWindowStore} is made. */
+export interface MeteredWindowStoreOptions<K, V> extends MeteredStoreOptions<K, V> {
+  /** The size of the store's windows in ms (`end = start + size`). */
+  readonly windowSizeMs: number;
+  /**
+   * Keep every write as its own entry (a growing seqnum in the key) instead of overwriting:
+   * the store of a stream-stream join. Such stores are never cached.
+   */
+  readonly retainDuplicates: boolean;
 }
 
-/** Receives the windows a caching window store writes through, typed. */
-export type WindowedCacheFlushListener<K, V> = WindowedFlushListener<K, V>;
-
 /**
- * The metered layer of window stores: typed (serdes), counted, and the one that opens the
- * layers below and registers the store for restore (see {@link MeteredSegmentedStore}).
+ * The window facade of the metered layer: typed windows over the stack, whose store keys are
+ * `[key][window start][seqnum]` (see {@link WindowKeySchema}; the same bytes key the
+ * changelog). Windows older than `streamTime - retention + 1` are neither written nor
+ * returned.
  *
- * Errors: calls before `init` or after `close` throw `StoreClosedError`; the engine throws
- * `InvalidWindowError` for bad times and `UnsupportedStoreOperationError` for synchronous reads
- * it cannot serve (use the `...Async` reads).
+ * Errors: calls before `init` or after `close` throw `StoreClosedError`; `InvalidWindowError`
+ * for bad times; `UnsupportedStoreOperationError` for synchronous reads an engine cannot serve
+ * (use the `...Async` reads).
  */
 export class MeteredWindowStore<K, V>
-  extends MeteredSegmentedStore<K, V, WindowBytesStore>
+  extends MeteredStore<K, V, Windowed<K>>
   implements WindowStore<K, V>
 {
-  private windowSize = 0;
+  private readonly windowSize: number;
+  private readonly retainDuplicates: boolean;
+  private seqnum = 0;
 
-  /** Whether values carry their timestamps (`ValueAndTimestamp`): queries unwrap them. */
-  get timestampedValues(): boolean {
-    return this.options.timestampedValues === true;
+  constructor(options: MeteredWindowStoreOptions<K, V>, persistent: boolean) {
+    super(options, persistent);
+    this.windowSize = options.windowSizeMs;
+    this.retainDuplicates = options.retainDuplicates;
   }
 
-  constructor(private readonly options: MeteredWindowStoreOptions<K, V>) {
-    super(options, { caching: CachingWindowBytesStore, logging: ChangeLoggingWindowBytesStore });
+  protected override opened(): void {
+    this.seqnum = 0; // restarts at every open, as in Kafka Streams
   }
 
-  protected override opened(stack: WindowBytesStore): void {
-    this.windowSize = stack.windowSizeMs;
+  protected flushKeyOf(storeKey: Buffer): Windowed<K> {
+    return this.windowedKey(toWindowEntry(storeKey, storeKey));
   }
 
-  protected override restoredRecords(records: readonly ChangelogRecord[]): readonly BytesWrite[] {
-    return this.timestampedValues ? withTimestamps(records) : records;
-  }
-
-  protected windowedKeyOf(storeKey: Buffer): Windowed<K> {
-    return this.windowedKey({ ...WindowKeySchema.fromStoreKey(storeKey), value: storeKey });
-  }
-
+  /**
+   * Writes `value` (or deletes, with `null`) for `key`'s window starting at `windowStart`.
+   * With duplicates retained, each write gets the next seqnum (wrapping at 2^31) and `null`
+   * writes are ignored.
+   */
   put(key: K, value: V | null, windowStart: number): void {
     const stack = this.open();
+    requireEpochMillis(windowStart, 'window start');
+    if (this.retainDuplicates) {
+      if (value === null) return;
+      this.seqnum = (this.seqnum + 1) & MAX_WINDOW_SEQNUM;
+    }
     const mark = this.metrics.start(OP.put);
     stack.put(
-      this.keySerde.serialize(key, this.topic),
+      WindowKeySchema.toStoreKeyBinary(this.keyBytes(key), windowStart, this.seqnum),
       value === null ? null : this.valueSerde.serialize(value, this.topic),
-      windowStart,
     );
     if (mark !== NOT_SAMPLED) this.metrics.end(OP.put, mark);
   }
@@ -84,17 +83,18 @@ export class MeteredWindowStore<K, V>
   fetch(key: K, timeFrom: number, timeTo: number): WindowStoreIterator<V>;
   fetch(key: K, time: number, timeTo?: number): V | undefined | WindowStoreIterator<V> {
     const stack = this.open();
-    if (timeTo === undefined) {
-      const mark = this.metrics.start(OP.get);
-      const bytes = stack.fetch(this.keySerde.serialize(key, this.topic), time);
-      if (mark !== NOT_SAMPLED) this.metrics.end(OP.get, mark);
-      return bytes === undefined ? undefined : this.valueSerde.deserialize(bytes, this.topic);
-    }
-    return this.windowsOf(stack.range(this.keyQuery(key, time, timeTo, false)));
+    if (timeTo !== undefined)
+      return this.windowsOf(this.read({ key: this.keyBytes(key), timeFrom: time, timeTo }));
+    const mark = this.metrics.start(OP.get);
+    const bytes = this.retainDuplicates
+      ? this.latest(key, time)
+      : stack.get(WindowKeySchema.toStoreKeyBinary(this.keyBytes(key), time, 0));
+    if (mark !== NOT_SAMPLED) this.metrics.end(OP.get, mark);
+    return this.value(bytes);
   }
 
   backwardFetch(key: K, timeFrom: number, timeTo: number): WindowStoreIterator<V> {
-    return this.windowsOf(this.open().range(this.keyQuery(key, timeFrom, timeTo, true)));
+    return this.windowsOf(this.read({ key: this.keyBytes(key), timeFrom, timeTo, backward: true }));
   }
 
   fetchRange(
@@ -103,28 +103,30 @@ export class MeteredWindowStore<K, V>
     timeFrom: number,
     timeTo: number,
   ): KeyValueIterator<Windowed<K>, V> {
-    return this.windowed(
-      this.open().range(this.rangeQuery(keyFrom, keyTo, timeFrom, timeTo, false)),
-    );
+    return this.windowed(this.read(this.keyRange(keyFrom, keyTo, timeFrom, timeTo, false)));
   }
 
   fetchAll(timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, V> {
-    return this.windowed(this.open().range(this.countRange({ timeFrom, timeTo })));
+    return this.windowed(this.read({ timeFrom, timeTo }, OP.all));
   }
 
   all(): KeyValueIterator<Windowed<K>, V> {
-    return this.windowed(this.open().range(this.countRange({})));
+    return this.windowed(this.read({}, OP.all));
   }
 
   backwardAll(): KeyValueIterator<Windowed<K>, V> {
-    return this.windowed(this.open().range(this.countRange({ backward: true })));
+    return this.windowed(this.read({ backward: true }, OP.all));
   }
 
   async fetchAsync(key: K, windowStart: number): Promise<V | undefined> {
     const stack = this.open();
     this.metrics.add(OP.get, 1);
-    const bytes = await stack.fetchAsync(this.keySerde.serialize(key, this.topic), windowStart);
-    return bytes === undefined ? undefined : this.valueSerde.deserialize(bytes, this.topic);
+    if (!this.retainDuplicates) {
+      const storeKey = WindowKeySchema.toStoreKeyBinary(this.keyBytes(key), windowStart, 0);
+      return this.value(await stack.getAsync(storeKey));
+    }
+    const [latest] = await this.readAsync(this.latestOf(key, windowStart));
+    return this.value(latest?.value);
   }
 
   async fetchWindowsAsync(
@@ -133,8 +135,8 @@ export class MeteredWindowStore<K, V>
     timeTo: number,
     backward = false,
   ): Promise<KeyValue<number, V>[]> {
-    const entries = await this.open().rangeAsync(this.keyQuery(key, timeFrom, timeTo, backward));
-    return entries.map((e) => ({
+    const query = { key: this.keyBytes(key), timeFrom, timeTo, backward };
+    return (await this.readAsync(query)).map((e) => ({
       key: e.windowStart,
       value: this.valueSerde.deserialize(e.value, this.topic),
     }));
@@ -147,39 +149,56 @@ export class MeteredWindowStore<K, V>
     timeTo: number,
     backward = false,
   ): Promise<KeyValue<Windowed<K>, V>[]> {
-    const query = this.rangeQuery(keyFrom, keyTo, timeFrom, timeTo, backward);
-    const entries = await this.open().rangeAsync(query);
+    const entries = await this.readAsync(this.keyRange(keyFrom, keyTo, timeFrom, timeTo, backward));
     return entries.map((e) => ({
       key: this.windowedKey(e),
       value: this.valueSerde.deserialize(e.value, this.topic),
     }));
   }
 
-  private keyQuery(key: K, timeFrom: number, timeTo: number, backward: boolean): WindowRangeQuery {
-    this.metrics.add(OP.range, 1);
-    return { key: this.keySerde.serialize(key, this.topic), timeFrom, timeTo, backward };
+  /** Every duplicate of one window, highest seqnum first. */
+  private latestOf(key: K, windowStart: number): WindowRangeQuery {
+    requireEpochMillis(windowStart, 'window start');
+    return { key: this.keyBytes(key), timeFrom: windowStart, timeTo: windowStart, backward: true };
   }
 
-  private rangeQuery(
+  /** The value of the duplicate with the highest seqnum. */
+  private latest(key: K, windowStart: number): Buffer | undefined {
+    const duplicates = this.read(this.latestOf(key, windowStart));
+    const latest = duplicates.next();
+    duplicates.return?.();
+    return latest.done ? undefined : latest.value.value;
+  }
+
+  private keyRange(
     keyFrom: K | undefined,
     keyTo: K | undefined,
     timeFrom: number,
     timeTo: number,
     backward: boolean,
   ): WindowRangeQuery {
-    this.metrics.add(OP.range, 1);
     return {
-      keyFrom: keyFrom === undefined ? undefined : this.keySerde.serialize(keyFrom, this.topic),
-      keyTo: keyTo === undefined ? undefined : this.keySerde.serialize(keyTo, this.topic),
+      keyFrom: keyFrom === undefined ? undefined : this.keyBytes(keyFrom),
+      keyTo: keyTo === undefined ? undefined : this.keyBytes(keyTo),
       timeFrom,
       timeTo,
       backward,
     };
   }
 
-  private countRange(query: WindowRangeQuery): WindowRangeQuery {
-    this.metrics.add(OP.all, 1);
-    return query;
+  private read(query: WindowRangeQuery, op = OP.range): IterableIterator<WindowBytesEntry> {
+    const stack = this.open();
+    this.metrics.add(op, 1);
+    const range = windowStoreRange(query);
+    return range === undefined ? [][Symbol.iterator]() : windowEntries(stack.read(range));
+  }
+
+  private async readAsync(query: WindowRangeQuery): Promise<WindowBytesEntry[]> {
+    const stack = this.open();
+    this.metrics.add(OP.range, 1);
+    const range = windowStoreRange(query);
+    if (range === undefined) return [];
+    return (await stack.readAsync(range)).map((e: KeyValueBytes) => toWindowEntry(e.key, e.value));
   }
 
   private windowsOf(source: IterableIterator<WindowBytesEntry>): WindowStoreIterator<V> {
@@ -203,5 +222,15 @@ export class MeteredWindowStore<K, V>
       this.keySerde.deserialize(entry.key, this.topic),
       new TimeWindow(entry.windowStart, entry.windowStart + this.windowSize),
     );
+  }
+}
+
+function* windowEntries(
+  entries: IterableIterator<KeyValueBytes>,
+): IterableIterator<WindowBytesEntry> {
+  try {
+    for (const { key, value } of entries) yield toWindowEntry(key, value);
+  } finally {
+    entries.return?.();
   }
 }

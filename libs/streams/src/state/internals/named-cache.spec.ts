@@ -1,5 +1,5 @@
 import { NamedCache, type CacheBudget, type FlushedEntry } from './named-cache';
-import { prng } from './store-test-support';
+import { prng } from '../../../test-support/store-test-support';
 
 const budget: CacheBudget = { charge: () => undefined, afterWrite: () => undefined };
 const b = (text: string): Buffer => Buffer.from(text, 'latin1');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { RocksDBConfigError } from '../../errors/rocksdb-config.error';
 import type { RocksDBConfigSetter } from '../rocksdb-config-setter';
 import type { RocksDBOptions } from '../rocksdb-options';
-import { describeBytesStoreContract } from './bytes-store.contract';
+import { describeBytesStoreContract } from '../../../test-support/bytes-store.contract';
 import { NxteditionRocksDBStore } from './nxtedition-rocksdb.store';
 import { BoundedMemoryRocksDBConfig } from '../bounded-memory-rocksdb-config';
 

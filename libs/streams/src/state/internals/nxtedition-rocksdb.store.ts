@@ -11,7 +11,7 @@ import type { StreamsError } from '../../errors/streams.error';
 import type { RocksDBOptions, RocksDBOptionValues } from '../rocksdb-options';
 import type { RocksDBStoreMetrics } from '../rocksdb-store-metrics';
 import {
-  assertBuffer,
+  assertWrites,
   isEmptyRange,
   levelPrefixBounds,
   levelRangeBounds,
@@ -118,32 +118,11 @@ export class NxteditionRocksDBStore implements BytesStore {
   }
 
   put(key: Buffer, value: Buffer | null): void {
-    assertBuffer(key, 'key');
-    if (value !== null) {
-      assertBuffer(value, 'value');
-    }
-    const batch = this.requireBatch();
-    try {
-      if (value === null) {
-        batch._del(key, NO_OPTIONS);
-      } else {
-        batch._put(key, value, NO_OPTIONS);
-      }
-      batch._writeSync(NO_OPTIONS);
-    } catch (cause) {
-      throw this.failure('write', cause);
-    } finally {
-      batch._clear();
-    }
+    this.putAll([{ key, value }]);
   }
 
   putAll(writes: readonly BytesWrite[]): void {
-    for (const write of writes) {
-      assertBuffer(write.key, 'key');
-      if (write.value !== null) {
-        assertBuffer(write.value, 'value');
-      }
-    }
+    assertWrites(writes);
     const batch = this.requireBatch();
     try {
       for (const { key, value } of writes) {

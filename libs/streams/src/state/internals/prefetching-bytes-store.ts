@@ -1,8 +1,8 @@
 import { SyncReadUnavailableError } from '../../errors/sync-read-unavailable.error';
-import type { StateStoreContext } from '../state-store-context';
-import type { BytesStore, BytesWrite } from '../bytes-store';
+import type { StateStoreContext } from '../../processor/state-store-context';
 import { PrefetchedReads } from './prefetched-reads';
-import { WrappedBytesStore } from './wrapped-bytes-store';
+import type { StampedWrite, StoreLayer } from './store-layer';
+import { WrappedStoreLayer } from './wrapped-store-layer';
 
 /**
  * The hot-path read layer for an engine without synchronous reads when caching is disabled:
@@ -14,10 +14,10 @@ import { WrappedBytesStore } from './wrapped-bytes-store';
  * prefetch throws `SyncReadUnavailableError`: prefetch the batch's keys first. `delete` of
  * such a key is a blind delete that returns `undefined`.
  */
-export class PrefetchingBytesStore extends WrappedBytesStore {
+export class PrefetchingBytesStore extends WrappedStoreLayer {
   private readonly reads = new PrefetchedReads();
 
-  constructor(inner: BytesStore) {
+  constructor(inner: StoreLayer) {
     super(inner);
   }
 
@@ -38,27 +38,13 @@ export class PrefetchingBytesStore extends WrappedBytesStore {
   }
 
   override getMany(keys: readonly Buffer[]): (Buffer | undefined)[] {
-    const result = new Array<Buffer | undefined>(keys.length);
-    for (let i = 0; i < keys.length; i++) result[i] = this.get(keys[i]);
-    return result;
+    return keys.map((key) => this.get(key));
   }
 
-  override put(key: Buffer, value: Buffer | null): void {
-    this.inner.put(key, value);
-    this.reads.noteWrite(key.toString('latin1'), value);
-  }
-
-  override putAll(writes: readonly BytesWrite[]): void {
-    this.inner.putAll(writes);
-    for (let i = 0; i < writes.length; i++) {
-      this.reads.noteWrite(writes[i].key.toString('latin1'), writes[i].value);
-    }
-  }
-
-  override putIfAbsent(key: Buffer, value: Buffer): Buffer | undefined {
-    const existing = this.get(key);
-    if (existing === undefined) this.put(key, value);
-    return existing;
+  override write(writes: readonly StampedWrite[]): boolean[] {
+    const written = this.inner.write(writes);
+    for (const { key, value } of writes) this.reads.noteWrite(key.toString('latin1'), value);
+    return written;
   }
 
   override delete(key: Buffer): Buffer | undefined {

@@ -41,6 +41,17 @@ export class RecordCache implements CacheBudget {
   }
 
   /** The cache shared by every store of this process that was not given one explicitly. */
+  /**
+   * The cache a task gives its stores, or the process-wide one.
+   * @throws TypeError when the context carries something else as its cache (a wiring bug).
+   */
+  static of(context: { readonly cache?: object }): RecordCache {
+    const cache = context.cache;
+    if (cache === undefined) return RecordCache.processWide();
+    if (cache instanceof RecordCache) return cache;
+    throw new TypeError('the store context carries a cache that is not a RecordCache');
+  }
+
   static processWide(): RecordCache {
     processWideCache ??= new RecordCache();
     return processWideCache;

@@ -1,5 +1,4 @@
 import { isRocksDBAvailable, rocksdbVersion } from '@nest-streams/rocksdb';
-import type { StateLogger } from '../../runtime/state-logger';
 import { loadedRocksDBBindings, type RocksDBBinding } from './rocksdb-binding-guard';
 
 /** The RocksDB engine every persistent store of this process runs on. */
@@ -17,6 +16,12 @@ export const FALLBACK_LOSSES =
   '(checkpoints rely on the WAL, replayed at every restart), WAL-off writes (restores write ' +
   'the WAL too) and maxWriteBufferNumber (fixed at 6 memtables per store)';
 
+/** Where the choice is logged (the client's logger). */
+export interface RocksDBEngineChoiceLogger {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
 let chosen: RocksDBEngineChoice | undefined;
 
 /**
@@ -31,7 +36,7 @@ let chosen: RocksDBEngineChoice | undefined;
  *
  * Never throws: when neither engine can load, opening a store throws the engine's error.
  */
-export function chooseRocksDBEngine(logger?: StateLogger): RocksDBEngineChoice {
+export function chooseRocksDBEngine(logger?: RocksDBEngineChoiceLogger): RocksDBEngineChoice {
   if (chosen !== undefined) return chosen;
   const choice = decide();
   chosen = choice;
@@ -44,6 +49,20 @@ export function chooseRocksDBEngine(logger?: StateLogger): RocksDBEngineChoice {
     logger?.info(`RocksDB engine: @nest-streams/rocksdb (system RocksDB ${rocksdbVersion()})`);
   }
   return choice;
+}
+
+/**
+ * {@link chooseRocksDBEngine} when one of a topology's store builders makes a persistent store
+ * (a client starts with it, so the choice and a fallback are logged before a store opens).
+ * Never throws.
+ */
+export function chooseRocksDBEngineFor(
+  builders: Iterable<unknown>,
+  logger: RocksDBEngineChoiceLogger,
+): void {
+  const persistent = (builder: unknown): boolean =>
+    (builder as { supplier?: { persistent?: boolean } }).supplier?.persistent === true;
+  if ([...builders].some(persistent)) chooseRocksDBEngine(logger);
 }
 
 /** The choice made so far, if any (for metrics and tests). */
@@ -70,4 +89,6 @@ function decide(): RocksDBEngineChoice {
   return { engine: '@nxtedition/rocksdb', fallbackReason: reason };
 }
 
-const consoleWarnings: Pick<StateLogger, 'warn'> = { warn: (message) => console.warn(message) };
+const consoleWarnings: Pick<RocksDBEngineChoiceLogger, 'warn'> = {
+  warn: (message) => console.warn(message),
+};

@@ -1,6 +1,7 @@
 import { StoreClosedError } from '../../errors/store-closed.error';
 import { UnsupportedStoreOperationError } from '../../errors/unsupported-store-operation.error';
 import { requireDurationMs } from '../../windowing/internals/window-time';
+import type { StateStoreContext } from '../../processor/state-store-context';
 import type { BytesStore, BytesStoreCapabilities, BytesWrite, KeyValueBytes } from '../bytes-store';
 import type { KeyValueSegment } from './key-value-segment';
 import {
@@ -8,6 +9,13 @@ import {
   defaultSegmentIntervalMs,
   type SegmentFactory,
 } from './key-value-segments';
+import { hasPrefix } from './byte-range';
+import {
+  AbstractStoreLayer,
+  type SegmentRules,
+  type StampedWrite,
+  type StoreRange,
+} from './store-layer';
 
 /** How a segmented store finds the time of a store key: window start, or session end. */
 export interface SegmentedKeySchema {
@@ -17,21 +25,6 @@ export interface SegmentedKeySchema {
    * @throws InvalidWindowedKeyError for bytes that are not a key of this schema.
    */
   segmentTimestamp(storeKey: Buffer): number;
-}
-
-/** One range read over the segments, in store-key terms. */
-export interface SegmentedRange {
-  /** Lowest store key to read in each segment (open when undefined). */
-  readonly lower: Buffer | undefined;
-  /** Highest store key to read in each segment (open when undefined). */
-  readonly upper: Buffer | undefined;
-  /** Segments to search: those that can hold segment times in `[timeFrom, timeTo]`. */
-  readonly segmentTimeFrom: number;
-  readonly segmentTimeTo: number;
-  /** Segments in descending order and each segment's range descending. */
-  readonly backward: boolean;
-  /** Keeps an entry of the range (the bounds are not exact for variable-length keys). */
-  accept(storeKey: Buffer): boolean;
 }
 
 /** Outcome of applying one batch of changelog records. */
@@ -72,12 +65,13 @@ export interface SegmentedBytesStoreOptions {
  * Stream time starts unknown (`-1`) at every open, as in Kafka Streams, and grows with writes
  * and restored records.
  */
-export class SegmentedBytesStore {
+export class SegmentedBytesStore extends AbstractStoreLayer {
   readonly name: string;
   readonly capabilities: BytesStoreCapabilities;
   readonly retentionPeriodMs: number;
   readonly segmentIntervalMs: number;
-  private readonly segments: KeyValueSegments;
+  readonly segments: SegmentRules;
+  private readonly store: KeyValueSegments;
   private streamTime = -1;
   private opened = false;
   private expiredDrops = 0;
@@ -89,12 +83,19 @@ export class SegmentedBytesStore {
     options: SegmentedBytesStoreOptions,
     private readonly schema: SegmentedKeySchema,
   ) {
+    super();
     this.name = options.name;
     this.capabilities = options.capabilities;
     this.retentionPeriodMs = requireDurationMs(options.retentionPeriodMs, 'retention', false);
     this.segmentIntervalMs =
       options.segmentIntervalMs ?? defaultSegmentIntervalMs(this.retentionPeriodMs);
-    this.segments = new KeyValueSegments({
+    this.segments = {
+      retentionPeriodMs: this.retentionPeriodMs,
+      segmentIntervalMs: this.segmentIntervalMs,
+      segmentTime: (storeKey) => schema.segmentTimestamp(storeKey),
+      observedStreamTime: () => this.streamTime,
+    };
+    this.store = new KeyValueSegments({
       storeName: options.name,
       retentionPeriodMs: this.retentionPeriodMs,
       segmentIntervalMs: this.segmentIntervalMs,
@@ -103,11 +104,15 @@ export class SegmentedBytesStore {
     });
   }
 
+  init(_context: StateStoreContext): Promise<void> {
+    return this.open();
+  }
+
   /** Opens the segments a previous run left. Idempotent while open. */
   async open(): Promise<void> {
     if (!this.opened) {
       this.streamTime = -1;
-      await this.segments.openExisting(this.streamTime);
+      await this.store.openExisting(this.streamTime);
       this.opened = true;
     }
   }
@@ -128,33 +133,17 @@ export class SegmentedBytesStore {
 
   /** Number of live segments (for tests and metrics). */
   segmentCount(): number {
-    return this.segments.count;
+    return this.store.count;
   }
 
   /** Names of the live segments, ascending. */
   segmentNames(): string[] {
-    return this.segments.all(false).map((segment) => segment.name);
+    return this.store.all(false).map((segment) => segment.name);
   }
 
   /** Puts dropped so far because their entry was already past retention (a metric). */
   expiredRecordDrops(): number {
     return this.expiredDrops;
-  }
-
-  /**
-   * Writes (or, with `null`, deletes) one store key. Advances stream time, then drops the write
-   * when its segment time is already past retention, and drops expired segments.
-   *
-   * @returns whether the write was applied.
-   * @throws StoreClosedError when the store is not open; InvalidWindowedKeyError for a key that
-   *   does not fit the schema.
-   */
-  put(storeKey: Buffer, value: Buffer | null): boolean {
-    this.requireOpen();
-    const segment = this.liveSegmentFor(storeKey);
-    if (segment === undefined) return false;
-    segment.put(storeKey, value);
-    return true;
   }
 
   /**
@@ -167,7 +156,7 @@ export class SegmentedBytesStore {
     const segment =
       time < this.minLiveTime()
         ? undefined
-        : this.segments.getOrCreateSegmentIfLive(this.segments.segmentId(time), this.streamTime);
+        : this.store.getOrCreateSegmentIfLive(this.store.segmentId(time), this.streamTime);
     if (segment === undefined) this.expiredDrops++;
     return segment;
   }
@@ -181,10 +170,8 @@ export class SegmentedBytesStore {
   get(storeKey: Buffer): Buffer | undefined {
     this.requireSyncReads('get');
     const time = this.schema.segmentTimestamp(storeKey);
-    if (time < this.minLiveTime()) {
-      return undefined;
-    }
-    return this.segments.segmentForTimestamp(time)?.get(storeKey);
+    if (time < this.minLiveTime()) return undefined;
+    return this.store.segmentForTimestamp(time)?.get(storeKey);
   }
 
   /**
@@ -195,13 +182,8 @@ export class SegmentedBytesStore {
   async getAsync(storeKey: Buffer): Promise<Buffer | undefined> {
     this.requireOpen();
     const time = this.schema.segmentTimestamp(storeKey);
-    if (time < this.minLiveTime()) {
-      return undefined;
-    }
-    const segment = this.segments.segmentForTimestamp(time);
-    if (segment === undefined) {
-      return undefined;
-    }
+    const segment = time < this.minLiveTime() ? undefined : this.store.segmentForTimestamp(time);
+    if (segment === undefined) return undefined;
     const value = await segment.getAsync(storeKey);
     return segment.isDropped ? undefined : value;
   }
@@ -213,25 +195,35 @@ export class SegmentedBytesStore {
    * @throws StoreClosedError when not open; UnsupportedStoreOperationError when the engine has
    *   no synchronous reads (use {@link SegmentedBytesStore.rangeAsync}).
    */
-  range(range: SegmentedRange): IterableIterator<KeyValueBytes> {
+  read(range: StoreRange): IterableIterator<KeyValueBytes> {
     this.requireSyncReads('range');
     return this.iterate(range);
   }
 
-  private *iterate(range: SegmentedRange): IterableIterator<KeyValueBytes> {
+  private *iterate(range: StoreRange): IterableIterator<KeyValueBytes> {
     const minLive = this.minLiveTime();
-    const searched = this.segments.search(
-      Math.max(range.segmentTimeFrom, minLive),
-      range.segmentTimeTo,
-      range.backward,
-    );
-    for (const segment of searched) {
-      for (const entry of segment.range(range.lower, range.upper, range.backward)) {
-        if (this.schema.segmentTimestamp(entry.key) >= minLive && range.accept(entry.key)) {
-          yield entry;
-        }
+    for (const segment of this.searched(range, minLive)) {
+      for (const entry of segment.range(
+        range.lower ?? range.prefix,
+        range.upper,
+        !!range.backward,
+      )) {
+        if (this.live(entry.key, range, minLive)) yield entry;
       }
     }
+  }
+
+  /** The segments `range` may hold entries in, in its order. */
+  private searched(range: StoreRange, minLive: number): KeyValueSegment[] {
+    const to = range.segmentTimeTo ?? Number.POSITIVE_INFINITY;
+    return this.store.search(Math.max(range.segmentTimeFrom ?? 0, minLive), to, !!range.backward);
+  }
+
+  /** Whether a store key read in `range` is live and belongs to it. */
+  private live(storeKey: Buffer, range: StoreRange, minLive: number): boolean {
+    if (this.schema.segmentTimestamp(storeKey) < minLive) return false;
+    if (range.prefix !== undefined && !hasPrefix(storeKey, range.prefix)) return false;
+    return range.accept === undefined || range.accept(storeKey);
   }
 
   /**
@@ -239,26 +231,15 @@ export class SegmentedBytesStore {
    *
    * @throws StoreClosedError when not open; the engine's `ProcessorStateError` on failure.
    */
-  async rangeAsync(range: SegmentedRange): Promise<KeyValueBytes[]> {
+  async readAsync(range: StoreRange): Promise<KeyValueBytes[]> {
     this.requireOpen();
-    const minLive = this.minLiveTime();
-    const searched = this.segments.search(
-      Math.max(range.segmentTimeFrom, minLive),
-      range.segmentTimeTo,
-      range.backward,
-    );
     const out: KeyValueBytes[] = [];
-    for (const segment of searched) {
-      if (segment.isDropped) {
-        continue;
-      }
-      const entries = await segment.rangeAsync(range.lower, range.upper, range.backward);
-      const liveFrom = this.minLiveTime();
-      for (const entry of entries) {
-        if (this.schema.segmentTimestamp(entry.key) >= liveFrom && range.accept(entry.key)) {
-          out.push(entry);
-        }
-      }
+    for (const segment of this.searched(range, this.minLiveTime())) {
+      if (segment.isDropped) continue;
+      const lower = range.lower ?? range.prefix;
+      const entries = await segment.rangeAsync(lower, range.upper, !!range.backward);
+      const minLive = this.minLiveTime();
+      for (const entry of entries) if (this.live(entry.key, range, minLive)) out.push(entry);
     }
     return out;
   }
@@ -271,7 +252,7 @@ export class SegmentedBytesStore {
    * @throws StoreClosedError when not open; InvalidWindowedKeyError for a key of the wrong
    *   format; the engine's `ProcessorStateError` when a batch fails.
    */
-  putAll(writes: readonly BytesWrite[]): boolean[] {
+  write(writes: readonly StampedWrite[]): boolean[] {
     this.requireOpen();
     const accepted = new Array<boolean>(writes.length);
     const batches = new Map<KeyValueSegment, BytesWrite[]>();
@@ -298,13 +279,17 @@ export class SegmentedBytesStore {
    * @throws StoreClosedError when not open; InvalidWindowedKeyError for a record whose key is
    *   not of this store's format (the changelog holds foreign data: wipe and check the topic).
    */
+  restore(records: readonly BytesWrite[]): void {
+    this.restoreAll(records);
+  }
+
   restoreAll(records: readonly BytesWrite[]): RestoreBatchResult {
     this.requireOpen();
     const times = records.map((record) => this.schema.segmentTimestamp(record.key));
     for (const time of times) {
       this.streamTime = Math.max(this.streamTime, time);
     }
-    this.segments.cleanupExpiredSegments(this.streamTime);
+    this.store.cleanupExpiredSegments(this.streamTime);
     const minLive = this.minLiveTime();
     const batches = new Map<number, BytesWrite[]>();
     let skippedExpired = 0;
@@ -313,7 +298,7 @@ export class SegmentedBytesStore {
         skippedExpired++;
         return;
       }
-      const id = this.segments.segmentId(times[index]);
+      const id = this.store.segmentId(times[index]);
       const batch = batches.get(id);
       if (batch === undefined) {
         batches.set(id, [record]);
@@ -322,7 +307,7 @@ export class SegmentedBytesStore {
       }
     });
     for (const [id, batch] of batches) {
-      this.segments.getOrCreateSegmentIfLive(id, this.streamTime)?.putAll(batch);
+      this.store.getOrCreateSegmentIfLive(id, this.streamTime)?.putAll(batch);
     }
     return { applied: records.length - skippedExpired, skippedExpired };
   }
@@ -330,7 +315,7 @@ export class SegmentedBytesStore {
   /** Sum of the segments' estimates (entries buffered while a segment opens included). */
   approximateNumEntries(): number {
     this.requireOpen();
-    return this.segments.all(false).reduce((sum, s) => sum + s.approximateNumEntries(), 0);
+    return this.store.all(false).reduce((sum, s) => sum + s.approximateNumEntries(), 0);
   }
 
   /**
@@ -340,14 +325,14 @@ export class SegmentedBytesStore {
    */
   async flush(): Promise<void> {
     this.requireOpen();
-    await this.segments.flush();
+    await this.store.flush();
   }
 
   /** Flushes and closes every segment. Idempotent. */
   async close(): Promise<void> {
     if (this.opened) {
       this.opened = false;
-      await this.segments.close();
+      await this.store.close();
     }
   }
 
@@ -355,7 +340,7 @@ export class SegmentedBytesStore {
   async destroy(): Promise<void> {
     this.opened = false;
     this.streamTime = -1;
-    await this.segments.destroy();
+    await this.store.destroy();
   }
 
   /** A segment engine that reads synchronously when this store promised it would. */

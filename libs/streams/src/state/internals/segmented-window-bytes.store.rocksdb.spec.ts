@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BytesStore, BytesStoreCapabilities } from '../bytes-store';
 import { NativeRocksDBStore } from './native-rocksdb.store';
-import { SegmentedWindowBytesStore, type WindowBytesEntry } from './segmented-window-bytes.store';
-import { WindowKeySchema } from './window-key-schema';
+import { windowView } from '../../../test-support/window-view';
+import { SegmentedBytesStore } from './segmented-bytes.store';
+import { WindowKeySchema, type WindowBytesEntry } from './window-key-schema';
 
 const HOUR = 3_600_000;
 const b = (text: string): Buffer => Buffer.from(text);
@@ -17,20 +18,22 @@ function windowStore(
   root: string,
   engine: (name: string, directory: string) => BytesStore,
   capabilities: BytesStoreCapabilities,
-): SegmentedWindowBytesStore {
-  return new SegmentedWindowBytesStore({
-    name: 'windowed-count-store',
-    retentionPeriodMs: HOUR,
-    windowSizeMs: 300_000,
-    capabilities,
-    segmentFactory: (name) => engine(name, join(root, name)),
-    listSegmentNames: () => readdir(root),
-  });
+): SegmentedBytesStore {
+  return new SegmentedBytesStore(
+    {
+      name: 'windowed-count-store',
+      retentionPeriodMs: HOUR,
+      capabilities,
+      segmentFactory: (name) => engine(name, join(root, name)),
+      listSegmentNames: () => readdir(root),
+    },
+    { segmentTimestamp: (storeKey) => WindowKeySchema.extractStoreTimestamp(storeKey) },
+  );
 }
 
 describe('SegmentedWindowBytesStore on RocksDB (@nest-streams/rocksdb)', () => {
   let root: string;
-  const rocksdb = (root: string): SegmentedWindowBytesStore =>
+  const rocksdb = (root: string): SegmentedBytesStore =>
     windowStore(root, (name, directory) => new NativeRocksDBStore({ name, directory }), {
       syncReads: true,
       persistent: true,
@@ -47,12 +50,12 @@ describe('SegmentedWindowBytesStore on RocksDB (@nest-streams/rocksdb)', () => {
   it('keeps one database per segment and reopens them after a restart', async () => {
     const store = rocksdb(root);
     await store.open();
-    store.put(b('alice'), b('1'), 0);
-    store.put(b('alice'), b('2'), 300_000);
-    store.put(b('alice'), b('7'), 1_800_000);
-    store.put(b('bob'), b('1'), 300_000);
+    windowView(store).put(b('alice'), b('1'), 0);
+    windowView(store).put(b('alice'), b('2'), 300_000);
+    windowView(store).put(b('alice'), b('7'), 1_800_000);
+    windowView(store).put(b('bob'), b('1'), 300_000);
     // Readable at once, even while the new segments' databases are still opening.
-    expect(show(store.range({ key: b('alice') }))).toEqual([
+    expect(show(windowView(store).range({ key: b('alice') }))).toEqual([
       'alice@0=1',
       'alice@300000=2',
       'alice@1800000=7',
@@ -68,26 +71,23 @@ describe('SegmentedWindowBytesStore on RocksDB (@nest-streams/rocksdb)', () => {
     await reopened.open();
     expect(reopened.segmentCount()).toBe(2);
     expect(reopened.observedStreamTime()).toBe(-1);
-    expect(reopened.fetch(b('bob'), 300_000)?.toString()).toBe('1');
-    expect(show(reopened.range({ keyFrom: b('a'), keyTo: b('bob'), backward: true }))).toEqual([
-      'alice@1800000=7',
-      'bob@300000=1',
-      'alice@300000=2',
-      'alice@0=1',
-    ]);
+    expect(windowView(reopened).fetch(b('bob'), 300_000)?.toString()).toBe('1');
+    expect(
+      show(windowView(reopened).range({ keyFrom: b('a'), keyTo: b('bob'), backward: true })),
+    ).toEqual(['alice@1800000=7', 'bob@300000=1', 'alice@300000=2', 'alice@0=1']);
     await reopened.close();
   });
 
   it('deletes the directories of dropped segments', async () => {
     const store = rocksdb(root);
     await store.open();
-    store.put(b('alice'), b('old'), 0);
+    windowView(store).put(b('alice'), b('old'), 0);
     await store.flush();
-    store.put(b('alice'), b('new'), 5_400_000);
+    windowView(store).put(b('alice'), b('new'), 5_400_000);
     await store.flush();
     expect(existsSync(join(root, 'windowed-count-store.0'))).toBe(false);
     expect(readdirSync(root)).toEqual(['windowed-count-store.5400000']);
-    expect(show(store.range({}))).toEqual(['alice@5400000=new']);
+    expect(show(windowView(store).range({}))).toEqual(['alice@5400000=new']);
     await store.close();
   });
 
@@ -103,7 +103,7 @@ describe('SegmentedWindowBytesStore on RocksDB (@nest-streams/rocksdb)', () => {
       ]),
     ).toEqual({ applied: 2, skippedExpired: 1 });
     await store.flush();
-    expect(show(store.range({ key: b('alice') }))).toEqual([
+    expect(show(windowView(store).range({ key: b('alice') }))).toEqual([
       'alice@3900000=13',
       'alice@5400000=18',
     ]);

@@ -1,6 +1,6 @@
 import { InvalidWindowError } from '../../errors/invalid-window.error';
 import { InvalidWindowedKeyError } from '../../errors/invalid-windowed-key.error';
-import { requireEpochMillis } from '../../windowing/internals/window-time';
+import { queryTime, requireEpochMillis } from '../../windowing/internals/window-time';
 import {
   LONG_MAX_BYTES,
   lowerRangeBound,
@@ -8,6 +8,7 @@ import {
   upperRangeBound,
   writeTimestamp,
 } from './ordered-bytes';
+import { keyedStoreRange, type KeyedQuery, type StoreRange } from './store-layer';
 
 /** Bytes after the serialized key in a session key: end then start, 8 bytes each. */
 export const SESSION_SUFFIX_SIZE = 16;
@@ -115,3 +116,70 @@ export const SessionKeySchema = {
     return upperRangeBound(keyTo, maxSuffix);
   },
 } as const;
+
+/** One session of a session store. `key` may share memory with the engine's buffer. */
+export interface SessionBytesEntry {
+  /** The serialized record key. */
+  readonly key: Buffer;
+  /** Timestamp of the session's first record, epoch ms. */
+  readonly start: number;
+  /** Timestamp of the session's last record, epoch ms (inclusive). */
+  readonly end: number;
+  /** The session's aggregate. */
+  readonly value: Buffer;
+}
+
+/**
+ * A search of a session store; each Kafka Streams `SessionStore` read is one shape of it:
+ * - `findSessions(key, earliestSessionEndTime, latestSessionStartTime)`: `{ key, ... }`;
+ * - `findSessions(keyFrom, keyTo, ...)`: `{ keyFrom, keyTo, ... }` (either bound open);
+ * - `fetch(key)`: `{ key }`; `fetch(keyFrom, keyTo)`: `{ keyFrom, keyTo }`;
+ * - `backward*` variants: add `backward: true`.
+ *
+ * Sessions ending at or after `earliestSessionEndTime` (default 0) and starting at or before
+ * `latestSessionStartTime` (default unbounded). Results are ordered as in Kafka Streams'
+ * RocksDB session store: segment by segment (segments are by session end), and by key bytes,
+ * then end, then start, inside a segment.
+ */
+export type SessionQuery = KeyedQuery & {
+  readonly earliestSessionEndTime?: number;
+  readonly latestSessionStartTime?: number;
+};
+
+/** A store entry as a session entry. */
+export function toSessionEntry(sessionKey: Buffer, value: Buffer): SessionBytesEntry {
+  const { key, start, end } = SessionKeySchema.fromBinary(sessionKey);
+  return { key, start, end, value };
+}
+
+/**
+ * The store range of a session search, or `undefined` when it cannot match anything.
+ * @throws InvalidWindowError for a `NaN` time (fix the caller).
+ */
+export function sessionStoreRange(query: SessionQuery): StoreRange | undefined {
+  const earliestEnd = Math.max(
+    0,
+    queryTime(query.earliestSessionEndTime, 0, 'earliestSessionEndTime'),
+  );
+  const latestStart = queryTime(
+    query.latestSessionStartTime,
+    Number.POSITIVE_INFINITY,
+    'latestSessionStartTime',
+  );
+  // Segments are by session end: any segment from the earliest end on can match.
+  return keyedStoreRange(
+    query,
+    { segmentTimeFrom: earliestEnd },
+    {
+      suffixSize: SESSION_SUFFIX_SIZE,
+      keyLower: (key) => SessionKeySchema.lowerRangeFixedSize(key, earliestEnd),
+      keyUpper: (key) => SessionKeySchema.upperRangeFixedSize(key, latestStart),
+      rangeLower: (keyFrom) => SessionKeySchema.lowerRange(keyFrom),
+      rangeUpper: (keyTo) => SessionKeySchema.upperRange(keyTo, latestStart),
+      inTime: (sessionKey) => {
+        const { start, end } = SessionKeySchema.fromBinary(sessionKey);
+        return end >= earliestEnd && start <= latestStart;
+      },
+    },
+  );
+}

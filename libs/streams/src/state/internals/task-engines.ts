@@ -33,6 +33,9 @@ export class TaskEngines {
   private readonly stores = new Set<string>();
   private transactional = false;
 
+  /** `maxUncommittedBytes`: the task's `statestore.uncommitted.max.bytes` (none: no limit). */
+  constructor(private readonly maxUncommittedBytes = Number.POSITIVE_INFINITY) {}
+
   /** Records that `storeName`'s persistent engines (all of them) are managed here. */
   declare(storeName: string): void {
     this.stores.add(storeName);
@@ -59,6 +62,14 @@ export class TaskEngines {
   /** From now on, writes wait for {@link commit}. */
   startTransactions(): void {
     this.transactional = true;
+  }
+
+  /**
+   * Whether the writes waiting for their transaction passed `statestore.uncommitted.max.bytes`
+   * (the constructor's `maxUncommittedBytes`): commit now, without waiting for the interval.
+   */
+  overUncommittedLimit(): boolean {
+    return this.transactional && this.uncommittedBytes() > this.maxUncommittedBytes;
   }
 
   /** Bytes written since the last commit, over every engine. */

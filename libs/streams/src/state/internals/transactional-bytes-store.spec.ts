@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeBytesStoreContract } from './bytes-store.contract';
+import { describeBytesStoreContract } from '../../../test-support/bytes-store.contract';
 import { NativeRocksDBStore } from './native-rocksdb.store';
 import { TaskEngines } from './task-engines';
 import { TransactionalBytesStore } from './transactional-bytes-store';
@@ -54,6 +54,13 @@ describe('TransactionalBytesStore', () => {
   afterEach(async () => {
     await store.close();
     rmSync(root, { recursive: true, force: true });
+  });
+
+  it("reports the RocksDB engine's figures (the metered store reads them through it)", () => {
+    store.putAll([{ key: s('a'), value: s('1') }]);
+    expect(store.metrics).toBeDefined();
+    expect(Object.keys(store.metrics!()).sort()).toEqual(Object.keys(engine.metrics()).sort());
+    expect(store.metrics!().estimatedNumKeys).toBe(engine.metrics().estimatedNumKeys);
   });
 
   it('writes through before the transactions start (restores), and defers flushes', async () => {

@@ -1,11 +1,14 @@
 import { StoreClosedError } from '../../errors/store-closed.error';
-import type { BytesStore, BytesWrite, KeyValueBytes } from '../bytes-store';
-import type { StateStoreContext } from '../state-store-context';
+import type { BytesStore, BytesStoreCapabilities, BytesWrite, KeyValueBytes } from '../bytes-store';
+import type { RocksDBStoreMetrics } from '../rocksdb-store-metrics';
 import { assertBuffer, isEmptyRange, prefixUpperBound } from './byte-range';
-import { mergeDirtyEntries, mergeDirtyEntriesIntoArray } from './merged-cache-iterator';
+import { mergeDirty, type DirtyEntry, type MergeOrder } from './cache-merge';
 import { SortedKeyList } from './sorted-key-list';
 import type { TaskEngine, TaskEngines } from './task-engines';
-import { WrappedBytesStore } from './wrapped-bytes-store';
+
+/** Merge orders of pending writes over the engine's entries (nothing stored is skipped). */
+const FORWARD: MergeOrder = { compare: (a, b) => Buffer.compare(a, b), skip: () => false };
+const REVERSE: MergeOrder = { compare: (a, b) => Buffer.compare(b, a), skip: () => false };
 
 /** Bytes a pending entry costs besides its key and value (map entry, list slot, string). */
 const ENTRY_OVERHEAD = 64;
@@ -25,34 +28,48 @@ const ENTRY_OVERHEAD = 64;
  *
  * Errors: those of the engine below.
  */
-export class TransactionalBytesStore extends WrappedBytesStore implements TaskEngine {
+export class TransactionalBytesStore implements BytesStore, TaskEngine {
   /** Pending writes by key (latin1 strings sort as the bytes do); `null` values delete. */
   private readonly pending = new Map<string, BytesWrite>();
   private readonly order = new SortedKeyList();
   private pendingBytes = 0;
+  /** The RocksDB engine's figures, as the engine reports them (read by the metered store). */
+  readonly metrics: (() => RocksDBStoreMetrics) | undefined;
 
   constructor(
-    inner: BytesStore,
+    readonly inner: BytesStore,
     private readonly engines: TaskEngines,
   ) {
-    super(inner);
+    const measured = inner as { metrics?: () => RocksDBStoreMetrics };
+    this.metrics = measured.metrics?.bind(inner);
+  }
+
+  get name(): string {
+    return this.inner.name;
+  }
+
+  get capabilities(): BytesStoreCapabilities {
+    return this.inner.capabilities;
   }
 
   get uncommittedBytes(): number {
     return this.pendingBytes;
   }
 
-  override async init(context: StateStoreContext): Promise<void> {
-    await super.init(context);
-    this.engines.enlist(this);
-  }
-
-  override async open(): Promise<void> {
+  async open(): Promise<void> {
     await this.inner.open();
     this.engines.enlist(this);
   }
 
-  override get(key: Buffer): Buffer | undefined {
+  isOpen(): boolean {
+    return this.inner.isOpen();
+  }
+
+  approximateNumEntries(): number {
+    return this.inner.approximateNumEntries();
+  }
+
+  get(key: Buffer): Buffer | undefined {
     if (this.pending.size > 0) {
       const write = this.pending.get(keyOf(key));
       if (write !== undefined) return write.value ?? undefined;
@@ -60,17 +77,17 @@ export class TransactionalBytesStore extends WrappedBytesStore implements TaskEn
     return this.inner.get(key);
   }
 
-  override getMany(keys: readonly Buffer[]): (Buffer | undefined)[] {
+  getMany(keys: readonly Buffer[]): (Buffer | undefined)[] {
     if (this.pending.size === 0) return this.inner.getMany(keys);
     return this.overlay(keys, (missing) => this.inner.getMany(missing));
   }
 
-  override async getAsync(key: Buffer): Promise<Buffer | undefined> {
+  async getAsync(key: Buffer): Promise<Buffer | undefined> {
     const write = this.pending.size > 0 ? this.pending.get(keyOf(key)) : undefined;
     return write !== undefined ? (write.value ?? undefined) : this.inner.getAsync(key);
   }
 
-  override async getManyAsync(keys: readonly Buffer[]): Promise<(Buffer | undefined)[]> {
+  async getManyAsync(keys: readonly Buffer[]): Promise<(Buffer | undefined)[]> {
     if (this.pending.size === 0) return this.inner.getManyAsync(keys);
     const found = new Map<Buffer, Buffer | undefined>();
     const missing = keys.filter((key) => !this.pending.has(keyOf(key)));
@@ -79,11 +96,11 @@ export class TransactionalBytesStore extends WrappedBytesStore implements TaskEn
     return this.overlay(keys, () => missing.map((key) => found.get(key)));
   }
 
-  override put(key: Buffer, value: Buffer | null): void {
+  put(key: Buffer, value: Buffer | null): void {
     this.putAll([{ key, value }]);
   }
 
-  override putAll(writes: readonly BytesWrite[]): void {
+  putAll(writes: readonly BytesWrite[]): void {
     if (!this.engines.transactions) {
       this.inner.putAll(writes);
       return;
@@ -96,78 +113,70 @@ export class TransactionalBytesStore extends WrappedBytesStore implements TaskEn
     for (const write of writes) this.buffer(write);
   }
 
-  override putIfAbsent(key: Buffer, value: Buffer): Buffer | undefined {
+  putIfAbsent(key: Buffer, value: Buffer): Buffer | undefined {
     const existing = this.get(key);
     if (existing === undefined) this.put(key, value);
     return existing;
   }
 
-  override delete(key: Buffer): Buffer | undefined {
+  delete(key: Buffer): Buffer | undefined {
     const existing = this.get(key);
     if (existing !== undefined) this.put(key, null);
     return existing;
   }
 
-  override range(
-    from: Buffer | undefined,
-    to: Buffer | undefined,
-  ): IterableIterator<KeyValueBytes> {
+  range(from: Buffer | undefined, to: Buffer | undefined): IterableIterator<KeyValueBytes> {
     const stored = this.inner.range(from, to);
     return this.pending.size === 0 ? stored : this.merged(stored, from, to, false);
   }
 
-  override reverseRange(
-    from: Buffer | undefined,
-    to: Buffer | undefined,
-  ): IterableIterator<KeyValueBytes> {
+  reverseRange(from: Buffer | undefined, to: Buffer | undefined): IterableIterator<KeyValueBytes> {
     const stored = this.inner.reverseRange(from, to);
     return this.pending.size === 0 ? stored : this.merged(stored, from, to, true);
   }
 
-  override prefixScan(prefix: Buffer): IterableIterator<KeyValueBytes> {
+  prefixScan(prefix: Buffer): IterableIterator<KeyValueBytes> {
     const stored = this.inner.prefixScan(prefix);
     if (this.pending.size === 0) return stored;
-    return mergeDirtyEntries(this.dirtyInPrefix(prefix), stored, false, this.guard);
+    return mergeDirty(this.dirtyInPrefix(prefix), stored, FORWARD, this.guard);
   }
 
-  override all(): IterableIterator<KeyValueBytes> {
+  all(): IterableIterator<KeyValueBytes> {
     return this.range(undefined, undefined);
   }
 
-  override reverseAll(): IterableIterator<KeyValueBytes> {
+  reverseAll(): IterableIterator<KeyValueBytes> {
     return this.reverseRange(undefined, undefined);
   }
 
-  override async rangeAsync(
+  async rangeAsync(
     from: Buffer | undefined,
     to: Buffer | undefined,
     reverse = false,
   ): Promise<KeyValueBytes[]> {
     const dirty = this.dirtyBetween(from, to, reverse);
-    return mergeDirtyEntriesIntoArray(
-      dirty,
-      await this.inner.rangeAsync(from, to, reverse),
-      reverse,
-    );
+    const stored = await this.inner.rangeAsync(from, to, reverse);
+    return [...mergeDirty(dirty, stored[Symbol.iterator](), reverse ? REVERSE : FORWARD)];
   }
 
-  override async prefixScanAsync(prefix: Buffer): Promise<KeyValueBytes[]> {
+  async prefixScanAsync(prefix: Buffer): Promise<KeyValueBytes[]> {
     const dirty = this.dirtyInPrefix(prefix);
-    return mergeDirtyEntriesIntoArray(dirty, await this.inner.prefixScanAsync(prefix), false);
+    const stored = await this.inner.prefixScanAsync(prefix);
+    return [...mergeDirty(dirty, stored[Symbol.iterator](), FORWARD)];
   }
 
   /** Durability is the checkpoint's business (see the class): nothing to do on commit. */
-  override async flush(): Promise<void> {
+  async flush(): Promise<void> {
     this.guard();
   }
 
-  override async close(): Promise<void> {
+  async close(): Promise<void> {
     this.discardPending();
     this.engines.leave(this);
     await this.inner.close();
   }
 
-  override async destroy(): Promise<void> {
+  async destroy(): Promise<void> {
     this.discardPending();
     this.engines.leave(this);
     await this.inner.destroy();
@@ -235,7 +244,8 @@ export class TransactionalBytesStore extends WrappedBytesStore implements TaskEn
     to: Buffer | undefined,
     reverse: boolean,
   ): IterableIterator<KeyValueBytes> {
-    return mergeDirtyEntries(this.dirtyBetween(from, to, reverse), stored, reverse, this.guard);
+    const order = reverse ? REVERSE : FORWARD;
+    return mergeDirty(this.dirtyBetween(from, to, reverse), stored, order, this.guard);
   }
 
   /** Fails a merged iterator (or a flush) once the engine is closed, as the engine does. */
@@ -248,7 +258,7 @@ export class TransactionalBytesStore extends WrappedBytesStore implements TaskEn
     from: Buffer | undefined,
     to: Buffer | undefined,
     reverse: boolean,
-  ): BytesWrite[] {
+  ): DirtyEntry[] {
     if (this.pending.size === 0 || isEmptyRange(from, to)) return [];
     const low = from === undefined ? undefined : keyOf(from);
     const high = to === undefined ? undefined : keyOf(to);

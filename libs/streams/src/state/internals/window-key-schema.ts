@@ -1,7 +1,8 @@
 import { InvalidWindowError } from '../../errors/invalid-window.error';
 import { InvalidWindowedKeyError } from '../../errors/invalid-windowed-key.error';
-import { requireEpochMillis } from '../../windowing/internals/window-time';
+import { queryTime, requireEpochMillis } from '../../windowing/internals/window-time';
 import { lowerRangeBound, readTimestamp, upperRangeBound, writeTimestamp } from './ordered-bytes';
+import { keyedStoreRange, type KeyedQuery, type StoreRange } from './store-layer';
 
 /** Bytes of the window start in a window key. */
 export const WINDOW_TIMESTAMP_SIZE = 8;
@@ -138,3 +139,62 @@ export const WindowKeySchema = {
     return { key: bytes.subarray(0, keyLength), windowStart: readTimestamp(bytes, keyLength) };
   },
 } as const;
+
+/** One entry of a window store. `key` may share memory with the engine's buffer: do not mutate. */
+export interface WindowBytesEntry {
+  /** The serialized record key. */
+  readonly key: Buffer;
+  /** Window start, epoch ms; the window is `[windowStart, windowStart + windowSize)`. */
+  readonly windowStart: number;
+  /** Sequence number (0 unless the store retains duplicates). */
+  readonly seqnum: number;
+  readonly value: Buffer;
+}
+
+/**
+ * A range read of a window store; each Kafka Streams `WindowStore` read is one shape of it:
+ * - `fetch(key, timeFrom, timeTo)`: `{ key, timeFrom, timeTo }` (ascending by window start);
+ * - `backwardFetch(key, timeFrom, timeTo)`: the same with `backward: true`;
+ * - `fetch(keyFrom, keyTo, timeFrom, timeTo)`: `{ keyFrom, keyTo, timeFrom, timeTo }`
+ *   (either key bound may be omitted: open);
+ * - `fetchAll(timeFrom, timeTo)`: `{ timeFrom, timeTo }`; `all()`: `{}`.
+ *
+ * Window starts are in `[timeFrom, timeTo]` (default `[0, unbounded]`). Key-range results are
+ * ordered as in Kafka Streams' RocksDB window store: segment by segment, and by key bytes,
+ * then window start, inside a segment (not globally by key).
+ */
+export type WindowRangeQuery = KeyedQuery & {
+  readonly timeFrom?: number;
+  readonly timeTo?: number;
+};
+
+/** A store entry as a window entry. */
+export function toWindowEntry(storeKey: Buffer, value: Buffer): WindowBytesEntry {
+  const parts = WindowKeySchema.fromStoreKey(storeKey);
+  return { key: parts.key, windowStart: parts.windowStart, seqnum: parts.seqnum, value };
+}
+
+/**
+ * The store range of a window query, or `undefined` when it cannot match anything.
+ * @throws InvalidWindowError for a `NaN` time (fix the caller).
+ */
+export function windowStoreRange(query: WindowRangeQuery): StoreRange | undefined {
+  const timeFrom = Math.max(0, queryTime(query.timeFrom, 0, 'timeFrom'));
+  const timeTo = queryTime(query.timeTo, Number.POSITIVE_INFINITY, 'timeTo');
+  if (timeFrom > timeTo) return undefined;
+  return keyedStoreRange(
+    query,
+    { segmentTimeFrom: timeFrom, segmentTimeTo: timeTo },
+    {
+      suffixSize: WINDOW_STORE_SUFFIX_SIZE,
+      keyLower: (key) => WindowKeySchema.lowerRangeFixedSize(key, timeFrom),
+      keyUpper: (key) => WindowKeySchema.upperRangeFixedSize(key, timeTo),
+      rangeLower: (keyFrom) => WindowKeySchema.lowerRange(keyFrom),
+      rangeUpper: (keyTo) => WindowKeySchema.upperRange(keyTo, timeTo),
+      inTime: (storeKey) => {
+        const start = WindowKeySchema.extractStoreTimestamp(storeKey);
+        return start >= timeFrom && start <= timeTo;
+      },
+    },
+  );
+}

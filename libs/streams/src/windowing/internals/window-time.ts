@@ -30,3 +30,15 @@ export function requireDurationMs(value: number, what: string, positive: boolean
   }
   return value;
 }
+
+/**
+ * A query's time bound: `fallback` when absent.
+ * @throws InvalidWindowError for `NaN` (fix the caller).
+ */
+export function queryTime(value: number | undefined, fallback: number, what: string): number {
+  if (value === undefined) return fallback;
+  if (Number.isNaN(value)) {
+    throw new InvalidWindowError(`${what} must be a number of milliseconds, got NaN`);
+  }
+  return value;
+}

@@ -181,7 +181,7 @@ describe('kafkajs fixes', () => {
       warn: (m) => warnings.push(m),
     });
     expect(outcome).toEqual({
-      applied: ['produceV3Request', 'scheduleCheckPendingRequests'],
+      applied: ['produceV3Request', 'scheduleCheckPendingRequests', 'groupRejoin'],
       skipped: [
         'groupMessagesPerPartition: kafkajs loaded ./src/producer/groupMessagesPerPartition before @nest-streams/streams',
       ],

@@ -1,6 +1,7 @@
 import Module from 'node:module';
 import { dirname } from 'node:path';
 import { groupMessagesPerPartition } from './group-messages-per-partition';
+import { installGroupRejoin, type HeartbeatingConsumerGroup } from './group-rejoin';
 import { locateKafkajs, type KafkajsInstallation } from './kafkajs-internals';
 import { produceV3RequestModule } from './produce-v3-request';
 import {
@@ -18,6 +19,8 @@ export const REPLACED_KAFKAJS_MODULES = {
 } as const;
 
 const REQUEST_QUEUE = './src/network/requestQueue';
+const CONSUMER_GROUP = './src/consumer/consumerGroup';
+const ERRORS = './src/errors';
 
 /** What {@link installKafkajsFixes} did. */
 export interface KafkajsFixesOutcome {
@@ -41,9 +44,11 @@ let installed: KafkajsFixesOutcome | undefined;
  * Applies the engine's fixes to kafkajs 2.2.4, once per process, before anything loads the
  * modules they replace: the producer's grouping of a send's messages per partition (linear
  * instead of quadratic), the Produce v3 request's record building (one pass, no copies), and
- * the request queue's negative timeout (a `TimeoutNegativeWarning` on Node 24). The two
+ * the request queue's negative timeout (a `TimeoutNegativeWarning` on Node 24), and a way for
+ * a member to rejoin its group without leaving it ({@link installGroupRejoin}). The two
  * modules are pre-seeded into `require.cache` under their own file names, so kafkajs' own
- * `require` finds the replacements; the method is replaced on `RequestQueue.prototype`.
+ * `require` finds the replacements; the methods are replaced on `RequestQueue.prototype` and
+ * `ConsumerGroup.prototype`.
  *
  * Never throws: a kafkajs of another version, one the engine cannot locate, or one whose
  * producer another module loaded first, runs unpatched, reported once as a process warning
@@ -72,7 +77,8 @@ function apply(options: KafkajsFixesOptions, warn: (message: string) => void): K
     const reason = `kafkajs ${kafkajs.version} is installed, the fixes are for ${KAFKAJS_FIXED_VERSION}`;
     warn(
       `${reason}: it runs unpatched (quadratic grouping of produced messages, slower record ` +
-        `encoding, a TimeoutNegativeWarning on Node 24). Install kafkajs ${KAFKAJS_FIXED_VERSION}.`,
+        `encoding, a TimeoutNegativeWarning on Node 24, probing rebalances that leave the group). ` +
+        `Install kafkajs ${KAFKAJS_FIXED_VERSION}.`,
     );
     return { applied: [], skipped: [reason] };
   }
@@ -100,6 +106,25 @@ function apply(options: KafkajsFixesOptions, warn: (message: string) => void): K
   };
   queueClass.prototype.scheduleCheckPendingRequests = scheduleCheckPendingRequests;
   applied.push('scheduleCheckPendingRequests');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const groupClass = require(kafkajs.resolve(CONSUMER_GROUP)) as {
+    prototype: HeartbeatingConsumerGroup;
+  };
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { KafkaJSProtocolError } = require(kafkajs.resolve(ERRORS)) as {
+    KafkaJSProtocolError: new (e: object) => Error;
+  };
+  installGroupRejoin(
+    groupClass,
+    (message) =>
+      new KafkaJSProtocolError({
+        type: 'REBALANCE_IN_PROGRESS',
+        code: 27,
+        retriable: false,
+        message,
+      }),
+  );
+  applied.push('groupRejoin');
   if (skipped.length > 0) {
     warn(
       `${skipped.join('; ')}: those fixes are not in effect. Import @nest-streams/streams ` +

@@ -1,0 +1,276 @@
+import { connect, type Socket } from 'node:net';
+import { RangeQuery } from '@nest-streams/streams';
+import { StreamsModuleSettings } from '../../internals/streams-module.settings';
+import type { StreamsMetricsService } from '../../metrics/streams-metrics.service';
+import { FakeKafkaStreams } from '../../../test-support/fake-kafka-streams';
+import { InstanceMessageAuthenticator, type RefusalReason } from './instance-message.authenticator';
+import { InteractiveQueryClient } from './interactive-query.client';
+import { encodeStateQueryRequest, queryPattern } from './interactive-query.protocol';
+import { InteractiveQueryServer } from './interactive-query.server';
+import { freePort } from '../../../../../tools/kafka/free-port';
+
+const SECRET = 'guarded-spec-cluster-secret';
+
+/** A raw connection speaking Nest's TCP framing (`<length>#<json>`), as an outsider would. */
+class RawConnection {
+  readonly frames: unknown[] = [];
+  readonly closed: Promise<void>;
+  private buffer = '';
+  private constructor(readonly socket: Socket) {
+    socket.setEncoding('utf8');
+    socket.on('data', (text: string) => {
+      this.buffer += text;
+      for (;;) {
+        const hash = this.buffer.indexOf('#');
+        if (hash < 0) return;
+        const length = Number(this.buffer.slice(0, hash));
+        if (this.buffer.length < hash + 1 + length) return;
+        this.frames.push(JSON.parse(this.buffer.slice(hash + 1, hash + 1 + length)));
+        this.buffer = this.buffer.slice(hash + 1 + length);
+      }
+    });
+    socket.on('error', () => undefined);
+    this.closed = new Promise((resolve) => socket.once('close', () => resolve()));
+  }
+
+  static async open(port: number): Promise<RawConnection> {
+    const socket = connect(port, '127.0.0.1');
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', resolve);
+      socket.once('error', reject);
+    });
+    return new RawConnection(socket);
+  }
+
+  send(packet: unknown): void {
+    const json = JSON.stringify(packet);
+    this.socket.write(`${json.length}#${json}`);
+  }
+}
+
+const within = <T>(promise: Promise<T>, ms: number, what: string): Promise<T> =>
+  Promise.race([
+    promise,
+    new Promise<T>((_, reject) =>
+      setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms),
+    ),
+  ]);
+
+describe('the query server as an outsider finds it (TCP)', () => {
+  let port: number;
+  let endpoint: string;
+  let streams: FakeKafkaStreams;
+  let server: InteractiveQueryServer;
+  let reasons: RefusalReason[];
+  const settings = (secret = SECRET, limits = {}) =>
+    new StreamsModuleSettings({
+      streams: {
+        applicationId: 'guarded-spec',
+        bootstrapServers: ['127.0.0.1:1'],
+        applicationServer: '127.0.0.1:8080',
+      },
+      queries: {
+        remote: {
+          port,
+          timeoutMs: 2000,
+          authTimeoutMs: 400,
+          maxRequestBytes: 64 * 1024,
+          maxConnections: 4,
+          ...limits,
+        },
+      },
+      security: { clusterSecret: secret },
+    });
+  const request = () =>
+    encodeStateQueryRequest({ storeName: 'stats-store', query: RangeQuery.withNoBounds() });
+  const probe = () => ({
+    version: 1,
+    target: endpoint,
+    from: 'outsider',
+    request: request(),
+  });
+
+  beforeEach(async () => {
+    port = await freePort();
+    endpoint = `127.0.0.1:${port}`;
+    streams = new FakeKafkaStreams();
+    streams.answer = () => ({
+      partitionResults: [
+        {
+          partition: 0,
+          success: true,
+          result: [{ key: 'u', value: 1 }],
+          position: {},
+          active: true,
+        },
+      ],
+      position: {},
+    });
+    reasons = [];
+    const metrics = { recordQueryRefusal: (r: RefusalReason) => reasons.push(r) };
+    server = new InteractiveQueryServer(
+      settings(),
+      streams.asKafkaStreams(),
+      metrics as unknown as StreamsMetricsService,
+    );
+    await server.listen();
+  });
+
+  afterEach(async () => {
+    await server.close();
+  });
+
+  it('answers the probe of the issue with a refusal, reads nothing, and hangs up', async () => {
+    const outsider = await RawConnection.open(port);
+    outsider.send({ pattern: queryPattern(endpoint), data: probe(), id: 'probe-1' });
+    await within(outsider.closed, 2000, 'the server closes the connection');
+    expect(outsider.frames).toEqual([
+      {
+        id: 'probe-1',
+        isDisposed: true,
+        response: {
+          ok: false,
+          servedBy: '127.0.0.1:8080',
+          failure: {
+            code: 'QUERY_REFUSED',
+            retriable: false,
+            message:
+              'refused (unauthenticated): only instances of this application sharing its security.clusterSecret, with clocks within security.replayWindowMs, are answered',
+          },
+        },
+      },
+    ]);
+    expect(streams.queries).toEqual([]);
+    expect(reasons).toEqual(['unauthenticated']);
+  });
+
+  it('answers a sealed query once, and refuses its replay and a copy sent to another target', async () => {
+    const member = new InstanceMessageAuthenticator(settings().security, '127.0.0.1:9999');
+    const sealed = member.seal(queryPattern(endpoint), probe());
+    const first = await RawConnection.open(port);
+    first.send({ pattern: queryPattern(endpoint), data: sealed, id: 'a' });
+    await within(
+      (async () => {
+        while (first.frames.length === 0) await new Promise((r) => setTimeout(r, 10));
+      })(),
+      2000,
+      'an answer',
+    );
+    const answer = first.frames[0] as { response: unknown };
+    expect(member.openAnswer(sealed, answer.response)).toMatchObject({ payload: { ok: true } });
+    expect(streams.queries).toHaveLength(1);
+
+    const replay = await RawConnection.open(port);
+    replay.send({ pattern: queryPattern(endpoint), data: sealed, id: 'b' });
+    await within(replay.closed, 2000, 'the replay is refused');
+    expect(replay.frames).toMatchObject([
+      { id: 'b', response: { failure: { code: 'QUERY_REFUSED' } } },
+    ]);
+
+    const elsewhere = member.seal(queryPattern('127.0.0.1:1'), probe());
+    const misrouted = await RawConnection.open(port);
+    misrouted.send({ pattern: queryPattern(endpoint), data: elsewhere, id: 'c' });
+    await within(misrouted.closed, 2000, 'the misrouted one is refused');
+    expect(streams.queries).toHaveLength(1);
+    expect(reasons).toEqual(['replayed', 'wrong_target']);
+    // The member's connection stays open: it was authenticated.
+    first.socket.destroy();
+  });
+
+  it('refuses a query sealed with another secret', async () => {
+    const other = new InstanceMessageAuthenticator(
+      settings('another-cluster-secret-here').security,
+      '127.0.0.1:9999',
+    );
+    const conn = await RawConnection.open(port);
+    conn.send({
+      pattern: queryPattern(endpoint),
+      data: other.seal(queryPattern(endpoint), probe()),
+      id: 'x',
+    });
+    await within(conn.closed, 2000, 'refused');
+    expect(streams.queries).toEqual([]);
+    expect(reasons).toEqual(['bad_signature']);
+  });
+
+  it('closes a connection on a frame that is not JSON, an event, or a pattern it does not answer', async () => {
+    const notJson = await RawConnection.open(port);
+    notJson.socket.write('5#hello');
+    const event = await RawConnection.open(port);
+    event.send({ pattern: queryPattern(endpoint), data: probe() });
+    const other = await RawConnection.open(port);
+    other.send({ pattern: queryPattern('127.0.0.1:1'), data: probe(), id: 'o' });
+    // 10,000-deep nesting, as the pattern and as the data.
+    const deep = '['.repeat(10_000) + ']'.repeat(10_000);
+    const raw = (json: string) => `${json.length}#${json}`;
+    const nestedPattern = await RawConnection.open(port);
+    nestedPattern.socket.write(raw(`{"pattern":${deep},"data":1,"id":"d1"}`));
+    const nestedData = await RawConnection.open(port);
+    nestedData.socket.write(
+      raw(`{"pattern":"${queryPattern(endpoint)}","data":${deep},"id":"d2"}`),
+    );
+    const all = [notJson, event, other, nestedPattern, nestedData];
+    await within(Promise.all(all.map((c) => c.closed)), 2000, 'all closed');
+    expect(all.map((c) => c.frames.length)).toEqual([0, 0, 0, 0, 1]);
+    expect(nestedData.frames).toMatchObject([
+      { id: 'd2', response: { failure: { code: 'QUERY_REFUSED' } } },
+    ]);
+    expect(reasons.sort()).toEqual(
+      [
+        'malformed_frame',
+        'unauthenticated',
+        'unauthenticated',
+        'unauthenticated',
+        'wrong_target',
+      ].sort(),
+    );
+    expect(streams.queries).toEqual([]);
+  });
+
+  it('closes a connection that sends too much before authenticating (a 2 GB length prefix)', async () => {
+    const conn = await RawConnection.open(port);
+    conn.socket.write('2147483648#');
+    const chunk = 'x'.repeat(16 * 1024);
+    for (let i = 0; i < 16 && !conn.socket.destroyed; i++) conn.socket.write(chunk);
+    await within(conn.closed, 2000, 'closed');
+    expect(reasons).toEqual(['oversized']);
+  });
+
+  it('closes connections that say nothing, or half a frame, within the auth timeout', async () => {
+    const silent = await RawConnection.open(port);
+    const half = await RawConnection.open(port);
+    half.socket.write('100#{"pattern":');
+    const started = Date.now();
+    await within(Promise.all([silent.closed, half.closed]), 2000, 'both closed');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    expect(reasons).toEqual(['auth_timeout', 'auth_timeout']);
+  });
+
+  it('holds at most maxConnections connections', async () => {
+    const conns = await Promise.all(Array.from({ length: 6 }, () => RawConnection.open(port)));
+    const closedEarly = await Promise.all(
+      conns.map((c) =>
+        within(c.closed, 200, 'closed').then(
+          () => true,
+          () => false,
+        ),
+      ),
+    );
+    expect(closedEarly.filter(Boolean)).toHaveLength(2);
+    for (const c of conns) c.socket.destroy();
+  });
+
+  it("keeps a member's connection open past the auth timeout", async () => {
+    const client = new InteractiveQueryClient(settings());
+    try {
+      const ask = () =>
+        client.send(endpoint, { version: 1, target: endpoint, from: 'spec', request: request() });
+      expect(await ask()).toMatchObject({ ok: true });
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      expect(await ask()).toMatchObject({ ok: true });
+      expect(reasons).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+});

@@ -1,0 +1,186 @@
+import {
+  Controller,
+  Get,
+  Inject,
+  Injectable,
+  type INestApplication,
+  type LoggerService,
+} from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { HealthCheck, HealthCheckService, TerminusModule } from '@nestjs/terminus';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  BrokersUnreachableError,
+  KafkaStreams,
+  KafkaStreamsState,
+  Serdes,
+} from '@nest-streams/streams';
+import { Count } from './decorators/count.decorator';
+import { StateStore } from './decorators/state-store.decorator';
+import { StreamsHealthIndicator } from './health/streams-health.indicator';
+import { StreamsModule } from './streams.module';
+import type { StreamsModuleOptions, StreamsStartMode } from './streams-module-options.interface';
+
+@StateStore('counts', { keySerde: Serdes.String() })
+@Injectable()
+class Counting {
+  @Count({ source: 'events', store: 'counts', keySerde: Serdes.String() })
+  count(): void {}
+}
+
+@Controller('health')
+class HealthController {
+  constructor(
+    @Inject(HealthCheckService) private readonly health: HealthCheckService,
+    @Inject(StreamsHealthIndicator) private readonly streams: StreamsHealthIndicator,
+  ) {}
+
+  @Get('live')
+  @HealthCheck()
+  live() {
+    return this.health.check([() => this.streams.isLive('streams')]);
+  }
+
+  @Get('ready')
+  @HealthCheck()
+  ready() {
+    return this.health.check([() => this.streams.isReady('streams')]);
+  }
+}
+
+/** Every line Nest's logger received: level, context, message. */
+class CapturingLogger implements LoggerService {
+  readonly lines: { level: string; context: string; message: string }[] = [];
+  log = this.record('log');
+  error = this.record('error');
+  warn = this.record('warn');
+  debug = this.record('debug');
+  verbose = this.record('verbose');
+  fatal = this.record('fatal');
+
+  has(level: string, context: string, message: string): boolean {
+    return this.lines.some(
+      (l) => l.level === level && l.context === context && l.message.includes(message),
+    );
+  }
+
+  private record(level: string) {
+    return (message: unknown, ...params: unknown[]) => {
+      const context = params.length > 0 ? String(params[params.length - 1]) : '';
+      this.lines.push({ level, context, message: String(message) });
+    };
+  }
+}
+
+const UNREACHABLE = '127.0.0.1:1';
+
+describe('StreamsModule start-up with unreachable brokers', () => {
+  let stateDir: string;
+  beforeEach(() => (stateDir = mkdtempSync(join(tmpdir(), 'nest-streams-startup-spec-'))));
+  afterEach(() => rmSync(stateDir, { recursive: true, force: true }));
+
+  async function create(start: StreamsStartMode, taskTimeoutMs: number) {
+    const logger = new CapturingLogger();
+    const options: StreamsModuleOptions = {
+      streams: {
+        applicationId: 'startup-spec',
+        bootstrapServers: [UNREACHABLE],
+        stateDir,
+        taskTimeoutMs,
+        // One connection attempt per try: kafkajs' own retries would take ~10 s.
+        kafka: { retry: { retries: 0 } },
+      },
+      client: { start },
+    };
+    const moduleRef = await Test.createTestingModule({
+      imports: [TerminusModule, StreamsModule.forRoot(options)],
+      providers: [Counting],
+      controllers: [HealthController],
+    }).compile();
+    const app = moduleRef.createNestApplication({ logger });
+    return { app, logger };
+  }
+
+  const base = (app: INestApplication) =>
+    `http://127.0.0.1:${(app.getHttpServer() as { address(): AddressInfo }).address().port}`;
+  const until = async (what: () => boolean | Promise<boolean>, ms: number): Promise<void> => {
+    const deadline = Date.now() + ms;
+    while (!(await what())) {
+      if (Date.now() > deadline) throw new Error(`not within ${ms} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+
+  it('serves liveness, and readiness 503 with the reason, while the client tries to connect', async () => {
+    const { app, logger } = await create('background', 3_000);
+    const began = Date.now();
+    await app.listen(0, '127.0.0.1');
+    try {
+      // HTTP is up at once: the client is still connecting.
+      expect(Date.now() - began).toBeLessThan(2_000);
+      expect(app.get(KafkaStreams).state).toBe(KafkaStreamsState.REBALANCING);
+      expect((await fetch(`${base(app)}/health/live`)).status).toBe(200);
+
+      await until(() => app.get(KafkaStreams).startupProblem !== undefined, 5_000);
+      const ready = await fetch(`${base(app)}/health/ready`);
+      expect(ready.status).toBe(503);
+      const details = ((await ready.json()) as { details: { streams: Record<string, unknown> } })
+        .details.streams;
+      expect(details).toMatchObject({
+        status: 'down',
+        state: 'REBALANCING',
+        started: false,
+        problem: { code: 'BROKERS_UNREACHABLE' },
+      });
+      expect(String(details.reason)).toMatch(
+        /^starting: cannot reach the Kafka brokers 127\.0\.0\.1:1 \(.*ECONNREFUSED.*\): check that they run and that bootstrap\.servers names them as this host reaches them \(retrying until task\.timeout\.ms\)$/,
+      );
+      expect((await fetch(`${base(app)}/health/live`)).status).toBe(200);
+      expect(logger.has('warn', 'KafkaStreams', 'cannot reach the Kafka brokers 127.0.0.1:1')).toBe(
+        true,
+      );
+
+      // task.timeout.ms ran out: ERROR, liveness fails, one error line says why.
+      await until(() => app.get(KafkaStreams).state === KafkaStreamsState.ERROR, 10_000);
+      expect((await fetch(`${base(app)}/health/live`)).status).toBe(503);
+      expect(
+        logger.lines.filter(
+          (l) => l.level === 'error' && l.message.startsWith('could not start: '),
+        ),
+      ).toEqual([
+        {
+          level: 'error',
+          context: 'KafkaStreams',
+          message: expect.stringMatching(
+            /^could not start: BrokersUnreachableError \[BROKERS_UNREACHABLE\]: cannot reach the Kafka brokers 127\.0\.0\.1:1 \(/,
+          ) as string,
+        },
+      ]);
+      // The Kafka client's own lines reach Nest's logger too, under their own context.
+      expect(logger.has('debug', 'kafkajs', '[Connection] Connection error')).toBe(true);
+    } finally {
+      await app.close();
+    }
+  }, 30_000);
+
+  it("fails app.init() with the typed error under client.start: 'blocking'", async () => {
+    const { app } = await create('blocking', 0);
+    const error = await app.init().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    await app.close();
+    expect(error).toBeInstanceOf(BrokersUnreachableError);
+    expect(error).toMatchObject({
+      code: 'BROKERS_UNREACHABLE',
+      retriable: true,
+      brokers: [UNREACHABLE],
+    });
+    expect((error as Error).message).toMatch(
+      /^cannot reach the Kafka brokers 127\.0\.0\.1:1 \(.*ECONNREFUSED.*\): check that they run/,
+    );
+  }, 30_000);
+});

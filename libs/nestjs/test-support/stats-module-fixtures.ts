@@ -1,0 +1,66 @@
+import { Injectable, type INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { Serdes, TimeWindows } from '@nest-streams/streams';
+import { Aggregate } from '../src/decorators/aggregate.decorator';
+import { Count } from '../src/decorators/count.decorator';
+import { StateStore } from '../src/decorators/state-store.decorator';
+import { StreamsModule } from '../src/streams.module';
+import type { StreamsModuleOptions } from '../src/streams-module-options.interface';
+
+export interface Event {
+  userId: string;
+  amount: number;
+}
+export interface Stats {
+  count: number;
+  sum: number;
+}
+
+/** Module options that never reach a broker. */
+export const baseOptions: StreamsModuleOptions = {
+  streams: { applicationId: 'module-spec', bootstrapServers: ['127.0.0.1:1'] },
+  client: { start: 'manual' },
+};
+
+/** The example application's aggregations: stats per user and 5-minute counts. */
+@StateStore('stats-store', { keySerde: Serdes.String(), valueSerde: Serdes.Json<Stats>() })
+@StateStore('windowed-count-store', { kind: 'window', retentionMs: 3_600_000 })
+@Injectable()
+export class StatsAggregation {
+  calls = 0;
+
+  @Aggregate<string, Event, Stats>({
+    source: 'labs.events',
+    store: 'stats-store',
+    initializer: () => ({ count: 0, sum: 0 }),
+    keySerde: Serdes.String(),
+    valueSerde: Serdes.Json<Event>(),
+  })
+  add(_userId: string, event: Event, stats: Stats): Stats {
+    this.calls++;
+    return { count: stats.count + 1, sum: stats.sum + event.amount };
+  }
+
+  @Count<string, Event>({
+    source: 'labs.events',
+    store: 'windowed-count-store',
+    windows: TimeWindows.ofSizeWithNoGrace(300_000),
+  })
+  countEvent(): void {}
+}
+
+/** A Nest application with the module (options on top of `baseOptions`), initialized. */
+export async function appWith(
+  providers: unknown[],
+  options: Partial<StreamsModuleOptions> = {},
+  controllers: unknown[] = [],
+): Promise<INestApplication> {
+  const moduleRef = await Test.createTestingModule({
+    imports: [StreamsModule.forRoot({ ...baseOptions, ...options })],
+    providers: providers as never[],
+    controllers: controllers as never[],
+  }).compile();
+  const app = moduleRef.createNestApplication({ logger: false });
+  await app.init();
+  return app;
+}

@@ -1,0 +1,148 @@
+import type { Admin, EachBatchPayload, Kafka } from 'kafkajs';
+import type { ChangelogRecord } from '../../processor/state-store-context';
+import type { StateLogger } from '../state-logger';
+import { StateRestorer, type RestoreTarget } from './state-restorer';
+
+const TOPIC = 'app-store-changelog';
+const END = 10;
+
+/** kafkajs' error when a group's coordinator is still loading its offsets topic. */
+function coordinatorLoading(): Error {
+  return Object.assign(new Error("The coordinator is loading and hence can't process requests"), {
+    name: 'KafkaJSProtocolError',
+    type: 'COORDINATOR_LOAD_IN_PROGRESS',
+    retriable: true,
+  });
+}
+
+/**
+ * A fake kafkajs: each consumer is scripted to crash while it joins its group (the error
+ * reported through CRASH, as kafkajs' runner does) or to deliver the changelog's records from
+ * the offset it was sought to.
+ */
+function fakeKafka(script: ('crash' | Error | 'deliver')[]) {
+  const seeks: number[] = [];
+  let consumers = 0;
+  const kafka = {
+    consumer: () => {
+      const step = script[consumers++] ?? 'deliver';
+      const handlers = new Map<string, (e: { payload: unknown }) => void>();
+      let eachBatch: ((payload: EachBatchPayload) => Promise<void>) | undefined;
+      const consumer = {
+        events: { END_BATCH_PROCESS: 'end-batch', CRASH: 'crash' },
+        on: (event: string, handler: (e: { payload: unknown }) => void) =>
+          handlers.set(event, handler),
+        connect: async () => undefined,
+        subscribe: async () => undefined,
+        disconnect: async () => undefined,
+        pause: () => undefined,
+        run: async (config: { eachBatch: (payload: EachBatchPayload) => Promise<void> }) => {
+          eachBatch = config.eachBatch;
+          if (step !== 'deliver') {
+            const error = step === 'crash' ? coordinatorLoading() : step;
+            handlers.get('crash')?.({ payload: { error, restart: false } });
+          }
+        },
+        seek: ({ offset }: { offset: string }) => {
+          if (step !== 'deliver') throw new Error('Consumer group was not initialized');
+          seeks.push(Number(offset));
+          const from = Number(offset);
+          const messages = Array.from({ length: END - from }, (_, i) => ({
+            offset: String(from + i),
+            key: Buffer.from(`k${from + i}`),
+            value: Buffer.from('v'),
+            timestamp: '0',
+          }));
+          setImmediate(() => {
+            void eachBatch?.({
+              batch: { topic: TOPIC, partition: 0, messages, lastOffset: () => String(END - 1) },
+            } as unknown as EachBatchPayload);
+          });
+        },
+      };
+      return consumer;
+    },
+  };
+  const admin = {
+    fetchTopicOffsets: async () => [{ partition: 0, offset: '0', low: '0', high: String(END) }],
+    deleteGroups: async () => undefined,
+  };
+  return {
+    kafka: kafka as unknown as Kafka,
+    admin: admin as unknown as Admin,
+    seeks,
+    consumers: () => consumers,
+  };
+}
+
+function target(startOffset: number | undefined, written: ChangelogRecord[]): RestoreTarget {
+  return {
+    storeName: 'store',
+    topic: TOPIC,
+    partition: 0,
+    startOffset,
+    restoreBatch: (records) => written.push(...records),
+    wipe: async () => undefined,
+  };
+}
+
+describe('StateRestorer', () => {
+  const warnings: string[] = [];
+  const logger: StateLogger = {
+    error: () => {},
+    info: () => {},
+    debug: () => {},
+    warn: (m) => warnings.push(m),
+  };
+  beforeEach(() => {
+    warnings.length = 0;
+  });
+
+  it('replaces a restore consumer whose group coordinator is still loading, and restores every record once', async () => {
+    const fake = fakeKafka(['crash', 'crash', 'deliver']);
+    const written: ChangelogRecord[] = [];
+    const restorer = new StateRestorer({ ...fake, groupIdPrefix: 'app', logger });
+
+    const [result] = await restorer.restore([target(4, written)]);
+
+    expect(fake.consumers()).toBe(3);
+    expect(fake.seeks).toEqual([4]);
+    expect(written.map((r) => r.key.toString())).toEqual(['k4', 'k5', 'k6', 'k7', 'k8', 'k9']);
+    expect(result).toMatchObject({ startOffset: 4, endOffset: END, restored: 6, lastOffset: 9 });
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toContain('The coordinator is loading');
+  });
+
+  it('fails at once with ChangelogRestoreError when the consumer crashes for another reason', async () => {
+    const denied = Object.assign(new Error('Not authorized to access group'), {
+      name: 'KafkaJSProtocolError',
+      type: 'GROUP_AUTHORIZATION_FAILED',
+      retriable: false,
+    });
+    const fake = fakeKafka([denied]);
+    const restorer = new StateRestorer({ ...fake, groupIdPrefix: 'app', logger });
+
+    await expect(restorer.restore([target(undefined, [])])).rejects.toMatchObject({
+      name: 'ChangelogRestoreError',
+      cause: denied,
+    });
+    expect(fake.consumers()).toBe(1);
+    expect(warnings).toEqual([]);
+  });
+
+  it('gives up once the cluster stays unready for stallTimeoutMs', async () => {
+    const fake = fakeKafka(Array.from({ length: 50 }, () => 'crash' as const));
+    const restorer = new StateRestorer({
+      ...fake,
+      groupIdPrefix: 'app',
+      logger,
+      stallTimeoutMs: 500,
+    });
+
+    await expect(restorer.restore([target(undefined, [])])).rejects.toMatchObject({
+      name: 'ChangelogRestoreError',
+    });
+    // The first 200 ms back-off fits in 500 ms without progress; the next 400 ms would not.
+    expect(fake.consumers()).toBe(2);
+  });
+});

@@ -1,0 +1,196 @@
+import type { PartitionAssigner } from 'kafkajs';
+import { AssignerProtocol } from './kafkajs/kafkajs';
+import {
+  compareTaskIds,
+  assignTasks,
+  type ClientState,
+} from '../../cluster/internals/task-assignment';
+import {
+  decodeInfo,
+  encodeInfo,
+  type AssignmentInfo,
+  type HostAssignment,
+  type SubscriptionInfo,
+} from '../../cluster/internals/assignment-info';
+
+/** The protocol name members agree on; a member with another assignor cannot join. */
+export const STREAMS_ASSIGNOR_NAME = 'nest-streams';
+
+/** What the assignor needs from the application it serves. */
+export interface StreamsAssignorContext {
+  /** Sub-topologies: id, physical source topics, whether they hold state. */
+  subtopologies(): readonly { id: number; sourceTopics: readonly string[]; stateful: boolean }[];
+  /** This instance's subscription (process id, endpoint, local task state). */
+  subscription(): SubscriptionInfo;
+  /** Changelog end-offset sums per stateful task, for lag-aware placement (best effort). */
+  taskEndOffsetSums(): Promise<Record<string, number>>;
+  readonly numStandbyReplicas: number;
+  readonly acceptableRecoveryLag: number;
+  readonly maxWarmupReplicas: number;
+  readonly probingRebalanceIntervalMs: number;
+  log(message: string): void;
+}
+
+/**
+ * The kafkajs partition assigner of a streams application (Kafka Streams'
+ * `StreamsPartitionAssignor`): members send their process id, endpoint and local state in the
+ * subscription; the leader groups partitions into tasks (one per sub-topology and partition),
+ * assigns active, standby and warm-up tasks ({@link assignTasks}) and sends every member the
+ * whole host map. kafkajs drops a member's own assignment user data, so members read it back
+ * with `describeGroup` after joining.
+ *
+ * Errors: sub-topology sources with different partition counts fail the assignment with a
+ * message naming the topics (fix the topics; co-partitioning is required).
+ */
+export function streamsPartitionAssignor(context: StreamsAssignorContext): PartitionAssigner {
+  return ({ cluster }) => ({
+    name: STREAMS_ASSIGNOR_NAME,
+    version: 1,
+    protocol: ({ topics }) => ({
+      name: STREAMS_ASSIGNOR_NAME,
+      metadata: AssignerProtocol.MemberMetadata.encode({
+        version: 1,
+        topics,
+        userData: encodeInfo(context.subscription()),
+      }),
+    }),
+    assign: async ({ members }) => {
+      const subtopologies = context.subtopologies();
+      await cluster.refreshMetadata();
+      const tasks: string[] = [];
+      const stateful = new Set<string>();
+      const partitionsOf = new Map<string, { topic: string; partition: number }[]>();
+      for (const sub of subtopologies) {
+        const counts = sub.sourceTopics.map(
+          (topic) => cluster.findTopicPartitionMetadata(topic).length,
+        );
+        const count = Math.max(0, ...counts);
+        if (counts.some((c) => c !== count)) {
+          throw new Error(
+            `sub-topology ${sub.id} reads topics with different partition counts (${sub.sourceTopics
+              .map((t, i) => `${t}: ${counts[i]}`)
+              .join(', ')}); co-partitioned topics need equal counts`,
+          );
+        }
+        for (let p = 0; p < count; p++) {
+          const task = `${sub.id}_${p}`;
+          tasks.push(task);
+          if (sub.stateful) stateful.add(task);
+          partitionsOf.set(
+            task,
+            sub.sourceTopics.map((topic) => ({ topic, partition: p })),
+          );
+        }
+      }
+
+      const byProcess = new Map<string, { info: SubscriptionInfo; memberIds: string[] }>();
+      for (const member of members) {
+        const metadata = AssignerProtocol.MemberMetadata.decode(member.memberMetadata);
+        const info = decodeInfo<SubscriptionInfo>(metadata?.userData);
+        const entry = byProcess.get(info.processId) ?? { info, memberIds: [] };
+        entry.memberIds.push(member.memberId);
+        byProcess.set(info.processId, entry);
+      }
+      if ([...byProcess.values()].some(({ info }) => info.shutdownRequested)) {
+        // Kafka Streams' SHUTDOWN_APPLICATION: no tasks for anyone, and an error code that
+        // makes every member shut itself down.
+        const hosts = [...byProcess.values()].map(({ info }) => ({
+          processId: info.processId,
+          endpoint: info.endpoint,
+          active: [],
+          standby: [],
+        }));
+        return [...byProcess.values()].flatMap(({ info, memberIds }) =>
+          memberIds.map((memberId) => ({
+            memberId,
+            memberAssignment: AssignerProtocol.MemberAssignment.encode({
+              version: 1,
+              assignment: {},
+              userData: encodeInfo({
+                version: 1,
+                processId: info.processId,
+                active: [],
+                standby: [],
+                warmup: [],
+                hosts,
+                error: 'SHUTDOWN_APPLICATION',
+              }),
+            }),
+          })),
+        );
+      }
+      const clients: ClientState[] = [...byProcess.values()].map(({ info, memberIds }) => ({
+        processId: info.processId,
+        memberIds,
+        endpoint: info.endpoint,
+        taskOffsetSums: info.taskOffsetSums,
+        previousActive: info.previousActive,
+      }));
+      let endOffsets: Record<string, number> | undefined;
+      try {
+        // Bounded: the group waits for this sync; placing with unknown lags beats stalling it.
+        endOffsets = await Promise.race([
+          context.taskEndOffsetSums(),
+          new Promise<never>((_, reject) => {
+            const timer = setTimeout(() => reject(new Error('timed out after 3 s')), 3000);
+            timer.unref();
+          }),
+        ]);
+      } catch (error) {
+        context.log(
+          `assignor: changelog end offsets unavailable (${String(error)}); stateful tasks stay ` +
+            `where they run, warm-ups elsewhere, and a probing rebalance retries`,
+        );
+      }
+      const result = assignTasks({
+        clients,
+        tasks,
+        statefulTasks: stateful,
+        taskEndOffsetSums: endOffsets,
+        numStandbyReplicas: context.numStandbyReplicas,
+        acceptableRecoveryLag: context.acceptableRecoveryLag,
+        maxWarmupReplicas: context.maxWarmupReplicas,
+      });
+      const hosts: HostAssignment[] = clients.map((c) => ({
+        processId: c.processId,
+        endpoint: c.endpoint,
+        queryEndpoint: byProcess.get(c.processId)!.info.queryEndpoint,
+        active: result.clients.get(c.processId)!.active,
+        standby: result.clients.get(c.processId)!.standby,
+      }));
+      const probingRebalanceAtMs = result.probingRebalanceNeeded
+        ? Date.now() + context.probingRebalanceIntervalMs
+        : undefined;
+      return clients.flatMap((client) => {
+        const mine = result.clients.get(client.processId)!;
+        // One stream thread per process: its first member gets the tasks.
+        return client.memberIds.map((memberId, index) => {
+          const active = index === 0 ? mine.active : [];
+          const assignment: Record<string, number[]> = {};
+          for (const task of [...active].sort(compareTaskIds)) {
+            for (const { topic, partition } of partitionsOf.get(task)!) {
+              (assignment[topic] ??= []).push(partition);
+            }
+          }
+          const info: AssignmentInfo = {
+            version: 1,
+            processId: client.processId,
+            active,
+            standby: index === 0 ? mine.standby : [],
+            warmup: index === 0 ? mine.warmup : [],
+            hosts,
+            probingRebalanceAtMs,
+          };
+          return {
+            memberId,
+            memberAssignment: AssignerProtocol.MemberAssignment.encode({
+              version: 1,
+              assignment,
+              userData: encodeInfo(info),
+            }),
+          };
+        });
+      });
+    },
+  });
+}

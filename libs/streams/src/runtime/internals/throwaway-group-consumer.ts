@@ -1,0 +1,50 @@
+// A consumer of a throwaway group (kafkajs has no manual assignment): the assigner that gives
+// its only member exactly the partitions to read, and which crashes a new one may get past.
+import type { PartitionAssigner } from 'kafkajs';
+import { isClusterUnreachableError } from './cluster-unreachable';
+import { AssignerProtocol } from './kafkajs/kafkajs';
+
+const ASSIGNER_NAME = 'NestStreamsRestoreAssigner';
+
+/**
+ * The cluster is unreachable or not ready, or kafkajs gave up on an error it calls retriable
+ * (joining a group whose coordinator moves or still loads ends so): a new consumer may pass.
+ */
+export function isTransientConsumerError(error: unknown): boolean {
+  if (isClusterUnreachableError(error)) return true;
+  for (let e = error, depth = 0; e instanceof Error && depth < 8; depth++) {
+    if (e.name.startsWith('KafkaJS') && (e as { retriable?: unknown }).retriable === true) {
+      return true;
+    }
+    e = e.cause ?? (e as { originalError?: unknown }).originalError;
+  }
+  return false;
+}
+
+/** An assigner that gives the (only) member exactly the partitions to restore. */
+export function fixedAssigner(assignment: Record<string, number[]>): PartitionAssigner {
+  return () => ({
+    name: ASSIGNER_NAME,
+    version: 1,
+    async assign({ members }) {
+      return members.map((member, i) => ({
+        memberId: member.memberId,
+        memberAssignment: AssignerProtocol.MemberAssignment.encode({
+          version: 1,
+          assignment: i === 0 ? assignment : {},
+          userData: Buffer.alloc(0),
+        }),
+      }));
+    },
+    protocol({ topics }) {
+      return {
+        name: ASSIGNER_NAME,
+        metadata: AssignerProtocol.MemberMetadata.encode({
+          version: 1,
+          topics,
+          userData: Buffer.alloc(0),
+        }),
+      };
+    },
+  });
+}

@@ -1,0 +1,44 @@
+import { StreamsConfigError } from '../errors/streams-config.error';
+import { resolveStreamsConfig } from './streams-config';
+
+const base = { applicationId: 'config-spec', bootstrapServers: ['127.0.0.1:9092'] };
+
+describe('resolveStreamsConfig', () => {
+  it("applies Kafka Streams' defaults", () => {
+    const resolved = resolveStreamsConfig(base);
+    expect(resolved).toMatchObject({
+      clientId: 'config-spec',
+      processingGuarantee: 'at_least_once',
+      commitIntervalMs: 30_000,
+      numStandbyReplicas: 0,
+      statestoreCacheMaxBytes: 10_485_760,
+      acceptableRecoveryLag: 10_000,
+      maxWarmupReplicas: 2,
+      taskTimeoutMs: 300_000,
+    });
+    expect(resolveStreamsConfig({ ...base, processingGuarantee: 'exactly_once_v2' })).toMatchObject(
+      { commitIntervalMs: 100 },
+    );
+  });
+
+  it('returns a config it resolved as it is, without checking it again', () => {
+    const resolved = resolveStreamsConfig(base);
+    expect(resolveStreamsConfig(resolved)).toBe(resolved);
+    // A copy is a new config: resolved (and checked) again.
+    const copy = { ...resolved };
+    expect(resolveStreamsConfig(copy)).not.toBe(copy);
+  });
+
+  it.each([
+    ['pod-0.orders:8080', undefined],
+    ['127.0.0.1:65535', undefined],
+    ['no-port', "application.server must be host:port (port 1-65535), got 'no-port'"],
+    ['host:0', "application.server must be host:port (port 1-65535), got 'host:0'"],
+    ['host:65536', "application.server must be host:port (port 1-65535), got 'host:65536'"],
+    ['http://host:80', "application.server must be host:port (port 1-65535), got 'http://host:80'"],
+  ])('checks application.server %s', (applicationServer, message) => {
+    const resolve = () => resolveStreamsConfig({ ...base, applicationServer });
+    if (message === undefined) expect(resolve().applicationServer).toBe(applicationServer);
+    else expect(resolve).toThrow(new StreamsConfigError(message));
+  });
+});

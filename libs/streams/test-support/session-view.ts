@@ -1,0 +1,45 @@
+import type { StoreLayer } from '../src/state/internals/store-layer';
+import {
+  SessionKeySchema,
+  sessionStoreRange,
+  toSessionEntry,
+  type SessionBytesEntry,
+  type SessionQuery,
+} from '../src/state/internals/session-key-schema';
+
+/** A session store's bytes, as its facade reads and writes them (for engine-level specs). */
+export interface SessionView {
+  /** Writes `[key][end][start]`; the store key when applied, `undefined` when expired. */
+  put(key: Buffer, start: number, end: number, value: Buffer | null): Buffer | undefined;
+  remove(key: Buffer, start: number, end: number): Buffer | undefined;
+  fetchSession(key: Buffer, start: number, end: number): Buffer | undefined;
+  fetchSessionAsync(key: Buffer, start: number, end: number): Promise<Buffer | undefined>;
+  findSessions(query: SessionQuery): SessionBytesEntry[];
+  findSessionsAsync(query: SessionQuery): Promise<SessionBytesEntry[]>;
+}
+
+/** A session stack (engine or layer) under the session key schema: store keys in, sessions out. */
+export function sessionView(store: StoreLayer): SessionView {
+  const put = (key: Buffer, start: number, end: number, value: Buffer | null) => {
+    const written = SessionKeySchema.toBinary(key, start, end);
+    return store.write([{ key: written, value }])[0] ? written : undefined;
+  };
+  return {
+    put,
+    remove: (key, start, end) => put(key, start, end, null),
+    fetchSession: (key, start, end) => store.get(SessionKeySchema.toBinary(key, start, end)),
+    fetchSessionAsync: (key, start, end) =>
+      store.getAsync(SessionKeySchema.toBinary(key, start, end)),
+    findSessions: (query) => {
+      const range = sessionStoreRange(query);
+      return range === undefined
+        ? []
+        : [...store.read(range)].map((e) => toSessionEntry(e.key, e.value));
+    },
+    findSessionsAsync: async (query) => {
+      const range = sessionStoreRange(query);
+      if (range === undefined) return [];
+      return (await store.readAsync(range)).map((e) => toSessionEntry(e.key, e.value));
+    },
+  };
+}

@@ -1,0 +1,181 @@
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Producer } from 'kafkajs';
+import {
+  type BatchSender,
+  KafkaRecordCollector,
+} from '../src/processor/internals/kafka-record-collector';
+import { TaskId } from '../src/processor/task-id';
+import type { TopicPartition } from '../src/processor/topic-partition';
+import { Serdes } from '../src/serde/serdes';
+import { changelogTopicName } from '../src/state/internals/changelog-topic-name';
+import type { MeteredKeyValueStore } from '../src/state/internals/metered-key-value-store';
+import type { StateStoreContext, StoreRegistration } from '../src/processor/state-store-context';
+import { Stores } from '../src/state/stores';
+import type { StateLogger } from '../src/runtime/state-logger';
+import type { StateRestoreListener } from '../src/runtime/state-restore-listener';
+import { ChangelogTopics } from '../src/runtime/internals/changelog-topics';
+import { StateDirectory } from '../src/runtime/internals/state-directory';
+import { type RestoreResult, StateRestorer } from '../src/runtime/internals/state-restorer';
+import { TaskStateManager } from '../src/runtime/internals/task-state-manager';
+import { RecordCache } from '../src/state/internals/record-cache';
+import type { KafkaTestContext } from '../../../test/support/kafka-test-context';
+
+export const STORE = 'counts-store';
+export const PARTITIONS = 3;
+export const TASK = new TaskId(0, 2);
+
+/** Collects logger warnings. */
+export class RecordingLogger implements StateLogger {
+  readonly warnings: string[] = [];
+  error(): void {}
+  info(): void {}
+  debug(): void {}
+  warn(message: string): void {
+    this.warnings.push(message);
+  }
+}
+
+/** Collects restore listener calls. */
+export class RecordingRestoreListener implements StateRestoreListener {
+  readonly starts: { tp: TopicPartition; store: string; start: number; end: number }[] = [];
+  readonly batches: { end: number; count: number }[] = [];
+  readonly ends: { store: string; total: number }[] = [];
+  onRestoreStart(tp: TopicPartition, store: string, start: number, end: number): void {
+    this.starts.push({ tp, store, start, end });
+  }
+  onBatchRestored(_tp: TopicPartition, _store: string, end: number, count: number): void {
+    this.batches.push({ end, count });
+  }
+  onRestoreEnd(_tp: TopicPartition, store: string, total: number): void {
+    this.ends.push({ store, total });
+  }
+  get totalRestored(): number {
+    return this.ends.reduce((n, e) => n + e.total, 0);
+  }
+}
+
+export async function tempStateDir(): Promise<string> {
+  return fs.mkdtemp(path.join(os.tmpdir(), 'state-it-'));
+}
+
+export function changelogOf(ctx: KafkaTestContext): string {
+  return changelogTopicName(ctx.applicationId, STORE);
+}
+
+/** Creates the store's changelog as the runtime would, one partition per source partition. */
+export async function createChangelog(ctx: KafkaTestContext): Promise<string> {
+  const topics = new ChangelogTopics(await ctx.admin());
+  await topics.ensure([{ topic: changelogOf(ctx), kind: 'key-value', partitions: PARTITIONS }]);
+  return changelogOf(ctx);
+}
+
+/** The high watermark of the task's changelog partition: its record (and marker) count. */
+export async function changelogEndOffset(ctx: KafkaTestContext): Promise<number> {
+  const offsets = await (await ctx.admin()).fetchTopicOffsets(changelogOf(ctx));
+  return Number(offsets.find((o) => o.partition === TASK.partition)?.high);
+}
+
+export interface TaskOptions {
+  readonly ctx: KafkaTestContext;
+  readonly stateDir: string;
+  readonly sender: BatchSender;
+  readonly caching?: boolean;
+  readonly exactlyOnce?: boolean;
+  readonly logger?: RecordingLogger;
+}
+
+/** One task's state as the runtime would run it: state dir, store, collector, state manager. */
+export class TaskState {
+  readonly stateDirectory: StateDirectory;
+  readonly collector: KafkaRecordCollector;
+  readonly logger: RecordingLogger;
+  readonly store: MeteredKeyValueStore<string, string>;
+  manager!: TaskStateManager;
+  timestamp = 1_700_000_000_000;
+  private readonly registrations: StoreRegistration[] = [];
+
+  constructor(private readonly options: TaskOptions) {
+    this.stateDirectory = new StateDirectory({
+      stateDir: options.stateDir,
+      applicationId: options.ctx.applicationId,
+    });
+    this.collector = new KafkaRecordCollector({ sender: options.sender, lingerMs: 5 });
+    this.logger = options.logger ?? new RecordingLogger();
+    const builder = Stores.keyValueStoreBuilder(
+      Stores.persistentKeyValueStore(STORE),
+      Serdes.String(),
+      Serdes.String(),
+    );
+    if (options.caching) builder.withCachingEnabled();
+    this.store = builder.build();
+  }
+
+  /** Locks the state dir, opens the store and loads the checkpoint. */
+  async open(): Promise<void> {
+    await this.stateDirectory.lock();
+    const context: StateStoreContext = {
+      applicationId: this.options.ctx.applicationId,
+      taskId: TASK,
+      taskDir: await this.stateDirectory.taskDir(TASK),
+      recordCollector: this.collector,
+      cache: new RecordCache(),
+      currentTimestamp: () => this.timestamp,
+      register: (r) => this.registrations.push(r),
+    };
+    await this.store.init(context);
+    this.manager = new TaskStateManager({
+      taskId: TASK,
+      stateDirectory: this.stateDirectory,
+      registrations: this.registrations,
+      recordCollector: this.collector,
+      exactlyOnce: this.options.exactlyOnce ?? false,
+      logger: this.logger,
+    });
+    await this.manager.initialize();
+  }
+
+  async restore(listener?: StateRestoreListener): Promise<RestoreResult[]> {
+    const restorer = new StateRestorer({
+      kafka: this.options.ctx.kafka,
+      admin: await this.options.ctx.admin(),
+      groupIdPrefix: this.options.ctx.applicationId,
+      logger: this.logger,
+    });
+    return this.manager.restore(restorer, { listener });
+  }
+
+  /** The commit sequence: flush caches and stores, await the changelog, maybe checkpoint. */
+  async commit(): Promise<boolean> {
+    await this.store.flush();
+    await this.collector.flush();
+    return this.manager.checkpointIfNeeded();
+  }
+
+  async closeClean(): Promise<void> {
+    await this.store.flush();
+    await this.collector.flush();
+    await this.store.close();
+    await this.manager.close(true);
+    await this.stateDirectory.unlock();
+  }
+
+  /** A crash after the last commit: nothing more written, no checkpoint. */
+  async closeDirty(): Promise<void> {
+    this.collector.abandon();
+    await this.store.close();
+    await this.manager.close(false);
+    await this.stateDirectory.unlock();
+  }
+
+  async contents(): Promise<[string, string][]> {
+    return (await this.store.allAsync()).map((e) => [e.key, e.value]);
+  }
+}
+
+export async function connectedProducer(ctx: KafkaTestContext): Promise<Producer> {
+  const producer = ctx.kafka.producer({ allowAutoTopicCreation: false });
+  await producer.connect();
+  return producer;
+}

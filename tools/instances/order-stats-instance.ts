@@ -1,0 +1,129 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '../kafka/free-port';
+
+/** The example application, run from its sources (the built one runs the same code). */
+const MAIN = join(__dirname, '..', '..', 'apps', 'order-stats', 'src', 'main.ts');
+
+/**
+ * The cluster secret test instances share unless the test gives its own `FORWARDING_SECRET`
+ * (or `SECURITY_INSECURE`): the application refuses to start several instances without one.
+ */
+export const TEST_CLUSTER_SECRET = 'order-stats-test-cluster-secret';
+
+/** The stats of one user, as `GET /stats/:userId` answers them. */
+export interface OrderStats {
+  count: number;
+  sum: number;
+}
+
+/** An HTTP answer: status, headers, and the body parsed when it is JSON (else its text). */
+export interface Answer<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/**
+ * One order-stats process (the example application, `apps/order-stats`), started as the
+ * contract describes (environment variables, see DESIGN.md): the one way the integration and
+ * end-to-end tests, the reliability suite and the benchmarks run instances.
+ */
+export class OrderStatsInstance {
+  output = '';
+  private constructor(
+    readonly port: number,
+    readonly queryPort: number,
+    readonly process: ChildProcess,
+  ) {
+    process.stdout!.on('data', (d: Buffer) => (this.output += d.toString()));
+    process.stderr!.on('data', (d: Buffer) => (this.output += d.toString()));
+  }
+
+  /**
+   * Spawns an instance on free ports, or on the given ones (a restart keeps its address, so the
+   * cluster's metadata still names it).
+   */
+  static async start(
+    env: Record<string, string>,
+    ports: { port?: number; queryPort?: number } = {},
+  ): Promise<OrderStatsInstance> {
+    const port = ports.port ?? (await freePort());
+    const queryPort = ports.queryPort ?? (await freePort());
+    const secret =
+      env.SECURITY_INSECURE === 'true' ? {} : { FORWARDING_SECRET: TEST_CLUSTER_SECRET };
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+      env: {
+        ...process.env,
+        ...secret,
+        ...env,
+        PORT: String(port),
+        QUERY_PORT: String(queryPort),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    return new OrderStatsInstance(port, queryPort, child);
+  }
+
+  /**
+   * Starts `count` instances with `env`, each with a fresh state directory (in `stateDirs`, for
+   * the caller to remove).
+   */
+  static async startMany(
+    count: number,
+    env: Record<string, string>,
+    stateDirs: string[],
+  ): Promise<OrderStatsInstance[]> {
+    const started: OrderStatsInstance[] = [];
+    for (let i = 0; i < count; i++) {
+      const dir = mkdtempSync(join(tmpdir(), 'order-stats-'));
+      stateDirs.push(dir);
+      started.push(await OrderStatsInstance.start({ ...env, STATE_DIR: dir }));
+    }
+    return started;
+  }
+
+  /** `127.0.0.1:<port>`: its APPLICATION_SERVER, and what `X-Served-By` names it. */
+  get endpoint(): string {
+    return `127.0.0.1:${this.port}`;
+  }
+
+  get alive(): boolean {
+    return this.process.exitCode === null && this.process.signalCode === null;
+  }
+
+  /** `GET path` (10 s at most): the answer, its body parsed when it is JSON. */
+  async request<T = unknown>(path: string): Promise<Answer<T>> {
+    const response = await fetch(`http://${this.endpoint}${path}`, {
+      signal: AbortSignal.timeout(10_000),
+    });
+    const text = await response.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON
+    }
+    return { status: response.status, headers: response.headers, body: body as T };
+  }
+
+  /** {@link request}, typed. */
+  get<T = unknown>(path: string): Promise<Answer<T>> {
+    return this.request<T>(path);
+  }
+
+  /** Sends `signal` (SIGKILL after 20 s); resolves once the process exited. */
+  stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    return new Promise((resolve) => {
+      if (!this.alive) return resolve();
+      const timer = setTimeout(() => this.process.kill('SIGKILL'), 20_000);
+      this.process.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      this.process.kill(signal);
+    });
+  }
+}
