@@ -27,7 +27,7 @@ const PLATFORM_VARIABLES = ['POD_NAME', 'POD_NAMESPACE', 'NODE_OPTIONS'];
  * Memory of the container outside the heap and RocksDB's budget: Node.js itself, buffers, the
  * Kafka clients' sockets and batches, and RocksDB's fixed cost per instance (every store
  * partition and window segment, more of them while a replica is down), which the budget does
- * not bound (README, sizing section; docs/rocksdb-engine.md has the measurements), in MiB.
+ * not bound (README, sizing section; docs/rocksdb.md), in MiB.
  */
 const OUTSIDE_BUDGETS_MIB = 512;
 /** What closing the client may take (commit, flush, checkpoint, leave the group). */
