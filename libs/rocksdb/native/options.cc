@@ -2,6 +2,7 @@
 
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/table.h>
+#include <rocksdb/version.h>
 
 #include "cache.h"
 #include "common.h"
@@ -69,7 +70,10 @@ OpenConfig ParseOpenOptions(const Napi::Object& js) {
   options.max_write_buffer_number =
       static_cast<int>(OptionalInteger(js, "maxWriteBufferNumber", 3, 2, 64));
   // Flushed memtables are not kept for conflict checking: memory stays bounded.
+#if ROCKSDB_MAJOR < 10 || (ROCKSDB_MAJOR == 10 && ROCKSDB_MINOR < 2)
+  // Removed in RocksDB 10.2 (the size below replaced it).
   options.max_write_buffer_number_to_maintain = 0;
+#endif
   options.max_write_buffer_size_to_maintain = 0;
   Napi::Value manager = js.Get("writeBufferManager");
   if (!manager.IsUndefined()) options.write_buffer_manager = WriteBufferManager::From(manager);
