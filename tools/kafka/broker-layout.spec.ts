@@ -1,7 +1,12 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LAYOUT_FILE_NAME, reusableBrokerLayout, writeBrokerLayout } from './broker-layout';
+import {
+  LAYOUT_FILE_NAME,
+  newClusterId,
+  reusableBrokerLayout,
+  writeBrokerLayout,
+} from './broker-layout';
 import { createServer } from 'node:net';
 import { portIsFree } from './free-port';
 
@@ -64,5 +69,21 @@ describe('portIsFree', () => {
     expect(await portIsFree(port)).toBe(false);
     await new Promise<void>((resolve) => server.close(() => resolve()));
     expect(await portIsFree(port)).toBe(true);
+  });
+});
+
+describe('newClusterId', () => {
+  it('draws again when the id would start with "-" (read as an option by kafka-storage)', () => {
+    // 0xf8 encodes to '-' as the first base64url character.
+    const draws = [Buffer.alloc(16, 0xf8), Buffer.alloc(16, 0xf8), Buffer.alloc(16, 0x01)];
+    let calls = 0;
+    const id = newClusterId(() => draws[calls++]);
+    expect(calls).toBe(3);
+    expect(id).toBe(Buffer.alloc(16, 0x01).toString('base64url'));
+  });
+
+  it('is 22 base64url characters, never starting with "-"', () => {
+    for (let i = 0; i < 2_000; i += 1)
+      expect(newClusterId()).toMatch(/^[A-Za-z0-9_][A-Za-z0-9_-]{21}$/);
   });
 });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrokerLayout } from './server-properties';
@@ -9,6 +10,19 @@ export const LAYOUT_FILE_NAME = 'layout.json';
 export interface SavedBrokerLayout extends BrokerLayout {
   /** The KRaft cluster id the storage was formatted with. */
   clusterId: string;
+}
+
+/**
+ * A new KRaft cluster id: 16 random bytes in base64url, as `kafka-storage random-uuid` prints.
+ * Like Kafka's own `Uuid.randomUuid()`, it never starts with `-`: the storage tool's argument
+ * parser would read such an id as an option (`--cluster-id: expected one argument`), which
+ * failed one broker start in 64.
+ */
+export function newClusterId(random: (size: number) => Buffer = randomBytes): string {
+  for (;;) {
+    const id = random(16).toString('base64url');
+    if (!id.startsWith('-')) return id;
+  }
 }
 
 /** Writes `<home>/layout.json` after the storage was formatted. */

@@ -1,5 +1,4 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import {
   existsSync,
   mkdirSync,
@@ -15,7 +14,12 @@ import { join } from 'node:path';
 import '@nest-streams/streams';
 import { Kafka, logLevel } from 'kafkajs';
 import { BrokerToolError } from './broker-error';
-import { reusableBrokerLayout, writeBrokerLayout, type SavedBrokerLayout } from './broker-layout';
+import {
+  newClusterId,
+  reusableBrokerLayout,
+  writeBrokerLayout,
+  type SavedBrokerLayout,
+} from './broker-layout';
 import { freePort, portIsFree } from './free-port';
 import { findJava } from './java-runtime';
 import { pinnedKafkaVersion, resolveBrokerClasspath } from './maven-classpath';
@@ -127,8 +131,8 @@ export async function startBroker(options: StartOptions = {}): Promise<BrokerSta
         ...jvmArgs,
         'kafka.tools.StorageTool',
         'format',
-        '-t',
-        layout.clusterId,
+        // `=` keeps the id one token whatever it starts with.
+        `--cluster-id=${layout.clusterId}`,
         '-c',
         propertiesFile,
         // SCRAM users go into the cluster metadata with Kafka's own tool, as on any KRaft cluster.
@@ -264,7 +268,7 @@ async function freshLayout(saslSsl: SaslSslListener | undefined): Promise<SavedB
     brokerPort,
     controllerPort,
     logDir: join(DATA_DIR, 'logs'),
-    clusterId: randomBytes(16).toString('base64url'),
+    clusterId: newClusterId(),
     ...(saslSsl ? { saslSsl: { port: saslSslPort, listener: saslSsl } } : {}),
   };
 }

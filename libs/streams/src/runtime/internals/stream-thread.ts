@@ -1,11 +1,12 @@
 import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
-import { decodeInfo, type AssignmentInfo } from '../../cluster/internals/assignment-info';
+import type { AssignmentInfo } from '../../cluster/internals/assignment-info';
 import {
   streamsPartitionAssignor,
   type StreamsAssignorContext,
 } from './streams-partition-assignor';
-import { AssignerProtocol } from './kafkajs/kafkajs';
+import { readOwnAssignment } from './own-assignment';
 import { ProbingRebalance } from './probing-rebalance';
+import { RevocationCommit } from './revocation-commit';
 import type { ActiveTaskEntry, ActiveTaskManager } from './active-task-manager';
 import { commitFailureAction, isFencedError, isRebalanceError } from './commit-failure';
 import type { StandbyTaskManager } from './standby-task-manager';
@@ -62,6 +63,10 @@ export class StreamThread {
   private readonly taskByPartition = new Map<string, string>();
   private generationInfo: AssignmentInfo | undefined;
   private readonly probing = new ProbingRebalance(() => this.probe());
+  private readonly revocation = new RevocationCommit(
+    () => this.options.config,
+    () => (this.stopping || this.failed ? Promise.resolve() : this.serialized(() => this.commit())),
+  );
   /** Closing tasks another member took over, before rejoining (see onTasksMigrated). */
   private migrating = false;
 
@@ -110,13 +115,12 @@ export class StreamThread {
       }
       this.rebalancePending = false;
       this.memberId = payload.memberId;
+      this.revocation.joined(payload.memberId);
       this.assignmentReady = this.serialized(() => this.applyAssignment(payload.memberId));
       this.assignmentReady.catch((error: unknown) => this.fail(error));
     });
     // A completed fetch (even an empty one) shows the poll loop is alive.
-    consumer.on(consumer.events.FETCH, () => {
-      this.lastProgress = Date.now();
-    });
+    consumer.on(consumer.events.FETCH, () => (this.lastProgress = Date.now()));
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       if (!this.stopping && !payload.restart) this.fail(payload.error);
     });
@@ -135,6 +139,7 @@ export class StreamThread {
     this.stopping = true;
     if (this.timer) clearInterval(this.timer);
     this.probing.cancel();
+    this.revocation.stop();
     const consumer = this.consumer;
     if (!consumer) return;
     // Batches arriving from now on are ignored (see onBatch); commit while still a member.
@@ -240,7 +245,7 @@ export class StreamThread {
   }
 
   private async applyAssignment(memberId: string): Promise<void> {
-    const info = await this.readOwnAssignment(memberId);
+    const info = await readOwnAssignment(this.consumer!, memberId);
     if (info.error === 'SHUTDOWN_APPLICATION') {
       this.options.listener.onShutdownRequested();
       return;
@@ -314,22 +319,6 @@ export class StreamThread {
       partitionsConsumedConcurrently: 1,
       eachBatch: (payload) => this.onBatch(payload),
     });
-  }
-
-  private async readOwnAssignment(memberId: string): Promise<AssignmentInfo> {
-    // kafkajs keeps only the topic->partitions part of a member's own assignment; the user data
-    // (tasks and the host map) is read back from the group description.
-    for (let attempt = 0; ; attempt++) {
-      const group = await this.consumer!.describeGroup();
-      const member = group.members.find((m) => m.memberId === memberId);
-      if (member && member.memberAssignment.length > 0) {
-        const decoded = AssignerProtocol.MemberAssignment.decode(member.memberAssignment);
-        return decodeInfo<AssignmentInfo>(decoded?.userData);
-      }
-      if (attempt >= 50)
-        throw new Error(`member ${memberId} has no assignment in the group description`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
   }
 
   private async waitForAssignment(heartbeat: () => Promise<void>): Promise<void> {

@@ -1,4 +1,5 @@
 import {
+  beforeGroupRejoin,
   cancelGroupRejoin,
   groupRejoinPending,
   installGroupRejoin,
@@ -13,8 +14,12 @@ class FakeGroup implements HeartbeatingConsumerGroup {
     readonly groupId: string,
     readonly memberId: string | null,
   ) {}
+  readonly steps: string[] = [];
   async heartbeat(_options: { interval: number }): Promise<void> {
     this.heartbeats++;
+  }
+  async joinAndSync(): Promise<void> {
+    this.steps.push('join');
   }
 }
 
@@ -95,5 +100,40 @@ describe('group rejoin (enforceRebalance for kafkajs)', () => {
     );
     expect(errors.isRebalancing(error)).toBe(true);
     expect(errors.isKafkaJSError(error)).toBe(true);
+  });
+
+  it('runs and awaits the before-rejoin hook (the eager revocation commit) before the member rejoins', async () => {
+    installGroupRejoin(FakeGroup, rebalanceError);
+    const member = new FakeGroup('app', 'm-5');
+    const remove = beforeGroupRejoin('app', 'm-5', 1000, async () => {
+      await new Promise((r) => setTimeout(r, 20));
+      member.steps.push('commit');
+    });
+    await member.joinAndSync();
+    expect(member.steps).toEqual(['commit', 'join']);
+
+    // A failing hook never stops the rejoin; a first join (no member id yet) runs no hook.
+    remove();
+    beforeGroupRejoin('app', 'm-5', 1000, () => Promise.reject(new Error('commit failed')));
+    await member.joinAndSync();
+    const newcomer = new FakeGroup('app', null);
+    await newcomer.joinAndSync();
+    expect([member.steps, newcomer.steps]).toEqual([['commit', 'join', 'join'], ['join']]);
+  });
+
+  it("rejoins after the hook's time limit when the hook hangs, and runs no removed hook", async () => {
+    installGroupRejoin(FakeGroup, rebalanceError);
+    const member = new FakeGroup('app', 'm-6');
+    beforeGroupRejoin('app', 'm-6', 30, () => new Promise<void>(() => undefined));
+    const started = Date.now();
+    await member.joinAndSync();
+    expect(member.steps).toEqual(['join']);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(25);
+
+    let runs = 0;
+    const remove = beforeGroupRejoin('app', 'm-6', 1000, async () => void runs++);
+    remove();
+    await member.joinAndSync();
+    expect(runs).toBe(0);
   });
 });

@@ -3,12 +3,14 @@ export interface HeartbeatingConsumerGroup {
   readonly groupId: string;
   readonly memberId: string | null;
   heartbeat(options: { interval: number }): Promise<void>;
+  joinAndSync(): Promise<void>;
 }
 
 /** Builds the error kafkajs' runner answers by rejoining (type REBALANCE_IN_PROGRESS). */
 export type RebalanceErrorFactory = (message: string) => Error;
 
 const requested = new Set<string>();
+const beforeRejoin = new Map<string, { hook: () => Promise<void>; timeoutMs: number }>();
 let installed = false;
 
 const key = (groupId: string, memberId: string): string => `${groupId}\u0000${memberId}`;
@@ -45,6 +47,17 @@ export function installGroupRejoin(
   };
   Object.assign(heartbeat, { rejoinPatched: true });
   groupClass.prototype.heartbeat = heartbeat;
+  const joinAndSync = groupClass.prototype.joinAndSync;
+  groupClass.prototype.joinAndSync = async function (this: HeartbeatingConsumerGroup) {
+    const entry = this.memberId ? beforeRejoin.get(key(this.groupId, this.memberId)) : undefined;
+    if (entry) {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((r) => (timer = setTimeout(r, entry.timeoutMs)));
+      await Promise.race([entry.hook().catch(() => undefined), timeout]);
+      clearTimeout(timer);
+    }
+    return joinAndSync.call(this);
+  };
   installed = true;
 }
 
@@ -67,4 +80,27 @@ export function cancelGroupRejoin(groupId: string, memberId: string): void {
 /** Whether a request is pending for the member (not yet answered by a heartbeat). */
 export function groupRejoinPending(groupId: string, memberId: string): boolean {
   return requested.has(key(groupId, memberId));
+}
+
+/**
+ * Runs `hook` (and waits for it) before the member `memberId` of `groupId` rejoins its group,
+ * while its generation may still commit: what Kafka's eager `onPartitionsRevoked` is for. kafkajs
+ * has no such callback; without it a member commits only after the new generation formed, and
+ * the partitions' next owners may fetch the committed offsets first and process again what
+ * this member processed. Returns the function that removes the hook. The rejoin waits for the
+ * hook at most `timeoutMs`; a hook's error is ignored (the rejoin goes on); without the patch
+ * installed the hook never runs.
+ */
+export function beforeGroupRejoin(
+  groupId: string,
+  memberId: string,
+  timeoutMs: number,
+  hook: () => Promise<void>,
+): () => void {
+  const k = key(groupId, memberId);
+  const entry = { hook, timeoutMs };
+  beforeRejoin.set(k, entry);
+  return () => {
+    if (beforeRejoin.get(k) === entry) beforeRejoin.delete(k);
+  };
 }
