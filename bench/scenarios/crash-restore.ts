@@ -89,8 +89,10 @@ export const crashRestoreScenario: Scenario = {
         rmSync(stateDir, { recursive: true, force: true });
         const runningSeconds = Number(restart.parsed?.details.runningSeconds);
         const restored = Number(restart.parsed?.details.restoredAtRunning);
-        if (restart.row.failure || !(runningSeconds > 0)) {
-          rows.push({ ...restart.row, failure: restart.row.failure ?? 'no time to RUNNING' });
+        if (restart.row.failure || !(runningSeconds > 0) || !Number.isFinite(restored)) {
+          const missing =
+            runningSeconds > 0 ? 'no count of restored records' : 'no time to RUNNING';
+          rows.push({ ...restart.row, failure: restart.row.failure ?? missing });
           continue;
         }
         rows.push({

@@ -149,7 +149,7 @@ public final class BenchPeer {
       if (records > 0) json.append(",\"eventsPerSec\":").append(Math.round(records / seconds));
       json.append(",\"peakRssMb\":").append(round(peakRssMb))
           .append(",\"details\":{\"runningSeconds\":").append(round(runningSeconds))
-          .append(",\"restored\":").append(restoredAtRunning).append('}')
+          .append(",\"restoredAtRunning\":").append(restoredAtRunning).append('}')
           .append(",\"storeEntries\":").append(outcome.entries())
           .append(",\"mismatches\":").append(outcome.mismatches());
       if (outcome.firstMismatch() != null) {
