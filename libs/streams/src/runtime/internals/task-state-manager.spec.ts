@@ -82,6 +82,7 @@ describe('TaskStateManager', () => {
     exactlyOnce = false,
     collector = new InMemoryRecordCollector(),
     engines?: TaskEngines,
+    now?: () => number,
   ) =>
     new TaskStateManager({
       taskId: TASK,
@@ -91,6 +92,7 @@ describe('TaskStateManager', () => {
       exactlyOnce,
       engines,
       logger,
+      now,
     });
   const send = (collector: InMemoryRecordCollector, n: number) => {
     for (let i = 0; i < n; i++) {
@@ -180,19 +182,45 @@ describe('TaskStateManager', () => {
     it('checkpoints the offsets of committed transactions only, past the threshold', async () => {
       const collector = new InMemoryRecordCollector();
       const events: string[] = [];
-      const m = manager([registration()], true, collector, crashSafeEngines(events));
+      let clock = 1_000_000;
+      const m = manager([registration()], true, collector, crashSafeEngines(events), () => clock);
       await m.initialize();
       await m.restore(fakeRestorer(0));
       events.length = 0;
       send(collector, 10_002);
+      clock += 5_000;
       // Acknowledged, but the transaction has not committed: nothing of it is checkpointed.
       expect(await m.checkpointIfNeeded()).toBe(false);
       await m.close(true);
       expect(await checkpointText()).toBe('0\n0\n'); // the empty changelog's -1 is no offset
+      clock += 5_000;
       m.recordCommitted();
       expect(await m.checkpointIfNeeded()).toBe(true);
       expect(events).toEqual(['flush', 'flush']);
       expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 10001\n`);
+    });
+
+    it('checkpoints at most every 5 s while it runs (each checkpoint flushes the memtables)', async () => {
+      const collector = new InMemoryRecordCollector();
+      const events: string[] = [];
+      let clock = 1_000_000;
+      const m = manager([registration()], true, collector, crashSafeEngines(events), () => clock);
+      await m.initialize();
+      await m.restore(fakeRestorer(0)); // checkpoints the restored end
+      events.length = 0;
+      send(collector, 10_002);
+      m.recordCommitted();
+      clock += 4_999;
+      expect(await m.checkpointIfNeeded()).toBe(false);
+      expect(events).toEqual([]);
+      clock += 1;
+      expect(await m.checkpointIfNeeded()).toBe(true);
+      expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 10001\n`);
+      send(collector, 10_002);
+      m.recordCommitted();
+      clock += 1_000;
+      expect(await m.checkpointIfNeeded()).toBe(false);
+      expect(events).toEqual(['flush']);
     });
 
     it('keeps the state and the last checkpoint on a dirty close', async () => {
