@@ -16,7 +16,7 @@ export interface CacheOptions {
 
 /**
  * A RocksDB block cache that many databases can share (pass it as `blockCache` to
- * `RocksDB.open`), with a {@link WriteBufferManager} charged to it for one memory budget
+ * `RocksDB.open`), with a `WriteBufferManager` charged to it for one memory budget
  * across stores, like Kafka Streams' `BoundedMemoryRocksDBConfig`.
  *
  * Memory is freed when the last user lets go: `close()` drops this object's reference, and
