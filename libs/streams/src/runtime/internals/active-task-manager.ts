@@ -215,7 +215,7 @@ export class ActiveTaskManager {
           entry.stateManager.recordCommitted();
           commitPhase('state-committed', taskId);
           entry.task.markCommitted();
-          await entry.stateManager.checkpointIfNeeded();
+          entry.stateManager.checkpointIfNeeded();
         }),
       );
       const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -227,7 +227,7 @@ export class ActiveTaskManager {
     await this.sharedCollector!.flush();
     for (const entry of due) {
       commitPhase('producer-flushed', entry.task.id.toString());
-      await entry.stateManager.checkpointIfNeeded();
+      entry.stateManager.checkpointIfNeeded();
     }
     const offsets = due.flatMap((e) => e.task.offsetsToCommit());
     if (offsets.length > 0) {

@@ -82,7 +82,6 @@ describe('TaskStateManager', () => {
     exactlyOnce = false,
     collector = new InMemoryRecordCollector(),
     engines?: TaskEngines,
-    now?: () => number,
   ) =>
     new TaskStateManager({
       taskId: TASK,
@@ -92,7 +91,6 @@ describe('TaskStateManager', () => {
       exactlyOnce,
       engines,
       logger,
-      now,
     });
   const send = (collector: InMemoryRecordCollector, n: number) => {
     for (let i = 0; i < n; i++) {
@@ -182,45 +180,93 @@ describe('TaskStateManager', () => {
     it('checkpoints the offsets of committed transactions only, past the threshold', async () => {
       const collector = new InMemoryRecordCollector();
       const events: string[] = [];
-      let clock = 1_000_000;
-      const m = manager([registration()], true, collector, crashSafeEngines(events), () => clock);
+      const m = manager([registration()], true, collector, crashSafeEngines(events));
       await m.initialize();
       await m.restore(fakeRestorer(0));
       events.length = 0;
       send(collector, 10_002);
-      clock += 5_000;
       // Acknowledged, but the transaction has not committed: nothing of it is checkpointed.
-      expect(await m.checkpointIfNeeded()).toBe(false);
+      expect(m.checkpointIfNeeded()).toBe(false);
       await m.close(true);
       expect(await checkpointText()).toBe('0\n0\n'); // the empty changelog's -1 is no offset
-      clock += 5_000;
       m.recordCommitted();
-      expect(await m.checkpointIfNeeded()).toBe(true);
+      expect(m.checkpointIfNeeded()).toBe(true);
+      await m.whenCheckpointed();
       expect(events).toEqual(['flush', 'flush']);
       expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 10001\n`);
     });
 
-    it('checkpoints at most every 5 s while it runs (each checkpoint flushes the memtables)', async () => {
+    it('checkpoints in the background: the offsets taken at its start, one at a time', async () => {
+      const collector = new InMemoryRecordCollector();
+      const engines = new TaskEngines();
+      engines.declare('s');
+      let release = (): void => undefined;
+      let hold = false;
+      let flushes = 0;
+      engines.enlist({
+        uncommittedBytes: 0,
+        commitPending: () => undefined,
+        discardPending: () => undefined,
+        flushEngine: () => {
+          flushes++;
+          return hold ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve();
+        },
+      });
+      const m = manager([registration()], true, collector, engines);
+      await m.initialize();
+      await m.restore(fakeRestorer(0));
+      hold = true;
+      send(collector, 10_002);
+      m.recordCommitted();
+      expect(m.checkpointIfNeeded()).toBe(true);
+      expect(flushes).toBe(2);
+      // Committed while the engines flush: not claimed by this checkpoint, and no second one.
+      send(collector, 10_002);
+      m.recordCommitted();
+      expect(m.checkpointIfNeeded()).toBe(false);
+      expect(await checkpointText()).toBe('0\n0\n');
+      release();
+      await m.whenCheckpointed();
+      expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 10001\n`);
+      expect(m.checkpointIfNeeded()).toBe(true);
+      release();
+      await m.whenCheckpointed();
+      expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 20003\n`);
+    });
+
+    it('keeps the last checkpoint and warns when a background checkpoint fails', async () => {
+      const collector = new InMemoryRecordCollector();
+      const engines = crashSafeEngines([]);
+      const m = manager([registration()], true, collector, engines);
+      await m.initialize();
+      await m.restore(fakeRestorer(5));
+      engines.enlist({
+        uncommittedBytes: 0,
+        commitPending: () => undefined,
+        discardPending: () => undefined,
+        flushEngine: () => Promise.reject(new Error('disk full')),
+      });
+      send(collector, 10_010);
+      m.recordCommitted();
+      expect(m.checkpointIfNeeded()).toBe(true);
+      await m.whenCheckpointed();
+      expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 4\n`);
+      expect(warnings.join()).toMatch(/checkpoint failed: Error: disk full/);
+    });
+
+    it('lets a clean close wait for the background checkpoint, then write its own', async () => {
       const collector = new InMemoryRecordCollector();
       const events: string[] = [];
-      let clock = 1_000_000;
-      const m = manager([registration()], true, collector, crashSafeEngines(events), () => clock);
+      const m = manager([registration()], true, collector, crashSafeEngines(events));
       await m.initialize();
-      await m.restore(fakeRestorer(0)); // checkpoints the restored end
-      events.length = 0;
+      await m.restore(fakeRestorer(0));
       send(collector, 10_002);
       m.recordCommitted();
-      clock += 4_999;
-      expect(await m.checkpointIfNeeded()).toBe(false);
-      expect(events).toEqual([]);
-      clock += 1;
-      expect(await m.checkpointIfNeeded()).toBe(true);
-      expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 10001\n`);
-      send(collector, 10_002);
+      expect(m.checkpointIfNeeded()).toBe(true);
+      send(collector, 3);
       m.recordCommitted();
-      clock += 1_000;
-      expect(await m.checkpointIfNeeded()).toBe(false);
-      expect(events).toEqual(['flush']);
+      await m.close(true);
+      expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 10004\n`);
     });
 
     it('keeps the state and the last checkpoint on a dirty close', async () => {
@@ -281,7 +327,7 @@ describe('TaskStateManager', () => {
         value: null,
         timestamp: 0,
       });
-      expect(await m.checkpointIfNeeded()).toBe(false);
+      expect(m.checkpointIfNeeded()).toBe(false);
       await m.close(true);
       expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 70\n`);
 
@@ -309,12 +355,13 @@ describe('TaskStateManager', () => {
       }
     };
     write(10_000);
-    expect(await m.checkpointIfNeeded()).toBe(false); // offset 9,999: delta 9,999
+    expect(m.checkpointIfNeeded()).toBe(false); // offset 9,999: delta 9,999
     write(2);
-    expect(await m.checkpointIfNeeded()).toBe(true);
+    expect(m.checkpointIfNeeded()).toBe(true);
+    await m.whenCheckpointed();
     expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 10001\n`);
     write(5);
-    expect(await m.checkpointIfNeeded()).toBe(false);
+    expect(m.checkpointIfNeeded()).toBe(false);
     await m.close(true);
     expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 10006\n`);
   });

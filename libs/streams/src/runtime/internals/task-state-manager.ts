@@ -14,15 +14,6 @@ import { commitPhase } from './commit-phases';
 /** Kafka Streams' `OFFSET_DELTA_THRESHOLD_FOR_CHECKPOINT`: changelog records between checkpoints. */
 export const CHECKPOINT_OFFSET_DELTA_THRESHOLD = 10_000;
 
-/**
- * Under exactly-once, the least time between two checkpoints of a task while it runs. Each
- * checkpoint flushes the task's memtables; at the 100 ms commit interval a 10,000-record delta
- * comes every second or two, and those flushes cost a third of the throughput. A crash then
- * restores at most this long a tail more. (Kafka Streams 4.4 writes none while it runs under
- * exactly-once, and restores everything after a crash.)
- */
-export const EXACTLY_ONCE_CHECKPOINT_MIN_INTERVAL_MS = 5_000;
-
 /** Options of a {@link TaskStateManager}. */
 export interface TaskStateManagerOptions {
   readonly taskId: TaskId;
@@ -41,10 +32,6 @@ export interface TaskStateManagerOptions {
   readonly logger?: StateLogger;
   /** Changelog records written between two checkpoints on commit; default 10,000. */
   readonly checkpointThreshold?: number;
-  /** Under exactly-once, least ms between two checkpoints on commit; default 5,000. */
-  readonly exactlyOnceCheckpointMinIntervalMs?: number;
-  /** The clock of that interval (tests); default `Date.now`. */
-  readonly now?: () => number;
 }
 
 /**
@@ -54,11 +41,12 @@ export interface TaskStateManagerOptions {
  *   persistent store is wiped and fully restored.
  * - `restore()` restores every logged store from its offset + 1 (in-memory stores from the
  *   beginning), then writes a checkpoint.
- * - `checkpointIfNeeded()` after each commit writes a checkpoint when the changelogs moved more
- *   than 10,000 records since the last one.
- * - Every checkpoint first flushes the task's engines (their memtables), so that the file never
- *   claims more than the store files hold: a restart opens the stores, reads the offsets and
- *   restores only the tail, with no WAL to replay.
+ * - `checkpointIfNeeded()` after each commit starts a checkpoint when the changelogs moved more
+ *   than 10,000 records since the last one, in the background: processing goes on while the
+ *   engines flush, and the next one starts only once it is written.
+ * - Every checkpoint takes the offsets first, then flushes the task's engines (their memtables),
+ *   then writes the file, so that it never claims more than the store files hold: a restart
+ *   opens the stores, reads the offsets and restores only the tail, with no WAL to replay.
  * - `close(clean)`: a clean close always writes the checkpoint; a dirty close writes nothing.
  *
  * Under exactly-once the stores' engines hold only committed transactions (see `TaskEngines`),
@@ -78,7 +66,10 @@ export class TaskStateManager {
   /** Offset of the last changelog record each logged store holds, by store name. */
   private readonly offsets = new Map<string, number | undefined>();
   private checkpointed = new Map<string, number>();
-  private lastCheckpointAt = Number.NEGATIVE_INFINITY;
+  /** The checkpoint `checkpointIfNeeded` started and that is not written yet. */
+  private background: Promise<void> | undefined;
+  /** The last file write: writes of the same file happen one after the other. */
+  private lastWrite: Promise<void> = Promise.resolve();
   private initialized = false;
   private readonly engines: TaskEngines;
   /** Under exactly-once: every persistent logged store holds only committed state. */
@@ -196,28 +187,39 @@ export class TaskStateManager {
 
   /**
    * Call after a commit flushed the caches and the collector (under exactly-once: after
-   * `recordCommitted`): records the acknowledged changelog offsets and writes the checkpoint
-   * when they moved more than the threshold since the last one. Returns whether it wrote.
+   * `recordCommitted`): records the acknowledged changelog offsets and, when they moved more
+   * than the threshold since the last checkpoint and none is being written, starts one in the
+   * background (see {@link whenCheckpointed}). Returns whether it started one. A background
+   * checkpoint that fails is logged as a warning: the last checkpoint stays, and the next one
+   * starts after the threshold again.
    */
-  async checkpointIfNeeded(): Promise<boolean> {
+  checkpointIfNeeded(): boolean {
     if (!this.options.exactlyOnce) this.updateFromCollector();
-    if (!this.checkpoints) return false;
+    if (!this.checkpoints || this.background !== undefined) return false;
     let delta = 0;
     for (const [name, offset] of this.offsets) {
       if (offset !== undefined) delta += offset - (this.checkpointed.get(name) ?? 0);
     }
     if (delta <= this.threshold) return false;
-    const { exactlyOnce, now = Date.now } = this.options;
-    const minInterval =
-      this.options.exactlyOnceCheckpointMinIntervalMs ?? EXACTLY_ONCE_CHECKPOINT_MIN_INTERVAL_MS;
-    if (exactlyOnce && now() - this.lastCheckpointAt < minInterval) return false;
-    await this.checkpoint();
+    this.background = this.checkpoint()
+      .catch((error: unknown) => {
+        this.logger.warn(`task ${this.options.taskId}: checkpoint failed: ${String(error)}`);
+      })
+      .finally(() => {
+        this.background = undefined;
+      });
     return true;
   }
 
+  /** Resolves once the background checkpoint, if any, is written or has failed. */
+  async whenCheckpointed(): Promise<void> {
+    await this.background;
+  }
+
   /**
-   * Flushes the task's engines, then writes the checkpoint with the persistent logged stores'
-   * offsets (under exactly-once, those of committed transactions).
+   * Takes the persistent logged stores' offsets (under exactly-once, those of committed
+   * transactions), flushes the task's engines, then writes the checkpoint with those offsets.
+   * Writes made after it started are not claimed, even when the flush made them durable too.
    *
    * @throws the engine's `ProcessorStateError` (flush) or the file system's errors: the last
    *   checkpoint stays, so a later restart restores a longer tail.
@@ -225,8 +227,6 @@ export class TaskStateManager {
   async checkpoint(): Promise<void> {
     this.requireInitialized();
     if (!this.options.exactlyOnce || !this.crashSafe) this.updateFromCollector();
-    await this.engines.flush();
-    commitPhase('stores-flushed', this.options.taskId.toString());
     const entries: TopicPartitionOffset[] = [];
     const written = new Map<string, number>();
     for (const registration of this.options.registrations) {
@@ -235,10 +235,15 @@ export class TaskStateManager {
       entries.push({ ...registration.changelog, offset });
       written.set(registration.name, offset);
     }
-    await this.options.stateDirectory.taskDir(this.options.taskId);
-    await this.checkpointFile.write(entries);
+    await this.engines.flush();
+    commitPhase('stores-flushed', this.options.taskId.toString());
+    const write = this.lastWrite.then(async () => {
+      await this.options.stateDirectory.taskDir(this.options.taskId);
+      await this.checkpointFile.write(entries);
+    });
+    this.lastWrite = write.catch(() => undefined);
+    await write;
     this.checkpointed = written;
-    this.lastCheckpointAt = (this.options.now ?? Date.now)();
     commitPhase('checkpoint-written', this.options.taskId.toString());
   }
 
@@ -250,6 +255,7 @@ export class TaskStateManager {
    */
   async close(clean: boolean): Promise<void> {
     const { taskId, stateDirectory, exactlyOnce } = this.options;
+    await this.whenCheckpointed();
     if (clean) {
       await this.checkpoint();
     } else if (exactlyOnce && !this.crashSafe) {
