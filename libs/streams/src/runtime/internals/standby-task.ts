@@ -98,12 +98,12 @@ export class StandbyTask {
   }
 
   /** Applies one fetched changelog batch to its store (one write batch). */
-  apply(
+  async apply(
     partition: StandbyPartition,
     records: readonly ChangelogRecord[],
     lastOffset: number,
-  ): void {
-    if (records.length > 0) partition.registration.restoreBatch(records);
+  ): Promise<void> {
+    if (records.length > 0) await partition.registration.restoreBatch(records);
     if (lastOffset + 1 > partition.position) {
       partition.position = lastOffset + 1;
       this.stateManager!.recordAppliedOffset(partition.storeName, lastOffset);

@@ -4,7 +4,6 @@ import {
   RocksDB,
   RocksDBClosedError,
   supportedCompressions,
-  WriteBatch,
   type IteratorOptions,
   type RocksDBIterator,
 } from '@nest-streams/rocksdb';
@@ -15,6 +14,7 @@ import type { RocksDBOptions, RocksDBOptionValues } from '../rocksdb-options';
 import type { RocksDBStoreMetrics } from '../rocksdb-store-metrics';
 import type { BytesStore, BytesStoreCapabilities, BytesWrite, KeyValueBytes } from '../bytes-store';
 import { writeSstFile } from './native-rocksdb.bulk-load';
+import { NativeRocksDBWriter } from './native-rocksdb.writer';
 import {
   NATIVE_ENGINE,
   nativeDefaultOptions,
@@ -59,12 +59,15 @@ export class NativeRocksDBStore implements BytesStore {
   private db: RocksDB | undefined;
   private options: RocksDBOptions | undefined;
   private opening: Promise<void> | undefined;
-  private readonly batch = new WriteBatch();
+  private readonly writer: NativeRocksDBWriter;
   /** Bumped on every open and close, so that iterators can tell they outlived their period. */
   private generation = 0;
 
   constructor(private readonly params: RocksDBStoreParams) {
     this.name = params.name;
+    this.writer = new NativeRocksDBWriter(params.name, (operation, cause) =>
+      this.failure(operation, cause),
+    );
   }
 
   /** The options the store runs with (after the config setter); undefined while closed. */
@@ -127,23 +130,16 @@ export class NativeRocksDBStore implements BytesStore {
   }
 
   putAll(writes: readonly BytesWrite[]): void {
-    const db = this.requireOpen();
-    const batch = this.batch;
-    try {
-      // WriteBatch checks each key and value: a bad one throws before anything is written.
-      for (const { key, value } of writes) {
-        if (value === null) {
-          batch.delete(key);
-        } else {
-          batch.put(key, value);
-        }
-      }
-      db.write(batch);
-    } catch (cause) {
-      throw this.failure('write a batch', cause);
-    } finally {
-      batch.clear();
-    }
+    this.writer.write(this.requireOpen(), writes);
+  }
+
+  /**
+   * {@link putAll} on RocksDB's thread pool (the batch is copied before this returns). Until it
+   * resolves, any other write to the store throws a `ProcessorStateError` instead of landing
+   * before it: await it first (the restore path does).
+   */
+  putAllAsync(writes: readonly BytesWrite[]): Promise<void> {
+    return this.writer.writeAsync(this.requireOpen(), writes);
   }
 
   putIfAbsent(key: Buffer, value: Buffer): Buffer | undefined {
@@ -232,7 +228,7 @@ export class NativeRocksDBStore implements BytesStore {
     const db = this.requireOpen();
     try {
       if (this.options?.walEnabled === true) {
-        db.write(this.batch, { sync: true });
+        this.writer.syncWal(db);
       } else {
         await db.flush({ wait: true });
       }

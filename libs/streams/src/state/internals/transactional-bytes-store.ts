@@ -100,6 +100,15 @@ export class TransactionalBytesStore implements BytesStore, TaskEngine {
     this.putAll([{ key, value }]);
   }
 
+  /** Outside transactions (the restore), the engine's own asynchronous batch write. */
+  async putAllAsync(writes: readonly BytesWrite[]): Promise<void> {
+    if (!this.engines.transactions && this.inner.putAllAsync) {
+      await this.inner.putAllAsync(writes);
+      return;
+    }
+    this.putAll(writes);
+  }
+
   putAll(writes: readonly BytesWrite[]): void {
     if (!this.engines.transactions) {
       this.inner.putAll(writes);
