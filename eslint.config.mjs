@@ -158,6 +158,28 @@ export default tseslint.config(
     },
   },
   {
+    // The repo's own tests, benchmarks and tools may also use the documented
+    // `@nest-streams/streams/internals` subpath (e.g. fault-injection hooks); applications not.
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'tools/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@nest-streams/*/**', '!@nest-streams/streams/internals'],
+              message: DEEP_PACKAGE_IMPORT.message,
+            },
+            {
+              group: ['**/libs/**', '**/libs'],
+              message: 'Import the package by name (@nest-streams/streams, /nestjs, /testing).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // No import cycle in the packages, and the engine's folders point down only.
     files: ['libs/**/*.ts'],
     plugins: { 'import-x': importX },

@@ -25,6 +25,7 @@ module.exports = {
     '^@nest-streams/streams/internals$': '<rootDir>/libs/streams/src/internals/index.ts',
     '^@nest-streams/nestjs$': '<rootDir>/libs/nestjs/src/index.ts',
     '^@nest-streams/testing$': '<rootDir>/libs/testing/src/index.ts',
+    '^@nest-streams/rocksdb$': '<rootDir>/libs/rocksdb/src/index.ts',
   },
 
   modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/libs/[^/]+/dist/', '<rootDir>/.kafka/'],

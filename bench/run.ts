@@ -28,6 +28,7 @@ import { svgChart, type BarKind } from './harness/svg-chart';
 import type { SystemRole, SystemRow } from './harness/system-row';
 import { formatTable } from './harness/table';
 import { aggregateScenario } from './scenarios/aggregate';
+import { crashRestoreScenario } from './scenarios/crash-restore';
 import { memoryScenario } from './scenarios/memory';
 import { queryScenario } from './scenarios/query';
 import { restoreScenario } from './scenarios/restore';
@@ -35,10 +36,14 @@ import type { Scenario } from './scenarios/scenario';
 import { windowedScenario } from './scenarios/windowed';
 
 const SCENARIOS: ReadonlyMap<string, Scenario> = new Map(
-  [aggregateScenario, windowedScenario, restoreScenario, queryScenario, memoryScenario].map((s) => [
-    s.name,
-    s,
-  ]),
+  [
+    aggregateScenario,
+    windowedScenario,
+    restoreScenario,
+    crashRestoreScenario,
+    queryScenario,
+    memoryScenario,
+  ].map((s) => [s.name, s]),
 );
 
 const log = (line: string): void => {

@@ -39,15 +39,23 @@ export interface BenchOptions {
   readonly rangeUsers: number;
   /** `memory`: the store counts to measure, ascending. */
   readonly storeCounts: readonly number[];
+  /** `memory`: the bounded rows' RocksDB budget in MiB (ours and Java's, sized alike). */
+  readonly rocksdbMemoryMb: number;
+  /**
+   * `aggregate`, `windowed`: another checkout of nest-streams (with its own node_modules), e.g.
+   * the commit before a change; its worker runs as one more row per guarantee, `nest-streams
+   * before`, in the same run.
+   */
+  readonly baseline: string | undefined;
 }
 
 /** The usage line printed on a bad command line. */
 export const USAGE = `usage: npm run bench -- <scenario> [--json FILE] [--events N] [--keys N] [--partitions N]
   [--seed N] [--commit-interval-ms N] [--eos-commit-interval-ms N] [--cache-max-bytes N]
   [--systems ${ALL_SYSTEMS.join(',')}] [--guarantees ${ALL_GUARANTEES.join(',')}]
-  [--timeout-ms N] [--profile DIR] [--verbose]
+  [--timeout-ms N] [--profile DIR] [--verbose] [--baseline CHECKOUT_DIR]
   query:  [--gets N] [--duration-s N] [--connections N] [--range-users N]
-  memory: [--stores N,N,...]`;
+  memory: [--stores N,N,...] [--rocksdb-memory-mb N]`;
 
 /** Parses the command line; throws an Error with the usage on a mistake. */
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
@@ -74,6 +82,8 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
       connections: { type: 'string' },
       'range-users': { type: 'string' },
       stores: { type: 'string' },
+      baseline: { type: 'string' },
+      'rocksdb-memory-mb': { type: 'string' },
     },
   });
   if (positionals.length !== 1) throw new Error(`expected one scenario\n${USAGE}`);
@@ -119,6 +129,8 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     connections: int('connections', values.connections, 1) ?? 10,
     rangeUsers: int('range-users', values['range-users'], 1) ?? 1_000,
     storeCounts: storeCounts(values.stores),
+    baseline: values.baseline,
+    rocksdbMemoryMb: int('rocksdb-memory-mb', values['rocksdb-memory-mb'], 16) ?? 64,
   };
 }
 

@@ -86,6 +86,28 @@ export class BenchTopics {
     return offsets.reduce((sum, p) => sum + Number(p.high) - Number(p.low), 0);
   }
 
+  /** Input records the group `groupId` has committed on `topic` (0 while it has none). */
+  async committedRecords(groupId: string, topic: string): Promise<number> {
+    const admin = await this.connectedAdmin();
+    const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
+    return committed.partitions.reduce((sum, p) => sum + Math.max(0, Number(p.offset)), 0);
+  }
+
+  /**
+   * Resolves once the group has no member left (a SIGKILLed member stays until its session
+   * expires), or after `timeoutMs`; returns whether it emptied.
+   */
+  async waitForEmptyGroup(groupId: string, timeoutMs: number): Promise<boolean> {
+    const admin = await this.connectedAdmin();
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const { groups } = await admin.describeGroups([groupId]);
+      if ((groups[0]?.members.length ?? 0) === 0) return true;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    return false;
+  }
+
   /** Deletes the run's topics and consumer groups (best effort; returns what it deleted). */
   async cleanup(): Promise<{ topics: string[]; groups: string[] }> {
     const admin = await this.connectedAdmin();

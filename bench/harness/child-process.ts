@@ -13,6 +13,8 @@ export interface ChildSpec {
   readonly label: string;
   /** Echo the child's stderr as it comes (else only its tail on failure). */
   readonly verbose?: boolean;
+  /** Polled every 200 ms while the child runs: once it resolves true, the child is SIGKILLed. */
+  readonly killWhen?: () => Promise<boolean>;
 }
 
 /** What a child left: its exit, its last JSON line on stdout, and the peak RSS seen. */
@@ -28,6 +30,8 @@ export interface ChildOutcome {
   readonly outputTail: string;
   /** The machine's 1-minute load average when the child started and ended. */
   readonly loadAverage: readonly [number, number];
+  /** Killed because `killWhen` said so. */
+  readonly killed: boolean;
 }
 
 const POLL_MS = 200;
@@ -79,7 +83,23 @@ export function runChild(spec: ChildSpec): Promise<ChildOutcome> {
       const value = readPeakRssMb(child.pid);
       if (value !== undefined) peak = Math.max(peak ?? 0, value);
     };
-    const poller = setInterval(poll, POLL_MS);
+    let killed = false;
+    let checking = false;
+    const poller = setInterval(() => {
+      poll();
+      if (!spec.killWhen || killed || checking) return;
+      checking = true;
+      spec
+        .killWhen()
+        .then((kill) => {
+          if (kill && child.exitCode === null && !killed) {
+            killed = true;
+            child.kill('SIGKILL');
+          }
+        })
+        .catch(() => undefined)
+        .finally(() => (checking = false));
+    }, POLL_MS);
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -108,6 +128,7 @@ export function runChild(spec: ChildSpec): Promise<ChildOutcome> {
         polledPeakRssMb: peak,
         outputTail: tail.join('\n'),
         loadAverage: [round2(loadAtStart), round2(loadavg()[0])],
+        killed,
       });
     });
   });

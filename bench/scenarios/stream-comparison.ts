@@ -1,4 +1,5 @@
-import { rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunContext } from '../harness/run-context';
 import type { SystemRow } from '../harness/system-row';
@@ -42,13 +43,18 @@ export async function runStreamComparison(
   }
   for (const guarantee of guarantees) {
     const short = guarantee === 'exactly_once_v2' ? 'eos' : 'alos';
-    for (const [name, run] of [
+    const runners: ['ours' | 'java' | 'before', typeof runOurs][] = [
       ['ours', runOurs],
       ['java', runJava],
-    ] as const) {
-      if (!systems.includes(name)) continue;
+    ];
+    if (ctx.options.baseline !== undefined && systems.includes('ours')) {
+      runners.splice(1, 0, ['before', runOurs]);
+    }
+    for (const [name, run] of runners) {
+      if (name !== 'before' && !systems.includes(name)) continue;
       const applicationId = `${ctx.runPrefix}-${name}-${short}`;
       const stateDir = join(ctx.workDir, `state-${name}-${short}`);
+      const label = { ours: OURS, java: JAVA, before: baselineLabel(ctx.options.baseline) }[name];
       const { row, parsed } = await run(ctx, {
         mode: spec.mode,
         inputTopic: input.topic,
@@ -58,10 +64,11 @@ export async function runStreamComparison(
         truth: spec.truth,
         truthFile,
         keyColumns: spec.keyColumns,
-        system: `${name === 'ours' ? OURS : JAVA} (${guarantee})`,
+        system: `${label} (${guarantee})`,
         compareKey: guarantee,
         expectedRecords: input.data.length,
         dumpName: `dump-${name}-${short}.tsv`,
+        ...(name === 'before' && { baselineRoot: ctx.options.baseline }),
       });
       rmSync(stateDir, { recursive: true, force: true });
       // How many changelog records the run wrote (what the record cache saved), for the table.
@@ -108,4 +115,23 @@ export async function runStreamComparison(
     }
   }
   return { rows, changelogRecords };
+}
+
+/**
+ * `nest-streams before (<commit>)`: the `--baseline` checkout's row, named by its commit (git,
+ * or a `.commit` file in an exported tree such as `git archive` leaves).
+ */
+function baselineLabel(root: string | undefined): string {
+  const dir = root ?? '.';
+  let commit = 'unknown commit';
+  try {
+    commit = execFileSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  } catch {
+    if (existsSync(join(dir, '.commit')))
+      commit = readFileSync(join(dir, '.commit'), 'utf8').trim();
+  }
+  return `${OURS} before (${commit})`;
 }

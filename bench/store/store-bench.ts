@@ -2,12 +2,17 @@
  * Store benchmark: the same seeded keys and values through every bytes-store engine.
  *
  *   npx tsx bench/store/store-bench.ts [--keys N] [--json FILE] [--restore-records N]
- *     [--single-get-sample N] [--value-size BYTES] [--engines in-memory,nxtedition-rocksdb]
+ *     [--single-get-sample N] [--value-size BYTES]
+ *     [--engines in-memory,native-rocksdb,nxtedition-rocksdb]
  *
  * Per engine: batch put (putAll of 1000, then flush), one awaited get per key, getMany
  * prefetch in batches of 1000, synchronous get and getMany (where the engine has them), a full
  * range scan, 100-entry range scans, and a restore (records applied in write batches of 1000
- * into an empty store, as a changelog restore does). Prints a table; `--json` writes
+ * into an empty store, as a changelog restore does, then the engine's flush). The
+ * `native-rocksdb` engine (the project's addon over the system RocksDB) restores three ways:
+ * `restore` with its default, the WAL off (flush = memtable flush); `restore-wal-on`; and
+ * `restore-sst`, records collected in chunks of 250,000 and bulk-loaded through one sorted SST
+ * file each. Prints a table; `--json` writes
  * `{"scenario":"store","params":{...},"results":[{"system":"<engine>:<operation>",...}]}`.
  */
 import { spawn } from 'node:child_process';
@@ -17,6 +22,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Stores, type BytesStore, type BytesWrite } from '@nest-streams/streams';
+import { restore, restoreModes } from './restore-modes';
 import { buildBenchData, seededRandom, type BenchData } from './seeded-data';
 
 /** Parameters of one run (written to the JSON as `params`). */
@@ -44,14 +50,24 @@ export interface StoreBenchResult {
   readonly peakRssMb?: number;
 }
 
-type EngineFactory = (root: string, name: string) => BytesStore;
+export type EngineFactory = (root: string, name: string) => BytesStore;
 
-// Each engine as a task opens it: the bytes store its `Stores` supplier makes.
+const persistent: EngineFactory = (root, name) =>
+  Stores.persistentKeyValueStore(name).get({ directory: join(root, name), configs: {} });
+
+// Each engine as a task opens it: the bytes store its `Stores` supplier makes. Both RocksDB
+// rows use the persistent supplier: the process's engine is the addon, or the fallback in a
+// child started with NEST_STREAMS_ROCKSDB_DISABLE=1 (see ENGINE_ENV).
 const ENGINES: Readonly<Record<string, EngineFactory>> = {
   'in-memory': (root, name) =>
     Stores.inMemoryKeyValueStore(name).get({ directory: join(root, name), configs: {} }),
-  'nxtedition-rocksdb': (root, name) =>
-    Stores.persistentKeyValueStore(name).get({ directory: join(root, name), configs: {} }),
+  'native-rocksdb': persistent,
+  'nxtedition-rocksdb': persistent,
+};
+
+/** The environment that selects each engine in its child process. */
+const ENGINE_ENV: Readonly<Record<string, Record<string, string>>> = {
+  'nxtedition-rocksdb': { NEST_STREAMS_ROCKSDB_DISABLE: '1' },
 };
 
 /**
@@ -82,7 +98,10 @@ async function runInChild(engine: string, params: StoreBenchParams): Promise<Sto
   ];
   try {
     const code = await new Promise<number | null>((resolve, reject) => {
-      const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+      const child = spawn(process.execPath, args, {
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env: { ...process.env, ...ENGINE_ENV[engine] },
+      });
       child.on('error', reject);
       child.on('exit', (exitCode, signal) => resolve(signal === null ? exitCode : -1));
     });
@@ -232,23 +251,10 @@ async function benchEngine(
   record(`range-${params.rangeLength}`, entries, seconds(start), rangeLatencies);
   await store.destroy();
 
-  // Restore: records in write batches of batchSize into an empty store, then flush.
-  const restored = create(root, `${engine}-restore`);
-  await restored.open();
-  start = performance.now();
-  for (let offset = 0; offset < params.restoreRecords; offset += params.batchSize) {
-    const end = Math.min(offset + params.batchSize, params.restoreRecords);
-    const batch: BytesWrite[] = new Array<BytesWrite>(end - offset);
-    for (let j = offset; j < end; j++) {
-      const index = writeOrder[j % n];
-      batch[j - offset] = { key: keys[index], value: data.value(j) };
-    }
-    restored.putAll(batch);
-    await nextTurn(); // a restore awaits its next fetch between batches
+  for (const mode of restoreModes(engine, create)) {
+    const seconds = await restore(mode, data, params, root, engine);
+    record(mode.operation, params.restoreRecords, seconds);
   }
-  await restored.flush();
-  record('restore', params.restoreRecords, seconds(start));
-  await restored.destroy();
 
   const peakRssMb = rss.stop();
   return measured.map((result) => ({ ...result, peakRssMb }));

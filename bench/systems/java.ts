@@ -14,7 +14,7 @@ import { commitIntervalFor, type StreamRunSpec } from './stream-run-spec';
 export async function runJava(
   ctx: RunContext,
   spec: StreamRunSpec,
-): Promise<{ row: SystemRow; parsed?: ParsedWorkerResult }> {
+): Promise<{ row: SystemRow; parsed?: ParsedWorkerResult; killed?: boolean }> {
   const { options } = ctx;
   const base = { system: spec.system, role: 'java' as const, compareKey: spec.compareKey };
   let peer;
@@ -51,14 +51,18 @@ export async function runJava(
       dumpFile,
       '--timeout-ms',
       String(options.timeoutMs),
+      '--check',
+      spec.check ?? 'exact',
     ],
     cwd: REPO_ROOT,
+    killWhen: spec.killWhen,
     label: spec.system,
     timeoutMs: options.timeoutMs + 60_000,
     verbose: options.verbose,
   });
   const check = outcome.result
-    ? await compareWithTruth(spec.truth, dumpFile, spec.keyColumns)
+    ? await compareWithTruth(spec.truth, dumpFile, spec.keyColumns, spec.check === 'at-least')
     : undefined;
-  return rowFromWorker(base, outcome, spec.expectedRecords, check);
+  const measured = rowFromWorker(base, outcome, spec.expectedRecords, check);
+  return { ...measured, killed: outcome.killed };
 }

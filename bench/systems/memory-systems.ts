@@ -9,8 +9,10 @@ import type { SystemRow } from '../harness/system-row';
 /** One memory measurement: a system, a RocksDB variant and a store count. */
 export interface MemoryRunSpec {
   readonly which: 'ours' | 'java';
-  /** ours: `default` or `capped`; Java: `default` or `bounded`. */
-  readonly rocksdb: 'default' | 'capped' | 'bounded';
+  /** RocksDB defaults per store, or bounded memory (one budget shared by every store). */
+  readonly rocksdb: 'default' | 'bounded';
+  /** The bounded budget in MiB (both systems size their setter from it the same way). */
+  readonly budgetMb: number;
   readonly stores: number;
   readonly inputTopic: string;
   readonly truthFile: string;
@@ -19,6 +21,8 @@ export interface MemoryRunSpec {
   readonly expectedRecords: number;
   /** Entries every store must hold. */
   readonly users: number;
+  /** The stores are opened but get no data (an empty input): the fixed cost of N stores. */
+  readonly empty?: boolean;
 }
 
 /**
@@ -30,14 +34,15 @@ export async function runMemory(ctx: RunContext, spec: MemoryRunSpec): Promise<S
   const { options } = ctx;
   const system = `${spec.variant}, ${spec.stores} store${spec.stores === 1 ? '' : 's'}`;
   const role = spec.which;
-  const stateDir = join(ctx.workDir, `state-${spec.which}-${spec.rocksdb}-${spec.stores}`);
+  const tag = `${spec.which}-${spec.rocksdb}${spec.empty ? '-empty' : ''}-${spec.stores}`;
+  const stateDir = join(ctx.workDir, `state-${tag}`);
   const args = [
     '--bootstrap-servers',
     ctx.brokers,
     '--input-topic',
     spec.inputTopic,
     '--application-id',
-    `${ctx.runPrefix}-${spec.which}-${spec.rocksdb}-${spec.stores}`,
+    `${ctx.runPrefix}-${tag}`,
     '--state-dir',
     stateDir,
     '--commit-interval-ms',
@@ -48,6 +53,8 @@ export async function runMemory(ctx: RunContext, spec: MemoryRunSpec): Promise<S
     String(spec.stores),
     '--rocksdb',
     spec.rocksdb,
+    '--rocksdb-memory-mb',
+    String(spec.budgetMb),
     '--truth-file',
     spec.truthFile,
     '--timeout-ms',

@@ -14,7 +14,7 @@ import { commitIntervalFor, type StreamRunSpec } from './stream-run-spec';
 export async function runOurs(
   ctx: RunContext,
   spec: StreamRunSpec,
-): Promise<{ row: SystemRow; parsed?: ParsedWorkerResult }> {
+): Promise<{ row: SystemRow; parsed?: ParsedWorkerResult; killed?: boolean }> {
   const { options } = ctx;
   const dumpFile = join(ctx.workDir, spec.dumpName);
   ctx.log(`running ${spec.system}...`);
@@ -44,20 +44,27 @@ export async function runOurs(
         String(options.timeoutMs),
       ],
       {
+        killWhen: spec.killWhen,
         label: spec.system,
         timeoutMs: options.timeoutMs + 60_000,
         verbose: options.verbose,
         profileDir: options.profileDir,
+        root: spec.baselineRoot,
       },
     ),
   );
   const check = outcome.result
-    ? await compareWithTruth(spec.truth, dumpFile, spec.keyColumns)
+    ? await compareWithTruth(spec.truth, dumpFile, spec.keyColumns, spec.check === 'at-least')
     : undefined;
-  return rowFromWorker(
-    { system: spec.system, role: 'ours', compareKey: spec.compareKey },
+  const measured = rowFromWorker(
+    {
+      system: spec.system,
+      role: spec.baselineRoot === undefined ? 'ours' : 'other-peer',
+      compareKey: spec.compareKey,
+    },
     outcome,
     spec.expectedRecords,
     check,
   );
+  return { ...measured, killed: outcome.killed };
 }

@@ -22,6 +22,15 @@ export interface StreamRunSpec {
   readonly expectedRecords: number | undefined;
   /** Name of the dump file in the work dir. */
   readonly dumpName: string;
+  /** Runs the worker of another checkout (`--baseline`), as an `other-peer` row. */
+  readonly baselineRoot?: string;
+  /**
+   * `at-least`: the store may count events twice (at-least-once after a crash): a count and
+   * sum at least the truth's match. Default `exact`.
+   */
+  readonly check?: 'exact' | 'at-least';
+  /** Polled while the worker runs: once true, the worker is SIGKILLed (`crash-restore`). */
+  readonly killWhen?: () => Promise<boolean>;
 }
 
 /** The commit interval of a guarantee under the run's options. */

@@ -1,21 +1,42 @@
-import type { RocksDBConfigSetter } from '@nest-streams/streams';
+import { BoundedMemoryRocksDBConfig } from '@nest-streams/streams';
 
 const MiB = 1024 * 1024;
 
 /**
- * The `memory` scenario's per-store cap, the closest to Kafka Streams' bounded memory that the
- * npm RocksDB bindings allow (they cannot share a block cache or a write-buffer manager between
- * stores): a 1 MiB block cache holding the index and filter blocks, and 1 MiB memtables
- * (`@nxtedition/rocksdb` fixes their number at six). Memory still grows with every store.
+ * The `memory` scenario's bounded setter, sized like the example application's
+ * (`ROCKSDB_MEMORY_MB`) and like the Java peer's `BoundedMemoryRocksDBConfig` with the same
+ * budget: one cache of the whole budget shared by every store, a quarter of it for memtables
+ * (a write-buffer manager charged to the cache), index and filter blocks cached with high
+ * priority and partitioned, memtables of a sixteenth of the budget (at most 32 MiB), three of
+ * them.
  */
-export const CAPPED_ROCKSDB: RocksDBConfigSetter = {
-  setConfig(_storeName, options) {
-    options.blockCacheSize = 1 * MiB;
-    options.cacheIndexAndFilterBlocks = true;
-    options.writeBufferSize = 1 * MiB;
-  },
-};
+export function boundedRocksDB(budgetMb: number): BoundedMemoryRocksDBConfig {
+  return new BoundedMemoryRocksDBConfig(boundedSizing(budgetMb));
+}
 
-/** The settings of {@link CAPPED_ROCKSDB}, for the report. */
-export const CAPPED_ROCKSDB_DESCRIPTION =
-  'per store: 1 MiB block cache with index and filter blocks, 1 MiB write buffers (6 fixed)';
+/** The sizes of {@link boundedRocksDB}, in bytes. */
+export function boundedSizing(budgetMb: number): {
+  totalOffHeapBytes: number;
+  totalMemtableBytes: number;
+  writeBufferSize: number;
+  maxWriteBufferNumber: number;
+} {
+  const total = budgetMb * MiB;
+  return {
+    totalOffHeapBytes: total,
+    totalMemtableBytes: Math.floor(total / 4),
+    writeBufferSize: Math.max(1 * MiB, Math.min(32 * MiB, Math.floor(total / 16))),
+    maxWriteBufferNumber: 3,
+  };
+}
+
+/** The settings of {@link boundedRocksDB}, for the report. */
+export function boundedDescription(budgetMb: number): string {
+  const s = boundedSizing(budgetMb);
+  return (
+    `BoundedMemoryRocksDBConfig: one ${budgetMb} MiB LRU cache (index/filter ratio 0.1) shared by ` +
+    `all stores, a ${s.totalMemtableBytes / MiB} MiB write-buffer manager charged to it, ` +
+    `${s.writeBufferSize / MiB} MiB memtables x ${s.maxWriteBufferNumber}, index and filters ` +
+    'cached with high priority, partitioned, top level pinned'
+  );
+}

@@ -1,40 +1,46 @@
 /**
  * Child process of the `memory` scenario for nest-streams: runs the memory topology (`--stores`
- * count stores over the input, RocksDB default settings or `--rocksdb capped`) until the group
+ * count stores over the input, RocksDB default settings or `--rocksdb bounded` with a budget of
+ * `--rocksdb-memory-mb`) until the group
  * has committed every input record, reads every entry of every store back (`all()` through
  * `KafkaStreams.store`) and compares it with the truth's counts, forces a GC (run it with
  * `--expose-gc`), waits a second and reports its resident memory (VmRSS) and peak (VmHWM).
  *
  *   node --expose-gc --import tsx bench/workers/memory-worker.ts --bootstrap-servers H:P
  *     --input-topic T --application-id A --state-dir D --commit-interval-ms 1000
- *     --cache-max-bytes 10485760 --stores 10 --rocksdb default --truth-file F --timeout-ms 300000
+ *     --cache-max-bytes 10485760 --stores 10 --rocksdb bounded --rocksdb-memory-mb 64
+ *     --truth-file F --timeout-ms 300000
  */
 import { readFileSync } from 'node:fs';
 import { KafkaStreams, QueryableStoreTypes, StoreQueryParameters } from '@nest-streams/streams';
 import { countStoreName, memoryTopology } from '../topologies/memory-topology';
-import { CAPPED_ROCKSDB } from './memory-config';
+import { boundedRocksDB } from './memory-config';
 import { probeInput, startAndDrain } from './streams-drain';
 import { readStatsTruth } from './query-files';
 import { emitResult, requiredOptions, sleep } from './worker-support';
 
 async function main(): Promise<void> {
-  const args = requiredOptions([
-    'bootstrap-servers',
-    'input-topic',
-    'application-id',
-    'state-dir',
-    'commit-interval-ms',
-    'cache-max-bytes',
-    'stores',
-    'rocksdb',
-    'truth-file',
-    'timeout-ms',
-  ]);
+  const args = requiredOptions(
+    [
+      'bootstrap-servers',
+      'input-topic',
+      'application-id',
+      'state-dir',
+      'commit-interval-ms',
+      'cache-max-bytes',
+      'stores',
+      'rocksdb',
+      'truth-file',
+      'timeout-ms',
+    ],
+    ['rocksdb-memory-mb'],
+  );
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('run with --expose-gc');
-  if (args.rocksdb !== 'default' && args.rocksdb !== 'capped') {
-    throw new Error(`--rocksdb must be default or capped, got ${args.rocksdb}`);
+  if (args.rocksdb !== 'default' && args.rocksdb !== 'bounded') {
+    throw new Error(`--rocksdb must be default or bounded, got ${args.rocksdb}`);
   }
+  const budgetMb = Number(args['rocksdb-memory-mb'] ?? 64);
   const stores = Number(args.stores);
   const input = args['input-topic'];
   const groupId = args['application-id'];
@@ -51,7 +57,7 @@ async function main(): Promise<void> {
       stateDir: args['state-dir'],
       commitIntervalMs: Number(args['commit-interval-ms']),
       statestoreCacheMaxBytes: Number(args['cache-max-bytes']),
-      ...(args.rocksdb === 'capped' ? { rocksDBConfigSetter: CAPPED_ROCKSDB } : {}),
+      ...(args.rocksdb === 'bounded' ? { rocksDBConfigSetter: boundedRocksDB(budgetMb) } : {}),
     },
     { logger: { info: () => undefined, warn: (m: string) => process.stderr.write(`${m}\n`) } },
   );
@@ -99,6 +105,7 @@ async function main(): Promise<void> {
       rssMb,
       stores,
       rocksdb: args.rocksdb,
+      ...(args.rocksdb === 'bounded' && { rocksdbMemoryMb: budgetMb }),
       heapUsedMb: memory.heapUsed / 2 ** 20,
       externalMb: memory.external / 2 ** 20,
     },

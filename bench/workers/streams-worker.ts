@@ -118,6 +118,8 @@ async function main(): Promise<void> {
     if (Date.now() > deadline) throw new Error(`not RUNNING within ${timeoutMs} ms`);
     await sleep(5);
   }
+  const runningSeconds = (performance.now() - started) / 1000;
+  const restoredAtRunning = restored;
   if (mode !== 'restore') {
     while (!failed && !(await committedAll(admin, groupId, input, ends))) {
       if (Date.now() > deadline) throw new Error(`input not committed within ${timeoutMs} ms`);
@@ -145,6 +147,8 @@ async function main(): Promise<void> {
     details: {
       processed,
       restored,
+      runningSeconds,
+      restoredAtRunning,
       cpuSeconds: (cpu.user + cpu.system) / 1e6,
       gcSeconds: gcMs / 1000,
     },

@@ -1,5 +1,5 @@
 /**
- * The packages as a Nest team gets them: `npm pack` the three packages, create a fresh Nest
+ * The packages as a Nest team gets them: `npm pack` the four packages, create a fresh Nest
  * application outside the repository (test/consumer/fixture: its own package.json and
  * tsconfig, no paths, no access to the sources), install the tarballs and the peers, type-check
  * it strictly, run its topology unit test with @nest-streams/testing (no broker), then start it
@@ -38,7 +38,7 @@ describe('a fresh Nest application installs the packed packages and runs them', 
   let tarballs: Tarballs;
 
   beforeAll(async () => {
-    tarballs = await step('npm pack the three packages', () => packPackages(packDir));
+    tarballs = await step('npm pack the four packages', () => packPackages(packDir));
   }, 300_000);
 
   afterAll(async () => {
@@ -53,6 +53,8 @@ describe('a fresh Nest application installs the packed packages and runs them', 
       const running: ConsumerProcess[] = [];
       try {
         await step(`npm install the tarballs and Nest ${major} peers`, () => project.install());
+        // The RocksDB addon built at install (not the fallback binding).
+        expect(project.installedAddonStatus()).toEqual({ built: true });
         await step(`tsc (strict) on Nest ${major}`, () => project.typeCheck());
         const unit = await step('topology unit test with @nest-streams/testing', () =>
           project.unitTest(),

@@ -4,7 +4,7 @@
  * paths), the packed tarballs and the peers installed by npm, compiled by its own tsc.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -84,16 +84,19 @@ function npm(args: readonly string[], cwd: string, timeoutMs: number): Promise<s
     : run('npm', args, cwd, timeoutMs);
 }
 
-/** The three packages' tarballs, as `npm pack` makes them (each package built first). */
+/** The four packages' tarballs, as `npm pack` makes them (each package built first). */
 export interface Tarballs {
+  readonly rocksdb: string;
   readonly streams: string;
   readonly nestjs: string;
   readonly testing: string;
 }
 
-/** Packs the three workspaces into `directory` (their `prepack` builds them). */
+/** Packs the four workspaces into `directory` (their `prepack` builds them). */
 export async function packPackages(directory: string): Promise<Tarballs> {
-  const workspaces = ['libs/streams', 'libs/nestjs', 'libs/testing'].flatMap((w) => ['-w', w]);
+  const workspaces = ['libs/rocksdb', 'libs/streams', 'libs/nestjs', 'libs/testing'].flatMap(
+    (w) => ['-w', w],
+  );
   const output = await npm(
     ['pack', '--json', '--pack-destination', directory, ...workspaces],
     REPO,
@@ -109,6 +112,7 @@ export async function packPackages(directory: string): Promise<Tarballs> {
     return join(directory, entry.filename);
   };
   return {
+    rocksdb: file('@nest-streams/rocksdb'),
     streams: file('@nest-streams/streams'),
     nestjs: file('@nest-streams/nestjs'),
     testing: file('@nest-streams/testing'),
@@ -132,6 +136,8 @@ export class ConsumerProject {
       private: true,
       dependencies: {
         '@nest-streams/nestjs': `file:${tarballs.nestjs}`,
+        // A dependency of @nest-streams/streams, given as its tarball (it is not published).
+        '@nest-streams/rocksdb': `file:${tarballs.rocksdb}`,
         '@nest-streams/streams': `file:${tarballs.streams}`,
         '@nestjs/common': nest,
         '@nestjs/core': nest,
@@ -158,6 +164,20 @@ export class ConsumerProject {
   /** Installs the tarballs and the peers (npm's cache first, the registry for what it lacks). */
   install(): Promise<string> {
     return npm(['install', '--prefer-offline', '--no-audit', '--no-fund'], this.directory, 300_000);
+  }
+
+  /**
+   * Whether npm's install built the RocksDB addon: `{ built: true }`, or the reason its install
+   * script recorded when it did not (nest-streams would then fall back to @nxtedition/rocksdb).
+   */
+  installedAddonStatus(): { built: true } | { built: false; reason: string } {
+    const root = join(this.directory, 'node_modules', '@nest-streams', 'rocksdb', 'build');
+    if (existsSync(join(root, 'Release', 'nest_streams_rocksdb.node'))) return { built: true };
+    const status = join(root, 'install-status.json');
+    const reason = existsSync(status)
+      ? (JSON.parse(readFileSync(status, 'utf8')) as { reason: string }).reason
+      : 'no build output and no recorded reason';
+    return { built: false, reason };
   }
 
   /** Compiles the application with its own tsconfig (strict, declarations of dependencies checked). */

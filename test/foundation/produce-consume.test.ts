@@ -20,25 +20,33 @@ describe('produce and consume keyed records', () => {
     const consumer = ctx.kafka.consumer({ groupId: `${ctx.applicationId}-reader` });
     await consumer.connect();
     await consumer.subscribe({ topics: [topic], fromBeginning: true });
-    const received: { key: string; value: string; ts: string; seq: string; partition: number }[] =
-      [];
+    // By partition and offset: a consumer group may deliver a record again after a rebalance
+    // (at-least-once), so the wait is for 30 distinct records, not for 30 deliveries.
+    const byOffset = new Map<
+      string,
+      { key: string; value: string; ts: string; seq: string; partition: number; offset: number }
+    >();
     await new Promise<void>((resolve, reject) => {
       consumer
         .run({
           eachMessage: async ({ message, partition }) => {
-            received.push({
+            byOffset.set(`${partition}:${message.offset}`, {
               key: message.key!.toString(),
               value: message.value!.toString(),
               ts: message.timestamp,
               seq: message.headers!.seq!.toString(),
               partition,
+              offset: Number(message.offset),
             });
-            if (received.length === sent.length) resolve();
+            if (byOffset.size === sent.length) resolve();
           },
         })
         .catch(reject);
     });
     await consumer.disconnect();
+    const received = [...byOffset.values()].sort(
+      (a, b) => a.partition - b.partition || a.offset - b.offset,
+    );
 
     expect(received).toHaveLength(30);
     // Each key lives on exactly one partition, and per key the order is the send order.

@@ -34,6 +34,17 @@ describe('orderStatsConfig', () => {
     );
   });
 
+  it('reads the RocksDB memory budget, 256 MiB by default', () => {
+    expect(orderStatsConfig({}).rocksdbMemoryMb).toBe(256);
+    expect(orderStatsConfig({ ROCKSDB_MEMORY_MB: '1024' }).rocksdbMemoryMb).toBe(1024);
+    expect(() => orderStatsConfig({ ROCKSDB_MEMORY_MB: '8' })).toThrow(
+      "ROCKSDB_MEMORY_MB must be at least 16, got '8'",
+    );
+    expect(() => orderStatsConfig({ ROCKSDB_MEMORY_MB: 'lots' })).toThrow(
+      /ROCKSDB_MEMORY_MB must be a non-negative integer/,
+    );
+  });
+
   it('keeps its defaults', () => {
     const config = orderStatsConfig({ PORT: '8081' });
     expect(config).toMatchObject({

@@ -50,6 +50,11 @@ export interface OrderStatsConfig {
   readonly shutdownDrainMs: number;
   /** The Nest HTTP platform: `HTTP_PLATFORM`, `express` (default) or `fastify`. */
   readonly httpPlatform: HttpPlatform;
+  /**
+   * RocksDB's total memory budget of the instance in MiB (`ROCKSDB_MEMORY_MB`, default 256):
+   * block cache, memtables, index and filter blocks of every store, shared.
+   */
+  readonly rocksdbMemoryMb: number;
 }
 
 /** Every environment variable the application reads (what deployment files may set). */
@@ -71,6 +76,7 @@ export const ORDER_STATS_ENVIRONMENT = [
   'DEAD_LETTER_TOPIC',
   'SHUTDOWN_DRAIN_MS',
   'HTTP_PLATFORM',
+  'ROCKSDB_MEMORY_MB',
   'MANAGEMENT_PORT',
   ...SECURITY_ENVIRONMENT,
 ] as const;
@@ -91,6 +97,10 @@ export function orderStatsConfig(env: NodeJS.ProcessEnv = process.env): OrderSta
   const platform = env.HTTP_PLATFORM || 'express';
   if (!(HTTP_PLATFORMS as readonly string[]).includes(platform)) {
     throw new Error(`HTTP_PLATFORM must be express or fastify, got '${platform}'`);
+  }
+  const rocksdbMemoryMb = integer(env, 'ROCKSDB_MEMORY_MB', 256);
+  if (rocksdbMemoryMb < 16) {
+    throw new Error(`ROCKSDB_MEMORY_MB must be at least 16, got '${env.ROCKSDB_MEMORY_MB}'`);
   }
   return {
     brokers: (env.KAFKA_BROKERS ?? '127.0.0.1:9092')
@@ -115,6 +125,7 @@ export function orderStatsConfig(env: NodeJS.ProcessEnv = process.env): OrderSta
     host: env.HOST || '127.0.0.1',
     shutdownDrainMs: integer(env, 'SHUTDOWN_DRAIN_MS', 0),
     httpPlatform: platform as HttpPlatform,
+    rocksdbMemoryMb,
   };
 }
 

@@ -1,33 +1,38 @@
 import { Injectable } from '@nestjs/common';
 import { RocksDBConfig } from '@nest-streams/nestjs';
-import type { RocksDBConfigSetter, RocksDBOptions } from '@nest-streams/streams';
+import {
+  BoundedMemoryRocksDBConfig,
+  type BoundedMemoryRocksDBConfigOptions,
+} from '@nest-streams/streams';
+import { orderStatsConfig } from './order-stats.config';
 
 const MiB = 1024 * 1024;
 
-/** Block cache of each RocksDB instance, in MiB (hot keys read without touching disk). */
-export const ORDER_STATS_BLOCK_CACHE_MIB = 16;
-/** Size of each memtable, in MiB (bigger = fewer, larger flushes). */
-export const ORDER_STATS_WRITE_BUFFER_MIB = 4;
 /**
- * Memtables one RocksDB instance may hold: the default engine (@nxtedition/rocksdb) fixes the
- * number of write buffers at 6 and rejects another value.
+ * RocksDB's memory of the instance from one budget, `ROCKSDB_MEMORY_MB`: one block cache of
+ * that size shared by every store, partition and window segment, a quarter of it for the
+ * memtables (a write-buffer manager charged to the cache), index and filter blocks in the cache
+ * with high priority (Kafka Streams' `BoundedMemoryRocksDBConfig`). Inside it, the source
+ * text's tuning (section 8): 32 MiB memtables, three of them (smaller when the budget is small).
+ * Each RocksDB instance still costs a little fixed memory outside the budget: see the README's
+ * sizing section.
  */
-export const ORDER_STATS_WRITE_BUFFERS = 6;
-/** What one RocksDB instance may take at most: block cache + every memtable full, in MiB. */
-export const ORDER_STATS_MIB_PER_STORE_INSTANCE =
-  ORDER_STATS_BLOCK_CACHE_MIB + ORDER_STATS_WRITE_BUFFERS * ORDER_STATS_WRITE_BUFFER_MIB;
+export function orderStatsRocksDBSizing(memoryMb: number): BoundedMemoryRocksDBConfigOptions {
+  const total = memoryMb * MiB;
+  const memtables = Math.floor(total / 4);
+  return {
+    totalOffHeapBytes: total,
+    totalMemtableBytes: memtables,
+    writeBufferSize: Math.max(1 * MiB, Math.min(32 * MiB, Math.floor(memtables / 4))),
+    maxWriteBufferNumber: 3,
+  };
+}
 
-/**
- * The example's RocksDB tuning: a 16 MiB block cache and 4 MiB memtables per RocksDB instance,
- * 40 MiB at most each. It applies per instance, one per key-value store partition and one per
- * live segment of a window store partition: size a replica for instances x 40 MiB (the
- * deployment chapter of the README works it out for deploy/kubernetes).
- */
+/** The application's RocksDB config setter, sized by `ROCKSDB_MEMORY_MB`. */
 @RocksDBConfig()
 @Injectable()
-export class OrderStatsRocksDBConfig implements RocksDBConfigSetter {
-  setConfig(_storeName: string, options: RocksDBOptions): void {
-    options.blockCacheSize = ORDER_STATS_BLOCK_CACHE_MIB * MiB;
-    options.writeBufferSize = ORDER_STATS_WRITE_BUFFER_MIB * MiB;
+export class OrderStatsRocksDBConfig extends BoundedMemoryRocksDBConfig {
+  constructor() {
+    super(orderStatsRocksDBSizing(orderStatsConfig().rocksdbMemoryMb));
   }
 }

@@ -135,6 +135,16 @@ export type {
 } from './state/bytes-store';
 export type { RocksDBConfigSetter } from './state/rocksdb-config-setter';
 export {
+  BoundedMemoryRocksDBConfig,
+  type BoundedMemoryRocksDBConfigOptions,
+} from './state/bounded-memory-rocksdb-config';
+// The default engine's shared objects, for config setters of your own (see RocksDBOptions).
+export {
+  Cache as RocksDBCache,
+  WriteBufferManager as RocksDBWriteBufferManager,
+  type CacheOptions as RocksDBCacheOptions,
+} from '@nest-streams/rocksdb';
+export {
   KAFKA_STREAMS_ROCKSDB_DEFAULTS,
   RocksDBOptions,
   type RocksDBCompactionStyle,
@@ -213,6 +223,7 @@ export { StoreClosedError } from './errors/store-closed.error';
 export { SyncReadUnavailableError } from './errors/sync-read-unavailable.error';
 export { UnsupportedStoreOperationError } from './errors/unsupported-store-operation.error';
 export { RocksDBConfigError } from './errors/rocksdb-config.error';
+export { RocksDBBindingConflictError } from './errors/rocksdb-binding-conflict.error';
 export { InvalidWindowError } from './errors/invalid-window.error';
 export { InvalidWindowedKeyError } from './errors/invalid-windowed-key.error';
 export { SerializationError } from './serde/serialization.error';

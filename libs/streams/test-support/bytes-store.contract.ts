@@ -137,6 +137,38 @@ export function describeBytesStoreContract(engine: string, createStore: BytesSto
       expect(await read(s('x'))).toBeUndefined();
     });
 
+    it('applies putAllAsync (where the engine has it) like putAll, in order, validated', async () => {
+      if (!store.putAllAsync) return; // optional: restores then use putAll
+      putStrings('a', 'b', 'c');
+      const writes = [
+        { key: s('a'), value: null },
+        { key: s('d'), value: s('1') },
+        { key: s('d'), value: s('2') },
+        { key: s('b'), value: s('B2') },
+      ];
+      const written = store.putAllAsync(writes);
+      // A write made before it resolves lands after it or is refused; it never lands first.
+      let refused = false;
+      try {
+        store.putAll([{ key: s('d'), value: s('3') }]);
+      } catch (error) {
+        expect(String(error)).toMatch(/await it/);
+        refused = true;
+      }
+      await written;
+      expect(text(await scan(undefined, undefined))).toEqual([
+        'b=B2',
+        'c=C',
+        refused ? 'd=2' : 'd=3',
+      ]);
+      const bad = [
+        { key: s('x'), value: s('1') },
+        { key: s('y'), value: 'not a buffer' as unknown as Buffer },
+      ];
+      await expect(store.putAllAsync(bad)).rejects.toThrow(TypeError);
+      expect(await read(s('x'))).toBeUndefined();
+    });
+
     it('scans inclusive, open, reverse and empty ranges', async () => {
       putStrings('a', 'b', 'c', 'd', 'e');
       expect(hex(await scan(s('b'), s('d')))).toEqual(hex(await scan(s('b'), s('d'))));

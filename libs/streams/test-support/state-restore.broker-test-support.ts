@@ -146,11 +146,16 @@ export class TaskState {
     return this.manager.restore(restorer, { listener });
   }
 
-  /** The commit sequence: flush caches and stores, await the changelog, maybe checkpoint. */
+  /**
+   * The commit sequence: flush caches and stores, await the changelog, maybe checkpoint (and
+   * wait until that checkpoint is written).
+   */
   async commit(): Promise<boolean> {
     await this.store.flush();
     await this.collector.flush();
-    return this.manager.checkpointIfNeeded();
+    const started = this.manager.checkpointIfNeeded();
+    await this.manager.whenCheckpointed();
+    return started;
   }
 
   async closeClean(): Promise<void> {

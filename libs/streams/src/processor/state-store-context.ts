@@ -25,8 +25,11 @@ export interface StoreRegistration {
   readonly persistent: boolean;
   /** The changelog partition, or undefined when logging is disabled (nothing to restore). */
   readonly changelog: TopicPartition | undefined;
-  /** Applies one polled batch of changelog records as one write batch to the engine. */
-  restoreBatch(records: readonly ChangelogRecord[]): void;
+  /**
+   * Applies one polled batch of changelog records as one write batch to the engine; a promise
+   * when the engine writes off the main thread (the caller awaits it before the next batch).
+   */
+  restoreBatch(records: readonly ChangelogRecord[]): void | Promise<void>;
   /** Deletes the engine's data and reopens it empty (before a full restore). */
   wipe(): Promise<void>;
 }

@@ -37,6 +37,12 @@ export interface StreamsConfig {
   numStandbyReplicas?: number;
   /** `statestore.cache.max.bytes`; default 10485760 (10 MiB), shared by every store. */
   statestoreCacheMaxBytes?: number;
+  /**
+   * `statestore.uncommitted.max.bytes` (KIP-892): under exactly_once_v2 a task's store writes
+   * wait in memory for their transaction to commit; past this many bytes the task commits
+   * early. Default 67108864 (64 MiB).
+   */
+  statestoreUncommittedMaxBytes?: number;
   /** `application.server`: this instance's advertised `host:port` for interactive queries. */
   applicationServer?: string;
   /**
@@ -139,6 +145,7 @@ export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConf
     commitIntervalMs: config.commitIntervalMs ?? (guarantee === 'exactly_once_v2' ? 100 : 30_000),
     numStandbyReplicas: config.numStandbyReplicas ?? 0,
     statestoreCacheMaxBytes: config.statestoreCacheMaxBytes ?? 10_485_760,
+    statestoreUncommittedMaxBytes: config.statestoreUncommittedMaxBytes ?? 67_108_864,
     applicationServer: config.applicationServer,
     queryEndpoint: config.queryEndpoint,
     defaultKeySerde: config.defaultKeySerde ?? (Serdes.Bytes() as Serde<unknown>),
@@ -160,6 +167,7 @@ export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConf
     'commitIntervalMs',
     'numStandbyReplicas',
     'statestoreCacheMaxBytes',
+    'statestoreUncommittedMaxBytes',
     'acceptableRecoveryLag',
     'maxWarmupReplicas',
     'probingRebalanceIntervalMs',
@@ -199,6 +207,7 @@ const PROPERTY_NAMES: Record<string, keyof StreamsConfig> = {
   'commit.interval.ms': 'commitIntervalMs',
   'num.standby.replicas': 'numStandbyReplicas',
   'statestore.cache.max.bytes': 'statestoreCacheMaxBytes',
+  'statestore.uncommitted.max.bytes': 'statestoreUncommittedMaxBytes',
   'application.server': 'applicationServer',
   'acceptable.recovery.lag': 'acceptableRecoveryLag',
   'max.warmup.replicas': 'maxWarmupReplicas',
@@ -213,6 +222,7 @@ const NUMERIC = new Set<keyof StreamsConfig>([
   'commitIntervalMs',
   'numStandbyReplicas',
   'statestoreCacheMaxBytes',
+  'statestoreUncommittedMaxBytes',
   'acceptableRecoveryLag',
   'maxWarmupReplicas',
   'probingRebalanceIntervalMs',

@@ -94,6 +94,12 @@ export interface BytesStore {
   /** Applies all writes as one atomic write batch, in order (a later write to a key wins). */
   putAll(writes: readonly BytesWrite[]): void;
   /**
+   * {@link putAll} off the main thread, for engines that can (the restore path uses it so that
+   * the next changelog fetch is decoded while RocksDB writes this batch). Optional: without it,
+   * restores call `putAll`. Rejects with the same errors `putAll` throws.
+   */
+  putAllAsync?(writes: readonly BytesWrite[]): Promise<void>;
+  /**
    * Writes only if absent; returns the existing value, or undefined when it wrote.
    * Needs `capabilities.syncReads` (it reads first).
    */

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import type { Cache, WriteBufferManager } from '@nest-streams/rocksdb';
 import { KAFKA_STREAMS_ROCKSDB_DEFAULTS, RocksDBOptions } from './rocksdb-options';
 
 /** Kafka Streams' `RocksDBStore` defaults, written out here rather than read from the code. */
@@ -12,8 +13,12 @@ const KAFKA_DEFAULTS = {
   compactionStyle: 'universal',
   maxOpenFiles: -1,
   cacheIndexAndFilterBlocks: false,
+  // RocksDB's own defaults, which Kafka Streams leaves (0 background jobs: what parallelism sets).
+  cacheIndexAndFilterBlocksWithHighPriority: true,
+  partitionedIndexAndFilters: false,
   walEnabled: false,
   parallelism: Math.max(availableParallelism(), 2),
+  maxBackgroundJobs: 0,
 };
 
 describe('RocksDBOptions', () => {
@@ -27,5 +32,12 @@ describe('RocksDBOptions', () => {
     options.blockCacheSize = 1024;
     expect(options.toJSON()).toEqual({ ...KAFKA_DEFAULTS, walEnabled: true, blockCacheSize: 1024 });
     expect(Object.isFrozen(KAFKA_STREAMS_ROCKSDB_DEFAULTS)).toBe(true);
+  });
+
+  it('leaves the shared cache and write-buffer manager out of its plain copy', () => {
+    const options = new RocksDBOptions();
+    options.blockCache = {} as Cache;
+    options.writeBufferManager = {} as WriteBufferManager;
+    expect(options.toJSON()).toStrictEqual(KAFKA_DEFAULTS);
   });
 });

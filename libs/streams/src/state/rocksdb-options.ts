@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import type { Cache, WriteBufferManager } from '@nest-streams/rocksdb';
 
 /** Block compression of SST files. */
 export type RocksDBCompression = 'none' | 'snappy' | 'zstd';
@@ -26,10 +27,26 @@ export interface RocksDBOptionValues {
   maxOpenFiles: number;
   /** Charge index and filter blocks to the block cache (bounds memory; costs some reads). */
   cacheIndexAndFilterBlocks: boolean;
+  /**
+   * With `cacheIndexAndFilterBlocks`: keep them in the cache's high-priority pool, so data
+   * blocks are evicted first (Java's `setCacheIndexAndFilterBlocksWithHighPriority`).
+   */
+  cacheIndexAndFilterBlocksWithHighPriority: boolean;
+  /**
+   * Two-level (partitioned) index and filters with the top level pinned: only the partitions
+   * in use take cache space (Java's `kTwoLevelIndexSearch`, `setPartitionFilters`,
+   * `setPinTopLevelIndexAndFilter`). Recommended with a shared, bounded cache.
+   */
+  partitionedIndexAndFilters: boolean;
   /** RocksDB's write-ahead log. Kafka Streams turns it off: the changelog is the durable copy. */
   walEnabled: boolean;
   /** Background flush and compaction threads (RocksDB `IncreaseParallelism`). */
   parallelism: number;
+  /**
+   * Flushes and compactions running at once (`max_background_jobs`); 0 leaves what
+   * `parallelism` sets.
+   */
+  maxBackgroundJobs: number;
 }
 
 const MiB = 1024 * 1024;
@@ -49,8 +66,11 @@ export const KAFKA_STREAMS_ROCKSDB_DEFAULTS: Readonly<RocksDBOptionValues> = Obj
   compactionStyle: 'universal',
   maxOpenFiles: -1,
   cacheIndexAndFilterBlocks: false,
+  cacheIndexAndFilterBlocksWithHighPriority: true,
+  partitionedIndexAndFilters: false,
   walEnabled: false,
   parallelism: Math.max(availableParallelism(), 2),
+  maxBackgroundJobs: 0,
 });
 
 /**
@@ -63,6 +83,11 @@ export const KAFKA_STREAMS_ROCKSDB_DEFAULTS: Readonly<RocksDBOptionValues> = Obj
  * store will run with. A config setter changes fields in place; at `open()` the engine checks
  * every field and throws `RocksDBConfigError` listing each value it cannot apply, instead of
  * ignoring it. See each engine's documentation for what it supports.
+ *
+ * Bounded memory (Kafka Streams' `BoundedMemoryRocksDBConfig`): `blockCache` and
+ * `writeBufferManager` take objects shared by every store (`RocksDBCache`,
+ * `RocksDBWriteBufferManager`, both from `@nest-streams/rocksdb`); `BoundedMemoryRocksDBConfig`
+ * sets them up. Only the default engine (`@nest-streams/rocksdb`) applies them.
  */
 export class RocksDBOptions implements RocksDBOptionValues {
   blockCacheSize!: number;
@@ -74,16 +99,30 @@ export class RocksDBOptions implements RocksDBOptionValues {
   compactionStyle!: RocksDBCompactionStyle;
   maxOpenFiles!: number;
   cacheIndexAndFilterBlocks!: boolean;
+  cacheIndexAndFilterBlocksWithHighPriority!: boolean;
+  partitionedIndexAndFilters!: boolean;
   walEnabled!: boolean;
   parallelism!: number;
+  maxBackgroundJobs!: number;
+  /**
+   * A block cache shared with other stores (Java's `tableConfig.setBlockCache(cache)`); when
+   * set, `blockCacheSize` is ignored. Never close it in a setter's `close()`.
+   */
+  blockCache: Cache | undefined = undefined;
+  /**
+   * A memtable budget shared with other stores (Java's `options.setWriteBufferManager`),
+   * usually charged to `blockCache`. It never stalls writes. Never close it in `close()`.
+   */
+  writeBufferManager: WriteBufferManager | undefined = undefined;
 
   /** Kafka Streams' defaults, with `overrides` applied. */
   constructor(overrides: Partial<RocksDBOptionValues> = {}) {
     Object.assign(this, KAFKA_STREAMS_ROCKSDB_DEFAULTS, overrides);
   }
 
-  /** A plain copy of the values (for logs and metrics). */
+  /** A plain copy of the values (for logs and metrics; the shared objects are left out). */
   toJSON(): RocksDBOptionValues {
-    return { ...this };
+    const { blockCache: _cache, writeBufferManager: _writeBufferManager, ...values } = this;
+    return values;
   }
 }

@@ -2,8 +2,12 @@
  * Memory and compaction figures of one RocksDB store, read from RocksDB's own properties
  * (named in brackets). A figure is `undefined` when the binding does not report it.
  *
- * Not available with either npm binding: block-cache hit and miss counts (they need RocksDB
- * statistics, which neither binding turns on).
+ * With a block cache shared by every store (`BoundedMemoryRocksDBConfig`), each store reports
+ * the shared cache's usage, pinned usage and capacity (memtables charged to it included): read
+ * them once, never sum them across stores.
+ *
+ * Not available: block-cache hit and miss counts (they need RocksDB statistics, which no
+ * engine turns on).
  */
 export interface RocksDBStoreMetrics {
   /** Bytes held in the block cache (`rocksdb.block-cache-usage`). */

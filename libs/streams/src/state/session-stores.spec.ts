@@ -25,7 +25,7 @@ interface Opened {
 
 describe.each([
   ['in-memory', false],
-  ['RocksDB (@nxtedition/rocksdb)', true],
+  ['RocksDB', true],
 ])('session stores on the %s engine', (_engine, persistent) => {
   let root: string;
   const opened: Opened[] = [];

@@ -10,7 +10,7 @@ import { KeyValueEngineLayer } from './internals/key-value-engine-layer';
 import { MeteredKeyValueStore } from './internals/metered-key-value-store';
 import { MeteredSessionStore } from './internals/metered-session-store';
 import { MeteredWindowStore } from './internals/metered-window-store';
-import { NxteditionRocksDBStore } from './internals/nxtedition-rocksdb.store';
+import { createRocksDBEngine, rocksDBSegmentFactory } from './internals/rocksdb-engine-factory';
 import { SegmentedBytesStore, type SegmentedKeySchema } from './internals/segmented-bytes.store';
 import { SessionKeySchema } from './internals/session-key-schema';
 import { StateStoreBuilder } from './internals/state-store-builder';
@@ -55,7 +55,11 @@ const SESSION_SCHEMA: SegmentedKeySchema = {
  * directory and a topic name: use letters, digits, `.`, `_` and `-`).
  */
 export const Stores = {
-  /** A RocksDB store in `<taskDir>/rocksdb/<name>` (engine: `@nxtedition/rocksdb`). */
+  /**
+   * A RocksDB store in `<taskDir>/rocksdb/<name>`, on the process's RocksDB engine:
+   * `@nest-streams/rocksdb` (the system RocksDB), or `@nxtedition/rocksdb` when that addon is
+   * not built (logged once at start, with what the fallback loses).
+   */
   persistentKeyValueStore(
     name: string,
     options: PersistentStoreOptions = {},
@@ -65,7 +69,7 @@ export const Stores = {
       name,
       metricsScope: 'rocksdb',
       persistent: true,
-      get: (location) => rocksDBEngine(name, location, options.configSetter),
+      get: (location) => createRocksDBEngine(name, location, options.configSetter),
     };
   },
 
@@ -301,28 +305,15 @@ function segmentedEngine(
 ): SegmentedBytesStore {
   const persistent = configSetter !== false;
   const capabilities: BytesStoreCapabilities = { syncReads: true, persistent };
-  const segmentFactory = (segment: string): BytesStore =>
+  const segmentFactory =
     configSetter === false
-      ? new InMemoryBytesStore(segment)
-      : rocksDBEngine(segment, { directory: path.join(directory, segment), configs }, configSetter);
+      ? (segment: string): BytesStore => new InMemoryBytesStore(segment)
+      : rocksDBSegmentFactory(name, { directory, configs }, configSetter);
   const listSegmentNames = persistent ? () => listDirectory(directory) : undefined;
   return new SegmentedBytesStore(
     { name, retentionPeriodMs, capabilities, segmentFactory, listSegmentNames },
     schema,
   );
-}
-
-/** The RocksDB engine of one store (or segment); the binding loads when the first one opens. */
-function rocksDBEngine(
-  name: string,
-  { directory, configs }: BytesStoreLocation,
-  storeSetter: RocksDBConfigSetter | undefined,
-): BytesStore {
-  // The store's own setter wins; else the application's `rocksDBConfigSetter`, as in Kafka
-  // Streams' `rocksdb.config.setter`.
-  const configSetter =
-    storeSetter ?? (configs.rocksDBConfigSetter as RocksDBConfigSetter | undefined);
-  return new NxteditionRocksDBStore({ name, directory, configs, configSetter });
 }
 
 /** The entries of `directory` (segment names), none when it does not exist yet. */

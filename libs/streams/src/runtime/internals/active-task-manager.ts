@@ -12,6 +12,8 @@ import type { StateRestorer } from './state-restorer';
 import { StreamTask } from './stream-task';
 import type { ResolvedStreamsConfig } from '../streams-config';
 import { TaskStateManager } from './task-state-manager';
+import { commitPhase } from './commit-phases';
+import { TaskEngines } from '../../state/internals/task-engines';
 
 /** One running active task and what it owns. */
 export interface ActiveTaskEntry {
@@ -19,6 +21,11 @@ export interface ActiveTaskEntry {
   readonly stateManager: TaskStateManager;
   readonly collector: RecordCollector;
   readonly eosProducer?: EosTaskProducer;
+  /**
+   * The task's persistent engines (its stores find them in their configs): flushed before
+   * checkpoints and, under exactly-once, committed with the task's transactions.
+   */
+  readonly engines: TaskEngines;
   /** Input partitions of the task (physical topics). */
   readonly partitions: readonly { topic: string; partition: number }[];
   restored: boolean;
@@ -42,9 +49,12 @@ export interface ActiveTaskManagerOptions {
 
 /**
  * Creates, restores, commits and closes the active tasks of one stream thread, following
- * Kafka Streams' commit order: flush caches and stores, flush the producer (every changelog
- * and output record acknowledged), write checkpoints, then commit input offsets — or, under
- * exactly-once, commit output, changelog records and offsets in one transaction per task.
+ * Kafka Streams' commit order: flush caches, flush the producer (every changelog and output
+ * record acknowledged), write checkpoints when due (the engines' memtables flushed first),
+ * then commit input offsets — or, under exactly-once, commit output, changelog records and
+ * offsets in one transaction per task, and only then write the transaction's store writes to
+ * RocksDB (they waited in the engines' pending batches), so that RocksDB only ever holds
+ * committed state and a crash costs only the tail after the last checkpoint.
  */
 export class ActiveTaskManager {
   private readonly entries = new Map<string, ActiveTaskEntry>();
@@ -109,11 +119,12 @@ export class ActiveTaskManager {
     } else {
       collector = this.sharedCollector!;
     }
+    const engines = new TaskEngines(config.statestoreUncommittedMaxBytes);
     const task = new StreamTask({
       id: taskId,
       topology,
       subtopology,
-      config,
+      config: engines.attachTo(config),
       taskDir: await stateDirectory.taskDir(taskId),
       recordCollector: collector,
       cache,
@@ -128,6 +139,7 @@ export class ActiveTaskManager {
       registrations,
       recordCollector: collector,
       exactlyOnce: this.exactlyOnce,
+      engines,
       logger,
     });
     const entry: ActiveTaskEntry = {
@@ -135,6 +147,7 @@ export class ActiveTaskManager {
       stateManager,
       collector,
       eosProducer,
+      engines,
       partitions: subtopology.sourceTopics.map((t) => ({
         topic: resolveTopic(t),
         partition: taskId.partition,
@@ -160,6 +173,8 @@ export class ActiveTaskManager {
       ),
     );
     task.initializeTopology();
+    // From now on (not during the restore), store writes wait for their transaction.
+    if (this.exactlyOnce) engines.startTransactions();
     entry.restored = true;
     return entry;
   }
@@ -176,19 +191,31 @@ export class ActiveTaskManager {
     const due = this.tasks().filter((e) => e.restored && (force || e.task.commitNeeded()));
     if (due.length === 0) return 0;
     const started = performance.now();
-    for (const entry of due) await entry.task.flushState();
+    for (const entry of due) {
+      await entry.task.flushState();
+      commitPhase('caches-flushed', entry.task.id.toString());
+    }
     if (this.exactlyOnce) {
       // Every task commits its own transaction with its own producer: independent, so all at
       // once (the commit costs one task's round trips, not one per task). A failure is thrown
-      // after the others settled; the tasks that committed are marked so.
+      // after the others settled; the tasks that committed are marked so. A task whose
+      // transaction did not commit keeps its writes pending: it is closed dirty, which drops
+      // them.
       const results = await Promise.allSettled(
         due.map(async (entry) => {
+          const taskId = entry.task.id.toString();
           await entry.collector.flush();
+          commitPhase('producer-flushed', taskId);
           await entry.eosProducer!.commit(
             this.options.config.applicationId,
             entry.task.offsetsToCommit(),
           );
+          commitPhase('transaction-committed', taskId);
+          entry.engines.commit();
+          entry.stateManager.recordCommitted();
+          commitPhase('state-committed', taskId);
           entry.task.markCommitted();
+          entry.stateManager.checkpointIfNeeded();
         }),
       );
       const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -198,7 +225,10 @@ export class ActiveTaskManager {
       return due.length;
     }
     await this.sharedCollector!.flush();
-    for (const entry of due) await entry.stateManager.checkpointIfNeeded();
+    for (const entry of due) {
+      commitPhase('producer-flushed', entry.task.id.toString());
+      entry.stateManager.checkpointIfNeeded();
+    }
     const offsets = due.flatMap((e) => e.task.offsetsToCommit());
     if (offsets.length > 0) {
       const topics = new Map<string, { partition: number; offset: string }[]>();
@@ -211,7 +241,10 @@ export class ActiveTaskManager {
         [...topics].flatMap(([topic, partitions]) => partitions.map((p) => ({ topic, ...p }))),
       );
     }
-    for (const entry of due) entry.task.markCommitted();
+    for (const entry of due) {
+      entry.task.markCommitted();
+      commitPhase('offsets-committed', entry.task.id.toString());
+    }
     this.commits++;
     this.commitTimeMs += performance.now() - started;
     return due.length;
@@ -219,8 +252,9 @@ export class ActiveTaskManager {
 
   /**
    * Closes a task. Clean: flush, then checkpoint (the caller committed its offsets first).
-   * Dirty: no flush, no checkpoint; under exactly-once its transaction is aborted and its state
-   * wiped, so the next owner restores it from the committed changelog.
+   * Dirty: no flush, no checkpoint; under exactly-once its transaction is aborted and its
+   * uncommitted writes dropped (the state keeps what committed transactions wrote, so the next
+   * owner restores the tail after its checkpoint; stores of its own suppliers are wiped).
    */
   async close(taskIdText: string, clean: boolean): Promise<void> {
     const entry = this.entries.get(taskIdText);

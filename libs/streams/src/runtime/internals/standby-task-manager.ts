@@ -293,7 +293,7 @@ export class StandbyTaskManager {
       if (Number(message.offset) < entry.partition.position || message.key === null) continue;
       records.push(message as ChangelogRecord);
     }
-    entry.task.apply(entry.partition, records, Number(batch.lastOffset()));
+    await entry.task.apply(entry.partition, records, Number(batch.lastOffset()));
     this.options.onApplied?.(
       entry.task.id.toString(),
       entry.partition.storeName,

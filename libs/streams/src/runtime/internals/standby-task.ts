@@ -7,6 +7,7 @@ import type {
   StoreRegistration,
 } from '../../processor/state-store-context';
 import type { StateStore } from '../../processor/state-store';
+import { TaskEngines } from '../../state/internals/task-engines';
 import type { StateDirectory } from './state-directory';
 import type { StateLogger } from '../state-logger';
 import type { ResolvedStreamsConfig } from '../streams-config';
@@ -42,6 +43,8 @@ export class StandbyTask {
   readonly id: TaskId;
   private readonly stores = new Map<string, StateStore>();
   private stateManager: TaskStateManager | undefined;
+  /** The persistent engines of its stores, flushed before each checkpoint. */
+  private readonly engines = new TaskEngines();
   readonly partitions: StandbyPartition[] = [];
   private appliedSinceCheckpoint = 0;
 
@@ -62,7 +65,7 @@ export class StandbyTask {
     const context: StateStoreContext = {
       applicationId: this.config.applicationId,
       taskId: this.id,
-      appConfigs: this.config as unknown as Readonly<Record<string, unknown>>,
+      appConfigs: this.engines.attachTo(this.config as unknown as Record<string, unknown>),
       taskDir: await this.stateDirectory.taskDir(this.id),
       recordCollector: NO_WRITES,
       currentTimestamp: () => 0,
@@ -79,6 +82,7 @@ export class StandbyTask {
       registrations,
       recordCollector: NO_WRITES,
       exactlyOnce: this.config.processingGuarantee === 'exactly_once_v2',
+      engines: this.engines,
       logger: this.logger,
     });
     await this.stateManager.initialize();
@@ -94,12 +98,12 @@ export class StandbyTask {
   }
 
   /** Applies one fetched changelog batch to its store (one write batch). */
-  apply(
+  async apply(
     partition: StandbyPartition,
     records: readonly ChangelogRecord[],
     lastOffset: number,
-  ): void {
-    if (records.length > 0) partition.registration.restoreBatch(records);
+  ): Promise<void> {
+    if (records.length > 0) await partition.registration.restoreBatch(records);
     if (lastOffset + 1 > partition.position) {
       partition.position = lastOffset + 1;
       this.stateManager!.recordAppliedOffset(partition.storeName, lastOffset);
@@ -107,12 +111,15 @@ export class StandbyTask {
     this.appliedSinceCheckpoint += records.length;
   }
 
-  /** Flushes the stores and writes the checkpoint when anything was applied. */
+  /**
+   * Flushes the stores and writes the checkpoint when anything was applied (the state manager
+   * flushes the engines first; under exactly-once only where the stores are crash-safe: a
+   * standby applies committed changelog records only).
+   */
   async checkpoint(force = false): Promise<void> {
     if (!force && this.appliedSinceCheckpoint === 0) return;
     for (const store of this.stores.values()) await store.flush();
-    if (this.config.processingGuarantee !== 'exactly_once_v2')
-      await this.stateManager!.checkpoint();
+    if (this.stateManager!.checkpoints) await this.stateManager!.checkpoint();
     this.appliedSinceCheckpoint = 0;
   }
 

@@ -81,7 +81,7 @@ function target(startOffset: number | undefined, written: ChangelogRecord[]): Re
     topic: TOPIC,
     partition: 0,
     startOffset,
-    restoreBatch: (records) => written.push(...records),
+    restoreBatch: (records) => void written.push(...records),
     wipe: async () => undefined,
   };
 }

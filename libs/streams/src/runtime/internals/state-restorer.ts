@@ -16,7 +16,7 @@ export interface RestoreTarget {
   /** The first offset to read (checkpoint + 1); undefined reads from the log start. */
   readonly startOffset: number | undefined;
   /** Writes one polled batch to the engine as one write batch (no caching, no logging). */
-  restoreBatch(records: readonly ChangelogRecord[]): void;
+  restoreBatch(records: readonly ChangelogRecord[]): void | Promise<void>;
   /** Empties the store (when its checkpoint is outside the log: a full restore follows). */
   wipe(): Promise<void>;
 }
@@ -287,7 +287,9 @@ export class StateRestorer {
       }
       if (records.length > 0) {
         try {
-          r.target.restoreBatch(records);
+          // Awaited: while RocksDB writes this batch on its pool, the next fetch is decoded.
+          await r.target.restoreBatch(records);
+          if (failure) return;
           r.restored += records.length;
           listener.onBatchRestored?.(
             { topic: r.target.topic, partition: r.target.partition },

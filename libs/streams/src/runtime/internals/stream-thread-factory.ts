@@ -3,6 +3,7 @@ import type { SubscriptionInfo } from '../../cluster/internals/assignment-info';
 import type { StreamsAssignorContext } from './streams-partition-assignor';
 import type { Topology } from '../../processor/topology';
 import type { RecordCache } from '../../state/internals/record-cache';
+import { chooseRocksDBEngineFor } from '../../state/internals/rocksdb-engine-choice';
 import { ActiveTaskManager } from './active-task-manager';
 import type { StateDirectory } from './state-directory';
 import type { StateLogger } from '../state-logger';
@@ -47,6 +48,8 @@ export interface StreamThreadParts {
  */
 export function createStreamThread(options: StreamThreadFactoryOptions): StreamThreadParts {
   const { topology, config, kafka, admin, stateDirectory, logger } = options;
+  // The process's RocksDB engine, chosen (and a fallback logged) before a store opens.
+  chooseRocksDBEngineFor(topology.stores().values(), logger);
   const restorer = new StateRestorer({
     kafka,
     admin,

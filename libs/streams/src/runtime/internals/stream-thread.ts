@@ -1,13 +1,13 @@
 import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
-import { decodeInfo, type AssignmentInfo } from '../../cluster/internals/assignment-info';
+import type { AssignmentInfo } from '../../cluster/internals/assignment-info';
 import {
   streamsPartitionAssignor,
   type StreamsAssignorContext,
 } from './streams-partition-assignor';
-import { AssignerProtocol } from './kafkajs/kafkajs';
+import { readOwnAssignment } from './own-assignment';
 import { ProbingRebalance } from './probing-rebalance';
 import { RevocationCommit } from './revocation-commit';
-import type { ActiveTaskManager } from './active-task-manager';
+import type { ActiveTaskEntry, ActiveTaskManager } from './active-task-manager';
 import { commitFailureAction, isFencedError, isRebalanceError } from './commit-failure';
 import type { StandbyTaskManager } from './standby-task-manager';
 import type { ConsumedRecord } from './consumed-record';
@@ -184,7 +184,7 @@ export class StreamThread {
       // Streams' max.poll.records) so commits keep their interval (100 ms under exactly-once).
       for (let from = 0; from < records.length; from += MAX_RECORDS_PER_SLICE) {
         await entry.task.process(records.slice(from, from + MAX_RECORDS_PER_SLICE));
-        if (this.rebalancePending || this.commitDue() || entry.task.commitRequestedByProcessor()) {
+        if (this.rebalancePending || this.commitDue() || this.commitRequested(entry)) {
           await this.commit();
         }
       }
@@ -227,6 +227,11 @@ export class StreamThread {
     return Date.now() - this.lastCommit >= this.options.config.commitIntervalMs;
   }
 
+  /** A processor called `context.commit()`, or the task's uncommitted writes grew too big. */
+  private commitRequested({ task, engines }: ActiveTaskEntry): boolean {
+    return task.commitRequestedByProcessor() || engines.overUncommittedLimit();
+  }
+
   private async commit(): Promise<void> {
     this.lastCommit = Date.now();
     try {
@@ -240,7 +245,7 @@ export class StreamThread {
   }
 
   private async applyAssignment(memberId: string): Promise<void> {
-    const info = await this.readOwnAssignment(memberId);
+    const info = await readOwnAssignment(this.consumer!, memberId);
     if (info.error === 'SHUTDOWN_APPLICATION') {
       this.options.listener.onShutdownRequested();
       return;
@@ -314,22 +319,6 @@ export class StreamThread {
       partitionsConsumedConcurrently: 1,
       eachBatch: (payload) => this.onBatch(payload),
     });
-  }
-
-  private async readOwnAssignment(memberId: string): Promise<AssignmentInfo> {
-    // kafkajs keeps only the topic->partitions part of a member's own assignment; the user data
-    // (tasks and the host map) is read back from the group description.
-    for (let attempt = 0; ; attempt++) {
-      const group = await this.consumer!.describeGroup();
-      const member = group.members.find((m) => m.memberId === memberId);
-      if (member && member.memberAssignment.length > 0) {
-        const decoded = AssignerProtocol.MemberAssignment.decode(member.memberAssignment);
-        return decodeInfo<AssignmentInfo>(decoded?.userData);
-      }
-      if (attempt >= 50)
-        throw new Error(`member ${memberId} has no assignment in the group description`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
   }
 
   private async waitForAssignment(heartbeat: () => Promise<void>): Promise<void> {

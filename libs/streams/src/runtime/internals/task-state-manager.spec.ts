@@ -4,6 +4,8 @@ import * as path from 'node:path';
 import { InMemoryRecordCollector } from '../../processor/internals/in-memory-record-collector';
 import { TaskId } from '../../processor/task-id';
 import type { StoreRegistration } from '../../processor/state-store-context';
+import { TaskEngines, type TaskEngine } from '../../state/internals/task-engines';
+import { setCommitPhaseHook } from './commit-phases';
 import { StateDirectory } from './state-directory';
 import type { StateLogger } from '../state-logger';
 import type { RestoreResult, RestoreTarget, StateRestorer } from './state-restorer';
@@ -79,6 +81,7 @@ describe('TaskStateManager', () => {
     reg: StoreRegistration[],
     exactlyOnce = false,
     collector = new InMemoryRecordCollector(),
+    engines?: TaskEngines,
   ) =>
     new TaskStateManager({
       taskId: TASK,
@@ -86,8 +89,33 @@ describe('TaskStateManager', () => {
       registrations: reg,
       recordCollector: collector,
       exactlyOnce,
+      engines,
       logger,
     });
+  const send = (collector: InMemoryRecordCollector, n: number) => {
+    for (let i = 0; i < n; i++) {
+      collector.send({
+        topic: TOPIC,
+        partition: 2,
+        key: Buffer.from('k'),
+        value: null,
+        timestamp: 0,
+      });
+    }
+  };
+  /** Engines that manage store `s`, with one engine recording its flushes in `events`. */
+  const crashSafeEngines = (events: string[]): TaskEngines => {
+    const engines = new TaskEngines();
+    engines.declare('s');
+    const engine: TaskEngine = {
+      uncommittedBytes: 0,
+      commitPending: () => events.push('commit'),
+      discardPending: () => events.push('discard'),
+      flushEngine: async () => void events.push('flush'),
+    };
+    engines.enlist(engine);
+    return engines;
+  };
 
   it('restores from the beginning without a checkpoint and checkpoints the end', async () => {
     const m = manager([registration()]);
@@ -124,7 +152,149 @@ describe('TaskStateManager', () => {
     expect(await checkpointText()).toBe('0\n0\n');
   });
 
-  describe('exactly-once', () => {
+  describe('exactly-once, stores holding committed state only (their engines in TaskEngines)', () => {
+    afterEach(() => setCommitPhaseHook(undefined));
+
+    it('keeps the checkpoint at start, resumes after it, and checkpoints after the restore', async () => {
+      await fs.writeFile(stateDirectory.checkpointFilePath(TASK), `0\n1\n${TOPIC} 2 41\n`);
+      const reg = registration();
+      const events: string[] = [];
+      const m = manager([reg], true, undefined, crashSafeEngines(events));
+      await m.initialize();
+      expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 41\n`);
+      expect(reg.wipes).toBe(0);
+      expect(m.restoreTargets()[0].startOffset).toBe(42);
+      setCommitPhaseHook((phase) => events.push(phase));
+      await m.restore(fakeRestorer(50));
+      expect(events).toEqual(['flush', 'stores-flushed', 'checkpoint-written']);
+      expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 49\n`);
+    });
+
+    it('still wipes a persistent store that has no checkpointed offset', async () => {
+      const reg = registration();
+      const m = manager([reg], true, undefined, crashSafeEngines([]));
+      await m.initialize();
+      expect(reg.wipes).toBe(1);
+    });
+
+    it('checkpoints the offsets of committed transactions only, past the threshold', async () => {
+      const collector = new InMemoryRecordCollector();
+      const events: string[] = [];
+      const m = manager([registration()], true, collector, crashSafeEngines(events));
+      await m.initialize();
+      await m.restore(fakeRestorer(0));
+      events.length = 0;
+      send(collector, 10_002);
+      // Acknowledged, but the transaction has not committed: nothing of it is checkpointed.
+      expect(m.checkpointIfNeeded()).toBe(false);
+      await m.close(true);
+      expect(await checkpointText()).toBe('0\n0\n'); // the empty changelog's -1 is no offset
+      m.recordCommitted();
+      expect(m.checkpointIfNeeded()).toBe(true);
+      await m.whenCheckpointed();
+      expect(events).toEqual(['flush', 'flush']);
+      expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 10001\n`);
+    });
+
+    it('checkpoints in the background: the offsets taken at its start, one at a time', async () => {
+      const collector = new InMemoryRecordCollector();
+      const engines = new TaskEngines();
+      engines.declare('s');
+      let release = (): void => undefined;
+      let hold = false;
+      let flushes = 0;
+      engines.enlist({
+        uncommittedBytes: 0,
+        commitPending: () => undefined,
+        discardPending: () => undefined,
+        flushEngine: () => {
+          flushes++;
+          return hold ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve();
+        },
+      });
+      const m = manager([registration()], true, collector, engines);
+      await m.initialize();
+      await m.restore(fakeRestorer(0));
+      hold = true;
+      send(collector, 10_002);
+      m.recordCommitted();
+      expect(m.checkpointIfNeeded()).toBe(true);
+      expect(flushes).toBe(2);
+      // Committed while the engines flush: not claimed by this checkpoint, and no second one.
+      send(collector, 10_002);
+      m.recordCommitted();
+      expect(m.checkpointIfNeeded()).toBe(false);
+      expect(await checkpointText()).toBe('0\n0\n');
+      release();
+      await m.whenCheckpointed();
+      expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 10001\n`);
+      expect(m.checkpointIfNeeded()).toBe(true);
+      release();
+      await m.whenCheckpointed();
+      expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 20003\n`);
+    });
+
+    it('keeps the last checkpoint and warns when a background checkpoint fails', async () => {
+      const collector = new InMemoryRecordCollector();
+      const engines = crashSafeEngines([]);
+      const m = manager([registration()], true, collector, engines);
+      await m.initialize();
+      await m.restore(fakeRestorer(5));
+      engines.enlist({
+        uncommittedBytes: 0,
+        commitPending: () => undefined,
+        discardPending: () => undefined,
+        flushEngine: () => Promise.reject(new Error('disk full')),
+      });
+      send(collector, 10_010);
+      m.recordCommitted();
+      expect(m.checkpointIfNeeded()).toBe(true);
+      await m.whenCheckpointed();
+      expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 4\n`);
+      expect(warnings.join()).toMatch(/checkpoint failed: Error: disk full/);
+    });
+
+    it('lets a clean close wait for the background checkpoint, then write its own', async () => {
+      const collector = new InMemoryRecordCollector();
+      const events: string[] = [];
+      const m = manager([registration()], true, collector, crashSafeEngines(events));
+      await m.initialize();
+      await m.restore(fakeRestorer(0));
+      send(collector, 10_002);
+      m.recordCommitted();
+      expect(m.checkpointIfNeeded()).toBe(true);
+      send(collector, 3);
+      m.recordCommitted();
+      await m.close(true);
+      expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 10004\n`);
+    });
+
+    it('keeps the state and the last checkpoint on a dirty close', async () => {
+      await fs.writeFile(stateDirectory.checkpointFilePath(TASK), `0\n1\n${TOPIC} 2 41\n`);
+      const m = manager([registration()], true, undefined, crashSafeEngines([]));
+      await m.initialize();
+      await m.close(false);
+      expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 41\n`);
+      expect(await stateDirectory.listTaskDirs()).toHaveLength(1);
+    });
+
+    it("falls back to the older rules when a store's engine is not managed", async () => {
+      await fs.writeFile(stateDirectory.checkpointFilePath(TASK), `0\n1\n${TOPIC} 2 41\n`);
+      const engines = crashSafeEngines([]);
+      const m = manager(
+        [registration(true, 's'), registration(true, 'own')],
+        true,
+        undefined,
+        engines,
+      );
+      await m.initialize();
+      await expect(checkpointText()).rejects.toThrow(/ENOENT/);
+      await m.close(false);
+      expect(await stateDirectory.listTaskDirs()).toEqual([]);
+    });
+  });
+
+  describe('exactly-once, stores of suppliers of their own (older rules)', () => {
     it('deletes the checkpoint at start and keeps using its offsets', async () => {
       await fs.writeFile(stateDirectory.checkpointFilePath(TASK), `0\n1\n${TOPIC} 2 41\n`);
       const reg = registration();
@@ -157,7 +327,7 @@ describe('TaskStateManager', () => {
         value: null,
         timestamp: 0,
       });
-      expect(await m.checkpointIfNeeded()).toBe(false);
+      expect(m.checkpointIfNeeded()).toBe(false);
       await m.close(true);
       expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 70\n`);
 
@@ -185,12 +355,13 @@ describe('TaskStateManager', () => {
       }
     };
     write(10_000);
-    expect(await m.checkpointIfNeeded()).toBe(false); // offset 9,999: delta 9,999
+    expect(m.checkpointIfNeeded()).toBe(false); // offset 9,999: delta 9,999
     write(2);
-    expect(await m.checkpointIfNeeded()).toBe(true);
+    expect(m.checkpointIfNeeded()).toBe(true);
+    await m.whenCheckpointed();
     expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 10001\n`);
     write(5);
-    expect(await m.checkpointIfNeeded()).toBe(false);
+    expect(m.checkpointIfNeeded()).toBe(false);
     await m.close(true);
     expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 10006\n`);
   });

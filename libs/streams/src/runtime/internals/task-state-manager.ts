@@ -3,11 +3,13 @@ import type { RecordCollector } from '../../processor/internals/record-collector
 import { topicPartitionKey, type TopicPartitionOffset } from '../../processor/topic-partition';
 import type { TaskId } from '../../processor/task-id';
 import { OffsetCheckpoint } from '../../state/internals/offset-checkpoint';
+import { TaskEngines } from '../../state/internals/task-engines';
 import type { StoreRegistration } from '../../processor/state-store-context';
 import type { StateDirectory } from './state-directory';
 import { consoleStateLogger, type StateLogger } from '../state-logger';
 import type { StateRestoreListener } from '../state-restore-listener';
 import type { RestoreResult, RestoreTarget, StateRestorer } from './state-restorer';
+import { commitPhase } from './commit-phases';
 
 /** Kafka Streams' `OFFSET_DELTA_THRESHOLD_FOR_CHECKPOINT`: changelog records between checkpoints. */
 export const CHECKPOINT_OFFSET_DELTA_THRESHOLD = 10_000;
@@ -22,6 +24,11 @@ export interface TaskStateManagerOptions {
   readonly recordCollector: RecordCollector;
   /** `processing.guarantee=exactly_once_v2`. */
   readonly exactlyOnce: boolean;
+  /**
+   * The task's persistent engines (flushed before each checkpoint). Stores whose engines are
+   * all in it hold only committed state under exactly-once; default: none.
+   */
+  readonly engines?: TaskEngines;
   readonly logger?: StateLogger;
   /** Changelog records written between two checkpoints on commit; default 10,000. */
   readonly checkpointThreshold?: number;
@@ -31,16 +38,24 @@ export interface TaskStateManagerOptions {
  * A task's changelog offsets and checkpoint file, with Kafka Streams' rules:
  *
  * - `initialize()` reads `.checkpoint`. A corrupt file is deleted with a warning and every
- *   persistent store is wiped and fully restored. Under exactly-once the file is deleted once
- *   read (it is only written again on a clean close), and a persistent store without a
- *   checkpointed offset is treated as corrupt: wiped and restored.
+ *   persistent store is wiped and fully restored.
  * - `restore()` restores every logged store from its offset + 1 (in-memory stores from the
- *   beginning), then writes a checkpoint (not under exactly-once).
- * - `checkpointIfNeeded()` after each commit (stores flushed, collector flushed) writes a
- *   checkpoint when the changelogs moved more than 10,000 records since the last one
- *   (never under exactly-once).
- * - `close(clean)`: a clean close always writes the checkpoint; a dirty close writes nothing,
- *   and under exactly-once wipes the task's state.
+ *   beginning), then writes a checkpoint.
+ * - `checkpointIfNeeded()` after each commit starts a checkpoint when the changelogs moved more
+ *   than 10,000 records since the last one, in the background: processing goes on while the
+ *   engines flush, and the next one starts only once it is written.
+ * - Every checkpoint takes the offsets first, then flushes the task's engines (their memtables),
+ *   then writes the file, so that it never claims more than the store files hold: a restart
+ *   opens the stores, reads the offsets and restores only the tail, with no WAL to replay.
+ * - `close(clean)`: a clean close always writes the checkpoint; a dirty close writes nothing.
+ *
+ * Under exactly-once the stores' engines hold only committed transactions (see `TaskEngines`),
+ * so the same rules hold and an unclean stop costs only the tail after the last checkpoint:
+ * the checkpoint records the offsets of committed transactions only (`recordCommitted`), and a
+ * persistent store without a checkpointed offset is wiped and restored. For a task with a
+ * persistent store whose engine is not managed that way (a store supplier of your own), Kafka
+ * Streams' older rules apply: the file is deleted on start and only written on a clean close,
+ * and a dirty close wipes the task's state.
  *
  * Only persistent, logged stores are checkpointed.
  */
@@ -51,10 +66,21 @@ export class TaskStateManager {
   /** Offset of the last changelog record each logged store holds, by store name. */
   private readonly offsets = new Map<string, number | undefined>();
   private checkpointed = new Map<string, number>();
+  /** The checkpoint `checkpointIfNeeded` started and that is not written yet. */
+  private background: Promise<void> | undefined;
+  /** The last file write: writes of the same file happen one after the other. */
+  private lastWrite: Promise<void> = Promise.resolve();
   private initialized = false;
+  private readonly engines: TaskEngines;
+  /** Under exactly-once: every persistent logged store holds only committed state. */
+  private readonly crashSafe: boolean;
 
   constructor(private readonly options: TaskStateManagerOptions) {
     this.logger = options.logger ?? consoleStateLogger;
+    this.engines = options.engines ?? new TaskEngines();
+    this.crashSafe = options.registrations.every(
+      (r) => !r.persistent || !r.changelog || this.engines.covers(r.name),
+    );
     this.checkpointFile = new OffsetCheckpoint(
       options.stateDirectory.checkpointFilePath(options.taskId),
     );
@@ -81,7 +107,7 @@ export class TaskStateManager {
       );
       await this.checkpointFile.delete();
     }
-    if (exactlyOnce) await this.checkpointFile.delete();
+    if (exactlyOnce && !this.crashSafe) await this.checkpointFile.delete();
 
     for (const registration of this.options.registrations) {
       const { changelog, name, persistent } = registration;
@@ -126,7 +152,7 @@ export class TaskStateManager {
 
   /**
    * Restores every logged store up to its changelog's current end, flushes the stores and
-   * (not under exactly-once) writes the checkpoint.
+   * writes the checkpoint (under exactly-once only when its stores are crash-safe).
    *
    * @throws ChangelogRestoreError from the restorer: retry, or close the task dirty.
    */
@@ -141,31 +167,66 @@ export class TaskStateManager {
     for (const registration of this.options.registrations) {
       if (registration.changelog) await registration.store.flush();
     }
-    if (!this.options.exactlyOnce) await this.checkpoint();
+    if (this.checkpoints) await this.checkpoint();
     return results;
   }
 
+  /** Whether checkpoints are written while the task runs (not under old exactly-once rules). */
+  get checkpoints(): boolean {
+    return !this.options.exactlyOnce || this.crashSafe;
+  }
+
   /**
-   * Call after a commit flushed the stores and the collector: records the acknowledged
-   * changelog offsets and writes the checkpoint when they moved more than the threshold
-   * since the last one (never under exactly-once). Returns whether it wrote.
+   * Under exactly-once, call once the task's transaction committed and its writes reached the
+   * engines: the changelog offsets acknowledged so far belong to committed transactions, and
+   * only those are checkpointed.
    */
-  async checkpointIfNeeded(): Promise<boolean> {
+  recordCommitted(): void {
     this.updateFromCollector();
-    if (this.options.exactlyOnce) return false;
+  }
+
+  /**
+   * Call after a commit flushed the caches and the collector (under exactly-once: after
+   * `recordCommitted`): records the acknowledged changelog offsets and, when they moved more
+   * than the threshold since the last checkpoint and none is being written, starts one in the
+   * background (see {@link whenCheckpointed}). Returns whether it started one. A background
+   * checkpoint that fails is logged as a warning: the last checkpoint stays, and the next one
+   * starts after the threshold again.
+   */
+  checkpointIfNeeded(): boolean {
+    if (!this.options.exactlyOnce) this.updateFromCollector();
+    if (!this.checkpoints || this.background !== undefined) return false;
     let delta = 0;
     for (const [name, offset] of this.offsets) {
       if (offset !== undefined) delta += offset - (this.checkpointed.get(name) ?? 0);
     }
     if (delta <= this.threshold) return false;
-    await this.checkpoint();
+    this.background = this.checkpoint()
+      .catch((error: unknown) => {
+        this.logger.warn(`task ${this.options.taskId}: checkpoint failed: ${String(error)}`);
+      })
+      .finally(() => {
+        this.background = undefined;
+      });
     return true;
   }
 
-  /** Writes the checkpoint now with the persistent logged stores' offsets. */
+  /** Resolves once the background checkpoint, if any, is written or has failed. */
+  async whenCheckpointed(): Promise<void> {
+    await this.background;
+  }
+
+  /**
+   * Takes the persistent logged stores' offsets (under exactly-once, those of committed
+   * transactions), flushes the task's engines, then writes the checkpoint with those offsets.
+   * Writes made after it started are not claimed, even when the flush made them durable too.
+   *
+   * @throws the engine's `ProcessorStateError` (flush) or the file system's errors: the last
+   *   checkpoint stays, so a later restart restores a longer tail.
+   */
   async checkpoint(): Promise<void> {
     this.requireInitialized();
-    this.updateFromCollector();
+    if (!this.options.exactlyOnce || !this.crashSafe) this.updateFromCollector();
     const entries: TopicPartitionOffset[] = [];
     const written = new Map<string, number>();
     for (const registration of this.options.registrations) {
@@ -174,21 +235,30 @@ export class TaskStateManager {
       entries.push({ ...registration.changelog, offset });
       written.set(registration.name, offset);
     }
-    await this.options.stateDirectory.taskDir(this.options.taskId);
-    await this.checkpointFile.write(entries);
+    await this.engines.flush();
+    commitPhase('stores-flushed', this.options.taskId.toString());
+    const write = this.lastWrite.then(async () => {
+      await this.options.stateDirectory.taskDir(this.options.taskId);
+      await this.checkpointFile.write(entries);
+    });
+    this.lastWrite = write.catch(() => undefined);
+    await write;
     this.checkpointed = written;
+    commitPhase('checkpoint-written', this.options.taskId.toString());
   }
 
   /**
    * Call after the task closed its stores. A clean close writes the checkpoint (under
-   * exactly-once too); a dirty close leaves the last checkpoint (at-least-once) or wipes the
-   * task's state (exactly-once). Either way the task directory is marked released.
+   * exactly-once too); a dirty close leaves the last checkpoint, except under exactly-once
+   * with stores that are not crash-safe, where it wipes the task's state. Either way the task
+   * directory is marked released.
    */
   async close(clean: boolean): Promise<void> {
     const { taskId, stateDirectory, exactlyOnce } = this.options;
+    await this.whenCheckpointed();
     if (clean) {
       await this.checkpoint();
-    } else if (exactlyOnce) {
+    } else if (exactlyOnce && !this.crashSafe) {
       this.logger.warn(`task ${taskId}: closed dirty under exactly-once; wiping its state`);
       await stateDirectory.wipeTask(taskId);
       return;

@@ -1,6 +1,9 @@
 import type { KeyValueBytes } from '../bytes-store';
 import type { CacheEntry } from './named-cache';
 
+/** What a merge reads of a dirty entry: its key and value (`null`: a delete). */
+export type DirtyEntry = Pick<CacheEntry, 'key' | 'value'>;
+
 /** The order of a read, and the stored entries it leaves out (a segmented store's expired). */
 export interface MergeOrder {
   compare(a: Buffer, b: Buffer): number;
@@ -13,7 +16,7 @@ export interface MergeOrder {
  * every step (it throws once the store closed under the iterator).
  */
 export function* mergeDirty(
-  dirty: readonly CacheEntry[],
+  dirty: readonly DirtyEntry[],
   stored: Iterator<KeyValueBytes>,
   order: MergeOrder,
   guard: () => void = () => undefined,

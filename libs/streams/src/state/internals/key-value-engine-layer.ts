@@ -61,8 +61,9 @@ export class KeyValueEngineLayer extends ForwardingStoreLayer<BytesStore> {
     return writes.map(() => true);
   }
 
-  restore(records: readonly BytesWrite[]): void {
-    this.engine.putAll(records);
+  restore(records: readonly BytesWrite[]): void | Promise<void> {
+    const engine = this.engine;
+    return engine.putAllAsync ? engine.putAllAsync(records) : engine.putAll(records);
   }
 }
 

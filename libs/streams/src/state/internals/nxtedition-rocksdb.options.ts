@@ -28,7 +28,9 @@ export function nxteditionDefaultOptions(): RocksDBOptions {
  * `bloomFilterBitsPerKey` (0 = no filter), `compactionStyle` (`level` compresses levels 2 and
  * below with ZSTD, so it needs `compression: 'zstd'`), `cacheIndexAndFilterBlocks` (needs a
  * block cache), `parallelism`. Fixed: `maxWriteBufferNumber` 6, `walEnabled` true,
- * `maxOpenFiles` -1 (not exposed).
+ * `maxOpenFiles` -1 (not exposed), `cacheIndexAndFilterBlocksWithHighPriority` true,
+ * `partitionedIndexAndFilters` false, `maxBackgroundJobs` 0. Refused: a shared `blockCache` or
+ * `writeBufferManager`.
  *
  * Throws `RocksDBConfigError` listing every value it cannot apply: change the config setter.
  */
@@ -59,6 +61,23 @@ export function toNxteditionOpenOptions(
     )
     .fixed('walEnabled', true, 'the binding has no option to disable the WAL')
     .integer('parallelism', 1, 1024)
+    .fixed(
+      'cacheIndexAndFilterBlocksWithHighPriority',
+      true,
+      "the binding keeps RocksDB's default (high priority)",
+    )
+    .fixed('partitionedIndexAndFilters', false, 'the binding has no two-level index')
+    .fixed('maxBackgroundJobs', 0, 'the binding only exposes parallelism')
+    .require(
+      options.blockCache !== undefined,
+      'blockCache (the binding cannot share a block cache between stores; bounded memory needs ' +
+        'the @nest-streams/rocksdb engine)',
+    )
+    .require(
+      options.writeBufferManager !== undefined,
+      'writeBufferManager (the binding has no write-buffer manager; bounded memory needs the ' +
+        '@nest-streams/rocksdb engine)',
+    )
     .throwIfAny(storeName);
 
   return {

@@ -6,6 +6,7 @@ import type { RocksDBConfigSetter } from '../rocksdb-config-setter';
 import type { RocksDBOptions } from '../rocksdb-options';
 import { describeBytesStoreContract } from '../../../test-support/bytes-store.contract';
 import { NxteditionRocksDBStore } from './nxtedition-rocksdb.store';
+import { BoundedMemoryRocksDBConfig } from '../bounded-memory-rocksdb-config';
 
 describeBytesStoreContract(
   'NxteditionRocksDBStore',
@@ -115,6 +116,51 @@ describe('NxteditionRocksDBStore', () => {
       ],
     });
     expect(store.isOpen()).toBe(false);
+  });
+
+  it('refuses the shared objects of bounded memory, and the settings it has no knob for', async () => {
+    const shared = { native: {}, capacity: () => 1 } as unknown as RocksDBOptions['blockCache'];
+    const store = new NxteditionRocksDBStore({
+      name: 'bounded',
+      directory: join(root, 'bounded'),
+      configSetter: {
+        setConfig(_name, options) {
+          options.blockCache = shared;
+          options.writeBufferManager = shared as unknown as RocksDBOptions['writeBufferManager'];
+          options.partitionedIndexAndFilters = true;
+          options.maxBackgroundJobs = 2;
+        },
+      },
+    });
+    await expect(store.open()).rejects.toMatchObject({
+      code: 'ROCKSDB_CONFIG_INVALID',
+      problems: [
+        expect.stringContaining('partitionedIndexAndFilters=true'),
+        expect.stringContaining('maxBackgroundJobs=2'),
+        expect.stringContaining('blockCache (the binding cannot share a block cache'),
+        expect.stringContaining('writeBufferManager (the binding has no write-buffer manager'),
+      ],
+    });
+  });
+
+  it('runs BoundedMemoryRocksDBConfig as far as it can: a small cache per store', async () => {
+    const setter = new BoundedMemoryRocksDBConfig({
+      totalOffHeapBytes: 64 * 1024 * 1024,
+      writeBufferSize: 2 * 1024 * 1024,
+    });
+    const store = new NxteditionRocksDBStore({
+      name: 'fallback',
+      directory: join(root, 'fallback'),
+      configSetter: setter,
+    });
+    await store.open();
+    expect(store.appliedOptions).toMatchObject({
+      blockCacheSize: 4 * 1024 * 1024,
+      cacheIndexAndFilterBlocks: true,
+      writeBufferSize: 2 * 1024 * 1024,
+    });
+    expect(setter.usage().capacityBytes).toBe(0);
+    await store.close();
   });
 
   it('reports memory and compaction metrics', async () => {

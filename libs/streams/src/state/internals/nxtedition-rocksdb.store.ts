@@ -18,7 +18,12 @@ import {
   type LevelScanBounds,
 } from './byte-range';
 import type { BytesStore, BytesStoreCapabilities, BytesWrite, KeyValueBytes } from '../bytes-store';
-import { nxteditionDefaultOptions, toNxteditionOpenOptions } from './nxtedition-rocksdb.options';
+import {
+  NXTEDITION_ENGINE,
+  nxteditionDefaultOptions,
+  toNxteditionOpenOptions,
+} from './nxtedition-rocksdb.options';
+import { assertSingleRocksDBBinding } from './rocksdb-binding-guard';
 import { readRocksDBMetrics } from './rocksdb-properties';
 import type { RocksDBStoreParams } from './rocksdb-store-params';
 
@@ -47,6 +52,8 @@ const ASYNC_SCAN_BATCH = 1000;
  *
  * Errors: `StoreClosedError` while not open (reopen it or rediscover the store);
  * `RocksDBConfigError` from `open()` for options it cannot apply (fix the config setter);
+ * `RocksDBBindingConflictError` from `open()` when `@nest-streams/rocksdb` is loaded in the
+ * same process (use one engine per process);
  * `ProcessorStateError` for RocksDB failures such as a directory locked by another store or
  * process (fatal for the task); a `TypeError` for a key or value that is not a Buffer.
  */
@@ -248,7 +255,9 @@ export class NxteditionRocksDBStore implements BytesStore {
     const options = nxteditionDefaultOptions();
     this.params.configSetter?.setConfig(this.name, options, this.params.configs ?? {});
     const openOptions = toNxteditionOpenOptions(this.name, options);
-    // Loaded on first open: a process without persistent stores never loads the binding.
+    // Loaded on first open (a process without persistent stores never loads the binding), after
+    // checking the other RocksDB binding is not in the process.
+    assertSingleRocksDBBinding(this.name, NXTEDITION_ENGINE);
     const { RocksLevel } = await import('@nxtedition/rocksdb');
     // Open in the same tick as the constructor: abstract-level otherwise opens the database
     // itself on the next tick, with default options. The binding creates the directory.

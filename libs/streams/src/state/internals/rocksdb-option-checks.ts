@@ -50,6 +50,15 @@ export class RocksDBOptionChecks {
     return this;
   }
 
+  /** The option must be `true` or `false`. */
+  boolean(key: keyof RocksDBOptionValues): this {
+    const value = this.options[key];
+    if (typeof value !== 'boolean') {
+      this.problems.push(`${key}=${String(value)} (true or false is required)`);
+    }
+    return this;
+  }
+
   /** Adds a problem when `failed` holds. */
   require(failed: boolean, problem: string): this {
     if (failed) {

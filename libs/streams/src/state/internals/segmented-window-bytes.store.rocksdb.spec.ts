@@ -3,7 +3,7 @@ import { readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BytesStore, BytesStoreCapabilities } from '../bytes-store';
-import { NxteditionRocksDBStore } from './nxtedition-rocksdb.store';
+import { NativeRocksDBStore } from './native-rocksdb.store';
 import { windowView } from '../../../test-support/window-view';
 import { SegmentedBytesStore } from './segmented-bytes.store';
 import { WindowKeySchema, type WindowBytesEntry } from './window-key-schema';
@@ -31,10 +31,10 @@ function windowStore(
   );
 }
 
-describe('SegmentedWindowBytesStore on RocksDB (@nxtedition/rocksdb)', () => {
+describe('SegmentedWindowBytesStore on RocksDB (@nest-streams/rocksdb)', () => {
   let root: string;
-  const nxtedition = (root: string): SegmentedBytesStore =>
-    windowStore(root, (name, directory) => new NxteditionRocksDBStore({ name, directory }), {
+  const rocksdb = (root: string): SegmentedBytesStore =>
+    windowStore(root, (name, directory) => new NativeRocksDBStore({ name, directory }), {
       syncReads: true,
       persistent: true,
     });
@@ -48,7 +48,7 @@ describe('SegmentedWindowBytesStore on RocksDB (@nxtedition/rocksdb)', () => {
   });
 
   it('keeps one database per segment and reopens them after a restart', async () => {
-    const store = nxtedition(root);
+    const store = rocksdb(root);
     await store.open();
     windowView(store).put(b('alice'), b('1'), 0);
     windowView(store).put(b('alice'), b('2'), 300_000);
@@ -67,7 +67,7 @@ describe('SegmentedWindowBytesStore on RocksDB (@nxtedition/rocksdb)', () => {
       'windowed-count-store.1800000',
     ]);
 
-    const reopened = nxtedition(root);
+    const reopened = rocksdb(root);
     await reopened.open();
     expect(reopened.segmentCount()).toBe(2);
     expect(reopened.observedStreamTime()).toBe(-1);
@@ -79,7 +79,7 @@ describe('SegmentedWindowBytesStore on RocksDB (@nxtedition/rocksdb)', () => {
   });
 
   it('deletes the directories of dropped segments', async () => {
-    const store = nxtedition(root);
+    const store = rocksdb(root);
     await store.open();
     windowView(store).put(b('alice'), b('old'), 0);
     await store.flush();
@@ -92,7 +92,7 @@ describe('SegmentedWindowBytesStore on RocksDB (@nxtedition/rocksdb)', () => {
   });
 
   it('restores a changelog batch, skipping expired records', async () => {
-    const store = nxtedition(root);
+    const store = rocksdb(root);
     await store.open();
     const key = (start: number): Buffer => WindowKeySchema.toStoreKeyBinary(b('alice'), start, 0);
     expect(

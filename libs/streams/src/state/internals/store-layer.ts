@@ -57,8 +57,11 @@ export interface StoreLayer extends BytesStore {
   readAsync(range: StoreRange): Promise<KeyValueBytes[]>;
   /** Writes in order; per write, whether it was applied (false: past retention). */
   write(writes: readonly StampedWrite[]): boolean[];
-  /** Applies changelog records (store keys) to the engine, skipping expired ones. */
-  restore(records: readonly BytesWrite[]): void;
+  /**
+   * Applies changelog records (store keys) to the engine, skipping expired ones; a promise when
+   * the engine writes off the main thread (await it before the next batch).
+   */
+  restore(records: readonly BytesWrite[]): void | Promise<void>;
 }
 
 /**

@@ -36,8 +36,8 @@ export abstract class WrappedStoreLayer extends ForwardingStoreLayer<StoreLayer>
     return this.inner.write(writes);
   }
 
-  restore(records: readonly BytesWrite[]): void {
-    this.inner.restore(records);
+  restore(records: readonly BytesWrite[]): void | Promise<void> {
+    return this.inner.restore(records);
   }
 }
 

@@ -52,6 +52,7 @@ public final class BenchPeer {
     props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Long.toString(args.commitIntervalMs()));
     props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, Long.toString(args.cacheMaxBytes()));
     if (args.rocksdb().equals("bounded")) {
+      BoundedMemoryRocksDBConfig.size(args.rocksdbMemoryMb());
       props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedMemoryRocksDBConfig.class);
     } else if (!args.rocksdb().equals("default")) {
       throw new IllegalArgumentException("--rocksdb must be default or bounded, got " + args.rocksdb());
@@ -96,6 +97,8 @@ public final class BenchPeer {
       if (!running.await(args.timeoutMs(), TimeUnit.MILLISECONDS)) {
         throw new IllegalStateException("not RUNNING within " + args.timeoutMs() + " ms");
       }
+      double runningSeconds = (System.nanoTime() - started) / 1e9;
+      long restoredAtRunning = restored.get();
       if (!args.mode().equals("restore")) {
         while (!completion.done()) {
           if (failure.get() != null) break;
@@ -128,7 +131,8 @@ public final class BenchPeer {
               streams,
               args.mode().equals("windowed") ? "windowed" : "aggregate",
               Path.of(args.truthFile()),
-              Path.of(args.dumpFile()));
+              Path.of(args.dumpFile()),
+              args.check().equals("at-least"));
       // Leave the group: Kafka Streams' default close stays in it, and a restart (the restore
       // scenario) would then wait session.timeout.ms (45 s) for this member to expire.
       streams.close(
@@ -144,6 +148,8 @@ public final class BenchPeer {
           .append(",\"seconds\":").append(round(seconds));
       if (records > 0) json.append(",\"eventsPerSec\":").append(Math.round(records / seconds));
       json.append(",\"peakRssMb\":").append(round(peakRssMb))
+          .append(",\"details\":{\"runningSeconds\":").append(round(runningSeconds))
+          .append(",\"restoredAtRunning\":").append(restoredAtRunning).append('}')
           .append(",\"storeEntries\":").append(outcome.entries())
           .append(",\"mismatches\":").append(outcome.mismatches());
       if (outcome.firstMismatch() != null) {

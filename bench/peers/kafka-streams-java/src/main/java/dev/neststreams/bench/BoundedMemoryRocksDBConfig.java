@@ -4,6 +4,7 @@ import java.util.Map;
 import org.apache.kafka.streams.state.RocksDBConfigSetter;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.Cache;
+import org.rocksdb.IndexType;
 import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
 import org.rocksdb.WriteBufferManager;
@@ -11,36 +12,49 @@ import org.rocksdb.WriteBufferManager;
 /**
  * Kafka Streams' bounded-memory configuration, as in its documentation ("Memory management",
  * {@code BoundedMemoryRocksDBConfig}): one LRU block cache and one write-buffer manager charged
- * to it, shared by every store of the process, with index and filter blocks in the cache. The
- * total off-heap memory of RocksDB then stays near {@link #TOTAL_OFF_HEAP_MEMORY} whatever the
- * number of stores.
+ * to it, shared by every store of the process, with index and filter blocks in the cache (high
+ * priority, partitioned, top level pinned). The total off-heap memory of RocksDB then stays near
+ * the budget whatever the number of stores.
+ *
+ * <p>Sized from one budget ({@link #size}, before the first store opens) exactly as
+ * nest-streams' bench setter (bench/workers/memory-config.ts): the cache is the budget, the
+ * memtables a quarter of it, memtables of a sixteenth of it (1 to 32 MiB), three of them.
  */
 public class BoundedMemoryRocksDBConfig implements RocksDBConfigSetter {
-  static final long TOTAL_OFF_HEAP_MEMORY = 32L * 1024 * 1024;
-  static final long TOTAL_MEMTABLE_MEMORY = 8L * 1024 * 1024;
   static final double INDEX_FILTER_BLOCK_RATIO = 0.1;
-  static final long BLOCK_SIZE = 4 * 1024;
-  static final int N_MEMTABLES = 2;
-  static final long MEMTABLE_SIZE = 1024 * 1024;
+  static final int N_MEMTABLES = 3;
 
-  private static final Cache CACHE =
-      new LRUCache(TOTAL_OFF_HEAP_MEMORY, -1, false, INDEX_FILTER_BLOCK_RATIO);
-  private static final WriteBufferManager WRITE_BUFFER_MANAGER =
-      new WriteBufferManager(TOTAL_MEMTABLE_MEMORY, CACHE);
+  private static long totalOffHeapMemory = 64L * 1024 * 1024;
+  private static Cache cache;
+  private static WriteBufferManager writeBufferManager;
+
+  /** Sets the budget; call before Kafka Streams opens a store. */
+  static synchronized void size(int budgetMb) {
+    totalOffHeapMemory = budgetMb * 1024L * 1024;
+  }
+
+  private static synchronized void ensureShared() {
+    if (cache != null) return;
+    cache = new LRUCache(totalOffHeapMemory, -1, false, INDEX_FILTER_BLOCK_RATIO);
+    writeBufferManager = new WriteBufferManager(totalOffHeapMemory / 4, cache);
+  }
 
   @Override
   public void setConfig(String storeName, Options options, Map<String, Object> configs) {
+    ensureShared();
     BlockBasedTableConfig tableConfig = (BlockBasedTableConfig) options.tableFormatConfig();
     // These three bound RocksDB's memory by the shared cache.
-    tableConfig.setBlockCache(CACHE);
+    tableConfig.setBlockCache(cache);
     tableConfig.setCacheIndexAndFilterBlocks(true);
-    options.setWriteBufferManager(WRITE_BUFFER_MANAGER);
+    options.setWriteBufferManager(writeBufferManager);
     // Recommended with a bounded total.
     tableConfig.setCacheIndexAndFilterBlocksWithHighPriority(true);
     tableConfig.setPinTopLevelIndexAndFilter(true);
-    tableConfig.setBlockSize(BLOCK_SIZE);
+    tableConfig.setIndexType(IndexType.kTwoLevelIndexSearch);
+    tableConfig.setPartitionFilters(true);
     options.setMaxWriteBufferNumber(N_MEMTABLES);
-    options.setWriteBufferSize(MEMTABLE_SIZE);
+    long mib = 1024L * 1024;
+    options.setWriteBufferSize(Math.max(mib, Math.min(32 * mib, totalOffHeapMemory / 16)));
     options.setTableFormatConfig(tableConfig);
   }
 

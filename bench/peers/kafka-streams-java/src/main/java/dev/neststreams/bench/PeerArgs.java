@@ -22,7 +22,9 @@ record PeerArgs(
     String keysFile,
     int httpPort,
     int stores,
-    String rocksdb) {
+    String rocksdb,
+    int rocksdbMemoryMb,
+    String check) {
 
   static PeerArgs parse(String[] argv) {
     Map<String, String> given = new HashMap<>();
@@ -50,7 +52,9 @@ record PeerArgs(
         value(given, "keys-file", ""),
         Integer.parseInt(value(given, "http-port", "0")),
         Integer.parseInt(value(given, "stores", "1")),
-        value(given, "rocksdb", "default"));
+        value(given, "rocksdb", "default"),
+        Integer.parseInt(value(given, "rocksdb-memory-mb", "64")),
+        value(given, "check", "exact"));
   }
 
   private static String value(Map<String, String> given, String name, String fallback) {

@@ -1,0 +1,116 @@
+/** What the task's registry drives in each of its engines (see TransactionalBytesStore). */
+export interface TaskEngine {
+  /** Bytes of keys and values written since the last commit, not yet in the engine. */
+  readonly uncommittedBytes: number;
+  /** Writes the pending writes to the engine as one batch. */
+  commitPending(): void;
+  /** Drops the pending writes. */
+  discardPending(): void;
+  /** Makes what the engine holds durable (a memtable flush on the addon). */
+  flushEngine(): Promise<void>;
+}
+
+const TASK_ENGINES = Symbol('nest-streams.taskEngines');
+
+/**
+ * The persistent engines of one task (every RocksDB instance of its stores and window/session
+ * segments), as the runtime drives them for checkpoints and exactly-once:
+ *
+ * - durability: a commit only flushes the record caches; the engines' memtables are flushed by
+ *   {@link flush} right before a checkpoint is written (Kafka Streams' order), so a
+ *   checkpoint never claims more than the files on disk hold and no WAL is needed;
+ * - exactly-once: once {@link startTransactions} ran (after the restore), writes stay in each
+ *   engine's pending batch, readable by processing, until the Kafka transaction that carries
+ *   their changelog records commits ({@link commit}); a crash or an abort drops them
+ *   ({@link abort}). RocksDB then only ever holds committed state, so an unclean stop under
+ *   exactly_once_v2 restores only the tail after the last checkpoint.
+ *
+ * Engines enlist when they open and leave when they close. Store names are declared when their
+ * supplier makes them, before any segment exists (`covers`).
+ */
+export class TaskEngines {
+  private readonly engines = new Set<TaskEngine>();
+  private readonly stores = new Set<string>();
+  private transactional = false;
+
+  /** `maxUncommittedBytes`: the task's `statestore.uncommitted.max.bytes` (none: no limit). */
+  constructor(private readonly maxUncommittedBytes = Number.POSITIVE_INFINITY) {}
+
+  /** Records that `storeName`'s persistent engines (all of them) are managed here. */
+  declare(storeName: string): void {
+    this.stores.add(storeName);
+  }
+
+  /** Whether every engine of `storeName` is managed here. */
+  covers(storeName: string): boolean {
+    return this.stores.has(storeName);
+  }
+
+  enlist(engine: TaskEngine): void {
+    this.engines.add(engine);
+  }
+
+  leave(engine: TaskEngine): void {
+    this.engines.delete(engine);
+  }
+
+  /** Whether writes wait for {@link commit} (exactly-once, after the restore). */
+  get transactions(): boolean {
+    return this.transactional;
+  }
+
+  /** From now on, writes wait for {@link commit}. */
+  startTransactions(): void {
+    this.transactional = true;
+  }
+
+  /**
+   * Whether the writes waiting for their transaction passed `statestore.uncommitted.max.bytes`
+   * (the constructor's `maxUncommittedBytes`): commit now, without waiting for the interval.
+   */
+  overUncommittedLimit(): boolean {
+    return this.transactional && this.uncommittedBytes() > this.maxUncommittedBytes;
+  }
+
+  /** Bytes written since the last commit, over every engine. */
+  uncommittedBytes(): number {
+    let bytes = 0;
+    for (const engine of this.engines) bytes += engine.uncommittedBytes;
+    return bytes;
+  }
+
+  /**
+   * Writes every engine's pending writes, one batch per engine (call once the Kafka
+   * transaction committed). Throws the engine's `ProcessorStateError`: the state is then behind
+   * the changelog; close the task dirty so that it restores the tail.
+   */
+  commit(): void {
+    for (const engine of this.engines) engine.commitPending();
+  }
+
+  /** Drops every pending write (the transaction aborted, or the task closes dirty). */
+  abort(): void {
+    for (const engine of this.engines) engine.discardPending();
+  }
+
+  /** Flushes every engine (before a checkpoint). Throws the engine's `ProcessorStateError`. */
+  async flush(): Promise<void> {
+    for (const engine of [...this.engines]) await engine.flushEngine();
+  }
+
+  /**
+   * `configs` with this registry attached (not enumerable: config setters never see it),
+   * handed to the task's stores as their application configs.
+   */
+  attachTo<T extends object>(configs: T): T {
+    const copy = { ...configs };
+    Object.defineProperty(copy, TASK_ENGINES, { value: this, enumerable: false });
+    return copy;
+  }
+
+  /** The registry attached to a task's configs, if any. */
+  static of(configs: object): TaskEngines | undefined {
+    const engines = (configs as { [TASK_ENGINES]?: unknown })[TASK_ENGINES];
+    return engines instanceof TaskEngines ? engines : undefined;
+  }
+}

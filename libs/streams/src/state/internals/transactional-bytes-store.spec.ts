@@ -1,0 +1,164 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describeBytesStoreContract } from '../../../test-support/bytes-store.contract';
+import { NativeRocksDBStore } from './native-rocksdb.store';
+import { TaskEngines } from './task-engines';
+import { TransactionalBytesStore } from './transactional-bytes-store';
+
+const s = (text: string): Buffer => Buffer.from(text);
+const text = (entries: Iterable<{ key: Buffer; value: Buffer }>): string[] =>
+  [...entries].map((e) => `${e.key.toString()}=${e.value.toString()}`);
+
+/**
+ * The contract with every write held in the pending batch: the runtime commits the batch
+ * before the flushes and clean closes of the contract, as it does after each transaction.
+ */
+class CommittingOnFlush extends TransactionalBytesStore {
+  constructor(
+    inner: NativeRocksDBStore,
+    private readonly taskEngines: TaskEngines,
+  ) {
+    super(inner, taskEngines);
+  }
+  override async flush(): Promise<void> {
+    await super.flush(); // throws once closed
+    this.taskEngines.commit();
+    await this.flushEngine();
+  }
+  override async close(): Promise<void> {
+    this.taskEngines.commit();
+    await super.close();
+  }
+}
+
+describeBytesStoreContract('TransactionalBytesStore (writes pending until commit)', (name, dir) => {
+  const engines = new TaskEngines();
+  engines.startTransactions();
+  return new CommittingOnFlush(new NativeRocksDBStore({ name, directory: dir }), engines);
+});
+
+describe('TransactionalBytesStore', () => {
+  let root: string;
+  let engines: TaskEngines;
+  let engine: NativeRocksDBStore;
+  let store: TransactionalBytesStore;
+
+  beforeEach(async () => {
+    root = mkdtempSync(join(tmpdir(), 'transactional-'));
+    engines = new TaskEngines();
+    engine = new NativeRocksDBStore({ name: 's', directory: join(root, 's') });
+    store = new TransactionalBytesStore(engine, engines);
+    await store.open();
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it("reports the RocksDB engine's figures (the metered store reads them through it)", () => {
+    store.putAll([{ key: s('a'), value: s('1') }]);
+    expect(store.metrics).toBeDefined();
+    expect(Object.keys(store.metrics!()).sort()).toEqual(Object.keys(engine.metrics()).sort());
+    expect(store.metrics!().estimatedNumKeys).toBe(engine.metrics().estimatedNumKeys);
+  });
+
+  it('writes through before the transactions start (restores), and defers flushes', async () => {
+    store.putAll([{ key: s('a'), value: s('1') }]);
+    expect(engine.get(s('a'))).toEqual(s('1'));
+    expect(store.uncommittedBytes).toBe(0);
+    await store.flush();
+    expect(engine.metrics().totalSstFilesBytes).toBe(0);
+    await engines.flush();
+    expect(engine.metrics().totalSstFilesBytes).toBeGreaterThan(0);
+  });
+
+  it('keeps transaction writes out of the engine, readable, until the commit', async () => {
+    store.putAll([
+      { key: s('a'), value: s('1') },
+      { key: s('c'), value: s('3') },
+      { key: s('e'), value: s('5') },
+    ]);
+    engines.startTransactions();
+    store.put(s('b'), s('2'));
+    store.put(s('c'), null);
+    store.put(s('e'), s('55'));
+    expect(store.delete(s('a'))).toEqual(s('1'));
+    expect(store.putIfAbsent(s('a'), s('new'))).toBeUndefined();
+    expect(store.putIfAbsent(s('b'), s('x'))).toEqual(s('2'));
+
+    // The engine still holds the committed state...
+    expect(text(engine.all())).toEqual(['a=1', 'c=3', 'e=5']);
+    // ...every read of the store sees the transaction's writes over it.
+    expect(store.get(s('c'))).toBeUndefined();
+    expect(await store.getAsync(s('e'))).toEqual(s('55'));
+    expect(store.getMany([s('e'), s('z'), s('a'), s('c')])).toEqual([
+      s('55'),
+      undefined,
+      s('new'),
+      undefined,
+    ]);
+    expect(await store.getManyAsync([s('b'), s('c'), s('x')])).toEqual([
+      s('2'),
+      undefined,
+      undefined,
+    ]);
+    expect(text(store.all())).toEqual(['a=new', 'b=2', 'e=55']);
+    expect(text(store.reverseAll())).toEqual(['e=55', 'b=2', 'a=new']);
+    expect(text(store.range(s('b'), s('d')))).toEqual(['b=2']);
+    expect(text(store.reverseRange(s('a'), s('b')))).toEqual(['b=2', 'a=new']);
+    expect(text(await store.rangeAsync(s('a'), s('e'), true))).toEqual(['e=55', 'b=2', 'a=new']);
+    expect(text(store.prefixScan(s('e')))).toEqual(['e=55']);
+    expect(text(await store.prefixScanAsync(s('a')))).toEqual(['a=new']);
+    expect(store.uncommittedBytes).toBeGreaterThan(0);
+    expect(engines.uncommittedBytes()).toBe(store.uncommittedBytes);
+
+    engines.commit();
+    expect(store.uncommittedBytes).toBe(0);
+    expect(text(engine.all())).toEqual(['a=new', 'b=2', 'e=55']);
+  });
+
+  it('drops uncommitted writes on abort and on close', async () => {
+    store.put(s('kept'), s('1'));
+    engines.startTransactions();
+    store.put(s('lost'), s('2'));
+    engines.abort();
+    expect(store.get(s('lost'))).toBeUndefined();
+    store.put(s('lost-at-close'), s('3'));
+    await store.close();
+    await store.open();
+    expect(text(store.all())).toEqual(['kept=1']);
+  });
+
+  it('counts the bytes waiting, replacing a key’s earlier write', () => {
+    engines.startTransactions();
+    store.put(s('k'), Buffer.alloc(100));
+    const one = store.uncommittedBytes;
+    expect(one).toBeGreaterThanOrEqual(101);
+    store.put(s('k'), Buffer.alloc(10));
+    expect(store.uncommittedBytes).toBe(one - 90);
+    store.put(s('k'), null);
+    expect(store.uncommittedBytes).toBe(one - 100);
+  });
+
+  it('writes nothing of a batch with a bad key, and refuses writes once closed', async () => {
+    engines.startTransactions();
+    expect(() =>
+      store.putAll([
+        { key: s('ok'), value: s('1') },
+        { key: 'bad' as unknown as Buffer, value: s('2') },
+      ]),
+    ).toThrow(TypeError);
+    expect(store.uncommittedBytes).toBe(0);
+    await store.close();
+    expect(() => store.put(s('x'), s('1'))).toThrow(/is not open/);
+  });
+
+  it('attaches the registry to a task’s configs without showing it to config setters', () => {
+    const configs = engines.attachTo({ applicationId: 'app' });
+    expect(TaskEngines.of(configs)).toBe(engines);
+    expect(Object.keys(configs)).toEqual(['applicationId']);
+    expect({ ...configs }).toEqual({ applicationId: 'app' });
+    expect(TaskEngines.of({ applicationId: 'app' })).toBeUndefined();
+  });
+});
