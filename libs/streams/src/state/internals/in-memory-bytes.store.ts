@@ -2,6 +2,7 @@ import { StoreClosedError } from '../../errors/store-closed.error';
 import { assertWrites, hasPrefix, isEmptyRange } from './byte-range';
 import type { BytesStore, BytesStoreCapabilities, BytesWrite, KeyValueBytes } from '../bytes-store';
 import { SortedKeyList } from './sorted-key-list';
+import { deleteThrough, putIfAbsentThrough } from './read-modify-write';
 
 /**
  * The in-memory engine: a hash map for point reads and writes plus a chunked sorted key list
@@ -67,19 +68,11 @@ export class InMemoryBytesStore implements BytesStore {
   }
 
   putIfAbsent(key: Buffer, value: Buffer): Buffer | undefined {
-    const existing = this.get(key);
-    if (existing === undefined) {
-      this.put(key, value);
-    }
-    return existing;
+    return putIfAbsentThrough(this, key, value);
   }
 
   delete(key: Buffer): Buffer | undefined {
-    const existing = this.get(key);
-    if (existing !== undefined) {
-      this.apply(key, null);
-    }
-    return existing;
+    return deleteThrough(this, key);
   }
 
   range(from: Buffer | undefined, to: Buffer | undefined): IterableIterator<KeyValueBytes> {

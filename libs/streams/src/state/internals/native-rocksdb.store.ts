@@ -10,9 +10,8 @@ import {
 import { ProcessorStateError } from '../../errors/processor-state.error';
 import { StoreClosedError } from '../../errors/store-closed.error';
 import type { StreamsError } from '../../errors/streams.error';
-import type { RocksDBOptions, RocksDBOptionValues } from '../rocksdb-options';
-import type { RocksDBStoreMetrics } from '../rocksdb-store-metrics';
-import type { BytesStore, BytesStoreCapabilities, BytesWrite, KeyValueBytes } from '../bytes-store';
+import type { RocksDBOptions } from '../rocksdb-options';
+import type { BytesWrite, KeyValueBytes } from '../bytes-store';
 import { writeSstFile } from './native-rocksdb.bulk-load';
 import { NativeRocksDBWriter } from './native-rocksdb.writer';
 import {
@@ -23,7 +22,7 @@ import {
   toNativeOpenOptions,
 } from './native-rocksdb.options';
 import { assertSingleRocksDBBinding } from './rocksdb-binding-guard';
-import { readRocksDBMetrics } from './rocksdb-properties';
+import { RocksDBEngineStore } from './rocksdb-engine-store';
 import type { RocksDBStoreParams } from './rocksdb-store-params';
 
 /** Entries per chunk of an asynchronous scan (one libuv round trip each). */
@@ -52,41 +51,14 @@ const ASYNC_SCAN_CHUNK = 1000;
  * directory locked by another store (fatal for the task); a `TypeError` for a key or value that
  * is not a Buffer.
  */
-export class NativeRocksDBStore implements BytesStore {
-  readonly capabilities: BytesStoreCapabilities = { syncReads: true, persistent: true };
-  readonly name: string;
-
-  private db: RocksDB | undefined;
-  private options: RocksDBOptions | undefined;
-  private opening: Promise<void> | undefined;
+export class NativeRocksDBStore extends RocksDBEngineStore<RocksDB> {
   private readonly writer: NativeRocksDBWriter;
-  /** Bumped on every open and close, so that iterators can tell they outlived their period. */
-  private generation = 0;
 
-  constructor(private readonly params: RocksDBStoreParams) {
-    this.name = params.name;
+  constructor(params: RocksDBStoreParams) {
+    super(params);
     this.writer = new NativeRocksDBWriter(params.name, (operation, cause) =>
       this.failure(operation, cause),
     );
-  }
-
-  /** The options the store runs with (after the config setter); undefined while closed. */
-  get appliedOptions(): RocksDBOptionValues | undefined {
-    return this.options?.toJSON();
-  }
-
-  async open(): Promise<void> {
-    if (this.db !== undefined) {
-      return;
-    }
-    this.opening ??= this.openDatabase().finally(() => {
-      this.opening = undefined;
-    });
-    return this.opening;
-  }
-
-  isOpen(): boolean {
-    return this.db !== undefined;
   }
 
   get(key: Buffer): Buffer | undefined {
@@ -125,10 +97,6 @@ export class NativeRocksDBStore implements BytesStore {
     }
   }
 
-  put(key: Buffer, value: Buffer | null): void {
-    this.putAll([{ key, value }]);
-  }
-
   putAll(writes: readonly BytesWrite[]): void {
     this.writer.write(this.requireOpen(), writes);
   }
@@ -142,40 +110,8 @@ export class NativeRocksDBStore implements BytesStore {
     return this.writer.writeAsync(this.requireOpen(), writes);
   }
 
-  putIfAbsent(key: Buffer, value: Buffer): Buffer | undefined {
-    const existing = this.get(key);
-    if (existing === undefined) {
-      this.put(key, value);
-    }
-    return existing;
-  }
-
-  delete(key: Buffer): Buffer | undefined {
-    const existing = this.get(key);
-    if (existing !== undefined) {
-      this.put(key, null);
-    }
-    return existing;
-  }
-
-  range(from: Buffer | undefined, to: Buffer | undefined): IterableIterator<KeyValueBytes> {
-    return this.scan(rangeBounds(from, to, false));
-  }
-
-  reverseRange(from: Buffer | undefined, to: Buffer | undefined): IterableIterator<KeyValueBytes> {
-    return this.scan(rangeBounds(from, to, true));
-  }
-
   prefixScan(prefix: Buffer): IterableIterator<KeyValueBytes> {
-    return this.scan(prefixBounds(prefix));
-  }
-
-  all(): IterableIterator<KeyValueBytes> {
-    return this.scan({});
-  }
-
-  reverseAll(): IterableIterator<KeyValueBytes> {
-    return this.scan({ reverse: true });
+    return this.scanWithin(prefixBounds(prefix));
   }
 
   async rangeAsync(
@@ -217,12 +153,6 @@ export class NativeRocksDBStore implements BytesStore {
     }
   }
 
-  /** RocksDB's memory and compaction figures for this store. */
-  metrics(): RocksDBStoreMetrics {
-    const db = this.requireOpen();
-    return readRocksDBMetrics((name) => db.getProperty(name) ?? '');
-  }
-
   /** WAL off: flushes the memtables to SST files. WAL on: fsyncs the WAL. */
   async flush(): Promise<void> {
     const db = this.requireOpen();
@@ -237,60 +167,40 @@ export class NativeRocksDBStore implements BytesStore {
     }
   }
 
-  async close(): Promise<void> {
-    await this.opening?.catch(() => undefined);
-    const { db, options } = this;
-    if (db === undefined || options === undefined) {
-      return;
-    }
-    this.db = undefined;
-    this.options = undefined;
-    this.generation++;
-    let failure: unknown;
-    try {
-      // Closes the store's iterators and flushes the memtables of WAL-off writes.
-      await db.close();
-    } catch (cause) {
-      failure = cause;
-    }
-    try {
-      this.params.configSetter?.close?.(this.name, options);
-    } catch (cause) {
-      failure ??= cause;
-    }
-    if (failure !== undefined) {
-      throw new ProcessorStateError(this.name, 'close', failure);
-    }
+  protected defaultOptions(): RocksDBOptions {
+    return nativeDefaultOptions();
   }
 
-  async destroy(): Promise<void> {
-    await this.close();
-    try {
-      await rm(this.params.directory, { recursive: true, force: true });
-    } catch (cause) {
-      throw new ProcessorStateError(this.name, 'delete its directory', cause);
-    }
-  }
-
-  private async openDatabase(): Promise<void> {
-    const options = nativeDefaultOptions();
-    this.params.configSetter?.setConfig(this.name, options, this.params.configs ?? {});
+  protected async openDatabaseWith(options: RocksDBOptions): Promise<RocksDB> {
     // Checked before the addon loads, so that a process with another binding is refused.
     assertSingleRocksDBBinding(this.name, NATIVE_ENGINE);
     const openOptions = toNativeOpenOptions(this.name, options, supportedCompressions());
-    let db: RocksDB;
     try {
       await mkdir(this.params.directory, { recursive: true });
-      db = await RocksDB.open(this.params.directory, openOptions);
+      return await RocksDB.open(this.params.directory, openOptions);
     } catch (cause) {
       if (cause instanceof Error && cause.name === 'RocksDBUnavailableError') {
         throw cause;
       }
       throw new ProcessorStateError(this.name, `open ${this.params.directory}`, cause);
     }
-    this.db = db;
-    this.options = options;
-    this.generation++;
+  }
+
+  protected async closeDatabase(db: RocksDB): Promise<void> {
+    // Closes the store's iterators and flushes the memtables of WAL-off writes.
+    await db.close();
+  }
+
+  protected property(db: RocksDB, name: string): string {
+    return db.getProperty(name) ?? '';
+  }
+
+  protected scan(
+    from: Buffer | undefined,
+    to: Buffer | undefined,
+    reverse: boolean,
+  ): IterableIterator<KeyValueBytes> {
+    return this.scanWithin(rangeBounds(from, to, reverse));
   }
 
   /** A synchronous scan; the native iterator is closed when the generator finishes or returns. */
@@ -315,7 +225,7 @@ export class NativeRocksDBStore implements BytesStore {
     }
   }
 
-  private scan(bounds: IteratorOptions | undefined): IterableIterator<KeyValueBytes> {
+  private scanWithin(bounds: IteratorOptions | undefined): IterableIterator<KeyValueBytes> {
     const db = this.requireOpen();
     if (bounds === undefined) {
       return [][Symbol.iterator]();
@@ -349,19 +259,6 @@ export class NativeRocksDBStore implements BytesStore {
       return db.iterator(bounds);
     } catch (cause) {
       throw this.failure('scan', cause);
-    }
-  }
-
-  private requireOpen(): RocksDB {
-    if (this.db === undefined) {
-      throw new StoreClosedError(this.name);
-    }
-    return this.db;
-  }
-
-  private assertGeneration(generation: number): void {
-    if (this.generation !== generation) {
-      throw new StoreClosedError(this.name, 'was closed while an iterator was open');
     }
   }
 

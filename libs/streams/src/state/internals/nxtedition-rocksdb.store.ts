@@ -1,4 +1,3 @@
-import { rm } from 'node:fs/promises';
 import type {
   NxtChainedBatch,
   NxtIterator,
@@ -8,8 +7,7 @@ import type {
 import { ProcessorStateError } from '../../errors/processor-state.error';
 import { StoreClosedError } from '../../errors/store-closed.error';
 import type { StreamsError } from '../../errors/streams.error';
-import type { RocksDBOptions, RocksDBOptionValues } from '../rocksdb-options';
-import type { RocksDBStoreMetrics } from '../rocksdb-store-metrics';
+import type { RocksDBOptions } from '../rocksdb-options';
 import {
   assertWrites,
   isEmptyRange,
@@ -17,15 +15,14 @@ import {
   levelRangeBounds,
   type LevelScanBounds,
 } from './byte-range';
-import type { BytesStore, BytesStoreCapabilities, BytesWrite, KeyValueBytes } from '../bytes-store';
+import type { BytesWrite, KeyValueBytes } from '../bytes-store';
 import {
   NXTEDITION_ENGINE,
   nxteditionDefaultOptions,
   toNxteditionOpenOptions,
 } from './nxtedition-rocksdb.options';
 import { assertSingleRocksDBBinding } from './rocksdb-binding-guard';
-import { readRocksDBMetrics } from './rocksdb-properties';
-import type { RocksDBStoreParams } from './rocksdb-store-params';
+import { RocksDBEngineStore } from './rocksdb-engine-store';
 
 const NO_OPTIONS = Object.freeze({});
 const SYNC = Object.freeze({ sync: true });
@@ -57,39 +54,8 @@ const ASYNC_SCAN_BATCH = 1000;
  * `ProcessorStateError` for RocksDB failures such as a directory locked by another store or
  * process (fatal for the task); a `TypeError` for a key or value that is not a Buffer.
  */
-export class NxteditionRocksDBStore implements BytesStore {
-  readonly capabilities: BytesStoreCapabilities = { syncReads: true, persistent: true };
-  readonly name: string;
-
-  private db: RocksLevel | undefined;
+export class NxteditionRocksDBStore extends RocksDBEngineStore<RocksLevel> {
   private batch: NxtChainedBatch | undefined;
-  private options: RocksDBOptions | undefined;
-  private opening: Promise<void> | undefined;
-  /** Bumped on every open and close, so that iterators can tell they outlived their period. */
-  private generation = 0;
-
-  constructor(private readonly params: RocksDBStoreParams) {
-    this.name = params.name;
-  }
-
-  /** The options the store runs with (after the config setter); undefined while closed. */
-  get appliedOptions(): RocksDBOptionValues | undefined {
-    return this.options?.toJSON();
-  }
-
-  async open(): Promise<void> {
-    if (this.db !== undefined) {
-      return;
-    }
-    this.opening ??= this.openDatabase().finally(() => {
-      this.opening = undefined;
-    });
-    return this.opening;
-  }
-
-  isOpen(): boolean {
-    return this.db !== undefined;
-  }
 
   get(key: Buffer): Buffer | undefined {
     return this.getMany([key])[0];
@@ -117,10 +83,6 @@ export class NxteditionRocksDBStore implements BytesStore {
     }
   }
 
-  put(key: Buffer, value: Buffer | null): void {
-    this.putAll([{ key, value }]);
-  }
-
   putAll(writes: readonly BytesWrite[]): void {
     assertWrites(writes);
     const batch = this.requireBatch();
@@ -140,41 +102,9 @@ export class NxteditionRocksDBStore implements BytesStore {
     }
   }
 
-  putIfAbsent(key: Buffer, value: Buffer): Buffer | undefined {
-    const existing = this.get(key);
-    if (existing === undefined) {
-      this.put(key, value);
-    }
-    return existing;
-  }
-
-  delete(key: Buffer): Buffer | undefined {
-    const existing = this.get(key);
-    if (existing !== undefined) {
-      this.put(key, null);
-    }
-    return existing;
-  }
-
-  range(from: Buffer | undefined, to: Buffer | undefined): IterableIterator<KeyValueBytes> {
-    return this.scan(from, to, false);
-  }
-
-  reverseRange(from: Buffer | undefined, to: Buffer | undefined): IterableIterator<KeyValueBytes> {
-    return this.scan(from, to, true);
-  }
-
   prefixScan(prefix: Buffer): IterableIterator<KeyValueBytes> {
     const db = this.requireOpen();
     return this.iterate(db, levelPrefixBounds(prefix));
-  }
-
-  all(): IterableIterator<KeyValueBytes> {
-    return this.scan(undefined, undefined, false);
-  }
-
-  reverseAll(): IterableIterator<KeyValueBytes> {
-    return this.scan(undefined, undefined, true);
   }
 
   async rangeAsync(
@@ -198,12 +128,6 @@ export class NxteditionRocksDBStore implements BytesStore {
     return Number.isFinite(value) ? value : 0;
   }
 
-  /** RocksDB's memory and compaction figures for this store. */
-  metrics(): RocksDBStoreMetrics {
-    const db = this.requireOpen();
-    return readRocksDBMetrics((name) => db.getProperty(name));
-  }
-
   /** Fsyncs the WAL (an empty write batch with `sync: true`): every accepted write is durable. */
   async flush(): Promise<void> {
     const batch = this.requireBatch();
@@ -214,46 +138,11 @@ export class NxteditionRocksDBStore implements BytesStore {
     }
   }
 
-  async close(): Promise<void> {
-    await this.opening?.catch(() => undefined);
-    const { db, batch, options } = this;
-    if (db === undefined || batch === undefined || options === undefined) {
-      return;
-    }
-    this.db = undefined;
-    this.batch = undefined;
-    this.options = undefined;
-    this.generation++;
-    let failure: unknown;
-    try {
-      await batch.close();
-      // Closing syncs the WAL and closes the store's open iterators.
-      await db.close();
-    } catch (cause) {
-      failure = cause;
-    }
-    try {
-      this.params.configSetter?.close?.(this.name, options);
-    } catch (cause) {
-      failure ??= cause;
-    }
-    if (failure !== undefined) {
-      throw new ProcessorStateError(this.name, 'close', failure);
-    }
+  protected defaultOptions(): RocksDBOptions {
+    return nxteditionDefaultOptions();
   }
 
-  async destroy(): Promise<void> {
-    await this.close();
-    try {
-      await rm(this.params.directory, { recursive: true, force: true });
-    } catch (cause) {
-      throw new ProcessorStateError(this.name, 'delete its directory', cause);
-    }
-  }
-
-  private async openDatabase(): Promise<void> {
-    const options = nxteditionDefaultOptions();
-    this.params.configSetter?.setConfig(this.name, options, this.params.configs ?? {});
+  protected async openDatabaseWith(options: RocksDBOptions): Promise<RocksLevel> {
     const openOptions = toNxteditionOpenOptions(this.name, options);
     // Loaded on first open (a process without persistent stores never loads the binding), after
     // checking the other RocksDB binding is not in the process.
@@ -267,13 +156,23 @@ export class NxteditionRocksDBStore implements BytesStore {
     } catch (cause) {
       throw new ProcessorStateError(this.name, `open ${this.params.directory}`, cause);
     }
-    this.db = db;
     this.batch = db.batch();
-    this.options = options;
-    this.generation++;
+    return db;
   }
 
-  private scan(
+  protected async closeDatabase(db: RocksLevel): Promise<void> {
+    const batch = this.batch;
+    this.batch = undefined;
+    await batch?.close();
+    // Closing syncs the WAL and closes the store's open iterators.
+    await db.close();
+  }
+
+  protected property(db: RocksLevel, name: string): string {
+    return db.getProperty(name);
+  }
+
+  protected scan(
     from: Buffer | undefined,
     to: Buffer | undefined,
     reverse: boolean,
@@ -348,24 +247,11 @@ export class NxteditionRocksDBStore implements BytesStore {
     }
   }
 
-  private requireOpen(): RocksLevel {
-    if (this.db === undefined) {
-      throw new StoreClosedError(this.name);
-    }
-    return this.db;
-  }
-
   private requireBatch(): NxtChainedBatch {
     if (this.batch === undefined) {
       throw new StoreClosedError(this.name);
     }
     return this.batch;
-  }
-
-  private assertGeneration(generation: number): void {
-    if (this.generation !== generation) {
-      throw new StoreClosedError(this.name, 'was closed while an iterator was open');
-    }
   }
 
   /** A closed store explains a failed call better than the binding's message does. */

@@ -1,6 +1,7 @@
 import type { StateStoreContext } from '../../processor/state-store-context';
 import type { BytesStore, BytesWrite, KeyValueBytes } from '../bytes-store';
 import { hasPrefix } from './byte-range';
+import { putIfAbsentThrough } from './read-modify-write';
 
 /**
  * One read of a store stack, in store keys (a key-value store's keys; a window store's
@@ -92,9 +93,7 @@ export abstract class AbstractStoreLayer {
   }
 
   putIfAbsent(key: Buffer, value: Buffer): Buffer | undefined {
-    const existing = this.get(key);
-    if (existing === undefined) this.put(key, value);
-    return existing;
+    return putIfAbsentThrough(this, key, value);
   }
 
   delete(key: Buffer): Buffer | undefined {

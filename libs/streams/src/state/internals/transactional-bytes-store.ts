@@ -5,6 +5,7 @@ import { assertBuffer, isEmptyRange, prefixUpperBound } from './byte-range';
 import { mergeDirty, type DirtyEntry, type MergeOrder } from './cache-merge';
 import { SortedKeyList } from './sorted-key-list';
 import type { TaskEngine, TaskEngines } from './task-engines';
+import { deleteThrough, putIfAbsentThrough } from './read-modify-write';
 
 /** Merge orders of pending writes over the engine's entries (nothing stored is skipped). */
 const FORWARD: MergeOrder = { compare: (a, b) => Buffer.compare(a, b), skip: () => false };
@@ -123,15 +124,11 @@ export class TransactionalBytesStore implements BytesStore, TaskEngine {
   }
 
   putIfAbsent(key: Buffer, value: Buffer): Buffer | undefined {
-    const existing = this.get(key);
-    if (existing === undefined) this.put(key, value);
-    return existing;
+    return putIfAbsentThrough(this, key, value);
   }
 
   delete(key: Buffer): Buffer | undefined {
-    const existing = this.get(key);
-    if (existing !== undefined) this.put(key, null);
-    return existing;
+    return deleteThrough(this, key);
   }
 
   range(from: Buffer | undefined, to: Buffer | undefined): IterableIterator<KeyValueBytes> {
