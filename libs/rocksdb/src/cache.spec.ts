@@ -1,5 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Cache } from './cache';
@@ -7,6 +5,7 @@ import { RocksDB } from './rocksdb';
 import { RocksDBClosedError } from './rocksdb-closed-error';
 import { WriteBatch } from './write-batch';
 import { WriteBufferManager } from './write-buffer-manager';
+import { useTempDirectory } from '../test-support/temp-directory';
 
 const MiB = 1024 * 1024;
 
@@ -18,12 +17,12 @@ function fill(db: RocksDB, prefix: string, count: number, size: number): void {
   db.write(batch);
 }
 
+const root = useTempDirectory('nest-streams-rocksdb-cache-');
+
 describe('Cache and WriteBufferManager shared by databases', () => {
-  let root: string;
   let dbs: RocksDB[];
 
   beforeEach(() => {
-    root = mkdtempSync(join(tmpdir(), 'nest-streams-rocksdb-cache-'));
     dbs = [];
   });
 
@@ -31,11 +30,10 @@ describe('Cache and WriteBufferManager shared by databases', () => {
     for (const db of dbs) {
       await db.close();
     }
-    rmSync(root, { recursive: true, force: true });
   });
 
   const open = async (name: string, options = {}): Promise<RocksDB> => {
-    const db = await RocksDB.open(join(root, name), options);
+    const db = await RocksDB.open(join(root(), name), options);
     dbs.push(db);
     return db;
   };
@@ -119,7 +117,7 @@ describe('Cache and WriteBufferManager shared by databases', () => {
     await db.flush();
     expect(db.get(Buffer.from('k00000001'))?.length).toBe(10);
     expect(db.getNumericProperty('rocksdb.block-cache-capacity')).toBe(8 * MiB);
-    await expect(RocksDB.open(join(root, 'other'), { blockCache: cache })).rejects.toBeInstanceOf(
+    await expect(RocksDB.open(join(root(), 'other'), { blockCache: cache })).rejects.toBeInstanceOf(
       RocksDBClosedError,
     );
   });

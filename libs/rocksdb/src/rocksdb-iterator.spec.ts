@@ -1,23 +1,22 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IteratorOptions } from './options';
 import { RocksDB } from './rocksdb';
 import { RocksDBClosedError } from './rocksdb-closed-error';
 import { WriteBatch } from './write-batch';
+import { useTempDirectory } from '../test-support/temp-directory';
 
 const s = (text: string): Buffer => Buffer.from(text);
 
+const root = useTempDirectory('nest-streams-rocksdb-iterator-');
+
 describe('RocksDBIterator', () => {
-  let root: string;
   let db: RocksDB;
 
   const keys = (options: IteratorOptions): string[] =>
     [...db.iterator(options)].map((entry) => entry.key.toString());
 
   beforeEach(async () => {
-    root = mkdtempSync(join(tmpdir(), 'nest-streams-rocksdb-iterator-'));
-    db = await RocksDB.open(join(root, 'db'));
+    db = await RocksDB.open(join(root(), 'db'));
     const batch = new WriteBatch();
     for (const key of ['a', 'b', 'bb', 'c', 'd', 'e']) {
       batch.put(s(key), s(key.toUpperCase()));
@@ -27,7 +26,6 @@ describe('RocksDBIterator', () => {
 
   afterEach(async () => {
     await db.close();
-    rmSync(root, { recursive: true, force: true });
   });
 
   it('iterates forward and reverse within inclusive and exclusive bounds', () => {
@@ -97,7 +95,7 @@ describe('RocksDBIterator', () => {
     expect(() => idle.nextChunk(1)).toThrow(RocksDBClosedError);
     expect(() => busy.nextChunk(1)).toThrow(RocksDBClosedError);
     idle.close();
-    db = await RocksDB.open(join(root, 'db'));
+    db = await RocksDB.open(join(root(), 'db'));
   });
 
   it('stops early in a for-of loop and reads large ranges across chunks', () => {

@@ -1,12 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ADDON_PATH } from './internals/native';
 import { RocksDB } from './rocksdb';
 import { RocksDBClosedError } from './rocksdb-closed-error';
 import { RocksDBError } from './rocksdb-error';
 import { WriteBatch } from './write-batch';
+import { useTempDirectory } from '../test-support/temp-directory';
 
 const s = (text: string): Buffer => Buffer.from(text);
 
@@ -22,18 +22,18 @@ const CHILD_PRELUDE = `
   };`;
 const str = (value: Buffer | undefined): string | undefined => value?.toString();
 
+const root = useTempDirectory('nest-streams-rocksdb-');
+
 describe('RocksDB', () => {
-  let root: string;
   let open: RocksDB[];
 
   const openDb = async (name = 'db', options = {}): Promise<RocksDB> => {
-    const db = await RocksDB.open(join(root, name), options);
+    const db = await RocksDB.open(join(root(), name), options);
     open.push(db);
     return db;
   };
 
   beforeEach(() => {
-    root = mkdtempSync(join(tmpdir(), 'nest-streams-rocksdb-'));
     open = [];
   });
 
@@ -41,7 +41,6 @@ describe('RocksDB', () => {
     for (const db of open) {
       await db.close();
     }
-    rmSync(root, { recursive: true, force: true });
   });
 
   it('writes batches atomically and reads them back, sync and async', async () => {
@@ -101,11 +100,11 @@ describe('RocksDB', () => {
       maxBackgroundJobs: 3,
     });
     await db.close();
-    const file = readdirSync(join(root, 'opts'))
+    const file = readdirSync(join(root(), 'opts'))
       .filter((name) => name.startsWith('OPTIONS-'))
       .sort()
       .pop();
-    const text = readFileSync(join(root, 'opts', file ?? 'missing'), 'utf8');
+    const text = readFileSync(join(root(), 'opts', file ?? 'missing'), 'utf8');
     expect(text).toContain('max_write_buffer_number=5');
     expect(text).toContain(`write_buffer_size=${2 << 20}`);
     expect(text).toContain('compaction_style=kCompactionStyleLevel');
@@ -119,7 +118,7 @@ describe('RocksDB', () => {
 
   it('throws RocksDBError with the status when the directory is locked', async () => {
     await openDb('locked');
-    const failure = RocksDB.open(join(root, 'locked'));
+    const failure = RocksDB.open(join(root(), 'locked'));
     await expect(failure).rejects.toBeInstanceOf(RocksDBError);
     await expect(failure).rejects.toMatchObject({ status: 'IOError', message: /lock/i });
   });
@@ -136,13 +135,13 @@ describe('RocksDB', () => {
       db.write(new WriteBatch().put(s('a'), s('b')), { sync: true, disableWAL: true }),
     ).toThrow(typeError(/sync needs the WAL/));
     await expect(
-      RocksDB.open(join(root, 'bad'), { maxWriteBufferNumber: 1 }),
+      RocksDB.open(join(root(), 'bad'), { maxWriteBufferNumber: 1 }),
     ).rejects.toMatchObject({
       name: 'RangeError',
       message: expect.stringContaining('maxWriteBufferNumber'),
     });
     await expect(
-      RocksDB.open(join(root, 'bad'), { compression: 'brotli' as 'zstd' }),
+      RocksDB.open(join(root(), 'bad'), { compression: 'brotli' as 'zstd' }),
     ).rejects.toMatchObject({ name: 'TypeError', message: expect.stringContaining('compression') });
   });
 
@@ -165,7 +164,7 @@ describe('RocksDB', () => {
     }
     await expect(db.getAsync(s('a'))).rejects.toBeInstanceOf(RocksDBClosedError);
     await expect(db.flush()).rejects.toBeInstanceOf(RocksDBClosedError);
-    await expect(db.checkpoint(join(root, 'cp'))).rejects.toBeInstanceOf(RocksDBClosedError);
+    await expect(db.checkpoint(join(root(), 'cp'))).rejects.toBeInstanceOf(RocksDBClosedError);
     await closing;
     await db.close();
     iterator.close();
@@ -189,25 +188,25 @@ describe('RocksDB', () => {
   it('makes a checkpoint that holds writes made without the WAL', async () => {
     const db = await openDb('source', { walEnabled: false });
     db.write(new WriteBatch().put(s('a'), s('1')));
-    await db.checkpoint(join(root, 'copy'));
+    await db.checkpoint(join(root(), 'copy'));
     const copy = await openDb('copy');
     expect(str(copy.get(s('a')))).toBe('1');
-    await expect(db.checkpoint(join(root, 'copy'))).rejects.toBeInstanceOf(RocksDBError);
+    await expect(db.checkpoint(join(root(), 'copy'))).rejects.toBeInstanceOf(RocksDBError);
   });
 
   it('destroys a closed database', async () => {
     const db = await openDb('gone');
     db.put(s('a'), s('1'));
     await db.close();
-    await RocksDB.destroy(join(root, 'gone'));
-    expect(existsSync(join(root, 'gone', 'CURRENT'))).toBe(false);
+    await RocksDB.destroy(join(root(), 'gone'));
+    expect(existsSync(join(root(), 'gone', 'CURRENT'))).toBe(false);
     const fresh = await openDb('gone');
     expect(fresh.get(s('a'))).toBeUndefined();
   });
 
   it('closes a database that is garbage-collected, and exits cleanly with open ones', () => {
     const script = `${CHILD_PRELUDE}
-      const dir = ${JSON.stringify(root)};
+      const dir = ${JSON.stringify(root())};
       (async () => {
         {
           let db = new Database();
@@ -255,14 +254,14 @@ describe('RocksDB', () => {
     };
 
     it('loses WAL-off writes that were not flushed, keeps flushed ones', async () => {
-      crashAfterWrites(join(root, 'crash'), 'wal-off');
+      crashAfterWrites(join(root(), 'crash'), 'wal-off');
       const db = await openDb('crash');
       expect(str(db.get(s('a')))).toBe('flushed');
       expect(db.get(s('b'))).toBeUndefined();
     });
 
     it('replays WAL-on writes that were not flushed', async () => {
-      crashAfterWrites(join(root, 'crash'), 'wal-on');
+      crashAfterWrites(join(root(), 'crash'), 'wal-on');
       const db = await openDb('crash');
       expect(str(db.get(s('a')))).toBe('flushed');
       expect(str(db.get(s('b')))).toBe('not flushed');

@@ -1,22 +1,14 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRocksDBAvailable, rocksdbVersion, supportedCompressions } from '../addon-info';
 import { RocksDBUnavailableError } from '../rocksdb-unavailable-error';
 import { loadAddon } from './native';
 import { unpackEntries, unpackValues } from './packed';
+import { useTempDirectory } from '../../test-support/temp-directory';
+
+const root = useTempDirectory('nest-streams-rocksdb-native-');
 
 describe('the native addon', () => {
-  let root: string;
-
-  beforeEach(() => {
-    root = mkdtempSync(join(tmpdir(), 'nest-streams-rocksdb-native-'));
-  });
-
-  afterEach(() => {
-    rmSync(root, { recursive: true, force: true });
-  });
-
   it('is built here, against the system RocksDB', () => {
     expect(isRocksDBAvailable()).toBe(true);
     expect(rocksdbVersion()).toMatch(/^\d+\.\d+\.\d+$/);
@@ -24,9 +16,9 @@ describe('the native addon', () => {
   });
 
   it('throws RocksDBUnavailableError naming the install failure and what to install', () => {
-    const status = join(root, 'install-status.json');
+    const status = join(root(), 'install-status.json');
     writeFileSync(status, JSON.stringify({ reason: 'missing the RocksDB headers and library' }));
-    const attempt = (): unknown => loadAddon(join(root, 'missing.node'), status);
+    const attempt = (): unknown => loadAddon(join(root(), 'missing.node'), status);
     expect(attempt).toThrow(RocksDBUnavailableError);
     expect(attempt).toThrow(
       /missing the RocksDB headers and library.*apt-get install librocksdb-dev/,
@@ -35,7 +27,8 @@ describe('the native addon', () => {
   });
 
   it('says why the loader failed when the install left no reason', () => {
-    const attempt = (): unknown => loadAddon(join(root, 'missing.node'), join(root, 'none.json'));
+    const attempt = (): unknown =>
+      loadAddon(join(root(), 'missing.node'), join(root(), 'none.json'));
     expect(attempt).toThrow(
       expect.objectContaining({ reason: expect.stringMatching(/missing\.node/) }),
     );
@@ -44,7 +37,7 @@ describe('the native addon', () => {
   it('can be turned off with NEST_STREAMS_ROCKSDB_DISABLE=1', () => {
     process.env.NEST_STREAMS_ROCKSDB_DISABLE = '1';
     try {
-      expect(() => loadAddon(join(root, 'any.node'))).toThrow(
+      expect(() => loadAddon(join(root(), 'any.node'))).toThrow(
         expect.objectContaining({ reason: 'disabled by NEST_STREAMS_ROCKSDB_DISABLE=1' }),
       );
     } finally {

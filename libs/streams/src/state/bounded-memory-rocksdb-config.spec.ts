@@ -1,5 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StreamsConfigError } from '../errors/streams-config.error';
 import { BoundedMemoryRocksDBConfig } from './bounded-memory-rocksdb-config';
@@ -8,19 +6,17 @@ import { NativeRocksDBStore } from './internals/native-rocksdb.store';
 import { writtenRocksDBOptions } from './internals/rocksdb-options-file';
 import { RocksDBOptions } from './rocksdb-options';
 import { Stores } from './stores';
+import { useTempDirectory } from '../../../rocksdb/test-support/temp-directory';
 
 const MiB = 1024 * 1024;
 
+const root = useTempDirectory('bounded-memory-');
+
 describe('BoundedMemoryRocksDBConfig', () => {
-  let root: string;
   const open: BytesStore[] = [];
 
-  beforeEach(() => {
-    root = mkdtempSync(join(tmpdir(), 'bounded-memory-'));
-  });
   afterEach(async () => {
     for (const store of open.splice(0)) await store.close();
-    rmSync(root, { recursive: true, force: true });
   });
 
   async function openStores(setter: BoundedMemoryRocksDBConfig, count: number) {
@@ -28,7 +24,7 @@ describe('BoundedMemoryRocksDBConfig', () => {
     for (let i = 0; i < count; i++) {
       const name = `store-${i}`;
       const store = Stores.persistentKeyValueStore(name, { configSetter: setter }).get({
-        directory: join(root, name),
+        directory: join(root(), name),
         configs: {},
       });
       expect(store).toBeInstanceOf(NativeRocksDBStore);
@@ -91,7 +87,7 @@ describe('BoundedMemoryRocksDBConfig', () => {
     // Reads go through the shared cache too.
     expect(stores[3].get(Buffer.from('k-0-0005'))).toEqual(value);
 
-    const directory = join(root, 'store-0');
+    const directory = join(root(), 'store-0');
     await stores[0].close();
     const written = writtenRocksDBOptions(directory);
     expect(written.get('cache_index_and_filter_blocks')).toBe('true');

@@ -1,5 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { SessionWindow } from '../windowing/session-window';
 import { Windowed } from '../windowing/windowed';
@@ -10,6 +9,7 @@ import { SessionKeySchema } from './internals/session-key-schema';
 import { testStoreContext, type TestStoreContext } from '../../test-support/store-test-support';
 import type { SessionBytesStoreSupplier } from './session-bytes-store-supplier';
 import { Stores } from './stores';
+import { useTempDirectory } from '../../../rocksdb/test-support/temp-directory';
 
 const HOUR = 3_600_000;
 const session = (key: string, start: number, end: number): Windowed<string> =>
@@ -27,18 +27,13 @@ describe.each([
   ['in-memory', false],
   ['RocksDB', true],
 ])('session stores on the %s engine', (_engine, persistent) => {
-  let root: string;
   const opened: Opened[] = [];
 
-  beforeEach(() => {
-    root = mkdtempSync(join(tmpdir(), 'session-store-'));
-  });
   afterEach(async () => {
     for (const { store } of opened.splice(0)) await store.close();
-    rmSync(root, { recursive: true, force: true });
   });
 
-  async function open(taskDir = join(root, 'a'), logging = true): Promise<Opened> {
+  async function open(taskDir = join(root(), 'a'), logging = true): Promise<Opened> {
     const context = testStoreContext({ applicationId: 'shop', taskDir });
     const supplier: SessionBytesStoreSupplier = persistent
       ? Stores.persistentSessionStore('clicks', HOUR)
@@ -129,7 +124,7 @@ describe.each([
       partition: 0,
     });
 
-    const { context: target, store: restored } = await open(join(root, 'b'), false);
+    const { context: target, store: restored } = await open(join(root(), 'b'), false);
     expect(target.registrations[0].changelog).toBeUndefined();
     expect(target.recordCollector.records).toHaveLength(0);
     target.registrations[0].restoreBatch(
@@ -153,7 +148,7 @@ describe.each([
 
   if (persistent) {
     it('keeps its segments on disk across a reopen', async () => {
-      const taskDir = join(root, 'a');
+      const taskDir = join(root(), 'a');
       const first = await open(taskDir);
       first.store.put(session('alice', 0, 10), 7);
       await first.store.flush();
@@ -164,6 +159,8 @@ describe.each([
     });
   }
 });
+
+const root = useTempDirectory('session-store-');
 
 describe('Stores session suppliers', () => {
   it('describe their engine and the builder its changelog', () => {

@@ -1,5 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { RocksDBConfigError } from '../../errors/rocksdb-config.error';
 import type { RocksDBConfigSetter } from '../rocksdb-config-setter';
@@ -9,25 +8,18 @@ import { loadedRocksDBBindings } from './rocksdb-binding-guard';
 import { writtenRocksDBOptions as writtenOptions } from './rocksdb-options-file';
 import { NativeRocksDBStore } from './native-rocksdb.store';
 import { NxteditionRocksDBStore } from './nxtedition-rocksdb.store';
+import { useTempDirectory } from '../../../../rocksdb/test-support/temp-directory';
 
 describeBytesStoreContract(
   'NativeRocksDBStore',
   (name, directory) => new NativeRocksDBStore({ name, directory }),
 );
 
+const root = useTempDirectory('native-rocksdb-');
+
 describe('NativeRocksDBStore', () => {
-  let root: string;
-
-  beforeEach(() => {
-    root = mkdtempSync(join(tmpdir(), 'native-rocksdb-'));
-  });
-
-  afterEach(() => {
-    rmSync(root, { recursive: true, force: true });
-  });
-
   it("opens with Kafka Streams' defaults, all of them", async () => {
-    const directory = join(root, 'defaults');
+    const directory = join(root(), 'defaults');
     const store = new NativeRocksDBStore({ name: 'defaults', directory });
     await store.open();
     expect(store.appliedOptions?.walEnabled).toBe(false);
@@ -44,7 +36,7 @@ describe('NativeRocksDBStore', () => {
   });
 
   it('applies what the npm bindings cannot, and calls the setter’s close', async () => {
-    const directory = join(root, 'tuned');
+    const directory = join(root(), 'tuned');
     const seen: RocksDBOptions[] = [];
     const setter: RocksDBConfigSetter = {
       setConfig(storeName, options, configs) {
@@ -88,7 +80,7 @@ describe('NativeRocksDBStore', () => {
   it('rejects options it cannot apply, naming each', async () => {
     const store = new NativeRocksDBStore({
       name: 'impossible',
-      directory: join(root, 'impossible'),
+      directory: join(root(), 'impossible'),
       configSetter: {
         setConfig(_name, options) {
           options.maxWriteBufferNumber = 1;
@@ -118,7 +110,7 @@ describe('NativeRocksDBStore', () => {
   });
 
   it('flushes WAL-off writes to SST files, and fsyncs the WAL when it is on', async () => {
-    const store = new NativeRocksDBStore({ name: 'flush', directory: join(root, 'flush') });
+    const store = new NativeRocksDBStore({ name: 'flush', directory: join(root(), 'flush') });
     await store.open();
     store.putAll(
       Array.from({ length: 1000 }, (_, i) => ({
@@ -133,7 +125,7 @@ describe('NativeRocksDBStore', () => {
     await store.close();
     const logged = new NativeRocksDBStore({
       name: 'wal',
-      directory: join(root, 'wal'),
+      directory: join(root(), 'wal'),
       configSetter: { setConfig: (_name, options) => void (options.walEnabled = true) },
     });
     await logged.open();
@@ -144,7 +136,7 @@ describe('NativeRocksDBStore', () => {
   });
 
   it('bulk-loads through an SST file: sorted, last write wins, tombstones, after earlier writes', async () => {
-    const directory = join(root, 'bulk');
+    const directory = join(root(), 'bulk');
     const store = new NativeRocksDBStore({ name: 'bulk', directory });
     await store.open();
     const b = (text: string): Buffer => Buffer.from(text);
@@ -178,7 +170,7 @@ describe('NativeRocksDBStore', () => {
   });
 
   it('passes a TypeError through for a key that is not a Buffer', async () => {
-    const store = new NativeRocksDBStore({ name: 'types', directory: join(root, 'types') });
+    const store = new NativeRocksDBStore({ name: 'types', directory: join(root(), 'types') });
     await store.open();
     const notBuffer = 'a' as unknown as Buffer;
     for (const call of [
@@ -192,7 +184,7 @@ describe('NativeRocksDBStore', () => {
   });
 
   it('fails with a ProcessorStateError when the directory is locked by another store', async () => {
-    const directory = join(root, 'locked');
+    const directory = join(root(), 'locked');
     const first = new NativeRocksDBStore({ name: 'first', directory });
     const second = new NativeRocksDBStore({ name: 'second', directory });
     await first.open();
@@ -204,10 +196,10 @@ describe('NativeRocksDBStore', () => {
   });
 
   it('refuses to load another RocksDB binding into the same process', async () => {
-    const store = new NativeRocksDBStore({ name: 'loaded', directory: join(root, 'loaded') });
+    const store = new NativeRocksDBStore({ name: 'loaded', directory: join(root(), 'loaded') });
     await store.open();
     expect(loadedRocksDBBindings()).toEqual(['@nest-streams/rocksdb']);
-    const other = new NxteditionRocksDBStore({ name: 'other', directory: join(root, 'other') });
+    const other = new NxteditionRocksDBStore({ name: 'other', directory: join(root(), 'other') });
     await expect(other.open()).rejects.toMatchObject({ code: 'ROCKSDB_BINDING_CONFLICT' });
     expect(loadedRocksDBBindings()).toEqual(['@nest-streams/rocksdb']);
     await store.close();

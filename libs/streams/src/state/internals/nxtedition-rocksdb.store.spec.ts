@@ -1,45 +1,23 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RocksDBConfigError } from '../../errors/rocksdb-config.error';
 import type { RocksDBConfigSetter } from '../rocksdb-config-setter';
 import type { RocksDBOptions } from '../rocksdb-options';
 import { describeBytesStoreContract } from '../../../test-support/bytes-store.contract';
 import { NxteditionRocksDBStore } from './nxtedition-rocksdb.store';
+import { writtenRocksDBOptions as writtenOptions } from './rocksdb-options-file';
 import { BoundedMemoryRocksDBConfig } from '../bounded-memory-rocksdb-config';
+import { useTempDirectory } from '../../../../rocksdb/test-support/temp-directory';
 
 describeBytesStoreContract(
   'NxteditionRocksDBStore',
   (name, directory) => new NxteditionRocksDBStore({ name, directory }),
 );
 
-/** The `key=value` lines of the newest RocksDB OPTIONS file in `directory`. */
-function writtenOptions(directory: string): Map<string, string> {
-  const file = readdirSync(directory)
-    .filter((name) => name.startsWith('OPTIONS-'))
-    .sort()
-    .pop();
-  const lines = readFileSync(join(directory, file ?? 'missing'), 'utf8').split('\n');
-  return new Map(
-    lines
-      .map((line) => line.trim().split('='))
-      .filter((parts): parts is [string, string] => parts.length === 2),
-  );
-}
+const root = useTempDirectory('nxtedition-rocksdb-');
 
 describe('NxteditionRocksDBStore', () => {
-  let root: string;
-
-  beforeEach(() => {
-    root = mkdtempSync(join(tmpdir(), 'nxtedition-rocksdb-'));
-  });
-
-  afterEach(() => {
-    rmSync(root, { recursive: true, force: true });
-  });
-
   it("opens with Kafka Streams' defaults where the binding can apply them", async () => {
-    const directory = join(root, 'defaults');
+    const directory = join(root(), 'defaults');
     const store = new NxteditionRocksDBStore({ name: 'defaults', directory });
     await store.open();
     expect(store.metrics().blockCacheCapacityBytes).toBe(50 * 1024 * 1024);
@@ -54,7 +32,7 @@ describe('NxteditionRocksDBStore', () => {
   });
 
   it('applies a config setter and calls its close with the same options', async () => {
-    const directory = join(root, 'tuned');
+    const directory = join(root(), 'tuned');
     const seen: RocksDBOptions[] = [];
     const setter: RocksDBConfigSetter = {
       setConfig(storeName, options, configs) {
@@ -94,7 +72,7 @@ describe('NxteditionRocksDBStore', () => {
   it('rejects options the binding cannot apply, naming each', async () => {
     const store = new NxteditionRocksDBStore({
       name: 'impossible',
-      directory: join(root, 'impossible'),
+      directory: join(root(), 'impossible'),
       configSetter: {
         setConfig(_name, options) {
           options.maxWriteBufferNumber = 3;
@@ -122,7 +100,7 @@ describe('NxteditionRocksDBStore', () => {
     const shared = { native: {}, capacity: () => 1 } as unknown as RocksDBOptions['blockCache'];
     const store = new NxteditionRocksDBStore({
       name: 'bounded',
-      directory: join(root, 'bounded'),
+      directory: join(root(), 'bounded'),
       configSetter: {
         setConfig(_name, options) {
           options.blockCache = shared;
@@ -150,7 +128,7 @@ describe('NxteditionRocksDBStore', () => {
     });
     const store = new NxteditionRocksDBStore({
       name: 'fallback',
-      directory: join(root, 'fallback'),
+      directory: join(root(), 'fallback'),
       configSetter: setter,
     });
     await store.open();
@@ -164,7 +142,7 @@ describe('NxteditionRocksDBStore', () => {
   });
 
   it('reports memory and compaction metrics', async () => {
-    const store = new NxteditionRocksDBStore({ name: 'metrics', directory: join(root, 'm') });
+    const store = new NxteditionRocksDBStore({ name: 'metrics', directory: join(root(), 'm') });
     await store.open();
     store.putAll(
       Array.from({ length: 1000 }, (_, i) => ({
@@ -183,7 +161,7 @@ describe('NxteditionRocksDBStore', () => {
   });
 
   it('fails with a ProcessorStateError when the directory is locked by another store', async () => {
-    const directory = join(root, 'locked');
+    const directory = join(root(), 'locked');
     const first = new NxteditionRocksDBStore({ name: 'first', directory });
     const second = new NxteditionRocksDBStore({ name: 'second', directory });
     await first.open();

@@ -1,20 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Stores } from '../stores';
 import { NxteditionRocksDBStore } from './nxtedition-rocksdb.store';
 import { loadedRocksDBBindings } from './rocksdb-binding-guard';
 import { chooseRocksDBEngine, FALLBACK_LOSSES } from './rocksdb-engine-choice';
+import { useTempDirectory } from '../../../../rocksdb/test-support/temp-directory';
 
 // This file runs in jest.nxtedition-rocksdb.config.js, where NEST_STREAMS_ROCKSDB_DISABLE=1
 // makes the addon refuse to load: the situation of a machine without the system RocksDB.
-describe('the RocksDB engine of a process where the addon is not available', () => {
-  let root: string;
-  beforeEach(() => {
-    root = mkdtempSync(join(tmpdir(), 'engine-fallback-'));
-  });
-  afterEach(() => rmSync(root, { recursive: true, force: true }));
+const root = useTempDirectory('engine-fallback-');
 
+describe('the RocksDB engine of a process where the addon is not available', () => {
   it('falls back to @nxtedition/rocksdb and says once what is lost and why', async () => {
     expect(process.env.NEST_STREAMS_ROCKSDB_DISABLE).toBe('1');
     const logger = { info: jest.fn(), warn: jest.fn() };
@@ -37,7 +32,7 @@ describe('the RocksDB engine of a process where the addon is not available', () 
     }
 
     const store = Stores.persistentKeyValueStore('stats-store').get({
-      directory: join(root, 'stats-store'),
+      directory: join(root(), 'stats-store'),
       configs: {},
     });
     expect(store).toBeInstanceOf(NxteditionRocksDBStore);

@@ -1,18 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Stores } from '../stores';
 import { NativeRocksDBStore } from './native-rocksdb.store';
 import { loadedRocksDBBindings } from './rocksdb-binding-guard';
 import { chooseRocksDBEngine, chosenRocksDBEngine } from './rocksdb-engine-choice';
+import { useTempDirectory } from '../../../../rocksdb/test-support/temp-directory';
+
+const root = useTempDirectory('engine-choice-');
 
 describe('the RocksDB engine of a process where the addon is built', () => {
-  let root: string;
-  beforeEach(() => {
-    root = mkdtempSync(join(tmpdir(), 'engine-choice-'));
-  });
-  afterEach(() => rmSync(root, { recursive: true, force: true }));
-
   it('is @nest-streams/rocksdb, chosen once, and logged at info level only', async () => {
     expect(chosenRocksDBEngine()).toBeUndefined();
     const logger = { info: jest.fn(), warn: jest.fn() };
@@ -25,7 +20,7 @@ describe('the RocksDB engine of a process where the addon is built', () => {
     );
 
     const store = Stores.persistentKeyValueStore('stats-store').get({
-      directory: join(root, 'stats-store'),
+      directory: join(root(), 'stats-store'),
       configs: {},
     });
     expect(store).toBeInstanceOf(NativeRocksDBStore);

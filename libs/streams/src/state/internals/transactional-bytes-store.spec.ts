@@ -1,10 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeBytesStoreContract } from '../../../test-support/bytes-store.contract';
 import { NativeRocksDBStore } from './native-rocksdb.store';
 import { TaskEngines } from './task-engines';
 import { TransactionalBytesStore } from './transactional-bytes-store';
+import { useTempDirectory } from '../../../../rocksdb/test-support/temp-directory';
 
 const s = (text: string): Buffer => Buffer.from(text);
 const text = (entries: Iterable<{ key: Buffer; value: Buffer }>): string[] =>
@@ -38,22 +37,21 @@ describeBytesStoreContract('TransactionalBytesStore (writes pending until commit
   return new CommittingOnFlush(new NativeRocksDBStore({ name, directory: dir }), engines);
 });
 
+const root = useTempDirectory('transactional-');
+
 describe('TransactionalBytesStore', () => {
-  let root: string;
   let engines: TaskEngines;
   let engine: NativeRocksDBStore;
   let store: TransactionalBytesStore;
 
   beforeEach(async () => {
-    root = mkdtempSync(join(tmpdir(), 'transactional-'));
     engines = new TaskEngines();
-    engine = new NativeRocksDBStore({ name: 's', directory: join(root, 's') });
+    engine = new NativeRocksDBStore({ name: 's', directory: join(root(), 's') });
     store = new TransactionalBytesStore(engine, engines);
     await store.open();
   });
   afterEach(async () => {
     await store.close();
-    rmSync(root, { recursive: true, force: true });
   });
 
   it("reports the RocksDB engine's figures (the metered store reads them through it)", () => {
