@@ -1,11 +1,9 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { RocksDBConfigError } from '../../errors/rocksdb-config.error';
-import type { RocksDBConfigSetter } from '../rocksdb-config-setter';
 import type { RocksDBOptions } from '../rocksdb-options';
 import { describeBytesStoreContract } from '../../../test-support/bytes-store.contract';
+import { describeRocksDBEngineContract } from '../../../test-support/rocksdb-engine.contract';
 import { loadedRocksDBBindings } from './rocksdb-binding-guard';
-import { writtenRocksDBOptions as writtenOptions } from './rocksdb-options-file';
 import { NativeRocksDBStore } from './native-rocksdb.store';
 import { NxteditionRocksDBStore } from './nxtedition-rocksdb.store';
 import { useTempDirectory } from '../../../../rocksdb/test-support/temp-directory';
@@ -15,100 +13,46 @@ describeBytesStoreContract(
   (name, directory) => new NativeRocksDBStore({ name, directory }),
 );
 
+describeRocksDBEngineContract('NativeRocksDBStore', (params) => new NativeRocksDBStore(params), {
+  engine: '@nest-streams/rocksdb',
+  walEnabled: false,
+  defaults: { max_write_buffer_number: '3', max_write_buffer_size_to_maintain: '0' },
+  // What the npm bindings cannot apply.
+  tune(options) {
+    options.maxWriteBufferNumber = 2;
+    options.maxOpenFiles = 500;
+    options.compression = 'snappy';
+    options.cacheIndexAndFilterBlocks = true;
+    options.parallelism = 3;
+  },
+  tuned: {
+    max_write_buffer_number: '2',
+    max_open_files: '500',
+    compression: 'kSnappyCompression',
+    cache_index_and_filter_blocks: 'true',
+    max_background_jobs: '3',
+  },
+  impossible(options) {
+    options.maxWriteBufferNumber = 1;
+    options.maxOpenFiles = 5;
+    options.blockCacheSize = 0;
+    options.cacheIndexAndFilterBlocks = true;
+    options.compression = 'lz4' as 'zstd';
+    options.maxBackgroundJobs = -1;
+    options.blockCache = { capacity: () => 1 } as unknown as RocksDBOptions['blockCache'];
+  },
+  problems: [
+    'maxWriteBufferNumber=1',
+    'compression=lz4',
+    'maxOpenFiles=5',
+    'maxBackgroundJobs=-1',
+    'blockCache (a Cache of @nest-streams/rocksdb',
+  ],
+});
+
 const root = useTempDirectory('native-rocksdb-');
 
 describe('NativeRocksDBStore', () => {
-  it("opens with Kafka Streams' defaults, all of them", async () => {
-    const directory = join(root(), 'defaults');
-    const store = new NativeRocksDBStore({ name: 'defaults', directory });
-    await store.open();
-    expect(store.appliedOptions?.walEnabled).toBe(false);
-    expect(store.metrics().blockCacheCapacityBytes).toBe(50 * 1024 * 1024);
-    await store.close();
-    const written = writtenOptions(directory);
-    expect(written.get('write_buffer_size')).toBe(String(16 * 1024 * 1024));
-    expect(written.get('max_write_buffer_number')).toBe('3');
-    expect(written.get('compression')).toBe('kNoCompression');
-    expect(written.get('compaction_style')).toBe('kCompactionStyleUniversal');
-    expect(written.get('block_size')).toBe('4096');
-    expect(written.get('filter_policy')).toBe('bloomfilter:10:false');
-    expect(written.get('max_write_buffer_size_to_maintain')).toBe('0');
-  });
-
-  it('applies what the npm bindings cannot, and calls the setter’s close', async () => {
-    const directory = join(root(), 'tuned');
-    const seen: RocksDBOptions[] = [];
-    const setter: RocksDBConfigSetter = {
-      setConfig(storeName, options, configs) {
-        expect(storeName).toBe('tuned');
-        expect(configs).toEqual({ 'application.id': 'app' });
-        options.blockCacheSize = 8 * 1024 * 1024;
-        options.writeBufferSize = 4 * 1024 * 1024;
-        options.maxWriteBufferNumber = 2;
-        options.maxOpenFiles = 500;
-        options.compression = 'snappy';
-        options.compactionStyle = 'level';
-        options.cacheIndexAndFilterBlocks = true;
-        options.parallelism = 3;
-        seen.push(options);
-      },
-      close(_storeName, options) {
-        seen.push(options);
-      },
-    };
-    const store = new NativeRocksDBStore({
-      name: 'tuned',
-      directory,
-      configSetter: setter,
-      configs: { 'application.id': 'app' },
-    });
-    await store.open();
-    expect(store.metrics().blockCacheCapacityBytes).toBe(8 * 1024 * 1024);
-    await store.close();
-    expect(seen).toHaveLength(2);
-    expect(seen[1]).toBe(seen[0]);
-    const written = writtenOptions(directory);
-    expect(written.get('write_buffer_size')).toBe(String(4 * 1024 * 1024));
-    expect(written.get('max_write_buffer_number')).toBe('2');
-    expect(written.get('max_open_files')).toBe('500');
-    expect(written.get('compression')).toBe('kSnappyCompression');
-    expect(written.get('compaction_style')).toBe('kCompactionStyleLevel');
-    expect(written.get('cache_index_and_filter_blocks')).toBe('true');
-    expect(written.get('max_background_jobs')).toBe('3');
-  });
-
-  it('rejects options it cannot apply, naming each', async () => {
-    const store = new NativeRocksDBStore({
-      name: 'impossible',
-      directory: join(root(), 'impossible'),
-      configSetter: {
-        setConfig(_name, options) {
-          options.maxWriteBufferNumber = 1;
-          options.maxOpenFiles = 5;
-          options.blockCacheSize = 0;
-          options.cacheIndexAndFilterBlocks = true;
-          options.compression = 'lz4' as 'zstd';
-          options.maxBackgroundJobs = -1;
-          options.blockCache = { capacity: () => 1 } as unknown as RocksDBOptions['blockCache'];
-        },
-      },
-    });
-    const failure = store.open();
-    await expect(failure).rejects.toBeInstanceOf(RocksDBConfigError);
-    await expect(failure).rejects.toMatchObject({
-      code: 'ROCKSDB_CONFIG_INVALID',
-      engine: '@nest-streams/rocksdb',
-      problems: [
-        expect.stringContaining('maxWriteBufferNumber=1'),
-        expect.stringContaining('compression=lz4'),
-        expect.stringContaining('maxOpenFiles=5'),
-        expect.stringContaining('maxBackgroundJobs=-1'),
-        expect.stringContaining('blockCache (a Cache of @nest-streams/rocksdb'),
-      ],
-    });
-    expect(store.isOpen()).toBe(false);
-  });
-
   it('flushes WAL-off writes to SST files, and fsyncs the WAL when it is on', async () => {
     const store = new NativeRocksDBStore({ name: 'flush', directory: join(root(), 'flush') });
     await store.open();
@@ -181,18 +125,6 @@ describe('NativeRocksDBStore', () => {
       expect(call).toThrow(expect.objectContaining({ name: 'TypeError' }));
     }
     await store.close();
-  });
-
-  it('fails with a ProcessorStateError when the directory is locked by another store', async () => {
-    const directory = join(root(), 'locked');
-    const first = new NativeRocksDBStore({ name: 'first', directory });
-    const second = new NativeRocksDBStore({ name: 'second', directory });
-    await first.open();
-    await expect(second.open()).rejects.toMatchObject({
-      code: 'PROCESSOR_STATE_ERROR',
-      message: expect.stringMatching(/lock/i),
-    });
-    await first.close();
   });
 
   it('refuses to load another RocksDB binding into the same process', async () => {

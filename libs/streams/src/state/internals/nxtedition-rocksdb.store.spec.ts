@@ -1,10 +1,8 @@
 import { join } from 'node:path';
-import { RocksDBConfigError } from '../../errors/rocksdb-config.error';
-import type { RocksDBConfigSetter } from '../rocksdb-config-setter';
 import type { RocksDBOptions } from '../rocksdb-options';
 import { describeBytesStoreContract } from '../../../test-support/bytes-store.contract';
+import { describeRocksDBEngineContract } from '../../../test-support/rocksdb-engine.contract';
 import { NxteditionRocksDBStore } from './nxtedition-rocksdb.store';
-import { writtenRocksDBOptions as writtenOptions } from './rocksdb-options-file';
 import { BoundedMemoryRocksDBConfig } from '../bounded-memory-rocksdb-config';
 import { useTempDirectory } from '../../../../rocksdb/test-support/temp-directory';
 
@@ -13,89 +11,38 @@ describeBytesStoreContract(
   (name, directory) => new NxteditionRocksDBStore({ name, directory }),
 );
 
+describeRocksDBEngineContract(
+  'NxteditionRocksDBStore',
+  (params) => new NxteditionRocksDBStore(params),
+  {
+    engine: '@nxtedition/rocksdb',
+    walEnabled: true,
+    // The binding fixes the number of memtables.
+    defaults: { max_write_buffer_number: '6' },
+    tune(options) {
+      options.blockSize = 16 * 1024;
+      options.bloomFilterBitsPerKey = 0;
+      options.compression = 'zstd';
+    },
+    tuned: { block_size: String(16 * 1024), filter_policy: 'nullptr' },
+    impossible(options) {
+      options.maxWriteBufferNumber = 3;
+      options.maxOpenFiles = 100;
+      options.walEnabled = false;
+      options.compression = 'snappy';
+    },
+    problems: [
+      'maxWriteBufferNumber=3',
+      'compression=snappy',
+      'maxOpenFiles=100',
+      'walEnabled=false',
+    ],
+  },
+);
+
 const root = useTempDirectory('nxtedition-rocksdb-');
 
 describe('NxteditionRocksDBStore', () => {
-  it("opens with Kafka Streams' defaults where the binding can apply them", async () => {
-    const directory = join(root(), 'defaults');
-    const store = new NxteditionRocksDBStore({ name: 'defaults', directory });
-    await store.open();
-    expect(store.metrics().blockCacheCapacityBytes).toBe(50 * 1024 * 1024);
-    await store.close();
-    const written = writtenOptions(directory);
-    expect(written.get('write_buffer_size')).toBe(String(16 * 1024 * 1024));
-    expect(written.get('max_write_buffer_number')).toBe('6');
-    expect(written.get('compression')).toBe('kNoCompression');
-    expect(written.get('compaction_style')).toBe('kCompactionStyleUniversal');
-    expect(written.get('block_size')).toBe('4096');
-    expect(written.get('filter_policy')).toBe('bloomfilter:10:false');
-  });
-
-  it('applies a config setter and calls its close with the same options', async () => {
-    const directory = join(root(), 'tuned');
-    const seen: RocksDBOptions[] = [];
-    const setter: RocksDBConfigSetter = {
-      setConfig(storeName, options, configs) {
-        expect(storeName).toBe('tuned');
-        expect(configs).toEqual({ 'application.id': 'app' });
-        options.blockCacheSize = 8 * 1024 * 1024;
-        options.writeBufferSize = 4 * 1024 * 1024;
-        options.blockSize = 16 * 1024;
-        options.bloomFilterBitsPerKey = 0;
-        options.compactionStyle = 'level';
-        options.compression = 'zstd';
-        seen.push(options);
-      },
-      close(_storeName, options) {
-        seen.push(options);
-      },
-    };
-    const store = new NxteditionRocksDBStore({
-      name: 'tuned',
-      directory,
-      configSetter: setter,
-      configs: { 'application.id': 'app' },
-    });
-    await store.open();
-    expect(store.appliedOptions?.blockCacheSize).toBe(8 * 1024 * 1024);
-    expect(store.metrics().blockCacheCapacityBytes).toBe(8 * 1024 * 1024);
-    await store.close();
-    expect(seen).toHaveLength(2);
-    expect(seen[1]).toBe(seen[0]);
-    const written = writtenOptions(directory);
-    expect(written.get('write_buffer_size')).toBe(String(4 * 1024 * 1024));
-    expect(written.get('block_size')).toBe(String(16 * 1024));
-    expect(written.get('filter_policy')).toBe('nullptr');
-    expect(written.get('compaction_style')).toBe('kCompactionStyleLevel');
-  });
-
-  it('rejects options the binding cannot apply, naming each', async () => {
-    const store = new NxteditionRocksDBStore({
-      name: 'impossible',
-      directory: join(root(), 'impossible'),
-      configSetter: {
-        setConfig(_name, options) {
-          options.maxWriteBufferNumber = 3;
-          options.maxOpenFiles = 100;
-          options.walEnabled = false;
-          options.compression = 'snappy';
-        },
-      },
-    });
-    const failure = store.open();
-    await expect(failure).rejects.toBeInstanceOf(RocksDBConfigError);
-    await expect(failure).rejects.toMatchObject({
-      code: 'ROCKSDB_CONFIG_INVALID',
-      problems: [
-        expect.stringContaining('maxWriteBufferNumber=3'),
-        expect.stringContaining('compression=snappy'),
-        expect.stringContaining('maxOpenFiles=100'),
-        expect.stringContaining('walEnabled=false'),
-      ],
-    });
-    expect(store.isOpen()).toBe(false);
-  });
-
   it('refuses the shared objects of bounded memory, and the settings it has no knob for', async () => {
     const shared = { native: {}, capacity: () => 1 } as unknown as RocksDBOptions['blockCache'];
     const store = new NxteditionRocksDBStore({
@@ -158,17 +105,5 @@ describe('NxteditionRocksDBStore', () => {
     expect(metrics.totalSstFilesBytes).toBe(0);
     expect(metrics.compactionPending).toBe(false);
     await store.close();
-  });
-
-  it('fails with a ProcessorStateError when the directory is locked by another store', async () => {
-    const directory = join(root(), 'locked');
-    const first = new NxteditionRocksDBStore({ name: 'first', directory });
-    const second = new NxteditionRocksDBStore({ name: 'second', directory });
-    await first.open();
-    await expect(second.open()).rejects.toMatchObject({
-      code: 'PROCESSOR_STATE_ERROR',
-      message: expect.stringMatching(/lock/i),
-    });
-    await first.close();
   });
 });
