@@ -1,31 +1,23 @@
 // A block cache (LRU or HyperClock) that several databases can share.
 #pragma once
 
-#include <napi.h>
 #include <rocksdb/cache.h>
 
-#include <memory>
+#include "shared_handle.h"
 
 namespace nsr {
 
-class Cache : public Napi::ObjectWrap<Cache> {
+class Cache : public SharedHandle<Cache, rocksdb::Cache> {
  public:
+  static constexpr const char* kClassName = "Cache";
+  static constexpr const char* kClosedMessage = "the cache is closed";
+  static constexpr Napi::FunctionReference AddonData::*kConstructor = &AddonData::cache;
+
   static Napi::Function Define(Napi::Env env);
   explicit Cache(const Napi::CallbackInfo& info);
 
-  // The cache behind a JS Cache object, or a TypeError / closed error.
-  static std::shared_ptr<rocksdb::Cache> From(const Napi::Value& value, const char* name);
-
  private:
-  Napi::Value Usage(const Napi::CallbackInfo& info);
-  Napi::Value PinnedUsage(const Napi::CallbackInfo& info);
-  Napi::Value Capacity(const Napi::CallbackInfo& info);
   void SetCapacity(const Napi::CallbackInfo& info);
-  void Close(const Napi::CallbackInfo& info);
-  rocksdb::Cache& Require(Napi::Env env) const;
-
-  // Released by close(); databases opened with the cache keep their own reference.
-  std::shared_ptr<rocksdb::Cache> cache_;
 };
 
 }  // namespace nsr

@@ -78,44 +78,50 @@ rocksdb::Slice BufferSlice(const Napi::Value& value, const char* name) {
   return rocksdb::Slice(buffer.Data(), buffer.Length());
 }
 
-bool OptionalBool(const Napi::Object& options, const char* name, bool fallback) {
+namespace {
+
+// Option `name`: undefined, or a value that `is` accepts (a TypeError saying it must be `type`).
+Napi::Value TypedOption(const Napi::Object& options, const char* name,
+                        bool (Napi::Value::*is)() const, const char* type) {
   Napi::Value value = options.Get(name);
-  if (value.IsUndefined()) return fallback;
-  if (!value.IsBoolean()) {
-    throw Napi::TypeError::New(options.Env(), std::string(name) + " must be a boolean");
+  if (!value.IsUndefined() && !(value.*is)()) {
+    throw Napi::TypeError::New(options.Env(), std::string(name) + " must be " + type);
   }
-  return value.As<Napi::Boolean>().Value();
+  return value;
+}
+
+// `number` when it is an integer in [min, max], or a RangeError naming `name`.
+int64_t CheckedInteger(Napi::Env env, double number, const char* name, int64_t min, int64_t max) {
+  if (!std::isfinite(number) || std::floor(number) != number || number < static_cast<double>(min) ||
+      number > static_cast<double>(max)) {
+    throw Napi::RangeError::New(env, std::string(name) + " must be an integer in [" +
+                                         std::to_string(min) + ", " + std::to_string(max) + "]");
+  }
+  return static_cast<int64_t>(number);
+}
+
+}  // namespace
+
+bool OptionalBool(const Napi::Object& options, const char* name, bool fallback) {
+  Napi::Value value = TypedOption(options, name, &Napi::Value::IsBoolean, "a boolean");
+  return value.IsUndefined() ? fallback : value.As<Napi::Boolean>().Value();
 }
 
 double OptionalNumber(const Napi::Object& options, const char* name, double fallback) {
-  Napi::Value value = options.Get(name);
-  if (value.IsUndefined()) return fallback;
-  if (!value.IsNumber()) {
-    throw Napi::TypeError::New(options.Env(), std::string(name) + " must be a number");
-  }
-  return value.As<Napi::Number>().DoubleValue();
+  Napi::Value value = TypedOption(options, name, &Napi::Value::IsNumber, "a number");
+  return value.IsUndefined() ? fallback : value.As<Napi::Number>().DoubleValue();
 }
 
 std::string OptionalString(const Napi::Object& options, const char* name,
                            const std::string& fallback) {
-  Napi::Value value = options.Get(name);
-  if (value.IsUndefined()) return fallback;
-  if (!value.IsString()) {
-    throw Napi::TypeError::New(options.Env(), std::string(name) + " must be a string");
-  }
-  return value.As<Napi::String>().Utf8Value();
+  Napi::Value value = TypedOption(options, name, &Napi::Value::IsString, "a string");
+  return value.IsUndefined() ? fallback : value.As<Napi::String>().Utf8Value();
 }
 
 int64_t OptionalInteger(const Napi::Object& options, const char* name, int64_t fallback,
                         int64_t min, int64_t max) {
   double value = OptionalNumber(options, name, static_cast<double>(fallback));
-  if (!std::isfinite(value) || std::floor(value) != value || value < static_cast<double>(min) ||
-      value > static_cast<double>(max)) {
-    throw Napi::RangeError::New(options.Env(), std::string(name) + " must be an integer in [" +
-                                                   std::to_string(min) + ", " +
-                                                   std::to_string(max) + "]");
-  }
-  return static_cast<int64_t>(value);
+  return CheckedInteger(options.Env(), value, name, min, max);
 }
 
 int64_t IntegerArgument(const Napi::CallbackInfo& info, size_t index, const char* name,
@@ -123,13 +129,7 @@ int64_t IntegerArgument(const Napi::CallbackInfo& info, size_t index, const char
   Napi::Value value = info[index];
   if (value.IsUndefined()) return fallback;
   double number = value.IsNumber() ? value.As<Napi::Number>().DoubleValue() : NAN;
-  if (!std::isfinite(number) || std::floor(number) != number || number < static_cast<double>(min) ||
-      number > static_cast<double>(max)) {
-    throw Napi::RangeError::New(info.Env(), std::string(name) + " must be an integer in [" +
-                                                std::to_string(min) + ", " + std::to_string(max) +
-                                                "]");
-  }
-  return static_cast<int64_t>(number);
+  return CheckedInteger(info.Env(), number, name, min, max);
 }
 
 Napi::Object OptionsArgument(const Napi::CallbackInfo& info, size_t index) {

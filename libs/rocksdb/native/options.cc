@@ -76,7 +76,9 @@ OpenConfig ParseOpenOptions(const Napi::Object& js) {
 #endif
   options.max_write_buffer_size_to_maintain = 0;
   Napi::Value manager = js.Get("writeBufferManager");
-  if (!manager.IsUndefined()) options.write_buffer_manager = WriteBufferManager::From(manager);
+  if (!manager.IsUndefined()) {
+    options.write_buffer_manager = WriteBufferManager::From(manager, "writeBufferManager");
+  }
 
   std::string style = OptionalString(js, "compactionStyle", "universal");
   if (style == "universal") {

@@ -2,30 +2,21 @@
 // to a block cache (Kafka Streams' BoundedMemoryRocksDBConfig). It never stalls writes.
 #pragma once
 
-#include <napi.h>
 #include <rocksdb/write_buffer_manager.h>
 
-#include <memory>
+#include "shared_handle.h"
 
 namespace nsr {
 
-class WriteBufferManager : public Napi::ObjectWrap<WriteBufferManager> {
+class WriteBufferManager : public SharedHandle<WriteBufferManager, rocksdb::WriteBufferManager> {
  public:
+  static constexpr const char* kClassName = "WriteBufferManager";
+  static constexpr const char* kClosedMessage = "the write buffer manager is closed";
+  static constexpr Napi::FunctionReference AddonData::*kConstructor =
+      &AddonData::write_buffer_manager;
+
   static Napi::Function Define(Napi::Env env);
   explicit WriteBufferManager(const Napi::CallbackInfo& info);
-
-  // The manager behind a JS WriteBufferManager object, or a TypeError / closed error.
-  static std::shared_ptr<rocksdb::WriteBufferManager> From(const Napi::Value& value);
-
- private:
-  Napi::Value MemoryUsage(const Napi::CallbackInfo& info);
-  Napi::Value MutableMemoryUsage(const Napi::CallbackInfo& info);
-  Napi::Value BufferSize(const Napi::CallbackInfo& info);
-  Napi::Value CostToCache(const Napi::CallbackInfo& info);
-  void Close(const Napi::CallbackInfo& info);
-  rocksdb::WriteBufferManager& Require(Napi::Env env) const;
-
-  std::shared_ptr<rocksdb::WriteBufferManager> manager_;
 };
 
 }  // namespace nsr
