@@ -163,19 +163,7 @@ export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConf
     heartbeatIntervalMs: config.heartbeatIntervalMs ?? 3_000,
     kafka: config.kafka,
   };
-  const nonNegative: (keyof ResolvedStreamsConfig)[] = [
-    'commitIntervalMs',
-    'numStandbyReplicas',
-    'statestoreCacheMaxBytes',
-    'statestoreUncommittedMaxBytes',
-    'acceptableRecoveryLag',
-    'maxWarmupReplicas',
-    'probingRebalanceIntervalMs',
-    'stateCleanupDelayMs',
-    'maxTaskIdleMs',
-    'taskTimeoutMs',
-  ];
-  for (const key of nonNegative) {
+  for (const key of NON_NEGATIVE) {
     const value = resolved[key];
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
       throw new StreamsConfigError(`${key} must be a non-negative number, got ${String(value)}`);
@@ -218,7 +206,8 @@ const PROPERTY_NAMES: Record<string, keyof StreamsConfig> = {
   'session.timeout.ms': 'sessionTimeoutMs',
   'heartbeat.interval.ms': 'heartbeatIntervalMs',
 };
-const NUMERIC = new Set<keyof StreamsConfig>([
+/** The numeric settings `resolveStreamsConfig` checks are finite and not negative. */
+const NON_NEGATIVE: readonly (keyof StreamsConfig & keyof ResolvedStreamsConfig)[] = [
   'commitIntervalMs',
   'numStandbyReplicas',
   'statestoreCacheMaxBytes',
@@ -229,6 +218,10 @@ const NUMERIC = new Set<keyof StreamsConfig>([
   'stateCleanupDelayMs',
   'maxTaskIdleMs',
   'taskTimeoutMs',
+];
+/** The settings whose properties are numbers. */
+const NUMERIC = new Set<keyof StreamsConfig>([
+  ...NON_NEGATIVE,
   'sessionTimeoutMs',
   'heartbeatIntervalMs',
 ]);
