@@ -6,6 +6,7 @@ import {
   type SessionBytesEntry,
   type SessionQuery,
 } from '../src/state/internals/session-key-schema';
+import { keySchemaView } from './key-schema-view';
 
 /** A session store's bytes, as its facade reads and writes them (for engine-level specs). */
 export interface SessionView {
@@ -20,26 +21,16 @@ export interface SessionView {
 
 /** A session stack (engine or layer) under the session key schema: store keys in, sessions out. */
 export function sessionView(store: StoreLayer): SessionView {
-  const put = (key: Buffer, start: number, end: number, value: Buffer | null) => {
-    const written = SessionKeySchema.toBinary(key, start, end);
-    return store.write([{ key: written, value }])[0] ? written : undefined;
-  };
+  const view = keySchemaView(store, toSessionEntry);
+  const put = (key: Buffer, start: number, end: number, value: Buffer | null) =>
+    view.write(SessionKeySchema.toBinary(key, start, end), value);
   return {
     put,
     remove: (key, start, end) => put(key, start, end, null),
     fetchSession: (key, start, end) => store.get(SessionKeySchema.toBinary(key, start, end)),
     fetchSessionAsync: (key, start, end) =>
       store.getAsync(SessionKeySchema.toBinary(key, start, end)),
-    findSessions: (query) => {
-      const range = sessionStoreRange(query);
-      return range === undefined
-        ? []
-        : [...store.read(range)].map((e) => toSessionEntry(e.key, e.value));
-    },
-    findSessionsAsync: async (query) => {
-      const range = sessionStoreRange(query);
-      if (range === undefined) return [];
-      return (await store.readAsync(range)).map((e) => toSessionEntry(e.key, e.value));
-    },
+    findSessions: (query) => view.read(sessionStoreRange(query)),
+    findSessionsAsync: (query) => view.readAsync(sessionStoreRange(query)),
   };
 }

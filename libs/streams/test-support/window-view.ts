@@ -6,6 +6,7 @@ import {
   type WindowBytesEntry,
   type WindowRangeQuery,
 } from '../src/state/internals/window-key-schema';
+import { keySchemaView } from './key-schema-view';
 
 /** A window store's bytes, as its facade reads and writes them (for engine-level specs). */
 export interface WindowView {
@@ -19,24 +20,13 @@ export interface WindowView {
 
 /** A window stack (engine or layer) under the window key schema: store keys in, windows out. */
 export function windowView(store: StoreLayer): WindowView {
+  const view = keySchemaView(store, toWindowEntry);
   const storeKey = (key: Buffer, start: number) => WindowKeySchema.toStoreKeyBinary(key, start, 0);
   return {
-    put: (key, value, start) => {
-      const written = storeKey(key, start);
-      return store.write([{ key: written, value }])[0] ? written : undefined;
-    },
+    put: (key, value, start) => view.write(storeKey(key, start), value),
     fetch: (key, start) => store.get(storeKey(key, start)),
     fetchAsync: (key, start) => store.getAsync(storeKey(key, start)),
-    range: (query) => {
-      const range = windowStoreRange(query);
-      return range === undefined
-        ? []
-        : [...store.read(range)].map((e) => toWindowEntry(e.key, e.value));
-    },
-    rangeAsync: async (query) => {
-      const range = windowStoreRange(query);
-      if (range === undefined) return [];
-      return (await store.readAsync(range)).map((e) => toWindowEntry(e.key, e.value));
-    },
+    range: (query) => view.read(windowStoreRange(query)),
+    rangeAsync: (query) => view.readAsync(windowStoreRange(query)),
   };
 }
