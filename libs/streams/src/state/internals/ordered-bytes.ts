@@ -43,6 +43,22 @@ export function readTimestamp(source: Buffer, offset: number): number {
 }
 
 /**
+ * A range bound of one key: `key`, then a `suffixLength`-byte suffix of `fill` bytes that starts
+ * with `timestamp` (written as {@link writeTimestamp} does).
+ */
+export function timestampedKeyBound(
+  key: Buffer,
+  suffixLength: number,
+  timestamp: number,
+  fill: number,
+): Buffer {
+  const bound = Buffer.alloc(key.length + suffixLength, fill);
+  key.copy(bound, 0);
+  writeTimestamp(bound, timestamp, key.length);
+  return bound;
+}
+
+/**
  * The smallest store key that any entry whose key part is `>= keyFrom` can have:
  * `keyFrom` followed by `suffixLength` zero bytes.
  *

@@ -5,6 +5,7 @@ import {
   LONG_MAX_BYTES,
   lowerRangeBound,
   readTimestamp,
+  timestampedKeyBound,
   upperRangeBound,
   writeTimestamp,
 } from './ordered-bytes';
@@ -85,10 +86,7 @@ export const SessionKeySchema = {
 
   /** Lowest key of `key`'s sessions ending at or after `earliestSessionEndTime`. */
   lowerRangeFixedSize(key: Buffer, earliestSessionEndTime: number): Buffer {
-    const out = Buffer.alloc(key.length + SESSION_SUFFIX_SIZE);
-    key.copy(out, 0);
-    writeTimestamp(out, earliestSessionEndTime, key.length);
-    return out;
+    return timestampedKeyBound(key, SESSION_SUFFIX_SIZE, earliestSessionEndTime, 0);
   },
 
   /** Highest key of `key`'s sessions starting at or before `latestSessionStartTime`. */

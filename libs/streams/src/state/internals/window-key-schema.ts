@@ -1,7 +1,13 @@
 import { InvalidWindowError } from '../../errors/invalid-window.error';
 import { InvalidWindowedKeyError } from '../../errors/invalid-windowed-key.error';
 import { queryTime, requireEpochMillis } from '../../windowing/internals/window-time';
-import { lowerRangeBound, readTimestamp, upperRangeBound, writeTimestamp } from './ordered-bytes';
+import {
+  lowerRangeBound,
+  readTimestamp,
+  timestampedKeyBound,
+  upperRangeBound,
+  writeTimestamp,
+} from './ordered-bytes';
 import { keyedStoreRange, type KeyedQuery, type StoreRange } from './store-layer';
 
 /** Bytes of the window start in a window key. */
@@ -84,18 +90,12 @@ export const WindowKeySchema = {
 
   /** Lowest store key of `key`'s windows starting at or after `timeFrom` (seqnum 0). */
   lowerRangeFixedSize(key: Buffer, timeFrom: number): Buffer {
-    const out = Buffer.alloc(key.length + WINDOW_STORE_SUFFIX_SIZE);
-    key.copy(out, 0);
-    writeTimestamp(out, timeFrom, key.length);
-    return out;
+    return timestampedKeyBound(key, WINDOW_STORE_SUFFIX_SIZE, timeFrom, 0);
   },
 
   /** Highest store key of `key`'s windows starting at or before `timeTo` (any seqnum). */
   upperRangeFixedSize(key: Buffer, timeTo: number): Buffer {
-    const out = Buffer.alloc(key.length + WINDOW_STORE_SUFFIX_SIZE, 0xff);
-    key.copy(out, 0);
-    writeTimestamp(out, timeTo, key.length);
-    return out;
+    return timestampedKeyBound(key, WINDOW_STORE_SUFFIX_SIZE, timeTo, 0xff);
   },
 
   /** A lower bound for every store key of keys `>= keyFrom` (filter results on the key). */
