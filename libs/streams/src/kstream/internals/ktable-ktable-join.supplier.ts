@@ -4,7 +4,11 @@ import type { ValueAndTimestamp } from '../../state/value-and-timestamp';
 import type { ValueJoiner } from '../functions';
 import type { Change } from './change';
 import { KTableKTableJoinMergerProcessor } from './ktable-ktable-join-merger.processor';
-import { KTableKTableJoinProcessor } from './ktable-ktable-join.processor';
+import {
+  KTableKTableJoinProcessor,
+  type SideJoiner,
+  type TableJoinSide,
+} from './ktable-ktable-join.processor';
 import type {
   KTableProcessorSupplier,
   KTableValueGetter,
@@ -62,30 +66,35 @@ export class KTableKTableJoinSupplier<K, V1, V2, VR> implements KTableProcessorS
 
   /** The processor of the left table's updates. */
   leftProcessorSupplier(): ProcessorSupplier<K, Change<V1>, K, Change<VR>> {
-    const rightView = this.right.view();
-    return () =>
-      new KTableKTableJoinProcessor<K, V1, V2, VR>(
-        rightView,
-        (value, other) => this.joiner(value as V1, other),
-        this.leftJoin ? 'left' : 'inner',
-        this.sendOldValues,
-      );
+    return this.sideSupplier<V1, V2>(
+      this.right,
+      (value, other) => this.joiner(value as V1, other),
+      this.leftJoin ? 'left' : 'inner',
+    );
   }
 
   /** The processor of the right table's updates. */
   rightProcessorSupplier(): ProcessorSupplier<K, Change<V2>, K, Change<VR>> {
-    const leftView = this.left.view();
-    return () =>
-      new KTableKTableJoinProcessor<K, V2, V1, VR>(
-        leftView,
-        (value, other) => this.joiner(other as V1, value),
-        this.leftJoin ? 'right-of-left' : 'inner',
-        this.sendOldValues,
-      );
+    return this.sideSupplier<V2, V1>(
+      this.left,
+      (value, other) => this.joiner(other as V1, value),
+      this.leftJoin ? 'right-of-left' : 'inner',
+    );
   }
 
   mergerSupplier(): ProcessorSupplier<K, Change<VR>, K, Change<VR>> {
     return () => new KTableKTableJoinMergerProcessor<K, VR>(this.storeName, this.sendOldValues);
+  }
+
+  /** The processor of one side's updates, joining them with the `other` table's rows. */
+  private sideSupplier<V, VO>(
+    other: KTableProcessorSupplier<K, VO>,
+    joiner: SideJoiner<V, VO, VR>,
+    side: TableJoinSide,
+  ): ProcessorSupplier<K, Change<V>, K, Change<VR>> {
+    const otherView = other.view();
+    return () =>
+      new KTableKTableJoinProcessor<K, V, VO, VR>(otherView, joiner, side, this.sendOldValues);
   }
 
   view(): KTableValueGetterSupplier<K, VR> {
