@@ -4,7 +4,8 @@ import { Record } from '../../processor/record';
 import type { TimestampedKeyValueStore, ValueAndTimestamp } from '../../state/value-and-timestamp';
 import { change, type Change } from './change';
 import { DroppedRecords, distinctKeys } from './dropped-records';
-import type { KTableProcessorSupplier, KTableValueGetterSupplier } from './ktable-value-getter';
+import { AggregateSupplier } from './aggregate-supplier';
+import type { KTableValueGetterSupplier } from './ktable-value-getter';
 import { storeGetterSupplier } from './timestamped-store-getter';
 import { TupleForwarder } from './tuple-forwarder';
 
@@ -67,13 +68,13 @@ export class KStreamAggregateProcessor<K, V, VA> implements Processor<K, V, K, C
 }
 
 /** The KTable node of an aggregation: its store is the table. */
-export class KStreamAggregateSupplier<K, V, VA> implements KTableProcessorSupplier<K, VA> {
-  private sendOldValues = false;
-
+export class KStreamAggregateSupplier<K, V, VA> extends AggregateSupplier<K, V, K, VA> {
   constructor(
-    readonly storeName: string,
+    storeName: string,
     private readonly aggregate: AggregateFunction<K, V, VA>,
-  ) {}
+  ) {
+    super(storeName);
+  }
 
   processorSupplier(): ProcessorSupplier<K, V, K, Change<VA>> {
     return () => new KStreamAggregateProcessor(this.storeName, this.aggregate, this.sendOldValues);
@@ -81,9 +82,5 @@ export class KStreamAggregateSupplier<K, V, VA> implements KTableProcessorSuppli
 
   view(): KTableValueGetterSupplier<K, VA> {
     return storeGetterSupplier(this.storeName);
-  }
-
-  enableSendingOldValues(): void {
-    this.sendOldValues = true;
   }
 }

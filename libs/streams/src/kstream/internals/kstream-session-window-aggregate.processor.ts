@@ -10,11 +10,8 @@ import { Windowed } from '../../windowing/windowed';
 import { change, type Change } from './change';
 import { DroppedRecords, distinctKeys } from './dropped-records';
 import type { DslSessionStore } from './dsl-window-stores';
-import type {
-  KTableProcessorSupplier,
-  KTableValueGetter,
-  KTableValueGetterSupplier,
-} from './ktable-value-getter';
+import { AggregateSupplier } from './aggregate-supplier';
+import type { KTableValueGetter, KTableValueGetterSupplier } from './ktable-value-getter';
 import { TupleForwarder } from './tuple-forwarder';
 
 /** The functions of a session aggregation. */
@@ -141,17 +138,19 @@ class SessionStoreValueGetter<K, VA> implements KTableValueGetter<Windowed<K>, V
 }
 
 /** The KTable node of a session-windowed aggregation. */
-export class KStreamSessionWindowAggregateSupplier<K, V, VA> implements KTableProcessorSupplier<
+export class KStreamSessionWindowAggregateSupplier<K, V, VA> extends AggregateSupplier<
+  K,
+  V,
   Windowed<K>,
   VA
 > {
-  private sendOldValues = false;
-
   constructor(
-    readonly storeName: string,
+    storeName: string,
     private readonly windows: SessionWindows,
     private readonly aggregation: SessionAggregation<K, V, VA>,
-  ) {}
+  ) {
+    super(storeName);
+  }
 
   processorSupplier(): ProcessorSupplier<K, V, Windowed<K>, Change<VA>> {
     return () =>
@@ -164,13 +163,6 @@ export class KStreamSessionWindowAggregateSupplier<K, V, VA> implements KTablePr
   }
 
   view(): KTableValueGetterSupplier<Windowed<K>, VA> {
-    return {
-      get: () => new SessionStoreValueGetter<K, VA>(this.storeName),
-      storeNames: () => [this.storeName],
-    };
-  }
-
-  enableSendingOldValues(): void {
-    this.sendOldValues = true;
+    return this.storeView(() => new SessionStoreValueGetter<K, VA>(this.storeName));
   }
 }

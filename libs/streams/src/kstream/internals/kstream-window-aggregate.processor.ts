@@ -8,11 +8,8 @@ import { change, type Change } from './change';
 import { DroppedRecords } from './dropped-records';
 import type { DslWindowStore } from './dsl-window-stores';
 import type { AggregateFunction } from './kstream-aggregate.processor';
-import type {
-  KTableProcessorSupplier,
-  KTableValueGetter,
-  KTableValueGetterSupplier,
-} from './ktable-value-getter';
+import { AggregateSupplier } from './aggregate-supplier';
+import type { KTableValueGetter, KTableValueGetterSupplier } from './ktable-value-getter';
 import { TupleForwarder } from './tuple-forwarder';
 
 /**
@@ -113,17 +110,19 @@ class WindowStoreValueGetter<K, VA> implements KTableValueGetter<Windowed<K>, VA
 }
 
 /** The KTable node of a time-windowed aggregation. */
-export class KStreamWindowAggregateSupplier<K, V, VA> implements KTableProcessorSupplier<
+export class KStreamWindowAggregateSupplier<K, V, VA> extends AggregateSupplier<
+  K,
+  V,
   Windowed<K>,
   VA
 > {
-  private sendOldValues = false;
-
   constructor(
-    readonly storeName: string,
+    storeName: string,
     private readonly windows: TimeWindows,
     private readonly aggregate: AggregateFunction<K, V, VA>,
-  ) {}
+  ) {
+    super(storeName);
+  }
 
   processorSupplier(): ProcessorSupplier<K, V, Windowed<K>, Change<VA>> {
     return () =>
@@ -136,13 +135,6 @@ export class KStreamWindowAggregateSupplier<K, V, VA> implements KTableProcessor
   }
 
   view(): KTableValueGetterSupplier<Windowed<K>, VA> {
-    return {
-      get: () => new WindowStoreValueGetter<K, VA>(this.storeName),
-      storeNames: () => [this.storeName],
-    };
-  }
-
-  enableSendingOldValues(): void {
-    this.sendOldValues = true;
+    return this.storeView(() => new WindowStoreValueGetter<K, VA>(this.storeName));
   }
 }
