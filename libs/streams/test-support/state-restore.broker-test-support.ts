@@ -13,7 +13,6 @@ import { changelogTopicName } from '../src/state/internals/changelog-topic-name'
 import type { MeteredKeyValueStore } from '../src/state/internals/metered-key-value-store';
 import type { StateStoreContext, StoreRegistration } from '../src/processor/state-store-context';
 import { Stores } from '../src/state/stores';
-import type { StateLogger } from '../src/runtime/state-logger';
 import type { StateRestoreListener } from '../src/runtime/state-restore-listener';
 import { ChangelogTopics } from '../src/runtime/internals/changelog-topics';
 import { StateDirectory } from '../src/runtime/internals/state-directory';
@@ -21,21 +20,13 @@ import { type RestoreResult, StateRestorer } from '../src/runtime/internals/stat
 import { TaskStateManager } from '../src/runtime/internals/task-state-manager';
 import { RecordCache } from '../src/state/internals/record-cache';
 import type { KafkaTestContext } from '../../../test/support/kafka-test-context';
+import { RecordingLogger } from './recording-logger';
 
 export const STORE = 'counts-store';
 export const PARTITIONS = 3;
 export const TASK = new TaskId(0, 2);
 
-/** Collects logger warnings. */
-export class RecordingLogger implements StateLogger {
-  readonly warnings: string[] = [];
-  error(): void {}
-  info(): void {}
-  debug(): void {}
-  warn(message: string): void {
-    this.warnings.push(message);
-  }
-}
+export { RecordingLogger };
 
 /** Collects restore listener calls. */
 export class RecordingRestoreListener implements StateRestoreListener {

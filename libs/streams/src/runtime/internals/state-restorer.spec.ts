@@ -1,7 +1,7 @@
 import type { Admin, EachBatchPayload, Kafka } from 'kafkajs';
 import type { ChangelogRecord } from '../../processor/state-store-context';
-import type { StateLogger } from '../state-logger';
 import { StateRestorer, type RestoreTarget } from './state-restorer';
+import { RecordingLogger } from '../../../test-support/recording-logger';
 
 const TOPIC = 'app-store-changelog';
 const END = 10;
@@ -87,15 +87,9 @@ function target(startOffset: number | undefined, written: ChangelogRecord[]): Re
 }
 
 describe('StateRestorer', () => {
-  const warnings: string[] = [];
-  const logger: StateLogger = {
-    error: () => {},
-    info: () => {},
-    debug: () => {},
-    warn: (m) => warnings.push(m),
-  };
+  let logger: RecordingLogger;
   beforeEach(() => {
-    warnings.length = 0;
+    logger = new RecordingLogger();
   });
 
   it('replaces a restore consumer whose group coordinator is still loading, and restores every record once', async () => {
@@ -109,8 +103,8 @@ describe('StateRestorer', () => {
     expect(fake.seeks).toEqual([4]);
     expect(written.map((r) => r.key.toString())).toEqual(['k4', 'k5', 'k6', 'k7', 'k8', 'k9']);
     expect(result).toMatchObject({ startOffset: 4, endOffset: END, restored: 6, lastOffset: 9 });
-    expect(warnings).toHaveLength(2);
-    expect(warnings[0]).toContain('The coordinator is loading');
+    expect(logger.warnings).toHaveLength(2);
+    expect(logger.warnings[0]).toContain('The coordinator is loading');
   });
 
   it('fails at once with ChangelogRestoreError when the consumer crashes for another reason', async () => {
@@ -127,7 +121,7 @@ describe('StateRestorer', () => {
       cause: denied,
     });
     expect(fake.consumers()).toBe(1);
-    expect(warnings).toEqual([]);
+    expect(logger.warnings).toEqual([]);
   });
 
   it('gives up once the cluster stays unready for stallTimeoutMs', async () => {
