@@ -1,8 +1,8 @@
 import { StoreClosedError } from '../../errors/store-closed.error';
 import { assertWrites, hasPrefix, isEmptyRange } from './byte-range';
-import type { BytesStore, BytesStoreCapabilities, BytesWrite, KeyValueBytes } from '../bytes-store';
+import type { BytesStoreCapabilities, BytesWrite, KeyValueBytes } from '../bytes-store';
+import { EngineBytesStore } from './engine-bytes-store';
 import { SortedKeyList } from './sorted-key-list';
-import { deleteThrough, putIfAbsentThrough } from './read-modify-write';
 
 /**
  * The in-memory engine: a hash map for point reads and writes plus a chunked sorted key list
@@ -17,7 +17,7 @@ import { deleteThrough, putIfAbsentThrough } from './read-modify-write';
  * Errors: `StoreClosedError` from every read and write while closed (reopen it); a `TypeError`
  * for a key or value that is not a Buffer (fix the caller).
  */
-export class InMemoryBytesStore implements BytesStore {
+export class InMemoryBytesStore extends EngineBytesStore {
   readonly capabilities: BytesStoreCapabilities = { syncReads: true, persistent: false };
 
   private readonly entries = new Map<string, KeyValueBytes>();
@@ -26,7 +26,9 @@ export class InMemoryBytesStore implements BytesStore {
   /** Bumped on every close, so that iterators can tell they outlived their open period. */
   private generation = 0;
 
-  constructor(readonly name: string) {}
+  constructor(readonly name: string) {
+    super();
+  }
 
   async open(): Promise<void> {
     this.opened = true;
@@ -54,10 +56,6 @@ export class InMemoryBytesStore implements BytesStore {
     return this.getMany(keys);
   }
 
-  put(key: Buffer, value: Buffer | null): void {
-    this.putAll([{ key, value }]);
-  }
-
   putAll(writes: readonly BytesWrite[]): void {
     this.assertOpen();
     // Validate everything first: the batch applies entirely or not at all.
@@ -67,41 +65,9 @@ export class InMemoryBytesStore implements BytesStore {
     }
   }
 
-  putIfAbsent(key: Buffer, value: Buffer): Buffer | undefined {
-    return putIfAbsentThrough(this, key, value);
-  }
-
-  delete(key: Buffer): Buffer | undefined {
-    return deleteThrough(this, key);
-  }
-
-  range(from: Buffer | undefined, to: Buffer | undefined): IterableIterator<KeyValueBytes> {
-    this.assertOpen();
-    if (isEmptyRange(from, to)) {
-      return [][Symbol.iterator]();
-    }
-    return this.entriesOf(this.keys.ascending(from?.toString('latin1'), to?.toString('latin1')));
-  }
-
-  reverseRange(from: Buffer | undefined, to: Buffer | undefined): IterableIterator<KeyValueBytes> {
-    this.assertOpen();
-    if (isEmptyRange(from, to)) {
-      return [][Symbol.iterator]();
-    }
-    return this.entriesOf(this.keys.descending(from?.toString('latin1'), to?.toString('latin1')));
-  }
-
   prefixScan(prefix: Buffer): IterableIterator<KeyValueBytes> {
     this.assertOpen();
     return this.entriesOf(this.keys.ascending(prefix.toString('latin1')), prefix);
-  }
-
-  all(): IterableIterator<KeyValueBytes> {
-    return this.range(undefined, undefined);
-  }
-
-  reverseAll(): IterableIterator<KeyValueBytes> {
-    return this.reverseRange(undefined, undefined);
   }
 
   async rangeAsync(
@@ -109,7 +75,7 @@ export class InMemoryBytesStore implements BytesStore {
     to: Buffer | undefined,
     reverse = false,
   ): Promise<KeyValueBytes[]> {
-    return [...(reverse ? this.reverseRange(from, to) : this.range(from, to))];
+    return [...this.scan(from, to, reverse)];
   }
 
   async prefixScanAsync(prefix: Buffer): Promise<KeyValueBytes[]> {
@@ -137,6 +103,22 @@ export class InMemoryBytesStore implements BytesStore {
 
   async destroy(): Promise<void> {
     await this.close();
+  }
+
+  protected scan(
+    from: Buffer | undefined,
+    to: Buffer | undefined,
+    reverse: boolean,
+  ): IterableIterator<KeyValueBytes> {
+    this.assertOpen();
+    if (isEmptyRange(from, to)) {
+      return [][Symbol.iterator]();
+    }
+    const lower = from?.toString('latin1');
+    const upper = to?.toString('latin1');
+    return this.entriesOf(
+      reverse ? this.keys.descending(lower, upper) : this.keys.ascending(lower, upper),
+    );
   }
 
   private apply(key: Buffer, value: Buffer | null): void {

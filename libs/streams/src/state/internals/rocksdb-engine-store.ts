@@ -3,8 +3,8 @@ import { ProcessorStateError } from '../../errors/processor-state.error';
 import { StoreClosedError } from '../../errors/store-closed.error';
 import type { RocksDBOptions, RocksDBOptionValues } from '../rocksdb-options';
 import type { RocksDBStoreMetrics } from '../rocksdb-store-metrics';
-import type { BytesStore, BytesStoreCapabilities, BytesWrite, KeyValueBytes } from '../bytes-store';
-import { deleteThrough, putIfAbsentThrough } from './read-modify-write';
+import type { BytesStoreCapabilities } from '../bytes-store';
+import { EngineBytesStore } from './engine-bytes-store';
 import { readRocksDBMetrics } from './rocksdb-properties';
 import type { RocksDBStoreParams } from './rocksdb-store-params';
 
@@ -18,7 +18,7 @@ import type { RocksDBStoreParams } from './rocksdb-store-params';
  * Errors: `StoreClosedError` while not open; `ProcessorStateError` when closing the database,
  * the config setter's `close` or deleting the directory fails; the subclass's own for the rest.
  */
-export abstract class RocksDBEngineStore<Db> implements BytesStore {
+export abstract class RocksDBEngineStore<Db> extends EngineBytesStore {
   readonly capabilities: BytesStoreCapabilities = { syncReads: true, persistent: true };
   readonly name: string;
 
@@ -31,6 +31,7 @@ export abstract class RocksDBEngineStore<Db> implements BytesStore {
   private opening: Promise<void> | undefined;
 
   constructor(protected readonly params: RocksDBStoreParams) {
+    super();
     this.name = params.name;
   }
 
@@ -51,49 +52,6 @@ export abstract class RocksDBEngineStore<Db> implements BytesStore {
 
   isOpen(): boolean {
     return this.db !== undefined;
-  }
-
-  abstract get(key: Buffer): Buffer | undefined;
-  abstract getMany(keys: readonly Buffer[]): (Buffer | undefined)[];
-  abstract getAsync(key: Buffer): Promise<Buffer | undefined>;
-  abstract getManyAsync(keys: readonly Buffer[]): Promise<(Buffer | undefined)[]>;
-  abstract putAll(writes: readonly BytesWrite[]): void;
-  abstract prefixScan(prefix: Buffer): IterableIterator<KeyValueBytes>;
-  abstract rangeAsync(
-    from: Buffer | undefined,
-    to: Buffer | undefined,
-    reverse?: boolean,
-  ): Promise<KeyValueBytes[]>;
-  abstract prefixScanAsync(prefix: Buffer): Promise<KeyValueBytes[]>;
-  abstract approximateNumEntries(): number;
-  abstract flush(): Promise<void>;
-
-  put(key: Buffer, value: Buffer | null): void {
-    this.putAll([{ key, value }]);
-  }
-
-  putIfAbsent(key: Buffer, value: Buffer): Buffer | undefined {
-    return putIfAbsentThrough(this, key, value);
-  }
-
-  delete(key: Buffer): Buffer | undefined {
-    return deleteThrough(this, key);
-  }
-
-  range(from: Buffer | undefined, to: Buffer | undefined): IterableIterator<KeyValueBytes> {
-    return this.scan(from, to, false);
-  }
-
-  reverseRange(from: Buffer | undefined, to: Buffer | undefined): IterableIterator<KeyValueBytes> {
-    return this.scan(from, to, true);
-  }
-
-  all(): IterableIterator<KeyValueBytes> {
-    return this.scan(undefined, undefined, false);
-  }
-
-  reverseAll(): IterableIterator<KeyValueBytes> {
-    return this.scan(undefined, undefined, true);
   }
 
   /** RocksDB's memory and compaction figures for this store. */
@@ -147,13 +105,6 @@ export abstract class RocksDBEngineStore<Db> implements BytesStore {
 
   /** A RocksDB property's text; an empty string for a property the binding does not know. */
   protected abstract property(db: Db, name: string): string;
-
-  /** An ascending or descending scan of `[from, to]`, both bounds inclusive or open. */
-  protected abstract scan(
-    from: Buffer | undefined,
-    to: Buffer | undefined,
-    reverse: boolean,
-  ): IterableIterator<KeyValueBytes>;
 
   protected requireOpen(): Db {
     if (this.db === undefined) {
