@@ -3,12 +3,9 @@ import type {
   KeyValueIterator,
   ReadOnlyKeyValueStore,
 } from '../../state/key-value-store';
-import { readKeyPartition, readKeyPartitionAsync } from './key-partition-read';
 import { queryRead, readsSynchronously } from './query-read';
-import { served, type PartitionedStores } from './store-copies';
-import { readingStore, readingStoreAsync } from './store-errors';
-
-const isValue = <V>(value: V | undefined): boolean => value !== undefined;
+import { readingStore } from './store-errors';
+import { CompositeReadOnlyStore, isValue } from './composite-read-only-store';
 
 /**
  * One read-only key-value store over this instance's local copies of one store (one per task),
@@ -23,12 +20,10 @@ const isValue = <V>(value: V | undefined): boolean => value !== undefined;
  * working; a store that moved away throws `StateStoreMigratedError`, and no store being
  * available throws `StateStoreNotAvailableError` (both retriable).
  */
-export class CompositeReadOnlyKeyValueStore<K, V> implements ReadOnlyKeyValueStore<K, V> {
-  constructor(
-    readonly name: string,
-    private readonly storeSet: () => PartitionedStores<ReadOnlyKeyValueStore<K, V>>,
-  ) {}
-
+export class CompositeReadOnlyKeyValueStore<K, V>
+  extends CompositeReadOnlyStore<ReadOnlyKeyValueStore<K, V>>
+  implements ReadOnlyKeyValueStore<K, V>
+{
   /**
    * The value of `key`: from the copy of its partition (murmur2 of the store's key bytes, as
    * `queryMetadataForKey`), so a hit usually costs one read; the other copies are asked when it
@@ -38,19 +33,10 @@ export class CompositeReadOnlyKeyValueStore<K, V> implements ReadOnlyKeyValueSto
    *   other copy has the key (retry on its owner).
    */
   get(key: K): V | undefined {
-    return readingStore(this.name, () =>
-      readKeyPartition(this.name, this.storeSet(), key, {
-        read: (store) => queryRead(store, key),
-        found: isValue,
-      }),
-    );
-  }
-
-  /** Every local copy's store; each is reported as serving the read. */
-  private stores(): ReadOnlyKeyValueStore<K, V>[] {
-    const set = this.storeSet();
-    for (const copy of set.stores) served(this.name, set, copy);
-    return set.stores.map((s) => s.store);
+    return this.readKey(key, {
+      read: (store) => queryRead(store, key),
+      found: isValue,
+    });
   }
 
   range(from?: K, to?: K): KeyValueIterator<K, V> {
@@ -88,68 +74,18 @@ export class CompositeReadOnlyKeyValueStore<K, V> implements ReadOnlyKeyValueSto
    * their asynchronous read. Throws as {@link get}.
    */
   async getAsync(key: K): Promise<V | undefined> {
-    return readingStoreAsync(this.name, () =>
-      readKeyPartitionAsync(this.name, this.storeSet(), key, {
-        read: async (store) =>
-          readsSynchronously(store) ? queryRead(store, key) : store.getAsync(key),
-        found: isValue,
-      }),
-    );
+    return this.readKeyAsync(key, {
+      read: async (store) =>
+        readsSynchronously(store) ? queryRead(store, key) : store.getAsync(key),
+      found: isValue,
+    });
   }
 
   async rangeAsync(from?: K, to?: K, reverse?: boolean): Promise<KeyValue<K, V>[]> {
-    return readingStoreAsync(this.name, async () => {
-      const parts = await Promise.all(this.stores().map((s) => s.rangeAsync(from, to, reverse)));
-      return parts.flat();
-    });
+    return this.gatherAsync((s) => s.rangeAsync(from, to, reverse));
   }
 
   async allAsync(reverse?: boolean): Promise<KeyValue<K, V>[]> {
-    return readingStoreAsync(this.name, async () => {
-      const parts = await Promise.all(this.stores().map((s) => s.allAsync(reverse)));
-      return parts.flat();
-    });
+    return this.gatherAsync((s) => s.allAsync(reverse));
   }
-
-  private concat(
-    open: (store: ReadOnlyKeyValueStore<K, V>) => KeyValueIterator<K, V>,
-  ): KeyValueIterator<K, V> {
-    const iterators = readingStore(this.name, () => this.stores().map(open));
-    return concatIterators(this.name, iterators);
-  }
-}
-
-/** Chains iterators; closing the result closes every one. */
-export function concatIterators<K, V>(
-  name: string,
-  iterators: KeyValueIterator<K, V>[],
-): KeyValueIterator<K, V> {
-  let index = 0;
-  const advance = (): void => {
-    while (index < iterators.length && iterators[index].peekNextKey() === undefined) {
-      iterators[index].close();
-      index++;
-    }
-  };
-  const result: KeyValueIterator<K, V> = {
-    next: () =>
-      readingStore(name, () => {
-        advance();
-        if (index >= iterators.length) return { done: true, value: undefined };
-        return iterators[index].next();
-      }),
-    peekNextKey: () =>
-      readingStore(name, () => {
-        advance();
-        return index < iterators.length ? iterators[index].peekNextKey() : undefined;
-      }),
-    close: () => {
-      for (const it of iterators) it.close();
-      index = iterators.length;
-    },
-    [Symbol.iterator]() {
-      return result;
-    },
-  };
-  return result;
 }

@@ -1,10 +1,6 @@
 import type { SessionEntries, ReadOnlySessionStore } from '../../state/session-store';
-import { readKeyPartition, readKeyPartitionAsync } from './key-partition-read';
-import { served, type PartitionedStores } from './store-copies';
 import { readingStore, readingStoreAsync } from './store-errors';
-
-const isValue = <V>(value: V | undefined): boolean => value !== undefined;
-const nonEmpty = <T>(sessions: readonly T[]): boolean => sessions.length > 0;
+import { CompositeReadOnlyStore, isValue, nonEmpty } from './composite-read-only-store';
 
 /**
  * One read-only session store over this instance's local copies of one store (Kafka Streams'
@@ -14,12 +10,10 @@ const nonEmpty = <T>(sessions: readonly T[]): boolean => sessions.length > 0;
  * underneath (its task moved) surfaces as `StateStoreMigratedError`: rediscover the store and
  * retry.
  */
-export class CompositeReadOnlySessionStore<K, AGG> implements ReadOnlySessionStore<K, AGG> {
-  constructor(
-    readonly name: string,
-    private readonly storeSet: () => PartitionedStores<ReadOnlySessionStore<K, AGG>>,
-  ) {}
-
+export class CompositeReadOnlySessionStore<K, AGG>
+  extends CompositeReadOnlyStore<ReadOnlySessionStore<K, AGG>>
+  implements ReadOnlySessionStore<K, AGG>
+{
   fetch(key: K): SessionEntries<K, AGG>;
   fetch(keyFrom: K | undefined, keyTo: K | undefined): SessionEntries<K, AGG>;
   fetch(...args: [K] | [K | undefined, K | undefined]): SessionEntries<K, AGG> {
@@ -32,12 +26,10 @@ export class CompositeReadOnlySessionStore<K, AGG> implements ReadOnlySessionSto
   }
 
   fetchSession(key: K, start: number, end: number): AGG | undefined {
-    return readingStore(this.name, () =>
-      readKeyPartition(this.name, this.storeSet(), key, {
-        read: (store) => store.fetchSession(key, start, end),
-        found: isValue,
-      }),
-    );
+    return this.readKey(key, {
+      read: (store) => store.fetchSession(key, start, end),
+      found: isValue,
+    });
   }
 
   findSessions(
@@ -79,12 +71,10 @@ export class CompositeReadOnlySessionStore<K, AGG> implements ReadOnlySessionSto
   }
 
   fetchSessionAsync(key: K, start: number, end: number): Promise<AGG | undefined> {
-    return readingStoreAsync(this.name, () =>
-      readKeyPartitionAsync(this.name, this.storeSet(), key, {
-        read: (store) => store.fetchSessionAsync(key, start, end),
-        found: isValue,
-      }),
-    );
+    return this.readKeyAsync(key, {
+      read: (store) => store.fetchSessionAsync(key, start, end),
+      found: isValue,
+    });
   }
 
   findSessionsAsync(
@@ -102,24 +92,13 @@ export class CompositeReadOnlySessionStore<K, AGG> implements ReadOnlySessionSto
     key: K,
     read: (store: ReadOnlySessionStore<K, AGG>) => SessionEntries<K, AGG>,
   ): SessionEntries<K, AGG> {
-    return readingStore(this.name, () =>
-      readKeyPartition(this.name, this.storeSet(), key, { read, found: nonEmpty }),
-    );
+    return this.readKey(key, { read, found: nonEmpty });
   }
 
   private firstAsync(
     key: K,
     read: (store: ReadOnlySessionStore<K, AGG>) => Promise<SessionEntries<K, AGG>>,
   ): Promise<SessionEntries<K, AGG>> {
-    return readingStoreAsync(this.name, () =>
-      readKeyPartitionAsync(this.name, this.storeSet(), key, { read, found: nonEmpty }),
-    );
-  }
-
-  /** Every local copy's store; each is reported as serving the read. */
-  private stores(): ReadOnlySessionStore<K, AGG>[] {
-    const set = this.storeSet();
-    for (const copy of set.stores) served(this.name, set, copy);
-    return set.stores.map((c) => c.store);
+    return this.readKeyAsync(key, { read, found: nonEmpty });
   }
 }

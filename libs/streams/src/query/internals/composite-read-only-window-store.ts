@@ -1,12 +1,8 @@
 import type { Windowed } from '../../windowing/windowed';
 import type { KeyValue, KeyValueIterator } from '../../state/key-value-store';
 import type { ReadOnlyWindowStore, WindowStoreIterator } from '../../state/window-store';
-import { concatIterators } from './composite-read-only-key-value-store';
-import { readKeyPartition, readKeyPartitionAsync } from './key-partition-read';
-import { served, type PartitionedStores } from './store-copies';
-import { readingStore, readingStoreAsync } from './store-errors';
+import { CompositeReadOnlyStore, isValue } from './composite-read-only-store';
 
-const isValue = <V>(value: V | undefined): boolean => value !== undefined;
 const hasNext = <T>(it: { peekNextKey(): T | undefined }): boolean =>
   it.peekNextKey() !== undefined;
 
@@ -17,22 +13,18 @@ const hasNext = <T>(it: { peekNextKey(): T | undefined }): boolean =>
  * `readKeyPartition`); range and full fetches return each copy's windows in turn. Errors as
  * {@link CompositeReadOnlyKeyValueStore}.
  */
-export class CompositeReadOnlyWindowStore<K, V> implements ReadOnlyWindowStore<K, V> {
-  constructor(
-    readonly name: string,
-    private readonly storeSet: () => PartitionedStores<ReadOnlyWindowStore<K, V>>,
-  ) {}
-
+export class CompositeReadOnlyWindowStore<K, V>
+  extends CompositeReadOnlyStore<ReadOnlyWindowStore<K, V>>
+  implements ReadOnlyWindowStore<K, V>
+{
   fetch(key: K, windowStart: number): V | undefined;
   fetch(key: K, timeFrom: number, timeTo: number): WindowStoreIterator<V>;
   fetch(key: K, timeFrom: number, timeTo?: number): V | undefined | WindowStoreIterator<V> {
     if (timeTo === undefined) {
-      return readingStore(this.name, () =>
-        readKeyPartition(this.name, this.storeSet(), key, {
-          read: (store) => store.fetch(key, timeFrom),
-          found: isValue,
-        }),
-      );
+      return this.readKey(key, {
+        read: (store) => store.fetch(key, timeFrom),
+        found: isValue,
+      });
     }
     return this.keyIterator(key, (s) => s.fetch(key, timeFrom, timeTo));
   }
@@ -63,12 +55,10 @@ export class CompositeReadOnlyWindowStore<K, V> implements ReadOnlyWindowStore<K
   }
 
   fetchAsync(key: K, windowStart: number): Promise<V | undefined> {
-    return readingStoreAsync(this.name, () =>
-      readKeyPartitionAsync(this.name, this.storeSet(), key, {
-        read: (store) => store.fetchAsync(key, windowStart),
-        found: isValue,
-      }),
-    );
+    return this.readKeyAsync(key, {
+      read: (store) => store.fetchAsync(key, windowStart),
+      found: isValue,
+    });
   }
 
   fetchWindowsAsync(
@@ -77,12 +67,10 @@ export class CompositeReadOnlyWindowStore<K, V> implements ReadOnlyWindowStore<K
     timeTo: number,
     backward?: boolean,
   ): Promise<KeyValue<number, V>[]> {
-    return readingStoreAsync(this.name, () =>
-      readKeyPartitionAsync(this.name, this.storeSet(), key, {
-        read: (store) => store.fetchWindowsAsync(key, timeFrom, timeTo, backward),
-        found: (windows) => windows.length > 0,
-      }),
-    );
+    return this.readKeyAsync(key, {
+      read: (store) => store.fetchWindowsAsync(key, timeFrom, timeTo, backward),
+      found: (windows) => windows.length > 0,
+    });
   }
 
   fetchRangeAsync(
@@ -92,38 +80,17 @@ export class CompositeReadOnlyWindowStore<K, V> implements ReadOnlyWindowStore<K
     timeTo: number,
     backward?: boolean,
   ): Promise<KeyValue<Windowed<K>, V>[]> {
-    return readingStoreAsync(this.name, async () => {
-      const parts = await Promise.all(
-        this.stores().map((s) => s.fetchRangeAsync(keyFrom, keyTo, timeFrom, timeTo, backward)),
-      );
-      return parts.flat();
-    });
+    return this.gatherAsync((s) => s.fetchRangeAsync(keyFrom, keyTo, timeFrom, timeTo, backward));
   }
 
   private keyIterator(
     key: K,
     open: (store: ReadOnlyWindowStore<K, V>) => WindowStoreIterator<V>,
   ): WindowStoreIterator<V> {
-    return readingStore(this.name, () =>
-      readKeyPartition(this.name, this.storeSet(), key, {
-        read: open,
-        found: hasNext,
-        discard: (it) => it.close(),
-      }),
-    );
-  }
-
-  /** Every local copy's store; each is reported as serving the read. */
-  private stores(): ReadOnlyWindowStore<K, V>[] {
-    const set = this.storeSet();
-    for (const copy of set.stores) served(this.name, set, copy);
-    return set.stores.map((c) => c.store);
-  }
-
-  private concat<KK>(
-    open: (store: ReadOnlyWindowStore<K, V>) => KeyValueIterator<KK, V>,
-  ): KeyValueIterator<KK, V> {
-    const iterators = readingStore(this.name, () => this.stores().map(open));
-    return concatIterators(this.name, iterators);
+    return this.readKey(key, {
+      read: open,
+      found: hasNext,
+      discard: (it) => it.close(),
+    });
   }
 }
