@@ -3,7 +3,6 @@ import { InvalidWindowedKeyError } from '../../errors/invalid-windowed-key.error
 import { queryTime, requireEpochMillis } from '../../windowing/internals/window-time';
 import {
   LONG_MAX_BYTES,
-  lowerRangeBound,
   readTimestamp,
   timestampedKeyBound,
   upperRangeBound,
@@ -98,11 +97,6 @@ export const SessionKeySchema = {
     return out;
   },
 
-  /** A lower bound for every session key of keys `>= keyFrom` (filter results on the key). */
-  lowerRange(keyFrom: Buffer): Buffer {
-    return lowerRangeBound(keyFrom, SESSION_SUFFIX_SIZE);
-  },
-
   /**
    * An upper bound for every session key of keys `<= keyTo` starting at or before
    * `latestSessionStartTime` (filter results on the key and the times).
@@ -169,11 +163,10 @@ export function sessionStoreRange(query: SessionQuery): StoreRange | undefined {
     query,
     { segmentTimeFrom: earliestEnd },
     {
+      schema: SessionKeySchema,
       suffixSize: SESSION_SUFFIX_SIZE,
-      keyLower: (key) => SessionKeySchema.lowerRangeFixedSize(key, earliestEnd),
-      keyUpper: (key) => SessionKeySchema.upperRangeFixedSize(key, latestStart),
-      rangeLower: (keyFrom) => SessionKeySchema.lowerRange(keyFrom),
-      rangeUpper: (keyTo) => SessionKeySchema.upperRange(keyTo, latestStart),
+      timeFrom: earliestEnd,
+      timeTo: latestStart,
       inTime: (sessionKey) => {
         const { start, end } = SessionKeySchema.fromBinary(sessionKey);
         return end >= earliestEnd && start <= latestStart;

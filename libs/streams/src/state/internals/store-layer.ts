@@ -1,6 +1,7 @@
 import type { StateStoreContext } from '../../processor/state-store-context';
 import type { BytesStore, BytesWrite, KeyValueBytes } from '../bytes-store';
 import { hasPrefix } from './byte-range';
+import { lowerRangeBound } from './ordered-bytes';
 import { putIfAbsentThrough } from './read-modify-write';
 
 /**
@@ -141,15 +142,23 @@ export type KeyedQuery = { readonly backward?: boolean } & (
   | { readonly key?: never; readonly keyFrom?: Buffer; readonly keyTo?: Buffer }
 );
 
-/** How a windowed key schema (`[key][fixed-size suffix]`) bounds a read in time. */
+/** The range bounds a windowed key schema (`[key][fixed-size suffix]`) computes from times. */
+export interface KeyedRangeSchema {
+  /** Lowest store key of `key` within a read starting at time `from`. */
+  lowerRangeFixedSize(key: Buffer, from: number): Buffer;
+  /** Highest store key of `key` within a read ending at time `to`. */
+  upperRangeFixedSize(key: Buffer, to: number): Buffer;
+  /** An upper bound of the store keys of keys `<= keyTo` within a read ending at time `to`. */
+  upperRange(keyTo: Buffer, to: number): Buffer;
+}
+
+/** How a keyed read of a windowed key schema is bounded in time. */
 export interface KeyedRangeBounds {
+  readonly schema: KeyedRangeSchema;
   readonly suffixSize: number;
-  /** Lowest and highest store key of one key within the time bounds. */
-  keyLower(key: Buffer): Buffer;
-  keyUpper(key: Buffer): Buffer;
-  /** A lower bound of keys `>= keyFrom`, an upper bound of keys `<= keyTo` within time. */
-  rangeLower(keyFrom: Buffer): Buffer;
-  rangeUpper(keyTo: Buffer): Buffer;
+  /** The read's time bounds, as the schema's range bounds take them. */
+  readonly timeFrom: number;
+  readonly timeTo: number;
   /** Whether a store key's times are within the read's bounds. */
   inTime(storeKey: Buffer): boolean;
 }
@@ -168,19 +177,20 @@ export function keyedStoreRange(
     return undefined;
   }
   const base = { ...segmentTimes, backward: query.backward };
-  const { suffixSize, inTime } = bounds;
+  const { schema, suffixSize, timeFrom, timeTo, inTime } = bounds;
   if (key !== undefined) {
     return {
       ...base,
-      lower: bounds.keyLower(key),
-      upper: bounds.keyUpper(key),
+      lower: schema.lowerRangeFixedSize(key, timeFrom),
+      upper: schema.upperRangeFixedSize(key, timeTo),
       accept: (k) => k.length === key.length + suffixSize && hasPrefix(k, key) && inTime(k),
     };
   }
   return {
     ...base,
-    lower: keyFrom === undefined ? undefined : bounds.rangeLower(keyFrom),
-    upper: keyTo === undefined ? undefined : bounds.rangeUpper(keyTo),
+    // Any store key of a key `>= keyFrom` is at least `keyFrom` followed by a zero suffix.
+    lower: keyFrom === undefined ? undefined : lowerRangeBound(keyFrom, suffixSize),
+    upper: keyTo === undefined ? undefined : schema.upperRange(keyTo, timeTo),
     accept: (k) => {
       const recordKey = k.subarray(0, k.length - suffixSize);
       return (

@@ -2,7 +2,6 @@ import { InvalidWindowError } from '../../errors/invalid-window.error';
 import { InvalidWindowedKeyError } from '../../errors/invalid-windowed-key.error';
 import { queryTime, requireEpochMillis } from '../../windowing/internals/window-time';
 import {
-  lowerRangeBound,
   readTimestamp,
   timestampedKeyBound,
   upperRangeBound,
@@ -98,11 +97,6 @@ export const WindowKeySchema = {
     return timestampedKeyBound(key, WINDOW_STORE_SUFFIX_SIZE, timeTo, 0xff);
   },
 
-  /** A lower bound for every store key of keys `>= keyFrom` (filter results on the key). */
-  lowerRange(keyFrom: Buffer): Buffer {
-    return lowerRangeBound(keyFrom, WINDOW_STORE_SUFFIX_SIZE);
-  },
-
   /**
    * An upper bound for every store key of keys `<= keyTo` with window start `<= timeTo`
    * (filter results on the key and the time).
@@ -186,11 +180,10 @@ export function windowStoreRange(query: WindowRangeQuery): StoreRange | undefine
     query,
     { segmentTimeFrom: timeFrom, segmentTimeTo: timeTo },
     {
+      schema: WindowKeySchema,
       suffixSize: WINDOW_STORE_SUFFIX_SIZE,
-      keyLower: (key) => WindowKeySchema.lowerRangeFixedSize(key, timeFrom),
-      keyUpper: (key) => WindowKeySchema.upperRangeFixedSize(key, timeTo),
-      rangeLower: (keyFrom) => WindowKeySchema.lowerRange(keyFrom),
-      rangeUpper: (keyTo) => WindowKeySchema.upperRange(keyTo, timeTo),
+      timeFrom,
+      timeTo,
       inTime: (storeKey) => {
         const start = WindowKeySchema.extractStoreTimestamp(storeKey);
         return start >= timeFrom && start <= timeTo;
