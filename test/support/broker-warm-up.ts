@@ -1,5 +1,6 @@
-import { Kafka, logLevel } from 'kafkajs';
+// kafkajs with the engine's fixes: @nest-streams/streams (through the test context) first.
 import { randomSuffix, waitForTopicLeaders } from './kafka-test-context';
+import { Kafka, logLevel } from 'kafkajs';
 
 const DEADLINE_MS = 120_000;
 
