@@ -1,5 +1,6 @@
-import { ConfigResourceTypes } from 'kafkajs';
+// The test context first: it loads @nest-streams/streams, whose kafkajs fixes go in before kafkajs.
 import { KafkaTestContext } from '../support/kafka-test-context';
+import { ConfigResourceTypes } from 'kafkajs';
 
 describe('kafkajs admin against the Kafka 4 broker', () => {
   const ctx = new KafkaTestContext();

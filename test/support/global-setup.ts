@@ -1,9 +1,11 @@
 import { runningBroker, startBroker } from '../../tools/kafka/broker';
+import { warmUpBroker } from './broker-warm-up';
 
 /**
  * Jest global setup for integration tests: uses the cluster named by KAFKA_BROKERS, reuses a
  * broker started with `npm run kafka:start`, or starts the project's local broker (and then
- * the teardown stops it). Workers inherit KAFKA_BROKERS.
+ * the teardown stops it), warmed up (see `warmUpBroker`) when it was just started. Workers
+ * inherit KAFKA_BROKERS.
  */
 export default async function globalSetup(): Promise<void> {
   if (process.env.KAFKA_BROKERS) {
@@ -14,4 +16,5 @@ export default async function globalSetup(): Promise<void> {
   const state = reused ?? (await startBroker());
   if (!reused) process.env.NEST_STREAMS_TEST_BROKER_PID = String(state.pid);
   process.env.KAFKA_BROKERS = state.brokers;
+  if (!reused) await warmUpBroker(state.brokers.split(','));
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 // kafkajs with the engine's fixes (no TimeoutNegativeWarning on Node 24): importing
 // @nest-streams/streams installs them, before anything loads kafkajs.
 import '@nest-streams/streams';
-import { Admin, ITopicConfig, Kafka, logLevel } from 'kafkajs';
+import { Admin, ITopicConfig, Kafka, logLevel, type Producer, type ProducerConfig } from 'kafkajs';
 
 /** The bootstrap servers of the cluster under test (set by the global setup). */
 export function brokers(): string[] {
@@ -14,9 +14,21 @@ export function brokers(): string[] {
   return value.split(',').map((b) => b.trim());
 }
 
-/** A kafkajs client for tests, quiet unless KAFKAJS_LOG is set. */
+/**
+ * kafkajs whose producers are idempotent unless a test says otherwise. On a fresh broker a
+ * just-created partition can answer NOT_LEADER_OR_FOLLOWER to the first Produce while its leader
+ * is already in the metadata; kafkajs then resends the whole request, and a plain producer writes
+ * the partitions that had succeeded twice (a test counting exact results then waits forever).
+ */
+class TestKafka extends Kafka {
+  override producer(config: ProducerConfig = {}): Producer {
+    return super.producer({ idempotent: true, maxInFlightRequests: 1, ...config });
+  }
+}
+
+/** A kafkajs client for tests, quiet unless KAFKAJS_LOG is set; producers idempotent. */
 export function testKafka(clientId = 'nest-streams-test'): Kafka {
-  return new Kafka({
+  return new TestKafka({
     clientId,
     brokers: brokers(),
     logLevel: process.env.KAFKAJS_LOG ? logLevel.INFO : logLevel.NOTHING,
