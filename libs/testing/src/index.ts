@@ -9,3 +9,4 @@ export * from './test-input-topic';
 export * from './test-output-topic';
 export * from './test-record';
 export * from './streams-testing.module';
+export * from './commit-phases';

@@ -15,7 +15,7 @@ import {
   StoreQueryParameters,
   type Windowed,
 } from '@nest-streams/streams';
-import { setCommitPhaseHook, type CommitPhase } from '@nest-streams/streams/internals';
+import { onCommitPhase, type CommitPhase } from '@nest-streams/testing';
 import { dslTopology } from '../../runtime/dsl-topology';
 import type { OrderStats } from '../../runtime/stats-topology';
 import { storeContents } from '../../support/store-contents';
@@ -33,7 +33,7 @@ function installKill(): void {
   const at = Number(process.env.KILL_AT ?? 0);
   if (phase === undefined || !(at > 0)) return;
   let seen = 0;
-  setCommitPhaseHook((reached) => {
+  onCommitPhase((reached) => {
     if (reached !== phase || ++seen !== at) return;
     say(`KILLING ${phase} ${seen}`);
     process.kill(process.pid, 'SIGKILL');

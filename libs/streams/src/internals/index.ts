@@ -6,7 +6,11 @@ export { StreamTask } from '../runtime/internals/stream-task';
 export { RecordCache } from '../state/internals/record-cache';
 export { InMemoryRecordCollector } from '../processor/internals/in-memory-record-collector';
 export { resolveStreamsConfig } from '../runtime/streams-config';
-export { setCommitPhaseHook, type CommitPhase } from '../runtime/internals/commit-phases';
+export {
+  commitPhase,
+  setCommitPhaseHook,
+  type CommitPhase,
+} from '../runtime/internals/commit-phases';
 export { LocalStoreProvider, type LocalStore } from '../query/internals/local-store-provider';
 export { executeStateQuery, type QueryableCopy } from '../query/internals/state-query-executor';
 export {
