@@ -88,10 +88,8 @@ describe('npm run demo, orchestrated around a stub application', () => {
     for (const expected of [
       `created topic ${run.topic} (6 partitions)`,
       'both instances ready',
-      'via A user-001: local (X-Served-By: 127.0.0.1:',
       'SIGTERM → B',
       'B exited (code 0)',
-      'via B user-001: down (ECONNREFUSED)',
       'rebalance over: A answers every key itself',
       'generator done: 480 events and 10 malformed records',
       "✓ all 8 users match the generator's truth: 480 events, 10 malformed records skipped",
@@ -99,6 +97,10 @@ describe('npm run demo, orchestrated around a stub application', () => {
     ]) {
       expect(run.output).toContain(expected);
     }
+    // The first answer of each kind is logged once, for whichever user the poller asked first
+    // (a user may have no event yet at the first poll).
+    expect(run.output).toMatch(/via A user-\d{3}: local \(X-Served-By: 127\.0\.0\.1:\d+\)/);
+    expect(run.output).toMatch(/via B user-\d{3}: down \(ECONNREFUSED\)/);
     // Live frames: the table of users through both instances.
     expect(run.output).toMatch(/user-001 +\d+ +[\d,]+ +[\d,.]+ +local/);
     const runDir = /their state and logs: (\S+)/.exec(run.output)![1];
