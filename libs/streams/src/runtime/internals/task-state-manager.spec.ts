@@ -103,15 +103,21 @@ describe('TaskStateManager', () => {
       });
     }
   };
-  /** Engines that manage store `s`, with one engine recording its flushes in `events`. */
-  const crashSafeEngines = (events: string[]): TaskEngines => {
+  /**
+   * Engines that manage store `s`, with one engine recording its calls in `events`; its flush
+   * is `flushEngine` when given.
+   */
+  const crashSafeEngines = (
+    events: string[],
+    flushEngine: () => Promise<void> = async () => void events.push('flush'),
+  ): TaskEngines => {
     const engines = new TaskEngines();
     engines.declare('s');
     const engine: TaskEngine = {
       uncommittedBytes: 0,
       commitPending: () => events.push('commit'),
       discardPending: () => events.push('discard'),
-      flushEngine: async () => void events.push('flush'),
+      flushEngine,
     };
     engines.enlist(engine);
     return engines;
@@ -198,19 +204,12 @@ describe('TaskStateManager', () => {
 
     it('checkpoints in the background: the offsets taken at its start, one at a time', async () => {
       const collector = new InMemoryRecordCollector();
-      const engines = new TaskEngines();
-      engines.declare('s');
       let release = (): void => undefined;
       let hold = false;
       let flushes = 0;
-      engines.enlist({
-        uncommittedBytes: 0,
-        commitPending: () => undefined,
-        discardPending: () => undefined,
-        flushEngine: () => {
-          flushes++;
-          return hold ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve();
-        },
+      const engines = crashSafeEngines([], () => {
+        flushes++;
+        return hold ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve();
       });
       const m = manager([registration()], true, collector, engines);
       await m.initialize();
@@ -236,16 +235,14 @@ describe('TaskStateManager', () => {
 
     it('keeps the last checkpoint and warns when a background checkpoint fails', async () => {
       const collector = new InMemoryRecordCollector();
-      const engines = crashSafeEngines([]);
+      let diskFull = false;
+      const engines = crashSafeEngines([], () =>
+        diskFull ? Promise.reject(new Error('disk full')) : Promise.resolve(),
+      );
       const m = manager([registration()], true, collector, engines);
       await m.initialize();
       await m.restore(fakeRestorer(5));
-      engines.enlist({
-        uncommittedBytes: 0,
-        commitPending: () => undefined,
-        discardPending: () => undefined,
-        flushEngine: () => Promise.reject(new Error('disk full')),
-      });
+      diskFull = true;
       send(collector, 10_010);
       m.recordCommitted();
       expect(m.checkpointIfNeeded()).toBe(true);
