@@ -17,6 +17,7 @@ import type { StateRestoreListener } from '../src/runtime/state-restore-listener
 import { ChangelogTopics } from '../src/runtime/internals/changelog-topics';
 import { StateDirectory } from '../src/runtime/internals/state-directory';
 import { type RestoreResult, StateRestorer } from '../src/runtime/internals/state-restorer';
+import { kafkajsAssignedReaderFactory } from '../src/runtime/internals/kafkajs/kafkajs-assigned-reader';
 import { TaskStateManager } from '../src/runtime/internals/task-state-manager';
 import { RecordCache } from '../src/state/internals/record-cache';
 import type { KafkaTestContext } from '../../../test/support/kafka-test-context';
@@ -127,9 +128,17 @@ export class TaskState {
     await this.manager.initialize();
   }
 
-  async restore(listener?: StateRestoreListener): Promise<RestoreResult[]> {
+  /**
+   * Restores the task's stores by assignment (the engine's path), or through a consumer of a
+   * throwaway group (`throughGroup`: the path for a client that cannot read by assignment).
+   */
+  async restore(
+    listener?: StateRestoreListener,
+    { throughGroup = false }: { throughGroup?: boolean } = {},
+  ): Promise<RestoreResult[]> {
     const restorer = new StateRestorer({
       kafka: this.options.ctx.kafka,
+      readers: throughGroup ? undefined : kafkajsAssignedReaderFactory(this.options.ctx.kafka),
       admin: await this.options.ctx.admin(),
       groupIdPrefix: this.options.ctx.applicationId,
       logger: this.logger,

@@ -5,6 +5,8 @@ import type { ChangelogRecord } from '../../processor/state-store-context';
 import type { LagInfo } from '../../query/streams-metadata';
 import type { StateDirectory } from './state-directory';
 import type { StateLogger } from '../state-logger';
+import type { AssignedPartitionReaderFactory } from './assigned-partition-reader';
+import { StandbyFetchLoop } from './standby-fetch-loop';
 import { fixedAssigner } from './throwaway-group-consumer';
 import { StandbyTask, type StandbyPartition } from './standby-task';
 import type { ResolvedStreamsConfig } from '../streams-config';
@@ -19,6 +21,8 @@ export interface StandbyTaskManagerOptions {
   readonly config: ResolvedStreamsConfig;
   readonly kafka: Kafka;
   readonly admin: Admin;
+  /** Reads the changelogs by assignment; without it (or no reader), a throwaway group's consumer. */
+  readonly readers?: AssignedPartitionReaderFactory;
   readonly stateDirectory: StateDirectory;
   readonly logger: StateLogger;
   /** Called after each applied batch (for standby-update listeners and metrics). */
@@ -26,8 +30,9 @@ export interface StandbyTaskManagerOptions {
 }
 
 /**
- * Runs this instance's standby tasks: one consumer (in a group of its own that never commits)
- * follows every standby changelog partition from its checkpoint, applies each fetched batch as
+ * Runs this instance's standby tasks: one reader by assignment (no consumer group; where the
+ * client cannot, a consumer in a group of its own that never commits) follows every standby
+ * changelog partition from its checkpoint, applies each fetched batch as
  * one write batch, checkpoints on the commit interval, and tracks each partition's lag against
  * the changelog end offset. A new set of standby tasks restarts the consumer, and so does a
  * crash kafkajs would not recover from by itself (after a second, from the standbys' positions).
@@ -35,6 +40,7 @@ export interface StandbyTaskManagerOptions {
 export class StandbyTaskManager {
   private readonly tasks = new Map<string, StandbyTask>();
   private consumer: Consumer | undefined;
+  private fetchLoop: StandbyFetchLoop | undefined;
   private groupId: string | undefined;
   private readonly byPartition = new Map<
     string,
@@ -197,6 +203,30 @@ export class StandbyTaskManager {
     }
     if (seeks.length === 0) return;
     const { kafka, config } = this.options;
+    const reader = this.options.readers?.({ maxWaitTimeMs: 250 });
+    if (reader) {
+      this.fetchLoop = new StandbyFetchLoop({
+        reader,
+        partitions: this.byPartition,
+        logger: this.options.logger,
+        retryDelayMs: RESTART_DELAY_MS,
+        onApplied: (entry, records) =>
+          this.options.onApplied?.(
+            entry.task.id.toString(),
+            entry.partition.storeName,
+            entry.partition.partition,
+            records,
+          ),
+        logStart: async (topic, partition) => {
+          const offsets = await fetchTopicOffsetsSettled(this.options.admin, topic);
+          const found = offsets.find((o) => o.partition === partition);
+          if (!found) throw new Error(`${topic}-${partition} does not exist`);
+          return Number(found.low);
+        },
+      });
+      this.startTimers();
+      return;
+    }
     this.groupId = `${config.applicationId}-standby-${randomUUID()}`;
     const consumer = kafka.consumer({
       groupId: this.groupId,
@@ -221,6 +251,12 @@ export class StandbyTaskManager {
     await consumer.run({ autoCommit: false, eachBatch: (payload) => this.onBatch(payload) });
     for (const s of seeks)
       consumer.seek({ topic: s.topic, partition: s.partition, offset: String(s.offset) });
+    this.startTimers();
+  }
+
+  /** Checkpoints on the commit interval (at least a second apart) and refreshes lags every second. */
+  private startTimers(): void {
+    const { config } = this.options;
     this.checkpointTimer = setInterval(
       () => void this.checkpointAll(),
       Math.max(1000, Math.min(config.commitIntervalMs, 30_000)),
@@ -263,6 +299,9 @@ export class StandbyTaskManager {
     if (this.lagTimer) clearInterval(this.lagTimer);
     this.checkpointTimer = undefined;
     this.lagTimer = undefined;
+    const loop = this.fetchLoop;
+    this.fetchLoop = undefined;
+    await loop?.stop();
     const consumer = this.consumer;
     this.consumer = undefined;
     if (consumer) {

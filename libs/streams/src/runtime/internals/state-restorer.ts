@@ -1,11 +1,15 @@
-import { randomUUID } from 'node:crypto';
-import type { Admin, EachBatchPayload, Kafka } from 'kafkajs';
+import type { Admin, Kafka } from 'kafkajs';
 import { ChangelogRestoreError } from '../../errors/changelog-restore.error';
 import { topicPartitionKey } from '../../processor/topic-partition';
 import type { ChangelogRecord } from '../../processor/state-store-context';
 import { consoleStateLogger, type StateLogger } from '../state-logger';
 import type { StateRestoreListener } from '../state-restore-listener';
-import { fixedAssigner, isTransientConsumerError } from './throwaway-group-consumer';
+import { PartitionOffsetOutOfRangeError } from '../../errors/internals/partition-offset-out-of-range.error';
+import type { AssignedPartitionReaderFactory } from './assigned-partition-reader';
+import { restoreByAssignment } from './restore-by-assignment';
+import { RestoreProgress, type PartitionRestore } from './restore-progress';
+import { restoreThroughGroup } from './restore-through-group';
+import { isTransientConsumerError } from './throwaway-group-consumer';
 import { fetchTopicOffsetsSettled } from './topic-admin';
 
 /** One store's changelog partition to restore. */
@@ -46,6 +50,11 @@ export interface StateRestorerOptions {
   readonly kafka: Kafka;
   /** An admin client to reuse (connected); one is created per restore otherwise. */
   readonly admin?: Admin;
+  /**
+   * Reads changelogs by assignment (no consumer group); without it, or when it gives no
+   * reader, each restore runs a consumer of a throwaway group.
+   */
+  readonly readers?: AssignedPartitionReaderFactory;
   /** Prefix of the restore consumer's throwaway group id, e.g. the application id. */
   readonly groupIdPrefix: string;
   readonly logger?: StateLogger;
@@ -57,27 +66,16 @@ export interface StateRestorerOptions {
   readonly stallTimeoutMs?: number;
 }
 
-interface PartitionRestore {
-  readonly target: RestoreTarget;
-  readonly key: string;
-  readonly start: number;
-  readonly end: number;
-  readonly wiped: boolean;
-  position: number;
-  restored: number;
-  done: boolean;
-}
-
 /**
  * Restores stores from their changelogs, as Kafka Streams' restore consumer does: reads each
  * changelog partition from the checkpoint + 1 (or the log start) up to the log end offset
  * captured when the restore starts, and writes every polled batch to the store's engine as
  * one write batch, bypassing caching and logging.
  *
- * kafkajs has no manual partition assignment (`assign`) and a consumer always belongs to a
- * group, so each restore runs one consumer in a throwaway group of its own (never committing,
- * deleted afterwards) whose assigner gives it exactly the partitions to restore; it seeks to
- * each start offset and pauses each partition once done.
+ * It reads by assignment, as Java's restore consumer does (`assign`, `seek`, `poll`; no
+ * consumer group, so a restart waits for no group join), one fetch ahead of the store writes.
+ * A client that cannot read by assignment reads through a consumer of a throwaway group whose
+ * assigner gives it exactly the partitions to restore.
  *
  * Compacted changelogs have offset gaps and transactional ones end with commit markers that
  * are never delivered as records: a partition is done when the consumer's position (the last
@@ -92,10 +90,10 @@ export class StateRestorer {
   }
 
   /**
-   * Restores every target, all partitions in one consumer, and resolves when each reached its
+   * Restores every target, all partitions in one reader, and resolves when each reached its
    * end offset.
    *
-   * A consumer that fails because the cluster is unreachable or not ready is replaced by one
+   * A reader that fails because the cluster is unreachable or not ready is replaced by one
    * that resumes from the positions reached, for as long as `stallTimeoutMs` allows.
    *
    * @throws ChangelogRestoreError when the consumer crashes for another reason, or keeps
@@ -221,146 +219,45 @@ export class StateRestorer {
     listener: StateRestoreListener,
     signal: AbortSignal | undefined,
   ): Promise<void> {
-    const { kafka } = this.options;
-    const groupId = `${this.options.groupIdPrefix}-restore-${randomUUID()}`;
-    const byKey = new Map(pending.map((r) => [r.key, r]));
-    const assignment: Record<string, number[]> = {};
-    for (const r of pending) (assignment[r.target.topic] ??= []).push(r.target.partition);
-
-    const consumer = kafka.consumer({
-      groupId,
-      partitionAssigners: [fixedAssigner(assignment)],
-      allowAutoTopicCreation: false,
-      readUncommitted: false,
-      maxWaitTimeInMs: this.options.maxWaitTimeInMs ?? 250,
+    const stallMs = this.options.stallTimeoutMs ?? 60_000;
+    const progress = (onDone?: (topic: string, partition: number) => void): RestoreProgress =>
+      new RestoreProgress(pending, listener, stallMs, signal, (r) =>
+        onDone?.(r.target.topic, r.target.partition),
+      );
+    const reader = this.options.readers?.({
+      maxWaitTimeMs: this.options.maxWaitTimeInMs ?? 250,
       maxBytesPerPartition: this.options.maxBytesPerPartition ?? 10_485_760,
-      retry: { retries: 5, restartOnFailure: async () => false },
     });
-
-    let remaining = pending.length;
-    let lastProgress = Date.now();
-    let settle: { resolve: () => void; reject: (error: Error) => void } | undefined;
-    const finished = new Promise<void>((resolve, reject) => {
-      settle = { resolve, reject };
-    });
-    finished.catch(() => undefined); // awaited below unless the start fails first
-    let failure: Error | undefined;
-    const fail = (r: PartitionRestore | undefined, message: string, cause?: unknown): void => {
-      if (failure) return;
-      const topic = r?.target.topic ?? pending[0].target.topic;
-      const partition = r?.target.partition ?? pending[0].target.partition;
-      failure = new ChangelogRestoreError(topic, partition, message, { cause });
-      settle?.reject(failure);
-    };
-    const advance = (r: PartitionRestore, lastOffset: number): void => {
-      if (r.done || lastOffset + 1 <= r.position) return;
-      r.position = lastOffset + 1;
-      lastProgress = Date.now();
-      if (r.position < r.end) return;
-      r.done = true;
-      consumer.pause([{ topic: r.target.topic, partitions: [r.target.partition] }]);
-      try {
-        listener.onRestoreEnd?.(
-          { topic: r.target.topic, partition: r.target.partition },
-          r.target.storeName,
-          r.restored,
-        );
-      } catch (error) {
-        fail(r, 'the restore listener failed', error);
-        return;
-      }
-      if (--remaining === 0) settle?.resolve();
-    };
-
-    const eachBatch = async ({ batch }: EachBatchPayload): Promise<void> => {
-      const r = byKey.get(topicPartitionKey(batch.topic, batch.partition));
-      if (r === undefined || r.done || failure) return;
-      const records: ChangelogRecord[] = [];
-      let lastApplied = -1;
-      for (const message of batch.messages) {
-        const offset = Number(message.offset);
-        if (offset < r.position) continue; // before the seek took effect
-        if (offset >= r.end) break; // past the end captured at the start
-        if (message.key === null) continue; // not a store record
-        records.push(message as ChangelogRecord);
-        lastApplied = offset;
-      }
-      if (records.length > 0) {
-        try {
-          // Awaited: while RocksDB writes this batch on its pool, the next fetch is decoded.
-          await r.target.restoreBatch(records);
-          if (failure) return;
-          r.restored += records.length;
-          listener.onBatchRestored?.(
-            { topic: r.target.topic, partition: r.target.partition },
-            r.target.storeName,
-            lastApplied,
-            records.length,
-          );
-        } catch (error) {
-          fail(r, `writing a batch to store ${r.target.storeName} failed`, error);
-          return;
-        }
-      }
-      advance(r, Math.min(Number(batch.lastOffset()), r.end - 1));
-    };
-
-    // Batches of only control records (transaction markers) or aborted records never reach
-    // eachBatch, but still move the position: follow them through the instrumentation event.
-    consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
-      const r = byKey.get(topicPartitionKey(payload.topic, payload.partition));
-      if (r !== undefined && !failure) advance(r, Math.min(Number(payload.lastOffset), r.end - 1));
-    });
-    consumer.on(consumer.events.CRASH, ({ payload }) =>
-      fail(undefined, 'the restore consumer crashed', payload.error),
-    );
-
-    const onAbort = (): void => fail(undefined, 'the restore was aborted');
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const stallCheck = setInterval(
-      () => {
-        const stall = this.options.stallTimeoutMs ?? 60_000;
-        if (Date.now() - lastProgress < stall) return;
-        const stuck = pending.find((r) => !r.done);
-        fail(
-          stuck,
-          `no progress for ${stall} ms (position ${stuck?.position}, end offset ${stuck?.end})`,
-        );
-      },
-      Math.min(1000, this.options.stallTimeoutMs ?? 1000),
-    );
-    stallCheck.unref();
-
+    if (reader === undefined) {
+      return restoreThroughGroup(
+        {
+          kafka: this.options.kafka,
+          groupIdPrefix: this.options.groupIdPrefix,
+          logger: this.logger,
+          maxWaitTimeInMs: this.options.maxWaitTimeInMs ?? 250,
+          maxBytesPerPartition: this.options.maxBytesPerPartition ?? 10_485_760,
+          deleteGroup: (groupId) => this.deleteGroup(groupId),
+        },
+        progress,
+      );
+    }
+    const pass = progress();
     try {
-      if (signal?.aborted)
-        throw new ChangelogRestoreError(
-          pending[0].target.topic,
-          pending[0].target.partition,
-          'the restore was aborted',
-        );
-      await consumer.connect();
-      await consumer.subscribe({ topics: Object.keys(assignment), fromBeginning: true });
-      await consumer.run({ autoCommit: false, eachBatch });
-      // A consumer that crashed joining its group (reported through CRASH) cannot seek.
-      if (failure) throw failure;
-      for (const r of pending) {
-        consumer.seek({
-          topic: r.target.topic,
-          partition: r.target.partition,
-          offset: String(r.position),
-        });
-      }
-      lastProgress = Date.now();
-      await finished;
+      await restoreByAssignment(reader, pass);
+    } catch (error) {
+      if (!(error instanceof PartitionOffsetOutOfRangeError)) throw error;
+      const r = pending.find(
+        (p) => p.target.topic === error.topic && p.target.partition === error.partition,
+      );
+      throw new ChangelogRestoreError(
+        error.topic,
+        error.partition,
+        `position ${r?.position ?? error.offset} is no longer in the log (truncated during the restore); restart the restore`,
+        { cause: error },
+      );
     } finally {
-      clearInterval(stallCheck);
-      signal?.removeEventListener('abort', onAbort);
-      await consumer.disconnect().catch((error: unknown) => {
-        this.logger.warn(
-          `restore consumer ${groupId} did not disconnect cleanly: ${String(error)}`,
-        );
-      });
-      await this.deleteGroup(groupId);
+      pass.dispose();
+      await reader.close();
     }
   }
 

@@ -5,6 +5,7 @@ import type { Topology } from '../../processor/topology';
 import type { RecordCache } from '../../state/internals/record-cache';
 import { chooseRocksDBEngineFor } from '../../state/internals/rocksdb-engine-choice';
 import { ActiveTaskManager } from './active-task-manager';
+import { kafkajsAssignedReaderFactory } from './kafkajs/kafkajs-assigned-reader';
 import type { StateDirectory } from './state-directory';
 import type { StateLogger } from '../state-logger';
 import type { StateRestoreListener } from '../state-restore-listener';
@@ -50,9 +51,12 @@ export function createStreamThread(options: StreamThreadFactoryOptions): StreamT
   const { topology, config, kafka, admin, stateDirectory, logger } = options;
   // The process's RocksDB engine, chosen (and a fallback logged) before a store opens.
   chooseRocksDBEngineFor(topology.stores().values(), logger);
+  // Restores and standbys read changelogs by assignment: no consumer group to join.
+  const readers = kafkajsAssignedReaderFactory(kafka);
   const restorer = new StateRestorer({
     kafka,
     admin,
+    readers,
     groupIdPrefix: `${config.applicationId}-restore`,
     logger,
   });
@@ -74,6 +78,7 @@ export function createStreamThread(options: StreamThreadFactoryOptions): StreamT
     config,
     kafka,
     admin,
+    readers,
     stateDirectory,
     logger,
   });

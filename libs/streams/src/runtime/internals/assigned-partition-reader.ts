@@ -1,0 +1,71 @@
+// The engine's port for reading partitions it was not assigned through a consumer group: the
+// restore consumer and the standby reader. Client adapters implement it (kafkajs: its broker
+// fetch, in ./kafkajs/kafkajs-assigned-reader.ts).
+import type { ChangelogRecord } from '../../processor/state-store-context';
+
+/** A partition and the offset to fetch it from. */
+export interface PartitionFetchPosition {
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: number;
+}
+
+/** One record a fetch returned: a committed data record (never a control record). */
+export interface FetchedRecord extends Omit<ChangelogRecord, 'key'> {
+  readonly key: Buffer | null;
+  readonly offset: string;
+}
+
+/** What one fetch returned for one partition. */
+export interface FetchedPartition {
+  readonly topic: string;
+  readonly partition: number;
+  /** The offset this fetch asked from. */
+  readonly fetchOffset: number;
+  /**
+   * The partition's records at or after `fetchOffset`, in offset order, read_committed: records
+   * of aborted transactions and control records (transaction markers) are left out.
+   */
+  readonly records: readonly FetchedRecord[];
+  /**
+   * Where the next fetch of this partition starts: one past the last offset the broker returned,
+   * whether a record, an aborted record or a marker; `fetchOffset` when it returned nothing.
+   */
+  readonly nextOffset: number;
+  /** The partition's high watermark as the leader reported it. */
+  readonly highWatermark: number;
+  /** The last stable offset (the end a read_committed reader can reach); -1 when unknown. */
+  readonly lastStableOffset: number;
+}
+
+/** Options of an {@link AssignedPartitionReader}. */
+export interface AssignedPartitionReaderOptions {
+  /** How long the leader may hold a fetch that has no data yet; default 250 ms. */
+  readonly maxWaitTimeMs?: number;
+  /** Bytes per partition per fetch; default 10 MiB. */
+  readonly maxBytesPerPartition?: number;
+  /** Bytes per fetch response (one per leader); default 50 MiB. */
+  readonly maxBytes?: number;
+}
+
+/**
+ * Reads partitions at offsets the caller keeps, with no consumer group (Java's `assign` +
+ * `seek` + `poll`), read_committed. One {@link fetch} asks every partition's leader once, in
+ * parallel; the caller moves each position to `nextOffset`.
+ *
+ * Errors of {@link fetch}: a leader that moved is looked up again and its partitions come back
+ * with no records in this round (the next fetch reaches the new leader);
+ * {@link PartitionOffsetOutOfRangeError} when a position is outside the log; any other error
+ * (the cluster unreachable, an authorization failure) is thrown as the client reports it, and
+ * the positions are unchanged: fetch again, or give up.
+ */
+export interface AssignedPartitionReader {
+  fetch(positions: readonly PartitionFetchPosition[]): Promise<FetchedPartition[]>;
+  /** Closes the reader's connections; a fetch in flight fails. */
+  close(): Promise<void>;
+}
+
+/** Creates a reader; `undefined` when the client cannot read by assignment (the group path). */
+export type AssignedPartitionReaderFactory = (
+  options?: AssignedPartitionReaderOptions,
+) => AssignedPartitionReader | undefined;

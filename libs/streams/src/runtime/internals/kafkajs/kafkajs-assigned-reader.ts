@@ -1,0 +1,275 @@
+import type { Kafka } from 'kafkajs';
+import { PartitionOffsetOutOfRangeError } from '../../../errors/internals/partition-offset-out-of-range.error';
+import type {
+  AssignedPartitionReader,
+  AssignedPartitionReaderFactory,
+  AssignedPartitionReaderOptions,
+  FetchedPartition,
+  FetchedRecord,
+  PartitionFetchPosition,
+} from '../assigned-partition-reader';
+import { committedRecords, type AbortedTransaction } from '../read-committed-filter';
+
+const READ_COMMITTED = 1;
+/** The control record key of an abort marker: version 0, type 0 (a commit marker is type 1). */
+const ABORT_MARKER_KEY = Buffer.from([0, 0, 0, 0]);
+/** Partition errors after which the leader is looked up again (the next fetch reaches it). */
+const LEADER_MOVED = new Set([
+  'NOT_LEADER_FOR_PARTITION',
+  'NOT_LEADER_OR_FOLLOWER',
+  'LEADER_NOT_AVAILABLE',
+  'UNKNOWN_TOPIC_OR_PARTITION',
+  'FENCED_LEADER_EPOCH',
+  'UNKNOWN_LEADER_EPOCH',
+  'KafkaJSBrokerNotFound',
+]);
+
+/** A record as kafkajs' record batch decoder returns it. */
+interface KafkajsFetchedMessage {
+  readonly offset: string;
+  readonly timestamp: string;
+  readonly key: Buffer | null;
+  readonly value: Buffer | null;
+  readonly headers?: Record<string, unknown>;
+  readonly isControlRecord?: boolean;
+  readonly batchContext: { readonly producerId: string; readonly inTransaction: boolean };
+}
+
+interface KafkajsFetchResponse {
+  readonly responses: readonly {
+    readonly topicName: string;
+    readonly partitions: readonly {
+      readonly partition: number;
+      readonly highWatermark: string;
+      readonly lastStableOffset?: string;
+      readonly abortedTransactions?: readonly AbortedTransaction[];
+      readonly messages: readonly KafkajsFetchedMessage[];
+    }[];
+  }[];
+}
+
+/** The parts of kafkajs' (internal) `Cluster` and `Broker` this reader uses. */
+interface KafkajsBroker {
+  fetch(request: {
+    replicaId: number;
+    isolationLevel: number;
+    maxWaitTime: number;
+    minBytes: number;
+    maxBytes: number;
+    topics: {
+      topic: string;
+      partitions: { partition: number; fetchOffset: string; maxBytes: number }[];
+    }[];
+  }): Promise<KafkajsFetchResponse>;
+}
+interface KafkajsCluster {
+  connect(): Promise<void>;
+  disconnect(): Promise<void>;
+  addMultipleTargetTopics(topics: string[]): Promise<void>;
+  refreshMetadata(): Promise<void>;
+  refreshMetadataIfNecessary(): Promise<void>;
+  findLeaderForPartitions(topic: string, partitions: number[]): Record<string, number[]>;
+  findBroker(options: { nodeId: string }): Promise<KafkajsBroker>;
+}
+type CreateCluster = (options: {
+  metadataMaxAge: number;
+  allowAutoTopicCreation: boolean;
+  maxInFlightRequests: number | null;
+  instrumentationEmitter: null;
+  isolationLevel: number;
+}) => KafkajsCluster;
+
+/**
+ * The function kafkajs' `Kafka` client builds its clusters with (a private symbol of kafkajs
+ * 2.x): a reader by assignment needs a cluster of its own, as kafkajs' consumers and producers
+ * have. `undefined` when this kafkajs has none.
+ */
+function clusterFactoryOf(kafka: Kafka): CreateCluster | undefined {
+  const symbol = Object.getOwnPropertySymbols(kafka).find(
+    (s) => s.description === 'private:Kafka:createCluster',
+  );
+  const create =
+    symbol === undefined ? undefined : (kafka as unknown as Record<symbol, unknown>)[symbol];
+  return typeof create === 'function' ? (create as CreateCluster) : undefined;
+}
+
+/**
+ * The kafkajs adapter of {@link AssignedPartitionReader}: kafkajs has no `assign`, so this
+ * reader keeps a cluster connection of its own (as a kafkajs consumer does, with the client's
+ * brokers, TLS, SASL and retries) and sends Fetch requests to each partition's leader
+ * directly, read_committed, filtering aborted transactions itself. No consumer group is
+ * joined: nothing waits for a group coordinator, a join or a sync.
+ *
+ * Returns `undefined` for a kafkajs whose internals differ from 2.2.4's: the engine then reads
+ * through a consumer of a throwaway group, as before.
+ */
+export function kafkajsAssignedReaderFactory(kafka: Kafka): AssignedPartitionReaderFactory {
+  return (options) => {
+    const createCluster = clusterFactoryOf(kafka);
+    return createCluster && new KafkajsAssignedReader(createCluster, options);
+  };
+}
+
+class KafkajsAssignedReader implements AssignedPartitionReader {
+  private readonly cluster: KafkajsCluster;
+  private connecting: Promise<void> | undefined;
+  private readonly maxWaitTime: number;
+  private readonly maxBytesPerPartition: number;
+  private readonly maxBytes: number;
+
+  constructor(createCluster: CreateCluster, options: AssignedPartitionReaderOptions = {}) {
+    this.cluster = createCluster({
+      metadataMaxAge: 300_000,
+      allowAutoTopicCreation: false,
+      maxInFlightRequests: null,
+      instrumentationEmitter: null,
+      isolationLevel: READ_COMMITTED,
+    });
+    this.maxWaitTime = options.maxWaitTimeMs ?? 250;
+    this.maxBytesPerPartition = options.maxBytesPerPartition ?? 10_485_760;
+    this.maxBytes = options.maxBytes ?? 52_428_800;
+  }
+
+  async fetch(positions: readonly PartitionFetchPosition[]): Promise<FetchedPartition[]> {
+    if (positions.length === 0) return [];
+    await this.connect();
+    const topics = [...new Set(positions.map((p) => p.topic))];
+    await this.cluster.addMultipleTargetTopics(topics);
+    await this.cluster.refreshMetadataIfNecessary();
+    const byLeader = new Map<string, PartitionFetchPosition[]>();
+    let leaderless = false;
+    for (const topic of topics) {
+      const ofTopic = positions.filter((p) => p.topic === topic);
+      const leaders = this.cluster.findLeaderForPartitions(
+        topic,
+        ofTopic.map((p) => p.partition),
+      );
+      const led = new Set<number>();
+      for (const [nodeId, partitions] of Object.entries(leaders)) {
+        let list = byLeader.get(nodeId);
+        if (!list) byLeader.set(nodeId, (list = []));
+        for (const partition of partitions) {
+          led.add(partition);
+          list.push(ofTopic.find((p) => p.partition === partition)!);
+        }
+      }
+      if (led.size < ofTopic.length) leaderless = true;
+    }
+    if (leaderless) await this.cluster.refreshMetadata().catch(() => undefined);
+    const fetched = await Promise.all(
+      [...byLeader].map(([nodeId, list]) => this.fetchFrom(nodeId, list)),
+    );
+    return fetched.flat();
+  }
+
+  async close(): Promise<void> {
+    const connecting = this.connecting;
+    this.connecting = undefined;
+    if (connecting) await connecting.catch(() => undefined);
+    await this.cluster.disconnect().catch(() => undefined);
+  }
+
+  private connect(): Promise<void> {
+    if (!this.connecting) {
+      this.connecting = this.cluster.connect();
+      this.connecting.catch(() => {
+        this.connecting = undefined; // the next fetch tries again
+      });
+    }
+    return this.connecting;
+  }
+
+  private async fetchFrom(
+    nodeId: string,
+    positions: readonly PartitionFetchPosition[],
+  ): Promise<FetchedPartition[]> {
+    const requests = new Map<
+      string,
+      { partition: number; fetchOffset: string; maxBytes: number }[]
+    >();
+    for (const p of positions) {
+      let list = requests.get(p.topic);
+      if (!list) requests.set(p.topic, (list = []));
+      list.push({
+        partition: p.partition,
+        fetchOffset: String(p.offset),
+        maxBytes: this.maxBytesPerPartition,
+      });
+    }
+    let response: KafkajsFetchResponse;
+    try {
+      const broker = await this.cluster.findBroker({ nodeId });
+      response = await broker.fetch({
+        replicaId: -1,
+        isolationLevel: READ_COMMITTED,
+        maxWaitTime: this.maxWaitTime,
+        minBytes: 1,
+        maxBytes: this.maxBytes,
+        topics: [...requests].map(([topic, partitions]) => ({ topic, partitions })),
+      });
+    } catch (error) {
+      const e = error as { name?: string; type?: string; topic?: string; partition?: number };
+      if (e.name === 'KafkaJSOffsetOutOfRange') {
+        const position = positions.find((p) => p.topic === e.topic && p.partition === e.partition);
+        throw new PartitionOffsetOutOfRangeError(
+          e.topic ?? positions[0].topic,
+          e.partition ?? positions[0].partition,
+          position?.offset,
+          { cause: error },
+        );
+      }
+      if (LEADER_MOVED.has(e.type ?? '') || LEADER_MOVED.has(e.name ?? '')) {
+        await this.cluster.refreshMetadata().catch(() => undefined);
+        return [];
+      }
+      throw error;
+    }
+    const result: FetchedPartition[] = [];
+    for (const { topicName, partitions } of response.responses) {
+      for (const data of partitions) {
+        const position = positions.find(
+          (p) => p.topic === topicName && p.partition === data.partition,
+        );
+        if (position === undefined) continue;
+        result.push(toFetchedPartition(position, data));
+      }
+    }
+    return result;
+  }
+}
+
+function toFetchedPartition(
+  position: PartitionFetchPosition,
+  data: KafkajsFetchResponse['responses'][number]['partitions'][number],
+): FetchedPartition {
+  const fetchOffset = position.offset;
+  // A fetch may start inside a record batch: the broker returns the whole batch.
+  const within = data.messages.filter((m) => Number(m.offset) >= fetchOffset);
+  const last = within.length > 0 ? Number(within[within.length - 1].offset) : fetchOffset - 1;
+  const kept = committedRecords(
+    within.map((m) => ({
+      message: m,
+      offset: m.offset,
+      inTransaction: m.batchContext.inTransaction,
+      isControlRecord: m.isControlRecord === true,
+      isAbortMarker: m.isControlRecord === true && m.key !== null && ABORT_MARKER_KEY.equals(m.key),
+      producerId: m.batchContext.producerId,
+    })),
+    data.abortedTransactions,
+  );
+  const records: FetchedRecord[] = kept.map(({ message }) => ({
+    key: message.key,
+    value: message.value,
+    timestamp: message.timestamp,
+    offset: message.offset,
+  }));
+  return {
+    topic: position.topic,
+    partition: position.partition,
+    fetchOffset,
+    records,
+    nextOffset: last + 1,
+    highWatermark: Number(data.highWatermark),
+    lastStableOffset: data.lastStableOffset === undefined ? -1 : Number(data.lastStableOffset),
+  };
+}
