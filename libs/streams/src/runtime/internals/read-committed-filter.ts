@@ -31,8 +31,21 @@ export function committedRecords<R extends TransactionalRecord>(
   records: readonly R[],
   aborted: readonly AbortedTransaction[] | undefined,
 ): R[] {
+  return withoutAborted(records, aborted, (r) => r, false);
+}
+
+/**
+ * {@link committedRecords} over records of any shape (`view` reads what the filter needs),
+ * keeping the control records when `keepControlRecords` (kafkajs drops them itself later).
+ */
+export function withoutAborted<R>(
+  records: readonly R[],
+  aborted: readonly AbortedTransaction[] | undefined,
+  view: (record: R) => TransactionalRecord,
+  keepControlRecords: boolean,
+): R[] {
   if (aborted === undefined || aborted.length === 0) {
-    return records.filter((r) => !r.isControlRecord);
+    return keepControlRecords ? (records as R[]) : records.filter((r) => !view(r).isControlRecord);
   }
   const pending = aborted
     .map((a) => ({ producerId: a.producerId, firstOffset: BigInt(a.firstOffset) }))
@@ -41,15 +54,17 @@ export function committedRecords<R extends TransactionalRecord>(
   let next = 0;
   const kept: R[] = [];
   for (const record of records) {
-    const offset = BigInt(record.offset);
+    const r = view(record);
+    const offset = BigInt(r.offset);
     while (next < pending.length && pending[next].firstOffset <= offset) {
       abortedProducers.add(pending[next++].producerId);
     }
-    if (record.isControlRecord) {
-      if (record.isAbortMarker) abortedProducers.delete(record.producerId);
+    if (r.isControlRecord) {
+      if (r.isAbortMarker) abortedProducers.delete(r.producerId);
+      if (keepControlRecords) kept.push(record);
       continue;
     }
-    if (record.inTransaction && abortedProducers.has(record.producerId)) continue;
+    if (r.inTransaction && abortedProducers.has(r.producerId)) continue;
     kept.push(record);
   }
   return kept;

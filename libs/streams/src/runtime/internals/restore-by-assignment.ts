@@ -28,34 +28,34 @@ export async function restoreByAssignment(
         partition: r.target.partition,
         offset: fetchAt.get(r)!,
       }));
-    return positions.length === 0 ? undefined : reader.fetch(positions);
+    if (positions.length === 0) return undefined;
+    const fetch = reader.fetch(positions);
+    fetch.catch(() => undefined); // awaited later: its failure must not count as unhandled
+    return fetch;
   };
   // Settles the wait for a fetch when the pass fails (or, once every partition is done).
   const settled = progress.finished.then(() => [] as FetchedPartition[]);
   settled.catch(() => undefined);
 
   progress.touch();
+  // A fetch still in flight when the pass ends is dropped; the caller closes the reader.
   let inFlight = fetchNext();
-  try {
-    while (inFlight !== undefined) {
-      const fetched = await Promise.race([inFlight, settled]);
-      if (progress.failure) throw progress.failure;
-      const applies: { r: PartitionRestore; f: FetchedPartition }[] = [];
-      for (const f of fetched) {
-        const r = byKey.get(`${f.topic}:${f.partition}`);
-        if (r === undefined || f.nextOffset <= fetchAt.get(r)!) continue;
-        fetchAt.set(r, f.nextOffset);
-        applies.push({ r, f });
-      }
-      inFlight = fetchNext();
-      // Each partition has its own store: their writes run side by side.
-      await Promise.all(applies.map(({ r, f }) => progress.apply(r, f.records, f.nextOffset - 1)));
-      if (progress.failure) throw progress.failure;
-      if (live.every((r) => r.done)) break;
-      if (inFlight === undefined) inFlight = fetchNext();
+  while (inFlight !== undefined) {
+    const fetched = await Promise.race([inFlight, settled]);
+    if (progress.failure) throw progress.failure;
+    const applies: { r: PartitionRestore; f: FetchedPartition }[] = [];
+    for (const f of fetched) {
+      const r = byKey.get(`${f.topic}:${f.partition}`);
+      if (r === undefined || f.nextOffset <= fetchAt.get(r)!) continue;
+      fetchAt.set(r, f.nextOffset);
+      applies.push({ r, f });
     }
-    await progress.finished;
-  } finally {
-    inFlight?.catch(() => undefined);
+    inFlight = fetchNext();
+    // Each partition has its own store: their writes run side by side.
+    await Promise.all(applies.map(({ r, f }) => progress.apply(r, f.records, f.nextOffset - 1)));
+    if (progress.failure) throw progress.failure;
+    if (live.every((r) => r.done)) break;
+    if (inFlight === undefined) inFlight = fetchNext();
   }
+  await progress.finished;
 }

@@ -8,11 +8,10 @@ import type {
   FetchedRecord,
   PartitionFetchPosition,
 } from '../assigned-partition-reader';
-import { committedRecords, type AbortedTransaction } from '../read-committed-filter';
+import type { AbortedTransaction } from '../read-committed-filter';
+import { filterAbortedMessages } from './filter-aborted-messages';
 
 const READ_COMMITTED = 1;
-/** The control record key of an abort marker: version 0, type 0 (a commit marker is type 1). */
-const ABORT_MARKER_KEY = Buffer.from([0, 0, 0, 0]);
 /** Partition errors after which the leader is looked up again (the next fetch reaches it). */
 const LEADER_MOVED = new Set([
   'NOT_LEADER_FOR_PARTITION',
@@ -246,23 +245,12 @@ function toFetchedPartition(
   // A fetch may start inside a record batch: the broker returns the whole batch.
   const within = data.messages.filter((m) => Number(m.offset) >= fetchOffset);
   const last = within.length > 0 ? Number(within[within.length - 1].offset) : fetchOffset - 1;
-  const kept = committedRecords(
-    within.map((m) => ({
-      message: m,
-      offset: m.offset,
-      inTransaction: m.batchContext.inTransaction,
-      isControlRecord: m.isControlRecord === true,
-      isAbortMarker: m.isControlRecord === true && m.key !== null && ABORT_MARKER_KEY.equals(m.key),
-      producerId: m.batchContext.producerId,
-    })),
-    data.abortedTransactions,
-  );
-  const records: FetchedRecord[] = kept.map(({ message }) => ({
-    key: message.key,
-    value: message.value,
-    timestamp: message.timestamp,
-    offset: message.offset,
-  }));
+  const records: FetchedRecord[] = filterAbortedMessages({
+    messages: within,
+    abortedTransactions: data.abortedTransactions,
+  })
+    .filter((m) => m.isControlRecord !== true)
+    .map((m) => ({ key: m.key, value: m.value, timestamp: m.timestamp, offset: m.offset }));
   return {
     topic: position.topic,
     partition: position.partition,

@@ -181,7 +181,12 @@ describe('kafkajs fixes', () => {
       warn: (m) => warnings.push(m),
     });
     expect(outcome).toEqual({
-      applied: ['produceV3Request', 'scheduleCheckPendingRequests', 'groupRejoin'],
+      applied: [
+        'produceV3Request',
+        'filterAbortedMessages',
+        'scheduleCheckPendingRequests',
+        'groupRejoin',
+      ],
       skipped: [
         'groupMessagesPerPartition: kafkajs loaded ./src/producer/groupMessagesPerPartition before @nest-streams/streams',
       ],

@@ -1,5 +1,6 @@
 import Module from 'node:module';
 import { dirname } from 'node:path';
+import { filterAbortedMessages } from './filter-aborted-messages';
 import { groupMessagesPerPartition } from './group-messages-per-partition';
 import { installGroupRejoin, type HeartbeatingConsumerGroup } from './group-rejoin';
 import { locateKafkajs, type KafkajsInstallation } from './kafkajs-internals';
@@ -16,6 +17,7 @@ export const KAFKAJS_FIXED_VERSION = '2.2.4';
 export const REPLACED_KAFKAJS_MODULES = {
   groupMessagesPerPartition: './src/producer/groupMessagesPerPartition',
   produceV3Request: './src/protocol/requests/produce/v3/request',
+  filterAbortedMessages: './src/consumer/filterAbortedMessages',
 } as const;
 
 const REQUEST_QUEUE = './src/network/requestQueue';
@@ -43,10 +45,12 @@ let installed: KafkajsFixesOutcome | undefined;
 /**
  * Applies the engine's fixes to kafkajs 2.2.4, once per process, before anything loads the
  * modules they replace: the producer's grouping of a send's messages per partition (linear
- * instead of quadratic), the Produce v3 request's record building (one pass, no copies), and
- * the request queue's negative timeout (a `TimeoutNegativeWarning` on Node 24), and a way for
- * a member to rejoin its group without leaving it ({@link installGroupRejoin}). The two
- * modules are pre-seeded into `require.cache` under their own file names, so kafkajs' own
+ * instead of quadratic), the Produce v3 request's record building (one pass, no copies), the
+ * read_committed consumer's filter of aborted transactions (kafkajs' own returns aborted
+ * records when a fetch starts after two producers' aborted transactions began), the request
+ * queue's negative timeout (a `TimeoutNegativeWarning` on Node 24), and a way for a member to
+ * rejoin its group without leaving it ({@link installGroupRejoin}). The three modules are
+ * pre-seeded into `require.cache` under their own file names, so kafkajs' own
  * `require` finds the replacements; the methods are replaced on `RequestQueue.prototype` and
  * `ConsumerGroup.prototype`.
  *
@@ -77,7 +81,7 @@ function apply(options: KafkajsFixesOptions, warn: (message: string) => void): K
     const reason = `kafkajs ${kafkajs.version} is installed, the fixes are for ${KAFKAJS_FIXED_VERSION}`;
     warn(
       `${reason}: it runs unpatched (quadratic grouping of produced messages, slower record ` +
-        `encoding, a TimeoutNegativeWarning on Node 24, probing rebalances that leave the group). ` +
+        `encoding, aborted records read by a read_committed consumer after some fetches, a TimeoutNegativeWarning on Node 24, probing rebalances that leave the group). ` +
         `Install kafkajs ${KAFKAJS_FIXED_VERSION}.`,
     );
     return { applied: [], skipped: [reason] };
@@ -88,6 +92,7 @@ function apply(options: KafkajsFixesOptions, warn: (message: string) => void): K
   const replacements: Record<keyof typeof REPLACED_KAFKAJS_MODULES, unknown> = {
     groupMessagesPerPartition,
     produceV3Request: produceV3RequestModule(kafkajs.load),
+    filterAbortedMessages,
   };
   for (const [name, path] of Object.entries(REPLACED_KAFKAJS_MODULES)) {
     const filename = kafkajs.resolve(path);

@@ -1,0 +1,250 @@
+import type { Admin, Kafka } from 'kafkajs';
+import { PartitionOffsetOutOfRangeError } from '../../errors/internals/partition-offset-out-of-range.error';
+import type { ChangelogRecord } from '../../processor/state-store-context';
+import { RecordingLogger } from '../../../test-support/recording-logger';
+import type {
+  AssignedPartitionReader,
+  FetchedPartition,
+  PartitionFetchPosition,
+} from './assigned-partition-reader';
+import { StateRestorer, type RestoreTarget } from './state-restorer';
+
+const TOPIC = 'app-store-changelog';
+
+/** A changelog partition: a keyed record per offset, `null` for a marker or aborted record. */
+type Log = (string | null)[];
+
+/**
+ * A scripted reader over in-memory partitions: each fetch returns up to `perFetch` offsets from
+ * each position; `failures` are thrown by the fetches of that number (1-based, over all readers).
+ */
+function fakeReaders(
+  logs: Record<number, Log>,
+  options: { perFetch?: number; failures?: Record<number, Error> } = {},
+) {
+  const fetches: { positions: PartitionFetchPosition[]; writesDone: number }[] = [];
+  let readers = 0;
+  let closed = 0;
+  let writesDone = 0;
+  const factory = (): AssignedPartitionReader => {
+    readers++;
+    return {
+      async fetch(positions) {
+        fetches.push({ positions: [...positions], writesDone });
+        const failure = options.failures?.[fetches.length];
+        if (failure) throw failure;
+        await new Promise((resolve) => setImmediate(resolve));
+        return positions.map((p): FetchedPartition => {
+          const log = logs[p.partition];
+          const last = Math.min(log.length, p.offset + (options.perFetch ?? 3)) - 1;
+          const records = [];
+          for (let offset = p.offset; offset <= last; offset++) {
+            const key = log[offset];
+            if (key !== null) {
+              records.push({
+                key: Buffer.from(key),
+                value: Buffer.from('v'),
+                timestamp: 0,
+                offset: String(offset),
+              });
+            }
+          }
+          return {
+            topic: p.topic,
+            partition: p.partition,
+            fetchOffset: p.offset,
+            records,
+            nextOffset: Math.max(p.offset, last + 1),
+            highWatermark: log.length,
+            lastStableOffset: log.length,
+          };
+        });
+      },
+      async close() {
+        closed++;
+      },
+    };
+  };
+  return {
+    factory,
+    fetches,
+    readers: () => readers,
+    closed: () => closed,
+    wrote: () => writesDone++,
+  };
+}
+
+function fakeAdmin(logs: Record<number, Log>): Admin {
+  return {
+    fetchTopicOffsets: async () =>
+      Object.entries(logs).map(([partition, log]) => ({
+        partition: Number(partition),
+        offset: String(log.length),
+        low: '0',
+        high: String(log.length),
+      })),
+  } as unknown as Admin;
+}
+
+function target(
+  partition: number,
+  startOffset: number | undefined,
+  written: string[],
+  write: (records: readonly ChangelogRecord[]) => void | Promise<void> = () => undefined,
+): RestoreTarget {
+  return {
+    storeName: `store-${partition}`,
+    topic: TOPIC,
+    partition,
+    startOffset,
+    restoreBatch: async (records) => {
+      await write(records);
+      written.push(...records.map((r) => `${partition}:${r.key.toString()}`));
+    },
+    wipe: async () => undefined,
+  };
+}
+
+function restorer(
+  fake: ReturnType<typeof fakeReaders>,
+  logs: Record<number, Log>,
+  logger: RecordingLogger,
+  stallTimeoutMs?: number,
+): StateRestorer {
+  return new StateRestorer({
+    kafka: {} as Kafka,
+    admin: fakeAdmin(logs),
+    readers: fake.factory,
+    groupIdPrefix: 'app',
+    logger,
+    stallTimeoutMs,
+  });
+}
+
+describe('StateRestorer by assignment', () => {
+  let logger: RecordingLogger;
+  beforeEach(() => {
+    logger = new RecordingLogger();
+  });
+
+  it('restores each partition from its start offset to the end captured at the start, skipping markers, and joins no group', async () => {
+    const logs: Record<number, Log> = {
+      0: ['a', 'b', null, 'c', 'd', null, 'e', null],
+      1: [null, null, 'x', 'y'],
+    };
+    const fake = fakeReaders(logs);
+    const written: string[] = [];
+    const results = await restorer(fake, logs, logger).restore([
+      target(0, 1, written),
+      target(1, undefined, written),
+    ]);
+
+    expect(written.filter((w) => w.startsWith('0:'))).toEqual(['0:b', '0:c', '0:d', '0:e']);
+    expect(written.filter((w) => w.startsWith('1:'))).toEqual(['1:x', '1:y']);
+    expect(results).toEqual([
+      expect.objectContaining({
+        partition: 0,
+        startOffset: 1,
+        endOffset: 8,
+        restored: 4,
+        lastOffset: 7,
+      }),
+      expect.objectContaining({
+        partition: 1,
+        startOffset: 0,
+        endOffset: 4,
+        restored: 2,
+        lastOffset: 3,
+      }),
+    ]);
+    // Fetches move by what was returned: 1 → 4 → 7 (and 0 → 3 for partition 1), then done.
+    expect(fake.fetches.map((f) => f.positions.map((p) => `${p.partition}@${p.offset}`))).toEqual([
+      ['0@1', '1@0'],
+      ['0@4', '1@3'],
+      ['0@7'],
+    ]);
+    expect(fake.readers()).toBe(1);
+    expect(fake.closed()).toBe(1);
+  });
+
+  it('sends the next fetch before the stores have written the previous one', async () => {
+    const logs: Record<number, Log> = { 0: ['a', 'b', 'c', 'd', 'e', 'f', 'g'] };
+    const fake = fakeReaders(logs);
+    const written: string[] = [];
+    await restorer(fake, logs, logger).restore([
+      target(0, undefined, written, async () => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        fake.wrote();
+      }),
+    ]);
+
+    expect(written).toEqual(['0:a', '0:b', '0:c', '0:d', '0:e', '0:f', '0:g']);
+    // Each fetch after the first went out while the batch before it was still being written.
+    expect(fake.fetches.map((f) => f.writesDone)).toEqual([0, 0, 1]);
+  });
+
+  it('resumes from the positions reached with a new reader when the cluster is unreachable', async () => {
+    const logs: Record<number, Log> = { 0: ['a', 'b', 'c', 'd', 'e', 'f', 'g'] };
+    const unreachable = Object.assign(new Error('Connection timeout'), {
+      name: 'KafkaJSConnectionError',
+    });
+    const fake = fakeReaders(logs, { failures: { 2: unreachable } });
+    const written: string[] = [];
+    const [result] = await restorer(fake, logs, logger).restore([target(0, undefined, written)]);
+
+    expect(written).toEqual(['0:a', '0:b', '0:c', '0:d', '0:e', '0:f', '0:g']);
+    expect(result).toMatchObject({ restored: 7, lastOffset: 6 });
+    expect(fake.fetches.map((f) => f.positions[0].offset)).toEqual([0, 3, 3, 6]);
+    expect(fake.readers()).toBe(2);
+    expect(fake.closed()).toBe(2);
+    expect(logger.warnings).toEqual([expect.stringContaining('Connection timeout')]);
+  });
+
+  it('fails with ChangelogRestoreError when a position left the log during the restore', async () => {
+    const logs: Record<number, Log> = { 0: ['a', 'b', 'c', 'd'] };
+    const truncated = new PartitionOffsetOutOfRangeError(TOPIC, 0, 3);
+    const fake = fakeReaders(logs, { failures: { 2: truncated } });
+    await expect(
+      restorer(fake, logs, logger).restore([target(0, undefined, [])]),
+    ).rejects.toMatchObject({
+      name: 'ChangelogRestoreError',
+      code: 'CHANGELOG_RESTORE_FAILED',
+      cause: truncated,
+      message: expect.stringContaining('position 3 is no longer in the log'),
+    });
+    expect(fake.readers()).toBe(1);
+  });
+
+  it('stops at a failed store write, writes nothing after it and says which store failed', async () => {
+    const logs: Record<number, Log> = { 0: ['a', 'b', 'c', 'd', 'e', 'f', 'g'] };
+    const fake = fakeReaders(logs);
+    const written: string[] = [];
+    let writes = 0;
+    const disk = new Error('disk full');
+    await expect(
+      restorer(fake, logs, logger).restore([
+        target(0, undefined, written, () => {
+          if (++writes === 2) throw disk;
+        }),
+      ]),
+    ).rejects.toMatchObject({
+      name: 'ChangelogRestoreError',
+      cause: disk,
+      message: expect.stringContaining('writing a batch to store store-0 failed'),
+    });
+    expect(written).toEqual(['0:a', '0:b', '0:c']);
+    expect(fake.closed()).toBe(1);
+  });
+
+  it('gives up when a partition makes no progress for stallTimeoutMs', async () => {
+    const logs: Record<number, Log> = { 0: ['a', 'b'] };
+    const fake = fakeReaders(logs, { perFetch: 0 });
+    await expect(
+      restorer(fake, logs, logger, 300).restore([target(0, undefined, [])]),
+    ).rejects.toMatchObject({
+      name: 'ChangelogRestoreError',
+      message: expect.stringContaining('no progress for 300 ms (position 0, end offset 2)'),
+    });
+    expect(fake.closed()).toBe(1);
+  });
+});
