@@ -15,9 +15,14 @@ export class ClusterInstance {
     process.stderr!.on('data', (d: Buffer) => (this.output += d.toString()));
   }
 
-  static async start(env: Record<string, string>, port?: number): Promise<ClusterInstance> {
+  /** Starts `app` (the stats application by default) with `env` on `port` (a free one). */
+  static async start(
+    env: Record<string, string>,
+    port?: number,
+    app = APP,
+  ): Promise<ClusterInstance> {
     const p = port ?? (await freePort());
-    const child = spawn(process.execPath, ['--import', 'tsx', APP], {
+    const child = spawn(process.execPath, ['--import', 'tsx', app], {
       env: { ...process.env, ...env, PORT: String(p) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
