@@ -54,7 +54,8 @@ export class StreamTask {
   private readonly storesByName = new Map<string, StateStore>();
   private readonly registrations: StoreRegistration[] = [];
   private readonly punctuations = new PunctuationSchedule();
-  private readonly offsets = new TaskInputOffsets();
+  /** Its position and what the next commit covers, per input partition. */
+  readonly offsets = new TaskInputOffsets();
   private readonly now: () => number;
   private readonly log: (message: string) => void;
   private currentNode: TaskProcessorNode | undefined;

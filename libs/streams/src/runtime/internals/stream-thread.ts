@@ -188,6 +188,9 @@ export class StreamThread {
           await this.commit();
         }
       }
+      // Markers after the last record: the position (and the next commit) moves past them.
+      const last = records[records.length - 1].offset;
+      entry.task.offsets.skipTo(batch.topic, batch.partition, last, Number(batch.lastOffset()) + 1);
       resolveOffset(batch.lastOffset());
     }).catch((error: unknown) => this.fail(error));
     this.lastBatchAt = Date.now();

@@ -56,4 +56,23 @@ describe('TaskInputOffsets', () => {
     expect(offsets.positionList()[0]).toEqual({ topic: 'orders', partition: 0, offset: 10 });
     expect(offsets.toCommit()).toEqual([{ topic: 'orders', partition: 0, offset: 10 }]);
   });
+
+  it('moves past the markers after a fully consumed fetch, and commits past them too', () => {
+    const offsets = new TaskInputOffsets();
+    offsets.markConsumed(record('orders', 0, 5));
+    offsets.markConsumed(record('orders', 0, 6));
+    // Offsets 7 and 8 are transaction markers: the fetch's last offset is 8.
+    offsets.skipTo('orders', 0, 6, 9);
+    expect(offsets.toCommit()).toEqual([{ topic: 'orders', partition: 0, offset: 9 }]);
+    expect(offsets.positionList()).toEqual([{ topic: 'orders', partition: 0, offset: 9 }]);
+  });
+
+  it('does not move past a record it has not consumed', () => {
+    const offsets = new TaskInputOffsets();
+    offsets.markConsumed(record('orders', 0, 5));
+    offsets.skipTo('orders', 0, 6, 9); // record 6 was not consumed
+    offsets.skipTo('orders', 1, 3, 5); // nothing of partition 1 was consumed
+    expect(offsets.toCommit()).toEqual([{ topic: 'orders', partition: 0, offset: 6 }]);
+    expect(offsets.positionList()).toEqual([{ topic: 'orders', partition: 0, offset: 6 }]);
+  });
 });

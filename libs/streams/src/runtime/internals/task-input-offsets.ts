@@ -45,6 +45,22 @@ export class TaskInputOffsets {
   }
 
   /**
+   * Moves the position of a partition whose records up to `lastRecordOffset` were all consumed
+   * past the offsets after them that hold no record to process (transaction markers, aborted
+   * records), to `nextOffset`; the next commit covers them too, so a transactional input shows
+   * no lag of 1 per transaction (as Kafka Streams commits the consumer's position, KAFKA-6607).
+   * Does nothing while a record up to `lastRecordOffset` is unconsumed.
+   */
+  skipTo(topic: string, partition: number, lastRecordOffset: number, nextOffset: number): void {
+    const key = keyOf(topic, partition);
+    const position = this.positions.get(key);
+    if (!position || position.offset <= lastRecordOffset) return;
+    position.offset = Math.max(position.offset, nextOffset);
+    const consumed = this.consumed.get(key);
+    if (consumed) consumed.offset = Math.max(consumed.offset, nextOffset - 1);
+  }
+
+  /**
    * Moves positions forward to `offsets` (the committed ones, read after the task's
    * transactional producer fenced the previous owner); never backward. Negative offsets (none
    * committed) are ignored.

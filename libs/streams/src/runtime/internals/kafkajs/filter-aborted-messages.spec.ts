@@ -1,4 +1,8 @@
-import { filterAbortedMessages } from './filter-aborted-messages';
+import {
+  filterAbortedMessages,
+  installCommittedFetch,
+  type FetchingBroker,
+} from './filter-aborted-messages';
 
 const COMMIT = Buffer.from([0, 0, 0, 1]);
 const ABORT = Buffer.from([0, 0, 0, 0]);
@@ -38,5 +42,36 @@ describe('filterAbortedMessages (kafkajs replacement)', () => {
   it('returns the same messages when the fetch lists no aborted transaction', () => {
     const messages = [message(0, 'p1'), message(1, 'p1', COMMIT, true)];
     expect(filterAbortedMessages({ messages, abortedTransactions: [] })).toBe(messages);
+  });
+
+  it("answers kafkajs' broker fetches with aborted records removed and no aborted transaction listed, once however often installed", async () => {
+    const calls: unknown[] = [];
+    class Broker implements FetchingBroker {
+      async fetch(request: unknown) {
+        calls.push(request);
+        return {
+          responses: [
+            {
+              partitions: [
+                {
+                  abortedTransactions: [{ producerId: 'p1', firstOffset: '0' }],
+                  messages: [message(0, 'p1'), message(1, 'p2'), message(2, 'p1', ABORT, true)],
+                },
+                { abortedTransactions: [], messages: [message(7, 'p3')] },
+              ],
+            },
+          ],
+        };
+      }
+    }
+    installCommittedFetch(Broker);
+    installCommittedFetch(Broker);
+    const response = await new Broker().fetch({ isolationLevel: 1 });
+
+    expect(calls).toEqual([{ isolationLevel: 1 }]);
+    const [first, second] = response.responses[0].partitions;
+    expect(first.messages.map((m) => m.offset)).toEqual(['1', '2']);
+    expect(first.abortedTransactions).toEqual([]);
+    expect(second.messages.map((m) => m.offset)).toEqual(['7']);
   });
 });

@@ -22,10 +22,9 @@ export function isAbortMarker(message: KafkajsTransactionalMessage): boolean {
 }
 
 /**
- * kafkajs 2.2.4's `src/consumer/filterAbortedMessages.js`, correct: its original makes at most
- * one aborted transaction take effect per message, so a fetch that starts after two producers'
- * aborted transactions began returns the second producer's aborted records to a read_committed
- * consumer. Like the original it keeps control records (kafkajs' `Batch` drops them next).
+ * The messages of one fetched partition without those of aborted transactions, as Java's
+ * fetcher decides them; control records are kept (kafkajs' `Batch` drops them next, after
+ * taking the batch's last offset from them).
  */
 export function filterAbortedMessages<M extends KafkajsTransactionalMessage>({
   messages,
@@ -46,4 +45,43 @@ export function filterAbortedMessages<M extends KafkajsTransactionalMessage>({
     }),
     true,
   );
+}
+
+/** A fetched partition as kafkajs' Fetch response decoder returns it. */
+interface FetchedPartitionData {
+  abortedTransactions?: readonly AbortedTransaction[];
+  messages: readonly KafkajsTransactionalMessage[];
+}
+
+/** kafkajs' `Broker`, as far as its `fetch` goes. */
+export interface FetchingBroker {
+  fetch(request: unknown): Promise<{
+    responses: readonly { partitions: readonly FetchedPartitionData[] }[];
+  }>;
+}
+
+/**
+ * Makes kafkajs' `Broker#fetch` answer read_committed fetches with the aborted transactions'
+ * records already removed (and no aborted transaction left listed), so kafkajs' own filter
+ * has nothing to do. That filter (`src/consumer/filterAbortedMessages.js`) is wrong twice: it
+ * takes the aborted transactions in the order the broker lists them (by when they ended, not
+ * by first offset), and makes at most one take effect per record; either way records of
+ * aborted transactions reach a read_committed consumer (processing, restore and standby
+ * reads alike). Patched on the prototype, so it holds whatever loaded kafkajs first.
+ */
+export function installCommittedFetch(brokerClass: { prototype: FetchingBroker }): void {
+  const original = brokerClass.prototype.fetch;
+  if ((original as { committedOnly?: boolean }).committedOnly) return;
+  const fetch = async function (this: FetchingBroker, request: unknown) {
+    const response = await original.call(this, request);
+    for (const topic of response.responses) {
+      for (const partition of topic.partitions) {
+        if (!partition.abortedTransactions?.length) continue;
+        partition.messages = filterAbortedMessages(partition);
+        partition.abortedTransactions = [];
+      }
+    }
+    return response;
+  };
+  brokerClass.prototype.fetch = Object.assign(fetch, { committedOnly: true });
 }

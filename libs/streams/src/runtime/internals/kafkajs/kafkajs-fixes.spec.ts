@@ -183,8 +183,8 @@ describe('kafkajs fixes', () => {
     expect(outcome).toEqual({
       applied: [
         'produceV3Request',
-        'filterAbortedMessages',
         'scheduleCheckPendingRequests',
+        'filterAbortedMessages',
         'groupRejoin',
       ],
       skipped: [

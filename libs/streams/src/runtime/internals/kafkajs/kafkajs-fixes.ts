@@ -1,6 +1,6 @@
 import Module from 'node:module';
 import { dirname } from 'node:path';
-import { filterAbortedMessages } from './filter-aborted-messages';
+import { installCommittedFetch, type FetchingBroker } from './filter-aborted-messages';
 import { groupMessagesPerPartition } from './group-messages-per-partition';
 import { installGroupRejoin, type HeartbeatingConsumerGroup } from './group-rejoin';
 import { locateKafkajs, type KafkajsInstallation } from './kafkajs-internals';
@@ -17,10 +17,10 @@ export const KAFKAJS_FIXED_VERSION = '2.2.4';
 export const REPLACED_KAFKAJS_MODULES = {
   groupMessagesPerPartition: './src/producer/groupMessagesPerPartition',
   produceV3Request: './src/protocol/requests/produce/v3/request',
-  filterAbortedMessages: './src/consumer/filterAbortedMessages',
 } as const;
 
 const REQUEST_QUEUE = './src/network/requestQueue';
+const BROKER = './src/broker';
 const CONSUMER_GROUP = './src/consumer/consumerGroup';
 const ERRORS = './src/errors';
 
@@ -46,13 +46,12 @@ let installed: KafkajsFixesOutcome | undefined;
  * Applies the engine's fixes to kafkajs 2.2.4, once per process, before anything loads the
  * modules they replace: the producer's grouping of a send's messages per partition (linear
  * instead of quadratic), the Produce v3 request's record building (one pass, no copies), the
- * read_committed consumer's filter of aborted transactions (kafkajs' own returns aborted
- * records when a fetch starts after two producers' aborted transactions began), the request
+ * read_committed filter of aborted transactions ({@link installCommittedFetch}), the request
  * queue's negative timeout (a `TimeoutNegativeWarning` on Node 24), and a way for a member to
- * rejoin its group without leaving it ({@link installGroupRejoin}). The three modules are
- * pre-seeded into `require.cache` under their own file names, so kafkajs' own
- * `require` finds the replacements; the methods are replaced on `RequestQueue.prototype` and
- * `ConsumerGroup.prototype`.
+ * rejoin its group without leaving it ({@link installGroupRejoin}). The two modules are
+ * pre-seeded into `require.cache` under their own file names, so kafkajs' own `require` finds
+ * the replacements; the methods are replaced on `RequestQueue.prototype`, `Broker.prototype`
+ * and `ConsumerGroup.prototype` (which works whatever loaded kafkajs first).
  *
  * Never throws: a kafkajs of another version, one the engine cannot locate, or one whose
  * producer another module loaded first, runs unpatched, reported once as a process warning
@@ -92,7 +91,6 @@ function apply(options: KafkajsFixesOptions, warn: (message: string) => void): K
   const replacements: Record<keyof typeof REPLACED_KAFKAJS_MODULES, unknown> = {
     groupMessagesPerPartition,
     produceV3Request: produceV3RequestModule(kafkajs.load),
-    filterAbortedMessages,
   };
   for (const [name, path] of Object.entries(REPLACED_KAFKAJS_MODULES)) {
     const filename = kafkajs.resolve(path);
@@ -111,6 +109,9 @@ function apply(options: KafkajsFixesOptions, warn: (message: string) => void): K
   };
   queueClass.prototype.scheduleCheckPendingRequests = scheduleCheckPendingRequests;
   applied.push('scheduleCheckPendingRequests');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  installCommittedFetch(require(kafkajs.resolve(BROKER)) as { prototype: FetchingBroker });
+  applied.push('filterAbortedMessages');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const groupClass = require(kafkajs.resolve(CONSUMER_GROUP)) as {
     prototype: HeartbeatingConsumerGroup;
