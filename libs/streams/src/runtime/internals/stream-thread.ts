@@ -271,15 +271,16 @@ export class StreamThread {
       for (const id of lost) await tasks.close(id, true);
     }
     this.taskByPartition.clear();
+    const created = info.active.filter((id) => !tasks.get(id));
+    // A standby of a new task holds its state up to its lag: hand it over (checkpointed), so
+    // the active restores only the tail. New tasks restore side by side, as Kafka Streams
+    // restores a thread's tasks with one consumer: one's fetch overlaps another's store writes.
+    for (const id of created) await standbys.release(id);
+    const creations = await Promise.allSettled(created.map((id) => tasks.create(id)));
+    const failure = creations.find((c) => c.status === 'rejected');
+    if (failure) throw failure.reason;
     for (const id of info.active) {
-      let entry = tasks.get(id);
-      if (!entry) {
-        // A standby of this task holds its state up to its lag: hand it over (checkpointed),
-        // so the active restores only the tail.
-        await standbys.release(id);
-        entry = await tasks.create(id);
-      }
-      for (const { topic, partition } of entry.partitions)
+      for (const { topic, partition } of tasks.get(id)!.partitions)
         this.taskByPartition.set(`${topic}\u0000${partition}`, id);
     }
     await standbys.assign(info.standby.filter((id) => !wanted.has(id)));
