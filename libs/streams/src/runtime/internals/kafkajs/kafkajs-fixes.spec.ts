@@ -47,11 +47,12 @@ describe('kafkajs fixes', () => {
     expect(kafkajs.version).toBe(KAFKAJS_FIXED_VERSION);
   });
 
-  it('replace the two modules before kafkajs loads them, and fix the negative timeout', () => {
+  it('replace the three modules before kafkajs loads them, and fix the negative timeout', () => {
     const modules = Object.values(REPLACED_KAFKAJS_MODULES).map((p) => kafkajs.resolve(p));
     const result = inNode<{ loaded: boolean[]; warnings: string[] }>(`
       require(${JSON.stringify(FIXES)});
       const { groupMessagesPerPartition } = require(${JSON.stringify(join(__dirname, 'group-messages-per-partition.ts'))});
+      const { decodeRecordV0 } = require(${JSON.stringify(join(__dirname, 'record-v0-decoder.ts'))});
       const files = ${JSON.stringify(modules)};
       // kafkajs' own require of each file gets the replacement (the original Produce v3
       // module encodes through its topicEncoder, the replacement through encodePartition).
@@ -60,10 +61,11 @@ describe('kafkajs fixes', () => {
         require(files[0]) === groupMessagesPerPartition,
         produce.includes('encodePartition') && !produce.includes('topicEncoder'),
         require.cache[files[1]].loaded,
+        require(files[2]) === decodeRecordV0,
       ];
       ${SCHEDULE_CHECK}
     `);
-    expect(result).toEqual({ loaded: [true, true, true], warnings: [] });
+    expect(result).toEqual({ loaded: [true, true, true, true], warnings: [] });
   });
 
   it('are needed: without them, Node 24 warns about the negative timeout', () => {
@@ -183,6 +185,7 @@ describe('kafkajs fixes', () => {
     expect(outcome).toEqual({
       applied: [
         'produceV3Request',
+        'recordV0Decoder',
         'scheduleCheckPendingRequests',
         'filterAbortedMessages',
         'groupRejoin',

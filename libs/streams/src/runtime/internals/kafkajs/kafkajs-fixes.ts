@@ -5,6 +5,7 @@ import { groupMessagesPerPartition } from './group-messages-per-partition';
 import { installGroupRejoin, type HeartbeatingConsumerGroup } from './group-rejoin';
 import { locateKafkajs, type KafkajsInstallation } from './kafkajs-internals';
 import { produceV3RequestModule } from './produce-v3-request';
+import { decodeRecordV0 } from './record-v0-decoder';
 import {
   scheduleCheckPendingRequests,
   type SchedulingRequestQueue,
@@ -17,6 +18,7 @@ export const KAFKAJS_FIXED_VERSION = '2.2.4';
 export const REPLACED_KAFKAJS_MODULES = {
   groupMessagesPerPartition: './src/producer/groupMessagesPerPartition',
   produceV3Request: './src/protocol/requests/produce/v3/request',
+  recordV0Decoder: './src/protocol/recordBatch/record/v0/decoder',
 } as const;
 
 const REQUEST_QUEUE = './src/network/requestQueue';
@@ -46,9 +48,10 @@ let installed: KafkajsFixesOutcome | undefined;
  * Applies the engine's fixes to kafkajs 2.2.4, once per process, before anything loads the
  * modules they replace: the producer's grouping of a send's messages per partition (linear
  * instead of quadratic), the Produce v3 request's record building (one pass, no copies), the
+ * fetched records' decoding (no `Long` per record, no header object copies), the
  * read_committed filter of aborted transactions ({@link installCommittedFetch}), the request
  * queue's negative timeout (a `TimeoutNegativeWarning` on Node 24), and a way for a member to
- * rejoin its group without leaving it ({@link installGroupRejoin}). The two modules are
+ * rejoin its group without leaving it ({@link installGroupRejoin}). The three modules are
  * pre-seeded into `require.cache` under their own file names, so kafkajs' own `require` finds
  * the replacements; the methods are replaced on `RequestQueue.prototype`, `Broker.prototype`
  * and `ConsumerGroup.prototype` (which works whatever loaded kafkajs first).
@@ -80,7 +83,7 @@ function apply(options: KafkajsFixesOptions, warn: (message: string) => void): K
     const reason = `kafkajs ${kafkajs.version} is installed, the fixes are for ${KAFKAJS_FIXED_VERSION}`;
     warn(
       `${reason}: it runs unpatched (quadratic grouping of produced messages, slower record ` +
-        `encoding, aborted records read by a read_committed consumer after some fetches, a TimeoutNegativeWarning on Node 24, probing rebalances that leave the group). ` +
+        `encoding and decoding, aborted records read by a read_committed consumer after some fetches, a TimeoutNegativeWarning on Node 24, probing rebalances that leave the group). ` +
         `Install kafkajs ${KAFKAJS_FIXED_VERSION}.`,
     );
     return { applied: [], skipped: [reason] };
@@ -91,6 +94,7 @@ function apply(options: KafkajsFixesOptions, warn: (message: string) => void): K
   const replacements: Record<keyof typeof REPLACED_KAFKAJS_MODULES, unknown> = {
     groupMessagesPerPartition,
     produceV3Request: produceV3RequestModule(kafkajs.load),
+    recordV0Decoder: decodeRecordV0,
   };
   for (const [name, path] of Object.entries(REPLACED_KAFKAJS_MODULES)) {
     const filename = kafkajs.resolve(path);
