@@ -2,7 +2,7 @@ import type { Producer } from 'kafkajs';
 import { KafkaTestContext } from '../../../../../../test/support/kafka-test-context';
 import { PartitionOffsetOutOfRangeError } from '../../../errors/internals/partition-offset-out-of-range.error';
 import type { AssignedPartitionReader, FetchedPartition } from '../assigned-partition-reader';
-import { kafkajsAssignedReaderFactory } from './kafkajs-assigned-reader';
+import { decodesBatchEnds, kafkajsAssignedReaderFactory } from './kafkajs-assigned-reader';
 
 describe('kafkajs reader by assignment (real broker)', () => {
   let ctx: KafkaTestContext;
@@ -71,6 +71,7 @@ describe('kafkajs reader by assignment (real broker)', () => {
     await send(t4, 'p1-committed'); // 8
     await t4.commit(); // marker 9
 
+    expect(decodesBatchEnds()).toBe(true); // the engine's decoding, not kafkajs' fallback
     const fromStart = await readToEnd(0, 0);
     expect(values(fromStart)).toEqual(['2:p3-committed', '8:p1-committed']);
     expect(fromStart.at(-1)).toMatchObject({

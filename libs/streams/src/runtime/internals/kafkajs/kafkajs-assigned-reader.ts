@@ -9,7 +9,10 @@ import type {
   PartitionFetchPosition,
 } from '../assigned-partition-reader';
 import type { AbortedTransaction } from '../read-committed-filter';
+import { fetchV11ResponseDecoder } from './fetch-v11-response';
 import { filterAbortedMessages } from './filter-aborted-messages';
+import { KAFKAJS_FIXED_VERSION } from './kafkajs-fixes';
+import { locateKafkajs } from './kafkajs-internals';
 
 const READ_COMMITTED = 1;
 /** Partition errors after which the leader is looked up again (the next fetch reaches it). */
@@ -43,24 +46,37 @@ interface KafkajsFetchResponse {
       readonly lastStableOffset?: string;
       readonly abortedTransactions?: readonly AbortedTransaction[];
       readonly messages: readonly KafkajsFetchedMessage[];
+      /** One past the last complete record batch (the engine's own decoding only). */
+      readonly batchesEnd?: string;
     }[];
   }[];
 }
 
 /** The parts of kafkajs' (internal) `Cluster` and `Broker` this reader uses. */
-interface KafkajsBroker {
-  fetch(request: {
-    replicaId: number;
-    isolationLevel: number;
-    maxWaitTime: number;
-    minBytes: number;
-    maxBytes: number;
-    topics: {
-      topic: string;
-      partitions: { partition: number; fetchOffset: string; maxBytes: number }[];
-    }[];
-  }): Promise<KafkajsFetchResponse>;
+/** What kafkajs' request lookup gives for one API version: the request and its decoder. */
+interface ProtocolRequest {
+  readonly request: { readonly apiVersion: number };
+  readonly response: {
+    decode(data: Buffer): Promise<unknown>;
+    parse(data: unknown): Promise<unknown>;
+  };
+  readonly requestTimeout?: number;
 }
+interface KafkajsBroker {
+  lookupRequest(apiKey: number, definition: unknown): (request: FetchRequest) => ProtocolRequest;
+  fetch(request: FetchRequest): Promise<KafkajsFetchResponse>;
+}
+type FetchRequest = {
+  replicaId: number;
+  isolationLevel: number;
+  maxWaitTime: number;
+  minBytes: number;
+  maxBytes: number;
+  topics: {
+    topic: string;
+    partitions: { partition: number; fetchOffset: string; maxBytes: number }[];
+  }[];
+};
 interface KafkajsCluster {
   connect(): Promise<void>;
   disconnect(): Promise<void>;
@@ -90,6 +106,49 @@ function clusterFactoryOf(kafka: Kafka): CreateCluster | undefined {
   const create =
     symbol === undefined ? undefined : (kafka as unknown as Record<symbol, unknown>)[symbol];
   return typeof create === 'function' ? (create as CreateCluster) : undefined;
+}
+
+/** What the reader needs of kafkajs to send a Fetch decoded its own way. */
+interface OwnFetch {
+  readonly apiKey: number;
+  readonly definition: unknown;
+  readonly sendRequest: symbol;
+  readonly decode: (data: Buffer) => Promise<unknown>;
+}
+let ownFetchParts: OwnFetch | null | undefined;
+
+/**
+ * kafkajs' Fetch request definition, its broker's (private) send, and the engine's response
+ * decoder; `undefined` for a kafkajs whose internals differ from 2.2.4's (its `fetch` is used).
+ */
+function ownFetch(): OwnFetch | undefined {
+  if (ownFetchParts === undefined) {
+    try {
+      const kafkajs = locateKafkajs();
+      const broker = kafkajs.load<{ prototype: object }>('./src/broker');
+      const sendRequest = Object.getOwnPropertySymbols(broker.prototype).find(
+        (s) => s.description === 'private:Broker:sendRequest',
+      );
+      ownFetchParts =
+        kafkajs.version === KAFKAJS_FIXED_VERSION && sendRequest !== undefined
+          ? {
+              apiKey: kafkajs.load<{ Fetch: number }>('./src/protocol/requests/apiKeys').Fetch,
+              definition: kafkajs.load<{ requests: { Fetch: unknown } }>('./src/protocol/requests')
+                .requests.Fetch,
+              sendRequest,
+              decode: fetchV11ResponseDecoder(kafkajs.load),
+            }
+          : null;
+    } catch {
+      ownFetchParts = null;
+    }
+  }
+  return ownFetchParts ?? undefined;
+}
+
+/** Whether fetches are decoded by the engine (record batch ends kept); false: by kafkajs. */
+export function decodesBatchEnds(): boolean {
+  return ownFetch() !== undefined;
 }
 
 /**
@@ -178,6 +237,24 @@ class KafkajsAssignedReader implements AssignedPartitionReader {
     return this.connecting;
   }
 
+  /**
+   * Sends a Fetch, decoded by {@link fetchV11ResponseDecoder} (which keeps where the record
+   * batches end) when the broker speaks v11, the version kafkajs uses with every broker of the
+   * last years; by kafkajs' own `fetch` otherwise.
+   */
+  private async send(broker: KafkajsBroker, request: FetchRequest): Promise<KafkajsFetchResponse> {
+    const own = ownFetch();
+    if (own === undefined) return broker.fetch(request);
+    const protocol = broker.lookupRequest(own.apiKey, own.definition)(request);
+    const send = (broker as unknown as Record<symbol, unknown>)[own.sendRequest];
+    if (protocol.request.apiVersion !== 11 || typeof send !== 'function')
+      return broker.fetch(request);
+    return (await send.call(broker, {
+      ...protocol,
+      response: { decode: own.decode, parse: protocol.response.parse },
+    })) as KafkajsFetchResponse;
+  }
+
   private async fetchFrom(
     nodeId: string,
     positions: readonly PartitionFetchPosition[],
@@ -198,7 +275,7 @@ class KafkajsAssignedReader implements AssignedPartitionReader {
     let response: KafkajsFetchResponse;
     try {
       const broker = await this.cluster.findBroker({ nodeId });
-      response = await broker.fetch({
+      response = await this.send(broker, {
         replicaId: -1,
         isolationLevel: READ_COMMITTED,
         maxWaitTime: this.maxWaitTime,
@@ -237,7 +314,8 @@ class KafkajsAssignedReader implements AssignedPartitionReader {
   }
 }
 
-function toFetchedPartition(
+/** One partition of a Fetch response as the port returns it (exported for its tests). */
+export function toFetchedPartition(
   position: PartitionFetchPosition,
   data: KafkajsFetchResponse['responses'][number]['partitions'][number],
 ): FetchedPartition {
@@ -245,6 +323,8 @@ function toFetchedPartition(
   // A fetch may start inside a record batch: the broker returns the whole batch.
   const within = data.messages.filter((m) => Number(m.offset) >= fetchOffset);
   const last = within.length > 0 ? Number(within[within.length - 1].offset) : fetchOffset - 1;
+  // Past every complete batch returned, also one compaction left without records.
+  const batchesEnd = data.batchesEnd === undefined ? 0 : Number(data.batchesEnd);
   const records: FetchedRecord[] = filterAbortedMessages({
     messages: within,
     abortedTransactions: data.abortedTransactions,
@@ -256,7 +336,7 @@ function toFetchedPartition(
     partition: position.partition,
     fetchOffset,
     records,
-    nextOffset: last + 1,
+    nextOffset: Math.max(last + 1, batchesEnd, fetchOffset),
     highWatermark: Number(data.highWatermark),
     lastStableOffset: data.lastStableOffset === undefined ? -1 : Number(data.lastStableOffset),
   };
