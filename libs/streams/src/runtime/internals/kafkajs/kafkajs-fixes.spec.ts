@@ -47,7 +47,7 @@ describe('kafkajs fixes', () => {
     expect(kafkajs.version).toBe(KAFKAJS_FIXED_VERSION);
   });
 
-  it('replace the three modules before kafkajs loads them, and fix the negative timeout', () => {
+  it('replace the four modules before kafkajs loads them, and fix the negative timeout', () => {
     const modules = Object.values(REPLACED_KAFKAJS_MODULES).map((p) => kafkajs.resolve(p));
     const result = inNode<{ loaded: boolean[]; warnings: string[] }>(`
       require(${JSON.stringify(FIXES)});
@@ -62,10 +62,11 @@ describe('kafkajs fixes', () => {
         produce.includes('encodePartition') && !produce.includes('topicEncoder'),
         require.cache[files[1]].loaded,
         require(files[2]) === decodeRecordV0,
+        String(require(files[3])).includes('decodeMessageSet'),
       ];
       ${SCHEDULE_CHECK}
     `);
-    expect(result).toEqual({ loaded: [true, true, true, true], warnings: [] });
+    expect(result).toEqual({ loaded: [true, true, true, true, true], warnings: [] });
   });
 
   it('are needed: without them, Node 24 warns about the negative timeout', () => {
@@ -186,6 +187,7 @@ describe('kafkajs fixes', () => {
       applied: [
         'produceV3Request',
         'recordV0Decoder',
+        'decodeMessages',
         'scheduleCheckPendingRequests',
         'filterAbortedMessages',
         'groupRejoin',

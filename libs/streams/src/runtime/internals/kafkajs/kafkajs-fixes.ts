@@ -1,5 +1,6 @@
 import Module from 'node:module';
 import { dirname } from 'node:path';
+import { decodeMessagesModule } from './decode-messages';
 import { installCommittedFetch, type FetchingBroker } from './filter-aborted-messages';
 import { groupMessagesPerPartition } from './group-messages-per-partition';
 import { installGroupRejoin, type HeartbeatingConsumerGroup } from './group-rejoin';
@@ -19,6 +20,7 @@ export const REPLACED_KAFKAJS_MODULES = {
   groupMessagesPerPartition: './src/producer/groupMessagesPerPartition',
   produceV3Request: './src/protocol/requests/produce/v3/request',
   recordV0Decoder: './src/protocol/recordBatch/record/v0/decoder',
+  decodeMessages: './src/protocol/requests/fetch/v4/decodeMessages',
 } as const;
 
 const REQUEST_QUEUE = './src/network/requestQueue';
@@ -48,10 +50,11 @@ let installed: KafkajsFixesOutcome | undefined;
  * Applies the engine's fixes to kafkajs 2.2.4, once per process, before anything loads the
  * modules they replace: the producer's grouping of a send's messages per partition (linear
  * instead of quadratic), the Produce v3 request's record building (one pass, no copies), the
- * fetched records' decoding (no `Long` per record, no header object copies), the
+ * fetched records' decoding (no `Long` per record, no header object copies; a record batch that
+ * compaction emptied moves the consumer past it instead of holding it there), the
  * read_committed filter of aborted transactions ({@link installCommittedFetch}), the request
  * queue's negative timeout (a `TimeoutNegativeWarning` on Node 24), and a way for a member to
- * rejoin its group without leaving it ({@link installGroupRejoin}). The three modules are
+ * rejoin its group without leaving it ({@link installGroupRejoin}). The four modules are
  * pre-seeded into `require.cache` under their own file names, so kafkajs' own `require` finds
  * the replacements; the methods are replaced on `RequestQueue.prototype`, `Broker.prototype`
  * and `ConsumerGroup.prototype` (which works whatever loaded kafkajs first).
@@ -95,6 +98,7 @@ function apply(options: KafkajsFixesOptions, warn: (message: string) => void): K
     groupMessagesPerPartition,
     produceV3Request: produceV3RequestModule(kafkajs.load),
     recordV0Decoder: decodeRecordV0,
+    decodeMessages: decodeMessagesModule(kafkajs.load),
   };
   for (const [name, path] of Object.entries(REPLACED_KAFKAJS_MODULES)) {
     const filename = kafkajs.resolve(path);
