@@ -1,4 +1,10 @@
 import type { KafkajsRequire } from './kafkajs-internals';
+import {
+  forEachWholeBatch,
+  MAGIC_OFFSET,
+  RECORD_BATCH_MAGIC,
+  type DecodedRecordBatch,
+} from './record-batches';
 
 /** kafkajs' protocol decoder, the calls the fetched records need. */
 interface Decoder {
@@ -6,19 +12,6 @@ interface Decoder {
   readBytes(size: number): Buffer;
   canReadBytes(size: number): boolean;
 }
-
-/** A record batch as kafkajs' batch decoder returns it (the fields read here). */
-interface DecodedBatch {
-  readonly firstOffset: string;
-  readonly lastOffsetDelta: number;
-  readonly maxTimestamp: string;
-  readonly records: readonly unknown[];
-  readonly [field: string]: unknown;
-}
-
-const MAGIC_OFFSET = 16;
-const RECORD_BATCH_OVERHEAD = 49;
-const RECORD_BATCH_MAGIC = 2;
 
 /**
  * kafkajs 2.2.4's `src/protocol/requests/fetch/v4/decodeMessages.js` (the records of a Fetch
@@ -35,7 +28,7 @@ export function decodeMessagesModule(load: KafkajsRequire) {
   let parts:
     | {
         DecoderClass: new (buffer: Buffer) => Decoder;
-        decodeBatch: (decoder: Decoder) => Promise<DecodedBatch>;
+        decodeBatch: (decoder: Decoder) => Promise<DecodedRecordBatch>;
         decodeMessageSet: (decoder: Decoder, size: number) => Promise<unknown[]>;
       }
     | undefined;
@@ -54,18 +47,10 @@ export function decodeMessagesModule(load: KafkajsRequire) {
     if (buffer.readInt8(MAGIC_OFFSET) !== RECORD_BATCH_MAGIC)
       return decodeMessageSet(batches, size);
     const records: unknown[] = [];
-    while (batches.canReadBytes(RECORD_BATCH_OVERHEAD)) {
-      let batch: DecodedBatch;
-      try {
-        batch = await decodeBatch(batches);
-      } catch (error) {
-        // The tail of a fetch may end inside a batch (the fetch's byte limit).
-        if ((error as { name?: string }).name === 'KafkaJSPartialMessageError') break;
-        throw error;
-      }
+    await forEachWholeBatch(batches, decodeBatch, (batch) => {
       if (batch.records.length > 0) {
         for (const record of batch.records) records.push(record);
-        continue;
+        return;
       }
       const { records: _none, ...context } = batch;
       records.push({
@@ -79,7 +64,7 @@ export function decodeMessagesModule(load: KafkajsRequire) {
         isControlRecord: true,
         batchContext: { ...context, magicByte: RECORD_BATCH_MAGIC },
       });
-    }
+    });
     return records;
   };
 }

@@ -1,6 +1,12 @@
 import type { AbortedTransaction } from '../read-committed-filter';
 import type { KafkajsTransactionalMessage } from './filter-aborted-messages';
 import type { KafkajsRequire } from './kafkajs-internals';
+import {
+  forEachWholeBatch,
+  MAGIC_OFFSET,
+  RECORD_BATCH_MAGIC,
+  type DecodedRecordBatch,
+} from './record-batches';
 
 /** kafkajs' protocol decoder (`src/protocol/decoder.js`), the calls a Fetch response needs. */
 interface Decoder {
@@ -12,13 +18,6 @@ interface Decoder {
   canReadBytes(size: number): boolean;
   readArray<T>(reader: (decoder: Decoder) => T): T[];
   readArrayAsync<T>(reader: (decoder: Decoder) => Promise<T>): Promise<T[]>;
-}
-
-/** A record batch as kafkajs' batch decoder returns it. */
-interface DecodedBatch {
-  readonly firstOffset: string;
-  readonly lastOffsetDelta: number;
-  readonly records: readonly FetchedMessage[];
 }
 
 /** A fetched record as kafkajs decodes it. */
@@ -57,11 +56,6 @@ export interface FetchV11Response {
   }[];
 }
 
-/** What kafkajs calls a message set's magic byte offset, and a batch's fixed overhead. */
-const MAGIC_OFFSET = 16;
-const RECORD_BATCH_OVERHEAD = 49;
-const RECORD_BATCH_MAGIC = 2;
-
 /**
  * A Fetch v11 response decoder that keeps what kafkajs' decoder drops: where the record
  * batches end. kafkajs flattens the batches into their records, so a batch that compaction
@@ -74,7 +68,7 @@ export function fetchV11ResponseDecoder(
   load: KafkajsRequire,
 ): (data: Buffer) => Promise<FetchV11Response> {
   const DecoderClass = load<new (buffer: Buffer) => Decoder>('./src/protocol/decoder');
-  const decodeBatch = load<(decoder: Decoder) => Promise<DecodedBatch>>(
+  const decodeBatch = load<(decoder: Decoder) => Promise<DecodedRecordBatch<FetchedMessage>>>(
     './src/protocol/recordBatch/v0/decoder',
   );
 
@@ -84,25 +78,19 @@ export function fetchV11ResponseDecoder(
     const size = decoder.readInt32();
     if (size <= 0 || !decoder.canReadBytes(size)) return { messages: [], batchesEnd: undefined };
     const buffer = decoder.readBytes(size);
-    if (buffer.length <= MAGIC_OFFSET || buffer.readInt8(MAGIC_OFFSET) !== RECORD_BATCH_MAGIC) {
+    const magic = buffer.length > MAGIC_OFFSET ? buffer.readInt8(MAGIC_OFFSET) : undefined;
+    if (magic !== RECORD_BATCH_MAGIC) {
       throw new Error(
-        `fetched records use message format ${buffer.readInt8(MAGIC_OFFSET)}; only record batches (2) are read`,
+        `fetched records use message format ${magic}; only record batches (2) are read`,
       );
     }
     const batches = new DecoderClass(buffer);
     const messages: FetchedMessage[] = [];
     let batchesEnd: bigint | undefined;
-    while (batches.canReadBytes(RECORD_BATCH_OVERHEAD)) {
-      let batch: DecodedBatch;
-      try {
-        batch = await decodeBatch(batches);
-      } catch (error) {
-        if ((error as { name?: string }).name === 'KafkaJSPartialMessageError') break;
-        throw error;
-      }
+    await forEachWholeBatch(batches, decodeBatch, (batch) => {
       for (const record of batch.records) messages.push(record);
       batchesEnd = BigInt(batch.firstOffset) + BigInt(batch.lastOffsetDelta) + 1n;
-    }
+    });
     return { messages, batchesEnd: batchesEnd?.toString() };
   };
 

@@ -1,0 +1,36 @@
+/** A record batch as kafkajs' batch decoder returns it (the fields the engine reads). */
+export interface DecodedRecordBatch<R = unknown> {
+  readonly firstOffset: string;
+  readonly lastOffsetDelta: number;
+  readonly maxTimestamp: string;
+  readonly records: readonly R[];
+  readonly [field: string]: unknown;
+}
+
+/** Offset of a message set's magic byte, the same for every message format. */
+export const MAGIC_OFFSET = 16;
+/** The magic byte of record batches (message format 2). */
+export const RECORD_BATCH_MAGIC = 2;
+const RECORD_BATCH_OVERHEAD = 49;
+
+/**
+ * Calls `onBatch` for each whole record batch of a fetched partition's records, in order,
+ * decoded by kafkajs' batch decoder; stops at a partial batch at the end (a fetch's byte limit
+ * may cut the last one), as kafkajs does.
+ */
+export async function forEachWholeBatch<D extends { canReadBytes(size: number): boolean }, R>(
+  batches: D,
+  decodeBatch: (batches: D) => Promise<DecodedRecordBatch<R>>,
+  onBatch: (batch: DecodedRecordBatch<R>) => void,
+): Promise<void> {
+  while (batches.canReadBytes(RECORD_BATCH_OVERHEAD)) {
+    let batch: DecodedRecordBatch<R>;
+    try {
+      batch = await decodeBatch(batches);
+    } catch (error) {
+      if ((error as { name?: string }).name === 'KafkaJSPartialMessageError') return;
+      throw error;
+    }
+    onBatch(batch);
+  }
+}
