@@ -71,12 +71,13 @@ export class ActiveTaskManager {
     return this.options.config.processingGuarantee === 'exactly_once_v2';
   }
 
+  /** The tasks in task order (sub-topology, then partition), however they were created. */
   tasks(): ActiveTaskEntry[] {
-    return [...this.entries.values()];
+    return [...this.entries.values()].sort((a, b) => a.task.id.compareTo(b.task.id));
   }
 
   taskIds(): string[] {
-    return [...this.entries.keys()];
+    return this.tasks().map((e) => e.task.id.toString());
   }
 
   get(taskId: string): ActiveTaskEntry | undefined {
