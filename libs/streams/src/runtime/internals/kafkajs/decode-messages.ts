@@ -4,14 +4,8 @@ import {
   MAGIC_OFFSET,
   RECORD_BATCH_MAGIC,
   type DecodedRecordBatch,
+  type KafkajsProtocolDecoder as Decoder,
 } from './record-batches';
-
-/** kafkajs' protocol decoder, the calls the fetched records need. */
-interface Decoder {
-  readInt32(): number;
-  readBytes(size: number): Buffer;
-  canReadBytes(size: number): boolean;
-}
 
 /**
  * kafkajs 2.2.4's `src/protocol/requests/fetch/v4/decodeMessages.js` (the records of a Fetch

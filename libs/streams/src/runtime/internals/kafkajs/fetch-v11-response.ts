@@ -6,19 +6,8 @@ import {
   MAGIC_OFFSET,
   RECORD_BATCH_MAGIC,
   type DecodedRecordBatch,
+  type KafkajsProtocolDecoder as Decoder,
 } from './record-batches';
-
-/** kafkajs' protocol decoder (`src/protocol/decoder.js`), the calls a Fetch response needs. */
-interface Decoder {
-  readInt16(): number;
-  readInt32(): number;
-  readInt64(): { toString(): string };
-  readString(): string;
-  readBytes(size: number): Buffer;
-  canReadBytes(size: number): boolean;
-  readArray<T>(reader: (decoder: Decoder) => T): T[];
-  readArrayAsync<T>(reader: (decoder: Decoder) => Promise<T>): Promise<T[]>;
-}
 
 /** A fetched record as kafkajs decodes it. */
 export interface FetchedMessage extends KafkajsTransactionalMessage {

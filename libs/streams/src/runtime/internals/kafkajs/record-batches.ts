@@ -1,3 +1,15 @@
+/** kafkajs' protocol decoder (`src/protocol/decoder.js`), the calls fetched records need. */
+export interface KafkajsProtocolDecoder {
+  readInt16(): number;
+  readInt32(): number;
+  readInt64(): { toString(): string };
+  readString(): string;
+  readBytes(size: number): Buffer;
+  canReadBytes(size: number): boolean;
+  readArray<T>(reader: (decoder: KafkajsProtocolDecoder) => T): T[];
+  readArrayAsync<T>(reader: (decoder: KafkajsProtocolDecoder) => Promise<T>): Promise<T[]>;
+}
+
 /** A record batch as kafkajs' batch decoder returns it (the fields the engine reads). */
 export interface DecodedRecordBatch<R = unknown> {
   readonly firstOffset: string;
