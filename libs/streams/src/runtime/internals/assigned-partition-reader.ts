@@ -11,9 +11,10 @@ export interface PartitionFetchPosition {
 }
 
 /** One record a fetch returned: a committed data record (never a control record). */
-export interface FetchedRecord extends Omit<ChangelogRecord, 'key'> {
+export interface FetchedRecord extends Omit<ChangelogRecord, 'key' | 'timestamp'> {
   readonly key: Buffer | null;
-  readonly offset: string;
+  readonly offset: number;
+  readonly timestamp: number;
 }
 
 /** What one fetch returned for one partition. */

@@ -47,25 +47,53 @@ export function withoutAborted<R>(
   if (aborted === undefined || aborted.length === 0) {
     return keepControlRecords ? (records as R[]) : records.filter((r) => !view(r).isControlRecord);
   }
-  const pending = aborted
-    .map((a) => ({ producerId: a.producerId, firstOffset: BigInt(a.firstOffset) }))
-    .sort((a, b) => (a.firstOffset < b.firstOffset ? -1 : a.firstOffset > b.firstOffset ? 1 : 0));
-  const abortedProducers = new Set<string>();
-  let next = 0;
+  const state = new AbortedTransactions(aborted);
   const kept: R[] = [];
   for (const record of records) {
     const r = view(record);
-    const offset = BigInt(r.offset);
-    while (next < pending.length && pending[next].firstOffset <= offset) {
-      abortedProducers.add(pending[next++].producerId);
-    }
+    state.reach(Number(r.offset));
     if (r.isControlRecord) {
-      if (r.isAbortMarker) abortedProducers.delete(r.producerId);
+      if (r.isAbortMarker) state.end(r.producerId);
       if (keepControlRecords) kept.push(record);
       continue;
     }
-    if (r.inTransaction && abortedProducers.has(r.producerId)) continue;
+    if (r.inTransaction && state.isAborted(r.producerId)) continue;
     kept.push(record);
   }
   return kept;
+}
+
+/**
+ * Java's fetcher state over one fetched partition, walked in offset order: the aborted
+ * transactions the response listed, sorted by first offset; a producer's transaction is
+ * aborted from its first offset until that producer's abort marker.
+ */
+export class AbortedTransactions {
+  private readonly pending: readonly { producerId: string; firstOffset: number }[];
+  private next = 0;
+  private readonly producers = new Set<string>();
+
+  constructor(aborted: readonly AbortedTransaction[] | undefined) {
+    this.pending = (aborted ?? [])
+      .map((a) => ({ producerId: a.producerId, firstOffset: Number(a.firstOffset) }))
+      .sort((a, b) => a.firstOffset - b.firstOffset);
+  }
+
+  /** Every aborted transaction whose first offset is at or before `offset` takes effect. */
+  reach(offset: number): void {
+    const pending = this.pending;
+    while (this.next < pending.length && pending[this.next].firstOffset <= offset) {
+      this.producers.add(pending[this.next++].producerId);
+    }
+  }
+
+  /** Whether `producerId`'s transactional records are aborted at the offset reached. */
+  isAborted(producerId: string): boolean {
+    return this.producers.size > 0 && this.producers.has(producerId);
+  }
+
+  /** `producerId`'s abort marker: its aborted transaction ends there. */
+  end(producerId: string): void {
+    this.producers.delete(producerId);
+  }
 }

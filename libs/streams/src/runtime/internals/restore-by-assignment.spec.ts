@@ -45,7 +45,7 @@ function fakeReaders(
                 key: Buffer.from(key),
                 value: Buffer.from('v'),
                 timestamp: 0,
-                offset: String(offset),
+                offset,
               });
             }
           }

@@ -18,7 +18,7 @@ export interface PartitionRestore {
 
 /** A record as a reader returned it, before the restore picks the store records. */
 export interface RestoreCandidate {
-  readonly offset: string;
+  readonly offset: number | string;
   readonly key: Buffer | null;
   readonly value: Buffer | null;
   readonly timestamp: number | string;

@@ -73,7 +73,7 @@ function fetched(
       key: key === null ? null : Buffer.from(key),
       value: Buffer.from('v'),
       timestamp: 0,
-      offset: String(p.offset - 1 + i),
+      offset: p.offset - 1 + i,
     })),
     nextOffset,
     highWatermark: nextOffset,

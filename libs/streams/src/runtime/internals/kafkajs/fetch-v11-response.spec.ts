@@ -55,7 +55,7 @@ function response(records: Buffer, lastStableOffset: number): Buffer {
 }
 
 describe('fetchV11ResponseDecoder', () => {
-  it('decodes the records as kafkajs does and keeps where the batches end, past a batch compaction emptied', async () => {
+  it('decodes the records kafkajs decodes, offsets and timestamps as numbers, and keeps where the batches end, past a batch compaction emptied', async () => {
     const full = (await batch(10, 1, ['a', 'b'])).buffer;
     const emptied = (await batch(12, 4, [])).buffer; // offsets 12-16, every record compacted away
     const next = (await batch(17, 0, ['c'])).buffer;
@@ -64,9 +64,22 @@ describe('fetchV11ResponseDecoder', () => {
     const ours = await decode(data);
     const theirs = await kafkajsDecode(data);
     const partition = ours.responses[0].partitions[0];
-    expect(partition.messages).toEqual(theirs.responses[0].partitions[0].messages);
-    expect(partition.messages.map((m) => m.offset)).toEqual(['10', '11']);
-    expect(partition).toMatchObject({ partition: 3, highWatermark: '18', batchesEnd: '17' });
+    const kafkajsMessages = theirs.responses[0].partitions[0].messages as {
+      key: Buffer;
+      value: Buffer;
+      offset: string;
+      timestamp: string;
+    }[];
+    expect(partition.records).toEqual(
+      kafkajsMessages.map((m) => ({
+        key: m.key,
+        value: m.value,
+        offset: Number(m.offset),
+        timestamp: Number(m.timestamp),
+      })),
+    );
+    expect(partition.records.map((m) => m.offset)).toEqual([10, 11]);
+    expect(partition).toMatchObject({ partition: 3, highWatermark: '18', batchesEnd: 17 });
     expect(ours).toMatchObject({ throttleTime: 0, clientSideThrottleTime: 7, errorCode: 0 });
   });
 

@@ -1,38 +1,25 @@
-import type { AbortedTransaction } from '../read-committed-filter';
-import type { KafkajsTransactionalMessage } from './filter-aborted-messages';
-import type { KafkajsRequire } from './kafkajs-internals';
+import type { FetchedRecord } from '../assigned-partition-reader';
 import {
-  forEachWholeBatch,
-  MAGIC_OFFSET,
-  RECORD_BATCH_MAGIC,
-  type DecodedRecordBatch,
-  type KafkajsProtocolDecoder as Decoder,
-} from './record-batches';
+  decodeCommittedRecords,
+  type CommittedRecords,
+  type RecordsDecompressor,
+} from '../committed-records-decoder';
+import type { KafkajsRequire } from './kafkajs-internals';
+import type { KafkajsProtocolDecoder as Decoder } from './record-batches';
 
-/** A fetched record as kafkajs decodes it. */
-export interface FetchedMessage extends KafkajsTransactionalMessage {
-  readonly key: Buffer | null;
-  readonly timestamp: string;
-  readonly value: Buffer | null;
-}
-
-/** One partition of a Fetch v11 response, with where its last complete record batch ends. */
+/** One partition of a Fetch v11 response, its records decoded for a read_committed reader. */
 export interface FetchV11Partition {
   readonly partition: number;
   readonly errorCode: number;
   readonly highWatermark: string;
   readonly lastStableOffset: string;
-  readonly abortedTransactions: readonly AbortedTransaction[];
-  readonly messages: readonly FetchedMessage[];
-  /**
-   * One past the last offset of the last complete record batch returned (its base offset +
-   * last offset delta + 1), also for a batch with no record left (log compaction keeps a
-   * producer's last batch empty); `undefined` when no batch came whole.
-   */
-  readonly batchesEnd: string | undefined;
+  /** The committed data records of its whole record batches (see {@link CommittedRecords}). */
+  readonly records: FetchedRecord[];
+  /** One past the last whole record batch; `undefined` when no batch came whole. */
+  readonly batchesEnd: number | undefined;
 }
 
-/** A decoded Fetch v11 response, the shape kafkajs' own decode gives plus `batchesEnd`. */
+/** A decoded Fetch v11 response: what kafkajs' `parse` reads (error codes), records the engine's. */
 export interface FetchV11Response {
   /** 0, as kafkajs reports it: the broker did not throttle this request... */
   readonly throttleTime: number;
@@ -46,42 +33,23 @@ export interface FetchV11Response {
 }
 
 /**
- * A Fetch v11 response decoder that keeps what kafkajs' decoder drops: where the record
- * batches end. kafkajs flattens the batches into their records, so a batch that compaction
- * left without records (kept for its producer's state) disappears, and a reader at its offsets
- * can never move past it; Java's fetcher moves to the batch's end. Records are decoded by
- * kafkajs' own batch decoder (with its codecs); a trailing partial batch is left out, as
- * kafkajs does.
+ * A Fetch v11 response decoder for the reader by assignment: the partition headers by kafkajs'
+ * protocol decoder, the records by the engine's {@link decodeCommittedRecords} (committed
+ * records only, keys and values as views of the response, offsets and timestamps as numbers,
+ * and where the record batches end, which kafkajs' decoder drops: a batch compaction left
+ * without records would otherwise hold a reader at its offsets forever). Compressed batches are
+ * decompressed by kafkajs' codecs (gzip built in, the others as the application registered
+ * them).
  */
 export function fetchV11ResponseDecoder(
   load: KafkajsRequire,
 ): (data: Buffer) => Promise<FetchV11Response> {
   const DecoderClass = load<new (buffer: Buffer) => Decoder>('./src/protocol/decoder');
-  const decodeBatch = load<(decoder: Decoder) => Promise<DecodedRecordBatch<FetchedMessage>>>(
-    './src/protocol/recordBatch/v0/decoder',
-  );
-
-  const decodeRecords = async (
-    decoder: Decoder,
-  ): Promise<{ messages: FetchedMessage[]; batchesEnd: string | undefined }> => {
-    const size = decoder.readInt32();
-    if (size <= 0 || !decoder.canReadBytes(size)) return { messages: [], batchesEnd: undefined };
-    const buffer = decoder.readBytes(size);
-    const magic = buffer.length > MAGIC_OFFSET ? buffer.readInt8(MAGIC_OFFSET) : undefined;
-    if (magic !== RECORD_BATCH_MAGIC) {
-      throw new Error(
-        `fetched records use message format ${magic}; only record batches (2) are read`,
-      );
-    }
-    const batches = new DecoderClass(buffer);
-    const messages: FetchedMessage[] = [];
-    let batchesEnd: bigint | undefined;
-    await forEachWholeBatch(batches, decodeBatch, (batch) => {
-      for (const record of batch.records) messages.push(record);
-      batchesEnd = BigInt(batch.firstOffset) + BigInt(batch.lastOffsetDelta) + 1n;
-    });
-    return { messages, batchesEnd: batchesEnd?.toString() };
-  };
+  const { lookupCodecByAttributes } = load<{
+    lookupCodecByAttributes(attributes: number): { decompress(data: Buffer): Promise<Buffer> };
+  }>('./src/protocol/message/compression');
+  const decompress: RecordsDecompressor = (codec, compressed) =>
+    lookupCodecByAttributes(codec).decompress(compressed);
 
   const decodePartition = async (decoder: Decoder): Promise<FetchV11Partition> => {
     const partition = decoder.readInt32();
@@ -94,16 +62,13 @@ export function fetchV11ResponseDecoder(
       firstOffset: d.readInt64().toString(),
     }));
     decoder.readInt32(); // preferred read replica
-    const { messages, batchesEnd } = await decodeRecords(decoder);
-    return {
-      partition,
-      errorCode,
-      highWatermark,
-      lastStableOffset,
-      abortedTransactions,
-      messages,
-      batchesEnd,
-    };
+    const size = decoder.readInt32();
+    const bytes = size > 0 && decoder.canReadBytes(size) ? decoder.readBytes(size) : undefined;
+    const { records, batchesEnd } =
+      bytes === undefined
+        ? { records: [], batchesEnd: undefined }
+        : await decodeCommittedRecords(bytes, abortedTransactions, decompress);
+    return { partition, errorCode, highWatermark, lastStableOffset, records, batchesEnd };
   };
 
   return async (data) => {

@@ -9,7 +9,7 @@ import type {
   PartitionFetchPosition,
 } from '../assigned-partition-reader';
 import type { AbortedTransaction } from '../read-committed-filter';
-import { fetchV11ResponseDecoder } from './fetch-v11-response';
+import { fetchV11ResponseDecoder, type FetchV11Partition } from './fetch-v11-response';
 import { filterAbortedMessages } from './filter-aborted-messages';
 import { KAFKAJS_FIXED_VERSION } from './kafkajs-fixes';
 import { locateKafkajs } from './kafkajs-internals';
@@ -37,18 +37,19 @@ interface KafkajsFetchedMessage {
   readonly batchContext: { readonly producerId: string; readonly inTransaction: boolean };
 }
 
-interface KafkajsFetchResponse {
+/** A partition as kafkajs' own Fetch decoding returns it (for a broker not speaking v11). */
+interface KafkajsFetchedPartition {
+  readonly partition: number;
+  readonly highWatermark: string;
+  readonly lastStableOffset?: string;
+  readonly abortedTransactions?: readonly AbortedTransaction[];
+  readonly messages: readonly KafkajsFetchedMessage[];
+}
+
+interface FetchResponse {
   readonly responses: readonly {
     readonly topicName: string;
-    readonly partitions: readonly {
-      readonly partition: number;
-      readonly highWatermark: string;
-      readonly lastStableOffset?: string;
-      readonly abortedTransactions?: readonly AbortedTransaction[];
-      readonly messages: readonly KafkajsFetchedMessage[];
-      /** One past the last complete record batch (the engine's own decoding only). */
-      readonly batchesEnd?: string;
-    }[];
+    readonly partitions: readonly (FetchV11Partition | KafkajsFetchedPartition)[];
   }[];
 }
 
@@ -64,7 +65,7 @@ interface ProtocolRequest {
 }
 interface KafkajsBroker {
   lookupRequest(apiKey: number, definition: unknown): (request: FetchRequest) => ProtocolRequest;
-  fetch(request: FetchRequest): Promise<KafkajsFetchResponse>;
+  fetch(request: FetchRequest): Promise<FetchResponse>;
 }
 type FetchRequest = {
   replicaId: number;
@@ -242,7 +243,7 @@ class KafkajsAssignedReader implements AssignedPartitionReader {
    * batches end) when the broker speaks v11, the version kafkajs uses with every broker of the
    * last years; by kafkajs' own `fetch` otherwise.
    */
-  private async send(broker: KafkajsBroker, request: FetchRequest): Promise<KafkajsFetchResponse> {
+  private async send(broker: KafkajsBroker, request: FetchRequest): Promise<FetchResponse> {
     const own = ownFetch();
     if (own === undefined) return broker.fetch(request);
     const protocol = broker.lookupRequest(own.apiKey, own.definition)(request);
@@ -252,7 +253,7 @@ class KafkajsAssignedReader implements AssignedPartitionReader {
     return (await send.call(broker, {
       ...protocol,
       response: { decode: own.decode, parse: protocol.response.parse },
-    })) as KafkajsFetchResponse;
+    })) as FetchResponse;
   }
 
   private async fetchFrom(
@@ -272,7 +273,7 @@ class KafkajsAssignedReader implements AssignedPartitionReader {
         maxBytes: this.maxBytesPerPartition,
       });
     }
-    let response: KafkajsFetchResponse;
+    let response: FetchResponse;
     try {
       const broker = await this.cluster.findBroker({ nodeId });
       response = await this.send(broker, {
@@ -307,36 +308,66 @@ class KafkajsAssignedReader implements AssignedPartitionReader {
           (p) => p.topic === topicName && p.partition === data.partition,
         );
         if (position === undefined) continue;
-        result.push(toFetchedPartition(position, data));
+        result.push(
+          'records' in data
+            ? toFetchedPartition(position, data)
+            : fromKafkajsPartition(position, data),
+        );
       }
     }
     return result;
   }
 }
 
-/** One partition of a Fetch response as the port returns it (exported for its tests). */
+/**
+ * One partition of a Fetch response the engine decoded, as the port returns it (exported for
+ * its tests): the records from the fetch offset on (a fetch may start inside a record batch:
+ * the broker returns the whole batch), and the next offset past every whole batch returned.
+ */
 export function toFetchedPartition(
   position: PartitionFetchPosition,
-  data: KafkajsFetchResponse['responses'][number]['partitions'][number],
+  data: FetchV11Partition,
 ): FetchedPartition {
   const fetchOffset = position.offset;
-  // A fetch may start inside a record batch: the broker returns the whole batch.
+  const all = data.records;
+  let first = 0;
+  while (first < all.length && all[first].offset < fetchOffset) first++;
+  return {
+    topic: position.topic,
+    partition: position.partition,
+    fetchOffset,
+    records: first === 0 ? all : all.slice(first),
+    nextOffset: Math.max(data.batchesEnd ?? fetchOffset, fetchOffset),
+    highWatermark: Number(data.highWatermark),
+    lastStableOffset: Number(data.lastStableOffset),
+  };
+}
+
+/** One partition kafkajs decoded (a broker not speaking Fetch v11), as the port returns it. */
+function fromKafkajsPartition(
+  position: PartitionFetchPosition,
+  data: KafkajsFetchedPartition,
+): FetchedPartition {
+  const fetchOffset = position.offset;
   const within = data.messages.filter((m) => Number(m.offset) >= fetchOffset);
   const last = within.length > 0 ? Number(within[within.length - 1].offset) : fetchOffset - 1;
-  // Past every complete batch returned, also one compaction left without records.
-  const batchesEnd = data.batchesEnd === undefined ? 0 : Number(data.batchesEnd);
   const records: FetchedRecord[] = filterAbortedMessages({
     messages: within,
     abortedTransactions: data.abortedTransactions,
   })
     .filter((m) => m.isControlRecord !== true)
-    .map((m) => ({ key: m.key, value: m.value, timestamp: m.timestamp, offset: m.offset }));
+    .map((m) => ({
+      key: m.key,
+      value: m.value,
+      timestamp: Number(m.timestamp),
+      offset: Number(m.offset),
+    }));
   return {
     topic: position.topic,
     partition: position.partition,
     fetchOffset,
     records,
-    nextOffset: Math.max(last + 1, batchesEnd, fetchOffset),
+    nextOffset: Math.max(last + 1, fetchOffset),
     highWatermark: Number(data.highWatermark),
     lastStableOffset: data.lastStableOffset === undefined ? -1 : Number(data.lastStableOffset),
   };
