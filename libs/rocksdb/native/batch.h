@@ -55,7 +55,11 @@ class WriteBatch;
 
 namespace nsr {
 
-// Decodes an encoded batch into a RocksDB write batch (copying the bytes).
-rocksdb::Status ToWriteBatch(const rocksdb::Slice& encoded, rocksdb::WriteBatch* batch);
+// Decodes an encoded batch into a RocksDB write batch (copying the bytes). With `key_order`,
+// the writes go in in key order (a stable sort: for one key the last write still wins, and
+// only that one is kept), which the memtable's skip list inserts several times faster than
+// random order; InvalidArgument for a batch with a deleteRange, which cannot be reordered.
+rocksdb::Status ToWriteBatch(const rocksdb::Slice& encoded, rocksdb::WriteBatch* batch,
+                             bool key_order = false);
 
 }  // namespace nsr

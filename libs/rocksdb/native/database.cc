@@ -241,7 +241,8 @@ void Database::Write(const Napi::CallbackInfo& info) {
   rocksdb::Slice encoded = BufferSlice(info[0], "batch");
   rocksdb::WriteOptions write_options = ParseWriteOptions(info);
   rocksdb::WriteBatch batch;
-  Check(env, ToWriteBatch(encoded, &batch), "decode a write batch");
+  bool key_order = OptionalBool(OptionsArgument(info, 1), "orderByKey", false);
+  Check(env, ToWriteBatch(encoded, &batch, key_order), "decode a write batch");
   Check(env, db->Write(write_options, &batch), "write a batch");
 }
 

@@ -82,6 +82,32 @@ class WriteWorker : public DatabaseWorker {
   rocksdb::WriteBatch batch_;
 };
 
+// A write whose batch is decoded (and put in key order) on the pool, from a copy of the
+// encoded bytes: the caller may reuse its batch as soon as the call returns.
+class OrderedWriteWorker : public DatabaseWorker {
+ public:
+  OrderedWriteWorker(Napi::Env env, Database* database, rocksdb::WriteOptions options,
+                     std::string encoded)
+      : DatabaseWorker(env, "nest-streams:rocksdb:write", database),
+        options_(options),
+        encoded_(std::move(encoded)) {}
+
+ protected:
+  rocksdb::Status Run() override {
+    rocksdb::WriteBatch batch;
+    rocksdb::Status status = ToWriteBatch(encoded_, &batch, true);
+    if (!status.ok()) return status;
+    encoded_.clear();
+    encoded_.shrink_to_fit();
+    return db_->Write(options_, &batch);
+  }
+  std::string Operation() const override { return "write a batch"; }
+
+ private:
+  rocksdb::WriteOptions options_;
+  std::string encoded_;
+};
+
 class FlushWorker : public DatabaseWorker {
  public:
   FlushWorker(Napi::Env env, Database* database, bool wait)
@@ -211,6 +237,11 @@ Napi::Value Database::WriteAsync(const Napi::CallbackInfo& info) {
   Require(env);
   rocksdb::Slice encoded = BufferSlice(info[0], "batch");
   rocksdb::WriteOptions write_options = ParseWriteOptions(info);
+  if (OptionalBool(OptionsArgument(info, 1), "orderByKey", false)) {
+    auto* ordered = new OrderedWriteWorker(env, this, write_options, encoded.ToString());
+    ordered->Queue();
+    return ordered->Promise();
+  }
   rocksdb::WriteBatch batch;
   Check(env, ToWriteBatch(encoded, &batch), "decode a write batch");
   auto* worker = new WriteWorker(env, this, write_options, std::move(batch));

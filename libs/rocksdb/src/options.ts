@@ -64,6 +64,14 @@ export interface WriteOptions {
   readonly disableWAL?: boolean;
   /** fsync the WAL before returning (needs the WAL; default false). */
   readonly sync?: boolean;
+  /**
+   * Apply the batch's writes in key order (default false): a stable sort, so that for one key
+   * the last write still wins (only that one is applied), and the result is the same as in
+   * batch order. RocksDB's memtable inserts keys in order several times faster than in random
+   * order; with `writeAsync` the sort runs on the pool. For batches of puts and deletes only: a
+   * batch with a `deleteRange` is refused (`RocksDBError`, `InvalidArgument`).
+   */
+  readonly orderByKey?: boolean;
 }
 
 /**

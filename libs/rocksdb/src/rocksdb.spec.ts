@@ -68,6 +68,49 @@ describe('RocksDB', () => {
     expect(db.getMany([s('e'), s('f')]).map(str)).toEqual([undefined, '6']);
   });
 
+  it('applies a batch in key order with the result of batch order: the last write of a key wins', async () => {
+    // Keys out of order, written several times, deleted and written again, and the reverse.
+    const batch = (): WriteBatch =>
+      new WriteBatch()
+        .put(s('m'), s('m1'))
+        .put(s('c'), s('c1'))
+        .put(s('x'), s('x1'))
+        .put(s('c'), s('c2'))
+        .delete(s('m'))
+        .put(s('a'), s('a1'))
+        .delete(s('x'))
+        .put(s('x'), s('x2'))
+        .put(s('c'), s('c3'))
+        .put(s('q'), s('q1'))
+        .delete(s('q'));
+    const keys = ['a', 'c', 'm', 'q', 'x'].map(s);
+    const inOrder = await openDb('in-order');
+    inOrder.write(batch());
+    const sync = await openDb('sorted-sync');
+    sync.write(batch(), { orderByKey: true });
+    const async = await openDb('sorted-async');
+    const reused = batch();
+    const written = async.writeAsync(reused, { orderByKey: true });
+    reused.clear();
+    reused.put(s('a'), s('changed after the call')); // the call copied the batch
+    await written;
+
+    const expected = ['a1', 'c3', undefined, undefined, 'x2'];
+    expect(inOrder.getMany(keys).map(str)).toEqual(expected);
+    expect(sync.getMany(keys).map(str)).toEqual(expected);
+    expect(async.getMany(keys).map(str)).toEqual(expected);
+    // Only the last write of each key is applied: one entry per key that has a value.
+    expect(async.getProperty('rocksdb.num-entries-active-mem-table')).toBe('5');
+    expect(inOrder.getProperty('rocksdb.num-entries-active-mem-table')).toBe('11');
+
+    const ranged = new WriteBatch().put(s('b'), s('1')).deleteRange(s('a'), s('z'));
+    expect(() => sync.write(ranged, { orderByKey: true })).toThrow(RocksDBError);
+    await expect(async.writeAsync(ranged, { orderByKey: true })).rejects.toThrow(
+      'a batch with a deleteRange cannot be reordered',
+    );
+    expect(sync.get(s('b'))).toBeUndefined(); // nothing of a refused batch is written
+  });
+
   it('reports RocksDB properties', async () => {
     const db = await openDb('props', { blockCacheSize: 8 << 20, writeBufferSize: 1 << 20 });
     const batch = new WriteBatch();

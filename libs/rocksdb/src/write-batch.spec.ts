@@ -23,6 +23,20 @@ describe('WriteBatch', () => {
     expect(batch.encoded().length).toBe(0);
   });
 
+  it('puts a value after a prefix without building it', () => {
+    const batch = new WriteBatch();
+    const prefix = Buffer.from([1, 2, 3]);
+    batch.put(Buffer.from('k'), Buffer.from('value'), prefix);
+    prefix.fill(9); // copied when it was added
+    const encoded = batch.encoded();
+    expect(encoded.readUInt32LE(6)).toBe(8);
+    expect(encoded.subarray(10)).toEqual(Buffer.from([1, 2, 3, ...Buffer.from('value')]));
+    expect(() => batch.put(Buffer.from('k'), Buffer.from('v'), 'p' as unknown as Buffer)).toThrow(
+      TypeError,
+    );
+    expect(batch.length).toBe(1);
+  });
+
   it('adds nothing for a key or value that is not a Buffer', () => {
     const batch = new WriteBatch();
     expect(() => batch.put('a' as unknown as Buffer, Buffer.alloc(1))).toThrow(TypeError);

@@ -25,11 +25,15 @@ export class WriteBatch {
     return this.size;
   }
 
-  /** Sets `key` to `value`. */
-  put(key: Buffer, value: Buffer): this {
+  /**
+   * Sets `key` to `value`; with `valuePrefix`, to `valuePrefix` followed by `value`, without
+   * building that value first (both are copied into the batch now).
+   */
+  put(key: Buffer, value: Buffer, valuePrefix?: Buffer): this {
     assertBuffer(key, 'key');
     assertBuffer(value, 'value');
-    this.append(PUT, key, value);
+    if (valuePrefix !== undefined) assertBuffer(valuePrefix, 'valuePrefix');
+    this.append(PUT, key, value, valuePrefix);
     return this;
   }
 
@@ -59,8 +63,9 @@ export class WriteBatch {
     return this.buffer.subarray(0, this.size);
   }
 
-  private append(op: number, key: Buffer, second: Buffer | undefined): void {
-    const needed = 5 + key.length + (second === undefined ? 0 : 4 + second.length);
+  private append(op: number, key: Buffer, second: Buffer | undefined, secondPrefix?: Buffer): void {
+    const prefixLength = secondPrefix === undefined ? 0 : secondPrefix.length;
+    const needed = 5 + key.length + (second === undefined ? 0 : 4 + prefixLength + second.length);
     this.reserve(needed);
     const buffer = this.buffer;
     let at = this.size;
@@ -70,8 +75,12 @@ export class WriteBatch {
     buffer.set(key, at);
     at += key.length;
     if (second !== undefined) {
-      buffer.writeUInt32LE(second.length, at);
+      buffer.writeUInt32LE(prefixLength + second.length, at);
       at += 4;
+      if (secondPrefix !== undefined) {
+        buffer.set(secondPrefix, at);
+        at += prefixLength;
+      }
       buffer.set(second, at);
       at += second.length;
     }
