@@ -1,7 +1,8 @@
-import type { StateStoreContext } from '../../processor/state-store-context';
+import type { ChangelogRecord, StateStoreContext } from '../../processor/state-store-context';
 import type { BytesStore, BytesWrite, KeyValueBytes } from '../bytes-store';
 import { ForwardingStoreLayer } from './forwarding-store-layer';
 import type { StampedWrite, StoreRange } from './store-layer';
+import { restoresWithTimestamps, withTimestamps } from './timestamped-changelog';
 
 /**
  * The bottom of a key-value store's stack: a storage engine (RocksDB, in memory, any
@@ -64,6 +65,13 @@ export class KeyValueEngineLayer extends ForwardingStoreLayer<BytesStore> {
   restore(records: readonly BytesWrite[]): void | Promise<void> {
     const engine = this.engine;
     return engine.putAllAsync ? engine.putAllAsync(records) : engine.putAll(records);
+  }
+
+  restoreWithTimestamps(records: readonly ChangelogRecord[]): void | Promise<void> {
+    const engine = this.engine;
+    return restoresWithTimestamps(engine)
+      ? engine.putAllWithTimestampsAsync(records)
+      : this.restore(withTimestamps(records));
   }
 }
 

@@ -1,16 +1,15 @@
 import { StoreClosedError } from '../../errors/store-closed.error';
-import type { ChangelogRecord, StateStoreContext } from '../../processor/state-store-context';
+import type { StateStoreContext } from '../../processor/state-store-context';
 import type { StateStore } from '../../processor/state-store';
 import type { Serde } from '../../serde/serde';
-import type { BytesWrite } from '../bytes-store';
 import type { RocksDBStoreMetrics } from '../rocksdb-store-metrics';
 import type { StoreMetricsSnapshot } from '../store-metrics-snapshot';
 import { CachingBytesStore } from './caching-bytes-store';
 import { ChangeLoggingBytesStore } from './change-logging-bytes-store';
 import { changelogTopicName } from './changelog-topic-name';
-import { writeTimestamp } from './ordered-bytes';
 import { NOT_SAMPLED, OP, StoreMetrics } from './store-metrics';
 import type { StoreLayer } from './store-layer';
+import { withTimestamps } from './timestamped-changelog';
 import { findLayer, innermostLayer } from './wrapped-store-layer';
 
 /**
@@ -127,7 +126,11 @@ export abstract class MeteredStore<K, V, FlushKey> implements StateStore {
       changelog: logging
         ? { topic: logging.changelogTopic, partition: logging.changelogPartition }
         : undefined,
-      restoreBatch: (records) => engine.restore(timestamped ? withTimestamps(records) : records),
+      restoreBatch: !timestamped
+        ? (records) => engine.restore(records)
+        : engine.restoreWithTimestamps
+          ? (records) => engine.restoreWithTimestamps!(records)
+          : (records) => engine.restore(withTimestamps(records)),
       wipe: async () => {
         await stack.destroy();
         await stack.init(context);
@@ -223,15 +226,4 @@ export abstract class MeteredStore<K, V, FlushKey> implements StateStore {
   protected value(bytes: Buffer | undefined): V | undefined {
     return bytes === undefined ? undefined : this.valueSerde.deserialize(bytes, this.topic);
   }
-}
-
-/** Changelog records of a timestamped store: the record timestamp goes in front of the value. */
-export function withTimestamps(records: readonly ChangelogRecord[]): BytesWrite[] {
-  return records.map(({ key, value, timestamp }) => {
-    if (value === null) return { key, value: null };
-    const stamped = Buffer.allocUnsafe(8 + value.length);
-    writeTimestamp(stamped, Number(timestamp), 0);
-    value.copy(stamped, 8);
-    return { key, value: stamped };
-  });
 }

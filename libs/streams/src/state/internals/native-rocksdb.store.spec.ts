@@ -6,6 +6,7 @@ import { describeRocksDBEngineContract } from '../../../test-support/rocksdb-eng
 import { loadedRocksDBBindings } from './rocksdb-binding-guard';
 import { NativeRocksDBStore } from './native-rocksdb.store';
 import { NxteditionRocksDBStore } from './nxtedition-rocksdb.store';
+import { withTimestamps } from './timestamped-changelog';
 import { useTempDirectory } from '../../../../rocksdb/test-support/temp-directory';
 
 describeBytesStoreContract(
@@ -111,6 +112,34 @@ describe('NativeRocksDBStore', () => {
     await expect(store.bulkLoad([{ key: b('x'), value: b('1') }])).rejects.toMatchObject({
       code: 'STORE_CLOSED',
     });
+  });
+
+  it("restores a timestamped store's changelog records as withTimestamps builds them, in batch order's result", async () => {
+    const b = (text: string): Buffer => Buffer.from(text);
+    const records = [
+      { key: b('m'), value: b('1'), timestamp: 1_700_000_000_123 },
+      { key: b('c'), value: b('2'), timestamp: 5 },
+      { key: b('m'), value: b('3'), timestamp: '1700000000999' },
+      { key: b('x'), value: b('4'), timestamp: 7 },
+      { key: b('x'), value: null, timestamp: 8 },
+      { key: b('e'), value: Buffer.alloc(0), timestamp: 0 },
+    ];
+    const direct = new NativeRocksDBStore({ name: 'stamped', directory: join(root(), 'stamped') });
+    const built = new NativeRocksDBStore({ name: 'built', directory: join(root(), 'built') });
+    await direct.open();
+    await built.open();
+    await direct.putAllWithTimestampsAsync(records);
+    await built.putAllAsync(withTimestamps(records));
+    const entries = (store: NativeRocksDBStore) =>
+      [...store.all()].map((e) => `${e.key}=${e.value.toString('hex')}`);
+    expect(entries(direct)).toEqual(entries(built));
+    expect(direct.get(b('m'))).toEqual(
+      Buffer.concat([Buffer.from('0000018bcfe56be7', 'hex'), b('3')]),
+    );
+    expect(direct.get(b('x'))).toBeUndefined();
+    expect(direct.get(b('e'))?.length).toBe(8);
+    await direct.close();
+    await built.close();
   });
 
   it('passes a TypeError through for a key that is not a Buffer', async () => {

@@ -11,6 +11,7 @@ import { ProcessorStateError } from '../../errors/processor-state.error';
 import { StoreClosedError } from '../../errors/store-closed.error';
 import type { StreamsError } from '../../errors/streams.error';
 import type { RocksDBOptions } from '../rocksdb-options';
+import type { ChangelogRecord } from '../../processor/state-store-context';
 import type { BytesWrite, KeyValueBytes } from '../bytes-store';
 import { writeSstFile } from './native-rocksdb.bulk-load';
 import { NativeRocksDBWriter } from './native-rocksdb.writer';
@@ -27,7 +28,8 @@ import type { RocksDBStoreParams } from './rocksdb-store-params';
 
 /** Entries per chunk of an asynchronous scan (one libuv round trip each). */
 const ASYNC_SCAN_CHUNK = 1000;
-
+/** Restore batches are applied in key order (see `putAllAsync`). */
+const KEY_ORDER = { orderByKey: true } as const;
 /**
  * The RocksDB engine on `@nest-streams/rocksdb`, the project's own addon over the system
  * RocksDB: synchronous get, multi-get and iterators on the main thread, and everything Kafka
@@ -102,12 +104,19 @@ export class NativeRocksDBStore extends RocksDBEngineStore<RocksDB> {
   }
 
   /**
-   * {@link putAll} on RocksDB's thread pool (the batch is copied before this returns). Until it
-   * resolves, any other write to the store throws a `ProcessorStateError` instead of landing
-   * before it: await it first (the restore path does).
+   * {@link putAll} on RocksDB's thread pool (the batch is copied before this returns), applied
+   * in key order: the same result (for one key the last write wins), and RocksDB's memtable
+   * inserts a changelog batch's keys, which arrive in no order, several times faster sorted.
+   * Until it resolves, any other write to the store throws a `ProcessorStateError` instead of
+   * landing before it: await it first (the restore path does).
    */
   putAllAsync(writes: readonly BytesWrite[]): Promise<void> {
-    return this.writer.writeAsync(this.requireOpen(), writes);
+    return this.writer.writeAsync(this.requireOpen(), writes, KEY_ORDER);
+  }
+
+  /** {@link putAllAsync} of a timestamped store's changelog records (`TimestampedRestoreEngine`). */
+  putAllWithTimestampsAsync(records: readonly ChangelogRecord[]): Promise<void> {
+    return this.writer.writeWithTimestampsAsync(this.requireOpen(), records, KEY_ORDER);
   }
 
   prefixScan(prefix: Buffer): IterableIterator<KeyValueBytes> {

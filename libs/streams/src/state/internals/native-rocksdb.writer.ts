@@ -1,6 +1,9 @@
 import { ProcessorStateError } from '../../errors/processor-state.error';
-import { WriteBatch, type RocksDB } from '@nest-streams/rocksdb';
+import { WriteBatch, type RocksDB, type WriteOptions } from '@nest-streams/rocksdb';
+import type { ChangelogRecord } from '../../processor/state-store-context';
 import type { BytesWrite } from '../bytes-store';
+import { writeTimestamp } from './ordered-bytes';
+import { TIMESTAMP_BYTES } from './timestamped-changelog';
 
 /**
  * The write batches of one {@link NativeRocksDBStore}: one reused batch, written synchronously
@@ -11,6 +14,7 @@ import type { BytesWrite } from '../bytes-store';
  */
 export class NativeRocksDBWriter {
   private readonly batch = new WriteBatch();
+  private readonly stamp = Buffer.alloc(TIMESTAMP_BYTES);
   private writingAsync = false;
 
   constructor(
@@ -31,11 +35,33 @@ export class NativeRocksDBWriter {
   }
 
   /** Applies `writes` as one atomic batch on the pool (the batch is copied before it returns). */
-  async writeAsync(db: RocksDB, writes: readonly BytesWrite[]): Promise<void> {
+  writeAsync(db: RocksDB, writes: readonly BytesWrite[], options?: WriteOptions): Promise<void> {
     this.refuseWhileWritingAsync();
+    return this.written(db, () => this.encode(writes), options);
+  }
+
+  /**
+   * {@link writeAsync} of a timestamped store's changelog records: each value is written with
+   * the record's timestamp in front of it (as `withTimestamps` builds it), straight into the
+   * batch.
+   */
+  writeWithTimestampsAsync(
+    db: RocksDB,
+    records: readonly ChangelogRecord[],
+    options?: WriteOptions,
+  ): Promise<void> {
+    this.refuseWhileWritingAsync();
+    return this.written(db, () => this.encodeWithTimestamps(records), options);
+  }
+
+  private async written(
+    db: RocksDB,
+    encode: () => WriteBatch,
+    options: WriteOptions | undefined,
+  ): Promise<void> {
     let written: Promise<void>;
     try {
-      written = db.writeAsync(this.encode(writes));
+      written = db.writeAsync(encode(), options);
     } catch (cause) {
       throw this.failure('write a batch', cause);
     } finally {
@@ -64,6 +90,21 @@ export class NativeRocksDBWriter {
         new Error('a putAllAsync batch is still being written: await it before writing again'),
       );
     }
+  }
+
+  /** The reused batch with `records`, each value after its record's timestamp. */
+  private encodeWithTimestamps(records: readonly ChangelogRecord[]): WriteBatch {
+    const batch = this.batch;
+    const stamp = this.stamp;
+    for (const { key, value, timestamp } of records) {
+      if (value === null) {
+        batch.delete(key);
+      } else {
+        writeTimestamp(stamp, Number(timestamp), 0);
+        batch.put(key, value, stamp);
+      }
+    }
+    return batch;
   }
 
   /** The reused batch with `writes` (each key and value checked as it is added). */

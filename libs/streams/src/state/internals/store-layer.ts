@@ -1,4 +1,4 @@
-import type { StateStoreContext } from '../../processor/state-store-context';
+import type { ChangelogRecord, StateStoreContext } from '../../processor/state-store-context';
 import type { BytesStore, BytesWrite, KeyValueBytes } from '../bytes-store';
 import { hasPrefix } from './byte-range';
 import { lowerRangeBound } from './ordered-bytes';
@@ -64,6 +64,11 @@ export interface StoreLayer extends BytesStore {
    * the engine writes off the main thread (await it before the next batch).
    */
   restore(records: readonly BytesWrite[]): void | Promise<void>;
+  /**
+   * {@link restore} of a timestamped store's changelog records, each record's timestamp in
+   * front of its value; optional (without it, the caller builds the stamped values).
+   */
+  restoreWithTimestamps?(records: readonly ChangelogRecord[]): void | Promise<void>;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { StoreClosedError } from '../../errors/store-closed.error';
+import type { ChangelogRecord } from '../../processor/state-store-context';
 import type { BytesStore, BytesStoreCapabilities, BytesWrite, KeyValueBytes } from '../bytes-store';
 import type { RocksDBStoreMetrics } from '../rocksdb-store-metrics';
 import { assertBuffer, isEmptyRange, prefixUpperBound } from './byte-range';
@@ -6,6 +7,7 @@ import { mergeDirty, type DirtyEntry, type MergeOrder } from './cache-merge';
 import { SortedKeyList } from './sorted-key-list';
 import type { TaskEngine, TaskEngines } from './task-engines';
 import { deleteThrough, putIfAbsentThrough } from './read-modify-write';
+import { restoresWithTimestamps, withTimestamps } from './timestamped-changelog';
 
 /** Merge orders of pending writes over the engine's entries (nothing stored is skipped). */
 const FORWARD: MergeOrder = { compare: (a, b) => Buffer.compare(a, b), skip: () => false };
@@ -99,6 +101,15 @@ export class TransactionalBytesStore implements BytesStore, TaskEngine {
 
   put(key: Buffer, value: Buffer | null): void {
     this.putAll([{ key, value }]);
+  }
+
+  /** {@link putAllAsync} of a timestamped store's changelog records (see `TimestampedRestoreEngine`). */
+  async putAllWithTimestampsAsync(records: readonly ChangelogRecord[]): Promise<void> {
+    if (!this.engines.transactions && restoresWithTimestamps(this.inner)) {
+      await this.inner.putAllWithTimestampsAsync(records);
+      return;
+    }
+    await this.putAllAsync(withTimestamps(records));
   }
 
   /** Outside transactions (the restore), the engine's own asynchronous batch write. */
