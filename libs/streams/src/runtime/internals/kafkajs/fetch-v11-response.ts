@@ -1,9 +1,5 @@
 import type { FetchedRecord } from '../assigned-partition-reader';
-import {
-  decodeCommittedRecords,
-  type CommittedRecords,
-  type RecordsDecompressor,
-} from '../committed-records-decoder';
+import { decodeCommittedRecords, type RecordsDecompressor } from '../committed-records-decoder';
 import type { KafkajsRequire } from './kafkajs-internals';
 import type { KafkajsProtocolDecoder as Decoder } from './record-batches';
 
@@ -13,7 +9,7 @@ export interface FetchV11Partition {
   readonly errorCode: number;
   readonly highWatermark: string;
   readonly lastStableOffset: string;
-  /** The committed data records of its whole record batches (see {@link CommittedRecords}). */
+  /** The committed data records of its whole record batches (see {@link decodeCommittedRecords}). */
   readonly records: FetchedRecord[];
   /** One past the last whole record batch; `undefined` when no batch came whole. */
   readonly batchesEnd: number | undefined;
