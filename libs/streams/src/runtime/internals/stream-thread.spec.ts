@@ -9,6 +9,12 @@ import { StreamThread, type StreamThreadOptions } from './stream-thread';
 function fakeConsumer() {
   const emitter = new EventEmitter();
   const calls: string[] = [];
+  /** Pauses and resumes of input partitions, as `pause input:0,1`. */
+  const flow: string[] = [];
+  const record =
+    (what: string) =>
+    (partitions: { topic: string; partitions: number[] }[]): void =>
+      void flow.push(`${what} ${partitions.map((p) => `${p.topic}:${p.partitions}`).join(' ')}`);
   /** What describeGroup answers: each member's assignment. */
   const assignments = new Map<string, AssignmentInfo>();
   const consumer = {
@@ -29,13 +35,18 @@ function fakeConsumer() {
     run: async () => void calls.push('run'),
     stop: async () => void calls.push('stop'),
     disconnect: async () => void calls.push('disconnect'),
+    pause: record('pause'),
+    resume: record('resume'),
   };
-  return { consumer, emitter, calls, assignments };
+  return { consumer, emitter, calls, flow, assignments };
 }
 
 function thread() {
-  const { consumer, emitter, calls, assignments } = fakeConsumer();
+  const { consumer, emitter, calls, flow, assignments } = fakeConsumer();
   let consumerConfig: { retry?: { restartOnFailure?: (e: Error) => Promise<boolean> } } = {};
+  const created = new Map<string, { partitions: { topic: string; partition: number }[] }>();
+  const restored = { resolve: (): void => undefined, promise: Promise.resolve() };
+  restored.promise = new Promise<void>((resolve) => (restored.resolve = resolve));
   const kafka = {
     consumer: (config: typeof consumerConfig) => {
       consumerConfig = config;
@@ -62,10 +73,21 @@ function thread() {
       start: async () => undefined,
       commit: async () => 0,
       closeAll: async () => undefined,
+      close: async (id: string) => void created.delete(id),
       tasks: () => [],
-      taskIds: () => [],
+      taskIds: () => [...created.keys()],
+      get: (id: string) => created.get(id),
+      // A task is created (its stores restored) once `restored` resolves.
+      create: async (id: string) => {
+        await restored.promise;
+        created.set(id, { partitions: [{ topic: 'input', partition: Number(id.split('_')[1]) }] });
+      },
     },
-    standbys: { closeAll: async () => undefined, assign: async () => undefined },
+    standbys: {
+      closeAll: async () => undefined,
+      assign: async () => undefined,
+      release: async () => undefined,
+    },
     assignor: {},
     listener,
     logger: { info: () => undefined, warn: () => undefined },
@@ -74,8 +96,10 @@ function thread() {
     streamThread: new StreamThread(options),
     emitter,
     calls,
+    flow,
     assignments,
     listener,
+    restored,
     restartOnFailure: () => consumerConfig.retry!.restartOnFailure!(new Error('crash')),
   };
 }
@@ -97,7 +121,7 @@ describe('StreamThread after stop (a broker outage replaced it)', () => {
 
     // kafkajs' restart timer fired during the stop: the old consumer rejoins the group.
     t.emitter.emit('rebalancing', {});
-    t.emitter.emit('group-join', { payload: { memberId: 'zombie' } });
+    t.emitter.emit('group-join', { payload: { memberId: 'zombie', memberAssignment: {} } });
     await new Promise((resolve) => setImmediate(resolve));
 
     expect(t.calls.slice(5)).toEqual(['disconnect']);
@@ -133,7 +157,7 @@ describe('StreamThread probing rebalance (warm-ups placed)', () => {
     await t.streamThread.start();
     const at = Date.now();
     t.assignments.set('m-b', warmupAssignment(at));
-    t.emitter.emit('group-join', { payload: { memberId: 'm-b' } });
+    t.emitter.emit('group-join', { payload: { memberId: 'm-b', memberAssignment: {} } });
     await settle();
 
     // Leaving would let the group form a generation without this member, whose assignor
@@ -145,18 +169,71 @@ describe('StreamThread probing rebalance (warm-ups placed)', () => {
     // The heartbeat answered the request; the rejoin changed nothing and handed the same
     // assignment back: no second probe for the same time.
     cancelGroupRejoin('app', 'm-b');
-    t.emitter.emit('group-join', { payload: { memberId: 'm-b' } });
+    t.emitter.emit('group-join', { payload: { memberId: 'm-b', memberAssignment: {} } });
     await settle();
     expect(groupRejoinPending('app', 'm-b')).toBe(false);
 
     // A new assignment asking for another probe gets one.
     t.assignments.set('m-b', warmupAssignment(at + 1));
-    t.emitter.emit('group-join', { payload: { memberId: 'm-b' } });
+    t.emitter.emit('group-join', { payload: { memberId: 'm-b', memberAssignment: {} } });
     await settle();
     expect(groupRejoinPending('app', 'm-b')).toBe(true);
     expect(t.calls).toEqual(['connect', 'subscribe', 'run']);
 
     await t.streamThread.stop();
     expect(groupRejoinPending('app', 'm-b')).toBe(false);
+  });
+});
+
+describe('StreamThread input during restores', () => {
+  const active = (ids: string[]): AssignmentInfo => ({
+    version: 1,
+    processId: 'p-a',
+    active: ids,
+    standby: [],
+    warmup: [],
+    hosts: [],
+    probingRebalanceAtMs: 0,
+  });
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+  it('pauses the assigned input on a join and resumes it once the tasks are restored', async () => {
+    const t = thread();
+    await t.streamThread.start();
+    t.assignments.set('m-a', active(['0_0', '0_1']));
+    t.emitter.emit('group-join', {
+      payload: { memberId: 'm-a', memberAssignment: { input: [0, 1] } },
+    });
+    await settle();
+    expect(t.flow).toEqual(['pause input:0,1']); // still restoring
+    expect(t.listener.onRunning).not.toHaveBeenCalled();
+
+    t.restored.resolve();
+    await settle();
+    expect(t.flow).toEqual(['pause input:0,1', 'resume input:0,1']);
+    expect(t.listener.onRunning).toHaveBeenCalledTimes(1);
+    await t.streamThread.stop();
+  });
+
+  it("leaves a later join's input paused when an earlier assignment finishes restoring", async () => {
+    const t = thread();
+    await t.streamThread.start();
+    t.assignments.set('m-a', active(['0_0', '0_1']));
+    t.emitter.emit('group-join', {
+      payload: { memberId: 'm-a', memberAssignment: { input: [0, 1] } },
+    });
+    await settle();
+    t.assignments.set('m-a', active(['0_0']));
+    t.emitter.emit('group-join', {
+      payload: { memberId: 'm-a', memberAssignment: { input: [0] } },
+    });
+    await settle();
+
+    t.restored.resolve();
+    await settle();
+    // The first assignment's restores ended after the second join: only the second resumes.
+    expect(t.flow).toEqual(['pause input:0,1', 'pause input:0', 'resume input:0']);
+    expect(t.listener.onRunning).toHaveBeenCalledTimes(2);
+    await t.streamThread.stop();
   });
 });

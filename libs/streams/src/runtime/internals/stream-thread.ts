@@ -4,6 +4,7 @@ import {
   streamsPartitionAssignor,
   type StreamsAssignorContext,
 } from './streams-partition-assignor';
+import { InputPause } from './input-pause';
 import { readOwnAssignment } from './own-assignment';
 import { ProbingRebalance } from './probing-rebalance';
 import { RevocationCommit } from './revocation-commit';
@@ -60,6 +61,7 @@ export class StreamThread {
   private stopping = false;
   private failed = false;
   private rebalancePending = false;
+  private readonly inputPause = new InputPause();
   private readonly taskByPartition = new Map<string, string>();
   private generationInfo: AssignmentInfo | undefined;
   private readonly probing = new ProbingRebalance(() => this.probe());
@@ -116,7 +118,8 @@ export class StreamThread {
       this.rebalancePending = false;
       this.memberId = payload.memberId;
       this.revocation.joined(payload.memberId);
-      this.assignmentReady = this.serialized(() => this.applyAssignment(payload.memberId));
+      const resume = this.inputPause.pause(consumer, payload.memberAssignment);
+      this.assignmentReady = this.serialized(() => this.applyAssignment(payload.memberId, resume));
       this.assignmentReady.catch((error: unknown) => this.fail(error));
     });
     // A completed fetch (even an empty one) shows the poll loop is alive.
@@ -247,7 +250,7 @@ export class StreamThread {
     }
   }
 
-  private async applyAssignment(memberId: string): Promise<void> {
+  private async applyAssignment(memberId: string, resumeInput: () => void): Promise<void> {
     const info = await readOwnAssignment(this.consumer!, memberId);
     if (info.error === 'SHUTDOWN_APPLICATION') {
       this.options.listener.onShutdownRequested();
@@ -285,6 +288,7 @@ export class StreamThread {
     }
     await standbys.assign(info.standby.filter((id) => !wanted.has(id)));
     if (!this.stopping) this.probing.schedule(info.probingRebalanceAtMs);
+    if (!this.stopping) resumeInput();
     this.options.listener.onRunning();
   }
 
