@@ -234,7 +234,7 @@ rocksdb::WriteOptions Database::ParseWriteOptions(const Napi::CallbackInfo& info
   return write_options;
 }
 
-// write(encodedBatch, { disableWAL?, sync? }): applies the batch atomically.
+// write(encodedBatch, { disableWAL?, sync?, orderByKey? }): applies the batch atomically.
 void Database::Write(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   rocksdb::DB* db = Require(env);

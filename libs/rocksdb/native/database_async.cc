@@ -65,37 +65,21 @@ class GetWorker : public DatabaseWorker {
   std::vector<rocksdb::Status> statuses_;
 };
 
+// A write whose batch is decoded (in key order when asked) on the pool, from a copy of the
+// encoded bytes: the caller may reuse its batch as soon as the call returns.
 class WriteWorker : public DatabaseWorker {
  public:
   WriteWorker(Napi::Env env, Database* database, rocksdb::WriteOptions options,
-              rocksdb::WriteBatch batch)
+              std::string encoded, bool key_order)
       : DatabaseWorker(env, "nest-streams:rocksdb:write", database),
         options_(options),
-        batch_(std::move(batch)) {}
-
- protected:
-  rocksdb::Status Run() override { return db_->Write(options_, &batch_); }
-  std::string Operation() const override { return "write a batch"; }
-
- private:
-  rocksdb::WriteOptions options_;
-  rocksdb::WriteBatch batch_;
-};
-
-// A write whose batch is decoded (and put in key order) on the pool, from a copy of the
-// encoded bytes: the caller may reuse its batch as soon as the call returns.
-class OrderedWriteWorker : public DatabaseWorker {
- public:
-  OrderedWriteWorker(Napi::Env env, Database* database, rocksdb::WriteOptions options,
-                     std::string encoded)
-      : DatabaseWorker(env, "nest-streams:rocksdb:write", database),
-        options_(options),
-        encoded_(std::move(encoded)) {}
+        encoded_(std::move(encoded)),
+        key_order_(key_order) {}
 
  protected:
   rocksdb::Status Run() override {
     rocksdb::WriteBatch batch;
-    rocksdb::Status status = ToWriteBatch(encoded_, &batch, true);
+    rocksdb::Status status = ToWriteBatch(encoded_, &batch, key_order_);
     if (!status.ok()) return status;
     encoded_.clear();
     encoded_.shrink_to_fit();
@@ -106,6 +90,7 @@ class OrderedWriteWorker : public DatabaseWorker {
  private:
   rocksdb::WriteOptions options_;
   std::string encoded_;
+  bool key_order_;
 };
 
 class FlushWorker : public DatabaseWorker {
@@ -231,20 +216,14 @@ Napi::Value Database::GetManyAsync(const Napi::CallbackInfo& info) {
   return worker->Promise();
 }
 
-// writeAsync(encodedBatch, { disableWAL?, sync? }): Promise<void>
+// writeAsync(encodedBatch, { disableWAL?, sync?, orderByKey? }): Promise<void>
 Napi::Value Database::WriteAsync(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   Require(env);
   rocksdb::Slice encoded = BufferSlice(info[0], "batch");
   rocksdb::WriteOptions write_options = ParseWriteOptions(info);
-  if (OptionalBool(OptionsArgument(info, 1), "orderByKey", false)) {
-    auto* ordered = new OrderedWriteWorker(env, this, write_options, encoded.ToString());
-    ordered->Queue();
-    return ordered->Promise();
-  }
-  rocksdb::WriteBatch batch;
-  Check(env, ToWriteBatch(encoded, &batch), "decode a write batch");
-  auto* worker = new WriteWorker(env, this, write_options, std::move(batch));
+  bool key_order = OptionalBool(OptionsArgument(info, 1), "orderByKey", false);
+  auto* worker = new WriteWorker(env, this, write_options, encoded.ToString(), key_order);
   worker->Queue();
   return worker->Promise();
 }
