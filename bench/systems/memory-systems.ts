@@ -39,7 +39,11 @@ export async function runMemory(ctx: RunContext, spec: MemoryRunSpec): Promise<S
   const { options } = ctx;
   const system = `${spec.variant}, ${spec.stores} store${spec.stores === 1 ? '' : 's'}`;
   const role = spec.which;
-  const tag = `${spec.which}-${spec.rocksdb}${spec.dropInput ? '-empty' : ''}-${spec.stores}`;
+  // One application id (consumer group) and state directory per row: two rows sharing a group
+  // would find the input already committed and fill nothing.
+  const tag =
+    `${spec.which}-${spec.rocksdb}${spec.dropInput ? '-empty' : ''}` +
+    `${spec.mallocArenaMax === undefined ? '' : `-arenas${spec.mallocArenaMax}`}-${spec.stores}`;
   const stateDir = join(ctx.workDir, `state-${tag}`);
   const args = [
     '--bootstrap-servers',
