@@ -21,8 +21,13 @@ export interface MemoryRunSpec {
   readonly expectedRecords: number;
   /** Entries every store must hold. */
   readonly users: number;
-  /** The stores are opened but get no data (an empty input): the fixed cost of N stores. */
-  readonly empty?: boolean;
+  /**
+   * The same input is consumed but every record is dropped before the stores, which stay
+   * empty: the process, its input and N open RocksDB instances without their data.
+   */
+  readonly dropInput?: boolean;
+  /** glibc's `MALLOC_ARENA_MAX` for the child (unset: glibc's default, 8 per core). */
+  readonly mallocArenaMax?: number;
 }
 
 /**
@@ -34,7 +39,11 @@ export async function runMemory(ctx: RunContext, spec: MemoryRunSpec): Promise<S
   const { options } = ctx;
   const system = `${spec.variant}, ${spec.stores} store${spec.stores === 1 ? '' : 's'}`;
   const role = spec.which;
-  const tag = `${spec.which}-${spec.rocksdb}${spec.empty ? '-empty' : ''}-${spec.stores}`;
+  // One application id (consumer group) and state directory per row: two rows sharing a group
+  // would find the input already committed and fill nothing.
+  const tag =
+    `${spec.which}-${spec.rocksdb}${spec.dropInput ? '-empty' : ''}` +
+    `${spec.mallocArenaMax === undefined ? '' : `-arenas${spec.mallocArenaMax}`}-${spec.stores}`;
   const stateDir = join(ctx.workDir, `state-${tag}`);
   const args = [
     '--bootstrap-servers',
@@ -60,6 +69,10 @@ export async function runMemory(ctx: RunContext, spec: MemoryRunSpec): Promise<S
     '--timeout-ms',
     String(options.timeoutMs),
   ];
+  const env =
+    spec.mallocArenaMax === undefined
+      ? undefined
+      : { ...process.env, MALLOC_ARENA_MAX: String(spec.mallocArenaMax) };
   let child: ChildSpec;
   if (spec.which === 'ours') {
     child = {
@@ -70,8 +83,10 @@ export async function runMemory(ctx: RunContext, spec: MemoryRunSpec): Promise<S
         'tsx',
         join(REPO_ROOT, 'bench', 'workers', 'memory-worker.ts'),
         ...args,
+        ...(spec.dropInput ? ['--drop-input', 'true'] : []),
       ],
       cwd: REPO_ROOT,
+      ...(env && { env }),
       label: system,
       timeoutMs: options.timeoutMs + 60_000,
       verbose: options.verbose,
@@ -92,6 +107,7 @@ export async function runMemory(ctx: RunContext, spec: MemoryRunSpec): Promise<S
       command: peer.java,
       args: [...peer.baseArgs, '--mode', 'memory', ...args],
       cwd: REPO_ROOT,
+      ...(env && { env }),
       label: system,
       timeoutMs: options.timeoutMs + 60_000,
       verbose: options.verbose,

@@ -16,13 +16,16 @@ export function countStoreName(i: number): string {
  * The `memory` scenario's topology, as the Java peer's: `stores` counts per user over the same
  * input, each into its own persistent (RocksDB), cached store without a changelog, so every
  * store holds the same keys and values and no changelog producer weighs on the figures.
+ * With `dropAll`, every record is consumed and decoded but filtered out before the counts: the
+ * same process with the same input and the same open stores, left empty.
  */
-export function memoryTopology(inputTopic: string, stores: number): Topology {
+export function memoryTopology(inputTopic: string, stores: number, dropAll = false): Topology {
   const builder = new StreamsBuilder();
-  const events = builder.stream(
+  const consumed = builder.stream(
     inputTopic,
     Consumed.with(Serdes.String(), Serdes.Json<BenchEventValue>()),
   );
+  const events = dropAll ? consumed.filter(() => false) : consumed;
   for (let i = 0; i < stores; i++) {
     events
       .groupByKey()

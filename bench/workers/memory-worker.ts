@@ -9,7 +9,11 @@
  *   node --expose-gc --import tsx bench/workers/memory-worker.ts --bootstrap-servers H:P
  *     --input-topic T --application-id A --state-dir D --commit-interval-ms 1000
  *     --cache-max-bytes 10485760 --stores 10 --rocksdb bounded --rocksdb-memory-mb 64
- *     --truth-file F --timeout-ms 300000
+ *     --truth-file F --timeout-ms 300000 [--drop-input true]
+ *
+ * `--drop-input true` consumes the same input but drops every record before the stores, which
+ * stay empty: the baseline of the bounded check (the process, the input, the truth and N open
+ * RocksDB instances, without their data).
  */
 import { readFileSync } from 'node:fs';
 import { KafkaStreams, QueryableStoreTypes, StoreQueryParameters } from '@nest-streams/streams';
@@ -33,8 +37,9 @@ async function main(): Promise<void> {
       'truth-file',
       'timeout-ms',
     ],
-    ['rocksdb-memory-mb'],
+    ['rocksdb-memory-mb', 'drop-input'],
   );
+  const dropInput = args['drop-input'] === 'true';
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('run with --expose-gc');
   if (args.rocksdb !== 'default' && args.rocksdb !== 'bounded') {
@@ -50,7 +55,7 @@ async function main(): Promise<void> {
   const inputRecords = probe.records;
 
   const streams = new KafkaStreams(
-    memoryTopology(input, stores),
+    memoryTopology(input, stores, dropInput),
     {
       applicationId: groupId,
       bootstrapServers: brokers,
@@ -85,7 +90,8 @@ async function main(): Promise<void> {
       seen++;
       if (value !== truth.get(key)?.count) mismatch(`${name} ${key} -> ${value}`);
     }
-    if (seen !== truth.size) mismatch(`${name}: ${seen} entries, expected ${truth.size}`);
+    const expected = dropInput ? 0 : truth.size;
+    if (seen !== expected) mismatch(`${name}: ${seen} entries, expected ${expected}`);
   }
   gc();
   gc();
@@ -106,6 +112,8 @@ async function main(): Promise<void> {
       stores,
       rocksdb: args.rocksdb,
       ...(args.rocksdb === 'bounded' && { rocksdbMemoryMb: budgetMb }),
+      dropInput: String(dropInput),
+      mallocArenaMax: process.env.MALLOC_ARENA_MAX ?? 'glibc default',
       heapUsedMb: memory.heapUsed / 2 ** 20,
       externalMb: memory.external / 2 ** 20,
     },

@@ -68,7 +68,8 @@ describe('deploy/Dockerfile', () => {
     expect(uid).toBe(at(set.doc, 'spec.template.spec.securityContext.runAsUser'));
     expect(gid).toBe(at(set.doc, 'spec.template.spec.securityContext.runAsGroup'));
     expect(uid).not.toBe(0);
-    const known = new Set<string>([...ORDER_STATS_ENVIRONMENT, 'NODE_ENV']);
+    const known = new Set<string>([...ORDER_STATS_ENVIRONMENT, 'NODE_ENV', 'MALLOC_ARENA_MAX']);
+    expect(env.get('MALLOC_ARENA_MAX')).toBe(podValue('MALLOC_ARENA_MAX'));
     expect([...env.keys()].filter((name) => !known.has(name))).toEqual([]);
     expect(command.slice(0, 1)).toEqual(['node']);
     expect(existsSync(join(ROOT, command[1]))).toBe(true); // built by `npm run build`

@@ -22,7 +22,7 @@ import {
 } from '../support/kube-manifests';
 
 /** Variables the manifests may set that the application does not read itself. */
-const PLATFORM_VARIABLES = ['POD_NAME', 'POD_NAMESPACE', 'NODE_OPTIONS'];
+const PLATFORM_VARIABLES = ['POD_NAME', 'POD_NAMESPACE', 'NODE_OPTIONS', 'MALLOC_ARENA_MAX'];
 /**
  * Memory of the container outside the heap and RocksDB's budget: Node.js itself, buffers, the
  * Kafka clients' sockets and batches, and RocksDB's fixed cost per instance (every store
@@ -244,5 +244,9 @@ describe('Kubernetes manifests of the example application', () => {
     expect(heapMib).toBeGreaterThan(0);
     expect(rocksdbMib).toBeGreaterThanOrEqual(16);
     expect(heapMib + rocksdbMib + OUTSIDE_BUDGETS_MIB).toBeLessThanOrEqual(limitMib);
+  });
+
+  it("limits glibc's malloc arenas, which otherwise grow with the stores outside the budget", () => {
+    expect(value('MALLOC_ARENA_MAX')).toBe('2');
   });
 });

@@ -63,12 +63,34 @@ OpenConfig ParseOpenOptions(const Napi::Object& js) {
   if (table.cache_index_and_filter_blocks && table.no_block_cache) {
     throw Napi::TypeError::New(env, "cacheIndexAndFilterBlocks needs a block cache");
   }
+  // Memory RocksDB keeps outside the cache unless charged to it (7.x: cache_usage_options).
+  bool charge_readers = OptionalBool(js, "chargeTableReadersToCache", false);
+  bool charge_metadata = OptionalBool(js, "chargeFileMetadataToCache", false);
+  if ((charge_readers || charge_metadata) && table.no_block_cache) {
+    throw Napi::TypeError::New(env, "charging memory to the cache needs a block cache");
+  }
+  auto& overrides = table.cache_usage_options.options_overrides;
+  if (charge_readers) {
+    overrides[rocksdb::CacheEntryRole::kBlockBasedTableReader].charged =
+        rocksdb::CacheEntryRoleOptions::Decision::kEnabled;
+  }
+  if (charge_metadata) {
+    overrides[rocksdb::CacheEntryRole::kFileMetadata].charged =
+        rocksdb::CacheEntryRoleOptions::Decision::kEnabled;
+  }
   options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
 
   options.write_buffer_size =
       static_cast<size_t>(OptionalInteger(js, "writeBufferSize", 16LL << 20, 64 << 10, kMaxBytes));
   options.max_write_buffer_number =
       static_cast<int>(OptionalInteger(js, "maxWriteBufferNumber", 3, 2, 64));
+  // 0: RocksDB's default, an eighth of the write buffer (what an active memtable allocates
+  // first, so what every store costs at least once it is written to).
+  options.arena_block_size =
+      static_cast<size_t>(OptionalInteger(js, "arenaBlockSize", 0, 0, 1LL << 30));
+  if (options.arena_block_size > 0 && options.arena_block_size < 4096) {
+    throw Napi::RangeError::New(env, "arenaBlockSize must be 0 or at least 4096");
+  }
   // Flushed memtables are not kept for conflict checking: memory stays bounded.
 #if ROCKSDB_MAJOR < 10 || (ROCKSDB_MAJOR == 10 && ROCKSDB_MINOR < 2)
   // Removed in RocksDB 10.2 (the size below replaced it).

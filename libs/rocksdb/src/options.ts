@@ -30,10 +30,28 @@ export interface OpenOptions {
   readonly cacheIndexAndFilterBlocksWithHighPriority?: boolean;
   /** Two-level (partitioned) index and filters, top level pinned (default false). */
   readonly partitionedIndexAndFilters?: boolean;
+  /**
+   * Charge the memory of open table readers (table properties, and index and filters when they
+   * are not cached) to the block cache (`CacheEntryRole::kBlockBasedTableReader`), so that it
+   * comes out of the cache's budget (default false; needs a block cache).
+   */
+  readonly chargeTableReadersToCache?: boolean;
+  /**
+   * Charge the in-memory metadata of every table file to the block cache
+   * (`CacheEntryRole::kFileMetadata`; default false; needs a block cache).
+   */
+  readonly chargeFileMetadataToCache?: boolean;
   /** Size of one memtable in bytes (default 16 MiB). */
   readonly writeBufferSize?: number;
   /** Memtables: one active plus ones waiting for flush (default 3, at least 2). */
   readonly maxWriteBufferNumber?: number;
+  /**
+   * Bytes a memtable allocates at a time, at least 4096; 0 (the default) is RocksDB's, an
+   * eighth of `writeBufferSize`. An active memtable holds at least one block once written to,
+   * so with a shared `writeBufferManager` many databases cost many blocks: keep
+   * databases × arenaBlockSize well under the manager's size.
+   */
+  readonly arenaBlockSize?: number;
   /** A shared memtable budget across databases. */
   readonly writeBufferManager?: WriteBufferManager;
   /** Compaction style (default `universal`). */

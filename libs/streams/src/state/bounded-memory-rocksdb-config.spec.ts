@@ -99,6 +99,8 @@ describe('BoundedMemoryRocksDBConfig', () => {
     expect(written.get('write_buffer_size')).toBe(String(1 * MiB));
     expect(written.get('max_write_buffer_number')).toBe('3');
     expect(written.get('db_write_buffer_size')).toBe('0');
+    // Memtables grow in 64 KiB blocks, not an eighth of the write buffer.
+    expect(written.get('arena_block_size')).toBe(String(64 * 1024));
     // Closing one store leaves the shared objects to the others.
     expect(stores[1].get(Buffer.from('k-0-0005'))).toEqual(value);
     expect(setter.usage().capacityBytes).toBe(16 * MiB);
@@ -113,6 +115,7 @@ describe('BoundedMemoryRocksDBConfig', () => {
       bloomFilterBitsPerKey: 12,
       maxBackgroundJobs: 3,
       partitionedIndexAndFilters: false,
+      arenaBlockSize: 256 * 1024,
     });
     const options = new RocksDBOptions();
     setter.setConfig('s', options);
@@ -126,6 +129,8 @@ describe('BoundedMemoryRocksDBConfig', () => {
       compactionStyle: 'level',
       bloomFilterBitsPerKey: 12,
       maxBackgroundJobs: 3,
+      chargeTableReadersToCache: true,
+      arenaBlockSize: 256 * 1024,
     });
     const other = new RocksDBOptions();
     setter.setConfig('t', other);
@@ -147,5 +152,8 @@ describe('BoundedMemoryRocksDBConfig', () => {
       () =>
         new BoundedMemoryRocksDBConfig({ totalOffHeapBytes: 8 * MiB, indexFilterBlockRatio: 2 }),
     ).toThrow('indexFilterBlockRatio must be in [0, 1], got 2');
+    expect(
+      () => new BoundedMemoryRocksDBConfig({ totalOffHeapBytes: 8 * MiB, arenaBlockSize: 1000 }),
+    ).toThrow('arenaBlockSize must be an integer of at least 4096 bytes, got 1000');
   });
 });

@@ -5,6 +5,7 @@ import type { RocksDBConfigSetter } from './rocksdb-config-setter';
 import type { RocksDBCompactionStyle, RocksDBCompression, RocksDBOptions } from './rocksdb-options';
 
 const MiB = 1024 * 1024;
+const DEFAULT_ARENA_BLOCK_BYTES = 64 * 1024;
 
 /** Settings of {@link BoundedMemoryRocksDBConfig}; sizes in bytes. */
 export interface BoundedMemoryRocksDBConfigOptions {
@@ -39,6 +40,13 @@ export interface BoundedMemoryRocksDBConfigOptions {
   /** Two-level index and filters with a pinned top level (default true, as Java's example). */
   readonly partitionedIndexAndFilters?: boolean;
   /**
+   * Bytes an active memtable allocates at a time (RocksDB's `arena_block_size`); default
+   * 64 KiB. RocksDB's own default, an eighth of the write buffer (up to 1 MiB), makes every
+   * store that was written to hold that much even when it took one record, so that a few
+   * dozen stores fill the write-buffer manager's share without holding any data.
+   */
+  readonly arenaBlockSize?: number;
+  /**
    * On the fallback engine (`@nxtedition/rocksdb`, which cannot share a cache): each store's
    * own block cache, holding its index and filter blocks; default 4 MiB. Memory then grows
    * with the number of stores.
@@ -49,7 +57,8 @@ export interface BoundedMemoryRocksDBConfigOptions {
 /**
  * Kafka Streams' `BoundedMemoryRocksDBConfig`: every store of the process shares one block
  * cache (LRU or HyperClock) and one write-buffer manager charged to it, index and filter
- * blocks live in that cache with high priority, so RocksDB's memory stays within
+ * blocks live in that cache with high priority, table readers and file metadata are charged
+ * to it, memtables grow in 64 KiB blocks, so RocksDB's memory stays within
  * `totalOffHeapBytes` (plus a small fixed cost per RocksDB instance) whatever the number of
  * stores, partitions and window segments. The shared objects are created at the first store's
  * `setConfig` and never closed by a store's `close()`; `dispose()` releases them once every
@@ -87,6 +96,8 @@ export class BoundedMemoryRocksDBConfig implements RocksDBConfigSetter {
     if (!(this.ratio >= 0 && this.ratio <= 1)) {
       throw new StreamsConfigError(`indexFilterBlockRatio must be in [0, 1], got ${this.ratio}`);
     }
+    if (options.arenaBlockSize !== undefined)
+      requireBytes('arenaBlockSize', options.arenaBlockSize, 4096);
     if (options.fallbackBlockCacheBytesPerStore !== undefined) {
       requireBytes('fallbackBlockCacheBytesPerStore', options.fallbackBlockCacheBytesPerStore, 0);
     }
@@ -99,6 +110,10 @@ export class BoundedMemoryRocksDBConfig implements RocksDBConfigSetter {
       options.blockCache = cache;
       options.writeBufferManager = writeBufferManager;
       options.partitionedIndexAndFilters = tuning.partitionedIndexAndFilters ?? true;
+      // Table readers and file metadata come out of the budget too (Java's setter cannot set
+      // RocksDB's cache_usage_options), and a memtable grows in small blocks.
+      options.chargeTableReadersToCache = true;
+      options.arenaBlockSize = tuning.arenaBlockSize ?? DEFAULT_ARENA_BLOCK_BYTES;
       if (tuning.maxBackgroundJobs !== undefined) {
         options.maxBackgroundJobs = tuning.maxBackgroundJobs;
       }

@@ -16,6 +16,8 @@ const KAFKA_DEFAULTS = {
   // RocksDB's own defaults, which Kafka Streams leaves (0 background jobs: what parallelism sets).
   cacheIndexAndFilterBlocksWithHighPriority: true,
   partitionedIndexAndFilters: false,
+  chargeTableReadersToCache: false,
+  arenaBlockSize: 0,
   walEnabled: false,
   parallelism: Math.max(availableParallelism(), 2),
   maxBackgroundJobs: 0,

@@ -38,6 +38,18 @@ export interface RocksDBOptionValues {
    * `setPinTopLevelIndexAndFilter`). Recommended with a shared, bounded cache.
    */
   partitionedIndexAndFilters: boolean;
+  /**
+   * Charge the memory of open table readers and of every table file's metadata to the block
+   * cache (RocksDB's `cache_usage_options` for `kBlockBasedTableReader` and `kFileMetadata`),
+   * so that it comes out of the cache's budget instead of adding to it. Needs a block cache.
+   */
+  chargeTableReadersToCache: boolean;
+  /**
+   * Bytes an active memtable allocates at a time; 0 is RocksDB's default (an eighth of
+   * `writeBufferSize`, at most 1 MiB). Every store written to holds at least one block, so
+   * with a shared write-buffer manager keep stores × arenaBlockSize well under its size.
+   */
+  arenaBlockSize: number;
   /** RocksDB's write-ahead log. Kafka Streams turns it off: the changelog is the durable copy. */
   walEnabled: boolean;
   /** Background flush and compaction threads (RocksDB `IncreaseParallelism`). */
@@ -68,6 +80,8 @@ export const KAFKA_STREAMS_ROCKSDB_DEFAULTS: Readonly<RocksDBOptionValues> = Obj
   cacheIndexAndFilterBlocks: false,
   cacheIndexAndFilterBlocksWithHighPriority: true,
   partitionedIndexAndFilters: false,
+  chargeTableReadersToCache: false,
+  arenaBlockSize: 0,
   walEnabled: false,
   parallelism: Math.max(availableParallelism(), 2),
   maxBackgroundJobs: 0,
@@ -101,6 +115,8 @@ export class RocksDBOptions implements RocksDBOptionValues {
   cacheIndexAndFilterBlocks!: boolean;
   cacheIndexAndFilterBlocksWithHighPriority!: boolean;
   partitionedIndexAndFilters!: boolean;
+  chargeTableReadersToCache!: boolean;
+  arenaBlockSize!: number;
   walEnabled!: boolean;
   parallelism!: number;
   maxBackgroundJobs!: number;

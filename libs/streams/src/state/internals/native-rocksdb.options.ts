@@ -24,7 +24,8 @@ export function nativeDefaultOptions(): RocksDBOptions {
  * the system RocksDB has it: `supportedCompressions`), `bloomFilterBitsPerKey` (0..100, 0 = no
  * filter), `compactionStyle`, `maxOpenFiles` (-1 or >= 10), `cacheIndexAndFilterBlocks` (needs
  * a block cache) and `cacheIndexAndFilterBlocksWithHighPriority`, `partitionedIndexAndFilters`,
- * `walEnabled` (the default of every write), `parallelism` (`IncreaseParallelism`),
+ * `chargeTableReadersToCache` (needs a block cache; table readers and file metadata),
+ * `arenaBlockSize` (0 = RocksDB's, else >= 4096), `walEnabled` (the default of every write), `parallelism` (`IncreaseParallelism`),
  * `maxBackgroundJobs` (0 = what `parallelism` set). Always:
  * `max_write_buffer_size_to_maintain = 0`.
  *
@@ -64,6 +65,20 @@ export function toNativeOpenOptions(
     )
     .boolean('cacheIndexAndFilterBlocksWithHighPriority')
     .boolean('partitionedIndexAndFilters')
+    .boolean('chargeTableReadersToCache')
+    .require(
+      options.chargeTableReadersToCache && options.blockCacheSize === 0 && !blockCache,
+      'chargeTableReadersToCache=true needs a block cache (blockCacheSize > 0 or blockCache)',
+    )
+    .require(
+      !(
+        options.arenaBlockSize === 0 ||
+        (Number.isSafeInteger(options.arenaBlockSize) &&
+          options.arenaBlockSize >= 4096 &&
+          options.arenaBlockSize <= 1024 * 1024 * 1024)
+      ),
+      `arenaBlockSize=${options.arenaBlockSize} (0 or an integer in [4096, 1 GiB] is required)`,
+    )
     .boolean('walEnabled')
     .integer('parallelism', 1, 1024)
     .integer('maxBackgroundJobs', 0, 1024)
@@ -87,6 +102,9 @@ export function toNativeOpenOptions(
     cacheIndexAndFilterBlocks: options.cacheIndexAndFilterBlocks,
     cacheIndexAndFilterBlocksWithHighPriority: options.cacheIndexAndFilterBlocksWithHighPriority,
     partitionedIndexAndFilters: options.partitionedIndexAndFilters,
+    chargeTableReadersToCache: options.chargeTableReadersToCache,
+    chargeFileMetadataToCache: options.chargeTableReadersToCache,
+    arenaBlockSize: options.arenaBlockSize,
     writeBufferSize: options.writeBufferSize,
     maxWriteBufferNumber: options.maxWriteBufferNumber,
     compactionStyle: options.compactionStyle,

@@ -25,6 +25,8 @@ describeRocksDBEngineContract('NativeRocksDBStore', (params) => new NativeRocksD
     options.compression = 'snappy';
     options.cacheIndexAndFilterBlocks = true;
     options.parallelism = 3;
+    options.arenaBlockSize = 128 * 1024;
+    options.chargeTableReadersToCache = true;
   },
   tuned: {
     max_write_buffer_number: '2',
@@ -32,6 +34,7 @@ describeRocksDBEngineContract('NativeRocksDBStore', (params) => new NativeRocksD
     compression: 'kSnappyCompression',
     cache_index_and_filter_blocks: 'true',
     max_background_jobs: '3',
+    arena_block_size: String(128 * 1024),
   },
   impossible(options) {
     options.maxWriteBufferNumber = 1;
@@ -40,12 +43,14 @@ describeRocksDBEngineContract('NativeRocksDBStore', (params) => new NativeRocksD
     options.cacheIndexAndFilterBlocks = true;
     options.compression = 'lz4' as 'zstd';
     options.maxBackgroundJobs = -1;
+    options.arenaBlockSize = 100;
     options.blockCache = { capacity: () => 1 } as unknown as RocksDBOptions['blockCache'];
   },
   problems: [
     'maxWriteBufferNumber=1',
     'compression=lz4',
     'maxOpenFiles=5',
+    'arenaBlockSize=100',
     'maxBackgroundJobs=-1',
     'blockCache (a Cache of @nest-streams/rocksdb',
   ],

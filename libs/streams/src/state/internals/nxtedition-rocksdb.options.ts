@@ -29,7 +29,8 @@ export function nxteditionDefaultOptions(): RocksDBOptions {
  * below with ZSTD, so it needs `compression: 'zstd'`), `cacheIndexAndFilterBlocks` (needs a
  * block cache), `parallelism`. Fixed: `maxWriteBufferNumber` 6, `walEnabled` true,
  * `maxOpenFiles` -1 (not exposed), `cacheIndexAndFilterBlocksWithHighPriority` true,
- * `partitionedIndexAndFilters` false, `maxBackgroundJobs` 0. Refused: a shared `blockCache` or
+ * `partitionedIndexAndFilters` false, `chargeTableReadersToCache` false, `arenaBlockSize` 0
+ * (RocksDB's), `maxBackgroundJobs` 0. Refused: a shared `blockCache` or
  * `writeBufferManager`.
  *
  * Throws `RocksDBConfigError` listing every value it cannot apply: change the config setter.
@@ -67,6 +68,8 @@ export function toNxteditionOpenOptions(
       "the binding keeps RocksDB's default (high priority)",
     )
     .fixed('partitionedIndexAndFilters', false, 'the binding has no two-level index')
+    .fixed('chargeTableReadersToCache', false, 'the binding has no cache usage options')
+    .fixed('arenaBlockSize', 0, 'the binding does not expose the arena block size')
     .fixed('maxBackgroundJobs', 0, 'the binding only exposes parallelism')
     .require(
       options.blockCache !== undefined,
