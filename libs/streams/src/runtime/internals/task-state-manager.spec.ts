@@ -128,7 +128,6 @@ describe('TaskStateManager', () => {
     await m.initialize();
     const restorer = fakeRestorer(50);
     await m.restore(restorer);
-    await m.whenCheckpointed(); // the restore's checkpoint is written in the background
     expect(restorer.targets[0].startOffset).toBeUndefined();
     expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 49\n`);
   });
@@ -156,7 +155,6 @@ describe('TaskStateManager', () => {
     await m.initialize();
     expect(m.restoreTargets()[0].startOffset).toBeUndefined();
     await m.restore(fakeRestorer(50));
-    await m.whenCheckpointed(); // the restore's checkpoint is written in the background
     expect(await checkpointText()).toBe('0\n0\n');
   });
 
@@ -174,7 +172,6 @@ describe('TaskStateManager', () => {
       expect(m.restoreTargets()[0].startOffset).toBe(42);
       setCommitPhaseHook((phase) => events.push(phase));
       await m.restore(fakeRestorer(50));
-      await m.whenCheckpointed(); // the restore's checkpoint is written in the background
       expect(events).toEqual(['flush', 'stores-flushed', 'checkpoint-written']);
       expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 49\n`);
     });
@@ -192,7 +189,6 @@ describe('TaskStateManager', () => {
       const m = manager([registration()], true, collector, crashSafeEngines(events));
       await m.initialize();
       await m.restore(fakeRestorer(0));
-      await m.whenCheckpointed(); // the restore's checkpoint is written in the background
       events.length = 0;
       send(collector, 10_002);
       // Acknowledged, but the transaction has not committed: nothing of it is checkpointed.
@@ -204,30 +200,6 @@ describe('TaskStateManager', () => {
       await m.whenCheckpointed();
       expect(events).toEqual(['flush', 'flush']);
       expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 10001\n`);
-    });
-
-    it('does not hold the restore for its checkpoint: a clean close waits for it', async () => {
-      let release = (): void => undefined;
-      const events: string[] = [];
-      const engines = crashSafeEngines(events, () => {
-        events.push('flush');
-        // The restore's checkpoint flush is held; the close's own is not.
-        return events.length === 1
-          ? new Promise<void>((resolve) => (release = resolve))
-          : Promise.resolve();
-      });
-      const m = manager([registration()], true, new InMemoryRecordCollector(), engines);
-      await m.initialize();
-      await m.restore(fakeRestorer(50)); // returns while the engines flush
-      expect(events).toEqual(['flush']);
-      await expect(checkpointText()).rejects.toMatchObject({ code: 'ENOENT' });
-      const closed = m.close(true);
-      await new Promise((resolve) => setImmediate(resolve));
-      expect(events).toEqual(['flush']); // the close waits for the restore's checkpoint
-      release();
-      await closed;
-      expect(events).toEqual(['flush', 'flush']);
-      expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 49\n`);
     });
 
     it('checkpoints in the background: the offsets taken at its start, one at a time', async () => {
@@ -242,7 +214,6 @@ describe('TaskStateManager', () => {
       const m = manager([registration()], true, collector, engines);
       await m.initialize();
       await m.restore(fakeRestorer(0));
-      await m.whenCheckpointed(); // the restore's checkpoint is written in the background
       hold = true;
       send(collector, 10_002);
       m.recordCommitted();
@@ -271,7 +242,6 @@ describe('TaskStateManager', () => {
       const m = manager([registration()], true, collector, engines);
       await m.initialize();
       await m.restore(fakeRestorer(5));
-      await m.whenCheckpointed(); // the restore's checkpoint is written in the background
       diskFull = true;
       send(collector, 10_010);
       m.recordCommitted();
@@ -287,7 +257,6 @@ describe('TaskStateManager', () => {
       const m = manager([registration()], true, collector, crashSafeEngines(events));
       await m.initialize();
       await m.restore(fakeRestorer(0));
-      await m.whenCheckpointed(); // the restore's checkpoint is written in the background
       send(collector, 10_002);
       m.recordCommitted();
       expect(m.checkpointIfNeeded()).toBe(true);
@@ -332,7 +301,6 @@ describe('TaskStateManager', () => {
       expect(reg.wipes).toBe(0);
       expect(m.restoreTargets()[0].startOffset).toBe(42);
       await m.restore(fakeRestorer(50));
-      await m.whenCheckpointed(); // the restore's checkpoint is written in the background
       await expect(checkpointText()).rejects.toThrow(/ENOENT/); // not after restore either
     });
 
@@ -372,7 +340,6 @@ describe('TaskStateManager', () => {
     const m = manager([registration()], false, collector);
     await m.initialize();
     await m.restore(fakeRestorer(0));
-    await m.whenCheckpointed(); // the restore's checkpoint is written in the background
     const write = (n: number) => {
       for (let i = 0; i < n; i++) {
         collector.send({

@@ -151,11 +151,8 @@ export class TaskStateManager {
   }
 
   /**
-   * Restores every logged store up to its changelog's current end, then starts writing the
-   * checkpoint in the background (under exactly-once only when its stores are crash-safe): the
-   * memtable flush it needs does not hold the task from running, as Kafka Streams' restore
-   * leaves it to the next commit. Until it is written, a crash restores from the previous
-   * checkpoint again; {@link close} waits for it.
+   * Restores every logged store up to its changelog's current end, flushes the stores and
+   * writes the checkpoint (under exactly-once only when its stores are crash-safe).
    *
    * @throws ChangelogRestoreError from the restorer: retry, or close the task dirty.
    */
@@ -167,7 +164,10 @@ export class TaskStateManager {
     for (const result of results) {
       if (result.lastOffset !== undefined) this.offsets.set(result.storeName, result.lastOffset);
     }
-    if (this.checkpoints) this.checkpointInBackground();
+    for (const registration of this.options.registrations) {
+      if (registration.changelog) await registration.store.flush();
+    }
+    if (this.checkpoints) await this.checkpoint();
     return results;
   }
 
@@ -201,13 +201,6 @@ export class TaskStateManager {
       if (offset !== undefined) delta += offset - (this.checkpointed.get(name) ?? 0);
     }
     if (delta <= this.threshold) return false;
-    this.checkpointInBackground();
-    return true;
-  }
-
-  /** Starts a checkpoint in the background unless one is being written. */
-  private checkpointInBackground(): void {
-    if (this.background !== undefined) return;
     this.background = this.checkpoint()
       .catch((error: unknown) => {
         this.logger.warn(`task ${this.options.taskId}: checkpoint failed: ${String(error)}`);
@@ -215,6 +208,7 @@ export class TaskStateManager {
       .finally(() => {
         this.background = undefined;
       });
+    return true;
   }
 
   /** Resolves once the background checkpoint, if any, is written or has failed. */
