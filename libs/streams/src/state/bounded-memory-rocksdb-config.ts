@@ -138,15 +138,25 @@ export class BoundedMemoryRocksDBConfig implements RocksDBConfigSetter {
   close(): void {}
 
   /**
-   * The shared cache's usage (memtables included, as they are charged to it) and the
-   * memtables' own; zeros before the first store opened or on the fallback engine.
+   * The shared cache's usage (memtables, table readers and file metadata included, as they are
+   * charged to it), the part of it in use and so not evictable (`pinnedBytes`: the cache goes
+   * over its capacity by at most that much, as it does not stall), and the memtables' own;
+   * zeros before the first store opened or on the fallback engine.
    */
-  usage(): { capacityBytes: number; cacheUsageBytes: number; memtableBytes: number } {
+  usage(): {
+    capacityBytes: number;
+    cacheUsageBytes: number;
+    pinnedBytes: number;
+    memtableBytes: number;
+  } {
     const shared = this.shared;
-    if (shared === undefined) return { capacityBytes: 0, cacheUsageBytes: 0, memtableBytes: 0 };
+    if (shared === undefined) {
+      return { capacityBytes: 0, cacheUsageBytes: 0, pinnedBytes: 0, memtableBytes: 0 };
+    }
     return {
       capacityBytes: shared.cache.capacity(),
       cacheUsageBytes: shared.cache.usage(),
+      pinnedBytes: shared.cache.pinnedUsage(),
       memtableBytes: shared.writeBufferManager.memoryUsage(),
     };
   }
