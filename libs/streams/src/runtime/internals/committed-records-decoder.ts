@@ -22,10 +22,15 @@ export interface CommittedRecords {
   readonly batchesEnd: number | undefined;
 }
 
+/** Offset of a message set's magic byte, the same for every message format. */
+export const MAGIC_OFFSET = 16;
+/** The magic byte of record batches (message format 2). */
+export const RECORD_BATCH_MAGIC = 2;
+
 /** The record batch header (message format 2): byte offsets of its fields. */
 const BATCH = {
   length: 8,
-  magic: 16,
+  magic: MAGIC_OFFSET,
   attributes: 21,
   lastOffsetDelta: 23,
   baseTimestamp: 27,
@@ -36,7 +41,6 @@ const BATCH = {
 } as const;
 /** Bytes before a batch's length field counts from (base offset and the length itself). */
 const LOG_OVERHEAD = 12;
-const RECORD_BATCH_MAGIC = 2;
 const COMPRESSION_MASK = 0x07;
 const LOG_APPEND_TIME_FLAG = 0x08;
 const TRANSACTIONAL_FLAG = 0x10;

@@ -19,10 +19,7 @@ export interface DecodedRecordBatch<R = unknown> {
   readonly [field: string]: unknown;
 }
 
-/** Offset of a message set's magic byte, the same for every message format. */
-export const MAGIC_OFFSET = 16;
-/** The magic byte of record batches (message format 2). */
-export const RECORD_BATCH_MAGIC = 2;
+export { MAGIC_OFFSET, RECORD_BATCH_MAGIC } from '../committed-records-decoder';
 const RECORD_BATCH_OVERHEAD = 49;
 
 /**
