@@ -14,6 +14,7 @@ import { createRocksDBEngine, rocksDBSegmentFactory } from './internals/rocksdb-
 import { SegmentedBytesStore, type SegmentedKeySchema } from './internals/segmented-bytes.store';
 import { SessionKeySchema } from './internals/session-key-schema';
 import { StateStoreBuilder } from './internals/state-store-builder';
+import { TaskEngines } from './internals/task-engines';
 import { ValueAndTimestampSerde } from './internals/value-and-timestamp-serde';
 import { WindowKeySchema } from './internals/window-key-schema';
 import type {
@@ -310,8 +311,11 @@ function segmentedEngine(
       ? (segment: string): BytesStore => new InMemoryBytesStore(segment)
       : rocksDBSegmentFactory(name, { directory, configs }, configSetter);
   const listSegmentNames = persistent ? () => listDirectory(directory) : undefined;
+  // Inside a task, commits and checkpoints wait for the segments opening in the background.
+  const engines = persistent ? TaskEngines.of(configs) : undefined;
+  const onSegmentOpening = engines && ((ready: Promise<void>) => engines.track(ready));
   return new SegmentedBytesStore(
-    { name, retentionPeriodMs, capabilities, segmentFactory, listSegmentNames },
+    { name, retentionPeriodMs, capabilities, segmentFactory, listSegmentNames, onSegmentOpening },
     schema,
   );
 }

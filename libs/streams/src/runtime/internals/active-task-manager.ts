@@ -212,7 +212,7 @@ export class ActiveTaskManager {
             entry.task.offsetsToCommit(),
           );
           commitPhase('transaction-committed', taskId);
-          entry.engines.commit();
+          await entry.engines.commit();
           entry.stateManager.recordCommitted();
           commitPhase('state-committed', taskId);
           entry.task.markCommitted();

@@ -24,6 +24,12 @@ export interface KeyValueSegmentsOptions {
    * persistent engine must provide it, or its old segments are neither read nor dropped.
    */
   readonly listSegmentNames?: () => Promise<readonly string[]>;
+  /**
+   * Told of every segment created on the hot path, which opens in the background and buffers
+   * its writes meanwhile: `ready` resolves once they are in its engine (a task's
+   * `TaskEngines.track`, so that commits and checkpoints wait for them).
+   */
+  readonly onSegmentOpening?: (ready: Promise<void>) => void;
 }
 
 /**
@@ -128,6 +134,7 @@ export class KeyValueSegments {
       if (segment === undefined) {
         const name = this.segmentName(segmentId);
         segment = KeyValueSegment.opening(segmentId, name, this.options.segmentFactory(name));
+        this.options.onSegmentOpening?.(segment.ready());
         this.add(segment);
       }
     }

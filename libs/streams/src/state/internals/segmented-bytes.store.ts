@@ -52,6 +52,8 @@ export interface SegmentedBytesStoreOptions {
   readonly capabilities: BytesStoreCapabilities;
   /** Names of segments a previous run left (persistent engines must provide it). */
   readonly listSegmentNames?: () => Promise<readonly string[]>;
+  /** See `KeyValueSegmentsOptions.onSegmentOpening`. */
+  readonly onSegmentOpening?: (ready: Promise<void>) => void;
 }
 
 /**
@@ -101,6 +103,7 @@ export class SegmentedBytesStore extends AbstractStoreLayer {
       segmentIntervalMs: this.segmentIntervalMs,
       segmentFactory: (segmentName) => this.checked(options.segmentFactory(segmentName)),
       listSegmentNames: options.listSegmentNames,
+      onSegmentOpening: options.onSegmentOpening,
     });
   }
 

@@ -26,11 +26,16 @@ const TASK_ENGINES = Symbol('nest-streams.taskEngines');
  *   exactly_once_v2 restores only the tail after the last checkpoint.
  *
  * Engines enlist when they open and leave when they close. Store names are declared when their
- * supplier makes them, before any segment exists (`covers`).
+ * supplier makes them, before any segment exists (`covers`). A window or session segment
+ * created on the hot path opens in the background and holds its writes in memory until its
+ * engine is open ({@link track}): {@link commit} and {@link flush} wait for those opens, so
+ * that neither a transaction's writes nor a checkpoint's offsets can run ahead of the engines.
  */
 export class TaskEngines {
   private readonly engines = new Set<TaskEngine>();
   private readonly stores = new Set<string>();
+  /** Segment opens in flight; a failed one stays, so every later commit and flush throws. */
+  private readonly opening = new Set<Promise<void>>();
   private transactional = false;
 
   /** `maxUncommittedBytes`: the task's `statestore.uncommitted.max.bytes` (none: no limit). */
@@ -52,6 +57,28 @@ export class TaskEngines {
 
   leave(engine: TaskEngine): void {
     this.engines.delete(engine);
+  }
+
+  /**
+   * Records a segment that is opening in the background and buffers its writes meanwhile:
+   * `ready` resolves once its engine is open and enlisted and the buffer is written to it.
+   */
+  track(ready: Promise<void>): void {
+    this.opening.add(ready);
+    ready.then(
+      () => this.opening.delete(ready),
+      () => undefined,
+    );
+  }
+
+  /**
+   * Resolves once every segment open tracked so far completed (see {@link track}).
+   *
+   * @throws the engine's `ProcessorStateError` of a segment that failed to open: its buffered
+   *   writes are lost, so the task must close dirty and restore.
+   */
+  async whenOpen(): Promise<void> {
+    while (this.opening.size > 0) await Promise.all(this.opening);
   }
 
   /** Whether writes wait for {@link commit} (exactly-once, after the restore). */
@@ -81,10 +108,12 @@ export class TaskEngines {
 
   /**
    * Writes every engine's pending writes, one batch per engine (call once the Kafka
-   * transaction committed). Throws the engine's `ProcessorStateError`: the state is then behind
+   * transaction committed), after the segments opening meanwhile wrote their buffers to their
+   * engines' pending writes. Throws the engine's `ProcessorStateError`: the state is then behind
    * the changelog; close the task dirty so that it restores the tail.
    */
-  commit(): void {
+  async commit(): Promise<void> {
+    if (this.opening.size > 0) await this.whenOpen();
     for (const engine of this.engines) engine.commitPending();
   }
 
@@ -93,8 +122,13 @@ export class TaskEngines {
     for (const engine of this.engines) engine.discardPending();
   }
 
-  /** Flushes every engine (before a checkpoint). Throws the engine's `ProcessorStateError`. */
+  /**
+   * Makes every write made before the call durable (before a checkpoint): waits for the
+   * segments still opening, then flushes every engine. Throws the engine's
+   * `ProcessorStateError`: the checkpoint must not be written.
+   */
   async flush(): Promise<void> {
+    if (this.opening.size > 0) await this.whenOpen();
     for (const engine of [...this.engines]) await engine.flushEngine();
   }
 

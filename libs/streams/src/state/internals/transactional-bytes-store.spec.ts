@@ -22,11 +22,11 @@ class CommittingOnFlush extends TransactionalBytesStore {
   }
   override async flush(): Promise<void> {
     await super.flush(); // throws once closed
-    this.taskEngines.commit();
+    await this.taskEngines.commit();
     await this.flushEngine();
   }
   override async close(): Promise<void> {
-    this.taskEngines.commit();
+    await this.taskEngines.commit();
     await super.close();
   }
 }
@@ -111,7 +111,7 @@ describe('TransactionalBytesStore', () => {
     expect(store.uncommittedBytes).toBeGreaterThan(0);
     expect(engines.uncommittedBytes()).toBe(store.uncommittedBytes);
 
-    engines.commit();
+    await engines.commit();
     expect(store.uncommittedBytes).toBe(0);
     expect(text(engine.all())).toEqual(['a=new', 'b=2', 'e=55']);
   });
