@@ -14,6 +14,11 @@ export interface BenchResult {
   readonly opsPerSec?: number;
   /** Resident memory after the store was filled and a forced GC (the `memory` scenario), MiB. */
   readonly rssMb?: number;
+  /**
+   * V8's committed heap (`heapTotal`) read with `rssMb` (the `memory` scenario, ours), MiB:
+   * `rssMb - v8HeapMb` is the memory outside V8's heap, which RocksDB's budget bounds.
+   */
+  readonly v8HeapMb?: number;
 }
 
 /** The JSON a scenario writes: `{"scenario","params","results"}` (DESIGN.md). */

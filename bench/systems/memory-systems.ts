@@ -131,6 +131,7 @@ export async function runMemory(ctx: RunContext, spec: MemoryRunSpec): Promise<S
     );
   }
   const rssMb = Number(parsed.details.rssMb);
+  const v8HeapMb = Number(parsed.details.v8HeapMb);
   if (!(rssMb > 0)) problems.push('no RSS figure');
   if (problems.length > 0) return { ...base, failure: `wrong or failed: ${problems.join('; ')}` };
   return {
@@ -139,6 +140,7 @@ export async function runMemory(ctx: RunContext, spec: MemoryRunSpec): Promise<S
       system,
       seconds: Math.round(parsed.seconds * 100) / 100,
       rssMb: Math.round(rssMb * 10) / 10,
+      ...(v8HeapMb > 0 ? { v8HeapMb: Math.round(v8HeapMb * 10) / 10 } : {}),
       ...(parsed.peakRssMb !== undefined
         ? { peakRssMb: Math.round(parsed.peakRssMb * 10) / 10 }
         : {}),

@@ -96,9 +96,9 @@ async function main(): Promise<void> {
   gc();
   gc();
   await sleep(1000);
+  const memory = process.memoryUsage();
   const rssMb = statusMb('VmRSS');
   const peakRssMb = statusMb('VmHWM');
-  const memory = process.memoryUsage();
   await streams.close();
   emitResult({
     records: inputRecords,
@@ -115,6 +115,7 @@ async function main(): Promise<void> {
       dropInput: String(dropInput),
       mallocArenaMax: process.env.MALLOC_ARENA_MAX ?? 'glibc default',
       heapUsedMb: memory.heapUsed / 2 ** 20,
+      v8HeapMb: memory.heapTotal / 2 ** 20,
       externalMb: memory.external / 2 ** 20,
     },
   });

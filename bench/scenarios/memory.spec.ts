@@ -1,0 +1,56 @@
+import type { SystemRow } from '../harness/system-row';
+import { boundCheck } from './memory';
+
+const BOUNDED = 'nest-streams, bounded memory (MALLOC_ARENA_MAX=2)';
+const EMPTY = `${BOUNDED}, same input dropped`;
+
+const row = (variant: string, stores: number, rssMb: number, v8HeapMb?: number): SystemRow => ({
+  system: `${variant}, ${stores} stores`,
+  role: 'ours',
+  compareKey: variant,
+  result: { system: variant, rssMb, ...(v8HeapMb !== undefined && { v8HeapMb }) },
+});
+
+describe('memory boundCheck', () => {
+  it("compares the memory outside V8's heap with the dropped baseline's plus budget and record cache", () => {
+    // The second run's RSS is over the RSS-based limit (595 > 517 + 64 + 10) only because V8
+    // kept a larger heap: outside it, the stores cost 60 MB, within the 74 MB allowed.
+    const rows = [row(BOUNDED, 10, 520, 120), row(EMPTY, 10, 460, 120), row(BOUNDED, 50, 595, 150)];
+    rows.push(row(EMPTY, 50, 517, 132));
+    expect(boundCheck(rows, 64, 10)).toEqual({
+      '10 stores': {
+        rssMb: 520,
+        emptyRssMb: 460,
+        outsideHeapMb: 400,
+        emptyOutsideHeapMb: 340,
+        overBaselineMb: 60,
+        limitMb: 414,
+        withinBound: true,
+      },
+      '50 stores': {
+        rssMb: 595,
+        emptyRssMb: 517,
+        outsideHeapMb: 445,
+        emptyOutsideHeapMb: 385,
+        overBaselineMb: 60,
+        limitMb: 459,
+        withinBound: true,
+      },
+    });
+  });
+
+  it('fails the bound when the stores cost more than the budget outside the heap', () => {
+    const rows = [row(BOUNDED, 10, 600, 100), row(EMPTY, 10, 500, 120)];
+    expect(boundCheck(rows, 64, 10)['10 stores']).toMatchObject({
+      outsideHeapMb: 500,
+      limitMb: 454,
+      overBaselineMb: 120,
+      withinBound: false,
+    });
+  });
+
+  it('checks nothing for a store count missing its baseline or a heap figure', () => {
+    const rows = [row(BOUNDED, 10, 600, 100), row(EMPTY, 10, 500), row(BOUNDED, 50, 600, 100)];
+    expect(boundCheck(rows, 64, 10)).toEqual({});
+  });
+});
