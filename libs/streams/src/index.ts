@@ -212,6 +212,7 @@ export { MissingSourceTopicError } from './errors/missing-source-topic.error';
 export { TopicsNotCopartitionedError } from './errors/topics-not-copartitioned.error';
 export { ChangelogTopicMismatchError } from './errors/changelog-topic-mismatch.error';
 export { ChangelogRestoreError } from './errors/changelog-restore.error';
+export { CorruptRecordBatchError } from './errors/corrupt-record-batch.error';
 export { KafkaAuthenticationError } from './errors/kafka-authentication.error';
 export { StateDirectoryLockedError } from './errors/state-directory-locked.error';
 export { BrokersUnreachableError } from './errors/brokers-unreachable.error';

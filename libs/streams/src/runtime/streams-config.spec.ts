@@ -1,5 +1,5 @@
 import { StreamsConfigError } from '../errors/streams-config.error';
-import { resolveStreamsConfig } from './streams-config';
+import { resolveStreamsConfig, streamsConfigFromProperties } from './streams-config';
 
 const base = { applicationId: 'config-spec', bootstrapServers: ['127.0.0.1:9092'] };
 
@@ -15,6 +15,7 @@ describe('resolveStreamsConfig', () => {
       acceptableRecoveryLag: 10_000,
       maxWarmupReplicas: 2,
       taskTimeoutMs: 300_000,
+      checkCrcs: true,
     });
     expect(resolveStreamsConfig({ ...base, processingGuarantee: 'exactly_once_v2' })).toMatchObject(
       { commitIntervalMs: 100 },
@@ -40,5 +41,17 @@ describe('resolveStreamsConfig', () => {
     const resolve = () => resolveStreamsConfig({ ...base, applicationServer });
     if (message === undefined) expect(resolve().applicationServer).toBe(applicationServer);
     else expect(resolve).toThrow(new StreamsConfigError(message));
+  });
+
+  it('takes check.crcs as a boolean, and its property as true or false', () => {
+    expect(resolveStreamsConfig({ ...base, checkCrcs: false }).checkCrcs).toBe(false);
+    expect(() => resolveStreamsConfig({ ...base, checkCrcs: 'no' as unknown as boolean })).toThrow(
+      new StreamsConfigError('checkCrcs must be true or false, got no'),
+    );
+    expect(streamsConfigFromProperties({ 'check.crcs': 'false' }).checkCrcs).toBe(false);
+    expect(streamsConfigFromProperties({ 'check.crcs': ' TRUE ' }).checkCrcs).toBe(true);
+    expect(() => streamsConfigFromProperties({ 'check.crcs': 'off' })).toThrow(
+      new StreamsConfigError("check.crcs must be true or false, got 'off'"),
+    );
   });
 });

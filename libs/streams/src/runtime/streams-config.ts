@@ -80,6 +80,14 @@ export interface StreamsConfig {
   sessionTimeoutMs?: number;
   /** Consumer `heartbeat.interval.ms`; default 3000. */
   heartbeatIntervalMs?: number;
+  /**
+   * `check.crcs` of the changelog reads (the restore and the standbys; Kafka Streams:
+   * `restore.consumer.check.crcs`); default true. Each fetched record batch's CRC-32C is checked
+   * before its records reach a store: a corrupt batch is fetched again and, corrupt each time,
+   * fails the restore (`CorruptRecordBatchError`) or stops the standby's following of its
+   * partition. The processing consumer (kafkajs) checks no CRC either way.
+   */
+  checkCrcs?: boolean;
   /** Extra kafkajs client settings (ssl, sasl, timeouts); brokers and clientId come from above. */
   kafka?: Omit<KafkaConfig, 'brokers' | 'clientId'>;
 }
@@ -161,6 +169,7 @@ export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConf
     taskTimeoutMs: config.taskTimeoutMs ?? 300_000,
     sessionTimeoutMs: config.sessionTimeoutMs ?? 45_000,
     heartbeatIntervalMs: config.heartbeatIntervalMs ?? 3_000,
+    checkCrcs: config.checkCrcs ?? true,
     kafka: config.kafka,
   };
   for (const key of NON_NEGATIVE) {
@@ -168,6 +177,11 @@ export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConf
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
       throw new StreamsConfigError(`${key} must be a non-negative number, got ${String(value)}`);
     }
+  }
+  if (typeof resolved.checkCrcs !== 'boolean') {
+    throw new StreamsConfigError(
+      `checkCrcs must be true or false, got ${String(resolved.checkCrcs)}`,
+    );
   }
   if (!Number.isInteger(resolved.numStandbyReplicas)) {
     throw new StreamsConfigError(
@@ -205,6 +219,7 @@ const PROPERTY_NAMES: Record<string, keyof StreamsConfig> = {
   'task.timeout.ms': 'taskTimeoutMs',
   'session.timeout.ms': 'sessionTimeoutMs',
   'heartbeat.interval.ms': 'heartbeatIntervalMs',
+  'check.crcs': 'checkCrcs',
 };
 /** The numeric settings `resolveStreamsConfig` checks are finite and not negative. */
 const NON_NEGATIVE: readonly (keyof StreamsConfig & keyof ResolvedStreamsConfig)[] = [
@@ -242,7 +257,12 @@ export function streamsConfigFromProperties(
         .split(',')
         .map((s) => s.trim())
         .filter(Boolean);
-    else if (NUMERIC.has(key)) {
+    else if (key === 'checkCrcs') {
+      const value = raw.trim().toLowerCase();
+      if (value !== 'true' && value !== 'false')
+        throw new StreamsConfigError(`${name} must be true or false, got '${raw}'`);
+      config[key] = value === 'true';
+    } else if (NUMERIC.has(key)) {
       const value = Number(raw);
       if (!Number.isFinite(value))
         throw new StreamsConfigError(`${name} must be a number, got '${raw}'`);

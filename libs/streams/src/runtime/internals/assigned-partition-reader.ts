@@ -47,6 +47,11 @@ export interface AssignedPartitionReaderOptions {
   readonly maxBytesPerPartition?: number;
   /** Bytes per fetch response (one per leader); default 50 MiB. */
   readonly maxBytes?: number;
+  /**
+   * Whether each fetched record batch's CRC-32C is checked (Java's `check.crcs`); default true.
+   * A batch that fails it fails the fetch with a {@link CorruptRecordBatchError}.
+   */
+  readonly checkCrcs?: boolean;
 }
 
 /**
@@ -56,9 +61,11 @@ export interface AssignedPartitionReaderOptions {
  *
  * Errors of {@link fetch}: a leader that moved is looked up again and its partitions come back
  * with no records in this round (the next fetch reaches the new leader);
- * {@link PartitionOffsetOutOfRangeError} when a position is outside the log; any other error
- * (the cluster unreachable, an authorization failure) is thrown as the client reports it, and
- * the positions are unchanged: fetch again, or give up.
+ * {@link PartitionOffsetOutOfRangeError} when a position is outside the log;
+ * {@link CorruptRecordBatchError} (retriable) when a batch fails its CRC check, and no
+ * partition's records are returned (fetch again: a batch that fails every time is corrupt on
+ * the broker); any other error (the cluster unreachable, an authorization failure) is thrown as
+ * the client reports it, and the positions are unchanged: fetch again, or give up.
  */
 export interface AssignedPartitionReader {
   fetch(positions: readonly PartitionFetchPosition[]): Promise<FetchedPartition[]>;

@@ -1,11 +1,24 @@
 // The records field of a fetched partition (record batches, message format 2) decoded straight
 // into what a reader by assignment returns: committed data records, read_committed as Java's
 // fetcher reads them. Client-independent: the adapter brings its decompression codecs.
+import { CorruptRecordBatchError } from '../../errors/corrupt-record-batch.error';
 import type { FetchedRecord } from './assigned-partition-reader';
+import { crc32c } from './crc32c';
 import { AbortedTransactions, type AbortedTransaction } from './read-committed-filter';
 
 /** Decompresses a batch's records for a codec id of the batch attributes (1 gzip ... 4 zstd). */
 export type RecordsDecompressor = (codec: number, compressed: Buffer) => Promise<Buffer>;
+
+/** The partition a fetch's records came from, and whether their CRCs are checked. */
+export interface RecordsSource {
+  readonly topic: string;
+  readonly partition: number;
+  /**
+   * Whether each whole batch's CRC-32C is checked before it is used (Java's `check.crcs`);
+   * default true.
+   */
+  readonly checkCrcs?: boolean;
+}
 
 /** What one fetched partition's record batches hold for a read_committed reader. */
 export interface CommittedRecords {
@@ -31,6 +44,8 @@ export const RECORD_BATCH_MAGIC = 2;
 const BATCH = {
   length: 8,
   magic: MAGIC_OFFSET,
+  /** The CRC-32C (uint32) of the bytes from the attributes to the batch's end. */
+  crc: 17,
   attributes: 21,
   lastOffsetDelta: 23,
   baseTimestamp: 27,
@@ -153,17 +168,23 @@ function decodeRecords(
  * only. As Java's fetcher: an aborted transaction (from the response's list) takes effect at
  * its first offset and ends at its producer's abort marker; a transactional batch of a producer
  * whose transaction is aborted there is skipped whole; control batches are skipped. Headers are
- * not decoded, and CRCs are not checked (kafkajs does not check them either).
+ * not decoded. Each whole batch's CRC-32C is checked before any of its fields is used (before
+ * decompressing: a compressed batch's CRC covers its compressed bytes), as Java's consumer
+ * does with `check.crcs` (kafkajs checks none), unless `source.checkCrcs` is false.
  *
- * @throws Error for a batch in an older message format (0 or 1: Kafka 4 brokers convert them,
- *   so a broker sending one is misconfigured); RangeError for a record that does not fit its
- *   batch (corrupt bytes); what `decompress` throws for a codec the client lacks.
+ * @throws CorruptRecordBatchError for a batch whose CRC does not match its bytes (nothing of
+ *   the fetch is returned: fetch it again); Error for a batch in an older message format (0 or
+ *   1: Kafka 4 brokers convert them, so a broker sending one is misconfigured); RangeError for a
+ *   record that does not fit its batch (corrupt bytes, with the check off); what `decompress`
+ *   throws for a codec the client lacks.
  */
 export async function decodeCommittedRecords(
   data: Buffer,
   aborted: readonly AbortedTransaction[] | undefined,
   decompress: RecordsDecompressor,
+  source: RecordsSource,
 ): Promise<CommittedRecords> {
+  const checkCrcs = source.checkCrcs ?? true;
   const records: FetchedRecord[] = [];
   const transactions = aborted !== undefined && aborted.length > 0;
   const state = transactions ? new AbortedTransactions(aborted) : undefined;
@@ -181,6 +202,19 @@ export async function decodeCommittedRecords(
     const batch = data.subarray(at, at + size);
     at += size;
     const baseOffset = int64(batch, 0);
+    if (checkCrcs) {
+      const expected = batch.readUInt32BE(BATCH.crc);
+      const computed = crc32c(batch, BATCH.attributes);
+      if (computed !== expected) {
+        throw new CorruptRecordBatchError(
+          source.topic,
+          source.partition,
+          baseOffset,
+          expected,
+          computed,
+        );
+      }
+    }
     const lastOffset = baseOffset + batch.readInt32BE(BATCH.lastOffsetDelta);
     batchesEnd = lastOffset + 1;
     const attributes = batch.readInt16BE(BATCH.attributes);

@@ -1,4 +1,5 @@
 import type { Admin, Kafka } from 'kafkajs';
+import { CorruptRecordBatchError } from '../../errors/corrupt-record-batch.error';
 import { PartitionOffsetOutOfRangeError } from '../../errors/internals/partition-offset-out-of-range.error';
 import type { ChangelogRecord } from '../../processor/state-store-context';
 import { RecordingLogger } from '../../../test-support/recording-logger';
@@ -213,6 +214,49 @@ describe('StateRestorer by assignment', () => {
       message: expect.stringContaining('position 3 is no longer in the log'),
     });
     expect(fake.readers()).toBe(1);
+  });
+
+  it('fetches a corrupt record batch again with a new reader, and restores every record once when the fault does not repeat', async () => {
+    const logs: Record<number, Log> = { 0: ['a', 'b', 'c', 'd', 'e', 'f', 'g'] };
+    const corrupt = new CorruptRecordBatchError(TOPIC, 0, 3, 0x1234abcd, 0x0badf00d);
+    const fake = fakeReaders(logs, { failures: { 2: corrupt } });
+    const written: string[] = [];
+    const [result] = await restorer(fake, logs, logger).restore([target(0, undefined, written)]);
+
+    expect(written).toEqual(['0:a', '0:b', '0:c', '0:d', '0:e', '0:f', '0:g']);
+    expect(result).toMatchObject({ restored: 7, lastOffset: 6 });
+    expect(fake.fetches.map((f) => f.positions[0].offset)).toEqual([0, 3, 3, 6]);
+    expect(fake.readers()).toBe(2);
+    expect(logger.warnings).toEqual([
+      expect.stringContaining(
+        'CorruptRecordBatchError: the record batch at offset 3 of app-store-changelog-0 is corrupt',
+      ),
+    ]);
+  });
+
+  it('fails with ChangelogRestoreError caused by the CorruptRecordBatchError once three fetches found the batch corrupt, having written none of it', async () => {
+    const logs: Record<number, Log> = { 0: ['a', 'b', 'c', 'd', 'e', 'f', 'g'] };
+    const corrupt = new CorruptRecordBatchError(TOPIC, 0, 3, 0x1234abcd, 0x0badf00d);
+    const fake = fakeReaders(logs, { failures: { 2: corrupt, 3: corrupt, 4: corrupt } });
+    const written: string[] = [];
+
+    await expect(
+      restorer(fake, logs, logger).restore([target(0, undefined, written)]),
+    ).rejects.toMatchObject({
+      name: 'ChangelogRestoreError',
+      code: 'CHANGELOG_RESTORE_FAILED',
+      topic: TOPIC,
+      partition: 0,
+      cause: corrupt,
+      message: expect.stringContaining(
+        "is corrupt: its header's CRC-32C is 0x1234abcd, its bytes give 0x0badf00d; 3 fetch(es) of it found it corrupt, and none of its records was written",
+      ),
+    });
+    expect(written).toEqual(['0:a', '0:b', '0:c']);
+    expect(fake.fetches.map((f) => f.positions[0].offset)).toEqual([0, 3, 3, 3]);
+    expect(fake.readers()).toBe(3);
+    expect(fake.closed()).toBe(3);
+    expect(logger.warnings).toHaveLength(2);
   });
 
   it('stops at a failed store write, writes nothing after it and says which store failed', async () => {

@@ -1,3 +1,4 @@
+import { CorruptRecordBatchError } from '../../errors/corrupt-record-batch.error';
 import type { ChangelogRecord } from '../../processor/state-store-context';
 import { PartitionOffsetOutOfRangeError } from '../../errors/internals/partition-offset-out-of-range.error';
 import type {
@@ -88,13 +89,17 @@ async function until(condition: () => boolean): Promise<void> {
 
 describe('StandbyFetchLoop', () => {
   const warnings: string[] = [];
+  const errors: string[] = [];
   const logger = {
-    error: () => undefined,
+    error: (m: string) => void errors.push(m),
     info: () => undefined,
     debug: () => undefined,
     warn: (m: string) => void warnings.push(m),
   };
-  beforeEach(() => (warnings.length = 0));
+  beforeEach(() => {
+    warnings.length = 0;
+    errors.length = 0;
+  });
 
   it('applies each fetched batch from the position on, skips unkeyed records, and moves past markers', async () => {
     const { applied, partitions, entry } = followed(5);
@@ -179,5 +184,96 @@ describe('StandbyFetchLoop', () => {
     await loop.stop();
     expect(closed()).toBe(true);
     expect(asked).toEqual([0]);
+  });
+
+  it('fetches a corrupt record batch again after the delay, and applies it once the fault does not repeat', async () => {
+    const { applied, partitions, entry } = followed(0);
+    const { reader, asked } = scriptedReader([
+      () => new CorruptRecordBatchError(TOPIC, 0, 0, 1, 2),
+      (p) => fetched(p, [null, 'a'], 2),
+    ]);
+    const loop = new StandbyFetchLoop({
+      reader,
+      partitions,
+      logger,
+      retryDelayMs: 10,
+      onApplied: () => undefined,
+      logStart: async () => 0,
+    });
+    try {
+      await until(() => entry.partition.position === 2);
+    } finally {
+      await loop.stop();
+    }
+
+    expect(applied).toEqual(['a']);
+    expect(asked.slice(0, 2)).toEqual([0, 0]);
+    expect(warnings).toEqual([expect.stringContaining('of app-store-changelog-0 is corrupt')]);
+    expect(errors).toEqual([]);
+  });
+
+  it('stops following a partition whose batch three fetches found corrupt, with an error, and follows the others', async () => {
+    const corrupt = followed(7).entry;
+    const healthy = followed(5).entry;
+    (healthy.partition as { partition: number }).partition = 1;
+    const partitions = new Map([
+      [`${TOPIC}:0`, corrupt],
+      [`${TOPIC}:1`, healthy],
+    ]);
+    const asked: string[][] = [];
+    const reader: AssignedPartitionReader = {
+      async fetch(positions) {
+        asked.push(positions.map((p) => `${p.partition}@${p.offset}`));
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        if (positions.some((p) => p.partition === 0)) {
+          throw new CorruptRecordBatchError(TOPIC, 0, 7, 0x1234abcd, 0x0badf00d);
+        }
+        const p = positions[0];
+        return p.offset === 5 ? [fetched(p, [null, 'y'], 6)] : [];
+      },
+      async close() {},
+    };
+    const loop = new StandbyFetchLoop({
+      reader,
+      partitions,
+      logger,
+      retryDelayMs: 5,
+      onApplied: () => undefined,
+      logStart: async () => 0,
+    });
+    try {
+      await until(() => healthy.partition.position === 6);
+    } finally {
+      await loop.stop();
+    }
+
+    expect(asked.slice(0, 4)).toEqual([['0@7', '1@5'], ['0@7', '1@5'], ['0@7', '1@5'], ['1@5']]);
+    expect(corrupt.partition.position).toBe(7);
+    expect(warnings).toHaveLength(2);
+    expect(errors).toEqual([
+      "standby 0_0: the record batch at offset 7 of app-store-changelog-0 is corrupt: its header's CRC-32C is 0x1234abcd, its bytes give 0x0badf00d; 3 fetches of it found it corrupt (corrupt in the partition's log on the broker): no longer following app-store-changelog-0 from position 7; its lag grows until the standby tasks change",
+    ]);
+  });
+
+  it('ends when every partition is given up on', async () => {
+    const { partitions } = followed(3);
+    const { reader, asked } = scriptedReader(
+      Array.from({ length: 3 }, () => () => new CorruptRecordBatchError(TOPIC, 0, 3, 1, 2)),
+    );
+    const loop = new StandbyFetchLoop({
+      reader,
+      partitions,
+      logger,
+      retryDelayMs: 5,
+      onApplied: () => undefined,
+      logStart: async () => 0,
+    });
+    try {
+      await until(() => errors.length === 1);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    } finally {
+      await loop.stop();
+    }
+    expect(asked).toEqual([3, 3, 3]);
   });
 });

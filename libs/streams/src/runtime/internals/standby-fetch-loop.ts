@@ -1,7 +1,9 @@
+import type { CorruptRecordBatchError } from '../../errors/corrupt-record-batch.error';
 import { PartitionOffsetOutOfRangeError } from '../../errors/internals/partition-offset-out-of-range.error';
 import type { ChangelogRecord } from '../../processor/state-store-context';
 import type { StateLogger } from '../state-logger';
 import type { AssignedPartitionReader, FetchedPartition } from './assigned-partition-reader';
+import { CORRUPT_BATCH_FETCHES, CorruptBatchFetches } from './corrupt-batch-fetches';
 import type { StandbyPartition, StandbyTask } from './standby-task';
 
 /** A standby changelog partition and the task it belongs to. */
@@ -29,10 +31,17 @@ export interface StandbyFetchLoopOptions {
  * moves the position past everything returned (markers included). A failed fetch is logged and
  * retried after `retryDelayMs` from the positions reached, and so is a failed store write; a
  * position outside the log (the changelog truncated past it) moves that partition to the log
- * start after a warning, as the group consumer's reset to earliest did.
+ * start after a warning, as the group consumer's reset to earliest did. A fetch that found a
+ * corrupt record batch (its CRC) is retried the same way (nothing of it is applied); once
+ * {@link CORRUPT_BATCH_FETCHES} fetches found the same batch corrupt, the loop stops following
+ * that partition (an error is logged; its lag grows, and it is followed again when the standby
+ * tasks change) and follows the others.
  */
 export class StandbyFetchLoop {
   private stopped = false;
+  /** Partitions no longer followed: a record batch of theirs was corrupt in every fetch. */
+  private readonly givenUp = new Set<string>();
+  private readonly corrupt = new CorruptBatchFetches();
   private readonly running: Promise<void>;
   private wake: (() => void) | undefined;
 
@@ -51,11 +60,14 @@ export class StandbyFetchLoop {
   private async run(): Promise<void> {
     const { reader, partitions, logger } = this.options;
     while (!this.stopped) {
-      const positions = [...partitions.values()].map(({ partition: p }) => ({
-        topic: p.topic,
-        partition: p.partition,
-        offset: p.position,
-      }));
+      const positions = [...partitions]
+        .filter(([key]) => !this.givenUp.has(key))
+        .map(([, { partition: p }]) => ({
+          topic: p.topic,
+          partition: p.partition,
+          offset: p.position,
+        }));
+      if (positions.length === 0) return; // every partition given up on
       try {
         await this.applyAll(await reader.fetch(positions));
       } catch (error) {
@@ -64,6 +76,11 @@ export class StandbyFetchLoop {
           error instanceof PartitionOffsetOutOfRangeError &&
           (await this.resetToLogStart(error))
         ) {
+          continue;
+        }
+        const corruptFetches = this.corrupt.count(error);
+        if (corruptFetches >= CORRUPT_BATCH_FETCHES) {
+          this.giveUp(error as CorruptRecordBatchError, corruptFetches);
           continue;
         }
         logger.warn(
@@ -87,6 +104,16 @@ export class StandbyFetchLoop {
       await entry.task.apply(entry.partition, records, f.nextOffset - 1);
       this.options.onApplied(entry, records.length);
     }
+  }
+
+  /** Stops following the partition of a batch that was corrupt in every fetch of it. */
+  private giveUp(error: CorruptRecordBatchError, fetches: number): void {
+    const key = `${error.topic}:${error.partition}`;
+    const entry = this.options.partitions.get(key);
+    this.givenUp.add(key);
+    this.options.logger.error(
+      `standby ${entry?.task.id.toString() ?? '(unknown)'}: ${error.message}; ${fetches} fetches of it found it corrupt (corrupt in the partition's log on the broker): no longer following ${error.topic}-${error.partition} from position ${entry?.partition.position ?? '(unknown)'}; its lag grows until the standby tasks change`,
+    );
   }
 
   /** Moves a partition whose position left the log to its log start; false when it cannot. */

@@ -1,11 +1,13 @@
 import type { Admin, Kafka } from 'kafkajs';
 import { ChangelogRestoreError } from '../../errors/changelog-restore.error';
+import { CorruptRecordBatchError } from '../../errors/corrupt-record-batch.error';
 import { topicPartitionKey } from '../../processor/topic-partition';
 import type { ChangelogRecord } from '../../processor/state-store-context';
 import { consoleStateLogger, type StateLogger } from '../state-logger';
 import type { StateRestoreListener } from '../state-restore-listener';
 import { PartitionOffsetOutOfRangeError } from '../../errors/internals/partition-offset-out-of-range.error';
 import type { AssignedPartitionReaderFactory } from './assigned-partition-reader';
+import { CORRUPT_BATCH_FETCHES, CorruptBatchFetches } from './corrupt-batch-fetches';
 import { restoreByAssignment } from './restore-by-assignment';
 import { RestoreProgress, type PartitionRestore } from './restore-progress';
 import { restoreThroughGroup } from './restore-through-group';
@@ -97,7 +99,8 @@ export class StateRestorer {
    * that resumes from the positions reached, for as long as `stallTimeoutMs` allows.
    *
    * @throws ChangelogRestoreError when the consumer crashes for another reason, or keeps
-   *   failing for `stallTimeoutMs`, a store write or a listener throws, no progress is made for
+   *   failing for `stallTimeoutMs`, a record batch is corrupt in every fetch of it (its cause
+   *   a `CorruptRecordBatchError`), a store write or a listener throws, no progress is made for
    *   `stallTimeoutMs`, or `signal` aborts: the stores hold a
    *   partial restore; restart it (from the same checkpoints) or close the task dirty.
    */
@@ -179,7 +182,10 @@ export class StateRestorer {
   /**
    * Runs the restore consumer and, when it fails because the cluster is unreachable or not
    * ready (a group coordinator still loading after a broker start, a broker restart), starts a
-   * new one from the positions reached, until `stallTimeoutMs` passes without progress.
+   * new one from the positions reached, until `stallTimeoutMs` passes without progress. A
+   * fetch that found a corrupt record batch (its CRC) is retried the same way, at most
+   * {@link CORRUPT_BATCH_FETCHES} fetches of that batch in all; then the restore fails with a
+   * `ChangelogRestoreError` naming the batch (nothing of it was written).
    */
   private async consumeResuming(
     pending: readonly PartitionRestore[],
@@ -189,6 +195,7 @@ export class StateRestorer {
     const stallMs = this.options.stallTimeoutMs ?? 60_000;
     const positions = (): number => pending.reduce((sum, r) => sum + r.position, 0);
     let progressAt = Date.now();
+    const corrupt = new CorruptBatchFetches();
     for (let attempt = 1; ; attempt++) {
       const before = positions();
       try {
@@ -201,10 +208,20 @@ export class StateRestorer {
       } catch (error) {
         if (positions() > before) progressAt = Date.now();
         const backoffMs = Math.min(200 * 2 ** (attempt - 1), 5_000);
+        const corruptFetches = corrupt.count(error);
         const retry =
           !signal?.aborted &&
-          isTransientConsumerError(error) &&
+          (isTransientConsumerError(error) ||
+            (corruptFetches > 0 && corruptFetches < CORRUPT_BATCH_FETCHES)) &&
           Date.now() + backoffMs - progressAt < stallMs;
+        if (!retry && error instanceof CorruptRecordBatchError) {
+          throw new ChangelogRestoreError(
+            error.topic,
+            error.partition,
+            `${error.message}; ${corruptFetches} fetch(es) of it found it corrupt, and none of its records was written (corrupt in every fetch: corrupt in the partition's log on the broker)`,
+            { cause: error },
+          );
+        }
         if (!retry) throw error;
         this.logger.warn(
           `restore of ${pending.length} changelog partition(s) interrupted (${describe(error)}); resuming from the positions reached in ${backoffMs} ms`,

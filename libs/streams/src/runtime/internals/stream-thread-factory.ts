@@ -52,7 +52,7 @@ export function createStreamThread(options: StreamThreadFactoryOptions): StreamT
   // The process's RocksDB engine, chosen (and a fallback logged) before a store opens.
   chooseRocksDBEngineFor(topology.stores().values(), logger);
   // Restores and standbys read changelogs by assignment: no consumer group to join.
-  const readers = kafkajsAssignedReaderFactory(kafka);
+  const readers = kafkajsAssignedReaderFactory(kafka, { checkCrcs: config.checkCrcs });
   const restorer = new StateRestorer({
     kafka,
     admin,

@@ -1,3 +1,4 @@
+import { CorruptRecordBatchError } from '../../../errors/corrupt-record-batch.error';
 import { toFetchedPartition } from './kafkajs-assigned-reader';
 import { fetchV11ResponseDecoder, type FetchV11Partition } from './fetch-v11-response';
 import { locateKafkajs } from './kafkajs-internals';
@@ -100,5 +101,21 @@ describe('fetchV11ResponseDecoder', () => {
     expect(
       toFetchedPartition({ topic: 'changelog', partition: 3, offset: 12 }, cut).nextOffset,
     ).toBe(12);
+  });
+
+  it('fails the whole response on a corrupt batch, naming its topic, partition and offset; unchecked when asked', async () => {
+    const good = (await batch(10, 1, ['a', 'b'])).buffer;
+    const bad = (await batch(12, 0, ['c'])).buffer;
+    bad[bad.length - 1] ^= 0x01;
+    const data = response(Buffer.concat([good, bad]), 13);
+
+    await expect(decode(data)).rejects.toThrow(CorruptRecordBatchError);
+    await expect(decode(data)).rejects.toMatchObject({
+      topic: 'changelog',
+      partition: 3,
+      baseOffset: 12,
+    });
+    const unchecked = (await decode(data, false)).responses[0].partitions[0];
+    expect(unchecked.records.map((r) => r.offset)).toEqual([10, 11, 12]);
   });
 });

@@ -35,11 +35,12 @@ export interface FetchV11Response {
  * and where the record batches end, which kafkajs' decoder drops: a batch compaction left
  * without records would otherwise hold a reader at its offsets forever). Compressed batches are
  * decompressed by kafkajs' codecs (gzip built in, the others as the application registered
- * them).
+ * them). Each batch's CRC is checked unless `checkCrcs` is false: a corrupt batch fails the
+ * whole response with a `CorruptRecordBatchError` (no partition's records are returned).
  */
 export function fetchV11ResponseDecoder(
   load: KafkajsRequire,
-): (data: Buffer) => Promise<FetchV11Response> {
+): (data: Buffer, checkCrcs?: boolean) => Promise<FetchV11Response> {
   const DecoderClass = load<new (buffer: Buffer) => Decoder>('./src/protocol/decoder');
   const { lookupCodecByAttributes } = load<{
     lookupCodecByAttributes(attributes: number): { decompress(data: Buffer): Promise<Buffer> };
@@ -47,7 +48,11 @@ export function fetchV11ResponseDecoder(
   const decompress: RecordsDecompressor = (codec, compressed) =>
     lookupCodecByAttributes(codec).decompress(compressed);
 
-  const decodePartition = async (decoder: Decoder): Promise<FetchV11Partition> => {
+  const decodePartition = async (
+    decoder: Decoder,
+    topic: string,
+    checkCrcs: boolean,
+  ): Promise<FetchV11Partition> => {
     const partition = decoder.readInt32();
     const errorCode = decoder.readInt16();
     const highWatermark = decoder.readInt64().toString();
@@ -63,19 +68,24 @@ export function fetchV11ResponseDecoder(
     const { records, batchesEnd } =
       bytes === undefined
         ? { records: [], batchesEnd: undefined }
-        : await decodeCommittedRecords(bytes, abortedTransactions, decompress);
+        : await decodeCommittedRecords(bytes, abortedTransactions, decompress, {
+            topic,
+            partition,
+            checkCrcs,
+          });
     return { partition, errorCode, highWatermark, lastStableOffset, records, batchesEnd };
   };
 
-  return async (data) => {
+  return async (data, checkCrcs = true) => {
     const decoder = new DecoderClass(data);
     const clientSideThrottleTime = decoder.readInt32();
     const errorCode = decoder.readInt16();
     decoder.readInt32(); // session id
-    const responses = await decoder.readArrayAsync(async (d) => ({
-      topicName: d.readString(),
-      partitions: await d.readArrayAsync(decodePartition),
-    }));
+    const responses = await decoder.readArrayAsync(async (d) => {
+      const topicName = d.readString();
+      const partitions = await d.readArrayAsync((p) => decodePartition(p, topicName, checkCrcs));
+      return { topicName, partitions };
+    });
     return { throttleTime: 0, clientSideThrottleTime, errorCode, responses };
   };
 }

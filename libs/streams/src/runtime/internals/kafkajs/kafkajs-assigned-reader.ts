@@ -114,7 +114,7 @@ interface OwnFetch {
   readonly apiKey: number;
   readonly definition: unknown;
   readonly sendRequest: symbol;
-  readonly decode: (data: Buffer) => Promise<unknown>;
+  readonly decode: (data: Buffer, checkCrcs: boolean) => Promise<unknown>;
 }
 let ownFetchParts: OwnFetch | null | undefined;
 
@@ -160,12 +160,16 @@ export function decodesBatchEnds(): boolean {
  * joined: nothing waits for a group coordinator, a join or a sync.
  *
  * Returns `undefined` for a kafkajs whose internals differ from 2.2.4's: the engine then reads
- * through a consumer of a throwaway group, as before.
+ * through a consumer of a throwaway group, as before. `defaults` apply to every reader (a
+ * reader's own options win).
  */
-export function kafkajsAssignedReaderFactory(kafka: Kafka): AssignedPartitionReaderFactory {
+export function kafkajsAssignedReaderFactory(
+  kafka: Kafka,
+  defaults: AssignedPartitionReaderOptions = {},
+): AssignedPartitionReaderFactory {
   return (options) => {
     const createCluster = clusterFactoryOf(kafka);
-    return createCluster && new KafkajsAssignedReader(createCluster, options);
+    return createCluster && new KafkajsAssignedReader(createCluster, { ...defaults, ...options });
   };
 }
 
@@ -175,6 +179,7 @@ class KafkajsAssignedReader implements AssignedPartitionReader {
   private readonly maxWaitTime: number;
   private readonly maxBytesPerPartition: number;
   private readonly maxBytes: number;
+  private readonly checkCrcs: boolean;
 
   constructor(createCluster: CreateCluster, options: AssignedPartitionReaderOptions = {}) {
     this.cluster = createCluster({
@@ -187,6 +192,7 @@ class KafkajsAssignedReader implements AssignedPartitionReader {
     this.maxWaitTime = options.maxWaitTimeMs ?? 250;
     this.maxBytesPerPartition = options.maxBytesPerPartition ?? 10_485_760;
     this.maxBytes = options.maxBytes ?? 52_428_800;
+    this.checkCrcs = options.checkCrcs ?? true;
   }
 
   async fetch(positions: readonly PartitionFetchPosition[]): Promise<FetchedPartition[]> {
@@ -240,8 +246,9 @@ class KafkajsAssignedReader implements AssignedPartitionReader {
 
   /**
    * Sends a Fetch, decoded by {@link fetchV11ResponseDecoder} (which keeps where the record
-   * batches end) when the broker speaks v11, the version kafkajs uses with every broker of the
-   * last years; by kafkajs' own `fetch` otherwise.
+   * batches end, and checks each batch's CRC unless `checkCrcs` is off) when the broker speaks
+   * v11, the version kafkajs uses with every broker of the last years; by kafkajs' own `fetch`
+   * otherwise (which checks no CRC).
    */
   private async send(broker: KafkajsBroker, request: FetchRequest): Promise<FetchResponse> {
     const own = ownFetch();
@@ -252,7 +259,10 @@ class KafkajsAssignedReader implements AssignedPartitionReader {
       return broker.fetch(request);
     return (await send.call(broker, {
       ...protocol,
-      response: { decode: own.decode, parse: protocol.response.parse },
+      response: {
+        decode: (data: Buffer) => own.decode(data, this.checkCrcs),
+        parse: protocol.response.parse,
+      },
     })) as FetchResponse;
   }
 
