@@ -31,6 +31,14 @@ describe('parseBenchOptions', () => {
     ]).toEqual([50_000, 3, 4, 250]);
   });
 
+  it('runs one round unless --repeat says more, and refuses zero', () => {
+    expect(parseBenchOptions(['aggregate']).repeat).toBe(1);
+    expect(parseBenchOptions(['aggregate', '--repeat', '3']).repeat).toBe(3);
+    expect(() => parseBenchOptions(['aggregate', '--repeat', '0'])).toThrow(
+      "--repeat must be an integer >= 1, got '0'",
+    );
+  });
+
   it('sorts and deduplicates --stores', () => {
     expect(parseBenchOptions(['memory', '--stores', '50, 1,10,1']).storeCounts).toEqual([
       1, 10, 50,

@@ -47,13 +47,19 @@ export interface BenchOptions {
    * before`, in the same run.
    */
   readonly baseline: string | undefined;
+  /**
+   * `aggregate`, `windowed`: rounds per guarantee. Each round runs every stream processor once
+   * (ours and the baseline in alternating order); each system's row is its median round, with
+   * every round's events/s in its note.
+   */
+  readonly repeat: number;
 }
 
 /** The usage line printed on a bad command line. */
 export const USAGE = `usage: npm run bench -- <scenario> [--json FILE] [--events N] [--keys N] [--partitions N]
   [--seed N] [--commit-interval-ms N] [--eos-commit-interval-ms N] [--cache-max-bytes N]
   [--systems ${ALL_SYSTEMS.join(',')}] [--guarantees ${ALL_GUARANTEES.join(',')}]
-  [--timeout-ms N] [--profile DIR] [--verbose] [--baseline CHECKOUT_DIR]
+  [--timeout-ms N] [--profile DIR] [--verbose] [--baseline CHECKOUT_DIR] [--repeat N]
   query:  [--gets N] [--duration-s N] [--connections N] [--range-users N]
   memory: [--stores N,N,...] [--rocksdb-memory-mb N]`;
 
@@ -83,6 +89,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
       'range-users': { type: 'string' },
       stores: { type: 'string' },
       baseline: { type: 'string' },
+      repeat: { type: 'string' },
       'rocksdb-memory-mb': { type: 'string' },
     },
   });
@@ -130,6 +137,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     rangeUsers: int('range-users', values['range-users'], 1) ?? 1_000,
     storeCounts: storeCounts(values.stores),
     baseline: values.baseline,
+    repeat: int('repeat', values.repeat, 1) ?? 1,
     rocksdbMemoryMb: int('rocksdb-memory-mb', values['rocksdb-memory-mb'], 16) ?? 64,
   };
 }

@@ -50,46 +50,57 @@ export async function runStreamComparison(
     if (ctx.options.baseline !== undefined && systems.includes('ours')) {
       runners.splice(1, 0, ['before', runOurs]);
     }
-    for (const [name, run] of runners) {
-      if (name !== 'before' && !systems.includes(name)) continue;
-      const applicationId = `${ctx.runPrefix}-${name}-${short}`;
-      const stateDir = join(ctx.workDir, `state-${name}-${short}`);
-      const label = { ours: OURS, java: JAVA, before: baselineLabel(ctx.options.baseline) }[name];
-      const { row, parsed } = await run(ctx, {
-        mode: spec.mode,
-        inputTopic: input.topic,
-        guarantee,
-        applicationId,
-        stateDir,
-        truth: spec.truth,
-        truthFile,
-        keyColumns: spec.keyColumns,
-        system: `${label} (${guarantee})`,
-        compareKey: guarantee,
-        expectedRecords: input.data.length,
-        dumpName: `dump-${name}-${short}.tsv`,
-        ...(name === 'before' && { baselineRoot: ctx.options.baseline }),
-      });
-      rmSync(stateDir, { recursive: true, force: true });
-      // How many changelog records the run wrote (what the record cache saved), for the table.
-      const written = await ctx.topics
-        .recordCount(`${applicationId}-${store}-changelog`)
-        .catch(() => undefined);
-      if (written !== undefined) changelogRecords[row.system] = written;
-      const notes: string[] = [];
-      if (written !== undefined) notes.push(`${written.toLocaleString('en-US')} changelog records`);
-      // CPU time per event and GC share (our worker reports them): steadier than events/s
-      // when other processes share the machine.
-      const cpuSeconds = Number(parsed?.details.cpuSeconds);
-      const gcSeconds = Number(parsed?.details.gcSeconds);
-      if (cpuSeconds > 0) {
-        notes.push(
-          `cpu ${((cpuSeconds * 1e6) / input.data.length).toFixed(1)} µs/event` +
-            (gcSeconds >= 0 ? `, GC ${((100 * gcSeconds) / cpuSeconds).toFixed(0)}%` : ''),
-        );
+    const selected = runners.filter(([name]) => name === 'before' || systems.includes(name));
+    const rounds = ctx.options.repeat;
+    const measured = new Map<string, SystemRow[]>();
+    for (let round = 1; round <= rounds; round++) {
+      // Ours and the baseline swap places every round: the first run of a pair met a colder
+      // broker in single runs, by more than the difference measured.
+      const order = round % 2 === 0 ? swapOursAndBefore(selected) : selected;
+      for (const [name, run] of order) {
+        const suffix = rounds > 1 ? `-r${round}` : '';
+        const applicationId = `${ctx.runPrefix}-${name}-${short}${suffix}`;
+        const stateDir = join(ctx.workDir, `state-${name}-${short}${suffix}`);
+        const label = { ours: OURS, java: JAVA, before: baselineLabel(ctx.options.baseline) }[name];
+        const { row, parsed } = await run(ctx, {
+          mode: spec.mode,
+          inputTopic: input.topic,
+          guarantee,
+          applicationId,
+          stateDir,
+          truth: spec.truth,
+          truthFile,
+          keyColumns: spec.keyColumns,
+          system: `${label} (${guarantee})`,
+          compareKey: guarantee,
+          expectedRecords: input.data.length,
+          dumpName: `dump-${name}-${short}${suffix}.tsv`,
+          ...(name === 'before' && { baselineRoot: ctx.options.baseline }),
+        });
+        rmSync(stateDir, { recursive: true, force: true });
+        // How many changelog records the run wrote (what the record cache saved), for the table.
+        const written = await ctx.topics
+          .recordCount(`${applicationId}-${store}-changelog`)
+          .catch(() => undefined);
+        const notes: string[] = [];
+        if (written !== undefined)
+          notes.push(`${written.toLocaleString('en-US')} changelog records`);
+        // CPU time per event and GC share (our worker reports them): steadier than events/s
+        // when other processes share the machine.
+        const cpuSeconds = Number(parsed?.details.cpuSeconds);
+        const gcSeconds = Number(parsed?.details.gcSeconds);
+        if (cpuSeconds > 0) {
+          notes.push(
+            `cpu ${((cpuSeconds * 1e6) / input.data.length).toFixed(1)} µs/event` +
+              (gcSeconds >= 0 ? `, GC ${((100 * gcSeconds) / cpuSeconds).toFixed(0)}%` : ''),
+          );
+        }
+        const noted = notes.length > 0 && !row.failure ? { ...row, note: notes.join('; ') } : row;
+        measured.set(name, [...(measured.get(name) ?? []), noted]);
+        if (written !== undefined && rounds === 1) changelogRecords[row.system] = written;
       }
-      rows.push(notes.length > 0 && !row.failure ? { ...row, note: notes.join('; ') } : row);
     }
+    for (const [name] of selected) rows.push(medianRound(measured.get(name) ?? []));
   }
   if (systems.includes('rocksdb')) {
     const distinctKeys = new Set<string>();
@@ -115,6 +126,33 @@ export async function runStreamComparison(
     }
   }
   return { rows, changelogRecords };
+}
+
+/** `runners` with ours and the baseline in each other's place (the others stay). */
+function swapOursAndBefore<T extends readonly [string, unknown]>(runners: readonly T[]): T[] {
+  const at = (name: string) => runners.findIndex(([n]) => n === name);
+  const ours = at('ours');
+  const before = at('before');
+  const swapped = [...runners];
+  if (ours >= 0 && before >= 0) [swapped[ours], swapped[before]] = [runners[before], runners[ours]];
+  return swapped;
+}
+
+/**
+ * One system's row over its rounds: the round of median events/s (the lower middle one for an
+ * even count), noting every round's events/s in run order. A failed round fails the row: a
+ * wrong answer is never hidden behind a median.
+ */
+export function medianRound(runs: readonly SystemRow[]): SystemRow {
+  if (runs.length === 1) return runs[0];
+  const failed = runs.find((r) => r.failure !== undefined || r.result?.eventsPerSec === undefined);
+  if (failed !== undefined) return failed;
+  const speed = (r: SystemRow): number => r.result!.eventsPerSec!;
+  const sorted = [...runs].sort((a, b) => speed(a) - speed(b));
+  const median = sorted[Math.floor((sorted.length - 1) / 2)];
+  const each = runs.map((r) => speed(r).toLocaleString('en-US')).join(' / ');
+  const note = `median of ${runs.length} rounds (${each} events/s)`;
+  return { ...median, note: median.note ? `${median.note}; ${note}` : note };
 }
 
 /**
