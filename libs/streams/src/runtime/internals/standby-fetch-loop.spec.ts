@@ -100,6 +100,20 @@ describe('StandbyFetchLoop', () => {
     warnings.length = 0;
     errors.length = 0;
   });
+  /** A loop over `partitions` that ignores what it applied, their logs starting at 0. */
+  const startLoop = (
+    reader: AssignedPartitionReader,
+    partitions: ReadonlyMap<string, FollowedPartition>,
+    retryDelayMs: number,
+  ): StandbyFetchLoop =>
+    new StandbyFetchLoop({
+      reader,
+      partitions,
+      logger,
+      retryDelayMs,
+      onApplied: () => undefined,
+      logStart: async () => 0,
+    });
 
   it('applies each fetched batch from the position on, skips unkeyed records, and moves past markers', async () => {
     const { applied, partitions, entry } = followed(5);
@@ -131,14 +145,7 @@ describe('StandbyFetchLoop', () => {
       () => Object.assign(new Error('Connection refused'), { name: 'KafkaJSConnectionError' }),
       (p) => fetched(p, [null, 'a'], 2),
     ]);
-    const loop = new StandbyFetchLoop({
-      reader,
-      partitions,
-      logger,
-      retryDelayMs: 20,
-      onApplied: () => undefined,
-      logStart: async () => 0,
-    });
+    const loop = startLoop(reader, partitions, 20);
     await until(() => entry.partition.position === 2);
     await loop.stop();
 
@@ -171,14 +178,7 @@ describe('StandbyFetchLoop', () => {
   it('stops at once while waiting to retry, and closes the reader', async () => {
     const { partitions } = followed(0);
     const { reader, asked, closed } = scriptedReader([() => new Error('broker gone')]);
-    const loop = new StandbyFetchLoop({
-      reader,
-      partitions,
-      logger,
-      retryDelayMs: 600_000,
-      onApplied: () => undefined,
-      logStart: async () => 0,
-    });
+    const loop = startLoop(reader, partitions, 600_000);
     await until(() => warnings.length === 1);
     // Waiting out the 10-minute retry delay would fail this test by its timeout.
     await loop.stop();
@@ -192,14 +192,7 @@ describe('StandbyFetchLoop', () => {
       () => new CorruptRecordBatchError(TOPIC, 0, 0, 1, 2),
       (p) => fetched(p, [null, 'a'], 2),
     ]);
-    const loop = new StandbyFetchLoop({
-      reader,
-      partitions,
-      logger,
-      retryDelayMs: 10,
-      onApplied: () => undefined,
-      logStart: async () => 0,
-    });
+    const loop = startLoop(reader, partitions, 10);
     try {
       await until(() => entry.partition.position === 2);
     } finally {
@@ -233,14 +226,7 @@ describe('StandbyFetchLoop', () => {
       },
       async close() {},
     };
-    const loop = new StandbyFetchLoop({
-      reader,
-      partitions,
-      logger,
-      retryDelayMs: 5,
-      onApplied: () => undefined,
-      logStart: async () => 0,
-    });
+    const loop = startLoop(reader, partitions, 5);
     try {
       await until(() => healthy.partition.position === 6);
     } finally {
@@ -260,14 +246,7 @@ describe('StandbyFetchLoop', () => {
     const { reader, asked } = scriptedReader(
       Array.from({ length: 3 }, () => () => new CorruptRecordBatchError(TOPIC, 0, 3, 1, 2)),
     );
-    const loop = new StandbyFetchLoop({
-      reader,
-      partitions,
-      logger,
-      retryDelayMs: 5,
-      onApplied: () => undefined,
-      logStart: async () => 0,
-    });
+    const loop = startLoop(reader, partitions, 5);
     try {
       await until(() => errors.length === 1);
       await new Promise((resolve) => setTimeout(resolve, 30));
