@@ -45,6 +45,7 @@ export async function runMemory(ctx: RunContext, spec: MemoryRunSpec): Promise<S
     `${spec.which}-${spec.rocksdb}${spec.dropInput ? '-empty' : ''}` +
     `${spec.mallocArenaMax === undefined ? '' : `-arenas${spec.mallocArenaMax}`}-${spec.stores}`;
   const stateDir = join(ctx.workDir, `state-${tag}`);
+  const timeoutMs = memoryRowTimeoutMs(options.timeoutMs, spec.stores);
   const args = [
     '--bootstrap-servers',
     ctx.brokers,
@@ -67,7 +68,7 @@ export async function runMemory(ctx: RunContext, spec: MemoryRunSpec): Promise<S
     '--truth-file',
     spec.truthFile,
     '--timeout-ms',
-    String(options.timeoutMs),
+    String(timeoutMs),
   ];
   const env =
     spec.mallocArenaMax === undefined
@@ -88,7 +89,7 @@ export async function runMemory(ctx: RunContext, spec: MemoryRunSpec): Promise<S
       cwd: REPO_ROOT,
       ...(env && { env }),
       label: system,
-      timeoutMs: options.timeoutMs + 60_000,
+      timeoutMs: timeoutMs + 60_000,
       verbose: options.verbose,
     };
   } else {
@@ -109,7 +110,7 @@ export async function runMemory(ctx: RunContext, spec: MemoryRunSpec): Promise<S
       cwd: REPO_ROOT,
       ...(env && { env }),
       label: system,
-      timeoutMs: options.timeoutMs + 60_000,
+      timeoutMs: timeoutMs + 60_000,
       verbose: options.verbose,
     };
   }
@@ -146,4 +147,15 @@ export async function runMemory(ctx: RunContext, spec: MemoryRunSpec): Promise<S
         : {}),
     },
   };
+}
+
+/** Time to fill one store, at least, in a memory row's timeout (Java took 19 s per store at 50). */
+export const MEMORY_TIMEOUT_PER_STORE_MS = 25_000;
+
+/**
+ * A memory row's timeout: `--timeout-ms`, or more for many stores, which every record fills
+ * (at 50 stores ours took 284 s and Java 971 s to fill, past the default 300 s).
+ */
+export function memoryRowTimeoutMs(timeoutMs: number, stores: number): number {
+  return Math.max(timeoutMs, stores * MEMORY_TIMEOUT_PER_STORE_MS);
 }
