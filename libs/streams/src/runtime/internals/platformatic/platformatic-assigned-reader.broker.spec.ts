@@ -1,7 +1,4 @@
+import { ASSIGNED_READER_FACTORIES } from '../../../../test-support/assigned-reader-factories';
 import { assignedReaderContract } from '../../../../test-support/assigned-reader.contract';
-import { brokers } from '../../../../../../test/support/kafka-test-context';
-import { platformaticAssignedReaderFactory } from './platformatic-assigned-reader';
 
-assignedReaderContract('@platformatic/kafka', (ctx) =>
-  platformaticAssignedReaderFactory({ clientId: ctx.applicationId, bootstrapBrokers: brokers() }),
-);
+assignedReaderContract('@platformatic/kafka', ASSIGNED_READER_FACTORIES['@platformatic/kafka']);
