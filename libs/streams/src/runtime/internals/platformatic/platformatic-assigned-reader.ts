@@ -71,9 +71,21 @@ interface LedPosition {
  * transaction per producer per fetch, so records of the others reach the reader), control
  * records left out, and the next offset taken past every whole batch.
  *
- * `defaults` apply to every reader (a reader's own options win). Errors: as
- * {@link AssignedPartitionReader.fetch} says; a broker older than Kafka 3.1 (no Fetch v13)
- * fails every fetch with platformatic's `UnsupportedApiError` (use the kafkajs reader there).
+ * `defaults` apply to every reader (a reader's own options win). Errors of a reader's `fetch`,
+ * as {@link AssignedPartitionReader.fetch} says, and what to do:
+ * - a partition whose leader moved (NOT_LEADER_OR_FOLLOWER, FENCED_LEADER_EPOCH,
+ *   UNKNOWN_TOPIC_ID, ... or no leader in the metadata) is left out of the result and looked
+ *   up again: fetch again;
+ * - {@link PartitionOffsetOutOfRangeError}: the position is outside the log; read the
+ *   partition again from its log start (the restorer and the standbys wipe and do so);
+ * - `CorruptRecordBatchError` (retriable): fetch again; a batch that fails each time is
+ *   corrupt on the broker;
+ * - platformatic's errors as it reports them, positions unchanged: `NetworkError`,
+ *   `TimeoutError` or `MultipleErrors` (its retries spent) when the cluster is unreachable
+ *   (fetch again, or give up); `UserError` "Unknown topic" when a topic does not exist (create
+ *   it, or stop reading it); `ResponseError` for any other partition or request error (an
+ *   authorization failure: fix the ACLs); `UnsupportedApiError` for a broker older than Kafka
+ *   3.1 (no Fetch v13: use the kafkajs reader there).
  */
 export function platformaticAssignedReaderFactory(
   clientOptions: BaseOptions,

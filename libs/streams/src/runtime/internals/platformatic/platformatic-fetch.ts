@@ -77,6 +77,9 @@ export type FetchRequestArguments = [
  * Reads a Fetch response, v13 to v17 (their layouts differ only in tagged fields, which are
  * skipped): partition errors are returned, not thrown (the reader decides, partition by
  * partition); the records field is kept as bytes (a view of the response).
+ *
+ * @throws what platformatic's `Reader` throws for a response shorter than its fields say
+ *   (`OutOfBoundsError`): the connection fails that request with it; fetch again.
  */
 export function parseRawFetchResponse(
   _correlationId: number,
