@@ -35,6 +35,17 @@ const SOURCES_OF = (pkg) => ({
   group: [`**/${pkg}/src`, `**/${pkg}/src/**`],
   message: `Import @nest-streams/${pkg} by name, not its sources.`,
 });
+/** @platformatic/kafka: only the engine's adapter of that client imports it. */
+const NO_PLATFORMATIC = {
+  group: ['@platformatic/*'],
+  message: 'Only libs/streams/src/runtime/internals/platformatic/ imports @platformatic/kafka.',
+};
+/** kafkajs loads only through the module that fixes it first. */
+const KAFKAJS_THROUGH_FIXES = {
+  name: 'kafkajs',
+  allowTypeImports: true,
+  message: "Import kafkajs' values from runtime/internals/kafkajs/kafkajs.",
+};
 
 export default tseslint.config(
   {
@@ -83,24 +94,26 @@ export default tseslint.config(
     },
   },
   {
-    // The engine is framework-free: it never imports Nest.
+    // The engine is framework-free: it never imports Nest. Its @platformatic/kafka adapter is
+    // the only part that knows that client.
     files: ['libs/streams/**/*.ts'],
-    ignores: ['libs/streams/src/runtime/internals/kafkajs/kafkajs.ts', '**/*.spec.ts'],
+    ignores: [
+      'libs/streams/src/runtime/internals/kafkajs/kafkajs.ts',
+      'libs/streams/src/runtime/internals/platformatic/**',
+      '**/*.spec.ts',
+    ],
     rules: {
       'no-restricted-imports': [
         'error',
-        {
-          patterns: [NO_NEST],
-          // kafkajs loads only through the module that fixes it first.
-          paths: [
-            {
-              name: 'kafkajs',
-              allowTypeImports: true,
-              message: "Import kafkajs' values from runtime/internals/kafkajs/kafkajs.",
-            },
-          ],
-        },
+        { patterns: [NO_NEST, NO_PLATFORMATIC], paths: [KAFKAJS_THROUGH_FIXES] },
       ],
+    },
+  },
+  {
+    files: ['libs/streams/src/runtime/internals/platformatic/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [NO_NEST], paths: [KAFKAJS_THROUGH_FIXES] }],
     },
   },
   {

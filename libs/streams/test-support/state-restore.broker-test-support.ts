@@ -17,10 +17,10 @@ import type { StateRestoreListener } from '../src/runtime/state-restore-listener
 import { ChangelogTopics } from '../src/runtime/internals/changelog-topics';
 import { StateDirectory } from '../src/runtime/internals/state-directory';
 import { type RestoreResult, StateRestorer } from '../src/runtime/internals/state-restorer';
-import { kafkajsAssignedReaderFactory } from '../src/runtime/internals/kafkajs/kafkajs-assigned-reader';
 import { TaskStateManager } from '../src/runtime/internals/task-state-manager';
 import { RecordCache } from '../src/state/internals/record-cache';
 import type { KafkaTestContext } from '../../../test/support/kafka-test-context';
+import { ASSIGNED_READER_FACTORIES, type AssignedReaderClient } from './assigned-reader-factories';
 import { RecordingLogger } from './recording-logger';
 
 export const STORE = 'counts-store';
@@ -76,6 +76,8 @@ export interface TaskOptions {
   readonly caching?: boolean;
   readonly exactlyOnce?: boolean;
   readonly logger?: RecordingLogger;
+  /** The client whose reader by assignment restores the stores; default kafkajs (the runtime's). */
+  readonly readers?: AssignedReaderClient;
 }
 
 /** One task's state as the runtime would run it: state dir, store, collector, state manager. */
@@ -129,8 +131,9 @@ export class TaskState {
   }
 
   /**
-   * Restores the task's stores by assignment (the engine's path), or through a consumer of a
-   * throwaway group (`throughGroup`: the path for a client that cannot read by assignment).
+   * Restores the task's stores by assignment (the engine's path) with the reader of the
+   * `readers` client, or through a consumer of a throwaway group (`throughGroup`: the path for
+   * a client that cannot read by assignment).
    */
   async restore(
     listener?: StateRestoreListener,
@@ -138,7 +141,9 @@ export class TaskState {
   ): Promise<RestoreResult[]> {
     const restorer = new StateRestorer({
       kafka: this.options.ctx.kafka,
-      readers: throughGroup ? undefined : kafkajsAssignedReaderFactory(this.options.ctx.kafka),
+      readers: throughGroup
+        ? undefined
+        : ASSIGNED_READER_FACTORIES[this.options.readers ?? 'kafkajs'](this.options.ctx),
       admin: await this.options.ctx.admin(),
       groupIdPrefix: this.options.ctx.applicationId,
       logger: this.logger,

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import type { Producer } from 'kafkajs';
 import { KafkaTestContext } from '../../../../../test/support/kafka-test-context';
+import { READER_CLIENTS } from '../../../test-support/assigned-reader-factories';
 import {
   RecordingRestoreListener,
   TASK,
@@ -38,7 +39,7 @@ async function writeSome(
 const sorted = (m: Map<string, string>): [string, string][] =>
   [...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
-describe('restore from the changelog (real broker)', () => {
+describe.each(READER_CLIENTS)('restore from the changelog (real broker), read by %s', (readers) => {
   let ctx: KafkaTestContext;
   let producer: Producer;
   const dirs: string[] = [];
@@ -62,6 +63,7 @@ describe('restore from the changelog (real broker)', () => {
   it('rebuilds identical contents in a fresh state dir after a stop without checkpoint', async () => {
     const first = new TaskState({
       ctx,
+      readers,
       stateDir: await stateDir(),
       sender: producer,
       caching: true,
@@ -72,7 +74,7 @@ describe('restore from the changelog (real broker)', () => {
     expect(sorted(new Map(await first.contents()))).toEqual(sorted(expected));
     await first.closeDirty();
 
-    const fresh = new TaskState({ ctx, stateDir: await stateDir(), sender: producer });
+    const fresh = new TaskState({ ctx, readers, stateDir: await stateDir(), sender: producer });
     await fresh.open();
     const listener = new RecordingRestoreListener();
     await fresh.restore(listener);
@@ -92,7 +94,7 @@ describe('restore from the changelog (real broker)', () => {
 
   it('restores only the tail after a clean stop wrote the checkpoint', async () => {
     const dir = await stateDir();
-    const first = new TaskState({ ctx, stateDir: dir, sender: producer, caching: true });
+    const first = new TaskState({ ctx, readers, stateDir: dir, sender: producer, caching: true });
     await first.open();
     await first.restore();
     const expected = await writeSome(first, 400);
@@ -115,7 +117,7 @@ describe('restore from the changelog (real broker)', () => {
     for (const { key, value } of tail) expected.set(key, value);
     expected.delete('late-0');
 
-    const second = new TaskState({ ctx, stateDir: dir, sender: producer });
+    const second = new TaskState({ ctx, readers, stateDir: dir, sender: producer });
     await second.open();
     const listener = new RecordingRestoreListener();
     const [result] = await second.restore(listener);
@@ -132,14 +134,14 @@ describe('restore from the changelog (real broker)', () => {
 
   it('restores everything, with a warning, when the checkpoint is corrupt', async () => {
     const dir = await stateDir();
-    const first = new TaskState({ ctx, stateDir: dir, sender: producer, caching: true });
+    const first = new TaskState({ ctx, readers, stateDir: dir, sender: producer, caching: true });
     await first.open();
     await first.restore();
     const expected = await writeSome(first, 300);
     await first.closeClean();
     await fs.writeFile(first.stateDirectory.checkpointFilePath(TASK), '0\n3\nnot a checkpoint\n');
 
-    const second = new TaskState({ ctx, stateDir: dir, sender: producer });
+    const second = new TaskState({ ctx, readers, stateDir: dir, sender: producer });
     await second.open();
     const listener = new RecordingRestoreListener();
     await second.restore(listener);

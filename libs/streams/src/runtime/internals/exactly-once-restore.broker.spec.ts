@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import type { Producer, ProducerBatch, RecordMetadata, Transaction } from 'kafkajs';
 import { KafkaTestContext } from '../../../../../test/support/kafka-test-context';
+import { READER_CLIENTS } from '../../../test-support/assigned-reader-factories';
 import {
   RecordingRestoreListener,
   TASK,
@@ -19,7 +20,7 @@ class TransactionalSender {
   }
 }
 
-describe('exactly-once state (real broker)', () => {
+describe.each(READER_CLIENTS)('exactly-once state (real broker), read by %s', (readers) => {
   let ctx: KafkaTestContext;
   let producer: Producer;
   let stateDir: string;
@@ -54,7 +55,14 @@ describe('exactly-once state (real broker)', () => {
   }
 
   it('wipes a store left without checkpoint and restores only committed changelog records', async () => {
-    const crashed = new TaskState({ ctx, stateDir, sender, caching: true, exactlyOnce: true });
+    const crashed = new TaskState({
+      ctx,
+      readers,
+      stateDir,
+      sender,
+      caching: true,
+      exactlyOnce: true,
+    });
     await crashed.open();
     await crashed.restore();
     const committed = new Map<string, string>();
@@ -80,7 +88,7 @@ describe('exactly-once state (real broker)', () => {
     await crashed.stateDirectory.unlock();
     await expect(fs.access(crashed.stateDirectory.checkpointFilePath(TASK))).rejects.toThrow();
 
-    const restarted = new TaskState({ ctx, stateDir, sender, exactlyOnce: true });
+    const restarted = new TaskState({ ctx, readers, stateDir, sender, exactlyOnce: true });
     await restarted.open();
     expect(restarted.logger.warnings.join('\n')).toMatch(
       /no checkpoint under exactly-once; wiping/,
@@ -99,7 +107,7 @@ describe('exactly-once state (real broker)', () => {
     expect(text.split('\n')[2]).toBe(
       `${ctx.applicationId}-counts-store-changelog 2 ${result.endOffset - 1}`,
     );
-    const resumed = new TaskState({ ctx, stateDir, sender, exactlyOnce: true });
+    const resumed = new TaskState({ ctx, readers, stateDir, sender, exactlyOnce: true });
     await resumed.open();
     await expect(fs.access(resumed.stateDirectory.checkpointFilePath(TASK))).rejects.toThrow();
     const resumedListener = new RecordingRestoreListener();

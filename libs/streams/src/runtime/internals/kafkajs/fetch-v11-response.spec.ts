@@ -1,5 +1,5 @@
 import { CorruptRecordBatchError } from '../../../errors/corrupt-record-batch.error';
-import { toFetchedPartition } from './kafkajs-assigned-reader';
+import { toFetchedPartition } from '../fetched-partition';
 import { fetchV11ResponseDecoder, type FetchV11Partition } from './fetch-v11-response';
 import { locateKafkajs } from './kafkajs-internals';
 

@@ -9,6 +9,7 @@ import type {
   PartitionFetchPosition,
 } from '../assigned-partition-reader';
 import type { AbortedTransaction } from '../read-committed-filter';
+import { toFetchedPartition } from '../fetched-partition';
 import { fetchV11ResponseDecoder, type FetchV11Partition } from './fetch-v11-response';
 import { filterAbortedMessages } from './filter-aborted-messages';
 import { KAFKAJS_FIXED_VERSION } from './kafkajs-fixes';
@@ -327,30 +328,6 @@ class KafkajsAssignedReader implements AssignedPartitionReader {
     }
     return result;
   }
-}
-
-/**
- * One partition of a Fetch response the engine decoded, as the port returns it (exported for
- * its tests): the records from the fetch offset on (a fetch may start inside a record batch:
- * the broker returns the whole batch), and the next offset past every whole batch returned.
- */
-export function toFetchedPartition(
-  position: PartitionFetchPosition,
-  data: FetchV11Partition,
-): FetchedPartition {
-  const fetchOffset = position.offset;
-  const all = data.records;
-  let first = 0;
-  while (first < all.length && all[first].offset < fetchOffset) first++;
-  return {
-    topic: position.topic,
-    partition: position.partition,
-    fetchOffset,
-    records: first === 0 ? all : all.slice(first),
-    nextOffset: Math.max(data.batchesEnd ?? fetchOffset, fetchOffset),
-    highWatermark: Number(data.highWatermark),
-    lastStableOffset: Number(data.lastStableOffset),
-  };
 }
 
 /** One partition kafkajs decoded (a broker not speaking Fetch v11), as the port returns it. */
