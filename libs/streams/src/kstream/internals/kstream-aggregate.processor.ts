@@ -29,6 +29,7 @@ export class KStreamAggregateProcessor<K, V, VA> implements Processor<K, V, K, C
   readonly dropped = new DroppedRecords();
   private store!: TimestampedKeyValueStore<K, VA>;
   private forwarder!: TupleForwarder<K, ValueAndTimestamp<VA>, K, VA>;
+  private updatable: UpdatableStore<K, ValueAndTimestamp<VA>> | undefined;
 
   constructor(
     private readonly storeName: string,
@@ -39,6 +40,7 @@ export class KStreamAggregateProcessor<K, V, VA> implements Processor<K, V, K, C
   init(context: ProcessorContext<K, Change<VA>>): void {
     this.dropped.attach(context);
     this.store = context.getStateStore<TimestampedKeyValueStore<K, VA>>(this.storeName);
+    this.updatable = isUpdatable<K, ValueAndTimestamp<VA>>(this.store) ? this.store : undefined;
     this.forwarder = TupleForwarder.ofTimestampedValues(this.store, context, this.sendOldValues);
   }
 
@@ -56,15 +58,41 @@ export class KStreamAggregateProcessor<K, V, VA> implements Processor<K, V, K, C
       this.dropped.record('null-value');
       return;
     }
-    const old = this.store.get(key);
+    const store = this.store;
+    const updatable = this.updatable;
+    const old = updatable ? updatable.getForUpdate(key) : store.get(key);
     const timestamp =
       old === undefined ? record.timestamp : Math.max(record.timestamp, old.timestamp);
-    const aggregate = this.aggregate(key, value, old?.value);
-    this.store.put(key, { value: aggregate, timestamp });
+    let aggregate: VA;
+    try {
+      aggregate = this.aggregate(key, value, old?.value);
+    } catch (error) {
+      // The aggregator may have mutated the cached object before it threw.
+      updatable?.forgetUpdate(key);
+      throw error;
+    }
+    if (updatable) updatable.putUpdated(key, { value: aggregate, timestamp });
+    else store.put(key, { value: aggregate, timestamp });
     this.forwarder.maybeForward(
       new Record(key, change(aggregate, old?.value ?? null), timestamp, record.headers),
     );
   }
+}
+
+/**
+ * The reads and writes for update of the metered key-value store: with a record cache, the
+ * aggregator receives the aggregate object the cache kept from the key's last update instead of
+ * a fresh deserialization (it may mutate and return it). Old values forwarded downstream are
+ * unaffected: with caching they come from the flushed bytes; without, these are `get`/`put`.
+ */
+interface UpdatableStore<K, V> {
+  getForUpdate(key: K): V | undefined;
+  putUpdated(key: K, value: V | null): void;
+  forgetUpdate(key: K): void;
+}
+
+function isUpdatable<K, V>(store: object): store is UpdatableStore<K, V> & object {
+  return typeof (store as Partial<UpdatableStore<K, V>>).getForUpdate === 'function';
 }
 
 /** The KTable node of an aggregation: its store is the table. */

@@ -1,5 +1,9 @@
 import type { KeyValueBytes } from '../bytes-store';
-import type { CacheEntry } from './named-cache';
+import type { CacheEntry, NamedCache } from './named-cache';
+import type { SegmentRules, StoreRange } from './store-layer';
+
+/** Characters above any latin1 character: `prefix + PREFIX_END` bounds every key with `prefix`. */
+const PREFIX_END = '\u0100';
 
 /** What a merge reads of a dirty entry: its key and value (`null`: a delete). */
 export type DirtyEntry = Pick<CacheEntry, 'key' | 'value'>;
@@ -49,4 +53,57 @@ export function* mergeDirty(
   } finally {
     stored.return?.();
   }
+}
+
+/**
+ * The dirty entries of `cache` that `range` covers, live ones only (not `expired`, accepted by
+ * the range), in the store's order: key order, or for a segmented store (`rules`) segment then
+ * key order; reversed for a backward range.
+ */
+export function dirtyInRange(
+  cache: NamedCache,
+  range: StoreRange,
+  rules: SegmentRules | undefined,
+  expired: (storeKey: Buffer) => boolean,
+): CacheEntry[] {
+  if (cache.dirtyCount === 0) return [];
+  const backward = range.backward === true;
+  const p = range.prefix?.toString('latin1');
+  const entries =
+    p !== undefined
+      ? cache.dirtyRange(p, p + PREFIX_END, backward, true)
+      : cache.dirtyRange(latin1(range.lower), latin1(range.upper), backward);
+  if (rules === undefined && range.accept === undefined) return entries;
+  const accept = range.accept;
+  const matches = entries.filter((e) => !expired(e.key) && (!accept || accept(e.key)));
+  // Entries come in store-key order; a stable sort by segment gives the store's order.
+  if (rules !== undefined) {
+    const direction = backward ? -1 : 1;
+    matches.sort((a, b) => direction * (segmentOf(rules, a.key) - segmentOf(rules, b.key)));
+  }
+  return matches;
+}
+
+/** The order of `range` (segment, then key; reversed if backward), and what it leaves out. */
+export function mergeOrder(
+  range: StoreRange,
+  rules: SegmentRules | undefined,
+  expired: (storeKey: Buffer) => boolean,
+): MergeOrder {
+  const direction = range.backward ? -1 : 1;
+  return {
+    compare: (a, b) =>
+      direction *
+      ((rules === undefined ? 0 : segmentOf(rules, a) - segmentOf(rules, b)) ||
+        Buffer.compare(a, b)),
+    skip: expired,
+  };
+}
+
+function segmentOf(rules: SegmentRules, storeKey: Buffer): number {
+  return Math.floor(rules.segmentTime(storeKey) / rules.segmentIntervalMs);
+}
+
+function latin1(key: Buffer | undefined): string | undefined {
+  return key === undefined ? undefined : key.toString('latin1');
 }

@@ -2,8 +2,8 @@ import { StoreClosedError } from '../../errors/store-closed.error';
 import { SyncReadUnavailableError } from '../../errors/sync-read-unavailable.error';
 import type { StateStoreContext } from '../../processor/state-store-context';
 import type { KeyValueBytes } from '../bytes-store';
-import { mergeDirty, type MergeOrder } from './cache-merge';
-import type { CacheEntry, FlushedEntry, NamedCache } from './named-cache';
+import { dirtyInRange, mergeDirty, mergeOrder } from './cache-merge';
+import type { FlushedEntry, NamedCache } from './named-cache';
 import { PrefetchedReads } from './prefetched-reads';
 import { RecordCache } from './record-cache';
 import type { SegmentRules, StampedWrite, StoreLayer, StoreRange } from './store-layer';
@@ -22,9 +22,6 @@ export type CacheFlushListener = (
   oldValue: Buffer | null | undefined,
   timestamp: number,
 ) => void;
-
-/** Characters above any latin1 character: `prefix + PREFIX_END` bounds every key with `prefix`. */
-const PREFIX_END = '\u0100';
 
 /**
  * The caching layer of every store kind (Kafka Streams' `CachingKeyValueStore`,
@@ -134,6 +131,47 @@ export class CachingBytesStore extends WrappedStoreLayer {
     return this.readMiss(cache, k, key);
   }
 
+  /**
+   * A read for update (an aggregation reads, folds and writes the key back at once): the typed
+   * value of `key`, decoded by `decode` only when the cache keeps none for it, and kept with the
+   * cache entry, so the next read for update of the key returns the same object. Only for a
+   * caller that writes the key right after ({@link putUpdated}), or calls {@link forgetObject}
+   * when it could not: the object may be mutated by the caller, and what the cache keeps must
+   * stand for the entry's bytes. Errors are those of `get`.
+   */
+  getForUpdate<T>(key: Buffer, decode: (bytes: Buffer) => T): T | undefined {
+    const cache = this.requireCache();
+    if (this.expired(key)) return undefined;
+    const k = key.toString('latin1');
+    let entry = cache.get(k);
+    if (entry === undefined) {
+      const stored = this.readMiss(cache, k, key);
+      entry = cache.peek(k);
+      // Evicted at once (a cache smaller than one entry): nothing to keep.
+      if (entry === undefined) return stored === undefined ? undefined : decode(stored);
+    }
+    if (entry.value === null) return undefined;
+    if (entry.object !== undefined) return entry.object as T;
+    const object = decode(entry.value);
+    cache.keepObject(entry, object);
+    return object;
+  }
+
+  /**
+   * `put` that keeps `object`, the typed value `value` deserializes to, with the cache entry
+   * for the next {@link getForUpdate}: the caller must not mutate it afterwards except through
+   * another read for update and write.
+   */
+  putUpdated(key: Buffer, value: Buffer | null, object: unknown): boolean {
+    return this.cachePut(key, value, undefined, value === null ? undefined : object);
+  }
+
+  /** Drops the typed value kept for `key` (a failed update may have mutated it). */
+  forgetObject(key: Buffer): void {
+    const entry = this.requireCache().peek(key.toString('latin1'));
+    if (entry !== undefined && entry.object !== undefined) this.cache?.keepObject(entry, undefined);
+  }
+
   override getMany(keys: readonly Buffer[]): (Buffer | undefined)[] {
     return keys.map((key) => this.get(key));
   }
@@ -208,15 +246,19 @@ export class CachingBytesStore extends WrappedStoreLayer {
   }
 
   override read(range: StoreRange): IterableIterator<KeyValueBytes> {
-    const dirty = this.dirty(range);
+    const expired = this.isExpired;
+    const dirty = dirtyInRange(this.requireCache(), range, this.rules, expired);
     const stored = this.inner.read(range);
-    return mergeDirty(dirty, stored, this.order(range), this.openGuard());
+    return mergeDirty(dirty, stored, mergeOrder(range, this.rules, expired), this.openGuard());
   }
 
   override async readAsync(range: StoreRange): Promise<KeyValueBytes[]> {
-    const dirty = this.dirty(range);
+    const expired = this.isExpired;
+    const dirty = dirtyInRange(this.requireCache(), range, this.rules, expired);
     const stored = await this.inner.readAsync(range);
-    return [...mergeDirty(dirty, stored[Symbol.iterator](), this.order(range))];
+    return [
+      ...mergeDirty(dirty, stored[Symbol.iterator](), mergeOrder(range, this.rules, expired)),
+    ];
   }
 
   /** Writes the dirty entries through (to the changelog too), then flushes the store below. */
@@ -247,7 +289,12 @@ export class CachingBytesStore extends WrappedStoreLayer {
     this.prefetched.clear();
   }
 
-  private cachePut(key: Buffer, value: Buffer | null, timestamp: number | undefined): boolean {
+  private cachePut(
+    key: Buffer,
+    value: Buffer | null,
+    timestamp: number | undefined,
+    object: unknown = undefined,
+  ): boolean {
     const cache = this.requireCache();
     checkWrite(key, value);
     const rules = this.rules;
@@ -259,9 +306,11 @@ export class CachingBytesStore extends WrappedStoreLayer {
     if (this.syncInner) this.prefetched.noteWriteIfKnown(k, value);
     else this.prefetched.noteWrite(k, value);
     const context = this.context as StateStoreContext;
-    cache.putDirty(k, key, value, timestamp ?? context.currentTimestamp());
+    cache.putDirty(k, key, value, timestamp ?? context.currentTimestamp(), object);
     return true;
   }
+
+  private readonly isExpired = (storeKey: Buffer): boolean => this.expired(storeKey);
 
   /** Whether a segmented store's key is past retention (never for key-value stores). */
   private expired(storeKey: Buffer): boolean {
@@ -317,45 +366,6 @@ export class CachingBytesStore extends WrappedStoreLayer {
     }
   }
 
-  /** The dirty entries `range` covers, live ones only, in the store's order. */
-  private dirty(range: StoreRange): CacheEntry[] {
-    const cache = this.requireCache();
-    if (cache.dirtyCount === 0) return [];
-    const backward = range.backward === true;
-    const rules = this.rules;
-    const p = range.prefix?.toString('latin1');
-    const entries =
-      p !== undefined
-        ? cache.dirtyRange(p, p + PREFIX_END, backward, true)
-        : cache.dirtyRange(latin1(range.lower), latin1(range.upper), backward);
-    if (rules === undefined && range.accept === undefined) return entries;
-    const accept = range.accept;
-    const matches = entries.filter((e) => !this.expired(e.key) && (!accept || accept(e.key)));
-    // Entries come in store-key order; a stable sort by segment gives the store's order.
-    if (rules !== undefined) {
-      const direction = backward ? -1 : 1;
-      matches.sort((a, b) => direction * (this.segmentOf(a.key) - this.segmentOf(b.key)));
-    }
-    return matches;
-  }
-
-  /** The order of `range` (segment, then key; reversed if backward), and what it leaves out. */
-  private order(range: StoreRange): MergeOrder {
-    const direction = range.backward ? -1 : 1;
-    const rules = this.rules;
-    return {
-      compare: (a, b) =>
-        direction *
-        ((rules === undefined ? 0 : this.segmentOf(a) - this.segmentOf(b)) || Buffer.compare(a, b)),
-      skip: (storeKey) => this.expired(storeKey),
-    };
-  }
-
-  private segmentOf(storeKey: Buffer): number {
-    const rules = this.rules as SegmentRules;
-    return Math.floor(rules.segmentTime(storeKey) / rules.segmentIntervalMs);
-  }
-
   /** Throws `StoreClosedError` once the store closed after the iterator was made. */
   private openGuard(): () => void {
     const generation = this.generation;
@@ -376,10 +386,6 @@ function checkWrite(key: unknown, value: unknown): void {
   if (value !== null && !Buffer.isBuffer(value)) {
     throw new TypeError('a store value must be a Buffer or null');
   }
-}
-
-function latin1(key: Buffer | undefined): string | undefined {
-  return key === undefined ? undefined : key.toString('latin1');
 }
 
 function notOpen(name: string): Error {

@@ -42,6 +42,43 @@ export class MeteredKeyValueStore<K, V>
     return value;
   }
 
+  /**
+   * Engine-internal, for the DSL's aggregations (read, fold, write back at once): `get` that
+   * may return the very object the last {@link putUpdated} of the key wrote, kept by the record
+   * cache, instead of deserializing its bytes again (Kafka Streams' cache keeps bytes only).
+   * The caller writes the key back with `putUpdated`, `put` or `delete` before anything else
+   * reads it, or calls {@link forgetUpdate} when it could not (it may have mutated the object).
+   * Without a caching layer it is `get`. Errors are those of `get`.
+   */
+  getForUpdate(key: K): V | undefined {
+    const caching = this.cachingLayer;
+    if (caching === undefined) return this.get(key);
+    this.open();
+    const mark = this.metrics.start(OP.get);
+    const value = caching.getForUpdate(this.keyBytes(key), this.decode);
+    if (mark !== NOT_SAMPLED) this.metrics.end(OP.get, mark);
+    return value;
+  }
+
+  /**
+   * `put` whose value the record cache keeps as an object for the next {@link getForUpdate}
+   * (its bytes are written as by `put`); the caller must not mutate `value` afterwards.
+   * Without a caching layer it is `put`. Errors are those of `put`.
+   */
+  putUpdated(key: K, value: V | null): void {
+    const caching = this.cachingLayer;
+    if (caching === undefined) return this.put(key, value);
+    this.open();
+    const mark = this.metrics.start(OP.put);
+    caching.putUpdated(this.keyBytes(key), this.valueBytes(value), value);
+    if (mark !== NOT_SAMPLED) this.metrics.end(OP.put, mark);
+  }
+
+  /** Drops the object kept for `key` by {@link getForUpdate} (an update of it failed). */
+  forgetUpdate(key: K): void {
+    this.cachingLayer?.forgetObject(this.keyBytes(key));
+  }
+
   async getAsync(key: K): Promise<V | undefined> {
     const stack = this.open();
     const mark = this.metrics.start(OP.get);
@@ -154,6 +191,8 @@ export class MeteredKeyValueStore<K, V>
   private bound(key: K | undefined): Buffer | undefined {
     return key === undefined ? undefined : this.keyBytes(key);
   }
+
+  private readonly decode = (bytes: Buffer): V => this.valueSerde.deserialize(bytes, this.topic);
 
   private valueBytes(value: V | null): Buffer | null {
     return value === null ? null : this.valueSerde.serialize(value, this.topic);

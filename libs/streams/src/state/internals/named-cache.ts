@@ -15,6 +15,12 @@ export interface CacheEntry {
    * entry was read before its first write); `undefined` when unknown.
    */
   priorValue: Buffer | null | undefined;
+  /**
+   * The typed value `value` deserializes to, kept by the store above so that a read for update
+   * (an aggregation's) needs no deserialization; `undefined` when none is kept. Every write
+   * replaces or drops it, so it always stands for `value`.
+   */
+  object: unknown;
   /** Bytes charged to the cache budget. */
   size: number;
 }
@@ -100,11 +106,20 @@ export class NamedCache {
     return this.entries.get(k);
   }
 
-  /** Records a write: the entry becomes dirty and most recently used; may evict. */
-  putDirty(k: string, key: Buffer, value: Buffer | null, timestamp: number): void {
+  /**
+   * Records a write: the entry becomes dirty and most recently used; may evict. `object` is the
+   * typed value `value` deserializes to, when the writer has it (see {@link CacheEntry.object}).
+   */
+  putDirty(
+    k: string,
+    key: Buffer,
+    value: Buffer | null,
+    timestamp: number,
+    object: unknown = undefined,
+  ): void {
     const entry = this.entries.get(k);
     if (entry !== undefined) {
-      const size = entrySize(key, value);
+      const size = entrySize(key, value, object);
       this.budget.charge(size - entry.size);
       this.bytes += size - entry.size;
       entry.size = size;
@@ -114,11 +129,20 @@ export class NamedCache {
         this.addDirty(k);
       }
       entry.value = value;
+      entry.object = object;
       entry.timestamp = timestamp;
       this.entries.delete(k);
       this.entries.set(k, entry);
     } else {
-      this.insert(k, { key, value, timestamp, dirty: true, priorValue: undefined, size: 0 });
+      this.insert(k, {
+        key,
+        value,
+        timestamp,
+        dirty: true,
+        priorValue: undefined,
+        object,
+        size: 0,
+      });
       this.addDirty(k);
     }
     this.budget.afterWrite(this);
@@ -127,8 +151,29 @@ export class NamedCache {
   /** Caches a value read from the store below; never replaces an existing entry. May evict. */
   putClean(k: string, key: Buffer, value: Buffer | null): void {
     if (this.entries.has(k)) return;
-    this.insert(k, { key, value, timestamp: 0, dirty: false, priorValue: undefined, size: 0 });
+    const object = undefined;
+    this.insert(k, {
+      key,
+      value,
+      timestamp: 0,
+      dirty: false,
+      priorValue: undefined,
+      object,
+      size: 0,
+    });
     this.budget.afterWrite(this);
+  }
+
+  /**
+   * Keeps `object`, the typed value of `entry`'s bytes, with the entry (charged to the budget;
+   * never evicts: the next write does).
+   */
+  keepObject(entry: CacheEntry, object: unknown): void {
+    const size = entrySize(entry.key, entry.value, object);
+    this.budget.charge(size - entry.size);
+    this.bytes += size - entry.size;
+    entry.size = size;
+    entry.object = object;
   }
 
   /** Evicts the least recently used entry (flushing first if it is dirty). */
@@ -204,7 +249,7 @@ export class NamedCache {
   }
 
   private insert(k: string, entry: CacheEntry): void {
-    entry.size = entrySize(entry.key, entry.value);
+    entry.size = entrySize(entry.key, entry.value, entry.object);
     this.entries.set(k, entry);
     this.bytes += entry.size;
     this.budget.charge(entry.size);
@@ -216,9 +261,12 @@ export class NamedCache {
   }
 }
 
-function entrySize(key: Buffer, value: Buffer | null): number {
-  // The key is held twice: as a Buffer and as its latin1 string.
-  return 2 * key.length + (value === null ? 0 : value.length) + CACHE_ENTRY_OVERHEAD_BYTES;
+function entrySize(key: Buffer, value: Buffer | null, object: unknown): number {
+  // The key is held twice: as a Buffer and as its latin1 string. A kept typed value is charged
+  // its serialized size again (an estimate: its heap size is not measurable).
+  const valueBytes = value === null ? 0 : value.length;
+  const objectBytes = object === undefined ? 0 : valueBytes;
+  return 2 * key.length + valueBytes + objectBytes + CACHE_ENTRY_OVERHEAD_BYTES;
 }
 
 function lowerBound(keys: readonly string[], k: string): number {
