@@ -18,6 +18,7 @@ import { ChangelogTopics } from '../src/runtime/internals/changelog-topics';
 import { StateDirectory } from '../src/runtime/internals/state-directory';
 import { type RestoreResult, StateRestorer } from '../src/runtime/internals/state-restorer';
 import { kafkajsAssignedReaderFactory } from '../src/runtime/internals/kafkajs/kafkajs-assigned-reader';
+import { KafkajsClusterAdmin } from '../src/runtime/internals/kafkajs/kafkajs-cluster-admin';
 import { TaskStateManager } from '../src/runtime/internals/task-state-manager';
 import { RecordCache } from '../src/state/internals/record-cache';
 import type { KafkaTestContext } from '../../../test/support/kafka-test-context';
@@ -58,7 +59,7 @@ export function changelogOf(ctx: KafkaTestContext): string {
 
 /** Creates the store's changelog as the runtime would, one partition per source partition. */
 export async function createChangelog(ctx: KafkaTestContext): Promise<string> {
-  const topics = new ChangelogTopics(await ctx.admin());
+  const topics = new ChangelogTopics(new KafkajsClusterAdmin(await ctx.admin()));
   await topics.ensure([{ topic: changelogOf(ctx), kind: 'key-value', partitions: PARTITIONS }]);
   return changelogOf(ctx);
 }
@@ -139,7 +140,7 @@ export class TaskState {
     const restorer = new StateRestorer({
       kafka: this.options.ctx.kafka,
       readers: throughGroup ? undefined : kafkajsAssignedReaderFactory(this.options.ctx.kafka),
-      admin: await this.options.ctx.admin(),
+      admin: new KafkajsClusterAdmin(await this.options.ctx.admin()),
       groupIdPrefix: this.options.ctx.applicationId,
       logger: this.logger,
     });
