@@ -4,7 +4,7 @@ import { StreamsError } from '../streams.error';
 export type GroupNotDeletedReason = 'not-empty' | 'not-found';
 
 /**
- * A consumer group was not deleted: it still has members (`GROUP_NOT_EMPTY`), or the
+ * A consumer group was not deleted: it still has members (`NON_EMPTY_GROUP`), or the
  * coordinator does not know it (`GROUP_ID_NOT_FOUND`: never created, already deleted or
  * expired).
  *

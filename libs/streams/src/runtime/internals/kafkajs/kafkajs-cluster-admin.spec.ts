@@ -104,7 +104,7 @@ describe('KafkajsClusterAdmin', () => {
 
   it('types a group that was not deleted, naming the first one', async () => {
     const error = new KafkaJSDeleteGroupsError('Error in DeleteGroups', [
-      { groupId: 'g1', errorCode: 68, error: protocolError('GROUP_NOT_EMPTY') },
+      { groupId: 'g1', errorCode: 68, error: protocolError('NON_EMPTY_GROUP') },
     ]);
     const admin = new KafkajsClusterAdmin(adminWith({ deleteGroups: () => Promise.reject(error) }));
     const thrown = await admin.deleteGroups(['g1', 'g2']).catch((e: unknown) => e);

@@ -87,17 +87,23 @@ export class KafkajsClusterAdmin implements ClusterAdmin {
       .catch((error: unknown) => {
         throw typedTopicError(error, topics.join(', '));
       });
-    return metadata.map((t) => ({
-      name: t.name,
-      partitions: t.partitions
-        .map((p) => ({
-          partition: p.partitionId,
-          leader: p.leader,
-          replicas: p.replicas,
-          isr: p.isr,
-        }))
-        .sort((a, b) => a.partition - b.partition),
-    }));
+    // kafkajs answers in its metadata cache's order, not the order asked.
+    const byName = new Map(metadata.map((t) => [t.name, t]));
+    return topics.map((name) => {
+      const topic = byName.get(name);
+      if (!topic) throw new UnknownTopicError(name);
+      return {
+        name,
+        partitions: topic.partitions
+          .map((p) => ({
+            partition: p.partitionId,
+            leader: p.leader,
+            replicas: p.replicas,
+            isr: p.isr,
+          }))
+          .sort((a, b) => a.partition - b.partition),
+      };
+    });
   }
 
   async fetchTopicOffsets(topic: string): Promise<PartitionOffsets[]> {
@@ -168,10 +174,10 @@ export class KafkajsClusterAdmin implements ClusterAdmin {
       const failed = (error as { groups?: { groupId: string; error?: { type?: string } }[] })
         .groups?.[0];
       const type = failed?.error?.type;
-      if (failed && (type === 'GROUP_NOT_EMPTY' || type === 'GROUP_ID_NOT_FOUND')) {
+      if (failed && (type === 'NON_EMPTY_GROUP' || type === 'GROUP_ID_NOT_FOUND')) {
         throw new GroupNotDeletedError(
           failed.groupId,
-          type === 'GROUP_NOT_EMPTY' ? 'not-empty' : 'not-found',
+          type === 'NON_EMPTY_GROUP' ? 'not-empty' : 'not-found',
           { cause: error },
         );
       }
