@@ -1,6 +1,8 @@
 // Integration and end-to-end tests against a real Kafka broker: test/ (through the packages'
 // public API) and `*.broker.spec.ts` beside the engine code they test (its internals).
 // The global setup starts the project's own broker unless KAFKA_BROKERS names a cluster.
+// Run through `npm run test:integration`: Node's --experimental-vm-modules lets Jest load
+// ES-module-only clients (@platformatic/kafka).
 const shared = require('./jest.shared');
 
 /** @type {import('jest').Config} */
