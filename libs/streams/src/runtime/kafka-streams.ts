@@ -2,7 +2,6 @@ import { EventEmitter } from 'node:events';
 import { Kafka, logLevel } from './internals/kafkajs/kafkajs';
 import { MissingSourceTopicError } from '../errors/missing-source-topic.error';
 import { StreamsError } from '../errors/streams.error';
-import type { ClusterAdmin } from './internals/cluster-admin';
 import { connectAdmin } from './internals/cluster-connection';
 import { KafkajsClusterAdmin } from './internals/kafkajs/kafkajs-cluster-admin';
 import { missingApplicationServerWarning } from './internals/application-server-warning';
@@ -67,7 +66,7 @@ export class KafkaStreams extends KafkaStreamsQueries {
   private readonly stateDirectory: StateDirectory;
   private readonly cache: RecordCache;
   private currentState = KafkaStreamsState.CREATED;
-  protected admin: ClusterAdmin | undefined;
+  protected admin: KafkajsClusterAdmin | undefined;
   private thread: StreamThread | undefined;
   private tasks: ActiveTaskManager | undefined;
   private standbys: StandbyTaskManager | undefined;
