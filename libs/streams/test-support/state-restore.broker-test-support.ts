@@ -17,6 +17,7 @@ import type { StateRestoreListener } from '../src/runtime/state-restore-listener
 import { ChangelogTopics } from '../src/runtime/internals/changelog-topics';
 import { StateDirectory } from '../src/runtime/internals/state-directory';
 import { type RestoreResult, StateRestorer } from '../src/runtime/internals/state-restorer';
+import { KafkajsClusterAdmin } from '../src/runtime/internals/kafkajs/kafkajs-cluster-admin';
 import { TaskStateManager } from '../src/runtime/internals/task-state-manager';
 import { RecordCache } from '../src/state/internals/record-cache';
 import type { KafkaTestContext } from '../../../test/support/kafka-test-context';
@@ -58,7 +59,7 @@ export function changelogOf(ctx: KafkaTestContext): string {
 
 /** Creates the store's changelog as the runtime would, one partition per source partition. */
 export async function createChangelog(ctx: KafkaTestContext): Promise<string> {
-  const topics = new ChangelogTopics(await ctx.admin());
+  const topics = new ChangelogTopics(new KafkajsClusterAdmin(await ctx.admin()));
   await topics.ensure([{ topic: changelogOf(ctx), kind: 'key-value', partitions: PARTITIONS }]);
   return changelogOf(ctx);
 }
@@ -144,7 +145,7 @@ export class TaskState {
       readers: throughGroup
         ? undefined
         : ASSIGNED_READER_FACTORIES[this.options.readers ?? 'kafkajs'](this.options.ctx),
-      admin: await this.options.ctx.admin(),
+      admin: new KafkajsClusterAdmin(await this.options.ctx.admin()),
       groupIdPrefix: this.options.ctx.applicationId,
       logger: this.logger,
     });

@@ -1,9 +1,9 @@
-import type { Admin } from 'kafkajs';
 import type { KeyPartitioning, KeyQueryMetadata } from '../query/key-query-metadata';
 import type { StateQueryRequest, StateQueryResult } from '../query/state-query';
 import type { StoreQueryParameters } from '../query/store-query-parameters';
 import type { LagInfo, StreamsMetadata } from '../query/streams-metadata';
 import type { ClientQueries } from './internals/client-queries';
+import type { ClusterAdmin } from './internals/cluster-admin';
 import { activeTaskMetadata, localStoreMetrics } from './internals/local-task-metadata';
 import type { LocalTaskView } from './internals/local-task-view';
 import type { LocalStoreMetrics } from '../state/store-metrics-snapshot';
@@ -19,7 +19,7 @@ export abstract class KafkaStreamsQueries {
   abstract readonly config: ResolvedStreamsConfig;
   protected abstract readonly queries: ClientQueries;
   protected abstract readonly localView: LocalTaskView;
-  protected abstract admin: Admin | undefined;
+  protected abstract admin: ClusterAdmin | undefined;
   protected abstract processId: string;
 
   /**

@@ -1,9 +1,9 @@
 import { EventEmitter } from 'node:events';
-import type { Admin } from 'kafkajs';
 import { Kafka, logLevel } from './internals/kafkajs/kafkajs';
 import { MissingSourceTopicError } from '../errors/missing-source-topic.error';
 import { StreamsError } from '../errors/streams.error';
 import { connectAdmin } from './internals/cluster-connection';
+import { KafkajsClusterAdmin } from './internals/kafkajs/kafkajs-cluster-admin';
 import { missingApplicationServerWarning } from './internals/application-server-warning';
 import { StreamsConfigError } from '../errors/streams-config.error';
 import type { Topology } from '../processor/topology';
@@ -66,7 +66,7 @@ export class KafkaStreams extends KafkaStreamsQueries {
   private readonly stateDirectory: StateDirectory;
   private readonly cache: RecordCache;
   private currentState = KafkaStreamsState.CREATED;
-  protected admin: Admin | undefined;
+  protected admin: KafkajsClusterAdmin | undefined;
   private thread: StreamThread | undefined;
   private tasks: ActiveTaskManager | undefined;
   private standbys: StandbyTaskManager | undefined;
@@ -180,7 +180,7 @@ export class KafkaStreams extends KafkaStreamsQueries {
       await this.stateDirectory.lock();
       this.processId = await this.stateDirectory.processId();
       await checkBrokerCertificate(this.config);
-      this.admin = this.kafka.admin();
+      this.admin = new KafkajsClusterAdmin(this.kafka.admin(), this.config.bootstrapServers);
       await connectAdmin(this.admin, {
         brokers: this.config.bootstrapServers,
         taskTimeoutMs: this.config.taskTimeoutMs,

@@ -1,4 +1,5 @@
-import type { Admin, Consumer, Kafka, Producer } from 'kafkajs';
+import type { Consumer, Kafka, Producer } from 'kafkajs';
+import type { ClusterAdmin } from './cluster-admin';
 import { KafkaRecordCollector } from '../../processor/internals/kafka-record-collector';
 import type { RecordCollector } from '../../processor/internals/record-collector';
 import { TaskId } from '../../processor/task-id';
@@ -37,7 +38,7 @@ export interface ActiveTaskManagerOptions {
   readonly config: ResolvedStreamsConfig;
   readonly kafka: Kafka;
   /** Reads committed offsets when a task is created (see {@link ActiveTaskManager.create}). */
-  readonly admin: Admin;
+  readonly admin: ClusterAdmin;
   readonly stateDirectory: StateDirectory;
   readonly restorer: StateRestorer;
   readonly cache: RecordCache;
@@ -162,17 +163,10 @@ export class ActiveTaskManager {
     // previous owner's transaction completed. Now that this task's producer fenced it (and the
     // restore read its committed changelog), read the committed offsets again: records below
     // them are already in the restored state and are skipped.
-    const committed = await this.options.admin.fetchOffsets({
-      groupId: config.applicationId,
-      topics: [...new Set(subtopology.sourceTopics.map((t) => resolveTopic(t)))],
-    });
-    task.seedInputPositions(
-      committed.flatMap(({ topic, partitions }) =>
-        partitions
-          .filter((p) => p.partition === taskId.partition)
-          .map((p) => ({ topic, partition: p.partition, offset: Number(p.offset) })),
-      ),
-    );
+    const committed = await this.options.admin.fetchCommittedOffsets(config.applicationId, [
+      ...new Set(subtopology.sourceTopics.map((t) => resolveTopic(t))),
+    ]);
+    task.seedInputPositions(committed.filter((c) => c.partition === taskId.partition));
     task.initializeTopology();
     // From now on (not during the restore), store writes wait for their transaction.
     if (this.exactlyOnce) engines.startTransactions();

@@ -1,6 +1,7 @@
 import { ConfigResourceTypes } from 'kafkajs';
 import { ChangelogTopicMismatchError } from '../../errors/changelog-topic-mismatch.error';
 import { ChangelogTopics } from './changelog-topics';
+import { KafkajsClusterAdmin } from './kafkajs/kafkajs-cluster-admin';
 import { KafkaTestContext } from '../../../../../test/support/kafka-test-context';
 
 describe('changelog topics (real broker)', () => {
@@ -29,7 +30,7 @@ describe('changelog topics (real broker)', () => {
   };
 
   it('creates key-value and window changelogs with Kafka Streams configs, idempotently', async () => {
-    const topics = new ChangelogTopics(await ctx.admin());
+    const topics = new ChangelogTopics(new KafkajsClusterAdmin(await ctx.admin()));
     const kv = `${ctx.applicationId}-stats-store-changelog`;
     const window = `${ctx.applicationId}-windowed-count-store-changelog`;
     const specs = [
@@ -54,7 +55,7 @@ describe('changelog topics (real broker)', () => {
   it('fails startup on a changelog with the wrong partition count, naming the topic and both counts', async () => {
     const topic = `${ctx.applicationId}-counts-changelog`;
     await ctx.createTopic(topic, 2, [{ name: 'cleanup.policy', value: 'compact' }]);
-    const error = await new ChangelogTopics(await ctx.admin())
+    const error = await new ChangelogTopics(new KafkajsClusterAdmin(await ctx.admin()))
       .ensure([{ topic, kind: 'key-value', partitions: 3 }])
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ChangelogTopicMismatchError);
@@ -72,7 +73,7 @@ describe('changelog topics (real broker)', () => {
   it('fails startup on a key-value changelog that is not compacted', async () => {
     const topic = `${ctx.applicationId}-deleting-changelog`;
     await ctx.createTopic(topic, 1, [{ name: 'cleanup.policy', value: 'delete' }]);
-    const error = await new ChangelogTopics(await ctx.admin())
+    const error = await new ChangelogTopics(new KafkajsClusterAdmin(await ctx.admin()))
       .ensure([{ topic, kind: 'key-value', partitions: 1 }])
       .catch((e: unknown) => e);
     expect(error).toMatchObject({

@@ -1,4 +1,5 @@
-import type { Admin } from 'kafkajs';
+import { UnknownTopicError } from '../../errors/internals/unknown-topic.error';
+import type { ClusterAdmin, NewTopic } from './cluster-admin';
 import { ChangelogTopics, changelogTopicConfig } from './changelog-topics';
 
 describe('changelogTopicConfig', () => {
@@ -47,37 +48,37 @@ describe('ChangelogTopics.ensure', () => {
    * UNKNOWN_TOPIC_OR_PARTITION for a while, then name the leaders.
    */
   function laggingAdmin(unknownAnswers: number) {
-    const created: { waitForLeaders?: boolean; topics: { topic: string }[] }[] = [];
+    const created: (readonly NewTopic[])[] = [];
     let metadataCalls = 0;
-    const admin = {
+    const admin: Pick<
+      ClusterAdmin,
+      'listTopics' | 'createTopics' | 'fetchTopicMetadata' | 'describeTopicConfigs'
+    > = {
       listTopics: async () => [],
-      createTopics: async (request: { waitForLeaders?: boolean; topics: { topic: string }[] }) => {
-        created.push(request);
-        if (request.waitForLeaders) {
-          throw new Error('This server does not host this topic-partition');
-        }
-        return true;
+      createTopics: async (topics) => {
+        created.push(topics);
       },
-      fetchTopicMetadata: async ({ topics }: { topics: string[] }) => {
+      fetchTopicMetadata: async (topics) => {
         metadataCalls++;
-        if (metadataCalls <= unknownAnswers) {
-          throw new Error('This server does not host this topic-partition');
-        }
-        return {
-          topics: topics.map((name) => ({
-            name,
-            partitions: [0, 1, 2].map((partitionId) => ({ partitionId, leader: 1 })),
+        if (metadataCalls <= unknownAnswers) throw new UnknownTopicError(topics.join(', '));
+        return topics.map((name) => ({
+          name,
+          partitions: [0, 1, 2].map((partition) => ({
+            partition,
+            leader: 1,
+            replicas: [1],
+            isr: [1],
           })),
-        };
+        }));
       },
-      describeConfigs: async ({ resources }: { resources: { name: string }[] }) => ({
-        resources: resources.map((r) => ({
-          resourceName: r.name,
-          configEntries: [{ configName: 'cleanup.policy', configValue: 'compact' }],
-        })),
-      }),
+      describeTopicConfigs: async (topics) =>
+        topics.map((topic) => ({ topic, configs: { 'cleanup.policy': 'compact' } })),
     };
-    return { admin: admin as unknown as Admin, created, metadataCalls: () => metadataCalls };
+    return {
+      admin: admin as ClusterAdmin,
+      created,
+      metadataCalls: () => metadataCalls,
+    };
   }
 
   it('waits for the leaders of new topics while the broker does not know them yet', async () => {
@@ -86,9 +87,16 @@ describe('ChangelogTopics.ensure', () => {
       { topic: 'app-s-changelog', kind: 'key-value', partitions: 3 },
     ]);
     expect(result).toEqual({ created: ['app-s-changelog'], existing: [] });
-    expect(created).toHaveLength(1);
-    expect(created[0].waitForLeaders).toBe(false);
-    expect(created[0].topics.map((t) => t.topic)).toEqual(['app-s-changelog']);
+    expect(created).toEqual([
+      [
+        {
+          topic: 'app-s-changelog',
+          partitions: 3,
+          replicationFactor: -1,
+          configs: { 'cleanup.policy': 'compact', 'message.timestamp.type': 'CreateTime' },
+        },
+      ],
+    ]);
     // Three unknown answers, one with leaders, one more for the partition-count validation.
     expect(metadataCalls()).toBe(5);
   });

@@ -1,6 +1,5 @@
-import type { Admin } from 'kafkajs';
-import { ConfigResourceTypes } from './kafkajs/kafkajs';
 import { ChangelogTopicMismatchError } from '../../errors/changelog-topic-mismatch.error';
+import type { ClusterAdmin } from './cluster-admin';
 import { createTopicsAndWait } from './topic-admin';
 
 /** Kafka Streams' `windowstore.changelog.additional.retention.ms` default: one day. */
@@ -76,7 +75,7 @@ export class ChangelogTopics {
   private readonly additionalRetentionMs: number;
 
   constructor(
-    private readonly admin: Admin,
+    private readonly admin: ClusterAdmin,
     options: ChangelogTopicsOptions = {},
   ) {
     this.replicationFactor = options.replicationFactor ?? -1;
@@ -90,8 +89,8 @@ export class ChangelogTopics {
    * @throws ChangelogTopicMismatchError when an existing topic has another partition count
    *   or a cleanup policy other than the store needs: a startup error naming the topic and
    *   both values; delete or fix the topic, then start again.
-   * @throws kafkajs errors when the broker cannot be reached or refuses (authorization):
-   *   retry the startup later, or fix the ACLs.
+   * @throws the admin client's errors when the broker cannot be reached or refuses
+   *   (authorization): retry the startup later, or fix the ACLs.
    */
   async ensure(specs: readonly ChangelogTopicSpec[]): Promise<EnsuredChangelogTopics> {
     const unique = new Map(specs.map((spec) => [spec.topic, spec]));
@@ -99,18 +98,15 @@ export class ChangelogTopics {
     const missing = [...unique.values()].filter((spec) => !listed.has(spec.topic));
     const created: string[] = [];
     if (missing.length > 0) {
-      // Not kafkajs' waitForLeaders: it asks metadata v0 and fails the start-up with
-      // UNKNOWN_TOPIC_OR_PARTITION while a KRaft broker's metadata cache lags the creation
-      // (seen on a freshly started broker with several instances starting at once).
+      // Waits for the leaders itself: a KRaft broker's metadata cache lags the creation (seen
+      // on a freshly started broker with several instances starting at once).
       await createTopicsAndWait(
         this.admin,
         missing.map((spec) => ({
           topic: spec.topic,
-          numPartitions: spec.partitions,
+          partitions: spec.partitions,
           replicationFactor: this.replicationFactor,
-          configEntries: Object.entries(changelogTopicConfig(spec, this.additionalRetentionMs)).map(
-            ([name, value]) => ({ name, value }),
-          ),
+          configs: changelogTopicConfig(spec, this.additionalRetentionMs),
         })),
       );
       // Created now, or by a concurrent instance meanwhile: validated below either way.
@@ -131,28 +127,19 @@ export class ChangelogTopics {
    */
   async validate(specs: readonly ChangelogTopicSpec[]): Promise<void> {
     if (specs.length === 0) return;
-    const metadata = await this.admin.fetchTopicMetadata({ topics: specs.map((s) => s.topic) });
-    const partitions = new Map(metadata.topics.map((t) => [t.name, t.partitions.length]));
+    const metadata = await this.admin.fetchTopicMetadata(specs.map((s) => s.topic));
+    const partitions = new Map(metadata.map((t) => [t.name, t.partitions.length]));
     for (const spec of specs) {
       const actual = partitions.get(spec.topic);
       if (actual !== undefined && actual !== spec.partitions) {
         throw new ChangelogTopicMismatchError(spec.topic, 'partitions', spec.partitions, actual);
       }
     }
-    const described = await this.admin.describeConfigs({
-      includeSynonyms: false,
-      resources: specs.map((spec) => ({
-        type: ConfigResourceTypes.TOPIC,
-        name: spec.topic,
-        configNames: ['cleanup.policy'],
-      })),
-    });
-    const policies = new Map(
-      described.resources.map((r) => [
-        r.resourceName,
-        r.configEntries.find((e) => e.configName === 'cleanup.policy')?.configValue ?? '',
-      ]),
+    const described = await this.admin.describeTopicConfigs(
+      specs.map((spec) => spec.topic),
+      ['cleanup.policy'],
     );
+    const policies = new Map(described.map((r) => [r.topic, r.configs['cleanup.policy'] ?? '']));
     for (const spec of specs) {
       const expected = changelogTopicConfig(spec, this.additionalRetentionMs)['cleanup.policy'];
       const actual = policies.get(spec.topic);

@@ -1,7 +1,7 @@
-import type { Admin } from 'kafkajs';
 import { BrokerAuthenticationError } from '../../errors/broker-authentication.error';
 import { BrokersUnreachableError } from '../../errors/brokers-unreachable.error';
 import type { StreamsError } from '../../errors/streams.error';
+import type { ClusterAdmin } from './cluster-admin';
 import { connectAdmin, typedConnectionError } from './cluster-connection';
 
 /** kafkajs' errors as its client throws them (name, message, wrapped original). */
@@ -19,7 +19,7 @@ const refused = () =>
   );
 
 /** An admin whose `connect()` fails with `failures` in turn, then succeeds. */
-function admin(failures: unknown[]): Admin & { attempts: number } {
+function admin(failures: unknown[]): ClusterAdmin & { attempts: number } {
   const fake = {
     attempts: 0,
     connect: async () => {
@@ -27,7 +27,7 @@ function admin(failures: unknown[]): Admin & { attempts: number } {
       if (failure) throw failure;
     },
   };
-  return fake as unknown as Admin & { attempts: number };
+  return fake as unknown as ClusterAdmin & { attempts: number };
 }
 
 describe('connectAdmin', () => {

@@ -1,8 +1,8 @@
-import type { Admin } from 'kafkajs';
 import { BrokerAuthenticationError } from '../../errors/broker-authentication.error';
 import { BrokersUnreachableError } from '../../errors/brokers-unreachable.error';
-import type { StreamsError } from '../../errors/streams.error';
+import { StreamsError } from '../../errors/streams.error';
 import type { StateLogger } from '../state-logger';
+import type { ClusterAdmin } from './cluster-admin';
 import { isClusterUnreachableError } from './cluster-unreachable';
 
 /** What {@link connectAdmin} needs. */
@@ -29,7 +29,10 @@ export interface ClusterConnectionOptions {
  *   BrokerAuthenticationError (not retriable) when SASL authentication fails; any other error
  *   of the client as it is.
  */
-export async function connectAdmin(admin: Admin, options: ClusterConnectionOptions): Promise<void> {
+export async function connectAdmin(
+  admin: Pick<ClusterAdmin, 'connect'>,
+  options: ClusterConnectionOptions,
+): Promise<void> {
   const now = options.now ?? Date.now;
   const started = now();
   for (let attempt = 1; ; attempt++) {
@@ -56,9 +59,11 @@ export async function connectAdmin(admin: Admin, options: ClusterConnectionOptio
 
 /**
  * The typed error of a failed connection: {@link BrokersUnreachableError} when the cluster
- * cannot be reached, {@link BrokerAuthenticationError} when SASL failed, else the error itself.
+ * cannot be reached, {@link BrokerAuthenticationError} when SASL failed, else the error itself
+ * (an engine error, such as one a {@link ClusterAdmin} adapter typed already, as it is).
  */
 export function typedConnectionError(error: unknown, brokers: readonly string[]): unknown {
+  if (error instanceof StreamsError) return error;
   const authentication = findError(error, (e) => e.name === 'KafkaJSSASLAuthenticationError');
   if (authentication) {
     return new BrokerAuthenticationError(brokers, messageOf(authentication), { cause: error });

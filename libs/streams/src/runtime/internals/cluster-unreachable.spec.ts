@@ -5,6 +5,7 @@ import {
   KafkaJSNumberOfRetriesExceeded,
   KafkaJSProtocolError,
 } from 'kafkajs';
+import { BrokersUnreachableError } from '../../errors/brokers-unreachable.error';
 import { RecordCollectorSendError } from '../../errors/record-collector-send.error';
 import { StreamsProcessingError } from '../../errors/streams-processing.error';
 import { SerializationError } from '../../serde/serialization.error';
@@ -22,6 +23,17 @@ describe('isClusterUnreachableError', () => {
     expect(isClusterUnreachableError(refused)).toBe(true);
     const exhausted = new KafkaJSNumberOfRetriesExceeded(refused, { retryCount: 5, retryTime: 1 });
     expect(isClusterUnreachableError(exhausted)).toBe(true);
+  });
+
+  it("is true for a cluster admin adapter's BrokersUnreachableError, whatever its client's error", () => {
+    const clientError = Object.assign(new Error('connect ECONNREFUSED 10.0.0.9:9092'), {
+      code: 'PLT_KFK_NETWORK',
+    });
+    expect(isClusterUnreachableError(clientError)).toBe(false);
+    const typed = new BrokersUnreachableError(['10.0.0.9:9092'], clientError.message, {
+      cause: clientError,
+    });
+    expect(isClusterUnreachableError(typed)).toBe(true);
   });
 
   it('is false for a broker certificate this client does not trust, however wrapped', () => {

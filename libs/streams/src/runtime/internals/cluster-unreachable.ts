@@ -1,3 +1,4 @@
+import { BrokersUnreachableError } from '../../errors/brokers-unreachable.error';
 import { isCertificateFailure } from './kafka-trust';
 
 /**
@@ -30,6 +31,8 @@ const UNREACHABLE_ERROR_NAMES = new Set([
 export function isClusterUnreachableError(error: unknown, depth = 0): boolean {
   if (depth > 8 || typeof error !== 'object' || error === null) return false;
   if (depth === 0 && isCertificateFailure(error)) return false;
+  // A ClusterAdmin adapter's own typing of an unreachable cluster (whatever its client's errors).
+  if (error instanceof BrokersUnreachableError) return true;
   const e = error as {
     name?: unknown;
     retriable?: unknown;

@@ -1,7 +1,7 @@
-import type { Admin } from 'kafkajs';
 import { MissingSourceTopicError } from '../../errors/missing-source-topic.error';
 import type { Topology } from '../../processor/topology';
 import { changelogTopicName } from '../../state/internals/changelog-topic-name';
+import type { ClusterAdmin } from './cluster-admin';
 import { ChangelogTopics, type ChangelogTopicSpec } from './changelog-topics';
 import type { ResolvedStreamsConfig } from '../streams-config';
 import { planRepartitionCounts } from './repartition-topic-counts';
@@ -20,7 +20,7 @@ import { createTopicsAndWait, partitionCounts } from './topic-admin';
  *   partition count or cleanup policy.
  */
 export async function prepareInternalTopics(
-  admin: Admin,
+  admin: ClusterAdmin,
   topology: Topology,
   config: ResolvedStreamsConfig,
   resolveTopic: (logical: string) => string,
@@ -43,14 +43,14 @@ export async function prepareInternalTopics(
     admin,
     [...repartition].map(([topic, numPartitions]) => ({
       topic,
-      numPartitions,
+      partitions: numPartitions,
       replicationFactor: -1,
-      configEntries: [
-        { name: 'cleanup.policy', value: 'delete' },
-        { name: 'segment.bytes', value: '52428800' },
-        { name: 'retention.ms', value: '-1' },
-        { name: 'message.timestamp.type', value: 'CreateTime' },
-      ],
+      configs: {
+        'cleanup.policy': 'delete',
+        'segment.bytes': '52428800',
+        'retention.ms': '-1',
+        'message.timestamp.type': 'CreateTime',
+      },
     })),
   );
 

@@ -1,9 +1,9 @@
-import type { Admin } from 'kafkajs';
 import type { LocalStore } from '../../query/internals/local-store-provider';
 import type { Position } from '../../query/position';
 import type { LagInfo } from '../../query/streams-metadata';
 import type { ActiveTaskManager } from './active-task-manager';
 import type { StandbyTaskManager } from './standby-task-manager';
+import type { ClusterAdmin } from './cluster-admin';
 import { fetchTopicOffsetsSettled } from './topic-admin';
 
 /**
@@ -110,7 +110,7 @@ export class LocalTaskView {
    * offset to process (fetched now from the broker).
    */
   async inputLags(
-    admin: Admin,
+    admin: ClusterAdmin,
   ): Promise<
     { topic: string; partition: number; position: number; endOffset: number; lag: number }[]
   > {
@@ -118,7 +118,7 @@ export class LocalTaskView {
     const ends = new Map<string, number>();
     for (const topic of new Set(positions.map((p) => p.topic))) {
       for (const o of await fetchTopicOffsetsSettled(admin, topic))
-        ends.set(`${topic}:${o.partition}`, Number(o.high));
+        ends.set(`${topic}:${o.partition}`, o.high);
     }
     return positions
       .map(({ topic, partition, offset }) => {

@@ -1,4 +1,5 @@
-import type { Admin, Kafka } from 'kafkajs';
+import type { Kafka } from 'kafkajs';
+import type { ClusterAdmin } from './cluster-admin';
 import { CorruptRecordBatchError } from '../../errors/corrupt-record-batch.error';
 import { PartitionOffsetOutOfRangeError } from '../../errors/internals/partition-offset-out-of-range.error';
 import type { ChangelogRecord } from '../../processor/state-store-context';
@@ -75,16 +76,15 @@ function fakeReaders(
   };
 }
 
-function fakeAdmin(logs: Record<number, Log>): Admin {
+function fakeAdmin(logs: Record<number, Log>): ClusterAdmin {
   return {
     fetchTopicOffsets: async () =>
       Object.entries(logs).map(([partition, log]) => ({
         partition: Number(partition),
-        offset: String(log.length),
-        low: '0',
-        high: String(log.length),
+        low: 0,
+        high: log.length,
       })),
-  } as unknown as Admin;
+  } as unknown as ClusterAdmin;
 }
 
 function target(

@@ -2,7 +2,8 @@ import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Admin, Kafka } from 'kafkajs';
+import type { Kafka } from 'kafkajs';
+import type { ClusterAdmin } from './cluster-admin';
 import { Consumed } from '../../kstream/consumed';
 import { Materialized } from '../../kstream/materialized';
 import { StreamsBuilder } from '../../kstream/streams-builder';
@@ -43,7 +44,7 @@ describe('StandbyTaskManager', () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  function manager(endOffsets: { partition: number; high: string }[] = []) {
+  function manager(endOffsets: { partition: number; high: number }[] = []) {
     const builder = new StreamsBuilder();
     builder.table(
       'users',
@@ -54,8 +55,8 @@ describe('StandbyTaskManager', () => {
     const warnings: string[] = [];
     const admin = {
       deleteGroups: async () => undefined,
-      fetchTopicOffsets: async () => endOffsets.map((o) => ({ ...o, offset: o.high, low: '0' })),
-    } as unknown as Admin;
+      fetchTopicOffsets: async () => endOffsets.map((o) => ({ ...o, low: 0 })),
+    } as unknown as ClusterAdmin;
     const standbys = new StandbyTaskManager({
       topology: builder.build(),
       config: resolveStreamsConfig({ applicationId: 'app', bootstrapServers: ['localhost:1'] }),
@@ -73,14 +74,14 @@ describe('StandbyTaskManager', () => {
   }
 
   it('reports no lag for a copy until its changelog end is known, then the true distance', async () => {
-    const ends: { partition: number; high: string }[] = [];
+    const ends: { partition: number; high: number }[] = [];
     const { standbys } = manager(ends);
     await standbys.assign(['0_0']);
     const task = standbys.get('0_0')!;
     // Just opened, end offset never fetched: the copy cannot say how stale it is.
     expect(standbys.storeLag(task, 'users-store')).toBeUndefined();
     expect(standbys.lags()).toEqual(new Map());
-    ends.push({ partition: 0, high: '120' });
+    ends.push({ partition: 0, high: 120 });
     await standbys.refreshEndOffsets();
     expect(standbys.storeLag(task, 'users-store')).toBe(120);
     const [partition] = task.partitions;

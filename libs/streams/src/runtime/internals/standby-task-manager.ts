@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Admin, Consumer, EachBatchPayload, Kafka } from 'kafkajs';
+import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
+import type { ClusterAdmin } from './cluster-admin';
 import type { Topology } from '../../processor/topology';
 import type { ChangelogRecord } from '../../processor/state-store-context';
 import type { LagInfo } from '../../query/streams-metadata';
@@ -20,7 +21,7 @@ export interface StandbyTaskManagerOptions {
   readonly topology: Topology;
   readonly config: ResolvedStreamsConfig;
   readonly kafka: Kafka;
-  readonly admin: Admin;
+  readonly admin: ClusterAdmin;
   /** Reads the changelogs by assignment; without it (or no reader), a throwaway group's consumer. */
   readonly readers?: AssignedPartitionReaderFactory;
   readonly stateDirectory: StateDirectory;
@@ -168,7 +169,7 @@ export class StandbyTaskManager {
     const topics = new Set(this.all().flatMap((t) => t.partitions.map((p) => p.topic)));
     for (const topic of topics) {
       const offsets = await fetchTopicOffsetsSettled(this.options.admin, topic);
-      for (const o of offsets) this.endOffsets.set(`${topic}:${o.partition}`, Number(o.high));
+      for (const o of offsets) this.endOffsets.set(`${topic}:${o.partition}`, o.high);
     }
   }
 
@@ -221,7 +222,7 @@ export class StandbyTaskManager {
           const offsets = await fetchTopicOffsetsSettled(this.options.admin, topic);
           const found = offsets.find((o) => o.partition === partition);
           if (!found) throw new Error(`${topic}-${partition} does not exist`);
-          return Number(found.low);
+          return found.low;
         },
       });
       this.startTimers();

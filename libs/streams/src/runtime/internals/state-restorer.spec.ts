@@ -1,4 +1,5 @@
-import type { Admin, EachBatchPayload, Kafka } from 'kafkajs';
+import type { EachBatchPayload, Kafka } from 'kafkajs';
+import type { ClusterAdmin } from './cluster-admin';
 import type { ChangelogRecord } from '../../processor/state-store-context';
 import { StateRestorer, type RestoreTarget } from './state-restorer';
 import { RecordingLogger } from '../../../test-support/recording-logger';
@@ -64,12 +65,12 @@ function fakeKafka(script: ('crash' | Error | 'deliver')[]) {
     },
   };
   const admin = {
-    fetchTopicOffsets: async () => [{ partition: 0, offset: '0', low: '0', high: String(END) }],
+    fetchTopicOffsets: async () => [{ partition: 0, low: 0, high: END }],
     deleteGroups: async () => undefined,
   };
   return {
     kafka: kafka as unknown as Kafka,
-    admin: admin as unknown as Admin,
+    admin: admin as unknown as ClusterAdmin,
     seeks,
     consumers: () => consumers,
   };

@@ -1,4 +1,4 @@
-import type { Admin, Kafka } from 'kafkajs';
+import type { Kafka } from 'kafkajs';
 import { ChangelogRestoreError } from '../../errors/changelog-restore.error';
 import { CorruptRecordBatchError } from '../../errors/corrupt-record-batch.error';
 import { topicPartitionKey } from '../../processor/topic-partition';
@@ -7,11 +7,13 @@ import { consoleStateLogger, type StateLogger } from '../state-logger';
 import type { StateRestoreListener } from '../state-restore-listener';
 import { PartitionOffsetOutOfRangeError } from '../../errors/internals/partition-offset-out-of-range.error';
 import type { AssignedPartitionReaderFactory } from './assigned-partition-reader';
+import type { ClusterAdmin } from './cluster-admin';
 import { CORRUPT_BATCH_FETCHES, CorruptBatchFetches } from './corrupt-batch-fetches';
 import { restoreByAssignment } from './restore-by-assignment';
 import { RestoreProgress, type PartitionRestore } from './restore-progress';
 import { restoreThroughGroup } from './restore-through-group';
 import { isTransientConsumerError } from './throwaway-group-consumer';
+import { KafkajsClusterAdmin } from './kafkajs/kafkajs-cluster-admin';
 import { fetchTopicOffsetsSettled } from './topic-admin';
 
 /** One store's changelog partition to restore. */
@@ -51,7 +53,7 @@ export interface RestoreResult {
 export interface StateRestorerOptions {
   readonly kafka: Kafka;
   /** An admin client to reuse (connected); one is created per restore otherwise. */
-  readonly admin?: Admin;
+  readonly admin?: ClusterAdmin;
   /**
    * Reads changelogs by assignment (no consumer group); without it, or when it gives no
    * reader, each restore runs a consumer of a throwaway group.
@@ -131,14 +133,14 @@ export class StateRestorer {
 
   /** Captures start and end offsets; wipes stores whose checkpoint is outside the log. */
   private async plan(targets: readonly RestoreTarget[]): Promise<PartitionRestore[]> {
-    const admin = this.options.admin ?? this.options.kafka.admin();
+    const admin = this.options.admin ?? new KafkajsClusterAdmin(this.options.kafka.admin());
     const ownAdmin = this.options.admin === undefined;
     try {
       if (ownAdmin) await admin.connect();
       const bounds = new Map<string, { low: number; high: number }>();
       for (const topic of new Set(targets.map((t) => t.topic))) {
         for (const { partition, low, high } of await fetchTopicOffsetsSettled(admin, topic)) {
-          bounds.set(topicPartitionKey(topic, partition), { low: Number(low), high: Number(high) });
+          bounds.set(topicPartitionKey(topic, partition), { low, high });
         }
       }
       const restores: PartitionRestore[] = [];
@@ -280,7 +282,7 @@ export class StateRestorer {
 
   /** Removes the throwaway group (it never committed, so this is only tidiness). */
   private async deleteGroup(groupId: string): Promise<void> {
-    const admin = this.options.admin ?? this.options.kafka.admin();
+    const admin = this.options.admin ?? new KafkajsClusterAdmin(this.options.kafka.admin());
     const ownAdmin = this.options.admin === undefined;
     try {
       if (ownAdmin) await admin.connect();

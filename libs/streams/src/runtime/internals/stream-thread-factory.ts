@@ -1,4 +1,5 @@
-import type { Admin, Kafka } from 'kafkajs';
+import type { Kafka } from 'kafkajs';
+import type { ClusterAdmin } from './cluster-admin';
 import type { SubscriptionInfo } from '../../cluster/internals/assignment-info';
 import type { StreamsAssignorContext } from './streams-partition-assignor';
 import type { Topology } from '../../processor/topology';
@@ -19,7 +20,7 @@ export interface StreamThreadFactoryOptions {
   readonly topology: Topology;
   readonly config: ResolvedStreamsConfig;
   readonly kafka: Kafka;
-  readonly admin: Admin;
+  readonly admin: ClusterAdmin;
   readonly stateDirectory: StateDirectory;
   readonly cache: RecordCache;
   readonly logger: StateLogger;

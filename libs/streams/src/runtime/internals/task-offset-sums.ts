@@ -1,8 +1,8 @@
-import type { Admin } from 'kafkajs';
 import type { Topology } from '../../processor/topology';
 import { changelogTopicName } from '../../state/internals/changelog-topic-name';
 import { OffsetCheckpoint } from '../../state/internals/offset-checkpoint';
 import type { StateDirectory } from './state-directory';
+import type { ClusterAdmin } from './cluster-admin';
 import { fetchTopicOffsetsSettled } from './topic-admin';
 
 /**
@@ -33,7 +33,7 @@ export async function localTaskOffsetSums(
  * @throws the admin client's errors; the assignor then places tasks without lag.
  */
 export async function changelogEndOffsetSums(
-  admin: Admin,
+  admin: ClusterAdmin,
   topology: Topology,
   applicationId: string,
 ): Promise<Record<string, number>> {
@@ -47,7 +47,7 @@ export async function changelogEndOffsetSums(
       );
       for (const o of offsets) {
         const task = `${sub.id}_${o.partition}`;
-        sums[task] = (sums[task] ?? 0) + Number(o.high);
+        sums[task] = (sums[task] ?? 0) + o.high;
       }
     }
   }

@@ -6,6 +6,7 @@ import { changelogTopicName } from '../../state/internals/changelog-topic-name';
 import type { StoreRegistration } from '../../processor/state-store-context';
 import { Stores } from '../../state/stores';
 import { ChangelogTopics } from './changelog-topics';
+import { KafkajsClusterAdmin } from './kafkajs/kafkajs-cluster-admin';
 import { StateDirectory } from './state-directory';
 import { StateRestorer } from './state-restorer';
 import { TaskStateManager } from './task-state-manager';
@@ -31,7 +32,7 @@ describe('window store restore (real broker)', () => {
   beforeEach(async () => {
     ctx = new KafkaTestContext();
     producer = await connectedProducer(ctx);
-    await new ChangelogTopics(await ctx.admin()).ensure([
+    await new ChangelogTopics(new KafkajsClusterAdmin(await ctx.admin())).ensure([
       {
         topic: changelogTopicName(ctx.applicationId, STORE),
         kind: 'window',
@@ -82,7 +83,7 @@ describe('window store restore (real broker)', () => {
     const first = await openWindowTask();
     const restorer = new StateRestorer({
       kafka: ctx.kafka,
-      admin: await ctx.admin(),
+      admin: new KafkajsClusterAdmin(await ctx.admin()),
       groupIdPrefix: ctx.applicationId,
     });
     await first.manager.restore(restorer);
