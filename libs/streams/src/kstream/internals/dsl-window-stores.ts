@@ -13,6 +13,15 @@ export interface DslWindowStore<K, V> {
   put(key: K, value: ValueAndTimestamp<V> | null, windowStart: number): void;
   /** Loads the given windows in one multi-get for synchronous `fetch` afterwards. */
   prefetch?(windows: readonly { readonly key: K; readonly windowStart: number }[]): Promise<void>;
+  /**
+   * `fetch` that may return the object the last `putUpdated` of the window wrote (kept by the
+   * record cache); the caller writes the window back with `putUpdated` or calls `forgetUpdate`.
+   */
+  fetchForUpdate?(key: K, windowStart: number): ValueAndTimestamp<V> | undefined;
+  /** `put` whose value the record cache keeps for the next `fetchForUpdate`. */
+  putUpdated?(key: K, value: ValueAndTimestamp<V> | null, windowStart: number): void;
+  /** Drops the object kept for the window (an update of it failed). */
+  forgetUpdate?(key: K, windowStart: number): void;
 }
 
 /** What the session aggregation uses of its session store (Kafka Streams' `SessionStore`). */

@@ -1,4 +1,8 @@
 import { Record } from '../../processor/record';
+import type { Serde } from '../../serde/serde';
+import { Serdes } from '../../serde/serdes';
+import { Stores } from '../../state/stores';
+import { testStoreContext } from '../../../test-support/store-test-support';
 import { TimeWindows } from '../windows/time-windows';
 import type { Windowed } from '../../windowing/windowed';
 import type { Change } from './change';
@@ -90,5 +94,77 @@ describe('KStreamWindowAggregateProcessor', () => {
       '[b@5/15]=1/null@12',
       '[b@10/20]=1/null@12',
     ]);
+  });
+});
+
+describe('KStreamWindowAggregateProcessor with the record cache keeping aggregates', () => {
+  interface Tally {
+    n: number;
+  }
+  async function tally() {
+    const json = Serdes.Json<Tally>();
+    const counted = { deserializations: 0 };
+    const serde: Serde<Tally> = {
+      serialize: (value, topic) => json.serialize(value, topic),
+      deserialize: (bytes, topic) => {
+        counted.deserializations++;
+        return json.deserialize(bytes, topic);
+      },
+    };
+    const store = Stores.timestampedWindowStoreBuilder(
+      Stores.inMemoryWindowStore('w', 1_000, 10),
+      Serdes.String(),
+      serde,
+    )
+      .withCachingEnabled()
+      .build();
+    const storeContext = testStoreContext();
+    await store.init(storeContext);
+    const context = FakeProcessorContext.withStores<Windowed<string>, Change<Tally>>({ w: store });
+    const received: (Tally | undefined)[] = [];
+    const processor = new KStreamWindowAggregateProcessor<string, string, Tally>(
+      'w',
+      TimeWindows.ofSizeAndGrace(10, 100),
+      (_k, value, aggregate) => {
+        received.push(aggregate);
+        const t = aggregate ?? { n: 0 };
+        t.n++; // in place
+        if (value === 'boom') throw new Error('aggregator failed after mutating');
+        return t;
+      },
+      false,
+    );
+    processor.init(context);
+    const pipe = (key: string, value: string, timestamp: number) => {
+      context.streamTime = Math.max(context.streamTime, timestamp);
+      storeContext.timestamp = timestamp;
+      processor.process(new Record(key, value, timestamp));
+    };
+    return { store, context, received, counted, pipe };
+  }
+
+  it("hands the aggregator its window's object from the last update, deserializing nothing", async () => {
+    const { store, context, received, counted, pipe } = await tally();
+    pipe('a', 'x', 1);
+    pipe('a', 'x', 2);
+    pipe('a', 'x', 12); // the next window
+    pipe('a', 'x', 3);
+    expect(received[0]).toBeUndefined();
+    expect(received[1]).toBeDefined();
+    expect(received[3]).toBe(received[1]);
+    expect(received[2]).toBeUndefined();
+    expect(counted.deserializations).toBe(0);
+    await store.flush();
+    expect(
+      context.take().map((r) => `${r.key.toString()}=${JSON.stringify(r.value.newValue)}`),
+    ).toEqual(['[a@0/10]={"n":3}', '[a@10/20]={"n":1}']);
+  });
+
+  it('after a failed update, folds the next record into the stored aggregate', async () => {
+    const { store, pipe } = await tally();
+    pipe('a', 'x', 1);
+    expect(() => pipe('a', 'boom', 2)).toThrow('aggregator failed after mutating');
+    pipe('a', 'x', 3);
+    expect(store.fetch('a', 0)?.value).toEqual({ n: 2 });
   });
 });

@@ -73,11 +73,24 @@ export class KStreamWindowAggregateProcessor<K, V, VA> implements Processor<
         this.dropped.record('late');
         continue;
       }
-      const old = this.store.fetch(key, windowStart);
+      const store = this.store;
+      const forUpdate = store.fetchForUpdate !== undefined;
+      const old = forUpdate
+        ? store.fetchForUpdate!(key, windowStart)
+        : store.fetch(key, windowStart);
       const timestamp =
         old === undefined ? record.timestamp : Math.max(record.timestamp, old.timestamp);
-      const aggregate = this.aggregate(key, record.value, old?.value);
-      this.store.put(key, { value: aggregate, timestamp }, windowStart);
+      let aggregate: VA;
+      try {
+        aggregate = this.aggregate(key, record.value, old?.value);
+      } catch (error) {
+        // The aggregator may have mutated the cached object before it threw.
+        store.forgetUpdate?.(key, windowStart);
+        throw error;
+      }
+      if (forUpdate && store.putUpdated)
+        store.putUpdated(key, { value: aggregate, timestamp }, windowStart);
+      else store.put(key, { value: aggregate, timestamp }, windowStart);
       this.forwarder.maybeForward(
         new Record(
           new Windowed(key, window),

@@ -192,8 +192,6 @@ export class MeteredKeyValueStore<K, V>
     return key === undefined ? undefined : this.keyBytes(key);
   }
 
-  private readonly decode = (bytes: Buffer): V => this.valueSerde.deserialize(bytes, this.topic);
-
   private valueBytes(value: V | null): Buffer | null {
     return value === null ? null : this.valueSerde.serialize(value, this.topic);
   }

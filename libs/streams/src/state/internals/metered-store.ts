@@ -223,6 +223,9 @@ export abstract class MeteredStore<K, V, FlushKey> implements StateStore {
   /** The key the flush listener gets for a store key the cache wrote through. */
   protected abstract flushKeyOf(storeKey: Buffer): FlushKey;
 
+  /** The value serde's deserialization, as a function (reads for update decode with it). */
+  protected readonly decode = (bytes: Buffer): V => this.valueSerde.deserialize(bytes, this.topic);
+
   protected value(bytes: Buffer | undefined): V | undefined {
     return bytes === undefined ? undefined : this.valueSerde.deserialize(bytes, this.topic);
   }

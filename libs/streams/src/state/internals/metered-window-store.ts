@@ -79,6 +79,44 @@ export class MeteredWindowStore<K, V>
     if (mark !== NOT_SAMPLED) this.metrics.end(OP.put, mark);
   }
 
+  /**
+   * Engine-internal, for the DSL's windowed aggregations: `fetch` of one window that may return
+   * the object the last {@link putUpdated} of that window wrote, kept by the record cache (see
+   * `MeteredKeyValueStore.getForUpdate` for the contract). Without a caching layer, or with
+   * duplicates retained, it is `fetch`. Errors are those of `fetch`.
+   */
+  fetchForUpdate(key: K, windowStart: number): V | undefined {
+    const caching = this.cachingLayer;
+    if (caching === undefined || this.retainDuplicates) return this.fetch(key, windowStart);
+    this.open();
+    requireEpochMillis(windowStart, 'window start');
+    const mark = this.metrics.start(OP.get);
+    const value = caching.getForUpdate(this.windowKey(key, windowStart), this.decode);
+    if (mark !== NOT_SAMPLED) this.metrics.end(OP.get, mark);
+    return value;
+  }
+
+  /**
+   * `put` of one window whose value the record cache keeps as an object for the next
+   * {@link fetchForUpdate}; the caller must not mutate `value` afterwards. Without a caching
+   * layer, or with duplicates retained, it is `put`. Errors are those of `put`.
+   */
+  putUpdated(key: K, value: V | null, windowStart: number): void {
+    const caching = this.cachingLayer;
+    if (caching === undefined || this.retainDuplicates) return this.put(key, value, windowStart);
+    this.open();
+    requireEpochMillis(windowStart, 'window start');
+    const mark = this.metrics.start(OP.put);
+    const bytes = value === null ? null : this.valueSerde.serialize(value, this.topic);
+    caching.putUpdated(this.windowKey(key, windowStart), bytes, value);
+    if (mark !== NOT_SAMPLED) this.metrics.end(OP.put, mark);
+  }
+
+  /** Drops the object kept for a window by {@link fetchForUpdate} (an update failed). */
+  forgetUpdate(key: K, windowStart: number): void {
+    this.cachingLayer?.forgetObject(this.windowKey(key, windowStart));
+  }
+
   fetch(key: K, windowStart: number): V | undefined;
   fetch(key: K, timeFrom: number, timeTo: number): WindowStoreIterator<V>;
   fetch(key: K, time: number, timeTo?: number): V | undefined | WindowStoreIterator<V> {
@@ -154,6 +192,11 @@ export class MeteredWindowStore<K, V>
       key: this.windowedKey(e),
       value: this.valueSerde.deserialize(e.value, this.topic),
     }));
+  }
+
+  /** The store key of a window written without duplicates (seqnum 0). */
+  private windowKey(key: K, windowStart: number): Buffer {
+    return WindowKeySchema.toStoreKeyBinary(this.keyBytes(key), windowStart, 0);
   }
 
   /** Every duplicate of one window, highest seqnum first. */
