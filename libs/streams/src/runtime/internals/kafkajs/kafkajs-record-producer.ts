@@ -1,0 +1,166 @@
+import type { Kafka, Message, Producer, Transaction } from 'kafkajs';
+import type {
+  ConsumerGroupMetadata,
+  OffsetToCommit,
+  PartitionAck,
+  PartitionRecords,
+  RecordProducer,
+  RecordProducerFactory,
+  SendOptions,
+} from '../record-producer';
+import { typedKafkajsProducerError } from './kafkajs-producer-errors';
+
+/**
+ * The {@link RecordProducer} port over a kafkajs `Producer` (idempotent, one request in flight).
+ * kafkajs speaks TxnOffsetCommit v0/v1 only: {@link sendOffsetsToTransaction} sends the group
+ * id and nothing of the member (no KIP-447), so `supportsGroupMetadata` is false and fencing
+ * must come from one transactional id per task. Errors are typed as the port names them (the
+ * kafkajs error as `cause`); others are kafkajs' own.
+ */
+export class KafkajsRecordProducer implements RecordProducer {
+  readonly supportsGroupMetadata = false;
+  private readonly producer: Producer;
+  private transaction: Transaction | undefined;
+  private sending: Promise<unknown> = Promise.resolve();
+
+  /**
+   * @param kafka the kafkajs client to create the producer with.
+   * @param transactionalId the transactional id; `undefined` for an idempotent producer.
+   * @param transactionTimeoutMs the coordinator's timeout of an open transaction.
+   */
+  constructor(
+    kafka: Kafka,
+    readonly transactionalId: string | undefined,
+    transactionTimeoutMs = 60_000,
+  ) {
+    this.producer = kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      ...(transactionalId !== undefined
+        ? { transactionalId, transactionTimeout: transactionTimeoutMs }
+        : {}),
+    });
+  }
+
+  async connect(): Promise<void> {
+    // kafkajs initializes the transactional id (InitProducerId) on connect.
+    await this.producer.connect().catch((error: unknown) => {
+      throw this.typed(error, []);
+    });
+  }
+
+  send(batch: readonly PartitionRecords[], options: SendOptions = {}): Promise<PartitionAck[]> {
+    const run = this.sending.then(() => this.sendNow(batch, options));
+    this.sending = run.catch(() => undefined);
+    return run;
+  }
+
+  async beginTransaction(): Promise<void> {
+    if (this.transactionalId === undefined) throw new Error('not a transactional producer');
+    if (this.transaction?.isActive()) throw new Error('a transaction is already open');
+    this.transaction = await this.producer.transaction().catch((error: unknown) => {
+      throw this.typed(error, []);
+    });
+  }
+
+  async sendOffsetsToTransaction(
+    offsets: readonly OffsetToCommit[],
+    group: ConsumerGroupMetadata,
+  ): Promise<void> {
+    const transaction = this.openTransaction();
+    const topics = new Map<string, { partition: number; offset: string }[]>();
+    for (const { topic, partition, offset } of offsets) {
+      let list = topics.get(topic);
+      if (!list) topics.set(topic, (list = []));
+      list.push({ partition, offset: String(offset) });
+    }
+    await transaction
+      .sendOffsets({
+        consumerGroupId: group.groupId,
+        topics: [...topics].map(([topic, partitions]) => ({ topic, partitions })),
+      })
+      .catch((error: unknown) => {
+        throw this.typed(error, [...topics.keys()], group.groupId);
+      });
+  }
+
+  async commitTransaction(): Promise<void> {
+    await this.openTransaction()
+      .commit()
+      .catch((error: unknown) => {
+        throw this.typed(error, []);
+      });
+    this.transaction = undefined;
+  }
+
+  async abortTransaction(): Promise<void> {
+    const transaction = this.transaction;
+    this.transaction = undefined;
+    if (!transaction?.isActive()) return;
+    await transaction.abort().catch((error: unknown) => {
+      throw this.typed(error, []);
+    });
+  }
+
+  async disconnect(): Promise<void> {
+    this.transaction = undefined;
+    await this.producer.disconnect();
+  }
+
+  private async sendNow(
+    batch: readonly PartitionRecords[],
+    options: SendOptions,
+  ): Promise<PartitionAck[]> {
+    if (batch.length === 0) return [];
+    const topics = new Map<string, Message[]>();
+    for (const { topic, partition, records } of batch) {
+      let messages = topics.get(topic);
+      if (!messages) topics.set(topic, (messages = []));
+      for (const r of records) {
+        messages.push({
+          key: r.key,
+          value: r.value,
+          partition,
+          timestamp: String(r.timestamp),
+          headers: r.headers as Message['headers'],
+        });
+      }
+    }
+    const sender = this.transaction ?? this.producer;
+    const metadata = await sender
+      .sendBatch({
+        topicMessages: [...topics].map(([topic, messages]) => ({ topic, messages })),
+        acks: options.acks ?? -1,
+      })
+      .catch((error: unknown) => {
+        throw this.typed(error, [...topics.keys()]);
+      });
+    return metadata.flatMap(({ topicName, partition, baseOffset }) =>
+      baseOffset === undefined
+        ? []
+        : [{ topic: topicName, partition, baseOffset: Number(baseOffset) }],
+    );
+  }
+
+  private openTransaction(): Transaction {
+    if (!this.transaction?.isActive()) throw new Error('no transaction is open');
+    return this.transaction;
+  }
+
+  private typed(error: unknown, topics: readonly string[], groupId?: string): unknown {
+    return typedKafkajsProducerError(error, {
+      transactionalId: this.transactionalId,
+      topics,
+      ...(groupId !== undefined ? { groupId } : {}),
+    });
+  }
+}
+
+/** The engine's producers over a kafkajs client. */
+export function kafkajsRecordProducerFactory(kafka: Kafka): RecordProducerFactory {
+  return {
+    idempotent: () => new KafkajsRecordProducer(kafka, undefined),
+    transactional: (transactionalId, transactionTimeoutMs) =>
+      new KafkajsRecordProducer(kafka, transactionalId, transactionTimeoutMs),
+  };
+}
