@@ -8,7 +8,12 @@ import type {
   RecordProducerFactory,
   SendOptions,
 } from '../record-producer';
-import { typedKafkajsProducerError } from './kafkajs-producer-errors';
+import { UnknownTopicError } from '../../../errors/internals/unknown-topic.error';
+import { isConcurrentTransactions, typedKafkajsProducerError } from './kafkajs-producer-errors';
+
+/** Attempts of a `sendOffsets` refused with CONCURRENT_TRANSACTIONS, and the pause between. */
+const CONCURRENT_ATTEMPTS = 20;
+const CONCURRENT_PAUSE_MS = 100;
 
 /**
  * The {@link RecordProducer} port over a kafkajs `Producer` (idempotent, one request in flight).
@@ -43,10 +48,19 @@ export class KafkajsRecordProducer implements RecordProducer {
   }
 
   async connect(): Promise<void> {
-    // kafkajs initializes the transactional id (InitProducerId) on connect.
-    await this.producer.connect().catch((error: unknown) => {
+    try {
+      await this.producer.connect();
+      if (this.transactionalId !== undefined) {
+        // kafkajs' connect initializes only an idempotent producer id; the transactional id is
+        // initialized (InitProducerId, fencing the older producer of the id and aborting its
+        // open transaction) by its first `transaction()`. Begin one now and end it: nothing
+        // was added to it, so kafkajs ends it locally.
+        const transaction = await this.producer.transaction();
+        await transaction.abort();
+      }
+    } catch (error) {
       throw this.typed(error, []);
-    });
+    }
   }
 
   send(batch: readonly PartitionRecords[], options: SendOptions = {}): Promise<PartitionAck[]> {
@@ -74,14 +88,23 @@ export class KafkajsRecordProducer implements RecordProducer {
       if (!list) topics.set(topic, (list = []));
       list.push({ partition, offset: String(offset) });
     }
-    await transaction
-      .sendOffsets({
-        consumerGroupId: group.groupId,
-        topics: [...topics].map(([topic, partitions]) => ({ topic, partitions })),
-      })
-      .catch((error: unknown) => {
-        throw this.typed(error, [...topics.keys()], group.groupId);
-      });
+    const request = {
+      consumerGroupId: group.groupId,
+      topics: [...topics].map(([topic, partitions]) => ({ topic, partitions })),
+    };
+    // kafkajs sends AddOffsetsToTxn without retrying CONCURRENT_TRANSACTIONS (the coordinator
+    // still completing the previous step), which Java's producer retries: so does this adapter.
+    // Nothing was added when it fails that way, so the whole call is sent again.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await transaction.sendOffsets(request);
+        return;
+      } catch (error) {
+        const typed = this.typed(error, [...topics.keys()], group.groupId);
+        if (attempt >= CONCURRENT_ATTEMPTS || !isConcurrentTransactions(error)) throw typed;
+        await new Promise((resolve) => setTimeout(resolve, CONCURRENT_PAUSE_MS));
+      }
+    }
   }
 
   async commitTransaction(): Promise<void> {
@@ -135,11 +158,18 @@ export class KafkajsRecordProducer implements RecordProducer {
       .catch((error: unknown) => {
         throw this.typed(error, [...topics.keys()]);
       });
-    return metadata.flatMap(({ topicName, partition, baseOffset }) =>
+    const acks = metadata.flatMap(({ topicName, partition, baseOffset }) =>
       baseOffset === undefined
         ? []
         : [{ topic: topicName, partition, baseOffset: Number(baseOffset) }],
     );
+    // kafkajs drops the records of a partition it finds no leader for (one the topic does not
+    // have) and resolves without it.
+    const missing = batch.find(
+      (p) => !acks.some((a) => a.topic === p.topic && a.partition === p.partition),
+    );
+    if (missing) throw new UnknownTopicError(`${missing.topic}-${missing.partition}`);
+    return acks;
   }
 
   private openTransaction(): Transaction {
