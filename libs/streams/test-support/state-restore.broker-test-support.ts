@@ -1,7 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Producer } from 'kafkajs';
 import {
   type BatchSender,
   KafkaRecordCollector,
@@ -18,6 +17,7 @@ import { ChangelogTopics } from '../src/runtime/internals/changelog-topics';
 import { StateDirectory } from '../src/runtime/internals/state-directory';
 import { type RestoreResult, StateRestorer } from '../src/runtime/internals/state-restorer';
 import { KafkajsClusterAdmin } from '../src/runtime/internals/kafkajs/kafkajs-cluster-admin';
+import { KafkajsRecordProducer } from '../src/runtime/internals/kafkajs/kafkajs-record-producer';
 import { TaskStateManager } from '../src/runtime/internals/task-state-manager';
 import { RecordCache } from '../src/state/internals/record-cache';
 import type { KafkaTestContext } from '../../../test/support/kafka-test-context';
@@ -185,8 +185,9 @@ export class TaskState {
   }
 }
 
-export async function connectedProducer(ctx: KafkaTestContext): Promise<Producer> {
-  const producer = ctx.kafka.producer({ allowAutoTopicCreation: false });
+/** A connected idempotent producer of the engine's port, over the test's kafkajs client. */
+export async function connectedProducer(ctx: KafkaTestContext): Promise<KafkajsRecordProducer> {
+  const producer = new KafkajsRecordProducer(ctx.kafka, undefined);
   await producer.connect();
   return producer;
 }

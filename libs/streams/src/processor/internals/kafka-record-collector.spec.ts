@@ -1,15 +1,18 @@
-import type { ProducerBatch, RecordMetadata } from 'kafkajs';
 import { RecordCollectorSendError } from '../../errors/record-collector-send.error';
 import { KafkaRecordCollector, type BatchSender } from './kafka-record-collector';
+import type { PartitionAck, PartitionRecords, SendOptions } from './partition-records';
 
 class FakeSender implements BatchSender {
-  readonly batches: ProducerBatch[] = [];
+  readonly batches: { partitions: readonly PartitionRecords[]; options?: SendOptions }[] = [];
   private readonly next = new Map<string, number>();
   failNext = false;
   inFlight = 0;
   maxInFlight = 0;
 
-  async sendBatch(batch: ProducerBatch): Promise<RecordMetadata[]> {
+  async send(
+    partitions: readonly PartitionRecords[],
+    options?: SendOptions,
+  ): Promise<PartitionAck[]> {
     this.inFlight++;
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
     await new Promise((resolve) => setTimeout(resolve, 5));
@@ -18,20 +21,13 @@ class FakeSender implements BatchSender {
       this.failNext = false;
       throw new Error('broker said no');
     }
-    this.batches.push(batch);
-    const result: RecordMetadata[] = [];
-    for (const { topic, messages } of batch.topicMessages ?? []) {
-      const counts = new Map<number, number>();
-      for (const m of messages)
-        counts.set(m.partition ?? 0, (counts.get(m.partition ?? 0) ?? 0) + 1);
-      for (const [partition, count] of counts) {
-        const key = `${topic}-${partition}`;
-        const base = this.next.get(key) ?? 100;
-        this.next.set(key, base + count);
-        result.push({ topicName: topic, partition, errorCode: 0, baseOffset: String(base) });
-      }
-    }
-    return result;
+    this.batches.push({ partitions, options });
+    return partitions.map(({ topic, partition, records }) => {
+      const key = `${topic}-${partition}`;
+      const base = this.next.get(key) ?? 100;
+      this.next.set(key, base + records.length);
+      return { topic, partition, baseOffset: base };
+    });
   }
 }
 
@@ -53,12 +49,14 @@ describe('KafkaRecordCollector', () => {
     expect(sender.batches).toHaveLength(0);
     await collector.flush();
     expect(sender.batches).toHaveLength(1);
-    expect(sender.batches[0].acks).toBe(-1);
-    const messages = sender.batches[0].topicMessages?.[0].messages ?? [];
-    expect(messages.map((m) => [m.partition, String(m.key), m.value, m.timestamp])).toEqual([
-      [0, 'a', Buffer.from('v'), '1234'],
-      [1, 'b', Buffer.from('v'), '1234'],
-      [0, 'c', null, '1234'],
+    expect(sender.batches[0].options?.acks).toBe(-1);
+    const messages = sender.batches[0].partitions.flatMap((p) =>
+      p.records.map((r) => [p.topic, p.partition, String(r.key), r.value, r.timestamp]),
+    );
+    expect(messages).toEqual([
+      ['cl', 0, 'a', Buffer.from('v'), 1234],
+      ['cl', 0, 'c', null, 1234],
+      ['cl', 1, 'b', Buffer.from('v'), 1234],
     ]);
     expect(collector.offset('cl', 0)).toBe(101);
     expect(collector.offset('cl', 1)).toBe(100);
@@ -77,7 +75,7 @@ describe('KafkaRecordCollector', () => {
     const collector = new KafkaRecordCollector({ sender, maxBatchRecords: 2, lingerMs: 10_000 });
     for (let i = 0; i < 7; i++) collector.send(record('cl', 0, `k${i}`));
     await collector.flush();
-    expect(sender.batches.map((b) => b.topicMessages?.[0].messages.length)).toEqual([2, 2, 2, 1]);
+    expect(sender.batches.map((b) => b.partitions[0].records.length)).toEqual([2, 2, 2, 1]);
     expect(sender.maxInFlight).toBe(1);
     expect(collector.offset('cl', 0)).toBe(106);
   });

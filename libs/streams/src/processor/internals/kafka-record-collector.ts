@@ -1,37 +1,39 @@
-import type { Message, ProducerBatch, RecordMetadata } from 'kafkajs';
 import { RecordCollectorSendError } from '../../errors/record-collector-send.error';
+import type {
+  PartitionAck,
+  PartitionRecords,
+  ProducerRecord,
+  SendOptions,
+} from './partition-records';
 import type { CollectedRecord, RecordCollector } from './record-collector';
 import { topicPartitionKey, type TopicPartitionOffset } from '../topic-partition';
 
-/** What the collector sends through: a kafkajs `Producer`, or a `Transaction` under EOS. */
+/**
+ * What the collector sends through: the runtime's `RecordProducer` port (the shared idempotent
+ * producer, or a task's transactional producer under exactly-once).
+ */
 export interface BatchSender {
-  sendBatch(batch: ProducerBatch): Promise<RecordMetadata[]>;
+  /** Writes each partition's records and resolves with each partition's base offset. */
+  send(batch: readonly PartitionRecords[], options?: SendOptions): Promise<PartitionAck[]>;
 }
 
 /** Options of a {@link KafkaRecordCollector}. */
 export interface KafkaRecordCollectorOptions {
-  /** A connected kafkajs producer, or the current transaction under exactly-once. */
+  /** A connected producer, or a task's transactional producer under exactly-once. */
   readonly sender: BatchSender;
   /** Records accepted before a batch is sent without waiting for the linger; default 1000. */
   readonly maxBatchRecords?: number;
   /** How long the first pending record waits for company before its batch is sent; default 100 ms (Kafka Streams' producer `linger.ms`). */
   readonly lingerMs?: number;
   /** Producer acks; default -1 (all in-sync replicas), required for changelogs. */
-  readonly acks?: number;
-  /** Request timeout of a send, ms (kafkajs default when unset). */
-  readonly timeoutMs?: number;
+  readonly acks?: -1 | 1;
 }
 
-interface PendingTopic {
-  readonly messages: Message[];
-  /** Records per partition, to turn base offsets into last offsets. */
-  readonly counts: Map<number, number>;
-}
-
-type PendingBatch = Map<string, PendingTopic>;
+/** Pending records by topic-partition key, in the order their partitions got a first record. */
+type PendingBatch = Map<string, { topic: string; partition: number; records: ProducerRecord[] }>;
 
 /**
- * A {@link RecordCollector} over kafkajs: `send` only queues the record (no await per record);
+ * A {@link RecordCollector} over a producer ({@link BatchSender}): `send` only queues the record (no await per record);
  * batches go out when `maxBatchRecords` pile up, after `lingerMs`, or on `flush`, one batch
  * in flight at a time so records of a partition reach the broker in `send` order whatever the
  * producer's settings. From each acknowledgement it keeps the offset of the last record of
@@ -45,8 +47,7 @@ export class KafkaRecordCollector implements RecordCollector {
   private readonly sender: BatchSender;
   private readonly maxBatchRecords: number;
   private readonly lingerMs: number;
-  private readonly acks: number;
-  private readonly timeoutMs: number | undefined;
+  private readonly acks: -1 | 1;
   private pending: PendingBatch = emptyBatch();
   private pendingCount = 0;
   private inFlight: Promise<void> = Promise.resolve();
@@ -60,7 +61,6 @@ export class KafkaRecordCollector implements RecordCollector {
     this.maxBatchRecords = options.maxBatchRecords ?? 1000;
     this.lingerMs = options.lingerMs ?? 100;
     this.acks = options.acks ?? -1;
-    this.timeoutMs = options.timeoutMs;
     if (!Number.isInteger(this.maxBatchRecords) || this.maxBatchRecords < 1) {
       throw new RangeError(
         `maxBatchRecords must be a positive integer, got ${this.maxBatchRecords}`,
@@ -75,19 +75,18 @@ export class KafkaRecordCollector implements RecordCollector {
 
   send(record: CollectedRecord): void {
     if (this.failure) throw this.failure;
-    let pending = this.pending.get(record.topic);
+    const key = topicPartitionKey(record.topic, record.partition);
+    let pending = this.pending.get(key);
     if (pending === undefined) {
-      pending = { messages: [], counts: new Map() };
-      this.pending.set(record.topic, pending);
+      pending = { topic: record.topic, partition: record.partition, records: [] };
+      this.pending.set(key, pending);
     }
-    pending.messages.push({
+    pending.records.push({
       key: record.key,
       value: record.value,
-      partition: record.partition,
-      timestamp: String(record.timestamp),
-      headers: record.headers as Message['headers'],
+      timestamp: record.timestamp,
+      ...(record.headers !== undefined ? { headers: record.headers } : {}),
     });
-    pending.counts.set(record.partition, (pending.counts.get(record.partition) ?? 0) + 1);
     if (++this.pendingCount >= this.maxBatchRecords) {
       this.dispatch();
     } else if (this.lingerTimer === undefined) {
@@ -128,28 +127,22 @@ export class KafkaRecordCollector implements RecordCollector {
 
   private async sendBatch(batch: PendingBatch): Promise<void> {
     if (this.failure) return;
-    const topicMessages = [...batch].map(([topic, { messages }]) => ({ topic, messages }));
+    const partitions = [...batch.values()];
     try {
-      const metadata = await this.sender.sendBatch({
-        topicMessages,
-        acks: this.acks,
-        ...(this.timeoutMs !== undefined ? { timeout: this.timeoutMs } : {}),
-      });
-      for (const { topicName, partition, baseOffset } of metadata) {
-        const count = batch.get(topicName)?.counts.get(partition);
-        if (count === undefined || baseOffset === undefined) continue;
-        this.acked.set(topicPartitionKey(topicName, partition), {
-          topic: topicName,
-          partition,
-          offset: Number(baseOffset) + count - 1,
-        });
+      const acks = await this.sender.send(partitions, { acks: this.acks });
+      for (const { topic, partition, baseOffset } of acks) {
+        const key = topicPartitionKey(topic, partition);
+        const count = batch.get(key)?.records.length;
+        if (count === undefined) continue;
+        this.acked.set(key, { topic, partition, offset: baseOffset + count - 1 });
         this.sentRecords += count;
       }
     } catch (error) {
+      const topics = [...new Set(partitions.map((p) => p.topic))];
       this.failure = new RecordCollectorSendError(
-        `sending ${topicMessages.reduce((n, t) => n + t.messages.length, 0)} records to ${topicMessages
-          .map((t) => t.topic)
-          .join(', ')} failed: ${error instanceof Error ? error.message : String(error)}`,
+        `sending ${partitions.reduce((n, p) => n + p.records.length, 0)} records to ${topics.join(
+          ', ',
+        )} failed: ${error instanceof Error ? error.message : String(error)}`,
         { cause: error },
       );
     }

@@ -1,4 +1,4 @@
-import type { Consumer, Kafka, Producer } from 'kafkajs';
+import type { Consumer } from 'kafkajs';
 import type { ClusterAdmin } from './cluster-admin';
 import { KafkaRecordCollector } from '../../processor/internals/kafka-record-collector';
 import type { RecordCollector } from '../../processor/internals/record-collector';
@@ -6,6 +6,7 @@ import { TaskId } from '../../processor/task-id';
 import type { Topology } from '../../processor/topology';
 import type { RecordCache } from '../../state/internals/record-cache';
 import { EosTaskProducer } from './eos-task-producer';
+import type { RecordProducer, RecordProducerFactory } from './record-producer';
 import type { StateDirectory } from './state-directory';
 import type { StateLogger } from '../state-logger';
 import type { StateRestoreListener } from '../state-restore-listener';
@@ -15,6 +16,9 @@ import type { ResolvedStreamsConfig } from '../streams-config';
 import { TaskStateManager } from './task-state-manager';
 import { commitPhase } from './commit-phases';
 import { TaskEngines } from '../../state/internals/task-engines';
+
+/** The coordinator's timeout of a task's open transaction (kept from the kafkajs producer's). */
+const EOS_TRANSACTION_TIMEOUT_MS = 60_000;
 
 /** One running active task and what it owns. */
 export interface ActiveTaskEntry {
@@ -36,7 +40,8 @@ export interface ActiveTaskEntry {
 export interface ActiveTaskManagerOptions {
   readonly topology: Topology;
   readonly config: ResolvedStreamsConfig;
-  readonly kafka: Kafka;
+  /** Creates the shared idempotent producer and the tasks' transactional producers. */
+  readonly producers: RecordProducerFactory;
   /** Reads committed offsets when a task is created (see {@link ActiveTaskManager.create}). */
   readonly admin: ClusterAdmin;
   readonly stateDirectory: StateDirectory;
@@ -59,7 +64,7 @@ export interface ActiveTaskManagerOptions {
  */
 export class ActiveTaskManager {
   private readonly entries = new Map<string, ActiveTaskEntry>();
-  private sharedProducer: Producer | undefined;
+  private sharedProducer: RecordProducer | undefined;
   private sharedCollector: KafkaRecordCollector | undefined;
   /** Commits completed (a commit of several tasks counts once). */
   commits = 0;
@@ -88,7 +93,7 @@ export class ActiveTaskManager {
   /** Connects the shared (at-least-once) producer. */
   async start(): Promise<void> {
     if (this.exactlyOnce) return;
-    this.sharedProducer = this.options.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    this.sharedProducer = this.options.producers.idempotent();
     await this.sharedProducer.connect();
     this.sharedCollector = new KafkaRecordCollector({ sender: this.sharedProducer });
   }
@@ -102,7 +107,7 @@ export class ActiveTaskManager {
     const {
       topology,
       config,
-      kafka,
+      producers,
       stateDirectory,
       restorer,
       cache,
@@ -115,7 +120,12 @@ export class ActiveTaskManager {
     let eosProducer: EosTaskProducer | undefined;
     let collector: RecordCollector;
     if (this.exactlyOnce) {
-      eosProducer = new EosTaskProducer(kafka, `${config.applicationId}-${taskIdText}`);
+      eosProducer = new EosTaskProducer(
+        producers.transactional(
+          `${config.applicationId}-${taskIdText}`,
+          EOS_TRANSACTION_TIMEOUT_MS,
+        ),
+      );
       await eosProducer.connect();
       collector = new KafkaRecordCollector({ sender: eosProducer });
     } else {

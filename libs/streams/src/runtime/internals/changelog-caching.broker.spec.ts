@@ -1,4 +1,4 @@
-import type { Producer } from 'kafkajs';
+import type { RecordProducer } from './record-producer';
 import { promises as fs } from 'node:fs';
 import { KafkaTestContext } from '../../../../../test/support/kafka-test-context';
 import {
@@ -11,7 +11,7 @@ import {
 
 describe('changelog with caching (real broker)', () => {
   let ctx: KafkaTestContext;
-  let producer: Producer;
+  let producer: RecordProducer;
   let stateDir: string;
 
   beforeEach(async () => {

@@ -1,5 +1,5 @@
 import { promises as fs } from 'node:fs';
-import type { Producer } from 'kafkajs';
+import type { RecordProducer } from './record-producer';
 import { KafkaTestContext } from '../../../../../test/support/kafka-test-context';
 import { READER_CLIENTS } from '../../../test-support/assigned-reader-factories';
 import {
@@ -41,7 +41,7 @@ const sorted = (m: Map<string, string>): [string, string][] =>
 
 describe.each(READER_CLIENTS)('restore from the changelog (real broker), read by %s', (readers) => {
   let ctx: KafkaTestContext;
-  let producer: Producer;
+  let producer: RecordProducer;
   const dirs: string[] = [];
   const stateDir = async () => {
     const dir = await tempStateDir();
@@ -104,16 +104,18 @@ describe.each(READER_CLIENTS)('restore from the changelog (real broker), read by
     expect(checkpoint).toBe(`0\n1\n${changelogOf(ctx)} ${TASK.partition} ${checkpointed - 1}\n`);
 
     // Another instance wrote more while this one was down.
-    const tail = Array.from({ length: 25 }, (_, i) => ({
-      key: `late-${i}`,
-      value: `v${i}`,
-      partition: TASK.partition,
-    }));
-    await producer.send({ topic: changelogOf(ctx), messages: tail });
-    await producer.send({
-      topic: changelogOf(ctx),
-      messages: [{ key: 'late-0', value: null, partition: TASK.partition }],
+    const tail = Array.from({ length: 25 }, (_, i) => ({ key: `late-${i}`, value: `v${i}` }));
+    const record = (key: string, value: string | null) => ({
+      key: Buffer.from(key),
+      value: value === null ? null : Buffer.from(value),
+      timestamp: Date.now(),
     });
+    const topic = changelogOf(ctx);
+    const partition = TASK.partition;
+    await producer.send([
+      { topic, partition, records: tail.map(({ key, value }) => record(key, value)) },
+    ]);
+    await producer.send([{ topic, partition, records: [record('late-0', null)] }]);
     for (const { key, value } of tail) expected.set(key, value);
     expected.delete('late-0');
 

@@ -1,5 +1,9 @@
 import { KafkaJSProtocolError } from 'kafkajs';
 import { KafkaJSNonRetriableError } from 'kafkajs';
+import { CommitFailedError } from '../../errors/internals/commit-failed.error';
+import { ProducerFencedError } from '../../errors/internals/producer-fenced.error';
+import { RecordCollectorSendError } from '../../errors/record-collector-send.error';
+import { TransactionAbortedError } from '../../errors/internals/transaction-aborted.error';
 import { commitFailureAction, isFencedError, isRebalanceError } from './commit-failure';
 
 // kafkajs' own factory of the errors it throws for a broker's error code (no typings).
@@ -84,5 +88,20 @@ describe('commit failures', () => {
     expect(isFencedError(protocolError(ILLEGAL_GENERATION))).toBe(false);
     expect(isFencedError(new Error('disk full', { cause: new Error('EIO') }))).toBe(false);
     expect(isFencedError('old epoch')).toBe(false);
+  });
+
+  it("recognises the producer port's typed errors, also as the collector's cause", () => {
+    const fenced = new ProducerFencedError('app-0_1', 'PRODUCER_FENCED');
+    expect(isFencedError(fenced)).toBe(true);
+    expect(isFencedError(new RecordCollectorSendError('send failed', { cause: fenced }))).toBe(
+      true,
+    );
+    expect(isFencedError(new TransactionAbortedError('app-0_1', 'INVALID_TXN_STATE'))).toBe(false);
+    expect(isRebalanceError(fenced)).toBe(false);
+    const refused = new CommitFailedError('app', 'ILLEGAL_GENERATION');
+    expect(isRebalanceError(refused)).toBe(true);
+    expect(isFencedError(refused)).toBe(false);
+    expect(commitFailureAction(refused, false)).toBe('rejoin');
+    expect(commitFailureAction(refused, true)).toBe('fatal');
   });
 });

@@ -1,3 +1,6 @@
+import { CommitFailedError } from '../../errors/internals/commit-failed.error';
+import { ProducerFencedError } from '../../errors/internals/producer-fenced.error';
+
 const REBALANCE_ERROR_TYPES = new Set([
   'REBALANCE_IN_PROGRESS',
   'ILLEGAL_GENERATION',
@@ -6,13 +9,15 @@ const REBALANCE_ERROR_TYPES = new Set([
 
 /**
  * True for the kafkajs errors that mean the group moved on while this member worked
- * (`REBALANCE_IN_PROGRESS`, `ILLEGAL_GENERATION`, `UNKNOWN_MEMBER_ID`): Kafka's
- * `CommitFailedException` family. The member must rejoin; its tasks are reassigned. kafkajs'
+ * (`REBALANCE_IN_PROGRESS`, `ILLEGAL_GENERATION`, `UNKNOWN_MEMBER_ID`), and for a producer
+ * port's {@link CommitFailedError} (offsets of a transaction refused for the same reasons):
+ * Kafka's `CommitFailedException` family. The member must rejoin; its tasks are reassigned. kafkajs'
  * retrier rethrows such an error wrapped (`KafkaJSNonRetriableError`, the original as `cause`),
  * so the causes are looked at too.
  */
 export function isRebalanceError(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 8; depth++) {
+    if (e instanceof CommitFailedError) return true;
     const type = (e as { type?: string }).type;
     if (type !== undefined && REBALANCE_ERROR_TYPES.has(type)) return true;
     e = (e as { cause?: unknown }).cause;
@@ -39,11 +44,13 @@ export function commitFailureAction(error: unknown, exactlyOnce: boolean): 'rejo
 /**
  * True when an error (or one of its causes) says this member's transactional producer was
  * fenced: another member created a producer with the same transactional id, i.e. took over the
- * task (`INVALID_PRODUCER_EPOCH`, `PRODUCER_FENCED`). kafkajs may rethrow it as a
- * non-retriable error that keeps only the broker's message, so the message counts too.
+ * task. The producer port types it as {@link ProducerFencedError}; kafkajs' own errors
+ * (`INVALID_PRODUCER_EPOCH`, `PRODUCER_FENCED`) count too, and kafkajs may rethrow one as a
+ * non-retriable error that keeps only the broker's message, so the message counts as well.
  */
 export function isFencedError(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 8; depth++) {
+    if (e instanceof ProducerFencedError) return true;
     const type = (e as { type?: string }).type;
     if (type === 'INVALID_PRODUCER_EPOCH' || type === 'PRODUCER_FENCED') return true;
     if (/operation with an old epoch|producer has been fenced/i.test(e.message)) return true;

@@ -1,33 +1,34 @@
-import type { Kafka, Producer, ProducerBatch, RecordMetadata, Transaction } from 'kafkajs';
 import type { BatchSender } from '../../processor/internals/kafka-record-collector';
+import {
+  groupOnlyMetadata,
+  type PartitionAck,
+  type PartitionRecords,
+  type RecordProducer,
+  type SendOptions,
+} from './record-producer';
 
 /**
- * The transactional producer of one task under `exactly_once_v2`. kafkajs has no KIP-447
- * (consumer-group-metadata fencing), so fencing comes from the transactional id instead, as
- * in Kafka's original exactly-once design: the id is `<applicationId>-<taskId>`, so whichever
- * instance owns the task next calls `initTransactions` with the same id, which bumps the
- * producer epoch and aborts the old owner's open transaction; a zombie's later sends and
- * commits fail with a fencing error and never reach read-committed consumers.
+ * The transactional producer of one task under `exactly_once_v2`, over the
+ * {@link RecordProducer} port. Fencing comes from the transactional id, as in Kafka's original
+ * exactly-once design (kafkajs has no KIP-447): the id is `<applicationId>-<taskId>`, so
+ * whichever instance owns the task next initializes the same id, which bumps the producer
+ * epoch and aborts the old owner's open transaction; a zombie's later sends and commits fail
+ * with `ProducerFencedError` and never reach read-committed consumers. Offsets are sent with
+ * the group id only (no member or generation), which the coordinator accepts from any producer.
  *
  * A transaction begins with the first send after a commit and carries the task's output,
- * its changelog records and its input offsets (`sendOffsets`), committed as one.
+ * its changelog records and its input offsets, committed as one.
  */
 export class EosTaskProducer implements BatchSender {
-  private readonly producer: Producer;
-  private transaction: Transaction | undefined;
-  private beginning: Promise<Transaction> | undefined;
+  private open = false;
+  private beginning: Promise<void> | undefined;
 
-  constructor(
-    kafka: Kafka,
-    readonly transactionalId: string,
-    transactionTimeoutMs = 60_000,
-  ) {
-    this.producer = kafka.producer({
-      transactionalId,
-      idempotent: true,
-      maxInFlightRequests: 1,
-      transactionTimeout: transactionTimeoutMs,
-    });
+  /** @param producer a transactional producer of the task's id, not connected. */
+  constructor(private readonly producer: RecordProducer) {}
+
+  /** The task's transactional id. */
+  get transactionalId(): string | undefined {
+    return this.producer.transactionalId;
   }
 
   /** Connects (which initializes transactions, fencing any previous owner of the id). */
@@ -35,9 +36,9 @@ export class EosTaskProducer implements BatchSender {
     await this.producer.connect();
   }
 
-  async sendBatch(batch: ProducerBatch): Promise<RecordMetadata[]> {
-    const transaction = await this.current();
-    return transaction.sendBatch(batch);
+  async send(batch: readonly PartitionRecords[], options?: SendOptions): Promise<PartitionAck[]> {
+    await this.begun();
+    return this.producer.send(batch, options);
   }
 
   /** Commits the open transaction (beginning one if only offsets are due) with `offsets`. */
@@ -45,31 +46,27 @@ export class EosTaskProducer implements BatchSender {
     consumerGroupId: string,
     offsets: readonly { topic: string; partition: number; offset: number }[],
   ): Promise<void> {
-    if (offsets.length === 0 && !this.transaction && !this.beginning) return;
-    const transaction = await this.current();
+    if (offsets.length === 0 && !this.open && !this.beginning) return;
+    await this.begun();
     if (offsets.length > 0) {
-      const topics = new Map<string, { partition: number; offset: string }[]>();
-      for (const { topic, partition, offset } of offsets) {
-        let list = topics.get(topic);
-        if (!list) topics.set(topic, (list = []));
-        list.push({ partition, offset: String(offset) });
-      }
-      await transaction.sendOffsets({
-        consumerGroupId,
-        topics: [...topics].map(([topic, partitions]) => ({ topic, partitions })),
-      });
+      await this.producer.sendOffsetsToTransaction(offsets, groupOnlyMetadata(consumerGroupId));
     }
-    await transaction.commit();
-    this.transaction = undefined;
+    await this.producer.commitTransaction();
+    this.open = false;
     this.beginning = undefined;
   }
 
   /** Aborts the open transaction, if any; errors are swallowed (the task closes dirty anyway). */
   async abort(): Promise<void> {
-    const transaction = this.transaction;
-    this.transaction = undefined;
+    const beginning = this.beginning;
+    this.open = false;
     this.beginning = undefined;
-    if (transaction?.isActive()) await transaction.abort().catch(() => undefined);
+    if (beginning === undefined) return;
+    const begun = await beginning.then(
+      () => true,
+      () => false,
+    );
+    if (begun) await this.producer.abortTransaction().catch(() => undefined);
   }
 
   async disconnect(): Promise<void> {
@@ -77,11 +74,9 @@ export class EosTaskProducer implements BatchSender {
     await this.producer.disconnect();
   }
 
-  private current(): Promise<Transaction> {
-    if (this.transaction) return Promise.resolve(this.transaction);
-    this.beginning ??= this.producer.transaction().then((t) => {
-      this.transaction = t;
-      return t;
+  private begun(): Promise<void> {
+    this.beginning ??= this.producer.beginTransaction().then(() => {
+      this.open = true;
     });
     return this.beginning;
   }

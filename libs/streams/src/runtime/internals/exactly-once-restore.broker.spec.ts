@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
-import type { Producer, ProducerBatch, RecordMetadata, Transaction } from 'kafkajs';
 import { KafkaTestContext } from '../../../../../test/support/kafka-test-context';
+import { KafkajsRecordProducer } from './kafkajs/kafkajs-record-producer';
 import { READER_CLIENTS } from '../../../test-support/assigned-reader-factories';
 import {
   RecordingRestoreListener,
@@ -11,47 +11,33 @@ import {
   tempStateDir,
 } from '../../../test-support/state-restore.broker-test-support';
 
-/** Sends through whichever transaction is open, as the EOS runtime does. */
-class TransactionalSender {
-  current: Transaction | undefined;
-  sendBatch(batch: ProducerBatch): Promise<RecordMetadata[]> {
-    if (!this.current) throw new Error('no open transaction');
-    return this.current.sendBatch(batch);
-  }
-}
-
 describe.each(READER_CLIENTS)('exactly-once state (real broker), read by %s', (readers) => {
   let ctx: KafkaTestContext;
-  let producer: Producer;
+  /** Sends through whichever transaction is open, as the EOS runtime does. */
+  let sender: KafkajsRecordProducer;
   let stateDir: string;
-  const sender = new TransactionalSender();
 
   beforeEach(async () => {
     ctx = new KafkaTestContext();
-    producer = ctx.kafka.producer({
-      transactionalId: `${ctx.applicationId}-0_2`,
-      idempotent: true,
-      maxInFlightRequests: 1,
-    });
-    await producer.connect();
+    sender = new KafkajsRecordProducer(ctx.kafka, `${ctx.applicationId}-0_2`);
+    await sender.connect();
     stateDir = await tempStateDir();
     await createChangelog(ctx);
   });
   afterEach(async () => {
-    await producer.disconnect();
+    await sender.disconnect();
     await ctx.cleanup();
     await fs.rm(stateDir, { recursive: true, force: true });
   });
 
   /** One EOS commit: records and the changelog in a transaction, committed or aborted. */
   async function transaction(task: TaskState, write: () => void, commit = true): Promise<void> {
-    sender.current = await producer.transaction();
+    await sender.beginTransaction();
     write();
     await task.store.flush();
     await task.collector.flush();
-    if (commit) await sender.current.commit();
-    else await sender.current.abort();
-    sender.current = undefined;
+    if (commit) await sender.commitTransaction();
+    else await sender.abortTransaction();
   }
 
   it('wipes a store left without checkpoint and restores only committed changelog records', async () => {

@@ -7,6 +7,7 @@ import type { RecordCache } from '../../state/internals/record-cache';
 import { chooseRocksDBEngineFor } from '../../state/internals/rocksdb-engine-choice';
 import { ActiveTaskManager } from './active-task-manager';
 import { kafkajsAssignedReaderFactory } from './kafkajs/kafkajs-assigned-reader';
+import { kafkajsRecordProducerFactory } from './kafkajs/kafkajs-record-producer';
 import type { StateDirectory } from './state-directory';
 import type { StateLogger } from '../state-logger';
 import type { StateRestoreListener } from '../state-restore-listener';
@@ -64,7 +65,7 @@ export function createStreamThread(options: StreamThreadFactoryOptions): StreamT
   const tasks = new ActiveTaskManager({
     topology,
     config,
-    kafka,
+    producers: kafkajsRecordProducerFactory(kafka),
     admin,
     stateDirectory,
     restorer,

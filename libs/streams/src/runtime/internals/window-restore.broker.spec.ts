@@ -1,5 +1,5 @@
 import { promises as fs } from 'node:fs';
-import type { Producer } from 'kafkajs';
+import type { RecordProducer } from './record-producer';
 import { KafkaRecordCollector } from '../../processor/internals/kafka-record-collector';
 import { Serdes } from '../../serde/serdes';
 import { changelogTopicName } from '../../state/internals/changelog-topic-name';
@@ -26,7 +26,7 @@ const HOUR = 60 * MINUTE;
 
 describe('window store restore (real broker)', () => {
   let ctx: KafkaTestContext;
-  let producer: Producer;
+  let producer: RecordProducer;
   const dirs: string[] = [];
 
   beforeEach(async () => {

@@ -13,7 +13,7 @@ const LEADERSHIP_ERRORS = new Set([
 ]);
 
 /** The fields of @platformatic/kafka's errors (`GenericError`, `ProtocolError`) read here. */
-interface PlatformaticErrorLike {
+export interface PlatformaticErrorLike {
   readonly code?: unknown;
   /** A protocol error's Kafka error name, e.g. `UNKNOWN_TOPIC_OR_PARTITION`. */
   readonly apiId?: unknown;
@@ -28,7 +28,7 @@ interface PlatformaticErrorLike {
  * The first error of a chain that passes `test`: platformatic nests its errors in
  * `MultipleErrors` (`errors`, one per retry) and in `cause`.
  */
-function findError(
+export function findError(
   error: unknown,
   test: (e: PlatformaticErrorLike) => boolean,
   depth = 0,

@@ -1,0 +1,55 @@
+import { KafkaJSNonRetriableError, KafkaJSProtocolError } from 'kafkajs';
+import { CommitFailedError } from '../../../errors/internals/commit-failed.error';
+import { KafkaAuthorizationError } from '../../../errors/internals/kafka-authorization.error';
+import { ProducerFencedError } from '../../../errors/internals/producer-fenced.error';
+import { RecordTooLargeError } from '../../../errors/internals/record-too-large.error';
+import { TransactionAbortedError } from '../../../errors/internals/transaction-aborted.error';
+import { UnknownTopicError } from '../../../errors/internals/unknown-topic.error';
+import { typedKafkajsProducerError } from './kafkajs-producer-errors';
+
+// kafkajs' own factory of the errors it throws for a broker's error code (no typings).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { createErrorFromCode } = require('kafkajs/src/protocol/error') as {
+  createErrorFromCode(code: number): KafkaJSProtocolError;
+};
+
+const context = { transactionalId: 'app-0_1', topics: ['out'], groupId: 'app' };
+
+describe('typedKafkajsProducerError', () => {
+  it.each([
+    [47, ProducerFencedError, 'INVALID_PRODUCER_EPOCH'],
+    [48, TransactionAbortedError, 'INVALID_TXN_STATE'],
+    [10, RecordTooLargeError, 'MESSAGE_TOO_LARGE'],
+    [18, RecordTooLargeError, 'RECORD_LIST_TOO_LARGE'],
+    [22, CommitFailedError, 'ILLEGAL_GENERATION'],
+  ])('types Kafka error %i, also when kafkajs kept only its message', (code, type, name) => {
+    const protocol = createErrorFromCode(code);
+    for (const error of [protocol, new KafkaJSNonRetriableError(protocol)]) {
+      const typed = typedKafkajsProducerError(error, context);
+      expect(typed).toBeInstanceOf(type);
+      expect(typed).toMatchObject({ kafkaError: name, cause: error });
+    }
+  });
+
+  it('types authorization and unknown topics, and leaves other errors as they are', () => {
+    const topic = typedKafkajsProducerError(createErrorFromCode(29), context);
+    expect(topic).toBeInstanceOf(KafkaAuthorizationError);
+    expect(topic).toMatchObject({ resource: 'topic', resourceName: 'out' });
+    expect(typedKafkajsProducerError(createErrorFromCode(53), context)).toMatchObject({
+      resource: 'transactional-id',
+      resourceName: 'app-0_1',
+    });
+    const unknown = typedKafkajsProducerError(createErrorFromCode(3), context);
+    expect(unknown).toBeInstanceOf(UnknownTopicError);
+    expect((unknown as UnknownTopicError).topic).toBe('out');
+    const other = createErrorFromCode(15);
+    expect(typedKafkajsProducerError(other, context)).toBe(other);
+    const plain = new Error('disk full');
+    expect(typedKafkajsProducerError(plain, context)).toBe(plain);
+  });
+
+  it('types offsets refused for a stale generation only for a send of offsets', () => {
+    const stale = createErrorFromCode(22);
+    expect(typedKafkajsProducerError(stale, { transactionalId: 'x', topics: [] })).toBe(stale);
+  });
+});

@@ -1,0 +1,255 @@
+import {
+  compatibilityPartitioner,
+  Producer,
+  type BaseOptions,
+  type MessageToProduce,
+} from '@platformatic/kafka';
+import { ProducerFencedError } from '../../../errors/internals/producer-fenced.error';
+import { UnknownTopicError } from '../../../errors/internals/unknown-topic.error';
+import type {
+  ConsumerGroupMetadata,
+  OffsetToCommit,
+  PartitionAck,
+  PartitionRecords,
+  RecordProducer,
+  RecordProducerFactory,
+  SendOptions,
+} from '../record-producer';
+import { typedPlatformaticProducerError } from './platformatic-producer-errors';
+import { PlatformaticTransactionOffsets } from './platformatic-transaction-offsets';
+
+/**
+ * What a new producer sends with InitProducerId: no producer id and epoch yet (-1, as Java's
+ * producer does). platformatic sends 0 and 0 unless told, which the coordinator of a
+ * transactional id already in use refuses with PRODUCER_FENCED: no new instance could take the
+ * id over.
+ */
+const NEW_PRODUCER = { producerId: -1n, producerEpoch: -1 };
+
+/** A platformatic transaction (the package exports no type of its own for it). */
+type Transaction = Awaited<ReturnType<Producer['beginTransaction']>>;
+
+/**
+ * The {@link RecordProducer} port over @platformatic/kafka's `Producer`: idempotent,
+ * transactional with a transactional id, and KIP-447 offsets (TxnOffsetCommit v3/v4 with the
+ * group's generation, member id and instance id: `supportsGroupMetadata` is true). Errors are
+ * typed as the port names them (platformatic's error as `cause`); a network failure is a
+ * `BrokersUnreachableError`; others are platformatic's own.
+ *
+ * What it works around in platformatic 2.12:
+ * - an explicit partition outside the topic is taken modulo the partition count (written to
+ *   another partition): a send checks its partitions against the metadata first and throws
+ *   `UnknownTopicError` instead; the partitioner, should it ever choose, is Java's
+ *   (`compatibilityPartitioner`, not platformatic's default);
+ * - InitProducerId goes with producer id 0 and epoch 0, refused for a transactional id in use:
+ *   this adapter sends -1 and -1, as Java's producer does;
+ * - idempotent producers retry forever: this adapter sets 5 retries unless `clientOptions` say;
+ * - the InitProducerId happens at the first `beginTransaction`, not at connect: {@link connect}
+ *   begins and cancels a local transaction so that the id is initialized (the previous owner
+ *   fenced) when connect resolves;
+ * - one option (`timeout`) is both the produce request's timeout and the transaction timeout
+ *   sent with InitProducerId: a transactional producer gets the transaction timeout for both;
+ * - after a fencing error on commit it drops its producer id and would initialize the id again
+ *   at the next begin (fencing the new owner): once fenced, this adapter refuses every call
+ *   with `ProducerFencedError`;
+ * - concurrent sends in a transaction share one AddPartitionsToTxn (the second send's partitions
+ *   are marked added but never sent): sends run one at a time;
+ * - offsets go through {@link PlatformaticTransactionOffsets} (see there).
+ */
+export class PlatformaticRecordProducer implements RecordProducer {
+  readonly supportsGroupMetadata = true;
+  private readonly producer: Producer;
+  private readonly offsets: PlatformaticTransactionOffsets | undefined;
+  private transaction: Transaction | undefined;
+  private fenced: ProducerFencedError | undefined;
+  private sending: Promise<unknown> = Promise.resolve();
+  private readonly brokers: readonly string[];
+
+  /**
+   * @param clientOptions the client's options (`clientId`, `bootstrapBrokers`, TLS, SASL, ...).
+   * @param transactionalId the transactional id; `undefined` for an idempotent producer.
+   * @param transactionTimeoutMs the coordinator's timeout of an open transaction.
+   */
+  constructor(
+    clientOptions: BaseOptions,
+    readonly transactionalId: string | undefined,
+    transactionTimeoutMs = 60_000,
+  ) {
+    this.producer = new Producer({
+      ...clientOptions,
+      // platformatic retries an idempotent producer's calls forever unless told otherwise (a
+      // send to a missing topic would never end): kafkajs' default count.
+      retries: typeof clientOptions.retries === 'number' ? clientOptions.retries : 5,
+      idempotent: true,
+      partitioner: compatibilityPartitioner,
+      autocreateTopics: false,
+      ...(transactionalId !== undefined ? { transactionalId, timeout: transactionTimeoutMs } : {}),
+    });
+    this.brokers = clientOptions.bootstrapBrokers.map((b) =>
+      typeof b === 'string' ? b : `${b.host}:${b.port}`,
+    );
+    this.offsets =
+      transactionalId !== undefined
+        ? new PlatformaticTransactionOffsets(this.producer, transactionalId)
+        : undefined;
+  }
+
+  async connect(): Promise<void> {
+    try {
+      if (this.transactionalId === undefined) {
+        await this.producer.initIdempotentProducer({});
+        return;
+      }
+      const transaction = await this.producer.beginTransaction(NEW_PRODUCER);
+      await transaction.cancel();
+    } catch (error) {
+      throw this.typed(error, []);
+    }
+  }
+
+  send(batch: readonly PartitionRecords[], options: SendOptions = {}): Promise<PartitionAck[]> {
+    const run = this.sending.then(() => this.sendNow(batch, options));
+    this.sending = run.catch(() => undefined);
+    return run;
+  }
+
+  async beginTransaction(): Promise<void> {
+    this.throwIfFenced();
+    if (this.transactionalId === undefined) throw new Error('not a transactional producer');
+    if (this.transaction) throw new Error('a transaction is already open');
+    this.transaction = await this.producer
+      .beginTransaction(NEW_PRODUCER)
+      .catch((error: unknown) => {
+        throw this.typed(error, []);
+      });
+  }
+
+  async sendOffsetsToTransaction(
+    offsets: readonly OffsetToCommit[],
+    group: ConsumerGroupMetadata,
+  ): Promise<void> {
+    this.throwIfFenced();
+    if (!this.transaction || !this.offsets) throw new Error('no transaction is open');
+    if (offsets.length === 0) return;
+    await this.offsets.send(offsets, group).catch((error: unknown) => {
+      throw this.typed(error, [...new Set(offsets.map((o) => o.topic))], group.groupId);
+    });
+  }
+
+  async commitTransaction(): Promise<void> {
+    this.throwIfFenced();
+    const transaction = this.transaction;
+    if (!transaction) throw new Error('no transaction is open');
+    await transaction.commit().catch((error: unknown) => {
+      throw this.typed(error, []);
+    });
+    this.transaction = undefined;
+  }
+
+  async abortTransaction(): Promise<void> {
+    const transaction = this.transaction;
+    this.transaction = undefined;
+    if (!transaction || transaction.completed) return;
+    if (this.fenced) {
+      await transaction.cancel(); // the broker aborted it when the id was fenced
+      return;
+    }
+    await transaction.abort().catch(async (error: unknown) => {
+      await transaction.cancel().catch(() => undefined);
+      throw this.typed(error, []);
+    });
+  }
+
+  async disconnect(): Promise<void> {
+    this.transaction = undefined;
+    if (!this.producer.closed) await this.producer.close(true);
+  }
+
+  private async sendNow(
+    batch: readonly PartitionRecords[],
+    options: SendOptions,
+  ): Promise<PartitionAck[]> {
+    this.throwIfFenced();
+    const topics = [...new Set(batch.map((p) => p.topic))];
+    if (topics.length === 0) return [];
+    try {
+      const metadata = await this.producer.metadata({ topics });
+      for (const { topic, partition } of batch) {
+        const count = metadata.topics.get(topic)?.partitionsCount ?? 0;
+        if (!Number.isInteger(partition) || partition < 0 || partition >= count) {
+          throw new UnknownTopicError(`${topic}-${partition}`);
+        }
+      }
+      const messages: MessageToProduce[] = [];
+      for (const { topic, partition, records } of batch) {
+        for (const r of records) {
+          messages.push({
+            topic,
+            partition,
+            key: r.key ?? undefined,
+            value: r.value ?? undefined,
+            timestamp: BigInt(r.timestamp),
+            headers: headerMap(r.headers),
+          });
+        }
+      }
+      const sendOptions = { messages, acks: options.acks ?? -1 };
+      const result = this.transaction
+        ? await this.transaction.send(sendOptions)
+        : await this.producer.send(sendOptions);
+      return (result.offsets ?? []).map((o) => ({
+        topic: o.topic,
+        partition: o.partition,
+        baseOffset: Number(o.offset),
+      }));
+    } catch (error) {
+      if (error instanceof UnknownTopicError) throw error;
+      throw this.typed(error, topics);
+    }
+  }
+
+  private throwIfFenced(): void {
+    if (this.fenced) throw this.fenced;
+  }
+
+  private typed(error: unknown, topics: readonly string[], groupId?: string): unknown {
+    const typed = typedPlatformaticProducerError(
+      error,
+      {
+        transactionalId: this.transactionalId,
+        topics,
+        ...(groupId !== undefined ? { groupId } : {}),
+      },
+      this.brokers,
+    );
+    if (typed instanceof ProducerFencedError) this.fenced = typed;
+    return typed;
+  }
+}
+
+/**
+ * Headers as bytes (platformatic writes header names and values as they are given). An
+ * `undefined` value is written as a null value (its record writer takes `null`/`undefined`
+ * bytes as null), which its typings leave out.
+ */
+function headerMap(
+  headers: PartitionRecords['records'][number]['headers'],
+): Map<Buffer, Buffer> | undefined {
+  if (headers === undefined) return undefined;
+  const map = new Map<Buffer, Buffer | undefined>();
+  for (const [name, value] of Object.entries(headers)) {
+    map.set(Buffer.from(name), typeof value === 'string' ? Buffer.from(value) : value);
+  }
+  return map as Map<Buffer, Buffer>;
+}
+
+/** The engine's producers over @platformatic/kafka clients made with `clientOptions`. */
+export function platformaticRecordProducerFactory(
+  clientOptions: BaseOptions,
+): RecordProducerFactory {
+  return {
+    idempotent: () => new PlatformaticRecordProducer(clientOptions, undefined),
+    transactional: (transactionalId, transactionTimeoutMs) =>
+      new PlatformaticRecordProducer(clientOptions, transactionalId, transactionTimeoutMs),
+  };
+}
