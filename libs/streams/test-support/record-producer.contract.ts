@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { CommitFailedError } from '../src/errors/internals/commit-failed.error';
+import { MemberFencedError } from '../src/errors/internals/member-fenced.error';
 import { ProducerFencedError } from '../src/errors/internals/producer-fenced.error';
 import { UnknownTopicError } from '../src/errors/internals/unknown-topic.error';
 import type { FetchedRecord } from '../src/runtime/internals/assigned-partition-reader';
@@ -279,7 +280,11 @@ export function describeRecordProducerContract(
           .sendOffsetsToTransaction([{ topic: input, partition: 0, offset: 5 }], stale)
           .catch((e: unknown) => e);
         expect(refused).toBeInstanceOf(CommitFailedError);
-        expect(refused).toMatchObject({ kafkaError: 'ILLEGAL_GENERATION', groupId: group });
+        expect(refused).toMatchObject({ groupId: group });
+        expect((refused as CommitFailedError).cause).toBeInstanceOf(MemberFencedError);
+        expect((refused as CommitFailedError).cause).toMatchObject({
+          reason: 'illegal-generation',
+        });
         await producer.abortTransaction();
         expect(await admin.fetchCommittedOffsets(group, [input])).toEqual([]);
 

@@ -1,24 +1,24 @@
 import { StreamsError } from '../streams.error';
 
 /**
- * The group coordinator refused offsets sent in a transaction with the consumer group's
- * metadata (KIP-447): the member's generation is stale (`ILLEGAL_GENERATION`), the member is
- * gone (`UNKNOWN_MEMBER_ID`), another instance took its static id (`FENCED_INSTANCE_ID`), or the
- * group is rebalancing (`REBALANCE_IN_PROGRESS`). Java's `CommitFailedException`.
+ * An offset commit of a group member was refused because the group moved on: its `cause` is a
+ * `RebalanceInProgressError`, a `MemberFencedError` or an
+ * `UnknownMemberError`. Kafka's `CommitFailedException`. Nothing was committed.
  *
- * What to do: the group moved on while this member worked. Abort the transaction (its records
- * and offsets are dropped), close the tasks dirty and rejoin; their new owners process from
- * the last committed offsets. Not retriable with the same generation.
+ * What to do: under at-least-once, keep the offsets pending and let the member rejoin; a kept
+ * task commits them in the new generation, a lost one is reprocessed by its next owner from the
+ * last committed offset. Under exactly-once a commit is the transaction's: close the tasks
+ * dirty. Not retriable as it was: the same commit in the same generation fails again.
  */
 export class CommitFailedError extends StreamsError.coded('COMMIT_FAILED', false) {
   constructor(
     readonly groupId: string,
-    /** The Kafka error the coordinator answered with. */
-    readonly kafkaError: string,
-    options?: { cause?: unknown },
+    options: { cause: unknown },
   ) {
     super(
-      `the group coordinator refused the offsets of group ${groupId} (${kafkaError}): the group rebalanced`,
+      `offset commit refused: consumer group ${groupId} has rebalanced (${String(
+        options.cause instanceof Error ? options.cause.message : options.cause,
+      )})`,
       options,
     );
   }

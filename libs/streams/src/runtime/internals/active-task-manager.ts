@@ -1,5 +1,5 @@
-import type { Consumer } from 'kafkajs';
 import type { ClusterAdmin } from './cluster-admin';
+import type { GroupConsumer } from './group-consumer';
 import { KafkaRecordCollector } from '../../processor/internals/kafka-record-collector';
 import type { RecordCollector } from '../../processor/internals/record-collector';
 import { TaskId } from '../../processor/task-id';
@@ -189,10 +189,11 @@ export class ActiveTaskManager {
    * the consumer commits the input offsets after the checkpoints; under exactly-once each
    * task's transaction carries them.
    *
-   * @throws the producer's or the consumer's errors: the caller treats the tasks as corrupted
-   *   (closes them dirty) under exactly-once, and retries the commit under at-least-once.
+   * @throws the producer's or the consumer's errors (a refused offset commit is a
+   *   CommitFailedError): the caller treats the tasks as corrupted (closes them dirty) under
+   *   exactly-once, and retries the commit under at-least-once.
    */
-  async commit(consumer: Consumer, force = false): Promise<number> {
+  async commit(consumer: Pick<GroupConsumer, 'commitOffsets'>, force = false): Promise<number> {
     const due = this.tasks().filter((e) => e.restored && (force || e.task.commitNeeded()));
     if (due.length === 0) return 0;
     const started = performance.now();
@@ -236,15 +237,14 @@ export class ActiveTaskManager {
     }
     const offsets = due.flatMap((e) => e.task.offsetsToCommit());
     if (offsets.length > 0) {
-      const topics = new Map<string, { partition: number; offset: string }[]>();
+      // Grouped by topic, in the order of each topic's first partition.
+      const topics = new Map<string, { topic: string; partition: number; offset: number }[]>();
       for (const { topic, partition, offset } of offsets) {
         let list = topics.get(topic);
         if (!list) topics.set(topic, (list = []));
-        list.push({ partition, offset: String(offset) });
+        list.push({ topic, partition, offset });
       }
-      await consumer.commitOffsets(
-        [...topics].flatMap(([topic, partitions]) => partitions.map((p) => ({ topic, ...p }))),
-      );
+      await consumer.commitOffsets([...topics.values()].flat());
     }
     for (const entry of due) {
       entry.task.markCommitted();

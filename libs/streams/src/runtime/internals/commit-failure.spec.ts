@@ -1,6 +1,7 @@
 import { KafkaJSProtocolError } from 'kafkajs';
 import { KafkaJSNonRetriableError } from 'kafkajs';
 import { CommitFailedError } from '../../errors/internals/commit-failed.error';
+import { MemberFencedError } from '../../errors/internals/member-fenced.error';
 import { ProducerFencedError } from '../../errors/internals/producer-fenced.error';
 import { RecordCollectorSendError } from '../../errors/record-collector-send.error';
 import { TransactionAbortedError } from '../../errors/internals/transaction-aborted.error';
@@ -98,7 +99,9 @@ describe('commit failures', () => {
     );
     expect(isFencedError(new TransactionAbortedError('app-0_1', 'INVALID_TXN_STATE'))).toBe(false);
     expect(isRebalanceError(fenced)).toBe(false);
-    const refused = new CommitFailedError('app', 'ILLEGAL_GENERATION');
+    const refused = new CommitFailedError('app', {
+      cause: new MemberFencedError('app', 'illegal-generation'),
+    });
     expect(isRebalanceError(refused)).toBe(true);
     expect(isFencedError(refused)).toBe(false);
     expect(commitFailureAction(refused, false)).toBe('rejoin');

@@ -1,5 +1,8 @@
 import { CommitFailedError } from '../../errors/internals/commit-failed.error';
+import { MemberFencedError } from '../../errors/internals/member-fenced.error';
 import { ProducerFencedError } from '../../errors/internals/producer-fenced.error';
+import { RebalanceInProgressError } from '../../errors/internals/rebalance-in-progress.error';
+import { UnknownMemberError } from '../../errors/internals/unknown-member.error';
 
 const REBALANCE_ERROR_TYPES = new Set([
   'REBALANCE_IN_PROGRESS',
@@ -8,16 +11,23 @@ const REBALANCE_ERROR_TYPES = new Set([
 ]);
 
 /**
- * True for the kafkajs errors that mean the group moved on while this member worked
- * (`REBALANCE_IN_PROGRESS`, `ILLEGAL_GENERATION`, `UNKNOWN_MEMBER_ID`), and for a producer
- * port's {@link CommitFailedError} (offsets of a transaction refused for the same reasons):
- * Kafka's `CommitFailedException` family. The member must rejoin; its tasks are reassigned. kafkajs'
- * retrier rethrows such an error wrapped (`KafkaJSNonRetriableError`, the original as `cause`),
- * so the causes are looked at too.
+ * True for the errors that mean the group moved on while this member worked: the group
+ * consumer port's `CommitFailedError`, `RebalanceInProgressError`, `MemberFencedError` and
+ * `UnknownMemberError`, and kafkajs' own (`REBALANCE_IN_PROGRESS`, `ILLEGAL_GENERATION`,
+ * `UNKNOWN_MEMBER_ID`, e.g. from its producer): Kafka's `CommitFailedException` family. The
+ * member must rejoin; its tasks are reassigned. kafkajs' retrier rethrows such an error wrapped
+ * (`KafkaJSNonRetriableError`, the original as `cause`), so the causes are looked at too.
  */
 export function isRebalanceError(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 8; depth++) {
-    if (e instanceof CommitFailedError) return true;
+    if (
+      e instanceof CommitFailedError ||
+      e instanceof RebalanceInProgressError ||
+      e instanceof MemberFencedError ||
+      e instanceof UnknownMemberError
+    ) {
+      return true;
+    }
     const type = (e as { type?: string }).type;
     if (type !== undefined && REBALANCE_ERROR_TYPES.has(type)) return true;
     e = (e as { cause?: unknown }).cause;

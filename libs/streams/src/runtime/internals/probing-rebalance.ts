@@ -1,5 +1,3 @@
-import { cancelGroupRejoin, requestGroupRejoin } from './kafkajs/group-rejoin';
-
 /**
  * Triggers the probing rebalance the group leader asked for (warm-up replicas placed,
  * so warmed-up tasks can move to their intended owner): once per probing time, since a rejoin
@@ -8,7 +6,6 @@ import { cancelGroupRejoin, requestGroupRejoin } from './kafkajs/group-rejoin';
 export class ProbingRebalance {
   private timer: NodeJS.Timeout | undefined;
   private probedAt: number | undefined;
-  private pending: { groupId: string; memberId: string } | undefined;
 
   constructor(private readonly probe: () => Promise<void>) {}
 
@@ -28,21 +25,9 @@ export class ProbingRebalance {
     this.timer.unref();
   }
 
-  /**
-   * Asks kafkajs to rejoin the group as the same member ({@link requestGroupRejoin}); false
-   * when it cannot (a kafkajs of another version).
-   */
-  rejoin(groupId: string, memberId: string): boolean {
-    if (!requestGroupRejoin(groupId, memberId)) return false;
-    this.pending = { groupId, memberId };
-    return true;
-  }
-
-  /** Drops the pending probe, and a rejoin request not answered yet (the thread stops). */
+  /** Drops the pending probe (the thread stops). */
   cancel(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.pending) cancelGroupRejoin(this.pending.groupId, this.pending.memberId);
-    this.pending = undefined;
   }
 }

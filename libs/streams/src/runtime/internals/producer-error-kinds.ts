@@ -1,6 +1,11 @@
 // The Kafka errors of a producer that the engine tells apart, by Kafka error name, and the
 // port's typed error for each: shared by the RecordProducer adapters, which find the names in
 // their client's errors.
+import {
+  GROUP_MOVED_ON_ERRORS,
+  groupMovedOnError,
+  isGroupMovedOnErrorName,
+} from './group-error-names';
 import { CommitFailedError } from '../../errors/internals/commit-failed.error';
 import {
   KafkaAuthorizationError,
@@ -23,12 +28,7 @@ export const ABORTED_TRANSACTION_ERRORS = ['TRANSACTION_ABORTABLE', 'INVALID_TXN
 /** Kafka errors of records larger than the topic or broker accepts. */
 export const TOO_LARGE_ERRORS = ['MESSAGE_TOO_LARGE', 'RECORD_LIST_TOO_LARGE'] as const;
 /** Kafka errors of offsets refused because the group moved on (KIP-447 checks). */
-export const COMMIT_FAILED_ERRORS = [
-  'ILLEGAL_GENERATION',
-  'UNKNOWN_MEMBER_ID',
-  'FENCED_INSTANCE_ID',
-  'REBALANCE_IN_PROGRESS',
-] as const;
+export const COMMIT_FAILED_ERRORS = GROUP_MOVED_ON_ERRORS;
 /** Authorization errors, and what each refuses. */
 export const AUTHORIZATION_ERRORS: Readonly<Record<string, KafkaAuthorizationResource>> = {
   TOPIC_AUTHORIZATION_FAILED: 'topic',
@@ -45,6 +45,8 @@ export interface ProducerErrorContext {
   readonly topics: readonly string[];
   /** The group of a `sendOffsetsToTransaction`. */
   readonly groupId?: string;
+  /** The member id sent with those offsets (KIP-447), when known. */
+  readonly memberId?: string;
 }
 
 /**
@@ -81,7 +83,10 @@ export function typedProducerError(
   if (name) return new RecordTooLargeError(topics, name, options);
   if (context.groupId !== undefined) {
     name = find(COMMIT_FAILED_ERRORS);
-    if (name) return new CommitFailedError(context.groupId, name, options);
+    if (isGroupMovedOnErrorName(name)) {
+      const cause = groupMovedOnError(name, context.groupId, context.memberId ?? '', error);
+      return new CommitFailedError(context.groupId, { cause });
+    }
   }
   if (find([UNKNOWN_TOPIC])) return new UnknownTopicError(topics, options);
   return undefined;

@@ -7,6 +7,7 @@ import type { RecordCache } from '../../state/internals/record-cache';
 import { chooseRocksDBEngineFor } from '../../state/internals/rocksdb-engine-choice';
 import { ActiveTaskManager } from './active-task-manager';
 import { kafkajsAssignedReaderFactory } from './kafkajs/kafkajs-assigned-reader';
+import { kafkajsGroupConsumerFactory } from './kafkajs/kafkajs-group-consumer';
 import { kafkajsRecordProducerFactory } from './kafkajs/kafkajs-record-producer';
 import type { StateDirectory } from './state-directory';
 import type { StateLogger } from '../state-logger';
@@ -100,7 +101,7 @@ export function createStreamThread(options: StreamThreadFactoryOptions): StreamT
     log: (m) => logger.warn(m),
   };
   const thread = new StreamThread({
-    kafka,
+    groupConsumers: kafkajsGroupConsumerFactory(kafka),
     config,
     sourceTopics: topology
       .subtopologies()

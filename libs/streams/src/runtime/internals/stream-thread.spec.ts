@@ -3,6 +3,7 @@ import type { Kafka } from 'kafkajs';
 import { encodeInfo, type AssignmentInfo } from '../../cluster/internals/assignment-info';
 import { cancelGroupRejoin, groupRejoinPending } from './kafkajs/group-rejoin';
 import { AssignerProtocol } from './kafkajs/kafkajs';
+import { kafkajsGroupConsumerFactory } from './kafkajs/kafkajs-group-consumer';
 import { StreamThread, type StreamThreadOptions } from './stream-thread';
 
 /** A kafkajs consumer double: records calls and lets the test emit its instrumentation events. */
@@ -61,7 +62,7 @@ function thread() {
     onShutdownRequested: jest.fn(),
   };
   const options = {
-    kafka,
+    groupConsumers: kafkajsGroupConsumerFactory(kafka),
     config: {
       applicationId: 'app',
       sessionTimeoutMs: 10_000,

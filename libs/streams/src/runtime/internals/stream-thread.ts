@@ -1,17 +1,16 @@
-import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
-import type { AssignmentInfo } from '../../cluster/internals/assignment-info';
-import {
-  streamsPartitionAssignor,
-  type StreamsAssignorContext,
-} from './streams-partition-assignor';
+import { decodeInfo, type AssignmentInfo } from '../../cluster/internals/assignment-info';
+import { streamsGroupAssignor, type StreamsAssignorContext } from './streams-partition-assignor';
+import type {
+  GroupAssignment,
+  GroupConsumer,
+  GroupConsumerFactory,
+  GroupFetchedBatch,
+} from './group-consumer';
 import { InputPause } from './input-pause';
-import { readOwnAssignment } from './own-assignment';
 import { ProbingRebalance } from './probing-rebalance';
-import { RevocationCommit } from './revocation-commit';
 import type { ActiveTaskEntry, ActiveTaskManager } from './active-task-manager';
-import { commitFailureAction, isFencedError, isRebalanceError } from './commit-failure';
+import { commitFailureAction, isFencedError } from './commit-failure';
 import type { StandbyTaskManager } from './standby-task-manager';
-import type { ConsumedRecord } from './consumed-record';
 import type { ResolvedStreamsConfig } from '../streams-config';
 import type { StateLogger } from '../state-logger';
 
@@ -31,7 +30,8 @@ export interface StreamThreadListener {
 
 /** Options of a {@link StreamThread}. */
 export interface StreamThreadOptions {
-  readonly kafka: Kafka;
+  /** Creates the thread's member of the application's group (the client's adapter). */
+  readonly groupConsumers: GroupConsumerFactory;
   readonly config: ResolvedStreamsConfig;
   readonly sourceTopics: readonly string[];
   readonly tasks: ActiveTaskManager;
@@ -42,15 +42,15 @@ export interface StreamThreadOptions {
 }
 
 /**
- * The processing loop: one kafkajs consumer in the application's group (with the streams
+ * The processing loop: one group consumer in the application's group (with the streams
  * assignor), feeding fetched batches to their tasks, committing on `commit.interval.ms`, and
- * flushing and committing before the group rebalances (kafkajs' eager protocol has no
- * revocation callback, so the loop commits as soon as it sees the rebalance).
+ * flushing and committing before the group rebalances (as soon as the loop sees the rebalance,
+ * and in the consumer's `onRevoking`, before the member rejoins).
  *
  * Work is serialized: a batch, a commit, a punctuation or an assignment change never overlap.
  */
 export class StreamThread {
-  private consumer: Consumer | undefined;
+  private consumer: GroupConsumer | undefined;
   private work: Promise<unknown> = Promise.resolve();
   private assignmentReady: Promise<void> = Promise.resolve();
   private memberId: string | undefined;
@@ -65,10 +65,6 @@ export class StreamThread {
   private readonly taskByPartition = new Map<string, string>();
   private generationInfo: AssignmentInfo | undefined;
   private readonly probing = new ProbingRebalance(() => this.probe());
-  private readonly revocation = new RevocationCommit(
-    () => this.options.config,
-    () => (this.stopping || this.failed ? Promise.resolve() : this.serialized(() => this.commit())),
-  );
   /** Closing tasks another member took over, before rejoining (see onTasksMigrated). */
   private migrating = false;
 
@@ -88,49 +84,35 @@ export class StreamThread {
   }
 
   async start(): Promise<void> {
-    const { kafka, config, sourceTopics } = this.options;
-    const consumer = kafka.consumer({
+    const { config, sourceTopics } = this.options;
+    const consumer = this.options.groupConsumers({
       groupId: config.applicationId,
-      partitionAssigners: [streamsPartitionAssignor(this.options.assignor)],
-      sessionTimeout: config.sessionTimeoutMs,
-      heartbeatInterval: config.heartbeatIntervalMs,
-      rebalanceTimeout: Math.max(60_000, config.sessionTimeoutMs),
-      readUncommitted: false,
-      allowAutoTopicCreation: false,
-      maxWaitTimeInMs: Math.min(500, Math.max(10, config.commitIntervalMs)),
-      // kafkajs restarts a crashed consumer by itself; never once this thread is stopping.
-      retry: { retries: 10, restartOnFailure: () => Promise.resolve(!this.stopping) },
+      assignor: streamsGroupAssignor(this.options.assignor),
+      sessionTimeoutMs: config.sessionTimeoutMs,
+      heartbeatIntervalMs: config.heartbeatIntervalMs,
+      rebalanceTimeoutMs: Math.max(60_000, config.sessionTimeoutMs),
+      maxWaitTimeMs: Math.min(500, Math.max(10, config.commitIntervalMs)),
     });
     this.consumer = consumer;
-    consumer.on(consumer.events.REBALANCING, () => {
-      if (this.stopping) return;
-      this.rebalancePending = true;
-      this.options.listener.onRebalancing();
-    });
-    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
-      if (this.stopping) {
-        // A restart kafkajs scheduled after a crash raced this thread's stop (its stop() only
-        // clears a restart timer that has not fired yet): this zombie member would take
-        // partitions and drive the client's state from a stopped thread. Leave the group.
-        void consumer.disconnect().catch(() => undefined);
-        return;
-      }
-      this.rebalancePending = false;
-      this.memberId = payload.memberId;
-      this.revocation.joined(payload.memberId);
-      const resume = this.inputPause.pause(consumer, payload.memberAssignment);
-      this.assignmentReady = this.serialized(() => this.applyAssignment(payload.memberId, resume));
-      this.assignmentReady.catch((error: unknown) => this.fail(error));
-    });
-    // A completed fetch (even an empty one) shows the poll loop is alive.
-    consumer.on(consumer.events.FETCH, () => (this.lastProgress = Date.now()));
-    consumer.on(consumer.events.CRASH, ({ payload }) => {
-      if (!this.stopping && !payload.restart) this.fail(payload.error);
-    });
-    await consumer.connect();
     await this.options.tasks.start();
-    await consumer.subscribe({ topics: [...sourceTopics], fromBeginning: true });
-    await this.runConsumer(consumer);
+    await consumer.start({
+      topics: sourceTopics,
+      handleBatch: (batch) => this.onBatch(batch),
+      listener: {
+        onRebalancing: () => {
+          if (this.stopping) return;
+          this.rebalancePending = true;
+          this.options.listener.onRebalancing();
+        },
+        onRevoking: () => this.onRevoking(),
+        onAssigned: (assignment) => this.onAssigned(assignment),
+        // A completed fetch (even an empty one) shows the poll loop is alive.
+        onFetch: () => (this.lastProgress = Date.now()),
+        onFailed: (error) => {
+          if (!this.stopping) this.fail(error);
+        },
+      },
+    });
     const tick = Math.max(10, Math.min(1000, config.commitIntervalMs));
     this.timer = setInterval(() => void this.onTick(), tick);
     this.timer.unref();
@@ -142,7 +124,6 @@ export class StreamThread {
     this.stopping = true;
     if (this.timer) clearInterval(this.timer);
     this.probing.cancel();
-    this.revocation.stop();
     const consumer = this.consumer;
     if (!consumer) return;
     // Batches arriving from now on are ignored (see onBatch); commit while still a member.
@@ -157,31 +138,36 @@ export class StreamThread {
       await this.options.tasks.closeAll(!this.failed);
       await this.options.standbys.closeAll();
     });
-    await consumer.stop().catch(() => undefined);
-    await consumer.disconnect().catch(() => undefined);
+    await consumer.close();
   }
 
-  private async onBatch({
-    batch,
-    resolveOffset,
-    heartbeat,
-    isRunning,
-    isStale,
-  }: EachBatchPayload): Promise<void> {
-    await this.waitForAssignment(heartbeat);
-    if (!isRunning() || isStale() || this.stopping || this.failed) return;
+  /** The member joined a generation: hold its input back and apply the assignment. */
+  private onAssigned(assignment: GroupAssignment): void {
+    if (this.stopping) return;
+    this.rebalancePending = false;
+    this.memberId = assignment.memberId;
+    const resume = this.inputPause.pause(this.consumer!, assignment.partitions);
+    this.assignmentReady = this.serialized(() => this.applyAssignment(assignment, resume));
+    this.assignmentReady.catch((error: unknown) => this.fail(error));
+  }
+
+  /** Before the member rejoins, while its generation may still commit: commit what was processed. */
+  private async onRevoking(): Promise<void> {
+    if (this.stopping || this.failed) return;
+    await this.serialized(() => this.commit()).catch((e: unknown) =>
+      this.options.logger.warn(`commit before rebalance failed: ${String(e)}`),
+    );
+  }
+
+  /** Processes one fetched batch; true once its records are processed (the position moves). */
+  private async onBatch(batch: GroupFetchedBatch): Promise<boolean> {
+    await this.waitForAssignment(() => batch.heartbeat());
+    if (!batch.isCurrent() || this.stopping || this.failed) return false;
     const taskId = this.taskByPartition.get(`${batch.topic}\u0000${batch.partition}`);
     const entry = taskId === undefined ? undefined : this.options.tasks.get(taskId);
-    if (!entry || batch.messages.length === 0) return;
-    const records: ConsumedRecord[] = batch.messages.map((m) => ({
-      topic: batch.topic,
-      partition: batch.partition,
-      offset: Number(m.offset),
-      timestamp: Number(m.timestamp),
-      key: m.key ?? null,
-      value: m.value ?? null,
-      headers: (m.headers ?? {}) as ConsumedRecord['headers'],
-    }));
+    if (!entry) return false;
+    const { records } = batch;
+    let consumed = false;
     await this.serialized(async () => {
       // A fetch can hold tens of thousands of records: process it in slices (like Kafka
       // Streams' max.poll.records) so commits keep their interval (100 ms under exactly-once).
@@ -193,25 +179,12 @@ export class StreamThread {
       }
       // Markers after the last record: the position (and the next commit) moves past them.
       const last = records[records.length - 1].offset;
-      entry.task.offsets.skipTo(batch.topic, batch.partition, last, Number(batch.lastOffset()) + 1);
-      resolveOffset(batch.lastOffset());
+      entry.task.offsets.skipTo(batch.topic, batch.partition, last, batch.nextOffset);
+      consumed = true;
     }).catch((error: unknown) => this.fail(error));
     this.lastBatchAt = Date.now();
     this.lastProgress = this.lastBatchAt;
-    if (this.failed) return;
-    try {
-      await heartbeat();
-    } catch (error) {
-      // kafkajs has no revocation callback: a heartbeat answered REBALANCE_IN_PROGRESS inside
-      // the batch is the moment to commit, while this generation may still commit, so the next
-      // owner starts exactly where this one stopped. kafkajs then rejoins.
-      if (isRebalanceError(error)) {
-        await this.serialized(() => this.commit()).catch((e: unknown) =>
-          this.options.logger.warn(`commit before rebalance failed: ${String(e)}`),
-        );
-      }
-      throw error;
-    }
+    return consumed && !this.failed;
   }
 
   private async onTick(): Promise<void> {
@@ -250,8 +223,11 @@ export class StreamThread {
     }
   }
 
-  private async applyAssignment(memberId: string, resumeInput: () => void): Promise<void> {
-    const info = await readOwnAssignment(this.consumer!, memberId);
+  private async applyAssignment(
+    assignment: GroupAssignment,
+    resumeInput: () => void,
+  ): Promise<void> {
+    const info = decodeInfo<AssignmentInfo>(await assignment.userData());
     if (info.error === 'SHUTDOWN_APPLICATION') {
       this.options.listener.onShutdownRequested();
       return;
@@ -299,8 +275,7 @@ export class StreamThread {
   async rejoin(): Promise<void> {
     const consumer = this.consumer;
     if (!consumer || this.stopping) return;
-    await consumer.stop();
-    await this.runConsumer(consumer);
+    await consumer.rejoin();
   }
 
   /**
@@ -314,19 +289,7 @@ export class StreamThread {
     this.options.logger.info('probing rebalance: rejoining the group so warmed-up tasks can move');
     await this.serialized(() => this.commit()).catch(() => undefined);
     if (this.stopping || !this.memberId) return;
-    if (this.probing.rejoin(this.options.config.applicationId, this.memberId)) return;
-    await consumer.stop(); // kafkajs of another version: leaving is the only way left
-    if (this.stopping) return;
-    await this.runConsumer(consumer);
-  }
-
-  private async runConsumer(consumer: Consumer): Promise<void> {
-    await consumer.run({
-      autoCommit: false,
-      eachBatchAutoResolve: false,
-      partitionsConsumedConcurrently: 1,
-      eachBatch: (payload) => this.onBatch(payload),
-    });
+    await consumer.enforceRebalance();
   }
 
   private async waitForAssignment(heartbeat: () => Promise<void>): Promise<void> {

@@ -1,17 +1,10 @@
-import type { PartitionAssigner } from 'kafkajs';
-import { AssignerProtocol } from './kafkajs/kafkajs';
 import {
   decodeInfo,
   encodeInfo,
   type AssignmentInfo,
   type SubscriptionInfo,
 } from '../../cluster/internals/assignment-info';
-import {
-  streamsPartitionAssignor,
-  type StreamsAssignorContext,
-} from './streams-partition-assignor';
-
-type Assigner = ReturnType<PartitionAssigner>;
+import { streamsGroupAssignor, type StreamsAssignorContext } from './streams-partition-assignor';
 
 function assigner(endOffsets: () => Promise<Record<string, number>>) {
   const log = jest.fn();
@@ -27,23 +20,13 @@ function assigner(endOffsets: () => Promise<Record<string, number>>) {
     probingRebalanceIntervalMs: 4000,
     log,
   };
-  const cluster = {
-    refreshMetadata: async () => undefined,
-    findTopicPartitionMetadata: () => [{ partitionId: 0 }, { partitionId: 1 }],
-  };
-  const build = streamsPartitionAssignor(context) as unknown as (o: {
-    cluster: typeof cluster;
-  }) => Assigner;
-  return { assignor: build({ cluster }), log };
+  return { assignor: streamsGroupAssignor(context), log };
 }
 
 const member = (memberId: string, info: Omit<SubscriptionInfo, 'version'>) => ({
   memberId,
-  memberMetadata: AssignerProtocol.MemberMetadata.encode({
-    version: 1,
-    topics: ['input'],
-    userData: encodeInfo({ version: 1, ...info }),
-  }),
+  topics: ['input'],
+  userData: encodeInfo({ version: 1, ...info }),
 });
 
 async function assign(
@@ -60,20 +43,15 @@ async function assign(
       }),
       member('m-b', { processId: 'b', taskOffsetSums: {}, previousActive: [] }),
     ],
-    topics: ['input'],
+    partitionCounts: new Map([['input', 2]]),
   });
   const byMember = new Map(
-    result.map(({ memberId, memberAssignment }) => [
-      memberId,
-      decodeInfo<AssignmentInfo>(
-        AssignerProtocol.MemberAssignment.decode(memberAssignment)!.userData,
-      ),
-    ]),
+    result.map(({ memberId, userData }) => [memberId, decodeInfo<AssignmentInfo>(userData)]),
   );
   return { byMember, log };
 }
 
-describe('streamsPartitionAssignor', () => {
+describe('streamsGroupAssignor', () => {
   it('warms a new client up instead of moving a task to it cold', async () => {
     const { byMember } = await assign(async () => ({ '0_0': 4120, '0_1': 3880 }));
     expect(byMember.get('m-a')).toMatchObject({ active: ['0_0', '0_1'], standby: [] });

@@ -1,5 +1,4 @@
-import type { PartitionAssigner } from 'kafkajs';
-import { AssignerProtocol } from './kafkajs/kafkajs';
+import type { GroupAssignor, GroupMemberAssignment, TopicPartitions } from './group-consumer';
 import {
   compareTaskIds,
   assignTasks,
@@ -32,38 +31,27 @@ export interface StreamsAssignorContext {
 }
 
 /**
- * The kafkajs partition assigner of a streams application (Kafka Streams'
- * `StreamsPartitionAssignor`): members send their process id, endpoint and local state in the
- * subscription; the leader groups partitions into tasks (one per sub-topology and partition),
- * assigns active, standby and warm-up tasks ({@link assignTasks}) and sends every member the
- * whole host map. kafkajs drops a member's own assignment user data, so members read it back
- * with `describeGroup` after joining.
+ * The group assignor of a streams application (Kafka Streams' `StreamsPartitionAssignor`),
+ * client-neutral: a group consumer adapter runs it in its client's group protocol. Members send
+ * their process id, endpoint and local state in the subscription user data; the leader groups
+ * partitions into tasks (one per sub-topology and partition), assigns active, standby and
+ * warm-up tasks ({@link assignTasks}) and sends every member the whole host map in its
+ * assignment user data.
  *
  * Errors: sub-topology sources with different partition counts fail the assignment with a
  * message naming the topics (fix the topics; co-partitioning is required).
  */
-export function streamsPartitionAssignor(context: StreamsAssignorContext): PartitionAssigner {
-  return ({ cluster }) => ({
+export function streamsGroupAssignor(context: StreamsAssignorContext): GroupAssignor {
+  return {
     name: STREAMS_ASSIGNOR_NAME,
-    version: 1,
-    protocol: ({ topics }) => ({
-      name: STREAMS_ASSIGNOR_NAME,
-      metadata: AssignerProtocol.MemberMetadata.encode({
-        version: 1,
-        topics,
-        userData: encodeInfo(context.subscription()),
-      }),
-    }),
-    assign: async ({ members }) => {
+    subscriptionUserData: () => encodeInfo(context.subscription()),
+    assign: async ({ members, partitionCounts }) => {
       const subtopologies = context.subtopologies();
-      await cluster.refreshMetadata();
       const tasks: string[] = [];
       const stateful = new Set<string>();
       const partitionsOf = new Map<string, { topic: string; partition: number }[]>();
       for (const sub of subtopologies) {
-        const counts = sub.sourceTopics.map(
-          (topic) => cluster.findTopicPartitionMetadata(topic).length,
-        );
+        const counts = sub.sourceTopics.map((topic) => partitionCounts.get(topic) ?? 0);
         const count = Math.max(0, ...counts);
         if (counts.some((c) => c !== count)) {
           throw new Error(
@@ -85,8 +73,7 @@ export function streamsPartitionAssignor(context: StreamsAssignorContext): Parti
 
       const byProcess = new Map<string, { info: SubscriptionInfo; memberIds: string[] }>();
       for (const member of members) {
-        const metadata = AssignerProtocol.MemberMetadata.decode(member.memberMetadata);
-        const info = decodeInfo<SubscriptionInfo>(metadata?.userData);
+        const info = decodeInfo<SubscriptionInfo>(member.userData);
         const entry = byProcess.get(info.processId) ?? { info, memberIds: [] };
         entry.memberIds.push(member.memberId);
         byProcess.set(info.processId, entry);
@@ -101,20 +88,17 @@ export function streamsPartitionAssignor(context: StreamsAssignorContext): Parti
           standby: [],
         }));
         return [...byProcess.values()].flatMap(({ info, memberIds }) =>
-          memberIds.map((memberId) => ({
+          memberIds.map((memberId): GroupMemberAssignment => ({
             memberId,
-            memberAssignment: AssignerProtocol.MemberAssignment.encode({
+            partitions: [],
+            userData: encodeInfo({
               version: 1,
-              assignment: {},
-              userData: encodeInfo({
-                version: 1,
-                processId: info.processId,
-                active: [],
-                standby: [],
-                warmup: [],
-                hosts,
-                error: 'SHUTDOWN_APPLICATION',
-              }),
+              processId: info.processId,
+              active: [],
+              standby: [],
+              warmup: [],
+              hosts,
+              error: 'SHUTDOWN_APPLICATION',
             }),
           })),
         );
@@ -164,14 +148,20 @@ export function streamsPartitionAssignor(context: StreamsAssignorContext): Parti
       return clients.flatMap((client) => {
         const mine = result.clients.get(client.processId)!;
         // One stream thread per process: its first member gets the tasks.
-        return client.memberIds.map((memberId, index) => {
+        return client.memberIds.map((memberId, index): GroupMemberAssignment => {
           const active = index === 0 ? mine.active : [];
-          const assignment: Record<string, number[]> = {};
+          const assignment = new Map<string, number[]>();
           for (const task of [...active].sort(compareTaskIds)) {
             for (const { topic, partition } of partitionsOf.get(task)!) {
-              (assignment[topic] ??= []).push(partition);
+              let partitions = assignment.get(topic);
+              if (!partitions) assignment.set(topic, (partitions = []));
+              partitions.push(partition);
             }
           }
+          const partitions: TopicPartitions[] = [...assignment].map(([topic, ids]) => ({
+            topic,
+            partitions: ids,
+          }));
           const info: AssignmentInfo = {
             version: 1,
             processId: client.processId,
@@ -181,16 +171,9 @@ export function streamsPartitionAssignor(context: StreamsAssignorContext): Parti
             hosts,
             probingRebalanceAtMs,
           };
-          return {
-            memberId,
-            memberAssignment: AssignerProtocol.MemberAssignment.encode({
-              version: 1,
-              assignment,
-              userData: encodeInfo(info),
-            }),
-          };
+          return { memberId, partitions, userData: encodeInfo(info) };
         });
       });
     },
-  });
+  };
 }

@@ -2,6 +2,7 @@
 export interface HeartbeatingConsumerGroup {
   readonly groupId: string;
   readonly memberId: string | null;
+  readonly generationId?: number | null;
   heartbeat(options: { interval: number }): Promise<void>;
   joinAndSync(): Promise<void>;
 }
@@ -11,6 +12,8 @@ export type RebalanceErrorFactory = (message: string) => Error;
 
 const requested = new Set<string>();
 const beforeRejoin = new Map<string, { hook: () => Promise<void>; timeoutMs: number }>();
+/** Groups inside `joinAndSync`, by group id: kafkajs emits GROUP_JOIN from there. */
+const joining = new Map<string, Set<HeartbeatingConsumerGroup>>();
 let installed = false;
 
 const key = (groupId: string, memberId: string): string => `${groupId}\u0000${memberId}`;
@@ -56,9 +59,30 @@ export function installGroupRejoin(
       await Promise.race([entry.hook().catch(() => undefined), timeout]);
       clearTimeout(timer);
     }
-    return joinAndSync.call(this);
+    let groups = joining.get(this.groupId);
+    if (!groups) joining.set(this.groupId, (groups = new Set()));
+    groups.add(this);
+    try {
+      return await joinAndSync.call(this);
+    } finally {
+      groups.delete(this);
+      if (groups.size === 0 && joining.get(this.groupId) === groups) joining.delete(this.groupId);
+    }
   };
   installed = true;
+}
+
+/**
+ * The generation the member `memberId` of `groupId` is joining: valid inside kafkajs'
+ * GROUP_JOIN event, which kafkajs emits (with no generation id) at the end of the patched
+ * `joinAndSync`. `undefined` without the patch or outside the event.
+ */
+export function joiningGeneration(groupId: string, memberId: string): number | undefined {
+  for (const group of joining.get(groupId) ?? []) {
+    if (group.memberId === memberId && typeof group.generationId === 'number')
+      return group.generationId;
+  }
+  return undefined;
 }
 
 /**

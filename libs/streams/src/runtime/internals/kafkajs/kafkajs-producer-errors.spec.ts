@@ -1,6 +1,9 @@
 import { KafkaJSNonRetriableError, KafkaJSProtocolError } from 'kafkajs';
 import { CommitFailedError } from '../../../errors/internals/commit-failed.error';
 import { KafkaAuthorizationError } from '../../../errors/internals/kafka-authorization.error';
+import { MemberFencedError } from '../../../errors/internals/member-fenced.error';
+import { RebalanceInProgressError } from '../../../errors/internals/rebalance-in-progress.error';
+import { UnknownMemberError } from '../../../errors/internals/unknown-member.error';
 import { ProducerFencedError } from '../../../errors/internals/producer-fenced.error';
 import { RecordTooLargeError } from '../../../errors/internals/record-too-large.error';
 import { TransactionAbortedError } from '../../../errors/internals/transaction-aborted.error';
@@ -21,7 +24,6 @@ describe('typedKafkajsProducerError', () => {
     [48, TransactionAbortedError, 'INVALID_TXN_STATE'],
     [10, RecordTooLargeError, 'MESSAGE_TOO_LARGE'],
     [18, RecordTooLargeError, 'RECORD_LIST_TOO_LARGE'],
-    [22, CommitFailedError, 'ILLEGAL_GENERATION'],
   ])('types Kafka error %i, also when kafkajs kept only its message', (code, type, name) => {
     const protocol = createErrorFromCode(code);
     for (const error of [protocol, new KafkaJSNonRetriableError(protocol)]) {
@@ -30,6 +32,25 @@ describe('typedKafkajsProducerError', () => {
       expect(typed).toMatchObject({ kafkaError: name, cause: error });
     }
   });
+
+  it.each([
+    [22, MemberFencedError, { reason: 'illegal-generation' }],
+    [82, MemberFencedError, { reason: 'fenced-instance-id' }],
+    [25, UnknownMemberError, { groupId: 'app' }],
+    [27, RebalanceInProgressError, { groupId: 'app' }],
+  ])(
+    'types Kafka error %i of offsets as CommitFailedError caused by the group error',
+    (code, type, fields) => {
+      const protocol = createErrorFromCode(code);
+      for (const error of [protocol, new KafkaJSNonRetriableError(protocol)]) {
+        const typed = typedKafkajsProducerError(error, context) as CommitFailedError;
+        expect(typed).toBeInstanceOf(CommitFailedError);
+        expect(typed.groupId).toBe('app');
+        expect(typed.cause).toBeInstanceOf(type);
+        expect(typed.cause).toMatchObject({ ...fields, cause: error });
+      }
+    },
+  );
 
   it('types authorization and unknown topics, and leaves other errors as they are', () => {
     const topic = typedKafkajsProducerError(createErrorFromCode(29), context);

@@ -132,7 +132,7 @@ export class PlatformaticRecordProducer implements RecordProducer {
     if (!this.transaction || !this.offsets) throw new Error('no transaction is open');
     if (offsets.length === 0) return;
     await this.offsets.send(offsets, group).catch((error: unknown) => {
-      throw this.typed(error, [...new Set(offsets.map((o) => o.topic))], group.groupId);
+      throw this.typed(error, [...new Set(offsets.map((o) => o.topic))], group);
     });
   }
 
@@ -212,13 +212,17 @@ export class PlatformaticRecordProducer implements RecordProducer {
     if (this.fenced) throw this.fenced;
   }
 
-  private typed(error: unknown, topics: readonly string[], groupId?: string): unknown {
+  private typed(
+    error: unknown,
+    topics: readonly string[],
+    group?: Pick<ConsumerGroupMetadata, 'groupId' | 'memberId'>,
+  ): unknown {
     const typed = typedPlatformaticProducerError(
       error,
       {
         transactionalId: this.transactionalId,
         topics,
-        ...(groupId !== undefined ? { groupId } : {}),
+        ...(group !== undefined ? { groupId: group.groupId, memberId: group.memberId } : {}),
       },
       this.brokers,
     );

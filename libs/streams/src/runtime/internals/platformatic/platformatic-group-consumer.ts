@@ -1,0 +1,368 @@
+import { groupMovedOnError, isGroupMovedOnErrorName } from '../group-error-names';
+import { kGetApi, kGetConnection, type BaseOptions, type Connection } from '@platformatic/kafka';
+import { CommitFailedError } from '../../../errors/internals/commit-failed.error';
+import { MemberFencedError } from '../../../errors/internals/member-fenced.error';
+import { PartitionOffsetOutOfRangeError } from '../../../errors/internals/partition-offset-out-of-range.error';
+import { RebalanceInProgressError } from '../../../errors/internals/rebalance-in-progress.error';
+import { UnknownMemberError } from '../../../errors/internals/unknown-member.error';
+import type { AssignedPartitionReader } from '../assigned-partition-reader';
+import type {
+  GroupConsumer,
+  GroupConsumerFactory,
+  GroupConsumerOptions,
+  GroupConsumerStart,
+  GroupMetadata,
+  TopicPartitionOffset,
+  TopicPartitions,
+} from '../group-consumer';
+import { platformaticAssignedReaderFactory } from './platformatic-assigned-reader';
+import { PlatformaticGroupMember, type ReceivedAssignment } from './platformatic-group-member';
+
+const key = (topic: string, partition: number): string => `${topic}\u0000${partition}`;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Consecutive failed fetches after which the fetch loop gives up and reports the last error. */
+const MAX_FETCH_FAILURES = 20;
+
+/**
+ * The @platformatic/kafka adapter of {@link GroupConsumer}. platformatic's consumer stream
+ * always runs its own group protocol and assignor, so the adapter uses platformatic only for
+ * group membership ({@link PlatformaticGroupMember}: `joinGroup`, its heartbeats and the
+ * rejoins the coordinator asks for, `leaveGroup`), with the engine's assignor and per-member
+ * assignment user data in the JoinGroup/SyncGroup requests, and fetches the assignment itself
+ * with the engine's reader by assignment (`platformaticAssignedReaderFactory`: read_committed,
+ * CRC-checked, aborted transactions filtered) from the committed offsets, else the log start.
+ * Offsets are committed with platformatic's OffsetCommit API in the generation the member
+ * received: platformatic's own `commit` rejoins and commits again in the next generation when
+ * the group rebalanced, which would write offsets of partitions the member may have lost.
+ *
+ * `enforceRebalance` sends a JoinGroup with the member's id (platformatic's `joinGroup`); the
+ * coordinator rebalances when the leader rejoins or the subscription changed.
+ */
+export class PlatformaticGroupConsumer implements GroupConsumer {
+  private member: PlatformaticGroupMember | undefined;
+  private reader: AssignedPartitionReader | undefined;
+  private start$: GroupConsumerStart | undefined;
+  private received: ReceivedAssignment | undefined;
+  private current: ReceivedAssignment | undefined;
+  private rebalancing = false;
+  private closing = false;
+  private loop: Promise<void> = Promise.resolve();
+  private readonly positions = new Map<string, number>();
+  private readonly paused = new Set<string>();
+
+  constructor(
+    private readonly clientOptions: BaseOptions,
+    private readonly options: GroupConsumerOptions,
+  ) {}
+
+  get groupId(): string {
+    return this.options.groupId;
+  }
+
+  async start(start: GroupConsumerStart): Promise<void> {
+    const { options } = this;
+    const { listener } = start;
+    this.start$ = start;
+    const member = new PlatformaticGroupMember(
+      {
+        ...this.clientOptions,
+        groupId: options.groupId,
+        sessionTimeout: options.sessionTimeoutMs,
+        heartbeatInterval: options.heartbeatIntervalMs,
+        rebalanceTimeout: options.rebalanceTimeoutMs,
+        autocommit: false,
+        protocols: [{ name: options.assignor.name, version: 1 }],
+        protocolsMetadata: () => Promise.resolve(options.assignor.subscriptionUserData()),
+      },
+      {
+        beforeRejoin: () => {
+          this.markRebalancing();
+          return listener.onRevoking();
+        },
+        assign: (members) => this.assign(members),
+        received: (assignment) => (this.received = assignment),
+      },
+      options.sessionTimeoutMs / 2,
+    );
+    this.member = member;
+    member.topics.trackAll(...start.topics);
+    member.on('consumer:group:rebalance', () => this.markRebalancing());
+    member.on('consumer:group:join', () => this.onJoined());
+    // platformatic emits 'error' when a rejoin it started by itself failed for good.
+    member.on('error', (error: Error) => {
+      if (!this.closing) listener.onFailed(error);
+    });
+    this.reader = platformaticAssignedReaderFactory(this.clientOptions)({
+      maxWaitTimeMs: options.maxWaitTimeMs,
+    });
+    await member.joinGroup({});
+    this.loop = this.fetchLoop();
+  }
+
+  pause(partitions: readonly TopicPartitions[]): void {
+    for (const p of partitions) for (const n of p.partitions) this.paused.add(key(p.topic, n));
+  }
+
+  resume(partitions: readonly TopicPartitions[]): void {
+    for (const p of partitions) for (const n of p.partitions) this.paused.delete(key(p.topic, n));
+  }
+
+  seek(topic: string, partition: number, offset: number): void {
+    this.positions.set(key(topic, partition), offset);
+  }
+
+  async commitOffsets(offsets: readonly TopicPartitionOffset[]): Promise<void> {
+    const member = this.member;
+    const generation = this.current;
+    if (!member || offsets.length === 0) return;
+    if (!generation) {
+      throw new CommitFailedError(this.groupId, {
+        cause: new RebalanceInProgressError(this.groupId),
+      });
+    }
+    const topics = new Map<string, { name: string; partitions: unknown[] }>();
+    for (const { topic, partition, offset } of offsets) {
+      let entry = topics.get(topic);
+      if (!entry) topics.set(topic, (entry = { name: topic, partitions: [] }));
+      entry.partitions.push({
+        partitionIndex: partition,
+        committedOffset: BigInt(offset),
+        committedLeaderEpoch: -1,
+        committedMetadata: null,
+      });
+    }
+    try {
+      const api = await new Promise<(...args: unknown[]) => void>((resolve, reject) =>
+        member[kGetApi]('OffsetCommit', (e, a) => (e ? reject(e) : resolve(a as never))),
+      );
+      const metadata = await member.metadata({ topics: [...topics.keys()] });
+      const coordinator = metadata.brokers.get(member.coordinatorId ?? -1);
+      if (!coordinator) throw new Error(`no coordinator known for group ${this.groupId}`);
+      const connection = await new Promise<Connection>((resolve, reject) =>
+        member[kGetConnection](coordinator, (e, c) =>
+          e || !c ? reject(e ?? new Error('no connection')) : resolve(c),
+        ),
+      );
+      await new Promise<void>((resolve, reject) =>
+        api(
+          connection,
+          this.groupId,
+          generation.generationId,
+          generation.memberId,
+          null,
+          [...topics.values()],
+          (e: Error | null) => (e ? reject(e) : resolve()),
+        ),
+      );
+    } catch (error) {
+      const groupError = platformaticGroupError(this.groupId, generation.memberId, error);
+      throw groupError ? new CommitFailedError(this.groupId, { cause: groupError }) : error;
+    }
+  }
+
+  groupMetadata(): GroupMetadata | undefined {
+    const current = this.current;
+    return current
+      ? {
+          groupId: this.groupId,
+          memberId: current.memberId,
+          generationId: current.generationId,
+          groupInstanceId: null,
+        }
+      : undefined;
+  }
+
+  async enforceRebalance(): Promise<void> {
+    const member = this.member;
+    if (!member || this.closing) return;
+    void member.joinGroup({}).catch((error: Error) => {
+      if (!this.closing) this.start$?.listener.onFailed(error);
+    });
+  }
+
+  async rejoin(): Promise<void> {
+    const member = this.member;
+    if (!member || this.closing) return;
+    this.markRebalancing();
+    await this.leave(true);
+    await member.joinGroup({});
+  }
+
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    await this.loop.catch(() => undefined);
+    if (this.member) await this.leave();
+    if (this.member) await (this.member.close(true) as Promise<void>).catch(() => undefined);
+    await this.reader?.close().catch(() => undefined);
+  }
+
+  /** Leaves the group (closing the member's streams, if any); errors are thrown only if asked. */
+  private leave(throwErrors = false): Promise<void> {
+    return new Promise<void>((resolve, reject) =>
+      this.member!.leaveGroup(true, (error) => (error && throwErrors ? reject(error) : resolve())),
+    );
+  }
+
+  private markRebalancing(): void {
+    if (this.rebalancing || this.closing) return;
+    this.rebalancing = true;
+    this.start$?.listener.onRebalancing();
+  }
+
+  private onJoined(): void {
+    const assignment = this.received;
+    if (!assignment || this.closing) return;
+    this.current = assignment;
+    this.rebalancing = false;
+    // Eager protocol: positions start again from the committed offsets in every generation.
+    this.positions.clear();
+    this.start$?.listener.onAssigned({
+      memberId: assignment.memberId,
+      generationId: assignment.generationId,
+      partitions: assignment.partitions,
+      userData: () => Promise.resolve(assignment.userData),
+    });
+  }
+
+  private async assign(
+    members: Parameters<GroupConsumerOptions['assignor']['assign']>[0]['members'],
+  ) {
+    const topics = [...new Set(members.flatMap((m) => m.topics))];
+    const metadata = await this.member!.metadata({ topics, forceUpdate: true });
+    const partitionCounts = new Map<string, number>();
+    for (const topic of topics) {
+      const count = metadata.topics.get(topic)?.partitionsCount;
+      if (count) partitionCounts.set(topic, count);
+    }
+    return this.options.assignor.assign({ members, partitionCounts });
+  }
+
+  private async fetchLoop(): Promise<void> {
+    const { listener, handleBatch } = this.start$!;
+    let failures = 0;
+    while (!this.closing) {
+      const generation = this.current;
+      const wanted = (generation?.partitions ?? []).flatMap((p) =>
+        p.partitions.map((partition) => ({ topic: p.topic, partition })),
+      );
+      const active = this.rebalancing
+        ? []
+        : wanted.filter((p) => !this.paused.has(key(p.topic, p.partition)));
+      if (active.length === 0) {
+        await sleep(Math.min(100, this.options.maxWaitTimeMs));
+        continue;
+      }
+      try {
+        await this.initPositions(active);
+        const positions = active.map((p) => ({
+          ...p,
+          offset: this.positions.get(key(p.topic, p.partition))!,
+        }));
+        const fetched = await this.reader!.fetch(positions);
+        failures = 0;
+        listener.onFetch();
+        for (const part of fetched) {
+          const k = key(part.topic, part.partition);
+          const current = () => this.current === generation && !this.rebalancing && !this.closing;
+          if (!current()) break;
+          if (this.paused.has(k) || this.positions.get(k) !== part.fetchOffset) continue;
+          if (part.records.length === 0) {
+            if (part.nextOffset > part.fetchOffset) this.positions.set(k, part.nextOffset);
+            continue;
+          }
+          const consumed = await handleBatch({
+            topic: part.topic,
+            partition: part.partition,
+            // The reader by assignment decodes no record headers (changelogs need none): see the TSDoc.
+            records: part.records.map((r) => ({
+              headers: {},
+              ...r,
+              topic: part.topic,
+              partition: part.partition,
+            })),
+            nextOffset: part.nextOffset,
+            isCurrent: current,
+            heartbeat: async () => {
+              if (!current()) throw new RebalanceInProgressError(this.groupId);
+            },
+          });
+          // A seek during the batch wins over the batch's position.
+          if (consumed && this.positions.get(k) === part.fetchOffset) {
+            this.positions.set(k, part.nextOffset);
+          }
+        }
+      } catch (error) {
+        if (this.closing) return;
+        if (error instanceof PartitionOffsetOutOfRangeError) {
+          this.positions.set(
+            key(error.topic, error.partition),
+            await this.earliest(error.topic, error.partition),
+          );
+          continue;
+        }
+        if (++failures >= MAX_FETCH_FAILURES) {
+          listener.onFailed(error instanceof Error ? error : new Error(String(error)));
+          return;
+        }
+        await sleep(200);
+      }
+    }
+  }
+
+  /** Positions of partitions that have none: the committed offset, else the log start. */
+  private async initPositions(partitions: { topic: string; partition: number }[]): Promise<void> {
+    const missing = partitions.filter((p) => !this.positions.has(key(p.topic, p.partition)));
+    if (missing.length === 0) return;
+    const byTopic = new Map<string, number[]>();
+    for (const p of missing) byTopic.set(p.topic, [...(byTopic.get(p.topic) ?? []), p.partition]);
+    const committed = await this.member!.listCommittedOffsets({
+      topics: [...byTopic].map(([topic, ids]) => ({ topic, partitions: ids })),
+    });
+    for (const { topic, partition } of missing) {
+      const offset = committed.get(topic)?.[partition];
+      const position =
+        offset !== undefined && offset >= 0n
+          ? Number(offset)
+          : await this.earliest(topic, partition);
+      if (!this.positions.has(key(topic, partition)))
+        this.positions.set(key(topic, partition), position);
+    }
+  }
+
+  private async earliest(topic: string, partition: number): Promise<number> {
+    const offsets = await this.member!.listOffsets({
+      topics: [topic],
+      partitions: { [topic]: [partition] },
+      timestamp: -2n,
+    });
+    return Number(offsets.get(topic)?.[partition] ?? 0n);
+  }
+}
+
+/**
+ * The engine's typed error for a platformatic error whose protocol error (its own `apiId`, or
+ * one of its nested `errors`/`cause`) says the group moved on; `undefined` otherwise.
+ */
+export function platformaticGroupError(
+  groupId: string,
+  memberId: string,
+  error: unknown,
+): RebalanceInProgressError | MemberFencedError | UnknownMemberError | undefined {
+  const seen: unknown[] = [error];
+  for (let i = 0; i < seen.length && i < 32; i++) {
+    const e = seen[i] as { apiId?: string; errors?: unknown; cause?: unknown } | null;
+    if (!e || typeof e !== 'object') continue;
+    if (isGroupMovedOnErrorName(e.apiId))
+      return groupMovedOnError(e.apiId, groupId, memberId, error);
+    if (Array.isArray(e.errors)) seen.push(...(e.errors as unknown[]));
+    else if (e.errors && typeof e.errors === 'object') seen.push(...Object.values(e.errors));
+    if (e.cause) seen.push(e.cause);
+  }
+  return undefined;
+}
+
+/** The platformatic group consumers of a client's options (brokers, TLS, SASL, client id). */
+export function platformaticGroupConsumerFactory(clientOptions: BaseOptions): GroupConsumerFactory {
+  return (options) => new PlatformaticGroupConsumer(clientOptions, options);
+}
