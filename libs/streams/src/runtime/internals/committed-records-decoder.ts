@@ -5,11 +5,15 @@ import { CorruptRecordBatchError } from '../../errors/corrupt-record-batch.error
 import type { FetchedRecord } from './assigned-partition-reader';
 import { crc32c } from './crc32c';
 import { AbortedTransactions, type AbortedTransaction } from './read-committed-filter';
+import { addRecordHeader, type RecordHeaders } from './record-headers';
 
 /** Decompresses a batch's records for a codec id of the batch attributes (1 gzip ... 4 zstd). */
 export type RecordsDecompressor = (codec: number, compressed: Buffer) => Promise<Buffer>;
 
-/** The partition a fetch's records came from, and whether their CRCs are checked. */
+/**
+ * The partition a fetch's records came from, whether their CRCs are checked, and whether their
+ * headers are decoded.
+ */
 export interface RecordsSource {
   readonly topic: string;
   readonly partition: number;
@@ -18,6 +22,12 @@ export interface RecordsSource {
    * default true.
    */
   readonly checkCrcs?: boolean;
+  /**
+   * Whether each record's headers are decoded into its `headers` ({@link RecordHeaders}: a
+   * value per name, an array for a repeated name, `null` for a header with no value); default
+   * false: records have no `headers` (a changelog reader needs none, and skips their bytes).
+   */
+  readonly headers?: boolean;
 }
 
 /** What one fetched partition's record batches hold for a read_committed reader. */
@@ -114,6 +124,16 @@ class RecordCursor {
     return raw % 2 === 0 ? raw / 2 : -(raw + 1) / 2;
   }
 
+  /** A length-prefixed UTF-8 string (a header name); `"null"` for length -1, as kafkajs has it. */
+  string(): string {
+    const length = this.varint();
+    if (length < 0) return 'null';
+    const start = this.at;
+    this.at = start + length;
+    if (this.at > this.buffer.length) throw new RangeError('a record ends past its batch');
+    return this.buffer.toString('utf8', start, this.at);
+  }
+
   /** A length-prefixed byte field: `null` for length -1, else a view of the bytes. */
   bytes(): Buffer | null {
     const length = this.varint();
@@ -136,7 +156,22 @@ function isAbortMarker(records: Buffer): boolean {
   return key !== null && key.length >= 4 && key.readInt16BE(2) === ABORT_MARKER;
 }
 
-/** Appends the data records of one batch's (decompressed) records to `out`. */
+/** The headers of one record, the cursor at their count; it ends past them. */
+function decodeHeaders(cursor: RecordCursor, end: number): RecordHeaders {
+  const headers: RecordHeaders = {};
+  const count = cursor.varint();
+  for (let i = 0; i < count; i++) {
+    const name = cursor.string();
+    addRecordHeader(headers, name, cursor.bytes());
+  }
+  if (cursor.at > end) throw new RangeError('a record ends past its batch');
+  return headers;
+}
+
+/**
+ * Appends the data records of one batch's (decompressed) records to `out`, with their headers
+ * when `withHeaders`.
+ */
 function decodeRecords(
   records: Buffer,
   count: number,
@@ -144,6 +179,7 @@ function decodeRecords(
   baseTimestamp: number,
   /** The batch's max timestamp when its timestamps are the log's append time; else -1. */
   appendTime: number,
+  withHeaders: boolean,
   out: FetchedRecord[],
 ): void {
   const cursor = new RecordCursor(records, 0);
@@ -157,8 +193,14 @@ function decodeRecords(
     const key = cursor.bytes();
     const value = cursor.bytes();
     if (end > records.length) throw new RangeError('a record ends past its batch');
-    cursor.at = end; // past the headers, which a changelog reader does not use
-    out.push({ key, value, timestamp, offset });
+    if (withHeaders) {
+      const headers = decodeHeaders(cursor, end);
+      out.push({ key, value, timestamp, offset, headers });
+    } else {
+      out.push({ key, value, timestamp, offset });
+    }
+    cursor.at = end; // past the headers, or the end of the ones just read
+
   }
 }
 
@@ -168,9 +210,10 @@ function decodeRecords(
  * only. As Java's fetcher: an aborted transaction (from the response's list) takes effect at
  * its first offset and ends at its producer's abort marker; a transactional batch of a producer
  * whose transaction is aborted there is skipped whole; control batches are skipped. Headers are
- * not decoded. Each whole batch's CRC-32C is checked before any of its fields is used (before
- * decompressing: a compressed batch's CRC covers its compressed bytes), as Java's consumer
- * does with `check.crcs` (kafkajs checks none), unless `source.checkCrcs` is false.
+ * decoded only when `source.headers` is true (otherwise skipped unread). Each whole batch's
+ * CRC-32C is checked before any of its fields is used (before decompressing: a compressed
+ * batch's CRC covers its compressed bytes), as Java's consumer does with `check.crcs` (kafkajs
+ * checks none), unless `source.checkCrcs` is false.
  *
  * @throws CorruptRecordBatchError for a batch whose CRC does not match its bytes (nothing of
  *   the fetch is returned: fetch it again); Error for a batch in an older message format (0 or
@@ -185,6 +228,7 @@ export async function decodeCommittedRecords(
   source: RecordsSource,
 ): Promise<CommittedRecords> {
   const checkCrcs = source.checkCrcs ?? true;
+  const withHeaders = source.headers ?? false;
   const records: FetchedRecord[] = [];
   const transactions = aborted !== undefined && aborted.length > 0;
   const state = transactions ? new AbortedTransactions(aborted) : undefined;
@@ -237,7 +281,15 @@ export async function decodeCommittedRecords(
     if (control) continue;
     const appendTime =
       (attributes & LOG_APPEND_TIME_FLAG) !== 0 ? int64(batch, BATCH.maxTimestamp) : -1;
-    decodeRecords(body, count, baseOffset, int64(batch, BATCH.baseTimestamp), appendTime, records);
+    decodeRecords(
+      body,
+      count,
+      baseOffset,
+      int64(batch, BATCH.baseTimestamp),
+      appendTime,
+      withHeaders,
+      records,
+    );
   }
   return { records, batchesEnd };
 }

@@ -1,3 +1,5 @@
+import { addRecordHeader, type RecordHeaders } from '../record-headers';
+
 /** kafkajs' protocol decoder (`src/protocol/decoder.js`), the parts a record decode uses. */
 export interface KafkajsDecoder {
   buffer: Buffer;
@@ -27,7 +29,7 @@ export interface DecodedRecord {
   offset: string;
   key: Buffer | null;
   value: Buffer | null;
-  headers: Record<string, Buffer | null | (Buffer | null)[]>;
+  headers: RecordHeaders;
   isControlRecord: boolean;
   batchContext: RecordBatchContext;
 }
@@ -85,19 +87,6 @@ function readVarLong(decoder: KafkajsDecoder): number | bigint {
   return decoder.readVarLong().value;
 }
 
-function addHeader(headers: DecodedRecord['headers'], key: string, value: Buffer | null): void {
-  const current = Object.prototype.hasOwnProperty.call(headers, key) ? headers[key] : undefined;
-  const next =
-    current === undefined ? value : Array.isArray(current) ? [...current, value] : [current, value];
-  // Defined, not assigned: a header named `__proto__` is an own property, as kafkajs' spread makes it.
-  Object.defineProperty(headers, key, {
-    value: next,
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  });
-}
-
 /**
  * kafkajs 2.2.4's `src/protocol/recordBatch/record/v0/decoder.js` with the same result for
  * every record, without its cost per record: the batch's first offset and timestamp were parsed
@@ -126,7 +115,7 @@ export function decodeRecordV0(
   const count = decoder.readVarInt();
   for (let i = 0; i < count; i++) {
     const headerKey = decoder.readVarIntString();
-    addHeader(headers, String(headerKey), decoder.readVarIntBytes());
+    addRecordHeader(headers, String(headerKey), decoder.readVarIntBytes());
   }
   return {
     magicByte: batchContext.magicByte,
