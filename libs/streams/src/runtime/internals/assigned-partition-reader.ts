@@ -2,6 +2,9 @@
 // restore consumer and the standby reader. Client adapters implement it (kafkajs: its broker
 // fetch, in ./kafkajs/kafkajs-assigned-reader.ts).
 import type { ChangelogRecord } from '../../processor/state-store-context';
+import type { RecordHeaders } from './record-headers';
+
+export type { RecordHeaders } from './record-headers';
 
 /** A partition and the offset to fetch it from. */
 export interface PartitionFetchPosition {
@@ -15,6 +18,11 @@ export interface FetchedRecord extends Omit<ChangelogRecord, 'key' | 'timestamp'
   readonly key: Buffer | null;
   readonly offset: number;
   readonly timestamp: number;
+  /**
+   * The record's headers, when the reader was asked for them
+   * ({@link AssignedPartitionReaderOptions.headers}); absent otherwise.
+   */
+  readonly headers?: RecordHeaders;
 }
 
 /** What one fetch returned for one partition. */
@@ -52,6 +60,12 @@ export interface AssignedPartitionReaderOptions {
    * A batch that fails it fails the fetch with a {@link CorruptRecordBatchError}.
    */
   readonly checkCrcs?: boolean;
+  /**
+   * Whether each record's headers are decoded into {@link FetchedRecord.headers}, in the shape
+   * kafkajs hands its consumers ({@link RecordHeaders}); default false (restores and standbys
+   * need none, and skip their bytes). A reader whose records are processed asks for them.
+   */
+  readonly headers?: boolean;
 }
 
 /**

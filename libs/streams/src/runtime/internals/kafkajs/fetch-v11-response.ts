@@ -37,10 +37,11 @@ export interface FetchV11Response {
  * decompressed by kafkajs' codecs (gzip built in, the others as the application registered
  * them). Each batch's CRC is checked unless `checkCrcs` is false: a corrupt batch fails the
  * whole response with a `CorruptRecordBatchError` (no partition's records are returned).
+ * Each record's headers are decoded when `headers` is true (default false: records have none).
  */
 export function fetchV11ResponseDecoder(
   load: KafkajsRequire,
-): (data: Buffer, checkCrcs?: boolean) => Promise<FetchV11Response> {
+): (data: Buffer, checkCrcs?: boolean, headers?: boolean) => Promise<FetchV11Response> {
   const DecoderClass = load<new (buffer: Buffer) => Decoder>('./src/protocol/decoder');
   const { lookupCodecByAttributes } = load<{
     lookupCodecByAttributes(attributes: number): { decompress(data: Buffer): Promise<Buffer> };
@@ -52,6 +53,7 @@ export function fetchV11ResponseDecoder(
     decoder: Decoder,
     topic: string,
     checkCrcs: boolean,
+    headers: boolean,
   ): Promise<FetchV11Partition> => {
     const partition = decoder.readInt32();
     const errorCode = decoder.readInt16();
@@ -72,18 +74,21 @@ export function fetchV11ResponseDecoder(
             topic,
             partition,
             checkCrcs,
+            headers,
           });
     return { partition, errorCode, highWatermark, lastStableOffset, records, batchesEnd };
   };
 
-  return async (data, checkCrcs = true) => {
+  return async (data, checkCrcs = true, headers = false) => {
     const decoder = new DecoderClass(data);
     const clientSideThrottleTime = decoder.readInt32();
     const errorCode = decoder.readInt16();
     decoder.readInt32(); // session id
     const responses = await decoder.readArrayAsync(async (d) => {
       const topicName = d.readString();
-      const partitions = await d.readArrayAsync((p) => decodePartition(p, topicName, checkCrcs));
+      const partitions = await d.readArrayAsync((p) =>
+        decodePartition(p, topicName, checkCrcs, headers),
+      );
       return { topicName, partitions };
     });
     return { throttleTime: 0, clientSideThrottleTime, errorCode, responses };

@@ -7,6 +7,7 @@ import type {
   FetchedPartition,
   FetchedRecord,
   PartitionFetchPosition,
+  RecordHeaders,
 } from '../assigned-partition-reader';
 import type { AbortedTransaction } from '../read-committed-filter';
 import { toFetchedPartition } from '../fetched-partition';
@@ -33,7 +34,7 @@ interface KafkajsFetchedMessage {
   readonly timestamp: string;
   readonly key: Buffer | null;
   readonly value: Buffer | null;
-  readonly headers?: Record<string, unknown>;
+  readonly headers?: RecordHeaders;
   readonly isControlRecord?: boolean;
   readonly batchContext: { readonly producerId: string; readonly inTransaction: boolean };
 }
@@ -115,7 +116,7 @@ interface OwnFetch {
   readonly apiKey: number;
   readonly definition: unknown;
   readonly sendRequest: symbol;
-  readonly decode: (data: Buffer, checkCrcs: boolean) => Promise<unknown>;
+  readonly decode: (data: Buffer, checkCrcs: boolean, headers: boolean) => Promise<unknown>;
 }
 let ownFetchParts: OwnFetch | null | undefined;
 
@@ -181,6 +182,7 @@ class KafkajsAssignedReader implements AssignedPartitionReader {
   private readonly maxBytesPerPartition: number;
   private readonly maxBytes: number;
   private readonly checkCrcs: boolean;
+  private readonly headers: boolean;
 
   constructor(createCluster: CreateCluster, options: AssignedPartitionReaderOptions = {}) {
     this.cluster = createCluster({
@@ -194,6 +196,7 @@ class KafkajsAssignedReader implements AssignedPartitionReader {
     this.maxBytesPerPartition = options.maxBytesPerPartition ?? 10_485_760;
     this.maxBytes = options.maxBytes ?? 52_428_800;
     this.checkCrcs = options.checkCrcs ?? true;
+    this.headers = options.headers ?? false;
   }
 
   async fetch(positions: readonly PartitionFetchPosition[]): Promise<FetchedPartition[]> {
@@ -261,7 +264,7 @@ class KafkajsAssignedReader implements AssignedPartitionReader {
     return (await send.call(broker, {
       ...protocol,
       response: {
-        decode: (data: Buffer) => own.decode(data, this.checkCrcs),
+        decode: (data: Buffer) => own.decode(data, this.checkCrcs, this.headers),
         parse: protocol.response.parse,
       },
     })) as FetchResponse;
@@ -322,7 +325,7 @@ class KafkajsAssignedReader implements AssignedPartitionReader {
         result.push(
           'records' in data
             ? toFetchedPartition(position, data)
-            : fromKafkajsPartition(position, data),
+            : fromKafkajsPartition(position, data, this.headers),
         );
       }
     }
@@ -330,10 +333,14 @@ class KafkajsAssignedReader implements AssignedPartitionReader {
   }
 }
 
-/** One partition kafkajs decoded (a broker not speaking Fetch v11), as the port returns it. */
+/**
+ * One partition kafkajs decoded (a broker not speaking Fetch v11), as the port returns it;
+ * each record with the headers kafkajs decoded when `headers` is true.
+ */
 function fromKafkajsPartition(
   position: PartitionFetchPosition,
   data: KafkajsFetchedPartition,
+  headers: boolean,
 ): FetchedPartition {
   const fetchOffset = position.offset;
   const within = data.messages.filter((m) => Number(m.offset) >= fetchOffset);
@@ -343,12 +350,15 @@ function fromKafkajsPartition(
     abortedTransactions: data.abortedTransactions,
   })
     .filter((m) => m.isControlRecord !== true)
-    .map((m) => ({
-      key: m.key,
-      value: m.value,
-      timestamp: Number(m.timestamp),
-      offset: Number(m.offset),
-    }));
+    .map((m) => {
+      const record = {
+        key: m.key,
+        value: m.value,
+        timestamp: Number(m.timestamp),
+        offset: Number(m.offset),
+      };
+      return headers ? { ...record, headers: m.headers ?? {} } : record;
+    });
   return {
     topic: position.topic,
     partition: position.partition,

@@ -69,7 +69,8 @@ interface LedPosition {
  * CRC-32C checked (platformatic checks none), aborted transactions filtered from the
  * response's list as Java's fetcher does (platformatic's own filter keeps one aborted
  * transaction per producer per fetch, so records of the others reach the reader), control
- * records left out, and the next offset taken past every whole batch.
+ * records left out, the next offset taken past every whole batch, and each record's headers
+ * decoded when the reader's options ask for them.
  *
  * `defaults` apply to every reader (a reader's own options win). Errors of a reader's `fetch`,
  * as {@link AssignedPartitionReader.fetch} says, and what to do:
@@ -101,6 +102,7 @@ class PlatformaticAssignedReader implements AssignedPartitionReader {
   private readonly maxBytesPerPartition: number;
   private readonly maxBytes: number;
   private readonly checkCrcs: boolean;
+  private readonly headers: boolean;
 
   constructor(clientOptions: BaseOptions, options: AssignedPartitionReaderOptions) {
     // Java's metadata.max.age.ms (platformatic's default is 5 s): a leader move is found by
@@ -110,6 +112,7 @@ class PlatformaticAssignedReader implements AssignedPartitionReader {
     this.maxBytesPerPartition = options.maxBytesPerPartition ?? 10_485_760;
     this.maxBytes = options.maxBytes ?? 52_428_800;
     this.checkCrcs = options.checkCrcs ?? true;
+    this.headers = options.headers ?? false;
   }
 
   async fetch(positions: readonly PartitionFetchPosition[]): Promise<FetchedPartition[]> {
@@ -235,7 +238,9 @@ class PlatformaticAssignedReader implements AssignedPartitionReader {
     }
     if (lookUpAgain) this.client.clearMetadata();
     const decoded = await Promise.all(
-      usable.map(({ position, raw }) => decodeRawPartition(position.topic, raw, this.checkCrcs)),
+      usable.map(({ position, raw }) =>
+        decodeRawPartition(position.topic, raw, this.checkCrcs, this.headers),
+      ),
     );
     return decoded.map((data, i) => toFetchedPartition(usable[i].position, data));
   }

@@ -23,8 +23,8 @@ export const platformaticDecompress: RecordsDecompressor = async (codec, compres
 /**
  * One partition of a Fetch response, its record batches decoded by the engine: committed data
  * records only (the response's aborted transactions filtered as Java's fetcher does, control
- * records left out), each whole batch's CRC-32C checked unless `checkCrcs` is false, and where
- * the whole batches end.
+ * records left out), each whole batch's CRC-32C checked unless `checkCrcs` is false, each
+ * record's headers decoded when `headers` is true, and where the whole batches end.
  *
  * @throws CorruptRecordBatchError for a batch that fails its CRC (fetch again); what
  *   {@link decodeCommittedRecords} throws otherwise (an old message format, a record that does
@@ -34,6 +34,7 @@ export async function decodeRawPartition(
   topic: string,
   raw: RawFetchPartition,
   checkCrcs: boolean,
+  headers = false,
 ): Promise<DecodedFetchPartition> {
   const { records, batchesEnd } =
     raw.records === undefined
@@ -42,6 +43,7 @@ export async function decodeRawPartition(
           topic,
           partition: raw.partition,
           checkCrcs,
+          headers,
         });
   return {
     records,
