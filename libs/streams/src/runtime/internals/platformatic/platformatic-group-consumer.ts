@@ -5,7 +5,8 @@ import { MemberFencedError } from '../../../errors/internals/member-fenced.error
 import { PartitionOffsetOutOfRangeError } from '../../../errors/internals/partition-offset-out-of-range.error';
 import { RebalanceInProgressError } from '../../../errors/internals/rebalance-in-progress.error';
 import { UnknownMemberError } from '../../../errors/internals/unknown-member.error';
-import type { AssignedPartitionReader } from '../assigned-partition-reader';
+import type { AssignedPartitionReader, FetchedRecord } from '../assigned-partition-reader';
+import type { ConsumedRecord } from '../consumed-record';
 import type {
   GroupConsumer,
   GroupConsumerFactory,
@@ -30,7 +31,9 @@ const MAX_FETCH_FAILURES = 20;
  * rejoins the coordinator asks for, `leaveGroup`), with the engine's assignor and per-member
  * assignment user data in the JoinGroup/SyncGroup requests, and fetches the assignment itself
  * with the engine's reader by assignment (`platformaticAssignedReaderFactory`: read_committed,
- * CRC-checked, aborted transactions filtered) from the committed offsets, else the log start.
+ * CRC-checked, aborted transactions filtered, headers decoded) from the committed offsets, else
+ * the log start. Records reach the engine as the kafkajs adapter hands them over: the same
+ * fields, headers in kafkajs' shape (`RecordHeaders`).
  * Offsets are committed with platformatic's OffsetCommit API in the generation the member
  * received: platformatic's own `commit` rejoins and commits again in the next generation when
  * the group rebalanced, which would write offsets of partitions the member may have lost.
@@ -92,8 +95,10 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
     member.on('error', (error: Error) => {
       if (!this.closing) listener.onFailed(error);
     });
+    // Processors see each record's headers, as Kafka Streams forwards them.
     this.reader = platformaticAssignedReaderFactory(this.clientOptions)({
       maxWaitTimeMs: options.maxWaitTimeMs,
+      headers: true,
     });
     await member.joinGroup({});
     this.loop = this.fetchLoop();
@@ -274,13 +279,7 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
           const consumed = await handleBatch({
             topic: part.topic,
             partition: part.partition,
-            // The reader by assignment decodes no record headers (changelogs need none): see the TSDoc.
-            records: part.records.map((r) => ({
-              headers: {},
-              ...r,
-              topic: part.topic,
-              partition: part.partition,
-            })),
+            records: part.records.map((r) => consumedRecord(part.topic, part.partition, r)),
             nextOffset: part.nextOffset,
             isCurrent: current,
             heartbeat: async () => {
@@ -338,6 +337,22 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
     });
     return Number(offsets.get(topic)?.[partition] ?? 0n);
   }
+}
+
+/**
+ * A fetched record as the engine consumes it, field for field what the kafkajs adapter builds
+ * from a kafkajs message (its headers as decoded, `{}` when it has none).
+ */
+function consumedRecord(topic: string, partition: number, r: FetchedRecord): ConsumedRecord {
+  return {
+    topic,
+    partition,
+    offset: r.offset,
+    timestamp: r.timestamp,
+    key: r.key,
+    value: r.value,
+    headers: (r.headers ?? {}) as ConsumedRecord['headers'],
+  };
 }
 
 /**
