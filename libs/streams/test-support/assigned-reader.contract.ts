@@ -8,6 +8,7 @@ import type {
   FetchedPartition,
 } from '../src/runtime/internals/assigned-partition-reader';
 import { KafkaTestContext } from '../../../test/support/kafka-test-context';
+import { EXPECTED_HEADERS, MESSAGES_WITH_HEADERS } from './record-headers.fixture';
 
 /** Rounds a fetch may need while a new topic's leader or a marker is not there yet. */
 const ROUNDS = 50;
@@ -256,6 +257,30 @@ export function assignedReaderContract(
         1: { values: ['x', 'y'], next: 2 },
       });
       expect((await admin.listGroups()).groups.length).toBe(groupsBefore);
+    });
+
+    it("returns each record's headers exactly with headers: true, and none by default", async () => {
+      const producer = await plain();
+      await producer.send({
+        topic,
+        messages: MESSAGES_WITH_HEADERS.map((m) => ({ ...m, partition: 0 })),
+      });
+      const withHeaders = factory(ctx)({ maxWaitTimeMs: 100, headers: true })!;
+      try {
+        let fetched: FetchedPartition | undefined;
+        for (let round = 0; round < ROUNDS && fetched === undefined; round++) {
+          [fetched] = await withHeaders.fetch([{ topic, partition: 0, offset: 0 }]);
+        }
+        expect(fetched!.records.map((r) => [r.offset, r.value?.toString()])).toEqual(
+          MESSAGES_WITH_HEADERS.map((m, i) => [i, m.value]),
+        );
+        expect(fetched!.records.map((r) => r.headers)).toStrictEqual(EXPECTED_HEADERS);
+      } finally {
+        await withHeaders.close();
+      }
+      const plainRecords = (await fetchOne(0, 0)).records;
+      expect(plainRecords).toHaveLength(MESSAGES_WITH_HEADERS.length);
+      expect(plainRecords.filter((r) => 'headers' in r)).toEqual([]);
     });
 
     it('fails with PartitionOffsetOutOfRangeError naming the partition for a position past the log end', async () => {

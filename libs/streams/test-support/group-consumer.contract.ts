@@ -10,6 +10,7 @@ import type {
 } from '../src/runtime/internals/group-consumer';
 import { KafkaTestContext, randomSuffix } from '../../../test/support/kafka-test-context';
 import { waitFor } from '../../../test/support/wait-for';
+import { EXPECTED_HEADERS, MESSAGES_WITH_HEADERS } from './record-headers.fixture';
 
 /** One client's group consumers, and its admin adapter to read committed offsets back. */
 export interface GroupConsumerContractClient {
@@ -224,6 +225,32 @@ export function describeGroupConsumerContract(
         [0, 4],
         [3, 2],
       ]);
+    });
+
+    it('hands records over with their headers exactly as produced, every field as the port says', async () => {
+      await producer.send({
+        topic,
+        messages: MESSAGES_WITH_HEADERS.map((m) => ({ ...m, partition: 2 })),
+      });
+      const a = await startMember('a');
+      await waitFor(
+        () => a.records.length >= MESSAGES_WITH_HEADERS.length,
+        30_000,
+        'a reads the records with headers',
+      );
+      const consumed = a.batches.flatMap((b) => b.records);
+      expect(consumed).toStrictEqual(
+        MESSAGES_WITH_HEADERS.map((m, i) => ({
+          topic,
+          partition: 2,
+          offset: i,
+          timestamp: consumed[i].timestamp,
+          key: null,
+          value: Buffer.from(m.value as string),
+          headers: EXPECTED_HEADERS[i],
+        })),
+      );
+      expect(consumed.every((r) => Number.isInteger(r.timestamp) && r.timestamp > 0)).toBe(true);
     });
 
     it('holds paused partitions back until resumed, and seeks', async () => {
