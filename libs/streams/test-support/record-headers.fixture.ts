@@ -19,7 +19,10 @@ export const MESSAGES_WITH_HEADERS: Message[] = [
 export const EXPECTED_HEADERS: RecordHeaders[] = [
   {},
   { trace: Buffer.from('abc') },
-  { multi: [Buffer.from('x'), Buffer.alloc(0), Buffer.from([0xff, 0x00])], single: Buffer.from('ü') },
+  {
+    multi: [Buffer.from('x'), Buffer.alloc(0), Buffer.from([0xff, 0x00])],
+    single: Buffer.from('ü'),
+  },
   { empty: Buffer.alloc(0) },
   { 'naïve-é 日本': Buffer.from('çà'), '': Buffer.from('unnamed') },
 ];

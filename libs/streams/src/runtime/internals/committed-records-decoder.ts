@@ -200,7 +200,6 @@ function decodeRecords(
       out.push({ key, value, timestamp, offset });
     }
     cursor.at = end; // past the headers, or the end of the ones just read
-
   }
 }
 

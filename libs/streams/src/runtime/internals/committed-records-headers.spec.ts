@@ -78,8 +78,7 @@ describe('decodeCommittedRecords: headers', () => {
     renamed.writeInt32BE(renamed.length - 12, 8);
     renamed[61] -= 2; // the record's length, one byte shorter (zigzag)
 
-    const [named] = (await decodeCommittedRecords(data, [], noDecompression, WITH_HEADERS))
-      .records;
+    const [named] = (await decodeCommittedRecords(data, [], noDecompression, WITH_HEADERS)).records;
     const [protoNamed] = (
       await decodeCommittedRecords(renamed, [], noDecompression, {
         ...WITH_HEADERS,
