@@ -60,18 +60,20 @@ describe('resolveStreamsConfig', () => {
   });
 
   it("chooses the Kafka client: 'kafkajs' by default, '@platformatic/kafka' when asked", () => {
-    expect(resolveStreamsConfig(base).client).toBe('kafkajs');
-    expect(resolveStreamsConfig({ ...base, client: 'kafkajs' }).client).toBe('kafkajs');
-    expect(resolveStreamsConfig({ ...base, client: '@platformatic/kafka' }).client).toBe(
+    expect(resolveStreamsConfig(base).kafkaClient).toBe('kafkajs');
+    expect(resolveStreamsConfig({ ...base, kafkaClient: 'kafkajs' }).kafkaClient).toBe('kafkajs');
+    expect(resolveStreamsConfig({ ...base, kafkaClient: '@platformatic/kafka' }).kafkaClient).toBe(
       '@platformatic/kafka',
     );
   });
 
   it.each(['platformatic', 'KAFKAJS', '', 'node-rdkafka'])('refuses the client %p', (client) => {
     expect(() =>
-      resolveStreamsConfig({ ...base, client: client as unknown as KafkaClientName }),
+      resolveStreamsConfig({ ...base, kafkaClient: client as unknown as KafkaClientName }),
     ).toThrow(
-      new StreamsConfigError(`client must be 'kafkajs' or '@platformatic/kafka', got '${client}'`),
+      new StreamsConfigError(
+        `kafkaClient must be 'kafkajs' or '@platformatic/kafka', got '${client}'`,
+      ),
     );
   });
 });

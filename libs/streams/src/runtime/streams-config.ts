@@ -18,7 +18,7 @@ export type ProcessingGuarantee = 'at_least_once' | 'exactly_once_v2';
 /** The Kafka client every consumer, producer and admin of the engine is made from. */
 export type KafkaClientName = 'kafkajs' | '@platformatic/kafka';
 
-/** The values of {@link StreamsConfig.client}, the default first. */
+/** The values of {@link StreamsConfig.kafkaClient}, the default first. */
 export const KAFKA_CLIENT_NAMES: readonly KafkaClientName[] = ['kafkajs', '@platformatic/kafka'];
 
 /**
@@ -99,10 +99,10 @@ export interface StreamsConfig {
    * restores and standbys by assignment and takes the same `kafka` connection settings where it
    * has them (see {@link StreamsConfig.kafka}).
    */
-  client?: KafkaClientName;
+  kafkaClient?: KafkaClientName;
   /**
    * Extra Kafka client settings, in kafkajs' shape (ssl, sasl, timeouts); brokers and clientId
-   * come from above. With `client: '@platformatic/kafka'` they are mapped to its options: `ssl`,
+   * come from above. With `kafkaClient: '@platformatic/kafka'` they are mapped to its options: `ssl`,
    * `sasl` (`plain`, `scram-sha-256`, `scram-sha-512`, `oauthbearer`), `connectionTimeout`,
    * `requestTimeout`, `retry.retries` and `retry.initialRetryTime`; any other setting throws
    * `StreamsConfigError` when the `KafkaStreams` is created.
@@ -152,10 +152,10 @@ export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConf
       `processing.guarantee must be 'at_least_once' or 'exactly_once_v2', got '${String(guarantee)}'`,
     );
   }
-  const client = config.client ?? 'kafkajs';
-  if (!KAFKA_CLIENT_NAMES.includes(client)) {
+  const kafkaClient = config.kafkaClient ?? 'kafkajs';
+  if (!KAFKA_CLIENT_NAMES.includes(kafkaClient)) {
     throw new StreamsConfigError(
-      `client must be 'kafkajs' or '@platformatic/kafka', got '${String(client)}'`,
+      `kafkaClient must be 'kafkajs' or '@platformatic/kafka', got '${String(kafkaClient)}'`,
     );
   }
   if (config.applicationServer !== undefined && !isHostAndPort(config.applicationServer)) {
@@ -194,7 +194,7 @@ export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConf
     sessionTimeoutMs: config.sessionTimeoutMs ?? 45_000,
     heartbeatIntervalMs: config.heartbeatIntervalMs ?? 3_000,
     checkCrcs: config.checkCrcs ?? true,
-    client,
+    kafkaClient,
     kafka: config.kafka,
   };
   for (const key of NON_NEGATIVE) {

@@ -57,7 +57,7 @@ describe('createKafkaClientAdapters', () => {
 
   it("builds @platformatic/kafka's adapters, with no fallback client", async () => {
     const clients = createKafkaClientAdapters(
-      resolveStreamsConfig({ ...base, client: '@platformatic/kafka' }),
+      resolveStreamsConfig({ ...base, kafkaClient: '@platformatic/kafka' }),
       quiet,
     );
     expect(clients.client).toBe('@platformatic/kafka');

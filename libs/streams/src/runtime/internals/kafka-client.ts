@@ -6,7 +6,7 @@ import { kafkajsClientAdapters } from './kafkajs/kafkajs-client';
 import { platformaticClientAdapters } from './platformatic/platformatic-client';
 
 /**
- * The adapters of the client `config.client` names (`kafkajs` unless set), from the config's
+ * The adapters of the client `config.kafkaClient` names (`kafkajs` unless set), from the config's
  * connection settings; `logger` receives kafkajs' logs.
  *
  * @throws StreamsConfigError when a `kafka` setting cannot be honoured by the chosen client
@@ -16,7 +16,7 @@ export function createKafkaClientAdapters(
   config: ResolvedStreamsConfig,
   logger: StreamsLogger,
 ): KafkaClientAdapters {
-  return config.client === '@platformatic/kafka'
+  return config.kafkaClient === '@platformatic/kafka'
     ? platformaticClientAdapters(config)
     : kafkajsClientAdapters(config, logger);
 }

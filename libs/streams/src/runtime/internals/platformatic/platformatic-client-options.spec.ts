@@ -5,7 +5,7 @@ import { platformaticClientOptions } from './platformatic-client-options';
 const base: StreamsConfig = {
   applicationId: 'options-spec',
   bootstrapServers: ['kafka-0:9093', 'kafka-1:9093'],
-  client: '@platformatic/kafka',
+  kafkaClient: '@platformatic/kafka',
 };
 
 function optionsOf(kafka: StreamsConfig['kafka'], clientId?: string) {
@@ -82,7 +82,7 @@ describe('platformaticClientOptions', () => {
     };
     expect(() => optionsOf(kafka)).toThrow(
       new StreamsConfigError(
-        "kafka.sasl.mechanism 'aws' is not supported by @platformatic/kafka (it has plain, scram-sha-256, scram-sha-512 and oauthbearer): use client 'kafkajs' for it",
+        "kafka.sasl.mechanism 'aws' is not supported by @platformatic/kafka (it has plain, scram-sha-256, scram-sha-512 and oauthbearer): use kafkaClient 'kafkajs' for it",
       ),
     );
   });
@@ -99,7 +99,7 @@ describe('platformaticClientOptions', () => {
   ])('refuses %s, which it cannot honour', (setting, kafka) => {
     expect(() => optionsOf(kafka as StreamsConfig['kafka'])).toThrow(
       new StreamsConfigError(
-        `${setting} is a kafkajs setting @platformatic/kafka cannot honour: remove it, or use client 'kafkajs'`,
+        `${setting} is a kafkajs setting @platformatic/kafka cannot honour: remove it, or use kafkaClient 'kafkajs'`,
       ),
     );
   });

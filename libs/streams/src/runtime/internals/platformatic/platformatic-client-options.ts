@@ -28,7 +28,7 @@ const KAFKA_KEYS = new Set(['ssl', 'sasl', 'connectionTimeout', 'requestTimeout'
  *   mechanism `aws`, `logLevel`, `logCreator`, `socketFactory`, `authenticationTimeout`,
  *   `reauthenticationThreshold`, `enforceRequestTimeout`, `retry.maxRetryTime`,
  *   `retry.factor`, `retry.multiplier`, `retry.restartOnFailure`): remove it, or use
- *   `client: 'kafkajs'`.
+ *   `kafkaClient: 'kafkajs'`.
  */
 export function platformaticClientOptions(config: ResolvedStreamsConfig): BaseOptions {
   const kafka = config.kafka ?? {};
@@ -58,7 +58,7 @@ function platformaticSasl(sasl: KafkajsSasl): SASLOptions {
   const name = String(sasl.mechanism).toLowerCase();
   if (!(name in SASL_MECHANISMS)) {
     throw new StreamsConfigError(
-      `kafka.sasl.mechanism '${String(sasl.mechanism)}' is not supported by @platformatic/kafka (it has plain, scram-sha-256, scram-sha-512 and oauthbearer): use client 'kafkajs' for it`,
+      `kafka.sasl.mechanism '${String(sasl.mechanism)}' is not supported by @platformatic/kafka (it has plain, scram-sha-256, scram-sha-512 and oauthbearer): use kafkaClient 'kafkajs' for it`,
     );
   }
   const mechanism = SASL_MECHANISMS[name as keyof typeof SASL_MECHANISMS];
@@ -72,6 +72,6 @@ function platformaticSasl(sasl: KafkajsSasl): SASLOptions {
 
 function unsupported(setting: string): StreamsConfigError {
   return new StreamsConfigError(
-    `${setting} is a kafkajs setting @platformatic/kafka cannot honour: remove it, or use client 'kafkajs'`,
+    `${setting} is a kafkajs setting @platformatic/kafka cannot honour: remove it, or use kafkaClient 'kafkajs'`,
   );
 }

@@ -14,7 +14,7 @@ import { platformaticRecordProducerFactory } from './platformatic-record-produce
  * reader always reads by assignment. platformatic does not log through the engine's logger.
  *
  * @throws StreamsConfigError for a `kafka` setting platformatic cannot honour (see
- *   {@link platformaticClientOptions}): remove it, or use `client: 'kafkajs'`.
+ *   {@link platformaticClientOptions}): remove it, or use `kafkaClient: 'kafkajs'`.
  */
 export function platformaticClientAdapters(config: ResolvedStreamsConfig): KafkaClientAdapters {
   const options = platformaticClientOptions(config);
