@@ -16,6 +16,7 @@ import {
 } from '@nest-streams/streams';
 import { Count, StateStore, StreamsModule } from '@nest-streams/nestjs';
 import { brokers, KafkaTestContext } from '../support/kafka-test-context';
+import { streamsClient } from '../support/streams-client';
 
 describe('StreamsModule start-up on the real broker', () => {
   const ctx = new KafkaTestContext();
@@ -38,6 +39,7 @@ describe('StreamsModule start-up on the real broker', () => {
           streams: {
             applicationId: ctx.applicationId,
             bootstrapServers: brokers(),
+            kafkaClient: streamsClient(),
             stateDir: dir,
             sessionTimeoutMs: 6000,
             heartbeatIntervalMs: 1000,

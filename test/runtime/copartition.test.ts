@@ -14,6 +14,7 @@ import {
 } from '@nest-streams/streams';
 import { waitFor } from '../cluster/cluster-harness';
 import { brokers, KafkaTestContext } from '../support/kafka-test-context';
+import { streamsClient } from '../support/streams-client';
 
 const quiet = { info: () => undefined, warn: () => undefined };
 
@@ -68,6 +69,7 @@ describe('co-partitioned joins against the broker', () => {
       {
         applicationId: ctx.applicationId,
         bootstrapServers: brokers(),
+        kafkaClient: streamsClient(),
         stateDir,
         commitIntervalMs: 200,
       },
@@ -127,7 +129,12 @@ describe('co-partitioned joins against the broker', () => {
       .to(output, Produced.with(Serdes.String(), Serdes.String()));
     const streams = new KafkaStreams(
       builder.build(),
-      { applicationId: `${ctx.applicationId}-mismatch`, bootstrapServers: brokers(), stateDir },
+      {
+        applicationId: `${ctx.applicationId}-mismatch`,
+        bootstrapServers: brokers(),
+        stateDir,
+        kafkaClient: streamsClient(),
+      },
       { logger: quiet },
     );
     try {

@@ -5,6 +5,7 @@ import { DEAD_LETTER_HEADERS, KafkaStreams, sendToDeadLetterTopic } from '@nest-
 import { brokers, KafkaTestContext } from '../support/kafka-test-context';
 import { storeContents } from '../support/store-contents';
 import { statsTopology, type OrderStats } from './stats-topology';
+import { streamsClient } from '../support/streams-client';
 
 /** Poison records go to the dead-letter topic with their origin in headers; processing goes on. */
 describe('deserialization errors against the broker', () => {
@@ -37,6 +38,7 @@ describe('deserialization errors against the broker', () => {
       {
         applicationId: ctx.applicationId,
         bootstrapServers: brokers(),
+        kafkaClient: streamsClient(),
         stateDir,
         commitIntervalMs: 200,
         deserializationExceptionHandler: sendToDeadLetterTopic(dlq, () => undefined),

@@ -11,6 +11,7 @@ import { ConfigResourceTypes } from 'kafkajs';
 import { brokers, KafkaTestContext } from '../support/kafka-test-context';
 import { dslTopology } from './dsl-topology';
 import type { OrderStats } from './stats-topology';
+import { streamsClient } from '../support/streams-client';
 
 const quiet = { info: () => undefined, warn: () => undefined };
 // Six hours ago, on a 5-minute boundary (brokers refuse timestamps more than 1 h ahead).
@@ -76,6 +77,7 @@ describe('DSL aggregations against the broker', () => {
       {
         applicationId: `${ctx.applicationId}-${caching ? 'cached' : 'uncached'}`,
         bootstrapServers: brokers(),
+        kafkaClient: streamsClient(),
         stateDir,
         commitIntervalMs: 1000,
       },
@@ -107,6 +109,7 @@ describe('DSL aggregations against the broker', () => {
       {
         applicationId: `${ctx.applicationId}-${caching ? 'cached' : 'uncached'}`,
         bootstrapServers: brokers(),
+        kafkaClient: streamsClient(),
         stateDir,
       },
       { logger: quiet },

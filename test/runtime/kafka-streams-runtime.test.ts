@@ -5,6 +5,7 @@ import { KafkaStreams, KafkaStreamsState } from '@nest-streams/streams';
 import { brokers, KafkaTestContext } from '../support/kafka-test-context';
 import { storeContents } from '../support/store-contents';
 import { statsTopology, type OrderStats } from './stats-topology';
+import { streamsClient } from '../support/streams-client';
 
 const quiet = {
   info: () => undefined,
@@ -66,6 +67,7 @@ describe('KafkaStreams runtime against the real broker', () => {
     const config = {
       applicationId: ctx.applicationId,
       bootstrapServers: brokers(),
+      kafkaClient: streamsClient(),
       stateDir,
       commitIntervalMs: 200,
     };

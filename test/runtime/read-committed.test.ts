@@ -20,6 +20,7 @@ import {
   type TxRecord,
 } from './interleaved-transactions';
 import { statsTopology, type OrderStats } from './stats-topology';
+import { streamsClient } from '../support/streams-client';
 
 /**
  * `read_committed` on every path that reads Kafka: three transactional producers interleave
@@ -100,7 +101,13 @@ describe('read_committed: interleaved committed and aborted transactions of thre
   });
 
   function config(applicationId: string, dir: string): StreamsConfig {
-    return { applicationId, bootstrapServers: brokers(), stateDir: dir, commitIntervalMs: 200 };
+    return {
+      applicationId,
+      bootstrapServers: brokers(),
+      stateDir: dir,
+      commitIntervalMs: 200,
+      kafkaClient: streamsClient(),
+    };
   }
 
   async function startApp(

@@ -10,6 +10,7 @@ import { waitFor } from '../cluster/cluster-harness';
 import { brokers, KafkaTestContext } from '../support/kafka-test-context';
 import { storeContents } from '../support/store-contents';
 import { statsTopology, type OrderStats } from './stats-topology';
+import { streamsClient } from '../support/streams-client';
 
 const quiet = { info: () => undefined, warn: () => undefined };
 
@@ -46,6 +47,7 @@ describe('uncaught exceptions answered with REPLACE_THREAD', () => {
       {
         applicationId: ctx.applicationId,
         bootstrapServers: brokers(),
+        kafkaClient: streamsClient(),
         stateDir,
         processingGuarantee: 'exactly_once_v2',
         commitIntervalMs: 100,

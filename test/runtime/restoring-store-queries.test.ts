@@ -23,6 +23,7 @@ import {
 import { brokers, KafkaTestContext } from '../support/kafka-test-context';
 import { waitFor } from '../support/wait-for';
 import { statsTopology, type OrderStats } from './stats-topology';
+import { streamsClient } from '../support/streams-client';
 
 const PARTITIONS = 2;
 const USERS = 40;
@@ -69,6 +70,7 @@ describe('queries while a store restores', () => {
     const config = {
       applicationId: ctx.applicationId,
       bootstrapServers: brokers(),
+      kafkaClient: streamsClient(),
       stateDir,
       commitIntervalMs: 200,
     };

@@ -9,6 +9,7 @@ import { KafkaStreams, KafkaStreamsState, type StreamsLogger } from '@nest-strea
 import { brokers, KafkaTestContext } from '../support/kafka-test-context';
 import { waitFor } from '../support/wait-for';
 import { statsTopology } from './stats-topology';
+import { streamsClient } from '../support/streams-client';
 
 /** A logger that keeps the warnings. */
 function recording(): StreamsLogger & { warnings: string[] } {
@@ -40,6 +41,7 @@ describe('start-up warnings', () => {
         {
           applicationId,
           bootstrapServers: brokers(),
+          kafkaClient: streamsClient(),
           stateDir: join(stateDir, `${applicationId}-${i}`),
           applicationServer,
           sessionTimeoutMs: 6000,

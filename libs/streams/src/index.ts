@@ -20,6 +20,8 @@ export { KafkaStreamsState, StreamThreadExceptionResponse } from './runtime/kafk
 export {
   resolveStreamsConfig,
   streamsConfigFromProperties,
+  KAFKA_CLIENT_NAMES,
+  type KafkaClientName,
   type ProcessingGuarantee,
   type ResolvedStreamsConfig,
   type StreamsConfig,

@@ -79,6 +79,12 @@ describe('StreamsModuleSettings (the options shape)', () => {
     expect(resolveStreamsConfig(settings.streams)).toBe(settings.streams);
   });
 
+  it('passes the Kafka client choice through to the engine (kafkajs unless set)', () => {
+    expect(settingsOf().streams.kafkaClient).toBe('kafkajs');
+    const chosen = settingsOf({ streams: { ...streams, kafkaClient: '@platformatic/kafka' } });
+    expect(chosen.streams.kafkaClient).toBe('@platformatic/kafka');
+  });
+
   it('refuses options without the `streams` key, naming it', () => {
     const error = errorOf({ applicationId: 'flat', bootstrapServers: ['127.0.0.1:9092'] });
     expect(error).toBeInstanceOf(StreamsModuleConfigError);
@@ -101,6 +107,10 @@ describe('StreamsModuleSettings (the options shape)', () => {
       "application.id must be a non-empty string of letters, digits, '.', '_' and '-', got 'a b'",
     ],
     [{ commitIntervalMs: -1 }, 'commitIntervalMs must be a non-negative number, got -1'],
+    [
+      { kafkaClient: 'rdkafka' },
+      "kafkaClient must be 'kafkajs' or '@platformatic/kafka', got 'rdkafka'",
+    ],
   ])('refuses a bad engine setting %j with the engine’s error', (bad, message) => {
     const error = errorOf({ streams: { ...streams, ...bad } });
     expect(error).toBeInstanceOf(StreamsConfigError);

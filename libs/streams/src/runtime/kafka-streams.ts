@@ -1,9 +1,10 @@
 import { EventEmitter } from 'node:events';
-import { Kafka, logLevel } from './internals/kafkajs/kafkajs';
 import { MissingSourceTopicError } from '../errors/missing-source-topic.error';
 import { StreamsError } from '../errors/streams.error';
 import { connectAdmin } from './internals/cluster-connection';
-import { KafkajsClusterAdmin } from './internals/kafkajs/kafkajs-cluster-admin';
+import type { ClusterAdmin } from './internals/cluster-admin';
+import { createKafkaClientAdapters } from './internals/kafka-client';
+import type { KafkaClientAdapters } from './internals/kafka-client-adapters';
 import { missingApplicationServerWarning } from './internals/application-server-warning';
 import { StreamsConfigError } from '../errors/streams-config.error';
 import type { Topology } from '../processor/topology';
@@ -16,7 +17,6 @@ import {
 } from './kafka-streams-state';
 import { StateDirectory } from './internals/state-directory';
 import { completeStreamsLogger, consoleStreamsLogger, type StreamsLogger } from './state-logger';
-import { kafkajsLogCreator } from './internals/kafkajs/kafkajs-log-creator';
 import type { StateRestoreListener } from './state-restore-listener';
 import type { StreamThread } from './internals/stream-thread';
 import type { StandbyTaskManager } from './internals/standby-task-manager';
@@ -62,11 +62,11 @@ export class KafkaStreams extends KafkaStreamsQueries {
   readonly config: ResolvedStreamsConfig;
   private readonly events = new EventEmitter();
   private readonly logger: StreamsLogger;
-  private readonly kafka: Kafka;
+  private readonly clients: KafkaClientAdapters;
   private readonly stateDirectory: StateDirectory;
   private readonly cache: RecordCache;
   private currentState = KafkaStreamsState.CREATED;
-  protected admin: KafkajsClusterAdmin | undefined;
+  protected admin: ClusterAdmin | undefined;
   private thread: StreamThread | undefined;
   private tasks: ActiveTaskManager | undefined;
   private standbys: StandbyTaskManager | undefined;
@@ -98,13 +98,7 @@ export class KafkaStreams extends KafkaStreamsQueries {
     this.config = resolveStreamsConfig(config);
     this.logger = options.logger ? completeStreamsLogger(options.logger) : consoleStreamsLogger;
     topology.subtopologies();
-    this.kafka = new Kafka({
-      logLevel: logLevel.WARN,
-      logCreator: kafkajsLogCreator(this.logger.child?.('kafkajs') ?? this.logger),
-      ...this.config.kafka,
-      clientId: this.config.clientId,
-      brokers: this.config.bootstrapServers,
-    });
+    this.clients = createKafkaClientAdapters(this.config, this.logger);
     this.stateDirectory = new StateDirectory({
       stateDir: this.config.stateDir,
       applicationId: this.config.applicationId,
@@ -180,7 +174,7 @@ export class KafkaStreams extends KafkaStreamsQueries {
       await this.stateDirectory.lock();
       this.processId = await this.stateDirectory.processId();
       await checkBrokerCertificate(this.config);
-      this.admin = new KafkajsClusterAdmin(this.kafka.admin(), this.config.bootstrapServers);
+      this.admin = this.clients.clusterAdmin();
       await connectAdmin(this.admin, {
         brokers: this.config.bootstrapServers,
         taskTimeoutMs: this.config.taskTimeoutMs,
@@ -262,7 +256,7 @@ export class KafkaStreams extends KafkaStreamsQueries {
     const parts = createStreamThread({
       topology: this.topology,
       config: this.config,
-      kafka: this.kafka,
+      clients: this.clients,
       admin: this.admin!,
       stateDirectory: this.stateDirectory,
       cache: this.cache,

@@ -1,5 +1,9 @@
 import { StreamsConfigError } from '../errors/streams-config.error';
-import { resolveStreamsConfig, streamsConfigFromProperties } from './streams-config';
+import {
+  type KafkaClientName,
+  resolveStreamsConfig,
+  streamsConfigFromProperties,
+} from './streams-config';
 
 const base = { applicationId: 'config-spec', bootstrapServers: ['127.0.0.1:9092'] };
 
@@ -52,6 +56,24 @@ describe('resolveStreamsConfig', () => {
     expect(streamsConfigFromProperties({ 'check.crcs': ' TRUE ' }).checkCrcs).toBe(true);
     expect(() => streamsConfigFromProperties({ 'check.crcs': 'off' })).toThrow(
       new StreamsConfigError("check.crcs must be true or false, got 'off'"),
+    );
+  });
+
+  it("chooses the Kafka client: 'kafkajs' by default, '@platformatic/kafka' when asked", () => {
+    expect(resolveStreamsConfig(base).kafkaClient).toBe('kafkajs');
+    expect(resolveStreamsConfig({ ...base, kafkaClient: 'kafkajs' }).kafkaClient).toBe('kafkajs');
+    expect(resolveStreamsConfig({ ...base, kafkaClient: '@platformatic/kafka' }).kafkaClient).toBe(
+      '@platformatic/kafka',
+    );
+  });
+
+  it.each(['platformatic', 'KAFKAJS', '', 'node-rdkafka'])('refuses the client %p', (client) => {
+    expect(() =>
+      resolveStreamsConfig({ ...base, kafkaClient: client as unknown as KafkaClientName }),
+    ).toThrow(
+      new StreamsConfigError(
+        `kafkaClient must be 'kafkajs' or '@platformatic/kafka', got '${client}'`,
+      ),
     );
   });
 });

@@ -15,6 +15,12 @@ import {
 /** `processing.guarantee`. */
 export type ProcessingGuarantee = 'at_least_once' | 'exactly_once_v2';
 
+/** The Kafka client every consumer, producer and admin of the engine is made from. */
+export type KafkaClientName = 'kafkajs' | '@platformatic/kafka';
+
+/** The values of {@link StreamsConfig.kafkaClient}, the default first. */
+export const KAFKA_CLIENT_NAMES: readonly KafkaClientName[] = ['kafkajs', '@platformatic/kafka'];
+
 /**
  * The application's configuration: Kafka Streams' settings under their camel-cased names
  * (`application.id` is `applicationId`, `commit.interval.ms` is `commitIntervalMs`...). Use
@@ -88,7 +94,19 @@ export interface StreamsConfig {
    * partition. The processing consumer (kafkajs) checks no CRC either way.
    */
   checkCrcs?: boolean;
-  /** Extra kafkajs client settings (ssl, sasl, timeouts); brokers and clientId come from above. */
+  /**
+   * The Kafka client the engine is built on; default `kafkajs`. `@platformatic/kafka` reads
+   * restores and standbys by assignment and takes the same `kafka` connection settings where it
+   * has them (see {@link StreamsConfig.kafka}).
+   */
+  kafkaClient?: KafkaClientName;
+  /**
+   * Extra Kafka client settings, in kafkajs' shape (ssl, sasl, timeouts); brokers and clientId
+   * come from above. With `kafkaClient: '@platformatic/kafka'` they are mapped to its options: `ssl`,
+   * `sasl` (`plain`, `scram-sha-256`, `scram-sha-512`, `oauthbearer`), `connectionTimeout`,
+   * `requestTimeout`, `retry.retries` and `retry.initialRetryTime`; any other setting throws
+   * `StreamsConfigError` when the `KafkaStreams` is created.
+   */
   kafka?: Omit<KafkaConfig, 'brokers' | 'clientId'>;
 }
 
@@ -134,6 +152,12 @@ export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConf
       `processing.guarantee must be 'at_least_once' or 'exactly_once_v2', got '${String(guarantee)}'`,
     );
   }
+  const kafkaClient = config.kafkaClient ?? 'kafkajs';
+  if (!KAFKA_CLIENT_NAMES.includes(kafkaClient)) {
+    throw new StreamsConfigError(
+      `kafkaClient must be 'kafkajs' or '@platformatic/kafka', got '${String(kafkaClient)}'`,
+    );
+  }
   if (config.applicationServer !== undefined && !isHostAndPort(config.applicationServer)) {
     throw new StreamsConfigError(
       `application.server must be host:port (port 1-65535), got '${String(config.applicationServer)}'`,
@@ -170,6 +194,7 @@ export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConf
     sessionTimeoutMs: config.sessionTimeoutMs ?? 45_000,
     heartbeatIntervalMs: config.heartbeatIntervalMs ?? 3_000,
     checkCrcs: config.checkCrcs ?? true,
+    kafkaClient,
     kafka: config.kafka,
   };
   for (const key of NON_NEGATIVE) {

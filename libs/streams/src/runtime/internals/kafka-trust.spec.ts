@@ -9,6 +9,7 @@ import {
   KafkaJSSASLAuthenticationError,
 } from 'kafkajs';
 import { TestPki } from '../../../../../tools/tls/test-pki';
+import { BrokerAuthenticationError } from '../../errors/broker-authentication.error';
 import { KafkaAuthenticationError } from '../../errors/kafka-authentication.error';
 import { checkBrokerCertificate, kafkaAuthenticationError } from './kafka-trust';
 
@@ -35,6 +36,20 @@ describe('kafkaAuthenticationError', () => {
       "the Kafka cluster (127.0.0.1:9094) refused the SASL credentials of user 'bob' (SCRAM-SHA-512): SASL SCRAM SHA512 authentication failed: Authentication failed during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-512. Check streams.kafka.sasl (mechanism, username, password) against the users the cluster knows",
     );
     expect(error?.message).not.toContain('nope');
+  });
+
+  it("turns the ClusterAdmin port's BrokerAuthenticationError (any client's) into one", () => {
+    const refused = new BrokerAuthenticationError(brokers, 'SASL authentication failed', {
+      cause: new Error('Authentication failed during authentication due to invalid credentials'),
+    });
+    const error = kafkaAuthenticationError(refused, {
+      bootstrapServers: brokers,
+      kafka: { sasl: { mechanism: 'plain', username: 'bob', password: 'nope' } },
+    });
+    expect(error).toMatchObject({ code: 'KAFKA_AUTHENTICATION_FAILED', reason: 'sasl' });
+    expect(error?.message).toBe(
+      "the Kafka cluster (127.0.0.1:9094) refused the SASL credentials of user 'bob' (PLAIN): the Kafka brokers 127.0.0.1:9094 refused this client's credentials (SASL authentication failed): check the kafka.sasl setting. Check streams.kafka.sasl (mechanism, username, password) against the users the cluster knows",
+    );
   });
 
   it('turns an untrusted broker certificate into one, also after kafkajs retried', () => {

@@ -47,8 +47,9 @@ export function isCertificateFailure(error: unknown): boolean {
 
 /**
  * The typed error for a failure of trust between this client and the Kafka cluster found in
- * `error`'s cause chain (kafkajs' SASL authentication error, a certificate that does not
- * verify), or undefined for any other error.
+ * `error`'s cause chain (kafkajs' SASL authentication error or the port's
+ * `BrokerAuthenticationError`, a certificate that does not verify), or undefined for any other
+ * error.
  */
 export function kafkaAuthenticationError(
   error: unknown,
@@ -56,7 +57,11 @@ export function kafkaAuthenticationError(
 ): KafkaAuthenticationError | undefined {
   if (error instanceof KafkaAuthenticationError) return error;
   const brokers = config.bootstrapServers.join(',');
-  const sasl = inChain(error, (e) => e.name === 'KafkaJSSASLAuthenticationError');
+  // kafkajs' own error first (its message is the broker's); else the ClusterAdmin port's typed
+  // one, which is what @platformatic/kafka's refusal reaches the engine as.
+  const sasl =
+    inChain(error, (e) => e.name === 'KafkaJSSASLAuthenticationError') ??
+    inChain(error, (e) => e.name === 'BrokerAuthenticationError');
   if (sasl) {
     const settings = config.kafka?.sasl as { mechanism?: string; username?: string } | undefined;
     const who =

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+// kafkajs only (the fallback when its reader by assignment cannot be made): @platformatic/kafka
+// always reads by assignment and never comes here.
 import type { EachBatchPayload, Kafka } from 'kafkajs';
 import { topicPartitionKey } from '../../processor/topic-partition';
 import type { StateLogger } from '../state-logger';

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
+// The fallback consumer (a throwaway group's, when the reader by assignment cannot be made) is
+// kafkajs only: @platformatic/kafka always reads by assignment.
+import type { Consumer, EachBatchPayload } from 'kafkajs';
 import type { ClusterAdmin } from './cluster-admin';
 import type { Topology } from '../../processor/topology';
 import type { ChangelogRecord } from '../../processor/state-store-context';
@@ -8,7 +10,11 @@ import type { StateDirectory } from './state-directory';
 import type { StateLogger } from '../state-logger';
 import type { AssignedPartitionReaderFactory } from './assigned-partition-reader';
 import { StandbyFetchLoop } from './standby-fetch-loop';
-import { fixedAssigner } from './throwaway-group-consumer';
+import {
+  fixedAssigner,
+  requireThrowawayGroupClient,
+  type ThrowawayGroupClient,
+} from './throwaway-group-consumer';
 import { StandbyTask, type StandbyPartition } from './standby-task';
 import type { ResolvedStreamsConfig } from '../streams-config';
 import { fetchTopicOffsetsSettled } from './topic-admin';
@@ -20,7 +26,11 @@ const RESTART_DELAY_MS = 1000;
 export interface StandbyTaskManagerOptions {
   readonly topology: Topology;
   readonly config: ResolvedStreamsConfig;
-  readonly kafka: Kafka;
+  /**
+   * kafkajs only: the client of the fallback consumer, taken when `readers` gives no reader.
+   * With @platformatic/kafka (whose reader always reads by assignment) there is none.
+   */
+  readonly kafka?: ThrowawayGroupClient;
   readonly admin: ClusterAdmin;
   /** Reads the changelogs by assignment; without it (or no reader), a throwaway group's consumer. */
   readonly readers?: AssignedPartitionReaderFactory;
@@ -229,7 +239,7 @@ export class StandbyTaskManager {
       return;
     }
     this.groupId = `${config.applicationId}-standby-${randomUUID()}`;
-    const consumer = kafka.consumer({
+    const consumer = requireThrowawayGroupClient(kafka, 'the standby fallback consumer').consumer({
       groupId: this.groupId,
       partitionAssigners: [fixedAssigner(assignment)],
       allowAutoTopicCreation: false,

@@ -1,4 +1,3 @@
-import type { Kafka } from 'kafkajs';
 import { ChangelogRestoreError } from '../../errors/changelog-restore.error';
 import { CorruptRecordBatchError } from '../../errors/corrupt-record-batch.error';
 import { topicPartitionKey } from '../../processor/topic-partition';
@@ -12,7 +11,11 @@ import { CORRUPT_BATCH_FETCHES, CorruptBatchFetches } from './corrupt-batch-fetc
 import { restoreByAssignment } from './restore-by-assignment';
 import { RestoreProgress, type PartitionRestore } from './restore-progress';
 import { restoreThroughGroup } from './restore-through-group';
-import { isTransientConsumerError } from './throwaway-group-consumer';
+import {
+  isTransientConsumerError,
+  requireThrowawayGroupClient,
+  type ThrowawayGroupClient,
+} from './throwaway-group-consumer';
 import { KafkajsClusterAdmin } from './kafkajs/kafkajs-cluster-admin';
 import { fetchTopicOffsetsSettled } from './topic-admin';
 
@@ -51,8 +54,13 @@ export interface RestoreResult {
 
 /** Options of a {@link StateRestorer}. */
 export interface StateRestorerOptions {
-  readonly kafka: Kafka;
-  /** An admin client to reuse (connected); one is created per restore otherwise. */
+  /**
+   * kafkajs only: the client of the fallbacks, a throwaway group's consumer when `readers`
+   * gives no reader and an admin per restore when `admin` is not given. The engine gives
+   * `admin` and, with @platformatic/kafka (whose reader always reads by assignment), no client.
+   */
+  readonly kafka?: ThrowawayGroupClient;
+  /** An admin client to reuse (connected); one is created per restore otherwise (kafkajs). */
   readonly admin?: ClusterAdmin;
   /**
    * Reads changelogs by assignment (no consumer group); without it, or when it gives no
@@ -133,7 +141,7 @@ export class StateRestorer {
 
   /** Captures start and end offsets; wipes stores whose checkpoint is outside the log. */
   private async plan(targets: readonly RestoreTarget[]): Promise<PartitionRestore[]> {
-    const admin = this.options.admin ?? new KafkajsClusterAdmin(this.options.kafka.admin());
+    const admin = this.options.admin ?? this.ownAdmin();
     const ownAdmin = this.options.admin === undefined;
     try {
       if (ownAdmin) await admin.connect();
@@ -250,7 +258,7 @@ export class StateRestorer {
     if (reader === undefined) {
       return restoreThroughGroup(
         {
-          kafka: this.options.kafka,
+          kafka: requireThrowawayGroupClient(this.options.kafka, 'the restore through a group'),
           groupIdPrefix: this.options.groupIdPrefix,
           logger: this.logger,
           maxWaitTimeInMs: this.options.maxWaitTimeInMs ?? 250,
@@ -280,9 +288,15 @@ export class StateRestorer {
     }
   }
 
+  /** A kafkajs admin of the fallback client, for a restorer given no `admin`. */
+  private ownAdmin(): ClusterAdmin {
+    const kafka = requireThrowawayGroupClient(this.options.kafka, 'a restorer with no admin');
+    return new KafkajsClusterAdmin(kafka.admin());
+  }
+
   /** Removes the throwaway group (it never committed, so this is only tidiness). */
   private async deleteGroup(groupId: string): Promise<void> {
-    const admin = this.options.admin ?? new KafkajsClusterAdmin(this.options.kafka.admin());
+    const admin = this.options.admin ?? this.ownAdmin();
     const ownAdmin = this.options.admin === undefined;
     try {
       if (ownAdmin) await admin.connect();

@@ -1,4 +1,3 @@
-import type { Kafka } from 'kafkajs';
 import type { ClusterAdmin } from './cluster-admin';
 import type { SubscriptionInfo } from '../../cluster/internals/assignment-info';
 import type { StreamsAssignorContext } from './streams-partition-assignor';
@@ -6,9 +5,7 @@ import type { Topology } from '../../processor/topology';
 import type { RecordCache } from '../../state/internals/record-cache';
 import { chooseRocksDBEngineFor } from '../../state/internals/rocksdb-engine-choice';
 import { ActiveTaskManager } from './active-task-manager';
-import { kafkajsAssignedReaderFactory } from './kafkajs/kafkajs-assigned-reader';
-import { kafkajsGroupConsumerFactory } from './kafkajs/kafkajs-group-consumer';
-import { kafkajsRecordProducerFactory } from './kafkajs/kafkajs-record-producer';
+import type { KafkaClientAdapters } from './kafka-client-adapters';
 import type { StateDirectory } from './state-directory';
 import type { StateLogger } from '../state-logger';
 import type { StateRestoreListener } from '../state-restore-listener';
@@ -21,7 +18,8 @@ import type { ResolvedStreamsConfig } from '../streams-config';
 export interface StreamThreadFactoryOptions {
   readonly topology: Topology;
   readonly config: ResolvedStreamsConfig;
-  readonly kafka: Kafka;
+  /** The chosen Kafka client's adapters. */
+  readonly clients: KafkaClientAdapters;
   readonly admin: ClusterAdmin;
   readonly stateDirectory: StateDirectory;
   readonly cache: RecordCache;
@@ -51,11 +49,13 @@ export interface StreamThreadParts {
  * new set (its predecessor's tasks were closed dirty).
  */
 export function createStreamThread(options: StreamThreadFactoryOptions): StreamThreadParts {
-  const { topology, config, kafka, admin, stateDirectory, logger } = options;
+  const { topology, config, clients, admin, stateDirectory, logger } = options;
+  // Only kafkajs has a throwaway-group fallback (for when its reader cannot be made).
+  const kafka = clients.throwawayGroupClient;
   // The process's RocksDB engine, chosen (and a fallback logged) before a store opens.
   chooseRocksDBEngineFor(topology.stores().values(), logger);
   // Restores and standbys read changelogs by assignment: no consumer group to join.
-  const readers = kafkajsAssignedReaderFactory(kafka, { checkCrcs: config.checkCrcs });
+  const readers = clients.assignedReaders;
   const restorer = new StateRestorer({
     kafka,
     admin,
@@ -66,7 +66,7 @@ export function createStreamThread(options: StreamThreadFactoryOptions): StreamT
   const tasks = new ActiveTaskManager({
     topology,
     config,
-    producers: kafkajsRecordProducerFactory(kafka),
+    producers: clients.recordProducers,
     admin,
     stateDirectory,
     restorer,
@@ -101,7 +101,7 @@ export function createStreamThread(options: StreamThreadFactoryOptions): StreamT
     log: (m) => logger.warn(m),
   };
   const thread = new StreamThread({
-    groupConsumers: kafkajsGroupConsumerFactory(kafka),
+    groupConsumers: clients.groupConsumers,
     config,
     sourceTopics: topology
       .subtopologies()

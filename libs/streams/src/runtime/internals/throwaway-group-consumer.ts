@@ -1,10 +1,34 @@
 // A consumer of a throwaway group (kafkajs has no manual assignment): the assigner that gives
 // its only member exactly the partitions to read, and which crashes a new one may get past.
-import type { PartitionAssigner } from 'kafkajs';
+// kafkajs only: @platformatic/kafka reads by assignment and never takes these paths.
+import type { Kafka, PartitionAssigner } from 'kafkajs';
 import { isClusterUnreachableError } from './cluster-unreachable';
 import { AssignerProtocol } from './kafkajs/kafkajs';
 
 const ASSIGNER_NAME = 'NestStreamsRestoreAssigner';
+
+/**
+ * The kafkajs client of the throwaway-group fallback paths (the restore through a group, the
+ * standby manager's fallback consumer): taken only when the kafkajs reader by assignment cannot
+ * be made. Other clients give none.
+ */
+export type ThrowawayGroupClient = Kafka;
+
+/**
+ * The fallback client, for a path that needs it.
+ *
+ * @throws Error when there is none: an adapter set whose reader gave no reader without giving
+ *   a kafkajs client is a bug of that adapter set (report it); nothing to retry.
+ */
+export function requireThrowawayGroupClient(
+  client: ThrowawayGroupClient | undefined,
+  path: string,
+): ThrowawayGroupClient {
+  if (client) return client;
+  throw new Error(
+    `${path} needs the kafkajs client of the throwaway-group fallback, and the Kafka client adapters gave none: only kafkajs lacks a reader by assignment`,
+  );
+}
 
 /**
  * The cluster is unreachable or not ready, or kafkajs gave up on an error it calls retriable

@@ -1,0 +1,22 @@
+// Chooses the Kafka client of a streams config: the one place that knows both.
+import type { ResolvedStreamsConfig } from '../streams-config';
+import type { StreamsLogger } from '../state-logger';
+import type { KafkaClientAdapters } from './kafka-client-adapters';
+import { kafkajsClientAdapters } from './kafkajs/kafkajs-client';
+import { platformaticClientAdapters } from './platformatic/platformatic-client';
+
+/**
+ * The adapters of the client `config.kafkaClient` names (`kafkajs` unless set), from the config's
+ * connection settings; `logger` receives kafkajs' logs.
+ *
+ * @throws StreamsConfigError when a `kafka` setting cannot be honoured by the chosen client
+ *   (see `platformaticClientOptions`): fix the setting, or choose the other client.
+ */
+export function createKafkaClientAdapters(
+  config: ResolvedStreamsConfig,
+  logger: StreamsLogger,
+): KafkaClientAdapters {
+  return config.kafkaClient === '@platformatic/kafka'
+    ? platformaticClientAdapters(config)
+    : kafkajsClientAdapters(config, logger);
+}

@@ -1,0 +1,18 @@
+import { KAFKA_CLIENT_NAMES, type KafkaClientName } from '@nest-streams/streams';
+
+/**
+ * The Kafka client the integration tests build their `KafkaStreams` on: `NEST_STREAMS_CLIENT`
+ * (`kafkajs` or `@platformatic/kafka`), default `kafkajs`. Fixture applications started by a
+ * test inherit the variable. `npm run test:integration:platformatic` sets it.
+ *
+ * @throws Error naming the variable when it holds another value: fix the variable.
+ */
+export function streamsClient(): KafkaClientName {
+  const value = process.env.NEST_STREAMS_CLIENT || 'kafkajs';
+  if (!KAFKA_CLIENT_NAMES.includes(value as KafkaClientName)) {
+    throw new Error(
+      `NEST_STREAMS_CLIENT must be one of ${KAFKA_CLIENT_NAMES.join(', ')}, got '${value}'`,
+    );
+  }
+  return value as KafkaClientName;
+}

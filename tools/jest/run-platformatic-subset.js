@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+// `npm run test:integration:platformatic [-- <jest args>]`: the integration suites that start a
+// real KafkaStreams, run on @platformatic/kafka (NEST_STREAMS_CLIENT) instead of the default
+// kafkajs. Needs `npm run build` first, as the integration suite does. Not part of `npm test`.
+const { spawnSync } = require('node:child_process');
+const { join } = require('node:path');
+
+/** The subset: every suite here passes on @platformatic/kafka. */
+const SUITES = [
+  'test/runtime/copartition.test.ts',
+  'test/runtime/crash-recovery.test.ts',
+  'test/runtime/dsl-aggregations.test.ts',
+  'test/runtime/kafka-streams-runtime.test.ts',
+  'test/runtime/read-committed.test.ts',
+  'test/runtime/replace-thread.test.ts',
+  'test/runtime/restoring-store-queries.test.ts',
+  'test/runtime/startup-warnings.test.ts',
+  'test/cluster/multi-instance.test.ts',
+  'test/nestjs/streams-module-startup.test.ts',
+];
+
+/**
+ * Left out, and why (run one with `npx jest --config jest.integration.config.js <path>` and
+ * NEST_STREAMS_CLIENT=@platformatic/kafka):
+ * - test/runtime/dead-letter.test.ts: the platformatic group consumer's records carry no headers
+ *   yet, so a poison record reaches the dead-letter topic without its own headers (`trace`).
+ */
+const root = join(__dirname, '..', '..');
+process.stdout.write(`[platformatic] ${SUITES.length} suites on @platformatic/kafka\n`);
+const result = spawnSync(
+  process.execPath,
+  [
+    require.resolve('jest/bin/jest'),
+    '--config',
+    join(root, 'jest.integration.config.js'),
+    ...SUITES.map((s) => join(root, s)),
+    ...process.argv.slice(2),
+  ],
+  { stdio: 'inherit', env: { ...process.env, NEST_STREAMS_CLIENT: '@platformatic/kafka' } },
+);
+process.exit(result.status ?? 1);
