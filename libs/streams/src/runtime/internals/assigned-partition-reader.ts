@@ -68,6 +68,22 @@ export interface AssignedPartitionReaderOptions {
   readonly headers?: boolean;
 }
 
+/** {@link AssignedPartitionReaderOptions} with every default filled in. */
+export type ResolvedReaderOptions = Required<AssignedPartitionReaderOptions>;
+
+/** The options with the defaults documented on {@link AssignedPartitionReaderOptions}. */
+export function resolveReaderOptions(
+  options: AssignedPartitionReaderOptions = {},
+): ResolvedReaderOptions {
+  return {
+    maxWaitTimeMs: options.maxWaitTimeMs ?? 250,
+    maxBytesPerPartition: options.maxBytesPerPartition ?? 10_485_760,
+    maxBytes: options.maxBytes ?? 52_428_800,
+    checkCrcs: options.checkCrcs ?? true,
+    headers: options.headers ?? false,
+  };
+}
+
 /**
  * Reads partitions at offsets the caller keeps, with no consumer group (Java's `assign` +
  * `seek` + `poll`), read_committed. One {@link fetch} asks every partition's leader once, in

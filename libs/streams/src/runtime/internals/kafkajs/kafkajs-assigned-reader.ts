@@ -9,6 +9,7 @@ import type {
   PartitionFetchPosition,
   RecordHeaders,
 } from '../assigned-partition-reader';
+import { resolveReaderOptions, type ResolvedReaderOptions } from '../assigned-partition-reader';
 import type { AbortedTransaction } from '../read-committed-filter';
 import { toFetchedPartition } from '../fetched-partition';
 import { fetchV11ResponseDecoder, type FetchV11Partition } from './fetch-v11-response';
@@ -178,11 +179,7 @@ export function kafkajsAssignedReaderFactory(
 class KafkajsAssignedReader implements AssignedPartitionReader {
   private readonly cluster: KafkajsCluster;
   private connecting: Promise<void> | undefined;
-  private readonly maxWaitTime: number;
-  private readonly maxBytesPerPartition: number;
-  private readonly maxBytes: number;
-  private readonly checkCrcs: boolean;
-  private readonly headers: boolean;
+  private readonly settings: ResolvedReaderOptions;
 
   constructor(createCluster: CreateCluster, options: AssignedPartitionReaderOptions = {}) {
     this.cluster = createCluster({
@@ -192,11 +189,7 @@ class KafkajsAssignedReader implements AssignedPartitionReader {
       instrumentationEmitter: null,
       isolationLevel: READ_COMMITTED,
     });
-    this.maxWaitTime = options.maxWaitTimeMs ?? 250;
-    this.maxBytesPerPartition = options.maxBytesPerPartition ?? 10_485_760;
-    this.maxBytes = options.maxBytes ?? 52_428_800;
-    this.checkCrcs = options.checkCrcs ?? true;
-    this.headers = options.headers ?? false;
+    this.settings = resolveReaderOptions(options);
   }
 
   async fetch(positions: readonly PartitionFetchPosition[]): Promise<FetchedPartition[]> {
@@ -264,7 +257,7 @@ class KafkajsAssignedReader implements AssignedPartitionReader {
     return (await send.call(broker, {
       ...protocol,
       response: {
-        decode: (data: Buffer) => own.decode(data, this.checkCrcs, this.headers),
+        decode: (data: Buffer) => own.decode(data, this.settings.checkCrcs, this.settings.headers),
         parse: protocol.response.parse,
       },
     })) as FetchResponse;
@@ -284,7 +277,7 @@ class KafkajsAssignedReader implements AssignedPartitionReader {
       list.push({
         partition: p.partition,
         fetchOffset: String(p.offset),
-        maxBytes: this.maxBytesPerPartition,
+        maxBytes: this.settings.maxBytesPerPartition,
       });
     }
     let response: FetchResponse;
@@ -293,9 +286,9 @@ class KafkajsAssignedReader implements AssignedPartitionReader {
       response = await this.send(broker, {
         replicaId: -1,
         isolationLevel: READ_COMMITTED,
-        maxWaitTime: this.maxWaitTime,
+        maxWaitTime: this.settings.maxWaitTimeMs,
         minBytes: 1,
-        maxBytes: this.maxBytes,
+        maxBytes: this.settings.maxBytes,
         topics: [...requests].map(([topic, partitions]) => ({ topic, partitions })),
       });
     } catch (error) {
@@ -325,7 +318,7 @@ class KafkajsAssignedReader implements AssignedPartitionReader {
         result.push(
           'records' in data
             ? toFetchedPartition(position, data)
-            : fromKafkajsPartition(position, data, this.headers),
+            : fromKafkajsPartition(position, data, this.settings.headers),
         );
       }
     }

@@ -15,6 +15,7 @@ import type {
   FetchedPartition,
   PartitionFetchPosition,
 } from '../assigned-partition-reader';
+import { resolveReaderOptions, type ResolvedReaderOptions } from '../assigned-partition-reader';
 import { toFetchedPartition } from '../fetched-partition';
 import {
   commonFetchVersion,
@@ -98,21 +99,13 @@ export function platformaticAssignedReaderFactory(
 class PlatformaticAssignedReader implements AssignedPartitionReader {
   private readonly client: Base;
   private api: Promise<FetchApi> | undefined;
-  private readonly maxWaitTime: number;
-  private readonly maxBytesPerPartition: number;
-  private readonly maxBytes: number;
-  private readonly checkCrcs: boolean;
-  private readonly headers: boolean;
+  private readonly settings: ResolvedReaderOptions;
 
   constructor(clientOptions: BaseOptions, options: AssignedPartitionReaderOptions) {
     // Java's metadata.max.age.ms (platformatic's default is 5 s): a leader move is found by
     // the partition errors above, not by asking the metadata every few seconds.
     this.client = new Base({ metadataMaxAge: 300_000, ...clientOptions });
-    this.maxWaitTime = options.maxWaitTimeMs ?? 250;
-    this.maxBytesPerPartition = options.maxBytesPerPartition ?? 10_485_760;
-    this.maxBytes = options.maxBytes ?? 52_428_800;
-    this.checkCrcs = options.checkCrcs ?? true;
-    this.headers = options.headers ?? false;
+    this.settings = resolveReaderOptions(options);
   }
 
   async fetch(positions: readonly PartitionFetchPosition[]): Promise<FetchedPartition[]> {
@@ -186,7 +179,7 @@ class PlatformaticAssignedReader implements AssignedPartitionReader {
         currentLeaderEpoch: leaderEpoch,
         fetchOffset: BigInt(position.offset),
         lastFetchedEpoch: -1,
-        partitionMaxBytes: this.maxBytesPerPartition,
+        partitionMaxBytes: this.settings.maxBytesPerPartition,
       });
     }
     let response: RawFetchResponse;
@@ -194,9 +187,9 @@ class PlatformaticAssignedReader implements AssignedPartitionReader {
       const connection = await this.client.connections.get(metadata.brokers.get(leader)!);
       response = await api.async(
         connection,
-        this.maxWaitTime,
+        this.settings.maxWaitTimeMs,
         1,
-        this.maxBytes,
+        this.settings.maxBytes,
         READ_COMMITTED,
         0,
         SESSIONLESS_EPOCH,
@@ -239,7 +232,7 @@ class PlatformaticAssignedReader implements AssignedPartitionReader {
     if (lookUpAgain) this.client.clearMetadata();
     const decoded = await Promise.all(
       usable.map(({ position, raw }) =>
-        decodeRawPartition(position.topic, raw, this.checkCrcs, this.headers),
+        decodeRawPartition(position.topic, raw, this.settings.checkCrcs, this.settings.headers),
       ),
     );
     return decoded.map((data, i) => toFetchedPartition(usable[i].position, data));

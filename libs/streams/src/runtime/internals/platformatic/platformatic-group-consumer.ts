@@ -1,3 +1,4 @@
+import { offsetCommitTopics } from './platformatic-records';
 import { groupMovedOnError, isGroupMovedOnErrorName } from '../group-error-names';
 import { kGetApi, kGetConnection, type BaseOptions, type Connection } from '@platformatic/kafka';
 import { CommitFailedError } from '../../../errors/internals/commit-failed.error';
@@ -125,22 +126,12 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
         cause: new RebalanceInProgressError(this.groupId),
       });
     }
-    const topics = new Map<string, { name: string; partitions: unknown[] }>();
-    for (const { topic, partition, offset } of offsets) {
-      let entry = topics.get(topic);
-      if (!entry) topics.set(topic, (entry = { name: topic, partitions: [] }));
-      entry.partitions.push({
-        partitionIndex: partition,
-        committedOffset: BigInt(offset),
-        committedLeaderEpoch: -1,
-        committedMetadata: null,
-      });
-    }
+    const topics = offsetCommitTopics(offsets);
     try {
       const api = await new Promise<(...args: unknown[]) => void>((resolve, reject) =>
         member[kGetApi]('OffsetCommit', (e, a) => (e ? reject(e) : resolve(a as never))),
       );
-      const metadata = await member.metadata({ topics: [...topics.keys()] });
+      const metadata = await member.metadata({ topics: topics.map((t) => t.name) });
       const coordinator = metadata.brokers.get(member.coordinatorId ?? -1);
       if (!coordinator) throw new Error(`no coordinator known for group ${this.groupId}`);
       const connection = await new Promise<Connection>((resolve, reject) =>
@@ -155,7 +146,7 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
           generation.generationId,
           generation.memberId,
           null,
-          [...topics.values()],
+          topics,
           (e: Error | null) => (e ? reject(e) : resolve()),
         ),
       );

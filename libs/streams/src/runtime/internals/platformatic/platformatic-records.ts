@@ -52,3 +52,32 @@ export async function decodeRawPartition(
     lastStableOffset: raw.lastStableOffset,
   };
 }
+
+/** One topic's offsets as platformatic's OffsetCommit and TxnOffsetCommit requests take them. */
+export interface OffsetCommitTopic {
+  readonly name: string;
+  readonly partitions: {
+    partitionIndex: number;
+    committedOffset: bigint;
+    committedLeaderEpoch: number;
+    committedMetadata: null;
+  }[];
+}
+
+/** `offsets` (each the next offset to read) grouped by topic, in the order topics come first. */
+export function offsetCommitTopics(
+  offsets: readonly { topic: string; partition: number; offset: number }[],
+): OffsetCommitTopic[] {
+  const topics = new Map<string, OffsetCommitTopic>();
+  for (const { topic, partition, offset } of offsets) {
+    let entry = topics.get(topic);
+    if (!entry) topics.set(topic, (entry = { name: topic, partitions: [] }));
+    entry.partitions.push({
+      partitionIndex: partition,
+      committedOffset: BigInt(offset),
+      committedLeaderEpoch: -1,
+      committedMetadata: null,
+    });
+  }
+  return [...topics.values()];
+}

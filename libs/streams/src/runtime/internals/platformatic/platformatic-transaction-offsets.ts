@@ -5,6 +5,7 @@
 // `Transaction.addOffset` is not used: it needs one of its consumers and a consumed message,
 // sends one request per partition, no group instance id, and deduplicates concurrent calls
 // (a second partition's offset resolves with the first one's request, never sent).
+import { offsetCommitTopics } from './platformatic-records';
 import {
   addOffsetsToTxnV0,
   addOffsetsToTxnV1,
@@ -106,17 +107,7 @@ export class PlatformaticTransactionOffsets {
         group.groupId,
       );
     });
-    const topics = new Map<string, txnOffsetCommitV4.TxnOffsetCommitRequestTopic>();
-    for (const { topic, partition, offset } of offsets) {
-      let entry = topics.get(topic);
-      if (!entry) topics.set(topic, (entry = { name: topic, partitions: [] }));
-      entry.partitions.push({
-        partitionIndex: partition,
-        committedOffset: BigInt(offset),
-        committedLeaderEpoch: -1,
-        committedMetadata: null,
-      });
-    }
+    const topics: txnOffsetCommitV4.TxnOffsetCommitRequestTopic[] = offsetCommitTopics(offsets);
     await this.retrying(async () => {
       const coordinator = await this.groupCoordinator(group.groupId, brokerApis);
       try {
@@ -129,7 +120,7 @@ export class PlatformaticTransactionOffsets {
           group.generationId,
           group.memberId,
           group.groupInstanceId,
-          [...topics.values()],
+          topics,
         );
       } catch (error) {
         if (hasKafkaError(error, LOOK_UP_AGAIN)) this.groupCoordinators.delete(group.groupId);
