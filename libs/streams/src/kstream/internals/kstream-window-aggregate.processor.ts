@@ -74,9 +74,8 @@ export class KStreamWindowAggregateProcessor<K, V, VA> implements Processor<
         continue;
       }
       const store = this.store;
-      const forUpdate = store.fetchForUpdate !== undefined;
-      const old = forUpdate
-        ? store.fetchForUpdate!(key, windowStart)
+      const old = store.fetchForUpdate
+        ? store.fetchForUpdate(key, windowStart)
         : store.fetch(key, windowStart);
       const timestamp =
         old === undefined ? record.timestamp : Math.max(record.timestamp, old.timestamp);
@@ -88,8 +87,7 @@ export class KStreamWindowAggregateProcessor<K, V, VA> implements Processor<
         store.forgetUpdate?.(key, windowStart);
         throw error;
       }
-      if (forUpdate && store.putUpdated)
-        store.putUpdated(key, { value: aggregate, timestamp }, windowStart);
+      if (store.putUpdated) store.putUpdated(key, { value: aggregate, timestamp }, windowStart);
       else store.put(key, { value: aggregate, timestamp }, windowStart);
       this.forwarder.maybeForward(
         new Record(
