@@ -29,6 +29,7 @@ const config = orderStatsConfig();
         deserializationExceptionHandler: config.deadLetterTopic
           ? sendToDeadLetterTopic(config.deadLetterTopic)
           : logAndContinue(),
+        kafkaClient: config.kafkaClient,
         kafka: config.security.kafka, // TLS and SASL to the brokers (KAFKA_SECURITY_PROTOCOL...)
       },
       http: {

@@ -34,6 +34,17 @@ describe('orderStatsConfig', () => {
     );
   });
 
+  it('reads the Kafka client, kafkajs by default', () => {
+    expect(orderStatsConfig({}).kafkaClient).toBe('kafkajs');
+    expect(orderStatsConfig({ KAFKA_CLIENT: '' }).kafkaClient).toBe('kafkajs');
+    expect(orderStatsConfig({ KAFKA_CLIENT: '@platformatic/kafka' }).kafkaClient).toBe(
+      '@platformatic/kafka',
+    );
+    expect(() => orderStatsConfig({ KAFKA_CLIENT: 'rdkafka' })).toThrow(
+      "KAFKA_CLIENT must be one of kafkajs, @platformatic/kafka, got 'rdkafka'",
+    );
+  });
+
   it('reads the RocksDB memory budget, 256 MiB by default', () => {
     expect(orderStatsConfig({}).rocksdbMemoryMb).toBe(256);
     expect(orderStatsConfig({ ROCKSDB_MEMORY_MB: '1024' }).rocksdbMemoryMb).toBe(1024);

@@ -1,4 +1,8 @@
-import type { ProcessingGuarantee } from '@nest-streams/streams';
+import {
+  KAFKA_CLIENT_NAMES,
+  type KafkaClientName,
+  type ProcessingGuarantee,
+} from '@nest-streams/streams';
 import {
   orderStatsSecurity,
   SECURITY_ENVIRONMENT,
@@ -55,6 +59,8 @@ export interface OrderStatsConfig {
    * block cache, memtables, index and filter blocks of every store, shared.
    */
   readonly rocksdbMemoryMb: number;
+  /** The Kafka client under the engine (`KAFKA_CLIENT`): `kafkajs` (default) or `@platformatic/kafka`. */
+  readonly kafkaClient: KafkaClientName;
 }
 
 /** Every environment variable the application reads (what deployment files may set). */
@@ -78,6 +84,7 @@ export const ORDER_STATS_ENVIRONMENT = [
   'HTTP_PLATFORM',
   'ROCKSDB_MEMORY_MB',
   'MANAGEMENT_PORT',
+  'KAFKA_CLIENT',
   ...SECURITY_ENVIRONMENT,
 ] as const;
 
@@ -97,6 +104,12 @@ export function orderStatsConfig(env: NodeJS.ProcessEnv = process.env): OrderSta
   const platform = env.HTTP_PLATFORM || 'express';
   if (!(HTTP_PLATFORMS as readonly string[]).includes(platform)) {
     throw new Error(`HTTP_PLATFORM must be express or fastify, got '${platform}'`);
+  }
+  const kafkaClient = env.KAFKA_CLIENT || 'kafkajs';
+  if (!(KAFKA_CLIENT_NAMES as readonly string[]).includes(kafkaClient)) {
+    throw new Error(
+      `KAFKA_CLIENT must be one of ${KAFKA_CLIENT_NAMES.join(', ')}, got '${kafkaClient}'`,
+    );
   }
   const rocksdbMemoryMb = integer(env, 'ROCKSDB_MEMORY_MB', 256);
   if (rocksdbMemoryMb < 16) {
@@ -126,6 +139,7 @@ export function orderStatsConfig(env: NodeJS.ProcessEnv = process.env): OrderSta
     shutdownDrainMs: integer(env, 'SHUTDOWN_DRAIN_MS', 0),
     httpPlatform: platform as HttpPlatform,
     rocksdbMemoryMb,
+    kafkaClient: kafkaClient as KafkaClientName,
   };
 }
 

@@ -2,9 +2,16 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { BrokersUnreachableError } from '../src/errors/brokers-unreachable.error';
 import { GroupNotDeletedError } from '../src/errors/internals/group-not-deleted.error';
 import { UnknownTopicError } from '../src/errors/internals/unknown-topic.error';
+import { UnstableOffsetsError } from '../src/errors/internals/unstable-offsets.error';
 import type { ClusterAdmin, NewTopic, TopicMetadata } from '../src/runtime/internals/cluster-admin';
+import { kafkajsRecordProducerFactory } from '../src/runtime/internals/kafkajs/kafkajs-record-producer';
+import { groupOnlyMetadata } from '../src/runtime/internals/record-producer';
 import { fetchTopicOffsetsSettled } from '../src/runtime/internals/topic-admin';
-import { KafkaTestContext, randomSuffix } from '../../../test/support/kafka-test-context';
+import {
+  KafkaTestContext,
+  randomSuffix,
+  testKafka,
+} from '../../../test/support/kafka-test-context';
 
 /** One client's way to create the port's adapter and to act on the cluster as a plain client. */
 export interface ClusterAdminContractClient {
@@ -203,6 +210,56 @@ export function describeClusterAdminContract(
       expect(await admin.fetchCommittedOffsets(group, [other])).toEqual([]);
       expect(await admin.fetchCommittedOffsets(groupName('never-committed'), [topic])).toEqual([]);
     });
+
+    it("waits for stable offsets with require_stable: a pending transaction's offsets once it ends", async () => {
+      const topic = topicName('stable');
+      await createTopics([plainTopic(topic, 2)]);
+      const group = groupName('transactional');
+      if (!admin.supportsRequireStable) {
+        await expect(
+          admin.fetchCommittedOffsets(group, [topic], { requireStable: true }),
+        ).rejects.toThrow(/require_stable/);
+        return;
+      }
+      // A transaction (by the kafkajs engine adapter: any transactional producer does) holds
+      // offsets of partition 1 and stays open while the stable read runs.
+      const producer = kafkajsRecordProducerFactory(testKafka(`${group}-tx`)).transactional(
+        `${group}-tx`,
+        60_000,
+      );
+      await producer.connect();
+      try {
+        await producer.beginTransaction();
+        await producer.sendOffsetsToTransaction(
+          [{ topic, partition: 1, offset: 42 }],
+          groupOnlyMetadata(group),
+        );
+        // Not stable: answered at once, without the open transaction's offset.
+        expect(await admin.fetchCommittedOffsets(group, [topic])).toEqual([]);
+        // Stable, with too little time: the typed, retriable error.
+        const started = Date.now();
+        const unstable = await admin
+          .fetchCommittedOffsets(group, [topic], { requireStable: true, timeoutMs: 600 })
+          .catch((e: unknown) => e);
+        expect(unstable).toBeInstanceOf(UnstableOffsetsError);
+        expect(unstable).toMatchObject({
+          code: 'UNSTABLE_OFFSET_COMMIT',
+          retriable: true,
+          groupId: group,
+        });
+        expect(Date.now() - started).toBeGreaterThanOrEqual(500);
+        // Stable: waits for the commit, then answers with the transaction's offset.
+        const stable = admin.fetchCommittedOffsets(group, [topic], { requireStable: true });
+        let answered = false;
+        void stable.then(() => (answered = true));
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect(answered).toBe(false);
+        await producer.commitTransaction();
+        expect(await stable).toEqual([{ topic, partition: 1, offset: 42 }]);
+      } finally {
+        await producer.disconnect();
+      }
+    }, 60_000);
 
     it('lists groups, deletes an empty one with its offsets, and refuses a live or unknown one', async () => {
       const topic = topicName('groups');

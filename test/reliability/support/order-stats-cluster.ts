@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { freePort } from '../../../tools/kafka/free-port';
 import { OrderStatsInstance } from '../../../tools/instances/order-stats-instance';
 import { readyAndRunning } from '../../support/health';
+import { streamsClient } from '../../support/streams-client';
 
 /** One seat of the cluster: a fixed address and state dir, and the process currently in it. */
 export interface ClusterSeat {
@@ -49,7 +50,8 @@ export class OrderStatsCluster {
    * ephemeral port of some client): such a seat starts again on new ports, up to 3 times.
    */
   static async start(size: number, env: Record<string, string>): Promise<OrderStatsCluster> {
-    const cluster = new OrderStatsCluster([], env);
+    // The client under test (NEST_STREAMS_CLIENT), unless the test names one.
+    const cluster = new OrderStatsCluster([], { KAFKA_CLIENT: streamsClient(), ...env });
     const launched = await Promise.allSettled(
       Array.from({ length: size }, (_, index) => cluster.launch(index)),
     );

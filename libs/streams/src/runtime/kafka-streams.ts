@@ -261,6 +261,7 @@ export class KafkaStreams extends KafkaStreamsQueries {
       stateDirectory: this.stateDirectory,
       cache: this.cache,
       logger: this.logger,
+      processId: () => this.processId,
       resolveTopic: (t) => this.resolveTopic(t),
       partitionsFor: (topic) => this.partitionsFor(topic),
       restoreListener: () => this.restoreListener,

@@ -5,7 +5,7 @@ import type { RecordCollector } from '../../processor/internals/record-collector
 import { TaskId } from '../../processor/task-id';
 import type { Topology } from '../../processor/topology';
 import type { RecordCache } from '../../state/internals/record-cache';
-import { EosTaskProducer } from './eos-task-producer';
+import { EosProducer } from './eos-producer';
 import type { RecordProducer, RecordProducerFactory } from './record-producer';
 import type { StateDirectory } from './state-directory';
 import type { StateLogger } from '../state-logger';
@@ -15,17 +15,29 @@ import { StreamTask } from './stream-task';
 import type { ResolvedStreamsConfig } from '../streams-config';
 import { TaskStateManager } from './task-state-manager';
 import { commitPhase } from './commit-phases';
+import {
+  commitAfterCheckpoints,
+  commitInTaskTransactions,
+  commitInThreadTransaction,
+} from './task-commits';
 import { TaskEngines } from '../../state/internals/task-engines';
 
 /** The coordinator's timeout of a task's open transaction (kept from the kafkajs producer's). */
 const EOS_TRANSACTION_TIMEOUT_MS = 60_000;
+/**
+ * The coordinator's timeout of a thread's open transaction: Kafka Streams' `transaction.timeout.ms`
+ * under exactly-once (10 s). A zombie's open transaction holds back the last stable offset of
+ * every partition it wrote to, which the next owner's restore and stable offset read wait for.
+ */
+const THREAD_TRANSACTION_TIMEOUT_MS = 10_000;
 
 /** One running active task and what it owns. */
 export interface ActiveTaskEntry {
   readonly task: StreamTask;
   readonly stateManager: TaskStateManager;
   readonly collector: RecordCollector;
-  readonly eosProducer?: EosTaskProducer;
+  /** The task's own transactional producer (exactly-once without KIP-447 only). */
+  readonly eosProducer?: EosProducer;
   /**
    * The task's persistent engines (its stores find them in their configs): flushed before
    * checkpoints and, under exactly-once, committed with the task's transactions.
@@ -42,6 +54,11 @@ export interface ActiveTaskManagerOptions {
   readonly config: ResolvedStreamsConfig;
   /** Creates the shared idempotent producer and the tasks' transactional producers. */
   readonly producers: RecordProducerFactory;
+  /**
+   * The transactional id of the thread's producer under exactly-once with KIP-447
+   * (`<applicationId>-<processId>-<thread>`), read when the thread starts.
+   */
+  threadTransactionalId(): string;
   /** Reads committed offsets when a task is created (see {@link ActiveTaskManager.create}). */
   readonly admin: ClusterAdmin;
   readonly stateDirectory: StateDirectory;
@@ -58,14 +75,20 @@ export interface ActiveTaskManagerOptions {
  * Kafka Streams' commit order: flush caches, flush the producer (every changelog and output
  * record acknowledged), write checkpoints when due (the engines' memtables flushed first),
  * then commit input offsets — or, under exactly-once, commit output, changelog records and
- * offsets in one transaction per task, and only then write the transaction's store writes to
- * RocksDB (they waited in the engines' pending batches), so that RocksDB only ever holds
- * committed state and a crash costs only the tail after the last checkpoint.
+ * offsets in one transaction, and only then write the transaction's store writes to RocksDB
+ * (they waited in the engines' pending batches), so that RocksDB only ever holds committed
+ * state and a crash costs only the tail after the last checkpoint.
+ *
+ * Exactly-once runs one transaction per thread where the client supports KIP-447 (its producer
+ * sends the group's generation and member with the offsets, and its admin reads stable
+ * offsets), and one per task otherwise (see {@link EosProducer}).
  */
 export class ActiveTaskManager {
   private readonly entries = new Map<string, ActiveTaskEntry>();
   private sharedProducer: RecordProducer | undefined;
   private sharedCollector: KafkaRecordCollector | undefined;
+  /** Exactly-once with KIP-447: the thread's transactional producer, shared by its tasks. */
+  private threadProducer: EosProducer | undefined;
   /** Commits completed (a commit of several tasks counts once). */
   commits = 0;
   /** Time the completed commits took, in ms (Kafka Streams' commit latency, summed). */
@@ -90,12 +113,56 @@ export class ActiveTaskManager {
     return this.entries.get(taskId);
   }
 
-  /** Connects the shared (at-least-once) producer. */
+  /** Whether the tasks share one transaction per thread (exactly-once with KIP-447). */
+  get transactionPerThread(): boolean {
+    return this.threadProducer !== undefined;
+  }
+
+  /**
+   * Connects the shared producer: idempotent under at-least-once; under exactly-once the
+   * thread's transactional producer when the client has KIP-447 (else each task gets its own).
+   */
   async start(): Promise<void> {
-    if (this.exactlyOnce) return;
-    this.sharedProducer = this.options.producers.idempotent();
-    await this.sharedProducer.connect();
-    this.sharedCollector = new KafkaRecordCollector({ sender: this.sharedProducer });
+    const { producers, admin } = this.options;
+    if (!this.exactlyOnce) {
+      this.sharedProducer = producers.idempotent();
+      await this.sharedProducer.connect();
+      this.sharedCollector = new KafkaRecordCollector({ sender: this.sharedProducer });
+      return;
+    }
+    const producer = producers.transactional(
+      this.options.threadTransactionalId(),
+      THREAD_TRANSACTION_TIMEOUT_MS,
+    );
+    if (!producer.supportsGroupMetadata || !admin.supportsRequireStable) return;
+    await this.connectThreadProducer(producer);
+    this.options.logger.info(
+      `exactly-once: one transactional producer for the thread's tasks (KIP-447), ${producer.transactionalId}`,
+    );
+  }
+
+  /**
+   * Exactly-once with KIP-447, after the thread's tasks were closed dirty (they migrated):
+   * replaces the thread's producer, whose epoch may have been bumped (fenced) meanwhile.
+   */
+  async resetThreadProducer(): Promise<void> {
+    const old = this.threadProducer;
+    if (!old) return;
+    this.threadProducer = undefined;
+    await old.disconnect().catch(() => undefined);
+    await this.connectThreadProducer(
+      this.options.producers.transactional(
+        this.options.threadTransactionalId(),
+        THREAD_TRANSACTION_TIMEOUT_MS,
+      ),
+    );
+  }
+
+  private async connectThreadProducer(producer: RecordProducer): Promise<void> {
+    const threadProducer = new EosProducer(producer);
+    await threadProducer.connect();
+    this.threadProducer = threadProducer;
+    this.sharedCollector = new KafkaRecordCollector({ sender: threadProducer });
   }
 
   /**
@@ -117,10 +184,10 @@ export class ActiveTaskManager {
     } = this.options;
     const taskId = TaskId.parse(taskIdText);
     const subtopology = topology.subtopologies()[taskId.subtopologyId];
-    let eosProducer: EosTaskProducer | undefined;
+    let eosProducer: EosProducer | undefined;
     let collector: RecordCollector;
-    if (this.exactlyOnce) {
-      eosProducer = new EosTaskProducer(
+    if (this.exactlyOnce && !this.threadProducer) {
+      eosProducer = new EosProducer(
         producers.transactional(
           `${config.applicationId}-${taskIdText}`,
           EOS_TRANSACTION_TIMEOUT_MS,
@@ -167,15 +234,24 @@ export class ActiveTaskManager {
       restored: false,
     };
     this.entries.set(taskIdText, entry);
+    const inputTopics = [...new Set(subtopology.sourceTopics.map((t) => resolveTopic(t)))];
+    // One transaction per thread: the previous owner is not fenced by a producer of the task's
+    // id, so wait for a transaction of it that holds this task's offsets (KIP-447's stable
+    // read) before the restore: once it ended, its changelog records are committed or aborted
+    // (the restore then reads them or skips them), and its offsets match.
+    const stable = this.threadProducer
+      ? await this.options.admin.fetchCommittedOffsets(config.applicationId, inputTopics, {
+          requireStable: true,
+        })
+      : undefined;
     await stateManager.initialize();
     await stateManager.restore(restorer, { listener: this.options.restoreListener() });
-    // kafkajs fetches committed offsets without KIP-447's require_stable, possibly before the
-    // previous owner's transaction completed. Now that this task's producer fenced it (and the
-    // restore read its committed changelog), read the committed offsets again: records below
-    // them are already in the restored state and are skipped.
-    const committed = await this.options.admin.fetchCommittedOffsets(config.applicationId, [
-      ...new Set(subtopology.sourceTopics.map((t) => resolveTopic(t))),
-    ]);
+    // One transaction per task: the group consumer may have read the committed offsets before
+    // the previous owner's transaction completed (kafkajs has no require_stable). Now that this
+    // task's producer fenced it (and the restore read its committed changelog), read them
+    // again. Either way, records below them are already in the restored state: skipped.
+    const committed =
+      stable ?? (await this.options.admin.fetchCommittedOffsets(config.applicationId, inputTopics));
     task.seedInputPositions(committed.filter((c) => c.partition === taskId.partition));
     task.initializeTopology();
     // From now on (not during the restore), store writes wait for their transaction.
@@ -190,10 +266,14 @@ export class ActiveTaskManager {
    * task's transaction carries them.
    *
    * @throws the producer's or the consumer's errors (a refused offset commit is a
-   *   CommitFailedError): the caller treats the tasks as corrupted (closes them dirty) under
-   *   exactly-once, and retries the commit under at-least-once.
+   *   CommitFailedError): under exactly-once the caller closes the tasks dirty (a
+   *   CommitFailedError or a ProducerFencedError: they migrated; rejoin), and retries the
+   *   commit under at-least-once.
    */
-  async commit(consumer: Pick<GroupConsumer, 'commitOffsets'>, force = false): Promise<number> {
+  async commit(
+    consumer: Pick<GroupConsumer, 'commitOffsets' | 'groupMetadata'>,
+    force = false,
+  ): Promise<number> {
     const due = this.tasks().filter((e) => e.restored && (force || e.task.commitNeeded()));
     if (due.length === 0) return 0;
     const started = performance.now();
@@ -201,54 +281,19 @@ export class ActiveTaskManager {
       await entry.task.flushState();
       commitPhase('caches-flushed', entry.task.id.toString());
     }
-    if (this.exactlyOnce) {
-      // Every task commits its own transaction with its own producer: independent, so all at
-      // once (the commit costs one task's round trips, not one per task). A failure is thrown
-      // after the others settled; the tasks that committed are marked so. A task whose
-      // transaction did not commit keeps its writes pending: it is closed dirty, which drops
-      // them.
-      const results = await Promise.allSettled(
-        due.map(async (entry) => {
-          const taskId = entry.task.id.toString();
-          await entry.collector.flush();
-          commitPhase('producer-flushed', taskId);
-          await entry.eosProducer!.commit(
-            this.options.config.applicationId,
-            entry.task.offsetsToCommit(),
-          );
-          commitPhase('transaction-committed', taskId);
-          await entry.engines.commit();
-          entry.stateManager.recordCommitted();
-          commitPhase('state-committed', taskId);
-          entry.task.markCommitted();
-          entry.stateManager.checkpointIfNeeded();
-        }),
+    const { applicationId } = this.options.config;
+    if (this.threadProducer) {
+      const restored = this.tasks().filter((e) => e.restored);
+      await commitInThreadTransaction(
+        { producer: this.threadProducer, collector: this.sharedCollector!, applicationId },
+        due,
+        restored,
+        consumer,
       );
-      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-      if (failed !== undefined) throw failed.reason;
-      this.commits++;
-      this.commitTimeMs += performance.now() - started;
-      return due.length;
-    }
-    await this.sharedCollector!.flush();
-    for (const entry of due) {
-      commitPhase('producer-flushed', entry.task.id.toString());
-      entry.stateManager.checkpointIfNeeded();
-    }
-    const offsets = due.flatMap((e) => e.task.offsetsToCommit());
-    if (offsets.length > 0) {
-      // Grouped by topic, in the order of each topic's first partition.
-      const topics = new Map<string, { topic: string; partition: number; offset: number }[]>();
-      for (const { topic, partition, offset } of offsets) {
-        let list = topics.get(topic);
-        if (!list) topics.set(topic, (list = []));
-        list.push({ topic, partition, offset });
-      }
-      await consumer.commitOffsets([...topics.values()].flat());
-    }
-    for (const entry of due) {
-      entry.task.markCommitted();
-      commitPhase('offsets-committed', entry.task.id.toString());
+    } else if (this.exactlyOnce) {
+      await commitInTaskTransactions(due, applicationId);
+    } else {
+      await commitAfterCheckpoints(this.sharedCollector!, due, consumer);
     }
     this.commits++;
     this.commitTimeMs += performance.now() - started;
@@ -277,10 +322,27 @@ export class ActiveTaskManager {
       }
     }
     if (!clean) await entry.eosProducer?.abort();
+    // The thread's transaction holds the other tasks' uncommitted work too: when aborting it
+    // dropped some, those tasks close dirty as well (Kafka Streams revives every task of an
+    // exactly-once-v2 thread when one is corrupted); an assignment creates them again.
+    const aborted = !clean && (await this.threadProducer?.abort());
     await entry.stateManager.close(clean).catch((error: unknown) => {
       this.options.logger.warn(`task ${taskIdText}: ${String(error)}`);
     });
     await entry.eosProducer?.disconnect().catch(() => undefined);
+    if (aborted) {
+      const others = this.taskIds();
+      if (others.length > 0) {
+        this.options.logger.warn(
+          `task ${taskIdText} closed dirty: the thread's transaction was aborted, so tasks ${others.join(', ')} close dirty too`,
+        );
+      }
+      for (const id of others) await this.close(id, false);
+      // Sends of the aborted transaction (and their errors) stay behind with the old collector.
+      if (this.threadProducer) {
+        this.sharedCollector = new KafkaRecordCollector({ sender: this.threadProducer });
+      }
+    }
   }
 
   /** Closes every task and the shared producer. */
@@ -288,7 +350,9 @@ export class ActiveTaskManager {
     for (const id of this.taskIds()) await this.close(id, clean);
     if (this.sharedCollector && clean) await this.sharedCollector.flush().catch(() => undefined);
     await this.sharedProducer?.disconnect().catch(() => undefined);
+    await this.threadProducer?.disconnect().catch(() => undefined);
     this.sharedProducer = undefined;
     this.sharedCollector = undefined;
+    this.threadProducer = undefined;
   }
 }

@@ -43,6 +43,14 @@ export interface PartitionOffsets {
   readonly high: number;
 }
 
+/** How {@link ClusterAdmin.fetchCommittedOffsets} reads. */
+export interface FetchCommittedOffsetsOptions {
+  /** Wait for offsets of open transactions to be committed or aborted (KIP-447). */
+  readonly requireStable?: boolean;
+  /** How long to wait for stable offsets; default 60,000 ms. */
+  readonly timeoutMs?: number;
+}
+
 /** An offset a consumer group committed: the next offset it will read. */
 export interface CommittedOffset {
   readonly topic: string;
@@ -124,14 +132,31 @@ export interface ClusterAdmin {
   fetchTopicOffsets(topic: string): Promise<PartitionOffsets[]>;
 
   /**
+   * Whether {@link fetchCommittedOffsets} can wait for stable offsets (KIP-447's
+   * `require_stable`, OffsetFetch v7+).
+   */
+  readonly supportsRequireStable: boolean;
+
+  /**
    * The offsets a consumer group committed for the partitions of the given topics, in topic and
    * partition order; partitions without a committed offset are left out, and a group that
-   * never committed (or does not exist) has none. Read without KIP-447's `require_stable`: an
-   * offset of a transaction still open is not waited for.
+   * never committed (or does not exist) has none.
    *
-   * @throws UnknownTopicError when a topic does not exist.
+   * By default read without KIP-447's `require_stable`: an offset of a transaction still open
+   * is not waited for. With `requireStable` (only where {@link supportsRequireStable}) the read
+   * waits until no transaction holding offsets of these partitions for the group is open, so
+   * the answer includes or excludes a pending transaction's offsets as it ends.
+   *
+   * @throws UnknownTopicError when a topic does not exist; UnstableOffsetsError (retriable)
+   *   when offsets stayed unstable for `timeoutMs` (a producer's transaction still open: it
+   *   ends by its commit, its abort or the coordinator's transaction timeout); an `Error`
+   *   when `requireStable` is asked of an adapter without it (a bug of the caller).
    */
-  fetchCommittedOffsets(groupId: string, topics: readonly string[]): Promise<CommittedOffset[]>;
+  fetchCommittedOffsets(
+    groupId: string,
+    topics: readonly string[],
+    options?: FetchCommittedOffsetsOptions,
+  ): Promise<CommittedOffset[]>;
 
   /**
    * The values of the named configs of each topic, in the order asked (synonyms and docs left

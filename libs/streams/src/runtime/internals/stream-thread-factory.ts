@@ -24,6 +24,8 @@ export interface StreamThreadFactoryOptions {
   readonly stateDirectory: StateDirectory;
   readonly cache: RecordCache;
   readonly logger: StateLogger;
+  /** This client's process id (known once the state directory is locked). */
+  processId(): string;
   /** The physical name of a topology topic. */
   resolveTopic(logical: string): string;
   /** The partition count of a physical topic (known once the internal topics are prepared). */
@@ -67,6 +69,9 @@ export function createStreamThread(options: StreamThreadFactoryOptions): StreamT
     topology,
     config,
     producers: clients.recordProducers,
+    // Kafka Streams' exactly-once-v2 id: `<applicationId>-<processId>-<thread index>`. A
+    // replacement thread takes the same id, fencing its predecessor's producer.
+    threadTransactionalId: () => `${config.applicationId}-${options.processId()}-1`,
     admin,
     stateDirectory,
     restorer,

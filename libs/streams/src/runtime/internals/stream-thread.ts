@@ -9,7 +9,7 @@ import type {
 import { InputPause } from './input-pause';
 import { ProbingRebalance } from './probing-rebalance';
 import type { ActiveTaskEntry, ActiveTaskManager } from './active-task-manager';
-import { commitFailureAction, isFencedError } from './commit-failure';
+import { commitFailureAction, isFencedError, isRebalanceError } from './commit-failure';
 import type { StandbyTaskManager } from './standby-task-manager';
 import type { ResolvedStreamsConfig } from '../streams-config';
 import type { StateLogger } from '../state-logger';
@@ -151,12 +151,17 @@ export class StreamThread {
     this.assignmentReady.catch((error: unknown) => this.fail(error));
   }
 
-  /** Before the member rejoins, while its generation may still commit: commit what was processed. */
+  /**
+   * Before the member rejoins, while its generation may still commit: commit what was
+   * processed. Under exactly-once a failed commit leaves a transaction that cannot commit: the
+   * tasks close dirty (the member is rejoining already).
+   */
   private async onRevoking(): Promise<void> {
     if (this.stopping || this.failed) return;
-    await this.serialized(() => this.commit()).catch((e: unknown) =>
-      this.options.logger.warn(`commit before rebalance failed: ${String(e)}`),
-    );
+    await this.serialized(() => this.commit()).catch(async (e: unknown) => {
+      this.options.logger.warn(`commit before rebalance failed: ${String(e)}`);
+      if (this.options.tasks.exactlyOnce) await this.onTasksMigrated(e, false);
+    });
   }
 
   /** Processes one fetched batch; true once its records are processed (the position moves). */
@@ -237,7 +242,16 @@ export class StreamThread {
     const { tasks, standbys } = this.options;
     const wanted = new Set(info.active);
     const lost = tasks.taskIds().filter((id) => !wanted.has(id));
-    if (lost.length > 0) {
+    const uncommitted = tasks.tasks().some((e) => e.restored && e.task.commitNeeded());
+    if (lost.length > 0 && tasks.transactionPerThread && uncommitted) {
+      // Work done since the commit before the rebalance would now commit in the new generation,
+      // for partitions that may have a new owner already: the thread's transaction holds every
+      // task's, so every task closes dirty (the kept ones are created again below).
+      this.options.logger.warn(
+        `tasks ${lost.join(', ')} were lost with uncommitted work; closing every task dirty`,
+      );
+      for (const id of tasks.taskIds()) await tasks.close(id, false);
+    } else if (lost.length > 0) {
       // Commit what they processed before giving them up, then close them cleanly (checkpoint),
       // keeping their directories: a later assignment (or a standby) reuses the state.
       try {
@@ -315,31 +329,35 @@ export class StreamThread {
 
   private fail(error: unknown): void {
     if (this.failed || this.stopping) return;
-    if (this.options.tasks.exactlyOnce && isFencedError(error)) {
-      void this.onTasksMigrated(error);
+    if (this.options.tasks.exactlyOnce && (isFencedError(error) || isRebalanceError(error))) {
+      void this.onTasksMigrated(error, true);
       return;
     }
     this.failHard(error);
   }
 
   /**
-   * Another member owns this member's tasks now: its transactional producer fenced ours (this
+   * Another member owns this member's tasks now: its transactional producer fenced ours, or the
+   * group coordinator refused the transaction's offsets for a stale generation (KIP-447) (this
    * member missed a rebalance, e.g. its session expired under load). Kafka Streams treats this
    * as a `TaskMigratedException`, not a fatal error: every active task is closed dirty (its
    * transaction aborted, its state wiped, so whoever owns it next restores the committed
-   * changelog) and the member rejoins the group.
+   * changelog), the thread's producer is replaced, and the member rejoins the group (unless
+   * it is rejoining already).
    */
-  private async onTasksMigrated(error: unknown): Promise<void> {
+  private async onTasksMigrated(error: unknown, rejoin: boolean): Promise<void> {
     if (this.migrating) return;
     this.migrating = true;
     const message = error instanceof Error ? error.message : String(error);
     this.options.logger.warn(`tasks migrated (${message}); closing them dirty and rejoining`);
+    const { tasks } = this.options;
     try {
       await this.serialized(async () => {
-        for (const id of this.options.tasks.taskIds()) await this.options.tasks.close(id, false);
+        for (const id of tasks.taskIds()) await tasks.close(id, false);
         this.taskByPartition.clear();
+        await tasks.resetThreadProducer();
       });
-      await this.rejoin();
+      if (rejoin) await this.rejoin();
     } catch (rejoinError) {
       this.failHard(rejoinError);
     } finally {

@@ -6,6 +6,7 @@ import type {
   ClusterAdmin,
   CommittedOffset,
   ConsumerGroupListing,
+  FetchCommittedOffsetsOptions,
   NewTopic,
   PartitionOffsets,
   TopicConfigs,
@@ -115,10 +116,19 @@ export class KafkajsClusterAdmin implements ClusterAdmin {
       .sort((a, b) => a.partition - b.partition);
   }
 
+  /** kafkajs' OffsetFetch has no `require_stable` (it sends v1 to v4). */
+  readonly supportsRequireStable = false;
+
   async fetchCommittedOffsets(
     groupId: string,
     topics: readonly string[],
+    options: FetchCommittedOffsetsOptions = {},
   ): Promise<CommittedOffset[]> {
+    if (options.requireStable) {
+      throw new Error(
+        'kafkajs cannot read stable offsets (require_stable): see supportsRequireStable',
+      );
+    }
     const committed = await this.admin
       .fetchOffsets({ groupId, topics: [...topics] })
       .catch((error: unknown) => {

@@ -1,15 +1,18 @@
 import { type Admin, ConfigResourceTypes } from '@platformatic/kafka';
 import { UnknownTopicError } from '../../../errors/internals/unknown-topic.error';
+import { UnstableOffsetsError } from '../../../errors/internals/unstable-offsets.error';
 import type {
   ClusterAdmin,
   CommittedOffset,
   ConsumerGroupListing,
+  FetchCommittedOffsetsOptions,
   NewTopic,
   PartitionOffsets,
   TopicConfigs,
   TopicMetadata,
 } from '../cluster-admin';
 import {
+  findError,
   isTopicAlreadyExists,
   platformaticConnectionError,
   typedClusterError,
@@ -20,6 +23,8 @@ import {
 /** ListOffsets' timestamps for the log start and the high watermark. */
 const EARLIEST = -2n;
 const LATEST = -1n;
+/** Between two reads of offsets found unstable (an open transaction holds some of them). */
+const UNSTABLE_RETRY_MS = 100;
 
 /**
  * The {@link ClusterAdmin} port over @platformatic/kafka's `Admin`. Its errors are typed as the
@@ -129,28 +134,46 @@ export class PlatformaticClusterAdmin implements ClusterAdmin {
     });
   }
 
+  readonly supportsRequireStable = true;
+
   async fetchCommittedOffsets(
     groupId: string,
     topics: readonly string[],
+    options: FetchCommittedOffsetsOptions = {},
   ): Promise<CommittedOffset[]> {
     if (topics.length === 0) return [];
     const metadata = await this.fetchTopicMetadata(topics);
-    const groups = await this.admin
-      .listConsumerGroupOffsets({
-        groups: [
-          {
-            groupId,
-            topics: metadata.map((t) => ({
-              name: t.name,
-              partitionIndexes: t.partitions.map((p) => p.partition),
-            })),
-          },
-        ],
-        requireStable: false,
-      })
-      .catch((error: unknown) => {
-        throw typedTopicError(error, topics.join(', '), this.brokers);
-      });
+    const requireStable = options.requireStable ?? false;
+    const started = Date.now();
+    const timeoutMs = options.timeoutMs ?? 60_000;
+    let groups: Awaited<ReturnType<Admin['listConsumerGroupOffsets']>> | undefined;
+    while (groups === undefined) {
+      groups = await this.admin
+        .listConsumerGroupOffsets({
+          groups: [
+            {
+              groupId,
+              topics: metadata.map((t) => ({
+                name: t.name,
+                partitionIndexes: t.partitions.map((p) => p.partition),
+              })),
+            },
+          ],
+          requireStable,
+        })
+        .catch(async (error: unknown) => {
+          // UNSTABLE_OFFSET_COMMIT: a transaction holding offsets of these partitions is open.
+          if (!requireStable || !findError(error, (e) => e.apiId === 'UNSTABLE_OFFSET_COMMIT')) {
+            throw typedTopicError(error, topics.join(', '), this.brokers);
+          }
+          const waitedMs = Date.now() - started;
+          if (waitedMs + UNSTABLE_RETRY_MS > timeoutMs) {
+            throw new UnstableOffsetsError(groupId, topics, waitedMs, { cause: error });
+          }
+          await new Promise((resolve) => setTimeout(resolve, UNSTABLE_RETRY_MS));
+          return undefined;
+        });
+    }
     const committed = groups
       .filter((g) => g.groupId === groupId)
       .flatMap((g) =>
