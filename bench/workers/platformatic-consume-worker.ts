@@ -56,6 +56,7 @@ async function main(): Promise<void> {
   let sending: Promise<unknown> = Promise.resolve();
   let sendFailure: unknown;
   let produced = 0;
+  let sends = 0;
   let pending: MessageToProduce[] = [];
   let flushScheduled = false;
   const flush = (): void => {
@@ -66,6 +67,7 @@ async function main(): Promise<void> {
     sending = sending.then(async () => {
       await producer.send({ messages, acks: -1 });
       produced += messages.length;
+      sends++;
     });
     sending.catch((error: unknown) => (sendFailure ??= error));
   };
@@ -117,7 +119,8 @@ async function main(): Promise<void> {
   await stream.close();
   await consumer.close(true);
   await producer?.close();
-  emitResult({ records, seconds, peakRssMb: peak, details: { bytes, produced } });
+  // sends: how well the bursts of `data` events filled the batches.
+  emitResult({ records, seconds, peakRssMb: peak, details: { bytes, produced, sends } });
 }
 
 /** The input's records: the sum of its end offsets, read by a consumer of its own. */
