@@ -127,6 +127,7 @@ export const queryScenario: Scenario = {
         });
       }
     }
+    if (options.systems.includes('ours-platformatic')) rows.push(APP_NOT_ON_PLATFORMATIC);
     if (produceSeconds === undefined && (await ctx.topics.recordCount(topic)) === 0) {
       produceSeconds = await ctx.topics.produce(topic, data);
     }
@@ -143,7 +144,6 @@ export const queryScenario: Scenario = {
     if (options.systems.includes('java')) ctx.javaPeer();
     // The framework alone, for the application's HTTP rows (part of `ours`).
     if (options.systems.includes('ours')) rows.push(...(await runNestBaseline(ctx, peerSpec)));
-    if (options.systems.includes('ours-platformatic')) rows.push(APP_NOT_ON_PLATFORMATIC);
     for (const engine of selectedEngines(options.systems)) {
       rows.push(...(await runQueryPeer(ctx, engine, peerSpec)));
     }
