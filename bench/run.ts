@@ -4,8 +4,9 @@
  *
  * One run generates the input once from a seed, produces it to a fresh topic of the local
  * broker (KAFKA_BROKERS, else the project's broker, started if needed and then stopped), and
- * measures every system on it, each in its own child process: nest-streams and the Java Kafka
- * Streams peer under both guarantees, the kafkajs consumption and RocksDB write ceilings.
+ * measures every system on it, each in its own child process: nest-streams (on kafkajs and on
+ * @platformatic/kafka) and the Java Kafka Streams peer under both guarantees, each client's
+ * consumption ceilings and the RocksDB write ceiling.
  * Every system's final state is checked against the truth before its speed counts; a wrong
  * answer or a crash makes the run exit with 1. Prints a table, writes the JSON of DESIGN.md
  * and an SVG bar chart next to it, then deletes the run's topics, groups and state.
@@ -131,6 +132,9 @@ async function main(): Promise<number> {
         .filter((r) => r.failure)
         .map((r) => ({ system: r.system, failure: r.failure })),
       notes: rows.filter((r) => r.note).map((r) => ({ system: r.system, note: r.note })),
+      kafkaClients: Object.fromEntries(
+        rows.filter((r) => r.client).map((r) => [r.system, r.client]),
+      ),
       loadAverage1m: Object.fromEntries(
         rows.filter((r) => r.loadAverage).map((r) => [r.system, r.loadAverage]),
       ),
@@ -174,7 +178,7 @@ async function main(): Promise<number> {
     `\n${scenario.name}: ${scenario.description}\n` +
       `machine: ${machine.nproc} x ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}, Java ${machine.java}, Kafka ${machine.kafka} (load ${machine.loadAverageAtStart} at start)\n\n` +
       `${presentation ? presentation.table(rows) : formatTable(rows)}\n\n` +
-      `${presentation ? presentation.legend : `vs Java: events/s over the Java peer's with the same guarantee (ceilings: over Java at_least_once).`}\n` +
+      `${presentation ? presentation.legend : `vs Java: events/s over the Java peer's with the same guarantee (ceilings: over Java at_least_once). % of ceiling: events/s over the consume-only ceiling of the row's own client (kafkajs or @platformatic/kafka; kafkajs for rows without a Node client).`}\n` +
       `JSON: ${jsonFile}\nchart: ${svgFile}\n`,
   );
   const failures = rows.filter((r) => r.failure);

@@ -58,4 +58,47 @@ describe('parseBenchOptions', () => {
     expect(options.systems).toEqual(['ours']);
     expect(options.cacheMaxBytes).toBe(10_485_760);
   });
+
+  it('runs our engine on both clients and both ceilings by default', () => {
+    const { systems, baselineClient } = parseBenchOptions(['aggregate']);
+    expect(systems).toEqual([
+      'ours',
+      'ours-platformatic',
+      'java',
+      'kafkajs',
+      'platformatic',
+      'rocksdb',
+      'nodefluent',
+    ]);
+    expect(baselineClient).toBe('kafkajs');
+  });
+
+  it('selects the engine on @platformatic/kafka and its ceiling by name', () => {
+    const options = parseBenchOptions([
+      'aggregate',
+      '--systems',
+      'ours-platformatic, platformatic',
+    ]);
+    expect(options.systems).toEqual(['ours-platformatic', 'platformatic']);
+    expect(() => parseBenchOptions(['aggregate', '--systems', 'ours-rdkafka'])).toThrow(
+      "--systems: unknown 'ours-rdkafka'",
+    );
+  });
+
+  it('parses --baseline-client, one of the engine clients', () => {
+    const options = parseBenchOptions([
+      'aggregate',
+      '--baseline',
+      '/tmp/before',
+      '--baseline-client',
+      '@platformatic/kafka',
+    ]);
+    expect([options.baseline, options.baselineClient]).toEqual([
+      '/tmp/before',
+      '@platformatic/kafka',
+    ]);
+    expect(() => parseBenchOptions(['aggregate', '--baseline-client', 'platformatic'])).toThrow(
+      "--baseline-client must be one of kafkajs, @platformatic/kafka, got 'platformatic'",
+    );
+  });
 });

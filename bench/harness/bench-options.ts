@@ -1,8 +1,21 @@
 import { parseArgs } from 'node:util';
-import type { ProcessingGuarantee } from '@nest-streams/streams';
+import type { KafkaClientName, ProcessingGuarantee } from '@nest-streams/streams';
+import { CLIENT_NAMES } from './kafka-clients';
 
-/** The systems a run can measure (`--systems`). */
-export const ALL_SYSTEMS = ['ours', 'java', 'kafkajs', 'rocksdb', 'nodefluent'] as const;
+/**
+ * The systems a run can measure (`--systems`, all by default): our engine on kafkajs (`ours`)
+ * and on @platformatic/kafka (`ours-platformatic`), the Java peer, each client's consume-only
+ * and consume-and-produce ceilings (`kafkajs`, `platformatic`), the RocksDB ceiling, nodefluent.
+ */
+export const ALL_SYSTEMS = [
+  'ours',
+  'ours-platformatic',
+  'java',
+  'kafkajs',
+  'platformatic',
+  'rocksdb',
+  'nodefluent',
+] as const;
 export type SystemName = (typeof ALL_SYSTEMS)[number];
 export const ALL_GUARANTEES: readonly ProcessingGuarantee[] = ['at_least_once', 'exactly_once_v2'];
 
@@ -48,6 +61,12 @@ export interface BenchOptions {
    */
   readonly baseline: string | undefined;
   /**
+   * `--baseline-client`: the client the baseline checkout's engine runs on (`kafkajs` by
+   * default); its rows swap places with our engine's on the same client. Another client needs
+   * a checkout whose workers take `--kafka-client`.
+   */
+  readonly baselineClient: KafkaClientName;
+  /**
    * `aggregate`, `windowed`: rounds per guarantee. Each round runs every stream processor once
    * (ours and the baseline in alternating order); each system's row is its median round, with
    * every round's events/s in its note.
@@ -60,6 +79,7 @@ export const USAGE = `usage: npm run bench -- <scenario> [--json FILE] [--events
   [--seed N] [--commit-interval-ms N] [--eos-commit-interval-ms N] [--cache-max-bytes N]
   [--systems ${ALL_SYSTEMS.join(',')}] [--guarantees ${ALL_GUARANTEES.join(',')}]
   [--timeout-ms N] [--profile DIR] [--verbose] [--baseline CHECKOUT_DIR] [--repeat N]
+  [--baseline-client ${CLIENT_NAMES.join('|')}]
   query:  [--gets N] [--duration-s N] [--connections N] [--range-users N]
   memory: [--stores N,N,...] [--rocksdb-memory-mb N]`;
 
@@ -89,6 +109,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
       'range-users': { type: 'string' },
       stores: { type: 'string' },
       baseline: { type: 'string' },
+      'baseline-client': { type: 'string' },
       repeat: { type: 'string' },
       'rocksdb-memory-mb': { type: 'string' },
     },
@@ -137,9 +158,22 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     rangeUsers: int('range-users', values['range-users'], 1) ?? 1_000,
     storeCounts: storeCounts(values.stores),
     baseline: values.baseline,
+    baselineClient: baselineClient(values['baseline-client']),
     repeat: int('repeat', values.repeat, 1) ?? 1,
     rocksdbMemoryMb: int('rocksdb-memory-mb', values['rocksdb-memory-mb'], 16) ?? 64,
   };
+}
+
+/** `--baseline-client`: one of the engine's clients, `kafkajs` unless given. */
+function baselineClient(raw: string | undefined): KafkaClientName {
+  if (raw === undefined) return 'kafkajs';
+  const client = CLIENT_NAMES.find((name) => name === raw.trim());
+  if (!client) {
+    throw new Error(
+      `--baseline-client must be one of ${CLIENT_NAMES.join(', ')}, got '${raw}'\n${USAGE}`,
+    );
+  }
+  return client;
 }
 
 /** `--stores 1,10,50`: distinct positive integers, sorted ascending. */

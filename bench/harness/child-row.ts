@@ -41,7 +41,7 @@ export function parseWorkerResult(outcome: ChildOutcome): ParsedWorkerResult | s
  * check of its store found a difference; else its figures.
  */
 export function rowFromWorker(
-  base: Pick<SystemRow, 'system' | 'role' | 'compareKey' | 'loadAverage'>,
+  base: Pick<SystemRow, 'system' | 'role' | 'compareKey' | 'loadAverage' | 'client'>,
   outcome: ChildOutcome,
   expectedRecords: number | undefined,
   check: TruthCheck | undefined,

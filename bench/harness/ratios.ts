@@ -15,12 +15,19 @@ export function ratioToJava(row: SystemRow, rows: readonly SystemRow[]): number 
   return peer ? ratio(row, peer) : undefined;
 }
 
-/** events/s of the row over the kafkajs consumption ceiling's, when both were measured. */
+/**
+ * events/s of the row over the consume-only ceiling of its own client (`row.client`; kafkajs
+ * for rows without a Node client, as before there were two), when both were measured.
+ */
 export function shareOfConsumeCeiling(
   row: SystemRow,
   rows: readonly SystemRow[],
 ): number | undefined {
-  const ceiling = rows.find((r) => r.role === 'consume-ceiling' && r.result?.eventsPerSec);
+  const client = row.client ?? 'kafkajs';
+  const ceiling = rows.find(
+    (r) =>
+      r.role === 'consume-ceiling' && (r.client ?? 'kafkajs') === client && r.result?.eventsPerSec,
+  );
   const rate = row.result?.eventsPerSec;
   if (!ceiling || rate === undefined || row === ceiling) return undefined;
   return rate / ceiling.result!.eventsPerSec!;

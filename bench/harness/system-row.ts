@@ -1,3 +1,4 @@
+import type { KafkaClientName } from '@nest-streams/streams';
 import type { BenchResult } from './bench-report';
 
 /** Which side of the comparison a row is on. */
@@ -17,6 +18,11 @@ export interface SystemRow {
    * reference for that key): the processing guarantee, or the restore phase.
    */
   readonly compareKey: string;
+  /**
+   * The Node Kafka client the row ran on (our engine's `kafkaClient`, or a ceiling's client);
+   * undefined for systems without one (Java, RocksDB, nodefluent's node-rdkafka).
+   */
+  readonly client?: KafkaClientName;
   readonly result?: BenchResult;
   readonly failure?: string;
   readonly note?: string;

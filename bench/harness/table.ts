@@ -3,8 +3,9 @@ import type { SystemRow } from './system-row';
 
 /**
  * The scenario's table as text: events/s, seconds, peak RSS, the ratio to the Java peer of the
- * same guarantee (or phase), the share of the kafkajs consumption ceiling, and notes. Failed
- * rows show no figures.
+ * same guarantee (or phase), the share of the consume-only ceiling of the row's own client
+ * (`% of ceiling`: kafkajs for rows without a Node client), and notes. Failed rows show no
+ * figures.
  */
 export function formatTable(rows: readonly SystemRow[]): string {
   const header = [
@@ -13,7 +14,7 @@ export function formatTable(rows: readonly SystemRow[]): string {
     'seconds',
     'peak RSS MB',
     'vs Java',
-    '% of kafkajs',
+    '% of ceiling',
     'note',
   ];
   const lines = rows.map((row) => {

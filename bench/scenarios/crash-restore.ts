@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { NEST_STREAMS, selectedEngines, variantLabel } from '../harness/kafka-clients';
 import type { SystemRow } from '../harness/system-row';
 import { aggregateTruth, writeTruth } from '../harness/truth';
 import { runJava } from '../systems/java';
@@ -7,7 +8,7 @@ import { runOurs } from '../systems/ours';
 import { STATS_STORE } from '../topologies/bench-types';
 import type { Scenario } from './scenario';
 import { prepareInput } from './scenario-input';
-import { JAVA, OURS } from './stream-comparison';
+import { JAVA } from './stream-comparison';
 
 /** Share of the input committed when the processor is killed. */
 const KILL_AT = 0.6;
@@ -21,7 +22,8 @@ const GROUP_EMPTY_TIMEOUT_MS = 120_000;
  * on the same state dir and is timed from `start()` to RUNNING, with the records it restored;
  * then it processes the rest and its store is checked against the truth (exactly under
  * exactly-once; at-least-once may count the events it reprocesses twice). Kafka Streams 4.4
- * wipes a task's state after an unclean stop under exactly-once and restores it in full.
+ * wipes a task's state after an unclean stop under exactly-once and restores it in full. Ours
+ * runs on each selected client (`ours`, `ours-platformatic`).
  */
 export const crashRestoreScenario: Scenario = {
   name: 'crash-restore',
@@ -33,18 +35,23 @@ export const crashRestoreScenario: Scenario = {
     const truthFile = join(ctx.workDir, 'truth-crash-restore.tsv');
     await writeTruth(truth, truthFile);
     if (ctx.options.systems.includes('java')) ctx.javaPeer();
+    const systems = [
+      ...selectedEngines(ctx.options.systems).map(
+        (e) => [e.tag, 'ours', runOurs, e.client] as const,
+      ),
+      ...(ctx.options.systems.includes('java')
+        ? [['java', 'java', runJava, undefined] as const]
+        : []),
+    ];
     const rows: SystemRow[] = [];
     const killedAt: Record<string, number> = {};
     for (const guarantee of ctx.options.guarantees) {
       const short = guarantee === 'exactly_once_v2' ? 'eos' : 'alos';
-      for (const [name, label, run] of [
-        ['ours', OURS, runOurs],
-        ['java', JAVA, runJava],
-      ] as const) {
-        if (!ctx.options.systems.includes(name)) continue;
+      for (const [name, role, run, client] of systems) {
         const applicationId = `${ctx.runPrefix}-${name}-${short}`;
         const stateDir = join(ctx.workDir, `state-${name}-${short}`);
-        const system = `${label} (${guarantee}): restart after SIGKILL`;
+        const label = variantLabel(role === 'java' ? JAVA : NEST_STREAMS, guarantee, client);
+        const system = `${label}: restart after SIGKILL`;
         const base = {
           mode: 'aggregate' as const,
           inputTopic: input.topic,
@@ -56,20 +63,22 @@ export const crashRestoreScenario: Scenario = {
           keyColumns: 1 as const,
           compareKey: guarantee,
           expectedRecords: input.data.length,
+          ...(client !== undefined && { client }),
         };
         const committed = (): Promise<number> =>
           ctx.topics.committedRecords(applicationId, input.topic).catch(() => 0);
         const crash = await run(ctx, {
           ...base,
-          system: `${label} (${guarantee}): process until SIGKILL`,
+          system: `${label}: process until SIGKILL`,
           dumpName: `dump-${name}-${short}-crash.tsv`,
           killWhen: async () => (await committed()) >= KILL_AT * input.data.length,
         });
         if (!crash.killed) {
           rows.push({
             system,
-            role: name,
+            role,
             compareKey: guarantee,
+            ...(client !== undefined && { client }),
             failure: `not killed: ${crash.row.failure ?? 'the whole input was processed first'}`,
           });
           continue;

@@ -1,8 +1,10 @@
 import type { SystemRow } from '../harness/system-row';
-import { boundCheck } from './memory';
+import { OUR_ENGINES } from '../harness/kafka-clients';
+import { boundCheck, boundedVariant, droppedVariant } from './memory';
 
-const BOUNDED = 'nest-streams, bounded memory (MALLOC_ARENA_MAX=2)';
+const BOUNDED = 'nest-streams (kafkajs), bounded memory (MALLOC_ARENA_MAX=2)';
 const EMPTY = `${BOUNDED}, same input dropped`;
+const ON_PLATFORMATIC = boundedVariant(OUR_ENGINES[1]);
 
 const row = (variant: string, stores: number, rssMb: number, v8HeapMb?: number): SystemRow => ({
   system: `${variant}, ${stores} stores`,
@@ -17,7 +19,7 @@ describe('memory boundCheck', () => {
     // kept a larger heap: outside it, the stores cost 60 MB, within the 74 MB allowed.
     const rows = [row(BOUNDED, 10, 520, 120), row(EMPTY, 10, 460, 120), row(BOUNDED, 50, 595, 150)];
     rows.push(row(EMPTY, 50, 517, 132));
-    expect(boundCheck(rows, 64, 10)).toEqual({
+    expect(boundCheck(rows, BOUNDED, 64, 10)).toEqual({
       '10 stores': {
         rssMb: 520,
         emptyRssMb: 460,
@@ -41,7 +43,7 @@ describe('memory boundCheck', () => {
 
   it('fails the bound when the stores cost more than the budget outside the heap', () => {
     const rows = [row(BOUNDED, 10, 600, 100), row(EMPTY, 10, 500, 120)];
-    expect(boundCheck(rows, 64, 10)['10 stores']).toMatchObject({
+    expect(boundCheck(rows, BOUNDED, 64, 10)['10 stores']).toMatchObject({
       outsideHeapMb: 500,
       limitMb: 454,
       overBaselineMb: 120,
@@ -49,8 +51,31 @@ describe('memory boundCheck', () => {
     });
   });
 
+  it('names the variants by client, and checks each client against its own baseline', () => {
+    expect(boundedVariant(OUR_ENGINES[0])).toBe(BOUNDED);
+    expect(droppedVariant(BOUNDED)).toBe(EMPTY);
+    expect(ON_PLATFORMATIC).toBe(
+      'nest-streams (@platformatic/kafka), bounded memory (MALLOC_ARENA_MAX=2)',
+    );
+    const rows = [
+      row(BOUNDED, 10, 520, 120),
+      row(EMPTY, 10, 460, 120),
+      row(ON_PLATFORMATIC, 10, 700, 100),
+      row(droppedVariant(ON_PLATFORMATIC), 10, 480, 100),
+    ];
+    expect(boundCheck(rows, BOUNDED, 64, 10)['10 stores']).toMatchObject({
+      overBaselineMb: 60,
+      withinBound: true,
+    });
+    expect(boundCheck(rows, ON_PLATFORMATIC, 64, 10)['10 stores']).toMatchObject({
+      emptyRssMb: 480,
+      overBaselineMb: 220,
+      withinBound: false,
+    });
+  });
+
   it('checks nothing for a store count missing its baseline or a heap figure', () => {
     const rows = [row(BOUNDED, 10, 600, 100), row(EMPTY, 10, 500), row(BOUNDED, 50, 600, 100)];
-    expect(boundCheck(rows, 64, 10)).toEqual({});
+    expect(boundCheck(rows, BOUNDED, 64, 10)).toEqual({});
   });
 });

@@ -5,6 +5,7 @@ import {
   memoryGrowth,
   storeCountOf,
 } from '../harness/figure-tables';
+import { selectedEngines, type OurEngine } from '../harness/kafka-clients';
 import type { SystemRow } from '../harness/system-row';
 import { aggregateTruth, writeTruth } from '../harness/truth';
 import { runMemory, type MemoryRunSpec } from '../systems/memory-systems';
@@ -14,7 +15,7 @@ import { prepareInput } from './scenario-input';
 
 type Variant = Pick<
   MemoryRunSpec,
-  'which' | 'rocksdb' | 'variant' | 'dropInput' | 'mallocArenaMax'
+  'which' | 'client' | 'rocksdb' | 'variant' | 'dropInput' | 'mallocArenaMax'
 >;
 
 /**
@@ -23,30 +24,45 @@ type Variant = Pick<
  * per-thread arenas, which grows with the number of stores outside any budget.
  */
 const BOUNDED_MALLOC_ARENA_MAX = 2;
-const BOUNDED = 'nest-streams, bounded memory (MALLOC_ARENA_MAX=2)';
-const BOUNDED_EMPTY = 'nest-streams, bounded memory (MALLOC_ARENA_MAX=2), same input dropped';
 
-const VARIANTS: readonly Variant[] = [
-  { which: 'ours', rocksdb: 'default', variant: 'nest-streams, RocksDB defaults' },
-  {
-    which: 'ours',
-    rocksdb: 'bounded',
-    variant: BOUNDED,
-    mallocArenaMax: BOUNDED_MALLOC_ARENA_MAX,
-  },
-  { which: 'ours', rocksdb: 'bounded', variant: 'nest-streams, bounded memory (glibc default)' },
-  {
-    which: 'ours',
-    rocksdb: 'bounded',
-    variant: BOUNDED_EMPTY,
-    dropInput: true,
-    mallocArenaMax: BOUNDED_MALLOC_ARENA_MAX,
-  },
+/** The bounded variant of our engine on a client: `nest-streams (kafkajs), bounded memory (...)`. */
+export function boundedVariant(engine: Pick<OurEngine, 'label'>): string {
+  return `${engine.label}, bounded memory (MALLOC_ARENA_MAX=${BOUNDED_MALLOC_ARENA_MAX})`;
+}
+
+/** A bounded variant's baseline: the same process with every input record dropped. */
+export function droppedVariant(bounded: string): string {
+  return `${bounded}, same input dropped`;
+}
+
+/** Our engine's variants on one client. */
+function oursVariants(engine: OurEngine): Variant[] {
+  const ours = { which: 'ours' as const, client: engine.client };
+  return [
+    { ...ours, rocksdb: 'default', variant: `${engine.label}, RocksDB defaults` },
+    {
+      ...ours,
+      rocksdb: 'bounded',
+      variant: boundedVariant(engine),
+      mallocArenaMax: BOUNDED_MALLOC_ARENA_MAX,
+    },
+    { ...ours, rocksdb: 'bounded', variant: `${engine.label}, bounded memory (glibc default)` },
+    {
+      ...ours,
+      rocksdb: 'bounded',
+      variant: droppedVariant(boundedVariant(engine)),
+      dropInput: true,
+      mallocArenaMax: BOUNDED_MALLOC_ARENA_MAX,
+    },
+  ];
+}
+
+const JAVA_VARIANTS: readonly Variant[] = [
   { which: 'java', rocksdb: 'default', variant: 'kafka-streams-java, RocksDB defaults' },
   {
     which: 'java',
     rocksdb: 'bounded',
-    variant: 'kafka-streams-java, bounded memory (MALLOC_ARENA_MAX=2)',
+    variant: `kafka-streams-java, bounded memory (MALLOC_ARENA_MAX=${BOUNDED_MALLOC_ARENA_MAX})`,
     mallocArenaMax: BOUNDED_MALLOC_ARENA_MAX,
   },
 ];
@@ -63,9 +79,10 @@ const VARIANTS: readonly Variant[] = [
  * store, sized alike on both sides, `MALLOC_ARENA_MAX=2` as the README recommends; ours also
  * with glibc's default arenas, to show what the allocator setting does); and ours
  * bounded consuming the same input and truth with every record dropped before the N stores
- * (the baseline: everything but the stores' data). `bound` then checks, per N, that the
- * bounded process's memory outside V8's heap stays within that baseline's plus the budget plus
- * the record cache.
+ * (the baseline: everything but the stores' data). Ours runs every variant on each selected
+ * client (`ours`, `ours-platformatic`). `bound` then checks, per client and N, that the bounded
+ * process's memory outside V8's heap stays within that baseline's plus the budget plus the
+ * record cache.
  */
 export const memoryScenario: Scenario = {
   name: 'memory',
@@ -86,8 +103,12 @@ export const memoryScenario: Scenario = {
     if (ctx.options.systems.includes('java')) ctx.javaPeer();
     const budgetMb = ctx.options.rocksdbMemoryMb;
     const rows: SystemRow[] = [];
-    for (const variant of VARIANTS) {
-      if (!ctx.options.systems.includes(variant.which)) continue;
+    const engines = selectedEngines(ctx.options.systems);
+    const variants = [
+      ...engines.flatMap(oursVariants),
+      ...(ctx.options.systems.includes('java') ? JAVA_VARIANTS : []),
+    ];
+    for (const variant of variants) {
       for (const stores of ctx.options.storeCounts) {
         rows.push(
           await runMemory(ctx, {
@@ -123,7 +144,12 @@ export const memoryScenario: Scenario = {
         gc: 'ours: node --expose-gc, gc() twice; Java: System.gc(); then 1 s before reading VmRSS',
         growthToLargest: growth,
         mallocArenaMax: `rows marked (MALLOC_ARENA_MAX=${BOUNDED_MALLOC_ARENA_MAX}); the others: glibc's default (8 arenas per core)`,
-        bound: boundCheck(rows, budgetMb, ctx.options.cacheMaxBytes / 2 ** 20),
+        bound: Object.fromEntries(
+          engines.map((engine) => [
+            engine.client,
+            boundCheck(rows, boundedVariant(engine), budgetMb, ctx.options.cacheMaxBytes / 2 ** 20),
+          ]),
+        ),
         boundFormula:
           "outside V8's heap (RSS - heapTotal, read together): limit(N) = that of the same process consuming the same input with every record dropped before its N (empty) stores + the RocksDB budget + the record cache (statestoreCacheMaxBytes); overBaselineMb = what the stores' data cost there; a per-store cost outside the budget shows as overBaselineMb growing with N",
       },
@@ -145,9 +171,10 @@ interface BoundCheck {
 }
 
 /**
- * Per store count: ours bounded against the baseline (the same process, input and N stores
- * with every record dropped, so the stores stay empty) plus the budget plus the record cache,
- * compared outside V8's heap (RSS minus `heapTotal`, read at the same moment): V8 sizes its
+ * Per store count: ours bounded (the rows of the `bounded` variant, on one client) against the
+ * baseline (`<bounded>, same input dropped`: the same process, input and N stores with every
+ * record dropped, so the stores stay empty) plus the budget plus the record cache, compared
+ * outside V8's heap (RSS minus `heapTotal`, read at the same moment): V8 sizes its
  * heap by its own rules (the dropped baseline's heap moved by 60 MB between two runs), and no
  * RocksDB memory is in it. The baseline holds the process, the input's handling and the fixed
  * cost of N open RocksDB instances; `withinBound` says whether the filled stores stayed under
@@ -155,6 +182,7 @@ interface BoundCheck {
  */
 export function boundCheck(
   rows: readonly SystemRow[],
+  bounded: string,
   budgetMb: number,
   recordCacheMb: number,
 ): Record<string, BoundCheck> {
@@ -162,10 +190,10 @@ export function boundCheck(
     rows.find((r) => r.compareKey === variant && storeCountOf(r) === stores)?.result;
   const round = (mb: number): number => Math.round(mb * 10) / 10;
   const checks: Record<string, BoundCheck> = {};
-  for (const row of rows.filter((r) => r.compareKey === BOUNDED)) {
+  for (const row of rows.filter((r) => r.compareKey === bounded)) {
     const stores = storeCountOf(row)!;
     const filled = row.result;
-    const empty = result(BOUNDED_EMPTY, stores);
+    const empty = result(droppedVariant(bounded), stores);
     if (filled?.rssMb === undefined || filled.v8HeapMb === undefined) continue;
     if (empty?.rssMb === undefined || empty.v8HeapMb === undefined) continue;
     const outside = filled.rssMb - filled.v8HeapMb;

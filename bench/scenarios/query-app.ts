@@ -23,7 +23,8 @@ export interface AppPhaseSpec {
   readonly rangeBodies: ReadonlyMap<string, string>;
 }
 
-const APP = 'order-stats';
+/** The application's row label: it runs on the engine's default client (no setting for it). */
+const APP = 'order-stats (kafkajs)';
 const SETTLE_MS = 240_000;
 
 /**
@@ -234,6 +235,7 @@ async function load(
     system: spec.system,
     role: 'ours' as const,
     compareKey: spec.compareKey,
+    client: 'kafkajs' as const,
     loadAverage: [started, load1m()] as const,
   };
   const problems = loadProblems(result);

@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { selectedEngines } from '../harness/kafka-clients';
 import type { SystemRow } from '../harness/system-row';
 import { aggregateTruth, writeTruth } from '../harness/truth';
 import { runJava } from '../systems/java';
@@ -8,14 +9,15 @@ import type { StreamRunSpec } from '../systems/stream-run-spec';
 import { STATS_STORE } from '../topologies/bench-types';
 import type { Scenario } from './scenario';
 import { prepareInput } from './scenario-input';
-import { JAVA, OURS } from './stream-comparison';
+import { JAVA } from './stream-comparison';
 
 /**
  * `restore`: each system builds its own changelog by aggregating events of distinct users
  * (1,000,000 by default: one changelog record each), then is timed from `start()` to RUNNING
  * twice: from an empty state dir (a full restore from the changelog) and from its intact state
  * dir with the checkpoint of a clean shutdown. Each time its store is checked against the truth.
- * Runs under the first guarantee of `--guarantees` (at-least-once by default).
+ * Runs under the first guarantee of `--guarantees` (at-least-once by default). Ours runs on each
+ * selected client (`ours`, `ours-platformatic`): restoring reads the changelog through it.
  */
 export const restoreScenario: Scenario = {
   name: 'restore',
@@ -30,11 +32,15 @@ export const restoreScenario: Scenario = {
     const guarantee = ctx.options.guarantees[0];
     const changelogRecords: Record<string, number> = {};
     const rows: SystemRow[] = [];
-    for (const [name, label, run] of [
-      ['ours', OURS, runOurs],
-      ['java', JAVA, runJava],
-    ] as const) {
-      if (!ctx.options.systems.includes(name)) continue;
+    const systems = [
+      ...selectedEngines(ctx.options.systems).map(
+        (e) => [e.tag, e.label, runOurs, e.client] as const,
+      ),
+      ...(ctx.options.systems.includes('java')
+        ? [['java', JAVA, runJava, undefined] as const]
+        : []),
+    ];
+    for (const [name, label, run, client] of systems) {
       const applicationId = `${ctx.runPrefix}-${name}`;
       const stateDir = join(ctx.workDir, `state-${name}`);
       const base: Omit<
@@ -48,6 +54,7 @@ export const restoreScenario: Scenario = {
         truth,
         truthFile,
         keyColumns: 1,
+        ...(client !== undefined && { client }),
       };
       const build = await run(ctx, {
         ...base,

@@ -1,5 +1,5 @@
 import type { SystemRow } from '../harness/system-row';
-import { medianRound } from './stream-comparison';
+import { medianRound, swapOursAndBefore } from './stream-comparison';
 
 const run = (eventsPerSec: number, note?: string): SystemRow => ({
   system: 'nest-streams (exactly_once_v2)',
@@ -30,5 +30,32 @@ describe('medianRound', () => {
   it('fails the row when any round failed', () => {
     const failed: SystemRow = { ...run(0), result: undefined, failure: 'wrong count for user-1' };
     expect(medianRound([run(40_000), failed, run(30_000)])).toBe(failed);
+  });
+});
+
+describe('swapOursAndBefore', () => {
+  const runners = [
+    { name: 'ours', client: 'kafkajs' as const },
+    { name: 'ours-platformatic', client: '@platformatic/kafka' as const },
+    { name: 'before', client: '@platformatic/kafka' as const, baselineRoot: '/tmp/before' },
+    { name: 'java' },
+  ];
+
+  it('swaps the baseline with ours on the same client only', () => {
+    expect(swapOursAndBefore(runners).map((r) => r.name)).toEqual([
+      'ours',
+      'before',
+      'ours-platformatic',
+      'java',
+    ]);
+    const onKafkajs = [runners[0], { ...runners[2], client: 'kafkajs' as const }, runners[3]];
+    expect(swapOursAndBefore(onKafkajs).map((r) => r.name)).toEqual(['before', 'ours', 'java']);
+  });
+
+  it('leaves the order alone without a baseline', () => {
+    expect(swapOursAndBefore([runners[0], runners[3]]).map((r) => r.name)).toEqual([
+      'ours',
+      'java',
+    ]);
   });
 });

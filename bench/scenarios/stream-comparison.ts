@@ -1,25 +1,46 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import type { KafkaClientName } from '@nest-streams/streams';
+import {
+  engineOn,
+  NEST_STREAMS,
+  selectedEngines,
+  variantLabel,
+  type OurEngine,
+} from '../harness/kafka-clients';
+import type { SystemName } from '../harness/bench-options';
 import type { RunContext } from '../harness/run-context';
 import type { SystemRow } from '../harness/system-row';
 import { writeTruth, type Truth } from '../harness/truth';
 import { runJava } from '../systems/java';
-import { runKafkajsCeiling, runKafkajsPipeCeiling } from '../systems/kafkajs-ceiling';
+import { runConsumeCeiling, runPipeCeiling } from '../systems/client-ceilings';
 import { NODEFLUENT, runNodefluent } from '../systems/nodefluent';
 import { runOurs } from '../systems/ours';
 import { runRocksdbCeiling } from '../systems/rocksdb-ceiling';
 import { STATS_STORE, WINDOWED_STORE } from '../topologies/bench-types';
 import type { ScenarioInput } from './scenario-input';
 
-/** Labels of the two stream processors. */
-export const OURS = 'nest-streams';
+/** Label of the Java stream processor (ours: {@link NEST_STREAMS} and its client). */
 export const JAVA = 'kafka-streams-java';
 
+/** One stream processor of the comparison: ours on a client, the baseline, or Java. */
+interface Runner {
+  /** In application ids, state dirs and dump files: `ours`, `ours-platformatic`, `before`, `java`. */
+  readonly name: string;
+  readonly run: typeof runOurs;
+  /** The row label before the guarantee: `nest-streams`, `kafka-streams-java`. */
+  readonly label: string;
+  /** Ours and the baseline: the engine's client, also in the row label. */
+  readonly client?: KafkaClientName;
+  readonly baselineRoot?: string;
+}
+
 /**
- * Measures every selected system on the same input, checking each one's final state: the
- * kafkajs ceiling first, then ours and the Java peer side by side for each guarantee, then the
- * RocksDB ceiling and the nodefluent peer.
+ * Measures every selected system on the same input, checking each one's final state: each
+ * client's ceilings first (kafkajs, then @platformatic/kafka), then, for each guarantee, ours on
+ * each client (with the `--baseline` checkout beside ours on its client) and the Java peer side
+ * by side, then the RocksDB ceiling and the nodefluent peer.
  */
 export async function runStreamComparison(
   ctx: RunContext,
@@ -34,34 +55,34 @@ export async function runStreamComparison(
   const rows: SystemRow[] = [];
   const changelogRecords: Record<string, number> = {};
   const store = spec.mode === 'windowed' ? WINDOWED_STORE : STATS_STORE;
-  if (systems.includes('kafkajs')) {
+  const ceilings: [SystemName, KafkaClientName][] = [
+    ['kafkajs', 'kafkajs'],
+    ['platformatic', '@platformatic/kafka'],
+  ];
+  for (const [system, client] of ceilings) {
+    if (!systems.includes(system)) continue;
     const expected = { records: input.data.length, valueBytes: input.valueBytes };
-    rows.push(await runKafkajsCeiling(ctx, input.topic, expected));
+    rows.push(await runConsumeCeiling(ctx, client, input.topic, expected));
     rows.push(
-      await runKafkajsPipeCeiling(ctx, input.topic, { ...expected, partitions: input.partitions }),
+      await runPipeCeiling(ctx, client, input.topic, {
+        ...expected,
+        partitions: input.partitions,
+      }),
     );
   }
+  const selected = streamRunners(ctx);
   for (const guarantee of guarantees) {
     const short = guarantee === 'exactly_once_v2' ? 'eos' : 'alos';
-    const runners: ['ours' | 'java' | 'before', typeof runOurs][] = [
-      ['ours', runOurs],
-      ['java', runJava],
-    ];
-    if (ctx.options.baseline !== undefined && systems.includes('ours')) {
-      runners.splice(1, 0, ['before', runOurs]);
-    }
-    const selected = runners.filter(([name]) => name === 'before' || systems.includes(name));
     const rounds = ctx.options.repeat;
     const measured = new Map<string, SystemRow[]>();
     for (let round = 1; round <= rounds; round++) {
       // Ours and the baseline swap places every round: the first run of a pair met a colder
       // broker in single runs, by more than the difference measured.
       const order = round % 2 === 0 ? swapOursAndBefore(selected) : selected;
-      for (const [name, run] of order) {
+      for (const { name, run, label, client, baselineRoot } of order) {
         const suffix = rounds > 1 ? `-r${round}` : '';
         const applicationId = `${ctx.runPrefix}-${name}-${short}${suffix}`;
         const stateDir = join(ctx.workDir, `state-${name}-${short}${suffix}`);
-        const label = { ours: OURS, java: JAVA, before: baselineLabel(ctx.options.baseline) }[name];
         const { row, parsed } = await run(ctx, {
           mode: spec.mode,
           inputTopic: input.topic,
@@ -71,11 +92,12 @@ export async function runStreamComparison(
           truth: spec.truth,
           truthFile,
           keyColumns: spec.keyColumns,
-          system: `${label} (${guarantee})`,
+          system: variantLabel(label, guarantee, client),
           compareKey: guarantee,
           expectedRecords: input.data.length,
           dumpName: `dump-${name}-${short}${suffix}.tsv`,
-          ...(name === 'before' && { baselineRoot: ctx.options.baseline }),
+          ...(client !== undefined && { client }),
+          ...(baselineRoot !== undefined && { baselineRoot }),
         });
         rmSync(stateDir, { recursive: true, force: true });
         // How many changelog records the run wrote (what the record cache saved), for the table.
@@ -100,7 +122,7 @@ export async function runStreamComparison(
         if (written !== undefined && rounds === 1) changelogRecords[row.system] = written;
       }
     }
-    for (const [name] of selected) rows.push(medianRound(measured.get(name) ?? []));
+    for (const { name } of selected) rows.push(medianRound(measured.get(name) ?? []));
   }
   if (systems.includes('rocksdb')) {
     const distinctKeys = new Set<string>();
@@ -128,11 +150,52 @@ export async function runStreamComparison(
   return { rows, changelogRecords };
 }
 
-/** `runners` with ours and the baseline in each other's place (the others stay). */
-function swapOursAndBefore<T extends readonly [string, unknown]>(runners: readonly T[]): T[] {
-  const at = (name: string) => runners.findIndex(([n]) => n === name);
-  const ours = at('ours');
-  const before = at('before');
+/**
+ * The stream processors `--systems` selected, in run order: ours on each selected client, the
+ * `--baseline` checkout right after ours on `--baseline-client` (not run unless that engine is
+ * selected), then the Java peer.
+ */
+function streamRunners(ctx: RunContext): Runner[] {
+  const { systems, baseline, baselineClient } = ctx.options;
+  const engine = (e: OurEngine): Runner => ({
+    name: e.tag,
+    run: runOurs,
+    label: NEST_STREAMS,
+    client: e.client,
+  });
+  const runners = selectedEngines(systems).map(engine);
+  if (baseline !== undefined) {
+    const partner = runners.findIndex((r) => r.client === baselineClient);
+    if (partner < 0) {
+      ctx.log(`--baseline ignored: ${engineOn(baselineClient).system} is not in --systems`);
+    } else {
+      runners.splice(partner + 1, 0, {
+        name: 'before',
+        run: runOurs,
+        label: baselineLabel(baseline),
+        client: baselineClient,
+        baselineRoot: baseline,
+      });
+    }
+  }
+  if (systems.includes('java')) runners.push({ name: 'java', run: runJava, label: JAVA });
+  return runners;
+}
+
+/**
+ * `runners` with the baseline and ours on the baseline's client in each other's place (the
+ * others stay).
+ */
+export function swapOursAndBefore<T extends Pick<Runner, 'name' | 'client' | 'baselineRoot'>>(
+  runners: readonly T[],
+): T[] {
+  const before = runners.findIndex((r) => r.name === 'before');
+  const ours =
+    before < 0
+      ? -1
+      : runners.findIndex(
+          (r) => r.baselineRoot === undefined && r.client === runners[before].client,
+        );
   const swapped = [...runners];
   if (ours >= 0 && before >= 0) [swapped[ours], swapped[before]] = [runners[before], runners[ours]];
   return swapped;
@@ -171,5 +234,5 @@ function baselineLabel(root: string | undefined): string {
     if (existsSync(join(dir, '.commit')))
       commit = readFileSync(join(dir, '.commit'), 'utf8').trim();
   }
-  return `${OURS} before (${commit})`;
+  return `${NEST_STREAMS} before (${commit})`;
 }

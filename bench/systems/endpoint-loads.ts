@@ -1,7 +1,7 @@
 import type { ChildOutcome } from '../harness/child-process';
 import { loadProblems, runHttpLoad, type HttpLoadResult } from '../harness/http-load';
 import type { RunContext } from '../harness/run-context';
-import type { SystemRole, SystemRow } from '../harness/system-row';
+import type { SystemRow } from '../harness/system-row';
 import { sleep } from '../workers/worker-support';
 
 /** One HTTP load of a bare endpoint: its concurrency, result and what went wrong. */
@@ -66,7 +66,7 @@ export async function loadEndpoint(
  */
 export function endpointRows(
   ctx: RunContext,
-  base: { system: string; role: SystemRole; loadAverage?: readonly [number, number] },
+  base: Pick<SystemRow, 'system' | 'role' | 'client' | 'loadAverage'>,
   loads: readonly EndpointLoad[],
   unreachable: string,
 ): SystemRow[] {
@@ -74,13 +74,15 @@ export function endpointRows(
     const single = connections === 1 && ctx.options.connections !== 1;
     const system = `${base.system}${single ? ', 1 connection' : ''}`;
     const compareKey = single ? 'http-bare-1' : 'http-bare';
+    const client = base.client === undefined ? {} : { client: base.client };
     if (!load || failure) {
-      return { system, role: base.role, compareKey, failure: failure ?? unreachable };
+      return { system, role: base.role, compareKey, ...client, failure: failure ?? unreachable };
     }
     return {
       system,
       role: base.role,
       compareKey,
+      ...client,
       loadAverage: base.loadAverage,
       result: {
         system,

@@ -1,7 +1,9 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import type { KafkaClientName } from '@nest-streams/streams';
 import { runChild, type ChildSpec } from '../harness/child-process';
 import { parseWorkerResult } from '../harness/child-row';
+import { clientArgs, engineOn } from '../harness/kafka-clients';
 import { REPO_ROOT } from '../harness/node-worker';
 import type { RunContext } from '../harness/run-context';
 import type { SystemRow } from '../harness/system-row';
@@ -9,6 +11,8 @@ import type { SystemRow } from '../harness/system-row';
 /** One memory measurement: a system, a RocksDB variant and a store count. */
 export interface MemoryRunSpec {
   readonly which: 'ours' | 'java';
+  /** Ours: the engine's Kafka client (kafkajs, the engine's default, when undefined). */
+  readonly client?: KafkaClientName;
   /** RocksDB defaults per store, or bounded memory (one budget shared by every store). */
   readonly rocksdb: 'default' | 'bounded';
   /** The bounded budget in MiB (both systems size their setter from it the same way). */
@@ -39,10 +43,11 @@ export async function runMemory(ctx: RunContext, spec: MemoryRunSpec): Promise<S
   const { options } = ctx;
   const system = `${spec.variant}, ${spec.stores} store${spec.stores === 1 ? '' : 's'}`;
   const role = spec.which;
+  const client = spec.which === 'ours' ? (spec.client ?? 'kafkajs') : undefined;
   // One application id (consumer group) and state directory per row: two rows sharing a group
   // would find the input already committed and fill nothing.
   const tag =
-    `${spec.which}-${spec.rocksdb}${spec.dropInput ? '-empty' : ''}` +
+    `${client === undefined ? 'java' : engineOn(client).tag}-${spec.rocksdb}${spec.dropInput ? '-empty' : ''}` +
     `${spec.mallocArenaMax === undefined ? '' : `-arenas${spec.mallocArenaMax}`}-${spec.stores}`;
   const stateDir = join(ctx.workDir, `state-${tag}`);
   const timeoutMs = memoryRowTimeoutMs(options.timeoutMs, spec.stores);
@@ -85,6 +90,7 @@ export async function runMemory(ctx: RunContext, spec: MemoryRunSpec): Promise<S
         join(REPO_ROOT, 'bench', 'workers', 'memory-worker.ts'),
         ...args,
         ...(spec.dropInput ? ['--drop-input', 'true'] : []),
+        ...clientArgs(client),
       ],
       cwd: REPO_ROOT,
       ...(env && { env }),
@@ -117,7 +123,13 @@ export async function runMemory(ctx: RunContext, spec: MemoryRunSpec): Promise<S
   ctx.log(`running ${system}...`);
   const outcome = await runChild(child);
   rmSync(stateDir, { recursive: true, force: true });
-  const base = { system, role, compareKey: spec.variant, loadAverage: outcome.loadAverage };
+  const base = {
+    system,
+    role,
+    compareKey: spec.variant,
+    ...(client !== undefined && { client }),
+    loadAverage: outcome.loadAverage,
+  };
   const parsed = parseWorkerResult(outcome);
   if (typeof parsed === 'string') return { ...base, failure: parsed };
   const problems: string[] = [];

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { freePort } from '../../tools/kafka/free-port';
 import { runChild, type ChildOutcome, type ChildSpec } from '../harness/child-process';
 import { parseWorkerResult } from '../harness/child-row';
+import { clientArgs, type OurEngine } from '../harness/kafka-clients';
 import { nodeWorker, REPO_ROOT } from '../harness/node-worker';
 import type { RunContext } from '../harness/run-context';
 import type { SystemRow } from '../harness/system-row';
@@ -18,23 +19,28 @@ export interface QueryPeerSpec {
 }
 
 /**
- * Runs one query peer (ours: bench/workers/query-worker.ts; Java: the peer's `query` mode):
+ * Runs one query peer (ours on one client: bench/workers/query-worker.ts; Java: the peer's
+ * `query` mode):
  * it aggregates the input, checks and times its in-process gets, then serves a bare
  * `GET /stats/:userId`, which this function loads with autocannon (every answer checked)
  * before it asks the peer to quit. Three rows: store.get, IQv2 and the bare HTTP endpoint.
  */
 export async function runQueryPeer(
   ctx: RunContext,
-  which: 'ours' | 'java',
+  peer: OurEngine | 'java',
   spec: QueryPeerSpec,
 ): Promise<SystemRow[]> {
   const { options } = ctx;
-  const label = which === 'ours' ? 'nest-streams' : 'kafka-streams-java';
-  const role = which;
-  const httpLabel =
-    which === 'ours' ? 'GET /stats/:userId, bare node:http' : 'GET /stats/:userId, JDK HttpServer';
+  const ours = peer === 'java' ? undefined : peer;
+  const which = ours ? ours.tag : 'java';
+  const label = ours ? ours.label : 'kafka-streams-java';
+  const role = ours ? ('ours' as const) : ('java' as const);
+  const client = ours ? { client: ours.client } : {};
+  const httpLabel = ours
+    ? 'GET /stats/:userId, bare node:http'
+    : 'GET /stats/:userId, JDK HttpServer';
   const fail = (failure: string): SystemRow[] => [
-    { system: `${label}: store.get (in-process)`, role, compareKey: 'get', failure },
+    { system: `${label}: store.get (in-process)`, role, compareKey: 'get', ...client, failure },
   ];
   const port = await freePort();
   const args = [
@@ -60,23 +66,23 @@ export async function runQueryPeer(
     String(options.timeoutMs),
   ];
   let child: ChildSpec;
-  if (which === 'ours') {
-    child = nodeWorker('query-worker', args, {
+  if (ours) {
+    child = nodeWorker('query-worker', [...args, ...clientArgs(ours.client)], {
       label,
       timeoutMs: options.timeoutMs + 120_000,
       verbose: options.verbose,
       profileDir: options.profileDir,
     });
   } else {
-    let peer;
+    let java;
     try {
-      peer = ctx.javaPeer();
+      java = ctx.javaPeer();
     } catch (error) {
       return fail(error instanceof Error ? error.message : String(error));
     }
     child = {
-      command: peer.java,
-      args: [...peer.baseArgs, '--mode', 'query', ...args],
+      command: java.java,
+      args: [...java.baseArgs, '--mode', 'query', ...args],
       cwd: REPO_ROOT,
       label,
       timeoutMs: options.timeoutMs + 120_000,
@@ -104,6 +110,7 @@ export async function runQueryPeer(
       system: `${label}: store.get (in-process)`,
       role,
       compareKey: 'get',
+      ...client,
       loadAverage,
       result: {
         system: `${label}: store.get (in-process)`,
@@ -118,6 +125,7 @@ export async function runQueryPeer(
       system: `${label}: IQv2 KeyQuery (in-process)`,
       role,
       compareKey: 'iqv2',
+      ...client,
       loadAverage,
       result: {
         system: `${label}: IQv2 KeyQuery (in-process)`,
@@ -131,7 +139,7 @@ export async function runQueryPeer(
   rows.push(
     ...endpointRows(
       ctx,
-      { system: `${label}: ${httpLabel}`, role, loadAverage },
+      { system: `${label}: ${httpLabel}`, role, ...client, loadAverage },
       loads,
       `the endpoint never answered\n${done.outputTail}`,
     ),

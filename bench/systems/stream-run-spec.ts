@@ -1,4 +1,4 @@
-import type { ProcessingGuarantee } from '@nest-streams/streams';
+import type { KafkaClientName, ProcessingGuarantee } from '@nest-streams/streams';
 import type { Truth } from '../harness/truth';
 
 /** One run of a stream processor (ours or the Java peer) over the run's input topic. */
@@ -22,6 +22,11 @@ export interface StreamRunSpec {
   readonly expectedRecords: number | undefined;
   /** Name of the dump file in the work dir. */
   readonly dumpName: string;
+  /**
+   * Ours: the engine's Kafka client (`streams.kafkaClient`); kafkajs, the engine's default, when
+   * undefined. The Java peer ignores it.
+   */
+  readonly client?: KafkaClientName;
   /** Runs the worker of another checkout (`--baseline`), as an `other-peer` row. */
   readonly baselineRoot?: string;
   /**

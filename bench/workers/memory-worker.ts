@@ -9,7 +9,7 @@
  *   node --expose-gc --import tsx bench/workers/memory-worker.ts --bootstrap-servers H:P
  *     --input-topic T --application-id A --state-dir D --commit-interval-ms 1000
  *     --cache-max-bytes 10485760 --stores 10 --rocksdb bounded --rocksdb-memory-mb 64
- *     --truth-file F --timeout-ms 300000 [--drop-input true]
+ *     --truth-file F --timeout-ms 300000 [--drop-input true] [--kafka-client @platformatic/kafka]
  *
  * `--drop-input true` consumes the same input but drops every record before the stores, which
  * stay empty: the baseline of the bounded check (the process, the input, the truth and N open
@@ -21,7 +21,7 @@ import { countStoreName, memoryTopology } from '../topologies/memory-topology';
 import { boundedRocksDB } from './memory-config';
 import { probeInput, startAndDrain } from './streams-drain';
 import { readStatsTruth } from './query-files';
-import { emitResult, requiredOptions, sleep } from './worker-support';
+import { emitResult, kafkaClientConfig, requiredOptions, sleep } from './worker-support';
 
 async function main(): Promise<void> {
   const args = requiredOptions(
@@ -37,8 +37,9 @@ async function main(): Promise<void> {
       'truth-file',
       'timeout-ms',
     ],
-    ['rocksdb-memory-mb', 'drop-input'],
+    ['rocksdb-memory-mb', 'drop-input', 'kafka-client'],
   );
+  const client = kafkaClientConfig(args['kafka-client']);
   const dropInput = args['drop-input'] === 'true';
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('run with --expose-gc');
@@ -63,6 +64,7 @@ async function main(): Promise<void> {
       commitIntervalMs: Number(args['commit-interval-ms']),
       statestoreCacheMaxBytes: Number(args['cache-max-bytes']),
       ...(args.rocksdb === 'bounded' ? { rocksDBConfigSetter: boundedRocksDB(budgetMb) } : {}),
+      ...client,
     },
     { logger: { info: () => undefined, warn: (m: string) => process.stderr.write(`${m}\n`) } },
   );
@@ -114,6 +116,7 @@ async function main(): Promise<void> {
       ...(args.rocksdb === 'bounded' && { rocksdbMemoryMb: budgetMb }),
       dropInput: String(dropInput),
       mallocArenaMax: process.env.MALLOC_ARENA_MAX ?? 'glibc default',
+      kafkaClient: client.kafkaClient ?? 'kafkajs',
       heapUsedMb: memory.heapUsed / 2 ** 20,
       v8HeapMb: memory.heapTotal / 2 ** 20,
       externalMb: memory.external / 2 ** 20,

@@ -12,6 +12,7 @@
  *   node --import tsx bench/workers/query-worker.ts --bootstrap-servers H:P --input-topic T
  *     --application-id A --state-dir D --commit-interval-ms 1000 --cache-max-bytes 10485760
  *     --keys-file K --truth-file F --http-port P --timeout-ms 300000
+ *     [--kafka-client @platformatic/kafka]
  */
 import { createServer } from 'node:http';
 import {
@@ -26,24 +27,28 @@ import { aggregateTopology } from '../topologies/aggregate-topology';
 import { STATS_STORE, type BenchStats } from '../topologies/bench-types';
 import { probeInput, startAndDrain } from './streams-drain';
 import { readKeys, readStatsTruth, statsMismatch } from './query-files';
-import { emitResult, peakRssMb, requiredOptions } from './worker-support';
+import { emitResult, kafkaClientConfig, peakRssMb, requiredOptions } from './worker-support';
 
 /** IQv2 is timed over the first keys only (its gets are slower). */
 const IQV2_TIMED = 20_000;
 
 async function main(): Promise<void> {
-  const args = requiredOptions([
-    'bootstrap-servers',
-    'input-topic',
-    'application-id',
-    'state-dir',
-    'commit-interval-ms',
-    'cache-max-bytes',
-    'keys-file',
-    'truth-file',
-    'http-port',
-    'timeout-ms',
-  ]);
+  const args = requiredOptions(
+    [
+      'bootstrap-servers',
+      'input-topic',
+      'application-id',
+      'state-dir',
+      'commit-interval-ms',
+      'cache-max-bytes',
+      'keys-file',
+      'truth-file',
+      'http-port',
+      'timeout-ms',
+    ],
+    ['kafka-client'],
+  );
+  const client = kafkaClientConfig(args['kafka-client']);
   const input = args['input-topic'];
   const groupId = args['application-id'];
   const timeoutMs = Number(args['timeout-ms']);
@@ -59,6 +64,7 @@ async function main(): Promise<void> {
       stateDir: args['state-dir'],
       commitIntervalMs: Number(args['commit-interval-ms']),
       statestoreCacheMaxBytes: Number(args['cache-max-bytes']),
+      ...client,
     },
     { logger: { info: () => undefined, warn: (m: string) => process.stderr.write(`${m}\n`) } },
   );
@@ -180,6 +186,7 @@ async function main(): Promise<void> {
       iqv2Timed: iqv2Ns.length,
       iqv2Checked,
       httpServed: served,
+      kafkaClient: client.kafkaClient ?? 'kafkajs',
     },
   });
 }

@@ -8,6 +8,9 @@
  *   node --import tsx bench/workers/streams-worker.ts --mode aggregate --bootstrap-servers H:P
  *     --input-topic T --application-id A --state-dir D --guarantee at_least_once
  *     --commit-interval-ms 1000 --cache-max-bytes 10485760 --dump-file F --timeout-ms 600000
+ *     [--kafka-client @platformatic/kafka]
+ *
+ * `--kafka-client` sets the engine's `kafkaClient` (its default, kafkajs, when absent).
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
@@ -29,6 +32,7 @@ import {
   committedAll,
   emitResult,
   endOffsets,
+  kafkaClientConfig,
   peakRssMb,
   requiredOptions,
   sleep,
@@ -42,18 +46,22 @@ const quiet = {
 };
 
 async function main(): Promise<void> {
-  const args = requiredOptions([
-    'mode',
-    'bootstrap-servers',
-    'input-topic',
-    'application-id',
-    'state-dir',
-    'guarantee',
-    'commit-interval-ms',
-    'cache-max-bytes',
-    'dump-file',
-    'timeout-ms',
-  ]);
+  const args = requiredOptions(
+    [
+      'mode',
+      'bootstrap-servers',
+      'input-topic',
+      'application-id',
+      'state-dir',
+      'guarantee',
+      'commit-interval-ms',
+      'cache-max-bytes',
+      'dump-file',
+      'timeout-ms',
+    ],
+    ['kafka-client'],
+  );
+  const client = kafkaClientConfig(args['kafka-client']);
   const mode = args.mode;
   if (mode !== 'aggregate' && mode !== 'windowed' && mode !== 'restore') {
     throw new Error(`unknown mode ${mode}`);
@@ -82,6 +90,7 @@ async function main(): Promise<void> {
       processingGuarantee: args.guarantee as ProcessingGuarantee,
       commitIntervalMs: Number(args['commit-interval-ms']),
       statestoreCacheMaxBytes: Number(args['cache-max-bytes']),
+      ...client,
     },
     { logger: quiet },
   );
@@ -151,6 +160,7 @@ async function main(): Promise<void> {
       restoredAtRunning,
       cpuSeconds: (cpu.user + cpu.system) / 1e6,
       gcSeconds: gcMs / 1000,
+      kafkaClient: client.kafkaClient ?? 'kafkajs',
     },
   });
 }

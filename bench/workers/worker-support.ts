@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import type { KafkaClientName } from '@nest-streams/streams';
 import type { Admin } from 'kafkajs';
 
 /**
@@ -61,6 +62,18 @@ export function requiredOptions<N extends string, O extends string = never>(
     if (typeof value === 'string') (result as Record<string, string>)[name] = value;
   }
   return result;
+}
+
+/**
+ * `--kafka-client`: the engine's Kafka client (`streams.kafkaClient`) as a config fragment; empty
+ * (the engine's default, kafkajs) when the option is absent.
+ */
+export function kafkaClientConfig(raw: string | undefined): { kafkaClient?: KafkaClientName } {
+  if (raw === undefined) return {};
+  if (raw !== 'kafkajs' && raw !== '@platformatic/kafka') {
+    throw new Error(`--kafka-client must be kafkajs or @platformatic/kafka, got ${raw}`);
+  }
+  return { kafkaClient: raw };
 }
 
 /** End offsets per partition of `topic`. */
