@@ -4,6 +4,7 @@ import { encodeInfo, type AssignmentInfo } from '../../cluster/internals/assignm
 import { cancelGroupRejoin, groupRejoinPending } from './kafkajs/group-rejoin';
 import { AssignerProtocol } from './kafkajs/kafkajs';
 import { kafkajsGroupConsumerFactory } from './kafkajs/kafkajs-group-consumer';
+import { CommitFailedError } from '../../errors/internals/commit-failed.error';
 import { StreamThread, type StreamThreadOptions } from './stream-thread';
 
 /** A kafkajs consumer double: records calls and lets the test emit its instrumentation events. */
@@ -42,7 +43,12 @@ function fakeConsumer() {
   return { consumer, emitter, calls, flow, assignments };
 }
 
-function thread() {
+/** What a test changes of the thread's task manager double (it sees the created tasks). */
+type TasksOverrides = (
+  created: Map<string, { partitions: { topic: string; partition: number }[] }>,
+) => Record<string, unknown>;
+
+function thread(tasksOverrides: TasksOverrides = () => ({})) {
   const { consumer, emitter, calls, flow, assignments } = fakeConsumer();
   let consumerConfig: { retry?: { restartOnFailure?: (e: Error) => Promise<boolean> } } = {};
   const created = new Map<string, { partitions: { topic: string; partition: number }[] }>();
@@ -83,6 +89,7 @@ function thread() {
         await restored.promise;
         created.set(id, { partitions: [{ topic: 'input', partition: Number(id.split('_')[1]) }] });
       },
+      ...tasksOverrides(created),
     },
     standbys: {
       closeAll: async () => undefined,
@@ -235,6 +242,77 @@ describe('StreamThread input during restores', () => {
     // The first assignment's restores ended after the second join: only the second resumes.
     expect(t.flow).toEqual(['pause input:0,1', 'pause input:0', 'resume input:0']);
     expect(t.listener.onRunning).toHaveBeenCalledTimes(2);
+    await t.streamThread.stop();
+  });
+});
+
+describe('StreamThread when a commit is refused because the group moved on', () => {
+  const active = (ids: string[]): AssignmentInfo => ({
+    version: 1,
+    processId: 'p-a',
+    active: ids,
+    standby: [],
+    warmup: [],
+    hosts: [],
+  });
+  const refused = () =>
+    new CommitFailedError('app', { cause: new Error('ILLEGAL_GENERATION (stale generation)') });
+
+  /** A thread whose tasks always need a commit, and whose commits are refused. */
+  function refusingThread(exactlyOnce: boolean) {
+    const events: string[] = [];
+    const t = thread((created) => ({
+      exactlyOnce,
+      commit: async (_consumer: unknown, force = false) => {
+        if (created.size === 0) return 0;
+        events.push(force ? 'commit (forced)' : 'commit');
+        throw refused();
+      },
+      tasks: () =>
+        [...created.keys()].map((id) => ({
+          restored: true,
+          task: { id, punctuateWallClock: () => undefined, commitNeeded: () => true },
+        })),
+      close: async (id: string, clean: boolean) => {
+        events.push(`close ${id} ${clean ? 'clean' : 'dirty'}`);
+        created.delete(id);
+      },
+      resetThreadProducer: async () => void events.push('producer replaced'),
+    }));
+    return { t, events };
+  }
+
+  async function joinWithTasks(t: ReturnType<typeof thread>, ids: string[]): Promise<void> {
+    await t.streamThread.start();
+    t.assignments.set('m-a', active(ids));
+    t.emitter.emit('group-join', {
+      payload: { memberId: 'm-a', memberAssignment: { input: ids.map((id) => Number(id[2])) } },
+    });
+    t.restored.resolve();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(t.listener.onRunning).toHaveBeenCalledTimes(1);
+  }
+
+  it('exactly-once: the tasks migrated; every task closes dirty, the producer is replaced, the member rejoins', async () => {
+    const { t, events } = refusingThread(true);
+    await joinWithTasks(t, ['0_0', '0_1']);
+    // The commit interval (100 ms) passes: the tick commits, the commit is refused.
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect(events).toEqual(['commit', 'close 0_0 dirty', 'close 0_1 dirty', 'producer replaced']);
+    // kafkajs' rejoin: stop the consumer and run it again (a new join).
+    expect(t.calls).toEqual(['connect', 'subscribe', 'run', 'stop', 'run']);
+    expect(t.listener.onError).not.toHaveBeenCalled();
+    await t.streamThread.stop();
+  });
+
+  it('at-least-once: the offsets stay pending and the tasks stay open (no error)', async () => {
+    const { t, events } = refusingThread(false);
+    await joinWithTasks(t, ['0_0', '0_1']);
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect(events.filter((e) => e === 'commit').length).toBeGreaterThanOrEqual(1);
+    expect(events.filter((e) => e.startsWith('close') || e === 'producer replaced')).toEqual([]);
+    expect(t.calls).toEqual(['connect', 'subscribe', 'run']);
+    expect(t.listener.onError).not.toHaveBeenCalled();
     await t.streamThread.stop();
   });
 });

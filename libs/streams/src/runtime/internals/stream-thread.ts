@@ -167,7 +167,7 @@ export class StreamThread {
   /** Processes one fetched batch; true once its records are processed (the position moves). */
   private async onBatch(batch: GroupFetchedBatch): Promise<boolean> {
     await this.waitForAssignment(() => batch.heartbeat());
-    if (!batch.isCurrent() || this.stopping || this.failed) return false;
+    if (!batch.isCurrent() || this.stopping || this.failed || this.migrating) return false;
     const taskId = this.taskByPartition.get(`${batch.topic}\u0000${batch.partition}`);
     const entry = taskId === undefined ? undefined : this.options.tasks.get(taskId);
     if (!entry) return false;
@@ -193,8 +193,9 @@ export class StreamThread {
   }
 
   private async onTick(): Promise<void> {
-    if (this.stopping || this.failed || !this.consumer) return;
+    if (this.stopping || this.failed || this.migrating || !this.consumer) return;
     await this.serialized(async () => {
+      if (this.migrating) return;
       for (const entry of this.options.tasks.tasks()) {
         if (entry.restored) entry.task.punctuateWallClock();
       }
@@ -301,8 +302,11 @@ export class StreamThread {
     const consumer = this.consumer;
     if (!consumer || this.stopping || this.failed) return;
     this.options.logger.info('probing rebalance: rejoining the group so warmed-up tasks can move');
-    await this.serialized(() => this.commit()).catch(() => undefined);
-    if (this.stopping || !this.memberId) return;
+    // Under exactly-once a failed commit leaves a transaction that cannot commit: as any.
+    await this.serialized(() => this.commit()).catch((error: unknown) => {
+      if (this.options.tasks.exactlyOnce) this.fail(error);
+    });
+    if (this.stopping || this.failed || this.migrating || !this.memberId) return;
     await consumer.enforceRebalance();
   }
 
