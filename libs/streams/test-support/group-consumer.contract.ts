@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { waitFor } from '../../../test/support/wait-for';
+import { describeGroupConsumerCommitCases } from './group-consumer-commits.contract';
 import { GroupConsumerHarness, type GroupConsumerContractClient } from './group-consumer.harness';
 import { EXPECTED_HEADERS, MESSAGES_WITH_HEADERS } from './record-headers.fixture';
 
@@ -9,9 +10,10 @@ export type { GroupConsumerContractClient } from './group-consumer.harness';
  * The {@link GroupConsumer} contract against the test broker: two members of one group joined
  * with the engine's assignor hooks, their assignments and user data, the fetch from committed
  * offsets, pause, resume and seek, commits read back through the admin port, a member leaving,
- * and an enforced rebalance. The test assignor (see {@link GroupConsumerHarness}) sorts members
- * by their user data and gives partition p to member p % n, with `for:<user data>` as each
- * member's assignment user data.
+ * an enforced rebalance, and the commits around a rebalance
+ * ({@link describeGroupConsumerCommitCases}). The test assignor (see
+ * {@link GroupConsumerHarness}) sorts members by their user data and gives partition p to
+ * member p % n, with `for:<user data>` as each member's assignment user data.
  */
 export function describeGroupConsumerContract(
   client: string,
@@ -185,5 +187,7 @@ export function describeGroupConsumerContract(
       expect(last(b).partitions).toEqual([`${group.topic}:1`, `${group.topic}:3`]);
       expect(group.requests[group.requests.length - 1].members).toEqual(['member:a', 'member:c']);
     });
+
+    describeGroupConsumerCommitCases(group);
   });
 }

@@ -57,7 +57,7 @@ const flat = (partitions: readonly TopicPartitions[]): string[] =>
  * members started in it (closed by {@link tearDown}) and the leader's assignor requests. The test
  * assignor sorts members by their user data and gives partition p to member p % n, with
  * `for:<user data>` as each member's assignment user data. A member's batch handler consumes
- * every batch.
+ * every batch of the current generation and leaves a stale one (`isCurrent()` false) unconsumed.
  */
 export class GroupConsumerHarness {
   ctx!: KafkaTestContext;
@@ -66,6 +66,11 @@ export class GroupConsumerHarness {
   groupId!: string;
   topic!: string;
   requests: { members: string[]; partitionCounts: [string, number][] }[] = [];
+  /**
+   * Awaited by the leader's assignor before it assigns (with the members' user data, sorted);
+   * reset before each test.
+   */
+  beforeAssign: ((members: string[]) => Promise<void>) | undefined;
   readonly members: Member[] = [];
 
   constructor(private readonly create: () => GroupConsumerContractClient) {}
@@ -76,6 +81,7 @@ export class GroupConsumerHarness {
     this.groupId = `${this.ctx.applicationId}-group-${randomSuffix()}`;
     this.topic = await this.ctx.createTopic(this.ctx.topicName('group-input'), 4);
     this.requests = [];
+    this.beforeAssign = undefined;
     this.producer = this.ctx.kafka.producer();
     await this.producer.connect();
   }
@@ -138,6 +144,7 @@ export class GroupConsumerHarness {
         onFailed: (error) => void member.records.push(`failed: ${error.message}`),
       },
       handleBatch: async (batch) => {
+        if (!batch.isCurrent()) return false;
         member.batches.push(batch);
         for (const r of batch.records) {
           member.records.push(`${r.topic}:${r.partition}@${r.offset}=${String(r.value)}`);
@@ -185,10 +192,9 @@ export class GroupConsumerHarness {
   }
 
   private async assign({ members: subs, partitionCounts }: GroupAssignRequest) {
-    this.requests.push({
-      members: subs.map((m) => m.userData.toString()).sort(),
-      partitionCounts: [...partitionCounts],
-    });
+    const members = subs.map((m) => m.userData.toString()).sort();
+    this.requests.push({ members, partitionCounts: [...partitionCounts] });
+    await this.beforeAssign?.(members);
     const sorted = [...subs].sort((a, b) =>
       a.userData.toString().localeCompare(b.userData.toString()),
     );
