@@ -3,9 +3,10 @@ export type StreamsLogLevel = 'error' | 'warn' | 'info' | 'debug';
 
 /**
  * The engine's one logger: where the client, its stream thread, restores, standbys, the
- * exception handlers and the Kafka client (kafkajs, through its `logCreator`) report. Give
- * yours to `new KafkaStreams(topology, config, { logger })`; `@nest-streams/nestjs` gives one
- * that writes through Nest's `Logger`, so the application's logger (nestjs-pino, winston, ...)
+ * exception handlers and the Kafka client (kafkajs through its `logCreator`, @platformatic/kafka
+ * through its clients' events) report. Give yours to
+ * `new KafkaStreams(topology, config, { logger })`; `@nest-streams/nestjs` gives one that
+ * writes through Nest's `Logger`, so the application's logger (nestjs-pino, winston, ...)
  * receives everything, at Nest's levels (`info` is Nest's `log`).
  *
  * Levels: `error` — something failed that the engine could not handle itself; `warn` — a
@@ -18,8 +19,8 @@ export interface StreamsLogger {
   info(message: string): void;
   debug(message: string): void;
   /**
-   * A logger for a named part (the Kafka client asks for `kafkajs`), so its lines can be told
-   * apart (a Nest logger context); without it, the same logger is used.
+   * A logger for a named part (the Kafka client asks for `kafkajs` or `@platformatic/kafka`), so
+   * its lines can be told apart (a Nest logger context); without it, the same logger is used.
    */
   child?(name: string): StreamsLogger;
 }

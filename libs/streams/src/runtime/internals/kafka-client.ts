@@ -7,7 +7,8 @@ import { platformaticClientAdapters } from './platformatic/platformatic-client';
 
 /**
  * The adapters of the client `config.kafkaClient` names (`kafkajs` unless set), from the config's
- * connection settings; `logger` receives kafkajs' logs.
+ * connection settings; `logger` receives the client's logs (kafkajs' `logCreator`, platformatic's
+ * events).
  *
  * @throws StreamsConfigError when a `kafka` setting cannot be honoured by the chosen client
  *   (see `platformaticClientOptions`): fix the setting, or choose the other client.
@@ -17,6 +18,6 @@ export function createKafkaClientAdapters(
   logger: StreamsLogger,
 ): KafkaClientAdapters {
   return config.kafkaClient === '@platformatic/kafka'
-    ? platformaticClientAdapters(config)
+    ? platformaticClientAdapters(config, logger)
     : kafkajsClientAdapters(config, logger);
 }

@@ -17,6 +17,8 @@ import type {
 } from '../assigned-partition-reader';
 import { resolveReaderOptions, type ResolvedReaderOptions } from '../assigned-partition-reader';
 import { toFetchedPartition } from '../fetched-partition';
+import type { StreamsLogger } from '../../state-logger';
+import { bridgePlatformaticLogs } from './platformatic-log-bridge';
 import {
   commonFetchVersion,
   FETCH_API_KEY,
@@ -92,8 +94,10 @@ interface LedPosition {
 export function platformaticAssignedReaderFactory(
   clientOptions: BaseOptions,
   defaults: AssignedPartitionReaderOptions = {},
+  logger?: StreamsLogger,
 ): AssignedPartitionReaderFactory {
-  return (options) => new PlatformaticAssignedReader(clientOptions, { ...defaults, ...options });
+  return (options) =>
+    new PlatformaticAssignedReader(clientOptions, { ...defaults, ...options }, logger);
 }
 
 class PlatformaticAssignedReader implements AssignedPartitionReader {
@@ -101,10 +105,15 @@ class PlatformaticAssignedReader implements AssignedPartitionReader {
   private api: Promise<FetchApi> | undefined;
   private readonly settings: ResolvedReaderOptions;
 
-  constructor(clientOptions: BaseOptions, options: AssignedPartitionReaderOptions) {
+  constructor(
+    clientOptions: BaseOptions,
+    options: AssignedPartitionReaderOptions,
+    logger: StreamsLogger | undefined,
+  ) {
     // Java's metadata.max.age.ms (platformatic's default is 5 s): a leader move is found by
     // the partition errors above, not by asking the metadata every few seconds.
     this.client = new Base({ metadataMaxAge: 300_000, ...clientOptions });
+    if (logger) bridgePlatformaticLogs(this.client, logger);
     this.settings = resolveReaderOptions(options);
   }
 

@@ -19,6 +19,8 @@ import type {
 } from '../group-consumer';
 import { platformaticAssignedReaderFactory } from './platformatic-assigned-reader';
 import { PlatformaticGroupMember, type ReceivedAssignment } from './platformatic-group-member';
+import { bridgePlatformaticLogs } from './platformatic-log-bridge';
+import type { StreamsLogger } from '../../state-logger';
 
 const key = (topic: string, partition: number): string => `${topic}\u0000${partition}`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -57,6 +59,7 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
   constructor(
     private readonly clientOptions: BaseOptions,
     private readonly options: GroupConsumerOptions,
+    private readonly logger?: StreamsLogger,
   ) {}
 
   get groupId(): string {
@@ -89,6 +92,7 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
       options.sessionTimeoutMs / 2,
     );
     this.member = member;
+    if (this.logger) bridgePlatformaticLogs(member, this.logger);
     member.topics.trackAll(...start.topics);
     member.on('consumer:group:rebalance', () => this.markRebalancing());
     member.on('consumer:group:join', () => this.onJoined());
@@ -97,10 +101,11 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
       if (!this.closing) listener.onFailed(error);
     });
     // Processors see each record's headers, as Kafka Streams forwards them.
-    this.reader = platformaticAssignedReaderFactory(this.clientOptions)({
-      maxWaitTimeMs: options.maxWaitTimeMs,
-      headers: true,
-    });
+    this.reader = platformaticAssignedReaderFactory(
+      this.clientOptions,
+      {},
+      this.logger,
+    )({ maxWaitTimeMs: options.maxWaitTimeMs, headers: true });
     await member.joinGroup({});
     this.loop = this.fetchLoop();
   }
@@ -368,7 +373,13 @@ export function platformaticGroupError(
   return undefined;
 }
 
-/** The platformatic group consumers of a client's options (brokers, TLS, SASL, client id). */
-export function platformaticGroupConsumerFactory(clientOptions: BaseOptions): GroupConsumerFactory {
-  return (options) => new PlatformaticGroupConsumer(clientOptions, options);
+/**
+ * The platformatic group consumers of a client's options (brokers, TLS, SASL, client id),
+ * logging to `logger` when given.
+ */
+export function platformaticGroupConsumerFactory(
+  clientOptions: BaseOptions,
+  logger?: StreamsLogger,
+): GroupConsumerFactory {
+  return (options) => new PlatformaticGroupConsumer(clientOptions, options, logger);
 }

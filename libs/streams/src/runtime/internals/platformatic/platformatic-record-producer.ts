@@ -17,6 +17,8 @@ import type {
 } from '../record-producer';
 import { typedPlatformaticProducerError } from './platformatic-producer-errors';
 import { PlatformaticTransactionOffsets } from './platformatic-transaction-offsets';
+import type { StreamsLogger } from '../../state-logger';
+import { bridgePlatformaticLogs } from './platformatic-log-bridge';
 
 /**
  * What a new producer sends with InitProducerId: no producer id and epoch yet (-1, as Java's
@@ -69,11 +71,13 @@ export class PlatformaticRecordProducer implements RecordProducer {
    * @param clientOptions the client's options (`clientId`, `bootstrapBrokers`, TLS, SASL, ...).
    * @param transactionalId the transactional id; `undefined` for an idempotent producer.
    * @param transactionTimeoutMs the coordinator's timeout of an open transaction.
+   * @param logger where the client's events are written ({@link bridgePlatformaticLogs}).
    */
   constructor(
     clientOptions: BaseOptions,
     readonly transactionalId: string | undefined,
     transactionTimeoutMs = 60_000,
+    logger?: StreamsLogger,
   ) {
     this.producer = new Producer({
       ...clientOptions,
@@ -85,6 +89,7 @@ export class PlatformaticRecordProducer implements RecordProducer {
       autocreateTopics: false,
       ...(transactionalId !== undefined ? { transactionalId, timeout: transactionTimeoutMs } : {}),
     });
+    if (logger) bridgePlatformaticLogs(this.producer, logger);
     this.brokers = clientOptions.bootstrapBrokers.map((b) =>
       typeof b === 'string' ? b : `${b.host}:${b.port}`,
     );
@@ -247,13 +252,17 @@ function headerMap(
   return map as Map<Buffer, Buffer>;
 }
 
-/** The engine's producers over @platformatic/kafka clients made with `clientOptions`. */
+/**
+ * The engine's producers over @platformatic/kafka clients made with `clientOptions`, logging to
+ * `logger` when given.
+ */
 export function platformaticRecordProducerFactory(
   clientOptions: BaseOptions,
+  logger?: StreamsLogger,
 ): RecordProducerFactory {
   return {
-    idempotent: () => new PlatformaticRecordProducer(clientOptions, undefined),
+    idempotent: () => new PlatformaticRecordProducer(clientOptions, undefined, undefined, logger),
     transactional: (transactionalId, transactionTimeoutMs) =>
-      new PlatformaticRecordProducer(clientOptions, transactionalId, transactionTimeoutMs),
+      new PlatformaticRecordProducer(clientOptions, transactionalId, transactionTimeoutMs, logger),
   };
 }
