@@ -5,6 +5,7 @@ import type {
   GroupConsumer,
   GroupConsumerFactory,
   GroupFetchedBatch,
+  GroupMetadata,
 } from './group-consumer';
 import { InputPause } from './input-pause';
 import { ProbingRebalance } from './probing-rebalance';
@@ -67,6 +68,13 @@ export class StreamThread {
   private readonly probing = new ProbingRebalance(() => this.probe());
   /** Closing tasks another member took over, before rejoining (see onTasksMigrated). */
   private migrating = false;
+  /**
+   * The member's generation when the current tasks were assigned: what a transaction's offsets
+   * name under exactly-once with KIP-447. A commit that comes after the group moved on (a late
+   * one) is then refused by the coordinator instead of landing in a generation that gave the
+   * partitions to others.
+   */
+  private tasksGeneration: GroupMetadata | undefined;
 
   constructor(private readonly options: StreamThreadOptions) {}
 
@@ -130,7 +138,7 @@ export class StreamThread {
     await this.serialized(async () => {
       if (!this.failed) {
         try {
-          await this.options.tasks.commit(consumer, true);
+          await this.options.tasks.commit(this.committer(), true);
         } catch (error) {
           this.options.logger.warn(`final commit failed: ${String(error)}`);
         }
@@ -220,13 +228,22 @@ export class StreamThread {
   private async commit(): Promise<void> {
     this.lastCommit = Date.now();
     try {
-      await this.options.tasks.commit(this.consumer!);
+      await this.options.tasks.commit(this.committer());
     } catch (error) {
       if (commitFailureAction(error, this.options.tasks.exactlyOnce) === 'fatal') throw error;
       // The group rebalanced under this commit: not fatal (see commitFailureAction); the
       // offsets stay pending until this member has rejoined.
       this.options.logger.warn(`commit refused by a rebalance, rejoining: ${String(error)}`);
     }
+  }
+
+  /** The consumer's offset commits, and the generation of the tasks for their transactions. */
+  private committer(): Pick<GroupConsumer, 'commitOffsets' | 'groupMetadata'> {
+    const consumer = this.consumer!;
+    return {
+      commitOffsets: (offsets) => consumer.commitOffsets(offsets),
+      groupMetadata: () => this.tasksGeneration,
+    };
   }
 
   private async applyAssignment(
@@ -256,7 +273,7 @@ export class StreamThread {
       // Commit what they processed before giving them up, then close them cleanly (checkpoint),
       // keeping their directories: a later assignment (or a standby) reuses the state.
       try {
-        await tasks.commit(this.consumer!, true);
+        await tasks.commit(this.committer(), true);
       } catch (error) {
         this.options.logger.warn(
           `commit before closing tasks ${lost.join(', ')} failed: ${String(error)}`,
@@ -265,6 +282,7 @@ export class StreamThread {
       for (const id of lost) await tasks.close(id, true);
     }
     this.taskByPartition.clear();
+    this.tasksGeneration = this.consumer!.groupMetadata();
     const created = info.active.filter((id) => !tasks.get(id));
     // A standby of a new task holds its state up to its lag: hand it over (checkpointed), so
     // the active restores only the tail. New tasks restore side by side, as Kafka Streams
