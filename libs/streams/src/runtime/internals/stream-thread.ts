@@ -1,46 +1,18 @@
 import { decodeInfo, type AssignmentInfo } from '../../cluster/internals/assignment-info';
-import { streamsGroupAssignor, type StreamsAssignorContext } from './streams-partition-assignor';
+import { streamsGroupAssignor } from './streams-partition-assignor';
 import type {
   GroupAssignment,
   GroupConsumer,
-  GroupConsumerFactory,
   GroupFetchedBatch,
   GroupMetadata,
 } from './group-consumer';
 import { InputPause } from './input-pause';
 import { ProbingRebalance } from './probing-rebalance';
-import type { ActiveTaskEntry, ActiveTaskManager } from './active-task-manager';
+import type { ActiveTaskEntry } from './active-task-manager';
+import type { StreamThreadOptions } from './stream-thread-options';
 import { commitFailureAction, isFencedError, isRebalanceError } from './commit-failure';
-import type { StandbyTaskManager } from './standby-task-manager';
-import type { ResolvedStreamsConfig } from '../streams-config';
-import type { StateLogger } from '../state-logger';
 
-/** What the thread tells the client that owns it. */
-export interface StreamThreadListener {
-  /** The group started rebalancing (this member learned of it). */
-  onRebalancing(): void;
-  /** A new assignment was received; tasks are being created and restored. */
-  onAssignment(info: AssignmentInfo): void;
-  /** Every active task of the current assignment is restored and processing. */
-  onRunning(): void;
-  /** Processing failed; the thread stopped consuming. */
-  onError(error: Error): void;
-  /** A member asked the whole application to shut down (SHUTDOWN_APPLICATION). */
-  onShutdownRequested(): void;
-}
-
-/** Options of a {@link StreamThread}. */
-export interface StreamThreadOptions {
-  /** Creates the thread's member of the application's group (the client's adapter). */
-  readonly groupConsumers: GroupConsumerFactory;
-  readonly config: ResolvedStreamsConfig;
-  readonly sourceTopics: readonly string[];
-  readonly tasks: ActiveTaskManager;
-  readonly standbys: StandbyTaskManager;
-  readonly assignor: StreamsAssignorContext;
-  readonly listener: StreamThreadListener;
-  readonly logger: StateLogger;
-}
+export type { StreamThreadListener, StreamThreadOptions } from './stream-thread-options';
 
 /**
  * The processing loop: one group consumer in the application's group (with the streams
@@ -156,7 +128,11 @@ export class StreamThread {
     this.memberId = assignment.memberId;
     const resume = this.inputPause.pause(this.consumer!, assignment.partitions);
     this.assignmentReady = this.serialized(() => this.applyAssignment(assignment, resume));
-    this.assignmentReady.catch((error: unknown) => this.fail(error));
+    this.assignmentReady.catch((error: unknown) => {
+      // A superseded generation (a later join of this member): the next assignment applies.
+      if (isRebalanceError(error)) this.options.logger.warn(`assignment dropped: ${String(error)}`);
+      else this.fail(error);
+    });
   }
 
   /**
@@ -182,6 +158,10 @@ export class StreamThread {
     const { records } = batch;
     let consumed = false;
     await this.serialized(async () => {
+      // The task may have been closed while this batch waited for its turn (its tasks migrated,
+      // or a new assignment took it): the batch is dropped, its next owner fetches it again.
+      if (this.failed || this.stopping || this.migrating) return;
+      if (this.options.tasks.get(taskId!) !== entry) return;
       // A fetch can hold tens of thousands of records: process it in slices (like Kafka
       // Streams' max.poll.records) so commits keep their interval (100 ms under exactly-once).
       for (let from = 0; from < records.length; from += MAX_RECORDS_PER_SLICE) {

@@ -269,8 +269,13 @@ export class CachingBytesStore extends WrappedStoreLayer {
 
   /** Writes the dirty entries through, drops the namespace and closes the store below. */
   override async close(): Promise<void> {
-    this.dropNamespace(this.inner.isOpen());
-    await this.inner.close();
+    try {
+      this.dropNamespace(this.inner.isOpen());
+    } finally {
+      // Even when the flush failed (a collector that failed throws on send): a store left
+      // open keeps its RocksDB lock, and the task cannot be created again in this process.
+      await this.inner.close();
+    }
   }
 
   /** Drops the cached entries unwritten and destroys the store below. */

@@ -10,6 +10,7 @@ import type {
   TopicPartitions,
 } from '../group-consumer';
 import { RevocationCommit } from '../revocation-commit';
+import { RebalanceInProgressError } from '../../../errors/internals/rebalance-in-progress.error';
 import { AssignerProtocol } from './kafkajs';
 import { kafkajsGroupAssigner } from './kafkajs-group-assigner';
 import { kafkajsCommitError, kafkajsGroupError } from './kafkajs-group-errors';
@@ -236,6 +237,9 @@ export class KafkajsGroupConsumer implements GroupConsumer {
    */
   private async readOwnUserData(consumer: Consumer, memberId: string): Promise<Buffer> {
     for (let attempt = 0; ; attempt++) {
+      // A later join of this consumer superseded the member (e.g. kafkajs rejoined on its own
+      // after UNKNOWN_MEMBER_ID while the thread rejoined too): its assignment is stale.
+      if (this.metadata?.memberId !== memberId) throw new RebalanceInProgressError(this.groupId);
       const group = await consumer.describeGroup();
       const member = group.members.find((m) => m.memberId === memberId);
       if (member && member.memberAssignment.length > 0) {
