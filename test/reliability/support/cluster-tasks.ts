@@ -9,6 +9,8 @@ export interface SeatView {
   readonly state: string;
   /** Active partitions of `stats-store` per instance (`host:port`), as this instance sees them. */
   readonly active: ReadonlyMap<string, readonly number[]>;
+  /** Its standby partitions per instance (warm-up replicas included). */
+  readonly standby: ReadonlyMap<string, readonly number[]>;
   /** This instance's processing counters. */
   readonly processed: number;
   readonly commits: number;
@@ -16,7 +18,10 @@ export interface SeatView {
 
 interface MetadataBody {
   state: string;
-  instances: { host: string; stores: Record<string, { active: number[] } | undefined> }[];
+  instances: {
+    host: string;
+    stores: Record<string, { active: number[]; standby: number[] } | undefined>;
+  }[];
   metrics: { processed: number; commits: number };
 }
 
@@ -35,8 +40,23 @@ export async function seatView(cluster: OrderStatsCluster, seat: ClusterSeat): P
   return {
     state: body.state,
     active: new Map(body.instances.map((i) => [i.host, i.stores[STORE]?.active ?? []])),
+    standby: new Map(body.instances.map((i) => [i.host, i.stores[STORE]?.standby ?? []])),
     processed: body.metrics.processed,
     commits: body.metrics.commits,
+  };
+}
+
+/** The seat's state and its active and standby (or warm-up) partitions, as it sees them. */
+export async function ownTasks(
+  cluster: OrderStatsCluster,
+  seat: ClusterSeat,
+): Promise<{ state: string; active: readonly number[]; standby: readonly number[] }> {
+  const view = await seatView(cluster, seat);
+  const me = endpointOf(seat);
+  return {
+    state: view.state,
+    active: view.active.get(me) ?? [],
+    standby: view.standby.get(me) ?? [],
   };
 }
 
@@ -45,7 +65,7 @@ export async function ownPartitions(
   cluster: OrderStatsCluster,
   seat: ClusterSeat,
 ): Promise<readonly number[]> {
-  return (await seatView(cluster, seat)).active.get(endpointOf(seat)) ?? [];
+  return (await ownTasks(cluster, seat)).active;
 }
 
 /**
@@ -88,9 +108,9 @@ export async function tasksMovedFrom(
 }
 
 /**
- * True once every seat is alive and RUNNING and all of them see the same owners for all
- * `partitions` (each partition owned once): one generation, which every member joined. A
- * member that missed a rebalance still sees its old one.
+ * True once every seat is alive and RUNNING and all of them see the same active and standby
+ * owners, the active ones owning all `partitions` once: one generation, which every member
+ * joined. A member that missed a rebalance still sees its old one.
  */
 export async function assignmentAgreed(
   cluster: OrderStatsCluster,
@@ -99,7 +119,11 @@ export async function assignmentAgreed(
   if (cluster.seats.some((s) => !s.alive)) return false;
   const views = await Promise.all(cluster.seats.map((s) => seatView(cluster, s)));
   const owners = views.map((view) =>
-    JSON.stringify([...view.active].sort(([a], [b]) => a.localeCompare(b))),
+    JSON.stringify(
+      [...view.active, ...[...view.standby].map(([h, p]) => [`standby ${h}`, p] as const)].sort(
+        ([a], [b]) => a.localeCompare(b),
+      ),
+    ),
   );
   const owned = [...views[0].active.values()].flat();
   return (
