@@ -5,8 +5,7 @@ import { ChaosCommittedOffsets } from './support/chaos-committed-offsets';
 import { ChaosEventFeed } from './support/chaos-event-feed';
 import { readChangelogLastValues } from './support/changelog-last-values';
 import { assignmentAgreed, ownTasks } from './support/cluster-tasks';
-import { ORDER_STATS_STORES as STORES } from './support/disk-state-probe';
-import { OpenTransactionProbe } from './support/open-transactions';
+import { TransactionStateProbe } from './support/transaction-state-probe';
 import { OrderStatsCluster } from './support/order-stats-cluster';
 import { checkFinalState, waitCaughtUp, type FinalCheck } from './support/query-final-check';
 import { recordFigures } from './support/reliability-report';
@@ -168,7 +167,7 @@ async function zombieRun(): Promise<RunResult> {
     committed.start();
     feeding = feed.run(producing.signal);
 
-    const probe = new OpenTransactionProbe(brokers());
+    const probe = new TransactionStateProbe(brokers());
     closeProbe = () => probe.close();
     const freezes: Freeze[] = [];
     const frozenSeats = new Set<number>();
@@ -178,7 +177,7 @@ async function zombieRun(): Promise<RunResult> {
       await waitFor(() => live.allReady(), 120_000, 'every instance RUNNING before a freeze');
       const frozen = await freezeZombie(live, probe, {
         moment,
-        changelogs: STORES.map((store) => `${ctx.applicationId}-${store}-changelog`),
+        applicationId: ctx.applicationId,
         partitions: PARTITIONS,
         minFrozenMs: FREEZE_MS,
         maxFrozenMs: MAX_FREEZE_MS,

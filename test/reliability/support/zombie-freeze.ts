@@ -1,12 +1,12 @@
 import { ownPartitions, seatView, seatWithMostTasks, tasksMovedFrom } from './cluster-tasks';
-import type { OpenTransactionProbe } from './open-transactions';
+import type { TransactionStateProbe } from './transaction-state-probe';
 import type { ClusterSeat, OrderStatsCluster } from './order-stats-cluster';
 
 /**
- * When the freeze catches the instance: between two transactions (its processed records wait
- * in its caches; the next commit begins a transaction after SIGCONT, so only the group
- * coordinator's generation check, or the next owner's producer of the same transactional id,
- * can fence it), or inside one (its records are in the changelogs, uncommitted; the transaction
+ * When the freeze catches the instance, as its transaction coordinator sees it: between two
+ * transactions (its processed records wait in its caches; its next commit begins a transaction
+ * after SIGCONT, so only the group coordinator's generation check (KIP-447) or the next owner's
+ * producer of the same transactional id can fence it), or inside one (`Ongoing`: the
  * coordinator also aborts it after the transaction timeout and bumps the producer's epoch).
  */
 export type FreezeMoment = 'between-transactions' | 'inside-transaction';
@@ -14,8 +14,8 @@ export type FreezeMoment = 'between-transactions' | 'inside-transaction';
 /** How to freeze. */
 export interface FreezeOptions {
   readonly moment: FreezeMoment;
-  /** Changelog topics of the instance's tasks (the partition of a task is its changelog's). */
-  readonly changelogs: readonly string[];
+  /** The application id (a part of every transactional id). */
+  readonly applicationId: string;
   /** Input partitions of the whole cluster. */
   readonly partitions: number;
   /** Frozen at least this long (past the session timeout). */
@@ -34,7 +34,7 @@ export interface FreezeOutcome {
   readonly moment: FreezeMoment;
   /** Freezes it took to catch the moment (the others lasted 300 ms). */
   readonly attempts: number;
-  /** Changelog partitions its open transaction held at the freeze. */
+  /** Its transactions open at the freeze (`id: state`), as their coordinator said. */
   readonly openAtFreeze: readonly string[];
   readonly partitionsBefore: readonly number[];
   /** Its counters just before SIGSTOP (it had just processed records). */
@@ -61,7 +61,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, Ma
  */
 export async function freezeZombie(
   cluster: OrderStatsCluster,
-  probe: OpenTransactionProbe,
+  probe: TransactionStateProbe,
   options: FreezeOptions,
 ): Promise<FreezeOutcome> {
   const seat = await seatWithMostTasks(cluster, options.avoid);
@@ -72,7 +72,7 @@ export async function freezeZombie(
     cluster.pause(seat.index);
     const frozenAt = Date.now();
     await sleep(SETTLE_MS);
-    const open = await probe.openPartitions(options.changelogs, partitionsBefore);
+    const open = await probe.open(transactionalIds(seat, options.applicationId, partitionsBefore));
     if (open.length > 0 === (options.moment === 'inside-transaction')) {
       const tasksMovedAfterMs = await waitTasksMoved(cluster, seat, frozenAt, options);
       await sleep(frozenAt + options.minFrozenMs - Date.now());
@@ -100,6 +100,23 @@ export async function freezeZombie(
     }
     await sleep(20 + ((attempts * 37) % 100));
   }
+}
+
+/** The line the engine logs with the thread's transactional id (KIP-447: one per thread). */
+const THREAD_PRODUCER = /one transactional producer for the thread's tasks \(KIP-447\), (\S+)/g;
+
+/**
+ * The transactional ids the seat may use: its thread's (as it logged it) under KIP-447, else
+ * one per task (`<applicationId>-<taskId>`, tasks `0_<partition>` in order-stats). Ids the
+ * coordinators do not know are ignored by the probe.
+ */
+function transactionalIds(
+  seat: ClusterSeat,
+  applicationId: string,
+  partitions: readonly number[],
+): string[] {
+  const thread = [...seat.instance.output.matchAll(THREAD_PRODUCER)].map((m) => m[1]);
+  return [...new Set(thread), ...partitions.map((p) => `${applicationId}-0_${p}`)];
 }
 
 /** The seat's counters once its `processed` counter moved between two reads 50 ms apart. */
