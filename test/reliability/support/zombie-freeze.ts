@@ -32,7 +32,7 @@ export interface FreezeOptions {
 export interface FreezeOutcome {
   readonly seat: ClusterSeat;
   readonly moment: FreezeMoment;
-  /** Freezes it took to catch the moment (the others lasted 300 ms). */
+  /** Freezes it took to catch the moment (the others lasted 0.3–1.5 s). */
   readonly attempts: number;
   /** Its transactions open at the freeze (`id: state`), as their coordinator said. */
   readonly openAtFreeze: readonly string[];
@@ -48,14 +48,17 @@ export interface FreezeOutcome {
   readonly outputMark: number;
 }
 
-/** A short settle between SIGSTOP and the probe: the frozen member's requests in flight land. */
-const SETTLE_MS = 300;
+/**
+ * When the coordinator is asked, after SIGSTOP: the frozen member's requests in flight land
+ * first (a loaded broker may take a while); between two transactions must hold at both.
+ */
+const PROBE_AFTER_MS = [300, 1_500];
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 
 /**
  * Freezes (SIGSTOP) the live seat owning the most tasks right after it was seen processing, at
- * the wanted moment (a freeze that caught the other moment is undone within 300 ms, SIGCONT,
+ * the wanted moment (a freeze that caught the other moment is undone within 1.5 s, SIGCONT,
  * and tried again), keeps it frozen until the others took its tasks over and at least
  * `minFrozenMs`, then lets it run on (SIGCONT): a zombie.
  */
@@ -71,8 +74,13 @@ export async function freezeZombie(
     const seen = await seenProcessing(cluster, seat, deadline);
     cluster.pause(seat.index);
     const frozenAt = Date.now();
-    await sleep(SETTLE_MS);
-    const open = await probe.open(transactionalIds(seat, options.applicationId, partitionsBefore));
+    const ids = transactionalIds(seat, options.applicationId, partitionsBefore);
+    let open: string[] = [];
+    for (const afterMs of PROBE_AFTER_MS) {
+      await sleep(frozenAt + afterMs - Date.now());
+      open = await probe.open(ids);
+      if (open.length > 0) break;
+    }
     if (open.length > 0 === (options.moment === 'inside-transaction')) {
       const tasksMovedAfterMs = await waitTasksMoved(cluster, seat, frozenAt, options);
       await sleep(frozenAt + options.minFrozenMs - Date.now());
