@@ -14,7 +14,7 @@ import { freezeZombie, type FreezeMoment, type FreezeOutcome } from './support/z
 
 /**
  * Reduced: one freeze between two transactions, 9,000 events at 200/s (45 s of input: about 6 s
- * before the freeze, 18 s or more frozen, the rest after it), about 90 s in all. Full: three
+ * before the freeze, 18 s or more frozen, the rest after it), 75–100 s in all. Full: three
  * freezes (between transactions, inside one, between again), a different instance each time,
  * 90,000 events at 600/s.
  */
@@ -125,9 +125,9 @@ const engineWarnings = (output: string): string[] =>
  * gives its tasks to the others while the input keeps flowing, then let run on with SIGCONT:
  * a zombie with processed, uncommitted records of a stale generation. The input is held until
  * the group settled with the zombie back in it (so that nothing commits over a stale commit
- * meanwhile), then flows to the end. Afterwards: every user
- * read through the instances, and the changelog's last values, against the truth; the input's
- * committed offsets never went back (a zombie's commit would move them back).
+ * meanwhile), then flows to the end. Afterwards: every user read through the instances, and
+ * the changelog's last values, against the truth; the input's committed offsets never went
+ * back (a zombie's commit would move them back).
  */
 async function zombieRun(): Promise<RunResult> {
   const started = Date.now();
