@@ -33,6 +33,8 @@ export interface Answer<T = unknown> {
  */
 export class OrderStatsInstance {
   output = '';
+  /** True between {@link pause} and {@link resume}: the process exists but runs nothing. */
+  paused = false;
   private constructor(
     readonly port: number,
     readonly queryPort: number,
@@ -114,7 +116,27 @@ export class OrderStatsInstance {
     return this.request<T>(path);
   }
 
-  /** Sends `signal` (SIGKILL after 20 s); resolves once the process exited. */
+  /**
+   * Freezes the process (SIGSTOP), as a long GC pause, a stalled VM or a throttled container
+   * would: its sockets stay open, its timers and heartbeats stop, its session can expire.
+   */
+  pause(): void {
+    if (!this.alive || this.paused) return;
+    this.process.kill('SIGSTOP');
+    this.paused = true;
+  }
+
+  /** Lets a {@link pause}d process run on (SIGCONT), from where it stopped. */
+  resume(): void {
+    if (!this.alive || !this.paused) return;
+    this.process.kill('SIGCONT');
+    this.paused = false;
+  }
+
+  /**
+   * Sends `signal` (SIGKILL after 20 s); resolves once the process exited. A paused process is
+   * resumed after the signal, so that it handles it.
+   */
   stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
     return new Promise((resolve) => {
       if (!this.alive) return resolve();
@@ -124,6 +146,7 @@ export class OrderStatsInstance {
         resolve();
       });
       this.process.kill(signal);
+      this.resume();
     });
   }
 }

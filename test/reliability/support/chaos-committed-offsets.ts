@@ -16,6 +16,14 @@ export interface CommittedSnapshot {
  */
 export class ChaosCommittedOffsets {
   private snapshot: CommittedSnapshot = { at: 0, offsets: new Map() };
+  /** The previous background read, to compare the next one with. */
+  private previous: ReadonlyMap<number, number> | undefined;
+  /**
+   * Background reads where a partition's committed offset went below the previous read's, as
+   * `p<partition> <before> -> <after>`. The group's owners only commit forward; a member that
+   * missed a rebalance (a zombie) committing where it stopped moves an offset back.
+   */
+  readonly regressions: string[] = [];
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> | undefined;
   private stopped = false;
@@ -42,7 +50,7 @@ export class ChaosCommittedOffsets {
     const tick = (): void => {
       if (this.stopped) return;
       this.polling = this.poll()
-        .then(() => undefined)
+        .then((read) => this.compareWithPrevious(read.offsets))
         .catch(() => undefined)
         .finally(() => {
           if (!this.stopped) this.timer = setTimeout(tick, this.intervalMs);
@@ -65,6 +73,16 @@ export class ChaosCommittedOffsets {
     for (const [p, o] of offsets) merged.set(p, Math.max(o, merged.get(p) ?? 0));
     this.snapshot = { at: snapshot.at, offsets: merged };
     return snapshot;
+  }
+
+  private compareWithPrevious(offsets: ReadonlyMap<number, number>): void {
+    for (const [partition, offset] of offsets) {
+      const before = this.previous?.get(partition);
+      if (before !== undefined && offset < before) {
+        this.regressions.push(`p${partition} ${before} -> ${offset}`);
+      }
+    }
+    this.previous = offsets;
   }
 
   /** Stops polling (waits for a read in flight). */

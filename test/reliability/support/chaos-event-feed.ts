@@ -41,6 +41,10 @@ export class ChaosEventFeed {
   private readonly truths = new Map<string, UserTruth>();
   private dispatchedTotal = 0;
   private acknowledgedTotal = 0;
+  /** Since when the feed is held ({@link hold}); undefined: producing. */
+  private heldSince: number | undefined;
+  /** Time spent held so far: the schedule moves on by it, so a release is no burst. */
+  private heldMs = 0;
 
   constructor(
     private readonly kafka: Kafka,
@@ -115,6 +119,18 @@ export class ChaosEventFeed {
     return { count: cum.length - 1, cents: cum[cum.length - 1] };
   }
 
+  /** Stops producing (a batch in flight completes) until {@link release}. */
+  hold(): void {
+    this.heldSince ??= Date.now();
+  }
+
+  /** Produces again, at the configured rate from where it stopped. */
+  release(): void {
+    if (this.heldSince === undefined) return;
+    this.heldMs += Date.now() - this.heldSince;
+    this.heldSince = undefined;
+  }
+
   /** Produces every event at the configured rate; resolves when all are acknowledged. */
   async run(signal?: AbortSignal): Promise<void> {
     const { topic, rate } = this.options;
@@ -130,9 +146,13 @@ export class ChaosEventFeed {
       let next = 0;
       while (next < this.sequence.length) {
         if (signal?.aborted) return;
+        if (this.heldSince !== undefined) {
+          await new Promise((r) => setTimeout(r, 10));
+          continue;
+        }
         const due = Math.min(
           this.sequence.length,
-          Math.floor(((Date.now() - started) * rate) / 1000) + 1,
+          Math.floor(((Date.now() - started - this.heldMs) * rate) / 1000) + 1,
         );
         if (due <= next) {
           await new Promise((r) => setTimeout(r, 10));

@@ -16,7 +16,10 @@ export interface ClusterSeat {
   readonly stateDir: string;
   /** The running (or last) process of this seat. */
   instance: OrderStatsInstance;
-  /** True from the moment the seat's HTTP server answers until the driver kills it. */
+  /**
+   * True from the moment the seat's HTTP server answers until the driver kills it; false while
+   * it is paused (SIGSTOP).
+   */
   alive: boolean;
   /** Every kill of this seat (epoch ms), for attributing connection errors. */
   readonly killedAt: number[];
@@ -34,8 +37,8 @@ export interface SeatAnswer {
 /**
  * N order-stats processes sharing one `APPLICATION_ID`, each with its own `STATE_DIR`, port and
  * query port. A seat can be SIGKILLed (or terminated gracefully) and restarted on the same
- * address and state dir, as a pod coming back with its volume; seats can be added and removed
- * (scale out and in). {@link OrderStatsCluster.close} stops every process and removes the state
+ * address and state dir, as a pod coming back with its volume; frozen (SIGSTOP) and let run on
+ * (SIGCONT); seats can be added and removed (scale out and in). {@link OrderStatsCluster.close} stops every process and removes the state
  * dirs.
  */
 export class OrderStatsCluster {
@@ -148,6 +151,32 @@ export class OrderStatsCluster {
     seat.killedAt.push(Date.now());
     await seat.instance.stop('SIGKILL');
     seat.pastOutput.push(seat.instance.output);
+  }
+
+  /**
+   * Freezes seat `index`'s process (SIGSTOP) without killing it: marked dead first, so no new
+   * request targets it (it would hang), but its sockets, group membership and open transaction
+   * stay as they were, until {@link resume}.
+   */
+  pause(index: number): ClusterSeat {
+    const seat = this.seat(index);
+    seat.alive = false;
+    seat.instance.pause();
+    return seat;
+  }
+
+  /** Lets seat `index`'s paused process run on (SIGCONT); it answers requests again. */
+  resume(index: number): ClusterSeat {
+    const seat = this.seat(index);
+    seat.instance.resume();
+    seat.alive = seat.instance.alive;
+    return seat;
+  }
+
+  private seat(index: number): ClusterSeat {
+    const seat = this.seats[index];
+    if (seat === undefined) throw new RangeError(`no seat ${index} in ${this.seats.length}`);
+    return seat;
   }
 
   /** Starts a new process in a killed seat (same ports and state dir) and waits for its HTTP. */
