@@ -151,25 +151,26 @@ export class PlatformaticProduceSender {
       destination: d,
       topics: this.encode(d.partitions, identity),
     }));
-    try {
-      const responses = await Promise.all(
-        requests.map(({ destination, topics }) =>
-          this.sendTo(api, destination, topics, identity, acks, true, !transaction),
-        ),
-      );
-      const result: PartitionAck[] = [];
-      for (const response of responses) {
-        for (const { name, partitionResponses } of response.responses) {
-          for (const { index, baseOffset } of partitionResponses) {
-            result.push({ topic: name, partition: index, baseOffset: Number(baseOffset) });
-          }
+    // Every request ends before the send does, failed or not (as platformatic's producer
+    // waits for each destination): the next send never overtakes one of this send's requests.
+    const settled = await Promise.allSettled(
+      requests.map(({ destination, topics }) =>
+        this.sendTo(api, destination, topics, identity, acks, true, !transaction),
+      ),
+    );
+    const result: PartitionAck[] = [];
+    for (const outcome of settled) {
+      if (outcome.status === 'rejected') {
+        if (!transaction) this.renewProducerId = true;
+        throw outcome.reason;
+      }
+      for (const { name, partitionResponses } of outcome.value.responses) {
+        for (const { index, baseOffset } of partitionResponses) {
+          result.push({ topic: name, partition: index, baseOffset: Number(baseOffset) });
         }
       }
-      return result;
-    } catch (error) {
-      if (!transaction) this.renewProducerId = true;
-      throw error;
     }
+    return result;
   }
 
   /** The producer's current id and epoch, the sequence numbers following them. */
