@@ -1,9 +1,4 @@
-import {
-  compatibilityPartitioner,
-  Producer,
-  type BaseOptions,
-  type MessageToProduce,
-} from '@platformatic/kafka';
+import { compatibilityPartitioner, Producer, type BaseOptions } from '@platformatic/kafka';
 import { ProducerFencedError } from '../../../errors/internals/producer-fenced.error';
 import { UnknownTopicError } from '../../../errors/internals/unknown-topic.error';
 import type {
@@ -15,6 +10,10 @@ import type {
   RecordProducerFactory,
   SendOptions,
 } from '../record-producer';
+import {
+  PlatformaticProduceSender,
+  type PlatformaticTransaction,
+} from './platformatic-produce-sender';
 import { typedPlatformaticProducerError } from './platformatic-producer-errors';
 import { PlatformaticTransactionOffsets } from './platformatic-transaction-offsets';
 import type { StreamsLogger } from '../../state-logger';
@@ -28,15 +27,19 @@ import { bridgePlatformaticLogs } from './platformatic-log-bridge';
  */
 const NEW_PRODUCER = { producerId: -1n, producerEpoch: -1 };
 
-/** A platformatic transaction (the package exports no type of its own for it). */
-type Transaction = Awaited<ReturnType<Producer['beginTransaction']>>;
-
 /**
  * The {@link RecordProducer} port over @platformatic/kafka's `Producer`: idempotent,
  * transactional with a transactional id, and KIP-447 offsets (TxnOffsetCommit v3/v4 with the
  * group's generation, member id and instance id: `supportsGroupMetadata` is true). Errors are
  * typed as the port names them (platformatic's error as `cause`); a network failure is a
  * `BrokersUnreachableError`; others are platformatic's own.
+ *
+ * Records go out through {@link PlatformaticProduceSender}: Produce requests on the producer's
+ * connections whose record batches the engine encodes (platformatic's encoder builds a buffer
+ * per record field and concatenates them: most of its producer's time), with the producer's id
+ * and epoch, sequence numbers kept as its producer keeps them, and its retries. The producer
+ * still initializes the id, adds partitions to a transaction and ends it. A transactional
+ * producer sends only inside a transaction (as Java's and kafkajs').
  *
  * What it works around in platformatic 2.12:
  * - an explicit partition outside the topic is taken modulo the partition count (written to
@@ -61,8 +64,9 @@ type Transaction = Awaited<ReturnType<Producer['beginTransaction']>>;
 export class PlatformaticRecordProducer implements RecordProducer {
   readonly supportsGroupMetadata = true;
   private readonly producer: Producer;
+  private readonly sender: PlatformaticProduceSender;
   private readonly offsets: PlatformaticTransactionOffsets | undefined;
-  private transaction: Transaction | undefined;
+  private transaction: PlatformaticTransaction | undefined;
   private fenced: ProducerFencedError | undefined;
   private sending: Promise<unknown> = Promise.resolve();
   private readonly brokers: readonly string[];
@@ -90,6 +94,7 @@ export class PlatformaticRecordProducer implements RecordProducer {
       ...(transactionalId !== undefined ? { transactionalId, timeout: transactionTimeoutMs } : {}),
     });
     if (logger) bridgePlatformaticLogs(this.producer, logger);
+    this.sender = new PlatformaticProduceSender(this.producer);
     this.brokers = clientOptions.bootstrapBrokers.map((b) =>
       typeof b === 'string' ? b : `${b.host}:${b.port}`,
     );
@@ -177,6 +182,9 @@ export class PlatformaticRecordProducer implements RecordProducer {
     this.throwIfFenced();
     const topics = [...new Set(batch.map((p) => p.topic))];
     if (topics.length === 0) return [];
+    if (this.transactionalId !== undefined && !this.transaction) {
+      throw new Error('no transaction is open');
+    }
     try {
       const metadata = await this.producer.metadata({ topics });
       for (const { topic, partition } of batch) {
@@ -185,28 +193,7 @@ export class PlatformaticRecordProducer implements RecordProducer {
           throw new UnknownTopicError(`${topic}-${partition}`);
         }
       }
-      const messages: MessageToProduce[] = [];
-      for (const { topic, partition, records } of batch) {
-        for (const r of records) {
-          messages.push({
-            topic,
-            partition,
-            key: r.key ?? undefined,
-            value: r.value ?? undefined,
-            timestamp: BigInt(r.timestamp),
-            headers: headerMap(r.headers),
-          });
-        }
-      }
-      const sendOptions = { messages, acks: options.acks ?? -1 };
-      const result = this.transaction
-        ? await this.transaction.send(sendOptions)
-        : await this.producer.send(sendOptions);
-      return (result.offsets ?? []).map((o) => ({
-        topic: o.topic,
-        partition: o.partition,
-        baseOffset: Number(o.offset),
-      }));
+      return await this.sender.send(batch, options.acks ?? -1, metadata, this.transaction);
     } catch (error) {
       if (error instanceof UnknownTopicError) throw error;
       throw this.typed(error, topics);
@@ -234,22 +221,6 @@ export class PlatformaticRecordProducer implements RecordProducer {
     if (typed instanceof ProducerFencedError) this.fenced = typed;
     return typed;
   }
-}
-
-/**
- * Headers as bytes (platformatic writes header names and values as they are given). An
- * `undefined` value is written as a null value (its record writer takes `null`/`undefined`
- * bytes as null), which its typings leave out.
- */
-function headerMap(
-  headers: PartitionRecords['records'][number]['headers'],
-): Map<Buffer, Buffer> | undefined {
-  if (headers === undefined) return undefined;
-  const map = new Map<Buffer, Buffer | undefined>();
-  for (const [name, value] of Object.entries(headers)) {
-    map.set(Buffer.from(name), typeof value === 'string' ? Buffer.from(value) : value);
-  }
-  return map as Map<Buffer, Buffer>;
 }
 
 /**
