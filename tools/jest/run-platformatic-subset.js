@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run test:integration:platformatic [-- <jest args>]`: the integration suites that start a
 // real KafkaStreams, run on @platformatic/kafka (NEST_STREAMS_CLIENT) instead of the default
-// kafkajs. Needs `npm run build` first, as the integration suite does. Not part of `npm test`.
+// kafkajs, then the exactly-once zombie scenario of the reliability suite on it (the KIP-447
+// fencing). Needs `npm run build` first, as the integration suite does. Part of `npm test`.
 const { spawnSync } = require('node:child_process');
 const { join } = require('node:path');
 
@@ -21,8 +22,8 @@ const SUITES = [
 ];
 
 /**
- * Not here: test/app (order-stats' environment names no client), test/security (SASL/TLS
- * brokers), the reliability suites, and test/ suites that start no KafkaStreams.
+ * Not here: test/app, test/security (SASL/TLS brokers), the reliability suites but the zombie
+ * scenario (run after these), and test/ suites that start no KafkaStreams.
  */
 const root = join(__dirname, '..', '..');
 process.stdout.write(`[platformatic] ${SUITES.length} suites on @platformatic/kafka\n`);
@@ -37,4 +38,10 @@ const result = spawnSync(
   ],
   { stdio: 'inherit', env: { ...process.env, NEST_STREAMS_CLIENT: '@platformatic/kafka' } },
 );
-process.exit(result.status ?? 1);
+if (result.status !== 0 || process.argv.length > 2) process.exit(result.status ?? 1);
+const zombie = spawnSync(
+  process.execPath,
+  [join(__dirname, 'run-reliability.js'), 'zombie.reliability'],
+  { stdio: 'inherit', env: { ...process.env, NEST_STREAMS_CLIENT: '@platformatic/kafka' } },
+);
+process.exit(zombie.status ?? 1);
