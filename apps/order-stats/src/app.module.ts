@@ -30,6 +30,7 @@ const config = orderStatsConfig();
           ? sendToDeadLetterTopic(config.deadLetterTopic)
           : logAndContinue(),
         kafkaClient: config.kafkaClient,
+        rebalanceProtocol: config.rebalanceProtocol,
         kafka: config.security.kafka, // TLS and SASL to the brokers (KAFKA_SECURITY_PROTOCOL...)
       },
       http: {

@@ -45,6 +45,18 @@ describe('orderStatsConfig', () => {
     );
   });
 
+  it("reads the rebalance protocol, the engine's default when unset", () => {
+    expect(orderStatsConfig({}).rebalanceProtocol).toBeUndefined();
+    expect(orderStatsConfig({ REBALANCE_PROTOCOL: '' }).rebalanceProtocol).toBeUndefined();
+    expect(orderStatsConfig({ REBALANCE_PROTOCOL: 'eager' }).rebalanceProtocol).toBe('eager');
+    expect(orderStatsConfig({ REBALANCE_PROTOCOL: 'cooperative' }).rebalanceProtocol).toBe(
+      'cooperative',
+    );
+    expect(() => orderStatsConfig({ REBALANCE_PROTOCOL: 'sticky' })).toThrow(
+      "REBALANCE_PROTOCOL must be cooperative or eager, got 'sticky'",
+    );
+  });
+
   it('reads the RocksDB memory budget, 256 MiB by default', () => {
     expect(orderStatsConfig({}).rocksdbMemoryMb).toBe(256);
     expect(orderStatsConfig({ ROCKSDB_MEMORY_MB: '1024' }).rocksdbMemoryMb).toBe(1024);

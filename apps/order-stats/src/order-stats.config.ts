@@ -2,6 +2,7 @@ import {
   KAFKA_CLIENT_NAMES,
   type KafkaClientName,
   type ProcessingGuarantee,
+  type RebalanceProtocol,
 } from '@nest-streams/streams';
 import {
   orderStatsSecurity,
@@ -61,6 +62,11 @@ export interface OrderStatsConfig {
   readonly rocksdbMemoryMb: number;
   /** The Kafka client under the engine (`KAFKA_CLIENT`): `kafkajs` (default) or `@platformatic/kafka`. */
   readonly kafkaClient: KafkaClientName;
+  /**
+   * How rebalances move tasks (`REBALANCE_PROTOCOL`): `cooperative` or `eager`; unset, the
+   * engine's default for the client (cooperative on @platformatic/kafka, eager on kafkajs).
+   */
+  readonly rebalanceProtocol: RebalanceProtocol | undefined;
 }
 
 /** Every environment variable the application reads (what deployment files may set). */
@@ -85,6 +91,7 @@ export const ORDER_STATS_ENVIRONMENT = [
   'ROCKSDB_MEMORY_MB',
   'MANAGEMENT_PORT',
   'KAFKA_CLIENT',
+  'REBALANCE_PROTOCOL',
   ...SECURITY_ENVIRONMENT,
 ] as const;
 
@@ -110,6 +117,10 @@ export function orderStatsConfig(env: NodeJS.ProcessEnv = process.env): OrderSta
     throw new Error(
       `KAFKA_CLIENT must be one of ${KAFKA_CLIENT_NAMES.join(', ')}, got '${kafkaClient}'`,
     );
+  }
+  const rebalanceProtocol = env.REBALANCE_PROTOCOL || undefined;
+  if (rebalanceProtocol !== undefined && !['cooperative', 'eager'].includes(rebalanceProtocol)) {
+    throw new Error(`REBALANCE_PROTOCOL must be cooperative or eager, got '${rebalanceProtocol}'`);
   }
   const rocksdbMemoryMb = integer(env, 'ROCKSDB_MEMORY_MB', 256);
   if (rocksdbMemoryMb < 16) {
@@ -140,6 +151,7 @@ export function orderStatsConfig(env: NodeJS.ProcessEnv = process.env): OrderSta
     httpPlatform: platform as HttpPlatform,
     rocksdbMemoryMb,
     kafkaClient: kafkaClient as KafkaClientName,
+    rebalanceProtocol: rebalanceProtocol as RebalanceProtocol | undefined,
   };
 }
 

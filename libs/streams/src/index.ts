@@ -22,6 +22,7 @@ export {
   streamsConfigFromProperties,
   KAFKA_CLIENT_NAMES,
   type KafkaClientName,
+  type RebalanceProtocol,
   type ProcessingGuarantee,
   type ResolvedStreamsConfig,
   type StreamsConfig,

@@ -1,6 +1,7 @@
 import { StreamsConfigError } from '../errors/streams-config.error';
 import {
   type KafkaClientName,
+  type RebalanceProtocol,
   resolveStreamsConfig,
   streamsConfigFromProperties,
 } from './streams-config';
@@ -64,6 +65,28 @@ describe('resolveStreamsConfig', () => {
     expect(resolveStreamsConfig({ ...base, kafkaClient: 'kafkajs' }).kafkaClient).toBe('kafkajs');
     expect(resolveStreamsConfig({ ...base, kafkaClient: '@platformatic/kafka' }).kafkaClient).toBe(
       '@platformatic/kafka',
+    );
+  });
+
+  it('rebalances cooperatively where the client can, eagerly on kafkajs', () => {
+    expect(resolveStreamsConfig(base).rebalanceProtocol).toBe('eager');
+    const platformatic = { ...base, kafkaClient: '@platformatic/kafka' as const };
+    expect(resolveStreamsConfig(platformatic).rebalanceProtocol).toBe('cooperative');
+    expect(
+      resolveStreamsConfig({ ...platformatic, rebalanceProtocol: 'eager' }).rebalanceProtocol,
+    ).toBe('eager');
+    expect(() => resolveStreamsConfig({ ...base, rebalanceProtocol: 'cooperative' })).toThrow(
+      new StreamsConfigError(
+        "rebalanceProtocol 'cooperative' needs kafkaClient '@platformatic/kafka': kafkajs has only the eager protocol",
+      ),
+    );
+    expect(() =>
+      resolveStreamsConfig({
+        ...platformatic,
+        rebalanceProtocol: 'sticky' as unknown as RebalanceProtocol,
+      }),
+    ).toThrow(
+      new StreamsConfigError("rebalanceProtocol must be 'cooperative' or 'eager', got 'sticky'"),
     );
   });
 

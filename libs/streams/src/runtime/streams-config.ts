@@ -18,6 +18,14 @@ export type ProcessingGuarantee = 'at_least_once' | 'exactly_once_v2';
 /** The Kafka client every consumer, producer and admin of the engine is made from. */
 export type KafkaClientName = 'kafkajs' | '@platformatic/kafka';
 
+/**
+ * How the classic consumer group protocol moves tasks between members in a rebalance:
+ * `cooperative` (KIP-429: a member gives up only the tasks that move, in two rebalances; the
+ * others keep processing and answering queries) or `eager` (every member stops every task until
+ * the new assignment).
+ */
+export type RebalanceProtocol = 'cooperative' | 'eager';
+
 /** The values of {@link StreamsConfig.kafkaClient}, the default first. */
 export const KAFKA_CLIENT_NAMES: readonly KafkaClientName[] = ['kafkajs', '@platformatic/kafka'];
 
@@ -101,6 +109,14 @@ export interface StreamsConfig {
    */
   kafkaClient?: KafkaClientName;
   /**
+   * How rebalances move tasks (see {@link RebalanceProtocol}). Default `cooperative` with
+   * `@platformatic/kafka`, `eager` with kafkajs, which has no cooperative protocol (asking it
+   * for `cooperative` throws `StreamsConfigError`). Every member of a group must use the same
+   * value: switch with all instances stopped, or eager first (Kafka Streams' `upgrade.from`
+   * two-step is not supported).
+   */
+  rebalanceProtocol?: RebalanceProtocol;
+  /**
    * Extra Kafka client settings, in kafkajs' shape (ssl, sasl, timeouts); brokers and clientId
    * come from above. With `kafkaClient: '@platformatic/kafka'` they are mapped to its options: `ssl`,
    * `sasl` (`plain`, `scram-sha-256`, `scram-sha-512`, `oauthbearer`), `connectionTimeout`,
@@ -158,6 +174,18 @@ export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConf
       `kafkaClient must be 'kafkajs' or '@platformatic/kafka', got '${String(kafkaClient)}'`,
     );
   }
+  const rebalanceProtocol =
+    config.rebalanceProtocol ?? (kafkaClient === 'kafkajs' ? 'eager' : 'cooperative');
+  if (rebalanceProtocol !== 'cooperative' && rebalanceProtocol !== 'eager') {
+    throw new StreamsConfigError(
+      `rebalanceProtocol must be 'cooperative' or 'eager', got '${String(rebalanceProtocol)}'`,
+    );
+  }
+  if (rebalanceProtocol === 'cooperative' && kafkaClient === 'kafkajs') {
+    throw new StreamsConfigError(
+      "rebalanceProtocol 'cooperative' needs kafkaClient '@platformatic/kafka': kafkajs has only the eager protocol",
+    );
+  }
   if (config.applicationServer !== undefined && !isHostAndPort(config.applicationServer)) {
     throw new StreamsConfigError(
       `application.server must be host:port (port 1-65535), got '${String(config.applicationServer)}'`,
@@ -195,6 +223,7 @@ export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConf
     heartbeatIntervalMs: config.heartbeatIntervalMs ?? 3_000,
     checkCrcs: config.checkCrcs ?? true,
     kafkaClient,
+    rebalanceProtocol,
     kafka: config.kafka,
   };
   for (const key of NON_NEGATIVE) {
