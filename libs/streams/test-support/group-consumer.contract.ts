@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { waitFor } from '../../../test/support/wait-for';
 import { describeGroupConsumerCommitCases } from './group-consumer-commits.contract';
+import { describeCooperativeGroupConsumerCases } from './group-consumer-cooperative.contract';
 import { GroupConsumerHarness, type GroupConsumerContractClient } from './group-consumer.harness';
 import { EXPECTED_HEADERS, MESSAGES_WITH_HEADERS } from './record-headers.fixture';
 
@@ -13,11 +14,13 @@ export type { GroupConsumerContractClient } from './group-consumer.harness';
  * an enforced rebalance, and the commits around a rebalance
  * ({@link describeGroupConsumerCommitCases}). The test assignor (see
  * {@link GroupConsumerHarness}) sorts members by their user data and gives partition p to
- * member p % n, with `for:<user data>` as each member's assignment user data.
+ * member p % n, with `for:<user data>` as each member's assignment user data. A client with a
+ * cooperative protocol (`cooperative`) passes {@link describeCooperativeGroupConsumerCases} too.
  */
 export function describeGroupConsumerContract(
   client: string,
   create: () => GroupConsumerContractClient,
+  { cooperative = false }: { cooperative?: boolean } = {},
 ): void {
   describe(`${client}: group consumer contract (real broker)`, () => {
     const group = new GroupConsumerHarness(create);
@@ -189,5 +192,6 @@ export function describeGroupConsumerContract(
     });
 
     describeGroupConsumerCommitCases(group);
+    if (cooperative) describeCooperativeGroupConsumerCases(group);
   });
 }

@@ -39,6 +39,8 @@ export interface Member {
   /** The position after the last batch consumed, per partition of the test topic. */
   readonly processed: Map<number, number>;
   revoked: number;
+  /** How many times it was told its membership was lost (cooperative `onLost`). */
+  lost: number;
 }
 
 /** How a test member differs from the others. */
@@ -47,6 +49,8 @@ export interface MemberOptions {
   readonly rebalanceTimeoutMs?: number;
   /** The member's `onRevoking` (after its `revoked` count goes up); resolves at once unless set. */
   readonly onRevoking?: (member: Member) => Promise<void>;
+  /** The member's rebalance protocol (`eager` unless set). */
+  readonly rebalanceProtocol?: 'cooperative' | 'eager';
 }
 
 const flat = (partitions: readonly TopicPartitions[]): string[] =>
@@ -71,6 +75,11 @@ export class GroupConsumerHarness {
    * reset before each test.
    */
   beforeAssign: ((members: string[]) => Promise<void>) | undefined;
+  /**
+   * Assign as a cooperative assignor does (KIP-429): a partition another member holds now (its
+   * last assignment) is given to nobody until that member gave it up. Reset before each test.
+   */
+  cooperativeAssign = false;
   readonly members: Member[] = [];
 
   constructor(private readonly create: () => GroupConsumerContractClient) {}
@@ -82,6 +91,7 @@ export class GroupConsumerHarness {
     this.topic = await this.ctx.createTopic(this.ctx.topicName('group-input'), 4);
     this.requests = [];
     this.beforeAssign = undefined;
+    this.cooperativeAssign = false;
     this.producer = this.ctx.kafka.producer();
     await this.producer.connect();
   }
@@ -107,6 +117,7 @@ export class GroupConsumerHarness {
       batches: [],
       processed: new Map(),
       revoked: 0,
+      lost: 0,
       consumer: this.client.consumers({
         groupId: this.groupId,
         assignor: {
@@ -118,6 +129,7 @@ export class GroupConsumerHarness {
         heartbeatIntervalMs: 300,
         rebalanceTimeoutMs: options.rebalanceTimeoutMs ?? 20_000,
         maxWaitTimeMs: 100,
+        rebalanceProtocol: options.rebalanceProtocol ?? 'eager',
       }),
     };
     this.members.push(member);
@@ -129,16 +141,18 @@ export class GroupConsumerHarness {
           member.revoked++;
           await options.onRevoking?.(member);
         },
-        onAssigned: (assignment) => {
+        onAssigned: async (assignment) => {
           member.assignedAt.push(Date.now());
-          void assignment.userData().then((data) =>
-            member.assignments.push({
-              generationId: assignment.generationId,
-              memberId: assignment.memberId,
-              partitions: flat(assignment.partitions),
-              userData: data.toString(),
-            }),
-          );
+          const data = await assignment.userData();
+          member.assignments.push({
+            generationId: assignment.generationId,
+            memberId: assignment.memberId,
+            partitions: flat(assignment.partitions),
+            userData: data.toString(),
+          });
+        },
+        onLost: async () => {
+          member.lost++;
         },
         onFetch: () => undefined,
         onFailed: (error) => void member.records.push(`failed: ${error.message}`),
@@ -198,13 +212,25 @@ export class GroupConsumerHarness {
     const sorted = [...subs].sort((a, b) =>
       a.userData.toString().localeCompare(b.userData.toString()),
     );
+    // Cooperative: who holds each partition now (a member of this generation, by member id).
+    const holders = new Map<string, string>();
+    if (this.cooperativeAssign) {
+      for (const m of this.members) {
+        const held = this.last(m);
+        if (held && subs.some((sub) => sub.memberId === held.memberId))
+          for (const p of held.partitions) holders.set(p, held.memberId);
+      }
+    }
     return sorted.map((member, index) => ({
       memberId: member.memberId,
       partitions: [...partitionCounts].map(([name, count]) => ({
         topic: name,
-        partitions: Array.from({ length: count }, (_, p) => p).filter(
-          (p) => p % sorted.length === index,
-        ),
+        partitions: Array.from({ length: count }, (_, p) => p).filter((p) => {
+          const holder = holders.get(`${name}:${p}`);
+          return (
+            p % sorted.length === index && (holder === undefined || holder === member.memberId)
+          );
+        }),
       })),
       userData: Buffer.from(`for:${member.userData.toString()}`),
     }));

@@ -33,6 +33,11 @@ export interface SubscriptionInfo {
   /** Offset sums of local task state (-2: a running active task, caught up by definition). */
   readonly taskOffsetSums: Readonly<Record<string, number>>;
   readonly previousActive: readonly string[];
+  /**
+   * The generation the member holds `previousActive` in (absent before its first assignment):
+   * when two members claim a task, the newer claim wins (the other member lost it).
+   */
+  readonly ownedGeneration?: number;
   /** A processing error's handler chose SHUTDOWN_APPLICATION on this member. */
   readonly shutdownRequested?: boolean;
 }

@@ -129,16 +129,26 @@ export interface GroupConsumerListener {
   /** The group started rebalancing (this member learned of it). */
   onRebalancing(): void;
   /**
-   * The member finished revoking: it is about to rejoin while its ending generation may still
-   * commit (Kafka's eager `onPartitionsRevoked`). The adapter waits for the promise (at most
-   * half the session timeout) before it rejoins; a rejection is ignored.
+   * The member is about to send a JoinGroup while its generation may still commit. Eager: it
+   * gives up every partition (Kafka's eager `onPartitionsRevoked`: commit what was processed).
+   * Cooperative: it keeps them; only a commit in flight should finish first. The adapter waits
+   * for the promise (at most half the session timeout) before it rejoins; a rejection is ignored.
    */
   onRevoking(): Promise<void>;
   /**
    * The member joined a generation. Called before the first fetch of the generation's
-   * partitions, so {@link GroupConsumer.pause} called from here holds them back.
+   * partitions, so {@link GroupConsumer.pause} called from here holds them back. Resolves once
+   * the partitions the member no longer has are given up (their work committed, their tasks
+   * closed): a cooperative adapter rejoins only then, so their next owner gets them in the
+   * follow-up rebalance (KIP-429). Never rejects.
    */
-  onAssigned(assignment: GroupAssignment): void;
+  onAssigned(assignment: GroupAssignment): Promise<void>;
+  /**
+   * Cooperative: the member lost its membership (its session expired or it was fenced), so its
+   * partitions may have other owners already (Kafka's `onPartitionsLost`): drop every task
+   * without committing. The adapter waits for the promise before it joins again. Never rejects.
+   */
+  onLost(): Promise<void>;
   /** A fetch completed, even an empty one: the fetch loop is alive. */
   onFetch(): void;
   /** The consumer stopped for good (it will not rejoin by itself): the engine fails the thread. */
@@ -154,6 +164,13 @@ export interface GroupConsumerOptions {
   readonly rebalanceTimeoutMs: number;
   /** The longest a fetch waits for records. */
   readonly maxWaitTimeMs: number;
+  /**
+   * `cooperative` (KIP-429): the member keeps its partitions and fetching through a rebalance,
+   * gives up only those the new assignment takes away, and then rejoins; `eager`: it stops
+   * every partition until the new assignment. An adapter whose client has no cooperative
+   * protocol supports only `eager` (the configuration refuses the other).
+   */
+  readonly rebalanceProtocol: 'cooperative' | 'eager';
 }
 
 /** What starting a group consumer subscribes it to. */
@@ -201,7 +218,11 @@ export interface GroupConsumer {
    */
   commitOffsets(offsets: readonly TopicPartitionOffset[]): Promise<void>;
 
-  /** The member's group identity in its current generation; `undefined` until it joined. */
+  /**
+   * The member's group identity in its current generation; `undefined` until it joined.
+   * Cooperative: the generation of the member's latest JoinGroup, which it holds its
+   * partitions in from that moment (nobody else gets them before it gives them up).
+   */
   groupMetadata(): GroupMetadata | undefined;
 
   /**

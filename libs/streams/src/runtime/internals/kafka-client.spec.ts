@@ -23,6 +23,7 @@ const groupOptions: GroupConsumerOptions = {
   },
   sessionTimeoutMs: 45_000,
   heartbeatIntervalMs: 3_000,
+  rebalanceProtocol: 'eager',
   rebalanceTimeoutMs: 60_000,
   maxWaitTimeMs: 100,
 };

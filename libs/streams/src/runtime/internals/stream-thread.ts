@@ -47,8 +47,14 @@ export class StreamThread {
    * partitions to others.
    */
   private tasksGeneration: GroupMetadata | undefined;
+  /** KIP-429: tasks that stay keep processing through a rebalance; only moving ones stop. */
+  private readonly cooperative: boolean;
+  /** Cooperative: since when the member knows of a rebalance whose assignment has not come. */
+  private rebalancingSince: number | undefined;
 
-  constructor(private readonly options: StreamThreadOptions) {}
+  constructor(private readonly options: StreamThreadOptions) {
+    this.cooperative = options.config.rebalanceProtocol === 'cooperative';
+  }
 
   /**
    * When the thread last made progress (epoch ms): a fetch completed or a batch was processed.
@@ -67,7 +73,18 @@ export class StreamThread {
     const { config, sourceTopics } = this.options;
     const consumer = this.options.groupConsumers({
       groupId: config.applicationId,
-      assignor: streamsGroupAssignor(this.options.assignor),
+      assignor: streamsGroupAssignor(
+        {
+          ...this.options.assignor,
+          // The generation the member holds its tasks in: the leader trusts the newest claim.
+          subscription: () => ({
+            ...this.options.assignor.subscription(),
+            ownedGeneration: this.tasksGeneration?.generationId,
+          }),
+        },
+        { cooperative: this.cooperative },
+      ),
+      rebalanceProtocol: config.rebalanceProtocol,
       sessionTimeoutMs: config.sessionTimeoutMs,
       heartbeatIntervalMs: config.heartbeatIntervalMs,
       rebalanceTimeoutMs: Math.max(60_000, config.sessionTimeoutMs),
@@ -81,11 +98,15 @@ export class StreamThread {
       listener: {
         onRebalancing: () => {
           if (this.stopping) return;
-          this.rebalancePending = true;
+          // Eager: commit at once, the tasks stop until the assignment. Cooperative: they go on.
+          if (this.cooperative) this.rebalancingSince ??= Date.now();
+          else this.rebalancePending = true;
           this.options.listener.onRebalancing();
         },
         onRevoking: () => this.onRevoking(),
         onAssigned: (assignment) => this.onAssigned(assignment),
+        onLost: () =>
+          this.onTasksMigrated(new Error('the member lost its group membership'), false),
         // A completed fetch (even an empty one) shows the poll loop is alive.
         onFetch: () => (this.lastProgress = Date.now()),
         onFailed: (error) => {
@@ -121,27 +142,59 @@ export class StreamThread {
     await consumer.close();
   }
 
-  /** The member joined a generation: hold its input back and apply the assignment. */
-  private onAssigned(assignment: GroupAssignment): void {
-    if (this.stopping) return;
+  /**
+   * The member joined a generation: hold its new input back and apply the assignment. Resolves
+   * once the tasks it lost are committed and closed (see GroupConsumerListener.onAssigned).
+   */
+  private onAssigned(assignment: GroupAssignment): Promise<void> {
+    if (this.stopping) return Promise.resolve();
     this.rebalancePending = false;
+    this.rebalancingSince = undefined;
     this.memberId = assignment.memberId;
-    const resume = this.inputPause.pause(this.consumer!, assignment.partitions);
-    this.assignmentReady = this.serialized(() => this.applyAssignment(assignment, resume));
+    // Cooperative: the partitions it keeps go on being fetched; only new ones wait.
+    const held = this.cooperative ? this.newPartitions(assignment) : assignment.partitions;
+    const resume = this.inputPause.pause(this.consumer!, held);
+    let revoked!: () => void;
+    const lostClosed = new Promise<void>((resolve) => (revoked = resolve));
+    this.assignmentReady = this.serialized(() => this.applyAssignment(assignment, resume, revoked));
     this.assignmentReady.catch((error: unknown) => {
       // A superseded generation (a later join of this member): the next assignment applies.
       if (isRebalanceError(error)) this.options.logger.warn(`assignment dropped: ${String(error)}`);
       else this.fail(error);
     });
+    return Promise.race([
+      lostClosed,
+      this.assignmentReady.then(
+        () => undefined,
+        () => undefined,
+      ),
+    ]);
+  }
+
+  /** The partitions of `assignment` no current task reads. */
+  private newPartitions(assignment: GroupAssignment): GroupAssignment['partitions'] {
+    return assignment.partitions
+      .map((p) => ({
+        topic: p.topic,
+        partitions: p.partitions.filter((n) => !this.taskByPartition.has(`${p.topic}\u0000${n}`)),
+      }))
+      .filter((p) => p.partitions.length > 0);
   }
 
   /**
-   * Before the member rejoins, while its generation may still commit: commit what was
-   * processed. Under exactly-once a failed commit leaves a transaction that cannot commit: the
-   * tasks close dirty (the member is rejoining already).
+   * Before the member sends a JoinGroup, while its generation may still commit. Eager: it
+   * commits what was processed (under exactly-once a failed commit leaves a transaction that
+   * cannot commit: the tasks close dirty; the member is rejoining already). Cooperative: it
+   * keeps its tasks; only the work in progress (a commit in flight, named with the generation
+   * ending now) finishes first.
    */
   private async onRevoking(): Promise<void> {
     if (this.stopping || this.failed) return;
+    if (this.cooperative) {
+      this.rebalancingSince ??= Date.now();
+      await this.serialized(() => Promise.resolve());
+      return;
+    }
     await this.serialized(() => this.commit()).catch(async (e: unknown) => {
       this.options.logger.warn(`commit before rebalance failed: ${String(e)}`);
       if (this.options.tasks.exactlyOnce) await this.onTasksMigrated(e, false);
@@ -206,6 +259,7 @@ export class StreamThread {
   }
 
   private async commit(): Promise<void> {
+    if (this.commitDeferred()) return;
     this.lastCommit = Date.now();
     try {
       await this.options.tasks.commit(this.committer());
@@ -217,18 +271,37 @@ export class StreamThread {
     }
   }
 
-  /** The consumer's offset commits, and the generation of the tasks for their transactions. */
+  /**
+   * Cooperative exactly-once: while the member's JoinGroup is out, the generation may change
+   * under a transaction's offsets (refused: every task would close dirty). The transaction waits
+   * for the assignment, at most half the transaction timeout (10 s), then commits anyway.
+   */
+  private commitDeferred(): boolean {
+    const since = this.rebalancingSince;
+    return (
+      this.cooperative &&
+      this.options.tasks.exactlyOnce &&
+      since !== undefined &&
+      Date.now() - since < MAX_COMMIT_DEFERRAL_MS
+    );
+  }
+
+  /**
+   * The consumer's offset commits, and the generation for their transactions: eager, the one
+   * the tasks were assigned in; cooperative, the member's latest (it holds its tasks in it).
+   */
   private committer(): Pick<GroupConsumer, 'commitOffsets' | 'groupMetadata'> {
     const consumer = this.consumer!;
     return {
       commitOffsets: (offsets) => consumer.commitOffsets(offsets),
-      groupMetadata: () => this.tasksGeneration,
+      groupMetadata: () => (this.cooperative ? consumer.groupMetadata() : this.tasksGeneration),
     };
   }
 
   private async applyAssignment(
     assignment: GroupAssignment,
     resumeInput: () => void,
+    lostClosed: () => void,
   ): Promise<void> {
     const info = decodeInfo<AssignmentInfo>(await assignment.userData());
     if (info.error === 'SHUTDOWN_APPLICATION') {
@@ -241,7 +314,9 @@ export class StreamThread {
     const wanted = new Set(info.active);
     const lost = tasks.taskIds().filter((id) => !wanted.has(id));
     const uncommitted = tasks.tasks().some((e) => e.restored && e.task.commitNeeded());
-    if (lost.length > 0 && tasks.transactionPerThread && uncommitted) {
+    // Cooperative: nobody owns the lost tasks before this member gives them up (and rejoins),
+    // so their work commits in this generation, as the kept tasks' does.
+    if (lost.length > 0 && tasks.transactionPerThread && uncommitted && !this.cooperative) {
       // Work done since the commit before the rebalance would now commit in the new generation,
       // for partitions that may have a new owner already: the thread's transaction holds every
       // task's, so every task closes dirty (the kept ones are created again below).
@@ -261,6 +336,7 @@ export class StreamThread {
       }
       for (const id of lost) await tasks.close(id, true);
     }
+    lostClosed();
     this.taskByPartition.clear();
     this.tasksGeneration = this.consumer!.groupMetadata();
     const created = info.active.filter((id) => !tasks.get(id));
@@ -375,6 +451,9 @@ export class StreamThread {
     this.options.listener.onError(err);
   }
 }
+
+/** The longest a cooperative rebalance holds an exactly-once commit back (see commitDeferred). */
+const MAX_COMMIT_DEFERRAL_MS = 5_000;
 
 /** Records processed between two commit checks (Kafka Streams' `max.poll.records` is 1000). */
 const MAX_RECORDS_PER_SLICE = 1000;

@@ -6,7 +6,7 @@ import {
 } from '../../cluster/internals/assignment-info';
 import { streamsGroupAssignor, type StreamsAssignorContext } from './streams-partition-assignor';
 
-function assigner(endOffsets: () => Promise<Record<string, number>>) {
+function assigner(endOffsets: () => Promise<Record<string, number>>, cooperative = false) {
   const log = jest.fn();
   const context: StreamsAssignorContext = {
     subtopologies: () => [{ id: 0, sourceTopics: ['input'], stateful: true }],
@@ -20,7 +20,7 @@ function assigner(endOffsets: () => Promise<Record<string, number>>) {
     probingRebalanceIntervalMs: 4000,
     log,
   };
-  return { assignor: streamsGroupAssignor(context), log };
+  return { assignor: streamsGroupAssignor(context, { cooperative }), log };
 }
 
 const member = (memberId: string, info: Omit<SubscriptionInfo, 'version'>) => ({
@@ -68,5 +68,75 @@ describe('streamsGroupAssignor', () => {
     expect(log).toHaveBeenCalledWith(
       expect.stringContaining('assignor: changelog end offsets unavailable (Error: broker busy)'),
     );
+  });
+
+  it('cooperative: a caught-up task moves in two rebalances, its owner first giving it up', async () => {
+    const { assignor } = assigner(async () => ({ '0_0': 100, '0_1': 100 }), true);
+    const counts = new Map([['input', 2]]);
+    // b holds 0_1's state caught up (a standby): the balanced target moves 0_1 to b.
+    const first = await assignor.assign({
+      members: [
+        member('m-a', {
+          processId: 'a',
+          taskOffsetSums: { '0_0': -2, '0_1': -2 },
+          previousActive: ['0_0', '0_1'],
+          ownedGeneration: 7,
+        }),
+        member('m-b', { processId: 'b', taskOffsetSums: { '0_1': 100 }, previousActive: [] }),
+      ],
+      partitionCounts: counts,
+    });
+    const one = new Map(first.map((m) => [m.memberId, decodeInfo<AssignmentInfo>(m.userData)]));
+    // a gives 0_1 up (no partition of it stays with a); b is not given it yet, but stands by.
+    expect(one.get('m-a')).toMatchObject({ active: ['0_0'], standby: [] });
+    expect(first.find((m) => m.memberId === 'm-a')!.partitions).toEqual([
+      { topic: 'input', partitions: [0] },
+    ]);
+    expect(one.get('m-b')).toMatchObject({ active: [], standby: ['0_1'] });
+    expect(first.find((m) => m.memberId === 'm-b')!.partitions).toEqual([]);
+    // The host map already shows where the task goes.
+    expect(one.get('m-a')!.hosts.map((h) => [h.processId, h.active])).toEqual([
+      ['a', ['0_0']],
+      ['b', ['0_1']],
+    ]);
+
+    // The follow-up rebalance, once a gave 0_1 up: b gets it.
+    const second = await assignor.assign({
+      members: [
+        member('m-a', {
+          processId: 'a',
+          taskOffsetSums: { '0_0': -2, '0_1': 100 },
+          previousActive: ['0_0'],
+          ownedGeneration: 8,
+        }),
+        member('m-b', { processId: 'b', taskOffsetSums: { '0_1': 100 }, previousActive: [] }),
+      ],
+      partitionCounts: counts,
+    });
+    const two = new Map(second.map((m) => [m.memberId, decodeInfo<AssignmentInfo>(m.userData)]));
+    expect(two.get('m-a')).toMatchObject({ active: ['0_0'] });
+    expect(two.get('m-b')).toMatchObject({ active: ['0_1'], standby: [] });
+    expect(second.find((m) => m.memberId === 'm-b')!.partitions).toEqual([
+      { topic: 'input', partitions: [1] },
+    ]);
+  });
+
+  it('eager: the same task moves in one rebalance', async () => {
+    const { assignor } = assigner(async () => ({ '0_0': 100, '0_1': 100 }));
+    const result = await assignor.assign({
+      members: [
+        member('m-a', {
+          processId: 'a',
+          taskOffsetSums: { '0_0': -2, '0_1': -2 },
+          previousActive: ['0_0', '0_1'],
+          ownedGeneration: 7,
+        }),
+        member('m-b', { processId: 'b', taskOffsetSums: { '0_1': 100 }, previousActive: [] }),
+      ],
+      partitionCounts: new Map([['input', 2]]),
+    });
+    const infos = new Map(result.map((m) => [m.memberId, decodeInfo<AssignmentInfo>(m.userData)]));
+    expect(infos.get('m-a')).toMatchObject({ active: ['0_0'] });
+    expect(infos.get('m-b')).toMatchObject({ active: ['0_1'] });
   });
 });

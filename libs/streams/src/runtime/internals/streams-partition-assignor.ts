@@ -4,6 +4,7 @@ import {
   assignTasks,
   type ClientState,
 } from '../../cluster/internals/task-assignment';
+import { currentOwners, holdBackMovingTasks } from '../../cluster/internals/cooperative-assignment';
 import {
   decodeInfo,
   encodeInfo,
@@ -38,10 +39,17 @@ export interface StreamsAssignorContext {
  * warm-up tasks ({@link assignTasks}) and sends every member the whole host map in its
  * assignment user data.
  *
+ * `cooperative` (KIP-429): a task that moves is first taken from its current owner only (see
+ * {@link holdBackMovingTasks}); its new owner gets it in the follow-up rebalance that the
+ * current owner starts once it gave the task up. The host map shows the target assignment.
+ *
  * Errors: sub-topology sources with different partition counts fail the assignment with a
  * message naming the topics (fix the topics; co-partitioning is required).
  */
-export function streamsGroupAssignor(context: StreamsAssignorContext): GroupAssignor {
+export function streamsGroupAssignor(
+  context: StreamsAssignorContext,
+  { cooperative }: { cooperative: boolean } = { cooperative: false },
+): GroupAssignor {
   return {
     name: STREAMS_ASSIGNOR_NAME,
     subscriptionUserData: () => encodeInfo(context.subscription()),
@@ -142,11 +150,28 @@ export function streamsGroupAssignor(context: StreamsAssignorContext): GroupAssi
         active: result.clients.get(c.processId)!.active,
         standby: result.clients.get(c.processId)!.standby,
       }));
+      let assigned = result.clients;
+      if (cooperative) {
+        const owners = currentOwners(
+          [...byProcess.values()].map(({ info }) => ({
+            processId: info.processId,
+            owned: info.previousActive,
+            generation: info.ownedGeneration,
+          })),
+        );
+        const held = holdBackMovingTasks(result.clients, owners, stateful);
+        assigned = held.clients;
+        if (held.heldBack > 0) {
+          context.log(
+            `assignor: ${held.heldBack} task(s) move; their owners give them up first (cooperative)`,
+          );
+        }
+      }
       const probingRebalanceAtMs = result.probingRebalanceNeeded
         ? Date.now() + context.probingRebalanceIntervalMs
         : undefined;
       return clients.flatMap((client) => {
-        const mine = result.clients.get(client.processId)!;
+        const mine = assigned.get(client.processId)!;
         // One stream thread per process: its first member gets the tasks.
         return client.memberIds.map((memberId, index): GroupMemberAssignment => {
           const active = index === 0 ? mine.active : [];

@@ -1,11 +1,9 @@
 import { offsetCommitTopics } from './platformatic-records';
-import { groupMovedOnError, isGroupMovedOnErrorName } from '../group-error-names';
+import { platformaticGroupError } from './platformatic-group-errors';
 import { kGetApi, kGetConnection, type BaseOptions, type Connection } from '@platformatic/kafka';
 import { CommitFailedError } from '../../../errors/internals/commit-failed.error';
-import { MemberFencedError } from '../../../errors/internals/member-fenced.error';
 import { PartitionOffsetOutOfRangeError } from '../../../errors/internals/partition-offset-out-of-range.error';
 import { RebalanceInProgressError } from '../../../errors/internals/rebalance-in-progress.error';
-import { UnknownMemberError } from '../../../errors/internals/unknown-member.error';
 import type { AssignedPartitionReader, FetchedRecord } from '../assigned-partition-reader';
 import type { ConsumedRecord } from '../consumed-record';
 import type {
@@ -53,14 +51,19 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
   private rebalancing = false;
   private closing = false;
   private loop: Promise<void> = Promise.resolve();
+  /** The partitions of `current`, as keys. */
+  private owned = new Set<string>();
   private readonly positions = new Map<string, number>();
   private readonly paused = new Set<string>();
+  private readonly cooperative: boolean;
 
   constructor(
     private readonly clientOptions: BaseOptions,
     private readonly options: GroupConsumerOptions,
     private readonly logger?: StreamsLogger,
-  ) {}
+  ) {
+    this.cooperative = options.rebalanceProtocol === 'cooperative';
+  }
 
   get groupId(): string {
     return this.options.groupId;
@@ -82,10 +85,9 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
         protocolsMetadata: () => Promise.resolve(options.assignor.subscriptionUserData()),
       },
       {
-        beforeRejoin: () => {
-          this.markRebalancing();
-          return listener.onRevoking();
-        },
+        beforeJoin: (memberId) => this.beforeJoin(memberId),
+        subscriptionUserData: () => options.assignor.subscriptionUserData(),
+        heartbeatFailed: (error) => this.onHeartbeatFailed(error),
         assign: (members) => this.assign(members),
         received: (assignment) => (this.received = assignment),
       },
@@ -163,6 +165,18 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
 
   groupMetadata(): GroupMetadata | undefined {
     const current = this.current;
+    const member = this.member;
+    if (this.cooperative && current && member?.memberId) {
+      // The member holds its partitions in the generation of its latest JoinGroup from the
+      // moment it joined it (a cooperative assignor gives nobody else a partition before its
+      // owner gave it up): commits name that generation, which the coordinator expects.
+      return {
+        groupId: this.groupId,
+        memberId: member.memberId,
+        generationId: member.generationId,
+        groupInstanceId: null,
+      };
+    }
     return current
       ? {
           groupId: this.groupId,
@@ -185,6 +199,9 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
     const member = this.member;
     if (!member || this.closing) return;
     this.markRebalancing();
+    // A new member owns nothing: what the engine still holds it closes itself (it asked).
+    this.setCurrent(undefined);
+    this.positions.clear();
     await this.leave(true);
     await member.joinGroup({});
   }
@@ -211,19 +228,65 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
     this.start$?.listener.onRebalancing();
   }
 
+  /**
+   * Before every JoinGroup. Eager: a rejoining member revokes everything (the engine commits).
+   * Cooperative: it keeps its partitions (the engine only lets a commit in flight finish), and a
+   * member joining without an id owns nothing any more: its partitions are dropped.
+   */
+  private async beforeJoin(memberId: string): Promise<void> {
+    if (this.closing) return;
+    if (memberId) this.markRebalancing();
+    if (this.cooperative && !memberId) await this.dropOwned();
+    else if (memberId) await this.start$!.listener.onRevoking();
+  }
+
+  /** A heartbeat failed: under cooperative, a lost membership drops the member's partitions. */
+  private async onHeartbeatFailed(error: Error): Promise<void> {
+    if (!this.cooperative || this.closing) return;
+    const groupError = platformaticGroupError(this.groupId, this.member?.memberId ?? '', error);
+    if (groupError && !(groupError instanceof RebalanceInProgressError)) await this.dropOwned();
+  }
+
+  /** Kafka's `onPartitionsLost`: the member's partitions may be someone else's already. */
+  private async dropOwned(): Promise<void> {
+    if (this.owned.size === 0) return;
+    this.logger?.warn(`group ${this.groupId}: membership lost, dropping its partitions`);
+    this.setCurrent(undefined);
+    this.positions.clear();
+    await this.start$!.listener.onLost();
+  }
+
+  private setCurrent(assignment: ReceivedAssignment | undefined): void {
+    this.current = assignment;
+    this.owned = new Set(
+      (assignment?.partitions ?? []).flatMap((p) => p.partitions.map((n) => key(p.topic, n))),
+    );
+  }
+
   private onJoined(): void {
     const assignment = this.received;
     if (!assignment || this.closing) return;
-    this.current = assignment;
+    const before = this.owned;
+    this.setCurrent(assignment);
     this.rebalancing = false;
-    // Eager protocol: positions start again from the committed offsets in every generation.
-    this.positions.clear();
-    this.start$?.listener.onAssigned({
+    const revoked = [...before].filter((k) => !this.owned.has(k));
+    // Eager: positions start again from the committed offsets in every generation.
+    // Cooperative: kept partitions go on from where they are.
+    if (this.cooperative) for (const k of revoked) this.positions.delete(k);
+    else this.positions.clear();
+    const applied = this.start$!.listener.onAssigned({
       memberId: assignment.memberId,
       generationId: assignment.generationId,
       partitions: assignment.partitions,
       userData: () => Promise.resolve(assignment.userData),
     });
+    // KIP-429: once the revoked partitions are given up, rejoin so that their next owners get
+    // them in a follow-up rebalance.
+    if (this.cooperative && revoked.length > 0) {
+      void applied.then(() => {
+        if (this.current === assignment) return this.enforceRebalance();
+      });
+    }
   }
 
   private async assign(
@@ -247,9 +310,12 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
       const wanted = (generation?.partitions ?? []).flatMap((p) =>
         p.partitions.map((partition) => ({ topic: p.topic, partition })),
       );
-      const active = this.rebalancing
-        ? []
-        : wanted.filter((p) => !this.paused.has(key(p.topic, p.partition)));
+      // Eager: nothing is fetched while rebalancing. Cooperative: the member keeps fetching the
+      // partitions it owns.
+      const active =
+        this.rebalancing && !this.cooperative
+          ? []
+          : wanted.filter((p) => !this.paused.has(key(p.topic, p.partition)));
       if (active.length === 0) {
         await sleep(Math.min(100, this.options.maxWaitTimeMs));
         continue;
@@ -265,8 +331,13 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
         listener.onFetch();
         for (const part of fetched) {
           const k = key(part.topic, part.partition);
-          const current = () => this.current === generation && !this.rebalancing && !this.closing;
-          if (!current()) break;
+          const current = this.cooperative
+            ? () => this.owned.has(k) && !this.closing
+            : () => this.current === generation && !this.rebalancing && !this.closing;
+          if (!current()) {
+            if (this.cooperative) continue;
+            break;
+          }
           if (this.paused.has(k) || this.positions.get(k) !== part.fetchOffset) continue;
           if (part.records.length === 0) {
             if (part.nextOffset > part.fetchOffset) this.positions.set(k, part.nextOffset);
@@ -349,28 +420,6 @@ function consumedRecord(topic: string, partition: number, r: FetchedRecord): Con
     value: r.value,
     headers: (r.headers ?? {}) as ConsumedRecord['headers'],
   };
-}
-
-/**
- * The engine's typed error for a platformatic error whose protocol error (its own `apiId`, or
- * one of its nested `errors`/`cause`) says the group moved on; `undefined` otherwise.
- */
-export function platformaticGroupError(
-  groupId: string,
-  memberId: string,
-  error: unknown,
-): RebalanceInProgressError | MemberFencedError | UnknownMemberError | undefined {
-  const seen: unknown[] = [error];
-  for (let i = 0; i < seen.length && i < 32; i++) {
-    const e = seen[i] as { apiId?: string; errors?: unknown; cause?: unknown } | null;
-    if (!e || typeof e !== 'object') continue;
-    if (isGroupMovedOnErrorName(e.apiId))
-      return groupMovedOnError(e.apiId, groupId, memberId, error);
-    if (Array.isArray(e.errors)) seen.push(...(e.errors as unknown[]));
-    else if (e.errors && typeof e.errors === 'object') seen.push(...Object.values(e.errors));
-    if (e.cause) seen.push(e.cause);
-  }
-  return undefined;
 }
 
 /**

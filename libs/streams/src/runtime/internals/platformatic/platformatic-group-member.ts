@@ -3,6 +3,7 @@ import {
   decodeConsumerProtocolAssignment,
   decodeConsumerProtocolSubscription,
   encodeConsumerProtocolAssignment,
+  encodeConsumerProtocolSubscription,
   kGetApi,
   type API,
   type Callback,
@@ -20,8 +21,19 @@ export interface ReceivedAssignment {
 
 /** What the member asks of its owner around the JoinGroup and SyncGroup requests. */
 export interface GroupMemberHooks {
-  /** Before a JoinGroup of a member that has a member id (a rejoin): the eager revocation. */
-  beforeRejoin(): Promise<void>;
+  /**
+   * Before every JoinGroup, with the member id it sends (`''`: joining as a new member): what
+   * the member gives up first (its owner decides: the eager revocation, or under cooperative
+   * rebalancing, dropping partitions a member without an id no longer owns).
+   */
+  beforeJoin(memberId: string): Promise<void>;
+  /** The subscription user data, read again once `beforeJoin` is done. */
+  subscriptionUserData(): Buffer;
+  /**
+   * A heartbeat failed with `error`; the rejoin platformatic starts then (for a group error)
+   * waits for the promise, so the owner can act first on a lost membership.
+   */
+  heartbeatFailed(error: Error): Promise<void>;
   /** On the leader, before SyncGroup: every member's partitions and user data, encoded below. */
   assign(
     members: readonly GroupMemberSubscription[],
@@ -51,7 +63,8 @@ type RawApi = (...args: unknown[]) => void;
  * subclass wraps the two APIs platformatic asks its `kGetApi` for: the JoinGroup answer (the
  * members' subscriptions) is kept; on the leader the SyncGroup request carries the hooks'
  * assignments instead of platformatic's; the SyncGroup answer is decoded, user data included,
- * for the hooks. A JoinGroup of a member that already has an id waits for `beforeRejoin`.
+ * for the hooks. A JoinGroup waits for `beforeJoin` and carries fresh subscription user data; a
+ * failed heartbeat waits for `heartbeatFailed` before platformatic acts on it (rejoins).
  */
 export class PlatformaticGroupMember extends Consumer {
   private lastJoin: JoinGroupResponse | undefined;
@@ -69,35 +82,71 @@ export class PlatformaticGroupMember extends Consumer {
     callback: Callback<API<RequestArguments, ResponseType>>,
   ): void {
     super[kGetApi]<unknown[], unknown>(name, (error, api) => {
-      if (error || !api || (name !== 'JoinGroup' && name !== 'SyncGroup')) {
+      const wrap = api && !error ? this.wrappers[name] : undefined;
+      if (!wrap) {
         callback(error, api as unknown as API<RequestArguments, ResponseType>);
         return;
       }
-      const wrapped = name === 'JoinGroup' ? this.joinGroupApi(api) : this.syncGroupApi(api);
+      const wrapped = wrap(api!);
       callback(null, Object.assign(wrapped, api) as unknown as API<RequestArguments, ResponseType>);
     });
   }
 
-  /** JoinGroup(connection, groupId, sessionTimeout, rebalanceTimeout, memberId, ..., callback). */
+  private readonly wrappers: Record<string, ((api: AnyApi) => RawApi) | undefined> = {
+    JoinGroup: (api) => this.joinGroupApi(api),
+    SyncGroup: (api) => this.syncGroupApi(api),
+    Heartbeat: (api) => this.heartbeatApi(api),
+  };
+
+  /**
+   * JoinGroup(connection, groupId, sessionTimeout, rebalanceTimeout, memberId, instanceId,
+   * protocolType, protocols, reason, callback): waits for `beforeJoin` (at most the revoke
+   * timeout), then sends the subscriptions with the user data read again, so they say what the
+   * member holds once it gave up what it had to.
+   */
   private joinGroupApi(api: AnyApi): RawApi {
     return (...args: unknown[]) => {
       const callback = args.pop() as Callback<JoinGroupResponse>;
-      const send = () =>
+      const send = () => {
+        const protocols = args[7] as { name: string; metadata: Buffer }[];
+        const userData = this.hooks.subscriptionUserData();
+        args[7] = protocols.map((p) => {
+          const subscription = decodeConsumerProtocolSubscription(p.metadata);
+          return {
+            name: p.name,
+            metadata: encodeConsumerProtocolSubscription({ ...subscription, userData }),
+          };
+        });
         (api as unknown as RawApi)(...args, (error: Error | null, response: JoinGroupResponse) => {
           if (!error) this.lastJoin = response;
           callback(error, response);
         });
-      if (!args[4]) {
-        send();
-        return;
-      }
+      };
       let timer: NodeJS.Timeout | undefined;
       const limit = new Promise<void>(
         (resolve) => (timer = setTimeout(resolve, this.revokeTimeoutMs)),
       );
-      void Promise.race([this.hooks.beforeRejoin().catch(() => undefined), limit]).then(() => {
+      const before = this.hooks.beforeJoin((args[4] as string | null) ?? '');
+      void Promise.race([before.catch(() => undefined), limit]).then(() => {
         clearTimeout(timer);
         send();
+      });
+    };
+  }
+
+  /** Heartbeat(..., callback): a failure reaches platformatic once `heartbeatFailed` is done. */
+  private heartbeatApi(api: AnyApi): RawApi {
+    return (...args: unknown[]) => {
+      const callback = args.pop() as Callback<unknown>;
+      (api as unknown as RawApi)(...args, (error: Error | null, response: unknown) => {
+        if (!error) {
+          callback(error, response);
+          return;
+        }
+        void this.hooks
+          .heartbeatFailed(error)
+          .catch(() => undefined)
+          .then(() => callback(error, response));
       });
     };
   }

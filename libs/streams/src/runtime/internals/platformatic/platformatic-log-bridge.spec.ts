@@ -187,6 +187,7 @@ describe('platformatic adapters of createKafkaClientAdapters', () => {
       heartbeatIntervalMs: 1_000,
       rebalanceTimeoutMs: 10_000,
       maxWaitTimeMs: 100,
+      rebalanceProtocol: 'cooperative',
     });
     const nothing = () => undefined;
     try {
@@ -199,7 +200,8 @@ describe('platformatic adapters of createKafkaClientAdapters', () => {
           listener: {
             onRebalancing: nothing,
             onRevoking: () => Promise.resolve(),
-            onAssigned: nothing,
+            onAssigned: () => Promise.resolve(),
+            onLost: () => Promise.resolve(),
             onFetch: nothing,
             onFailed: nothing,
           },
