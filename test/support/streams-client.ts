@@ -16,3 +16,11 @@ export function streamsClient(): KafkaClientName {
   }
   return value as KafkaClientName;
 }
+
+/**
+ * Whether the integration tests' `KafkaStreams` rebalance cooperatively: the engine's default
+ * for the client of {@link streamsClient} (cooperative on @platformatic/kafka, eager on kafkajs).
+ */
+export function cooperativeRebalancing(): boolean {
+  return streamsClient() === '@platformatic/kafka';
+}

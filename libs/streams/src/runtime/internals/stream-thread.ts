@@ -6,7 +6,9 @@ import type {
   GroupFetchedBatch,
   GroupMetadata,
 } from './group-consumer';
-import { InputPause } from './input-pause';
+import { RebalanceCommitHold } from './rebalance-commit-hold';
+import { InputPause, partitionsNotIn, waitWithHeartbeats } from './input-pause';
+import { closeLostTasks, handoverPending, openAssignedTasks } from './assignment-tasks';
 import { ProbingRebalance } from './probing-rebalance';
 import type { ActiveTaskEntry } from './active-task-manager';
 import type { StreamThreadOptions } from './stream-thread-options';
@@ -49,11 +51,11 @@ export class StreamThread {
   private tasksGeneration: GroupMetadata | undefined;
   /** KIP-429: tasks that stay keep processing through a rebalance; only moving ones stop. */
   private readonly cooperative: boolean;
-  /** Cooperative: since when the member knows of a rebalance whose assignment has not come. */
-  private rebalancingSince: number | undefined;
+  private readonly commitHold: RebalanceCommitHold;
 
   constructor(private readonly options: StreamThreadOptions) {
     this.cooperative = options.config.rebalanceProtocol === 'cooperative';
+    this.commitHold = new RebalanceCommitHold(this.cooperative && options.tasks.exactlyOnce);
   }
 
   /**
@@ -99,7 +101,7 @@ export class StreamThread {
         onRebalancing: () => {
           if (this.stopping) return;
           // Eager: commit at once, the tasks stop until the assignment. Cooperative: they go on.
-          if (this.cooperative) this.rebalancingSince ??= Date.now();
+          if (this.cooperative) this.commitHold.rebalancing();
           else this.rebalancePending = true;
           this.options.listener.onRebalancing();
         },
@@ -149,10 +151,12 @@ export class StreamThread {
   private onAssigned(assignment: GroupAssignment): Promise<void> {
     if (this.stopping) return Promise.resolve();
     this.rebalancePending = false;
-    this.rebalancingSince = undefined;
+    this.commitHold.assigned();
     this.memberId = assignment.memberId;
     // Cooperative: the partitions it keeps go on being fetched; only new ones wait.
-    const held = this.cooperative ? this.newPartitions(assignment) : assignment.partitions;
+    const held = this.cooperative
+      ? partitionsNotIn(assignment.partitions, this.taskByPartition)
+      : assignment.partitions;
     const resume = this.inputPause.pause(this.consumer!, held);
     let revoked!: () => void;
     const lostClosed = new Promise<void>((resolve) => (revoked = resolve));
@@ -171,16 +175,6 @@ export class StreamThread {
     ]);
   }
 
-  /** The partitions of `assignment` no current task reads. */
-  private newPartitions(assignment: GroupAssignment): GroupAssignment['partitions'] {
-    return assignment.partitions
-      .map((p) => ({
-        topic: p.topic,
-        partitions: p.partitions.filter((n) => !this.taskByPartition.has(`${p.topic}\u0000${n}`)),
-      }))
-      .filter((p) => p.partitions.length > 0);
-  }
-
   /**
    * Before the member sends a JoinGroup, while its generation may still commit. Eager: it
    * commits what was processed (under exactly-once a failed commit leaves a transaction that
@@ -191,7 +185,7 @@ export class StreamThread {
   private async onRevoking(): Promise<void> {
     if (this.stopping || this.failed) return;
     if (this.cooperative) {
-      this.rebalancingSince ??= Date.now();
+      this.commitHold.rebalancing();
       await this.serialized(() => Promise.resolve());
       return;
     }
@@ -203,7 +197,9 @@ export class StreamThread {
 
   /** Processes one fetched batch; true once its records are processed (the position moves). */
   private async onBatch(batch: GroupFetchedBatch): Promise<boolean> {
-    await this.waitForAssignment(() => batch.heartbeat());
+    await waitWithHeartbeats(this.assignmentReady, this.options.config.heartbeatIntervalMs, () =>
+      batch.heartbeat(),
+    );
     if (!batch.isCurrent() || this.stopping || this.failed || this.migrating) return false;
     const taskId = this.taskByPartition.get(`${batch.topic}\u0000${batch.partition}`);
     const entry = taskId === undefined ? undefined : this.options.tasks.get(taskId);
@@ -259,7 +255,7 @@ export class StreamThread {
   }
 
   private async commit(): Promise<void> {
-    if (this.commitDeferred()) return;
+    if (this.commitHold.holds()) return;
     this.lastCommit = Date.now();
     try {
       await this.options.tasks.commit(this.committer());
@@ -269,21 +265,6 @@ export class StreamThread {
       // offsets stay pending until this member has rejoined.
       this.options.logger.warn(`commit refused by a rebalance, rejoining: ${String(error)}`);
     }
-  }
-
-  /**
-   * Cooperative exactly-once: while the member's JoinGroup is out, the generation may change
-   * under a transaction's offsets (refused: every task would close dirty). The transaction waits
-   * for the assignment, at most half the transaction timeout (10 s), then commits anyway.
-   */
-  private commitDeferred(): boolean {
-    const since = this.rebalancingSince;
-    return (
-      this.cooperative &&
-      this.options.tasks.exactlyOnce &&
-      since !== undefined &&
-      Date.now() - since < MAX_COMMIT_DEFERRAL_MS
-    );
   }
 
   /**
@@ -310,51 +291,24 @@ export class StreamThread {
     }
     this.generationInfo = info;
     this.options.listener.onAssignment(info);
-    const { tasks, standbys } = this.options;
-    const wanted = new Set(info.active);
-    const lost = tasks.taskIds().filter((id) => !wanted.has(id));
-    const uncommitted = tasks.tasks().some((e) => e.restored && e.task.commitNeeded());
-    // Cooperative: nobody owns the lost tasks before this member gives them up (and rejoins),
-    // so their work commits in this generation, as the kept tasks' does.
-    if (lost.length > 0 && tasks.transactionPerThread && uncommitted && !this.cooperative) {
-      // Work done since the commit before the rebalance would now commit in the new generation,
-      // for partitions that may have a new owner already: the thread's transaction holds every
-      // task's, so every task closes dirty (the kept ones are created again below).
-      this.options.logger.warn(
-        `tasks ${lost.join(', ')} were lost with uncommitted work; closing every task dirty`,
-      );
-      for (const id of tasks.taskIds()) await tasks.close(id, false);
-    } else if (lost.length > 0) {
-      // Commit what they processed before giving them up, then close them cleanly (checkpoint),
-      // keeping their directories: a later assignment (or a standby) reuses the state.
-      try {
-        await tasks.commit(this.committer(), true);
-      } catch (error) {
-        this.options.logger.warn(
-          `commit before closing tasks ${lost.join(', ')} failed: ${String(error)}`,
-        );
-      }
-      for (const id of lost) await tasks.close(id, true);
-    }
+    const changes = {
+      ...this.options,
+      cooperative: this.cooperative,
+      committer: this.committer(),
+    };
+    await closeLostTasks(changes, info);
     lostClosed();
     this.taskByPartition.clear();
     this.tasksGeneration = this.consumer!.groupMetadata();
-    const created = info.active.filter((id) => !tasks.get(id));
-    // A standby of a new task holds its state up to its lag: hand it over (checkpointed), so
-    // the active restores only the tail. New tasks restore side by side, as Kafka Streams
-    // restores a thread's tasks with one consumer: one's fetch overlaps another's store writes.
-    for (const id of created) await standbys.release(id);
-    const creations = await Promise.allSettled(created.map((id) => tasks.create(id)));
-    const failure = creations.find((c) => c.status === 'rejected');
-    if (failure) throw failure.reason;
+    await openAssignedTasks(changes, info);
     for (const id of info.active) {
-      for (const { topic, partition } of tasks.get(id)!.partitions)
+      for (const { topic, partition } of this.options.tasks.get(id)!.partitions)
         this.taskByPartition.set(`${topic}\u0000${partition}`, id);
     }
-    await standbys.assign(info.standby.filter((id) => !wanted.has(id)));
     if (!this.stopping) this.probing.schedule(info.probingRebalanceAtMs);
     if (!this.stopping) resumeInput();
-    this.options.listener.onRunning();
+    // Cooperative: RUNNING once the tasks held back for this client came.
+    if (!handoverPending(info)) this.options.listener.onRunning();
   }
 
   /**
@@ -382,21 +336,6 @@ export class StreamThread {
     });
     if (this.stopping || this.failed || this.migrating || !this.memberId) return;
     await consumer.enforceRebalance();
-  }
-
-  private async waitForAssignment(heartbeat: () => Promise<void>): Promise<void> {
-    let done = false;
-    const ready = this.assignmentReady.then(
-      () => (done = true),
-      () => (done = true),
-    );
-    while (!done) {
-      await Promise.race([
-        ready,
-        new Promise((r) => setTimeout(r, this.options.config.heartbeatIntervalMs)),
-      ]);
-      if (!done) await heartbeat().catch(() => undefined);
-    }
   }
 
   private serialized<T>(fn: () => Promise<T>): Promise<T> {
@@ -451,9 +390,6 @@ export class StreamThread {
     this.options.listener.onError(err);
   }
 }
-
-/** The longest a cooperative rebalance holds an exactly-once commit back (see commitDeferred). */
-const MAX_COMMIT_DEFERRAL_MS = 5_000;
 
 /** Records processed between two commit checks (Kafka Streams' `max.poll.records` is 1000). */
 const MAX_RECORDS_PER_SLICE = 1000;

@@ -56,6 +56,8 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
   private readonly positions = new Map<string, number>();
   private readonly paused = new Set<string>();
   private readonly cooperative: boolean;
+  /** Cooperative: the engine giving up the partitions the latest assignment took away. */
+  private revoking: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly clientOptions: BaseOptions,
@@ -236,6 +238,9 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
   private async beforeJoin(memberId: string): Promise<void> {
     if (this.closing) return;
     if (memberId) this.markRebalancing();
+    // KIP-429 ordering: a member sends its next JoinGroup (and the partitions it owns) only
+    // once it gave up what its last assignment took away.
+    if (this.cooperative) await this.revoking;
     if (this.cooperative && !memberId) await this.dropOwned();
     else if (memberId) await this.start$!.listener.onRevoking();
   }
@@ -283,6 +288,7 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
     // KIP-429: once the revoked partitions are given up, rejoin so that their next owners get
     // them in a follow-up rebalance.
     if (this.cooperative && revoked.length > 0) {
+      this.revoking = applied;
       void applied.then(() => {
         if (this.current === assignment) return this.enforceRebalance();
       });

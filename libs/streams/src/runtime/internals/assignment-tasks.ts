@@ -1,0 +1,78 @@
+import type { AssignmentInfo } from '../../cluster/internals/assignment-info';
+import type { StateLogger } from '../state-logger';
+import type { ActiveTaskManager } from './active-task-manager';
+import type { GroupConsumer } from './group-consumer';
+import type { StandbyTaskManager } from './standby-task-manager';
+
+/** What a stream thread changes its tasks with when an assignment arrives. */
+export interface AssignmentTasksContext {
+  readonly tasks: ActiveTaskManager;
+  readonly standbys: StandbyTaskManager;
+  readonly logger: StateLogger;
+  /** KIP-429: a lost task has no other owner before this member gave it up. */
+  readonly cooperative: boolean;
+  /** Commits the tasks' offsets (in the generation the thread commits in). */
+  readonly committer: Pick<GroupConsumer, 'commitOffsets' | 'groupMetadata'>;
+}
+
+/**
+ * Closes the active tasks the assignment no longer gives this member. Their processed work is
+ * committed first and they close cleanly (checkpointed, their directories kept for a later
+ * assignment or a standby), except under exactly-once with one transaction per thread in an
+ * eager rebalance: work done since the commit before the rebalance would then commit in the new
+ * generation for partitions that may have a new owner already, and the thread's transaction
+ * holds every task's, so every task closes dirty (kept ones are created again). Cooperative:
+ * nobody owns a lost task before this member gives it up, so its work commits.
+ */
+export async function closeLostTasks(
+  { tasks, logger, cooperative, committer }: AssignmentTasksContext,
+  info: AssignmentInfo,
+): Promise<void> {
+  const wanted = new Set(info.active);
+  const lost = tasks.taskIds().filter((id) => !wanted.has(id));
+  if (lost.length === 0) return;
+  const uncommitted = tasks.tasks().some((e) => e.restored && e.task.commitNeeded());
+  if (tasks.transactionPerThread && uncommitted && !cooperative) {
+    logger.warn(
+      `tasks ${lost.join(', ')} were lost with uncommitted work; closing every task dirty`,
+    );
+    for (const id of tasks.taskIds()) await tasks.close(id, false);
+    return;
+  }
+  try {
+    await tasks.commit(committer, true);
+  } catch (error) {
+    logger.warn(`commit before closing tasks ${lost.join(', ')} failed: ${String(error)}`);
+  }
+  for (const id of lost) await tasks.close(id, true);
+}
+
+/**
+ * Creates the assignment's new active tasks and moves the standbys to the assigned ones. A
+ * standby of a new task holds its state up to its lag: it is handed over (checkpointed), so the
+ * active restores only the tail. New tasks restore side by side, as Kafka Streams restores a
+ * thread's tasks with one consumer: one's fetch overlaps another's store writes.
+ *
+ * @throws the first task creation's error (the others were still awaited).
+ */
+export async function openAssignedTasks(
+  { tasks, standbys }: AssignmentTasksContext,
+  info: AssignmentInfo,
+): Promise<void> {
+  const created = info.active.filter((id) => !tasks.get(id));
+  for (const id of created) await standbys.release(id);
+  const creations = await Promise.allSettled(created.map((id) => tasks.create(id)));
+  const failure = creations.find((c) => c.status === 'rejected');
+  if (failure) throw failure.reason;
+  const active = new Set(info.active);
+  await standbys.assign(info.standby.filter((id) => !active.has(id)));
+}
+
+/**
+ * Cooperative: whether the host map gives this client a task its assignment holds back (it comes
+ * in the follow-up rebalance, once its owner gave it up).
+ */
+export function handoverPending(info: AssignmentInfo): boolean {
+  const mine = info.hosts.find((h) => h.processId === info.processId);
+  return mine?.active.some((id) => !info.active.includes(id)) ?? false;
+}
