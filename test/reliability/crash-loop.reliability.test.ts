@@ -175,7 +175,7 @@ describe('crash loop: SIGKILL and restart an instance every 10–20 s while even
     const withStandby = [...results.entries()].filter(([k]) => k !== 'eos-no-standby');
     const without = results.get('eos-no-standby');
     if (withStandby.length === 0 && !without) return;
-    const sum = (key: keyof QueryTally, list: RunResult[]): number =>
+    const sum = (key: Exclude<keyof QueryTally, 'unavailableReasons'>, list: RunResult[]): number =>
       list.reduce((n, r) => n + r.tally[key], 0);
     const standbyRuns = withStandby.map(([, r]) => r);
     const share = (list: RunResult[]): number => {

@@ -28,6 +28,8 @@ export interface QueryTally {
   staleNotFound: number;
   /** 503 with `Retry-After`. */
   unavailable: number;
+  /** The 503s by the reason their body gives (numbers, hosts and ports as `#`). */
+  unavailableReasons: Record<string, number>;
   /** Whole-cluster range requests that got an HTTP answer, and their 200s / 503s. */
   rangeAnswers: number;
   rangeOk: number;
@@ -89,6 +91,7 @@ export class QueryChecker {
     activeNotFound: 0,
     staleNotFound: 0,
     unavailable: 0,
+    unavailableReasons: {},
     rangeAnswers: 0,
     rangeOk: 0,
     rangeUnavailable: 0,
@@ -219,6 +222,10 @@ export class QueryChecker {
           return this.fail(`${where}: 503 without a valid Retry-After: ${answer.body}`);
         }
         this.tally.unavailable++;
+        {
+          const reason = unavailableReason(answer.body);
+          this.tally.unavailableReasons[reason] = (this.tally.unavailableReasons[reason] ?? 0) + 1;
+        }
         return;
       default:
         return this.fail(`${where}: unexpected ${answer.status} ${answer.body.slice(0, 300)}`);
@@ -308,4 +315,16 @@ function parse(body: string): unknown {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
+}
+
+/** A 503 body's reason (its `message`, else the body), with numbers and hosts as `#`. */
+function unavailableReason(body: string): string {
+  let text = body;
+  try {
+    const parsed = JSON.parse(body) as { message?: unknown; reason?: unknown };
+    text = String(parsed.message ?? parsed.reason ?? body);
+  } catch {
+    // not JSON: the body itself
+  }
+  return text.replace(/\d+(\.\d+)*(:\d+)?/g, '#').slice(0, 160);
 }
