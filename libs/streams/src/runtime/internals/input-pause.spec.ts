@@ -1,4 +1,4 @@
-import { InputPause, partitionsNotIn, waitWithHeartbeats } from './input-pause';
+import { InputPause, waitWithHeartbeats } from './input-pause';
 import type { TopicPartitions } from './group-consumer';
 
 describe('InputPause', () => {
@@ -18,24 +18,6 @@ describe('InputPause', () => {
       'pause [{"topic":"t","partitions":[1]}]',
       'resume [{"topic":"t","partitions":[1]}]',
     ]);
-  });
-});
-
-describe('partitionsNotIn', () => {
-  it('keeps the partitions no task reads, dropping emptied topics', () => {
-    const byPartition = new Map([
-      ['a\u00000', '0_0'],
-      ['b\u00001', '1_1'],
-    ]);
-    expect(
-      partitionsNotIn(
-        [
-          { topic: 'a', partitions: [0, 2] },
-          { topic: 'b', partitions: [1] },
-        ],
-        byPartition,
-      ),
-    ).toEqual([{ topic: 'a', partitions: [2] }]);
   });
 });
 

@@ -25,22 +25,6 @@ export class InputPause {
 }
 
 /**
- * The partitions of `partitions` that no current task reads (`taskByPartition` is keyed by
- * `topic\u0000partition`): what a cooperative member holds back while its new tasks are created.
- */
-export function partitionsNotIn(
-  partitions: readonly TopicPartitions[],
-  taskByPartition: ReadonlyMap<string, string>,
-): TopicPartitions[] {
-  return partitions
-    .map((p) => ({
-      topic: p.topic,
-      partitions: p.partitions.filter((n) => !taskByPartition.has(`${p.topic}\u0000${n}`)),
-    }))
-    .filter((p) => p.partitions.length > 0);
-}
-
-/**
  * Waits for `ready` (settled either way), calling `heartbeat` every `intervalMs` meanwhile (its
  * errors ignored): a fetched batch waiting for its assignment keeps the member alive.
  */

@@ -1,8 +1,8 @@
 import type { AssignmentInfo } from '../../cluster/internals/assignment-info';
 import type { ActiveTaskManager } from './active-task-manager';
-import type { GroupConsumerFactory } from './group-consumer';
+import type { GroupConsumerFactory, GroupConsumerOptions, GroupMetadata } from './group-consumer';
 import type { StandbyTaskManager } from './standby-task-manager';
-import type { StreamsAssignorContext } from './streams-partition-assignor';
+import { streamsGroupAssignor, type StreamsAssignorContext } from './streams-partition-assignor';
 import type { ResolvedStreamsConfig } from '../streams-config';
 import type { StateLogger } from '../state-logger';
 
@@ -31,4 +31,35 @@ export interface StreamThreadOptions {
   readonly assignor: StreamsAssignorContext;
   readonly listener: StreamThreadListener;
   readonly logger: StateLogger;
+}
+
+/**
+ * The options of a stream thread's group consumer: the application's group, the streams
+ * assignor (cooperative or eager, as configured) whose subscription names the generation the
+ * member holds its tasks in (`tasksGeneration`: the leader trusts the newest claim on a task),
+ * and the consumer timeouts.
+ */
+export function threadConsumerOptions(
+  config: ResolvedStreamsConfig,
+  assignor: StreamsAssignorContext,
+  tasksGeneration: () => GroupMetadata | undefined,
+): GroupConsumerOptions {
+  return {
+    groupId: config.applicationId,
+    assignor: streamsGroupAssignor(
+      {
+        ...assignor,
+        subscription: () => ({
+          ...assignor.subscription(),
+          ownedGeneration: tasksGeneration()?.generationId,
+        }),
+      },
+      { cooperative: config.rebalanceProtocol === 'cooperative' },
+    ),
+    rebalanceProtocol: config.rebalanceProtocol,
+    sessionTimeoutMs: config.sessionTimeoutMs,
+    heartbeatIntervalMs: config.heartbeatIntervalMs,
+    rebalanceTimeoutMs: Math.max(60_000, config.sessionTimeoutMs),
+    maxWaitTimeMs: Math.min(500, Math.max(10, config.commitIntervalMs)),
+  };
 }

@@ -1,17 +1,17 @@
 import { decodeInfo, type AssignmentInfo } from '../../cluster/internals/assignment-info';
-import { streamsGroupAssignor } from './streams-partition-assignor';
 import type {
   GroupAssignment,
   GroupConsumer,
   GroupFetchedBatch,
   GroupMetadata,
 } from './group-consumer';
-import { RebalanceCommitHold } from './rebalance-commit-hold';
-import { InputPause, partitionsNotIn, waitWithHeartbeats } from './input-pause';
+import { CommitSchedule } from './commit-schedule';
+import { InputPause, waitWithHeartbeats } from './input-pause';
+import { ThreadTaskMap } from './thread-task-map';
 import { closeLostTasks, handoverPending, openAssignedTasks } from './assignment-tasks';
 import { ProbingRebalance } from './probing-rebalance';
 import type { ActiveTaskEntry } from './active-task-manager';
-import type { StreamThreadOptions } from './stream-thread-options';
+import { threadConsumerOptions, type StreamThreadOptions } from './stream-thread-options';
 import { commitFailureAction, isFencedError, isRebalanceError } from './commit-failure';
 
 export type { StreamThreadListener, StreamThreadOptions } from './stream-thread-options';
@@ -29,7 +29,6 @@ export class StreamThread {
   private work: Promise<unknown> = Promise.resolve();
   private assignmentReady: Promise<void> = Promise.resolve();
   private memberId: string | undefined;
-  private lastCommit = Date.now();
   private lastBatchAt = Date.now();
   private lastProgress = Date.now();
   private timer: NodeJS.Timeout | undefined;
@@ -37,7 +36,7 @@ export class StreamThread {
   private failed = false;
   private rebalancePending = false;
   private readonly inputPause = new InputPause();
-  private readonly taskByPartition = new Map<string, string>();
+  private readonly taskMap: ThreadTaskMap;
   private generationInfo: AssignmentInfo | undefined;
   private readonly probing = new ProbingRebalance(() => this.probe());
   /** Closing tasks another member took over, before rejoining (see onTasksMigrated). */
@@ -51,11 +50,15 @@ export class StreamThread {
   private tasksGeneration: GroupMetadata | undefined;
   /** KIP-429: tasks that stay keep processing through a rebalance; only moving ones stop. */
   private readonly cooperative: boolean;
-  private readonly commitHold: RebalanceCommitHold;
+  private readonly schedule: CommitSchedule;
 
   constructor(private readonly options: StreamThreadOptions) {
     this.cooperative = options.config.rebalanceProtocol === 'cooperative';
-    this.commitHold = new RebalanceCommitHold(this.cooperative && options.tasks.exactlyOnce);
+    this.schedule = new CommitSchedule(
+      options.config.commitIntervalMs,
+      this.cooperative && options.tasks.exactlyOnce,
+    );
+    this.taskMap = new ThreadTaskMap(options.tasks);
   }
 
   /**
@@ -73,25 +76,9 @@ export class StreamThread {
 
   async start(): Promise<void> {
     const { config, sourceTopics } = this.options;
-    const consumer = this.options.groupConsumers({
-      groupId: config.applicationId,
-      assignor: streamsGroupAssignor(
-        {
-          ...this.options.assignor,
-          // The generation the member holds its tasks in: the leader trusts the newest claim.
-          subscription: () => ({
-            ...this.options.assignor.subscription(),
-            ownedGeneration: this.tasksGeneration?.generationId,
-          }),
-        },
-        { cooperative: this.cooperative },
-      ),
-      rebalanceProtocol: config.rebalanceProtocol,
-      sessionTimeoutMs: config.sessionTimeoutMs,
-      heartbeatIntervalMs: config.heartbeatIntervalMs,
-      rebalanceTimeoutMs: Math.max(60_000, config.sessionTimeoutMs),
-      maxWaitTimeMs: Math.min(500, Math.max(10, config.commitIntervalMs)),
-    });
+    const consumer = this.options.groupConsumers(
+      threadConsumerOptions(config, this.options.assignor, () => this.tasksGeneration),
+    );
     this.consumer = consumer;
     await this.options.tasks.start();
     await consumer.start({
@@ -101,7 +88,7 @@ export class StreamThread {
         onRebalancing: () => {
           if (this.stopping) return;
           // Eager: commit at once, the tasks stop until the assignment. Cooperative: they go on.
-          if (this.cooperative) this.commitHold.rebalancing();
+          if (this.cooperative) this.schedule.rebalancing();
           else this.rebalancePending = true;
           this.options.listener.onRebalancing();
         },
@@ -138,6 +125,7 @@ export class StreamThread {
           this.options.logger.warn(`final commit failed: ${String(error)}`);
         }
       }
+      await this.taskMap.creation();
       await this.options.tasks.closeAll(!this.failed);
       await this.options.standbys.closeAll();
     });
@@ -151,21 +139,17 @@ export class StreamThread {
   private onAssigned(assignment: GroupAssignment): Promise<void> {
     if (this.stopping) return Promise.resolve();
     this.rebalancePending = false;
-    this.commitHold.assigned();
+    this.schedule.assigned();
     this.memberId = assignment.memberId;
     // Cooperative: the partitions it keeps go on being fetched; only new ones wait.
     const held = this.cooperative
-      ? partitionsNotIn(assignment.partitions, this.taskByPartition)
+      ? this.taskMap.unmapped(assignment.partitions)
       : assignment.partitions;
     const resume = this.inputPause.pause(this.consumer!, held);
     let revoked!: () => void;
     const lostClosed = new Promise<void>((resolve) => (revoked = resolve));
     this.assignmentReady = this.serialized(() => this.applyAssignment(assignment, resume, revoked));
-    this.assignmentReady.catch((error: unknown) => {
-      // A superseded generation (a later join of this member): the next assignment applies.
-      if (isRebalanceError(error)) this.options.logger.warn(`assignment dropped: ${String(error)}`);
-      else this.fail(error);
-    });
+    this.assignmentReady.catch((error: unknown) => this.assignmentFailed(error));
     return Promise.race([
       lostClosed,
       this.assignmentReady.then(
@@ -185,7 +169,7 @@ export class StreamThread {
   private async onRevoking(): Promise<void> {
     if (this.stopping || this.failed) return;
     if (this.cooperative) {
-      this.commitHold.rebalancing();
+      this.schedule.rebalancing();
       await this.serialized(() => Promise.resolve());
       return;
     }
@@ -201,7 +185,7 @@ export class StreamThread {
       batch.heartbeat(),
     );
     if (!batch.isCurrent() || this.stopping || this.failed || this.migrating) return false;
-    const taskId = this.taskByPartition.get(`${batch.topic}\u0000${batch.partition}`);
+    const taskId = this.taskMap.taskOf(batch.topic, batch.partition);
     const entry = taskId === undefined ? undefined : this.options.tasks.get(taskId);
     if (!entry) return false;
     const { records } = batch;
@@ -215,7 +199,7 @@ export class StreamThread {
       // Streams' max.poll.records) so commits keep their interval (100 ms under exactly-once).
       for (let from = 0; from < records.length; from += MAX_RECORDS_PER_SLICE) {
         await entry.task.process(records.slice(from, from + MAX_RECORDS_PER_SLICE));
-        if (this.rebalancePending || this.commitDue() || this.commitRequested(entry)) {
+        if (this.rebalancePending || this.schedule.due() || this.commitRequested(entry)) {
           await this.commit();
         }
       }
@@ -241,12 +225,8 @@ export class StreamThread {
       const idle =
         Date.now() - this.lastBatchAt >= Math.min(1000, this.options.config.commitIntervalMs);
       const pending = this.options.tasks.tasks().some((e) => e.restored && e.task.commitNeeded());
-      if (this.commitDue() || this.rebalancePending || (idle && pending)) await this.commit();
+      if (this.schedule.due() || this.rebalancePending || (idle && pending)) await this.commit();
     }).catch((error: unknown) => this.fail(error));
-  }
-
-  private commitDue(): boolean {
-    return Date.now() - this.lastCommit >= this.options.config.commitIntervalMs;
   }
 
   /** A processor called `context.commit()`, or the task's uncommitted writes grew too big. */
@@ -255,8 +235,8 @@ export class StreamThread {
   }
 
   private async commit(): Promise<void> {
-    if (this.commitHold.holds()) return;
-    this.lastCommit = Date.now();
+    if (this.schedule.holds()) return;
+    this.schedule.committing();
     try {
       await this.options.tasks.commit(this.committer());
     } catch (error) {
@@ -296,19 +276,43 @@ export class StreamThread {
       cooperative: this.cooperative,
       committer: this.committer(),
     };
+    await this.taskMap.creation();
     await closeLostTasks(changes, info);
     lostClosed();
-    this.taskByPartition.clear();
+    this.taskMap.clear();
     this.tasksGeneration = this.consumer!.groupMetadata();
-    await openAssignedTasks(changes, info);
-    for (const id of info.active) {
-      for (const { topic, partition } of this.options.tasks.get(id)!.partitions)
-        this.taskByPartition.set(`${topic}\u0000${partition}`, id);
+    const started = () => {
+      this.taskMap.map(info.active.filter((id) => this.options.tasks.get(id)));
+      if (!this.stopping) this.probing.schedule(info.probingRebalanceAtMs);
+      if (!this.stopping) resumeInput();
+      // Cooperative: RUNNING once the tasks held back for this client came.
+      if (!handoverPending(info)) this.options.listener.onRunning();
+    };
+    if (!this.cooperative) {
+      await openAssignedTasks(changes, info);
+      started();
+      return;
     }
-    if (!this.stopping) this.probing.schedule(info.probingRebalanceAtMs);
-    if (!this.stopping) resumeInput();
-    // Cooperative: RUNNING once the tasks held back for this client came.
-    if (!handoverPending(info)) this.options.listener.onRunning();
+    // Cooperative: the kept tasks process on while the new ones restore (Kafka Streams
+    // interleaves restoration with processing); the new ones' input stays paused until then.
+    // A later assignment, onTasksMigrated and stop wait for the creation before closing tasks.
+    this.taskMap.map(info.active.filter((id) => this.options.tasks.get(id)));
+    const creating = openAssignedTasks(changes, info);
+    this.taskMap.creatingBeside(creating);
+    void creating.then(
+      () =>
+        this.serialized(async () => {
+          // Superseded: the later assignment maps its own tasks.
+          if (!this.stopping && !this.failed && this.generationInfo === info) started();
+        }),
+      (error: unknown) => this.assignmentFailed(error),
+    );
+  }
+
+  private assignmentFailed(error: unknown): void {
+    // A superseded generation (a later join of this member): the next assignment applies.
+    if (isRebalanceError(error)) this.options.logger.warn(`assignment dropped: ${String(error)}`);
+    else this.fail(error);
   }
 
   /**
@@ -370,8 +374,9 @@ export class StreamThread {
     const { tasks } = this.options;
     try {
       await this.serialized(async () => {
+        await this.taskMap.creation();
         for (const id of tasks.taskIds()) await tasks.close(id, false);
-        this.taskByPartition.clear();
+        this.taskMap.clear();
         await tasks.resetThreadProducer();
       });
       if (rejoin) await this.rejoin();
