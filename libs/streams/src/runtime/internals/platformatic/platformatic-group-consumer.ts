@@ -1,11 +1,14 @@
 import { offsetCommitTopics } from './platformatic-records';
-import { groupMovedOnError, isGroupMovedOnErrorName } from '../group-error-names';
+import {
+  commitRefusal,
+  groupMovedOnError,
+  isGroupMovedOnErrorName,
+  type GroupMovedOnError,
+} from '../group-error-names';
 import { kGetApi, kGetConnection, type BaseOptions, type Connection } from '@platformatic/kafka';
 import { CommitFailedError } from '../../../errors/internals/commit-failed.error';
-import { MemberFencedError } from '../../../errors/internals/member-fenced.error';
 import { PartitionOffsetOutOfRangeError } from '../../../errors/internals/partition-offset-out-of-range.error';
 import { RebalanceInProgressError } from '../../../errors/internals/rebalance-in-progress.error';
-import { UnknownMemberError } from '../../../errors/internals/unknown-member.error';
 import type { AssignedPartitionReader, FetchedRecord } from '../assigned-partition-reader';
 import type { ConsumedRecord } from '../consumed-record';
 import type {
@@ -78,6 +81,7 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
         heartbeatInterval: options.heartbeatIntervalMs,
         rebalanceTimeout: options.rebalanceTimeoutMs,
         autocommit: false,
+        ...(options.groupInstanceId ? { groupInstanceId: options.groupInstanceId } : {}),
         protocols: [{ name: options.assignor.name, version: 1 }],
         protocolsMetadata: () => Promise.resolve(options.assignor.subscriptionUserData()),
       },
@@ -150,14 +154,16 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
           this.groupId,
           generation.generationId,
           generation.memberId,
-          null,
+          this.options.groupInstanceId ?? null,
           topics,
           (e: Error | null) => (e ? reject(e) : resolve()),
         ),
       );
     } catch (error) {
-      const groupError = platformaticGroupError(this.groupId, generation.memberId, error);
-      throw groupError ? new CommitFailedError(this.groupId, { cause: groupError }) : error;
+      const { groupId, options } = this;
+      const groupError = platformaticGroupError(groupId, generation.memberId, error, options);
+      if (groupError?.code === 'FENCED_INSTANCE_ID') member.staticMembership?.fence(error);
+      throw groupError ? commitRefusal(groupId, groupError) : error;
     }
   }
 
@@ -168,7 +174,7 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
           groupId: this.groupId,
           memberId: current.memberId,
           generationId: current.generationId,
-          groupInstanceId: null,
+          groupInstanceId: this.options.groupInstanceId ?? null,
         }
       : undefined;
   }
@@ -193,7 +199,9 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
     if (this.closing) return;
     this.closing = true;
     await this.loop.catch(() => undefined);
-    if (this.member) await this.leave();
+    // KIP-345: a static member stays in the group, so a restart within the session is no rebalance.
+    if (this.member?.staticMembership) this.member.staticMembership.remainInGroup();
+    else if (this.member) await this.leave();
     if (this.member) await (this.member.close(true) as Promise<void>).catch(() => undefined);
     await this.reader?.close().catch(() => undefined);
   }
@@ -359,13 +367,14 @@ export function platformaticGroupError(
   groupId: string,
   memberId: string,
   error: unknown,
-): RebalanceInProgressError | MemberFencedError | UnknownMemberError | undefined {
+  { groupInstanceId }: { readonly groupInstanceId?: string } = {},
+): GroupMovedOnError | undefined {
   const seen: unknown[] = [error];
   for (let i = 0; i < seen.length && i < 32; i++) {
     const e = seen[i] as { apiId?: string; errors?: unknown; cause?: unknown } | null;
     if (!e || typeof e !== 'object') continue;
     if (isGroupMovedOnErrorName(e.apiId))
-      return groupMovedOnError(e.apiId, groupId, memberId, error);
+      return groupMovedOnError(e.apiId, groupId, memberId, error, groupInstanceId);
     if (Array.isArray(e.errors)) seen.push(...(e.errors as unknown[]));
     else if (e.errors && typeof e.errors === 'object') seen.push(...Object.values(e.errors));
     if (e.cause) seen.push(e.cause);
