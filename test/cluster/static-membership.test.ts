@@ -127,7 +127,8 @@ describe('static membership (KIP-345) on @platformatic/kafka', () => {
       KAFKA_BROKERS: brokers().join(','),
       SESSION_TIMEOUT_MS: String(SESSION_TIMEOUT_MS),
     };
-    const id = (name: string) => (staticIds ? { GROUP_INSTANCE_ID: `${label}-${name}` } : {});
+    const id = (name: string): Record<string, string> =>
+      staticIds ? { GROUP_INSTANCE_ID: `${label}-${name}` } : {};
     const first = events(2000);
     await produce(input, first);
     const dirB = stateDir();
