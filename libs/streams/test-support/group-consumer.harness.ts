@@ -47,6 +47,8 @@ export interface MemberOptions {
   readonly rebalanceTimeoutMs?: number;
   /** The member's `onRevoking` (after its `revoked` count goes up); resolves at once unless set. */
   readonly onRevoking?: (member: Member) => Promise<void>;
+  /** A static member's id (KIP-345), on clients that have static membership. */
+  readonly groupInstanceId?: string;
 }
 
 const flat = (partitions: readonly TopicPartitions[]): string[] =>
@@ -118,6 +120,7 @@ export class GroupConsumerHarness {
         heartbeatIntervalMs: 300,
         rebalanceTimeoutMs: options.rebalanceTimeoutMs ?? 20_000,
         maxWaitTimeMs: 100,
+        ...(options.groupInstanceId ? { groupInstanceId: options.groupInstanceId } : {}),
       }),
     };
     this.members.push(member);

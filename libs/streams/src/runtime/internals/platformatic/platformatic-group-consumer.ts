@@ -102,7 +102,8 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
     member.on('consumer:group:join', () => this.onJoined());
     // platformatic emits 'error' when a rejoin it started by itself failed for good.
     member.on('error', (error: Error) => {
-      if (!this.closing) listener.onFailed(error);
+      // A fenced static member's rejoin fails after platformatic's retries: report the cause.
+      if (!this.closing) listener.onFailed(member.staticMembership?.fenced ?? error);
     });
     // Processors see each record's headers, as Kafka Streams forwards them.
     this.reader = platformaticAssignedReaderFactory(
