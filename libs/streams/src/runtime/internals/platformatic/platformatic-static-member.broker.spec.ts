@@ -78,6 +78,19 @@ describe('@platformatic/kafka: a static group member (real broker)', () => {
       before,
     );
     expect(a.records.filter((r) => r.startsWith('failed'))).toEqual([]);
+
+    // The leader (a, the first to join) comes back the same way: KIP-814's skipAssignment, no
+    // assignor run.
+    await group.stopMember(a);
+    const a2 = await group.startMember('a2', { groupInstanceId: 'static-a' });
+    await waitFor(() => group.last(a2) !== undefined, 30_000, 'the leader back');
+    expect(group.last(a2)).toMatchObject({
+      generationId: generation,
+      partitions: group.last(a).partitions,
+      userData: 'for:member:a',
+    });
+    expect(group.requests).toHaveLength(before.assigns);
+    expect(b2.assignments).toHaveLength(1);
   });
 
   it('fails with FencedInstanceIdError once another member joins with its id: its commits too, and it does not rejoin', async () => {
