@@ -4,6 +4,18 @@ import { freePort } from '../../tools/kafka/free-port';
 
 const APP = join(__dirname, 'fixtures', 'cluster-app.ts');
 
+/** What `GET /state` of an instance answers. */
+export interface InstanceState {
+  state: string;
+  /** Every state the client entered since the process started, with when (epoch ms). */
+  transitions: { state: string; at: number }[];
+  active: string[];
+  standby: string[];
+  warmup: string[];
+  restored: number;
+  metrics: { processed: number };
+}
+
 /** One instance of the test application, a separate process. */
 export class ClusterInstance {
   output = '';
@@ -42,24 +54,8 @@ export class ClusterInstance {
     return { status: response.status, body: (await response.json()) as T };
   }
 
-  async state(): Promise<{
-    state: string;
-    active: string[];
-    standby: string[];
-    warmup: string[];
-    restored: number;
-    metrics: { processed: number };
-  }> {
-    return (
-      await this.get<{
-        state: string;
-        active: string[];
-        standby: string[];
-        warmup: string[];
-        restored: number;
-        metrics: { processed: number };
-      }>('/state')
-    ).body;
+  async state(): Promise<InstanceState> {
+    return (await this.get<InstanceState>('/state')).body;
   }
 
   kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {

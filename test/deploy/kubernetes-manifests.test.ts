@@ -10,7 +10,11 @@ import { PATH_METADATA } from '@nestjs/common/constants';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OperationsController } from '../../apps/order-stats/src/operations.controller';
-import { ORDER_STATS_ENVIRONMENT } from '../../apps/order-stats/src/order-stats.config';
+import {
+  ORDER_STATS_ENVIRONMENT,
+  orderStatsConfig,
+} from '../../apps/order-stats/src/order-stats.config';
+import { resolveStreamsConfig } from '@nest-streams/streams';
 import {
   appContainer,
   at,
@@ -30,7 +34,7 @@ const PLATFORM_VARIABLES = ['POD_NAME', 'POD_NAMESPACE', 'NODE_OPTIONS', 'MALLOC
  * not bound (README, sizing section; docs/rocksdb.md), in MiB.
  */
 const OUTSIDE_BUDGETS_MIB = 512;
-/** What closing the client may take (commit, flush, checkpoint, leave the group). */
+/** What closing the client may take (commit, flush, checkpoint; a dynamic member leaves the group). */
 const CLOSE_BUDGET_MS = 20_000;
 
 type Env = { name: string; value?: string; valueFrom?: unknown }[];
@@ -98,6 +102,33 @@ describe('Kubernetes manifests of the example application', () => {
     expect(value('HOST')).toBe('0.0.0.0');
     // Never the local-development switch that starts without the cluster secret.
     expect(set).not.toContain('SECURITY_INSECURE');
+  });
+
+  it('makes each pod a static group member under its pod name, on the client that has it', () => {
+    const id = env.find((e) => e.name === 'GROUP_INSTANCE_ID');
+    expect(id?.value).toBeUndefined();
+    expect(at(id, 'valueFrom.fieldRef.fieldPath')).toBe('metadata.name');
+    // Static membership and kafkajs do not go together: the client is set beside the id.
+    expect(env.find((e) => e.name === 'KAFKA_CLIENT')?.value).toBe('@platformatic/kafka');
+    // The application and the engine accept a pod's name (`<StatefulSet>-<ordinal>`) as the id.
+    const literals = Object.fromEntries(
+      env.filter((e) => e.value !== undefined).map((e) => [e.name, e.value]),
+    );
+    const podName = `${set.name}-2`;
+    const config = orderStatsConfig({ ...configMap, ...literals, GROUP_INSTANCE_ID: podName });
+    expect(config).toMatchObject({
+      kafkaClient: '@platformatic/kafka',
+      groupInstanceId: podName,
+      sessionTimeoutMs: 30_000,
+    });
+    const resolved = resolveStreamsConfig({
+      applicationId: config.applicationId,
+      bootstrapServers: config.brokers,
+      kafkaClient: config.kafkaClient,
+      groupInstanceId: config.groupInstanceId,
+      sessionTimeoutMs: config.sessionTimeoutMs,
+    });
+    expect(resolved.groupInstanceId).toBe('order-stats-2');
   });
 
   it('takes the cluster secret from a Secret, never from a literal', () => {

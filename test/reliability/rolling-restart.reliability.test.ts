@@ -6,6 +6,11 @@
  * deploy/kubernetes/base/statefulset.yaml; a rolling restart one replica at a time (endpoint
  * removed, preStop, SIGTERM, exit, start again, ready, next), then a scale from 3 to 4 and back,
  * while events flow and clients query through the Service.
+ *
+ * `ROLLING_RESTART_STATIC=1` runs the replicas as the StatefulSet does: static group members
+ * (`GROUP_INSTANCE_ID` = the pod's name, kept across its restarts) on its `KAFKA_CLIENT` and
+ * `SESSION_TIMEOUT_MS`; by default they are dynamic members on the suite's client
+ * (`NEST_STREAMS_CLIENT`). The figures count the rebalances either way.
  */
 import { brokers, KafkaTestContext } from '../support/kafka-test-context';
 import {
@@ -15,6 +20,7 @@ import {
   appContainer,
   readManifests,
 } from '../support/kube-manifests';
+import { streamsClient } from '../support/streams-client';
 import { waitFor } from '../support/wait-for';
 import { ChaosCommittedOffsets } from './support/chaos-committed-offsets';
 import { ChaosEventFeed } from './support/chaos-event-feed';
@@ -33,6 +39,7 @@ const RATE = sized({ reduced: 150, full: 500 });
 const USERS = sized({ reduced: 200, full: 2_000 });
 const PARTITIONS = 6;
 const SEED = Number(process.env.CHAOS_SEED ?? Date.now() % 1_000_000);
+const STATIC = process.env.ROLLING_RESTART_STATIC === '1';
 
 /** One replica's restart: how long it took to exit, to be ready again, and what it restored. */
 interface RestartFigures {
@@ -65,6 +72,23 @@ describe('rolling restart and scaling as Kubernetes does them', () => {
       string
     >;
     const guarantee = configMap.PROCESSING_GUARANTEE as Guarantee;
+    const podValue = (name: string): string => {
+      const entry = (container.env as { name: string; value?: string }[]).find(
+        (e) => e.name === name,
+      );
+      if (entry?.value === undefined) throw new Error(`the StatefulSet sets no ${name}`);
+      return entry.value;
+    };
+    // Static: what the StatefulSet sets; each seat's id is its pod's name, as GROUP_INSTANCE_ID.
+    const membership: Record<string, string> = STATIC
+      ? {
+          KAFKA_CLIENT: podValue('KAFKA_CLIENT'),
+          SESSION_TIMEOUT_MS: podValue('SESSION_TIMEOUT_MS'),
+        }
+      : {};
+    const seatEnv = STATIC
+      ? (index: number) => ({ GROUP_INSTANCE_ID: `${set.name}-${index}` })
+      : undefined;
 
     const ctx = new KafkaTestContext();
     const started = Date.now();
@@ -75,14 +99,19 @@ describe('rolling restart and scaling as Kubernetes does them', () => {
     const producing = new AbortController();
     try {
       const topic = await ctx.createTopic(ctx.topicName('orders'), PARTITIONS);
-      cluster = await OrderStatsCluster.start(3, {
-        KAFKA_BROKERS: brokers().join(','),
-        APPLICATION_ID: ctx.applicationId,
-        INPUT_TOPIC: topic,
-        NUM_STANDBY_REPLICAS: configMap.NUM_STANDBY_REPLICAS,
-        PROCESSING_GUARANTEE: guarantee,
-        SHUTDOWN_DRAIN_MS: configMap.SHUTDOWN_DRAIN_MS,
-      });
+      cluster = await OrderStatsCluster.start(
+        3,
+        {
+          KAFKA_BROKERS: brokers().join(','),
+          APPLICATION_ID: ctx.applicationId,
+          INPUT_TOPIC: topic,
+          NUM_STANDBY_REPLICAS: configMap.NUM_STANDBY_REPLICAS,
+          PROCESSING_GUARANTEE: guarantee,
+          SHUTDOWN_DRAIN_MS: configMap.SHUTDOWN_DRAIN_MS,
+          ...membership,
+        },
+        seatEnv,
+      );
       const live = cluster;
       prober = new KubeProber(live, specs);
       for (const seat of live.seats) prober.watch(seat);
@@ -160,6 +189,7 @@ describe('rolling restart and scaling as Kubernetes does them', () => {
         });
       }
 
+      const rebalancesInRestarts = live.rebalancesSeen();
       // Scale out to four, then back to three.
       const scaleOutAt = Date.now();
       const fourth = await live.addSeat();
@@ -174,6 +204,8 @@ describe('rolling restart and scaling as Kubernetes does them', () => {
       await committed.stop();
       const final = await checkFinalState(live, feed, guarantee);
       const figures = {
+        staticMembership: STATIC,
+        client: STATIC ? membership.KAFKA_CLIENT : streamsClient(),
         seed: SEED,
         events: EVENTS,
         guarantee,
@@ -186,13 +218,15 @@ describe('rolling restart and scaling as Kubernetes does them', () => {
         noReadyEndpointMs: watched.noReadyEndpointMs(),
         restartsKubernetesWouldMake: watched.restartsWanted,
         restarts,
+        rebalancesInRestarts,
+        rebalancesInAll: live.rebalancesSeen([...live.seats, fourth]),
         scaleOut: { readyAfterMs: scaleOutReadyMs },
         scaleIn: { exitMs: scaleIn.exitMs, killedAfterGrace: scaleIn.killed },
         finalMismatches: final.mismatches.length,
         duplicates: final.duplicates,
         wallSeconds: Math.round((Date.now() - started) / 1000),
       };
-      recordFigures('rolling-restart', figures);
+      recordFigures(STATIC ? 'rolling-restart-static' : 'rolling-restart', figures);
       if (checker.failures.length > 0 || final.mismatches.length > 0) {
         process.stdout.write(`[rolling-restart] seed ${SEED}:\n${live.outputs()}\n`);
       }

@@ -24,13 +24,14 @@ const config = orderStatsConfig();
         numStandbyReplicas: config.numStandbyReplicas,
         processingGuarantee: config.processingGuarantee,
         commitIntervalMs: config.commitIntervalMs,
-        sessionTimeoutMs: 10_000,
+        sessionTimeoutMs: config.sessionTimeoutMs,
         heartbeatIntervalMs: 1_000,
         deserializationExceptionHandler: config.deadLetterTopic
           ? sendToDeadLetterTopic(config.deadLetterTopic)
           : logAndContinue(),
         kafkaClient: config.kafkaClient,
         rebalanceProtocol: config.rebalanceProtocol,
+        groupInstanceId: config.groupInstanceId, // static membership (GROUP_INSTANCE_ID)
         kafka: config.security.kafka, // TLS and SASL to the brokers (KAFKA_SECURITY_PROTOCOL...)
       },
       http: {

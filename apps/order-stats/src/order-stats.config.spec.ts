@@ -57,6 +57,28 @@ describe('orderStatsConfig', () => {
     );
   });
 
+  it('reads the static group instance id, with @platformatic/kafka only', () => {
+    expect(orderStatsConfig({}).groupInstanceId).toBeUndefined();
+    const platformatic = { KAFKA_CLIENT: '@platformatic/kafka' };
+    expect(orderStatsConfig({ ...platformatic, GROUP_INSTANCE_ID: '' }).groupInstanceId).toBe(
+      undefined,
+    );
+    expect(
+      orderStatsConfig({ ...platformatic, GROUP_INSTANCE_ID: 'order-stats-2' }).groupInstanceId,
+    ).toBe('order-stats-2');
+    expect(() => orderStatsConfig({ GROUP_INSTANCE_ID: 'order-stats-2' })).toThrow(
+      "GROUP_INSTANCE_ID needs KAFKA_CLIENT=@platformatic/kafka (kafkajs has no static membership), got KAFKA_CLIENT 'kafkajs'",
+    );
+  });
+
+  it('reads the session timeout, 10 s by default', () => {
+    expect(orderStatsConfig({}).sessionTimeoutMs).toBe(10_000);
+    expect(orderStatsConfig({ SESSION_TIMEOUT_MS: '30000' }).sessionTimeoutMs).toBe(30_000);
+    expect(() => orderStatsConfig({ SESSION_TIMEOUT_MS: 'soon' })).toThrow(
+      "SESSION_TIMEOUT_MS must be a non-negative integer, got 'soon'",
+    );
+  });
+
   it('reads the RocksDB memory budget, 256 MiB by default', () => {
     expect(orderStatsConfig({}).rocksdbMemoryMb).toBe(256);
     expect(orderStatsConfig({ ROCKSDB_MEMORY_MB: '1024' }).rocksdbMemoryMb).toBe(1024);

@@ -67,6 +67,17 @@ export interface OrderStatsConfig {
    * engine's default for the client (cooperative on @platformatic/kafka, eager on kafkajs).
    */
   readonly rebalanceProtocol: RebalanceProtocol | undefined;
+  /**
+   * The instance's static group member id (`GROUP_INSTANCE_ID`, `streams.groupInstanceId`): a
+   * restart within the session timeout then moves no task. Unique per instance and stable
+   * across its restarts (the pod name in the StatefulSet); needs `KAFKA_CLIENT=@platformatic/kafka`.
+   */
+  readonly groupInstanceId: string | undefined;
+  /**
+   * `SESSION_TIMEOUT_MS` (`streams.sessionTimeoutMs`), default 10000: how long the group waits
+   * for an instance that stopped heartbeating (crashed, or a static member restarting).
+   */
+  readonly sessionTimeoutMs: number;
 }
 
 /** Every environment variable the application reads (what deployment files may set). */
@@ -92,6 +103,8 @@ export const ORDER_STATS_ENVIRONMENT = [
   'MANAGEMENT_PORT',
   'KAFKA_CLIENT',
   'REBALANCE_PROTOCOL',
+  'GROUP_INSTANCE_ID',
+  'SESSION_TIMEOUT_MS',
   ...SECURITY_ENVIRONMENT,
 ] as const;
 
@@ -121,6 +134,12 @@ export function orderStatsConfig(env: NodeJS.ProcessEnv = process.env): OrderSta
   const rebalanceProtocol = env.REBALANCE_PROTOCOL || undefined;
   if (rebalanceProtocol !== undefined && !['cooperative', 'eager'].includes(rebalanceProtocol)) {
     throw new Error(`REBALANCE_PROTOCOL must be cooperative or eager, got '${rebalanceProtocol}'`);
+  }
+  const groupInstanceId = env.GROUP_INSTANCE_ID || undefined;
+  if (groupInstanceId !== undefined && kafkaClient !== '@platformatic/kafka') {
+    throw new Error(
+      `GROUP_INSTANCE_ID needs KAFKA_CLIENT=@platformatic/kafka (kafkajs has no static membership), got KAFKA_CLIENT '${kafkaClient}'`,
+    );
   }
   const rocksdbMemoryMb = integer(env, 'ROCKSDB_MEMORY_MB', 256);
   if (rocksdbMemoryMb < 16) {
@@ -152,6 +171,8 @@ export function orderStatsConfig(env: NodeJS.ProcessEnv = process.env): OrderSta
     rocksdbMemoryMb,
     kafkaClient: kafkaClient as KafkaClientName,
     rebalanceProtocol: rebalanceProtocol as RebalanceProtocol | undefined,
+    groupInstanceId,
+    sessionTimeoutMs: integer(env, 'SESSION_TIMEOUT_MS', 10_000),
   };
 }
 

@@ -51,6 +51,8 @@ export interface MemberOptions {
   readonly onRevoking?: (member: Member) => Promise<void>;
   /** The member's rebalance protocol (`eager` unless set). */
   readonly rebalanceProtocol?: 'cooperative' | 'eager';
+  /** A static member's id (KIP-345), on clients that have static membership. */
+  readonly groupInstanceId?: string;
 }
 
 const flat = (partitions: readonly TopicPartitions[]): string[] =>
@@ -130,6 +132,7 @@ export class GroupConsumerHarness {
         rebalanceTimeoutMs: options.rebalanceTimeoutMs ?? 20_000,
         maxWaitTimeMs: 100,
         rebalanceProtocol: options.rebalanceProtocol ?? 'eager',
+        ...(options.groupInstanceId ? { groupInstanceId: options.groupInstanceId } : {}),
       }),
     };
     this.members.push(member);

@@ -45,6 +45,8 @@ export class OrderStatsCluster {
   private constructor(
     readonly seats: ClusterSeat[],
     private readonly env: Record<string, string>,
+    /** Settings of one seat, kept across its restarts (a pod's name: its group instance id). */
+    private readonly seatEnv: (index: number) => Record<string, string> = () => ({}),
   ) {}
 
   /**
@@ -52,9 +54,13 @@ export class OrderStatsCluster {
    * port found free can be taken by another process before the instance listens on it (an
    * ephemeral port of some client): such a seat starts again on new ports, up to 3 times.
    */
-  static async start(size: number, env: Record<string, string>): Promise<OrderStatsCluster> {
+  static async start(
+    size: number,
+    env: Record<string, string>,
+    seatEnv?: (index: number) => Record<string, string>,
+  ): Promise<OrderStatsCluster> {
     // The client under test (NEST_STREAMS_CLIENT), unless the test names one.
-    const cluster = new OrderStatsCluster([], { KAFKA_CLIENT: streamsClient(), ...env });
+    const cluster = new OrderStatsCluster([], { KAFKA_CLIENT: streamsClient(), ...env }, seatEnv);
     const launched = await Promise.allSettled(
       Array.from({ length: size }, (_, index) => cluster.launch(index)),
     );
@@ -116,7 +122,7 @@ export class OrderStatsCluster {
       while (queryPort === port) queryPort = await freePort();
       const stateDir = mkdtempSync(join(tmpdir(), `order-stats-r${index}-`));
       const instance = await OrderStatsInstance.start(
-        { ...this.env, STATE_DIR: stateDir },
+        { ...this.env, ...this.seatEnv(index), STATE_DIR: stateDir },
         { port, queryPort },
       );
       const seat: ClusterSeat = {
@@ -182,7 +188,7 @@ export class OrderStatsCluster {
   /** Starts a new process in a killed seat (same ports and state dir) and waits for its HTTP. */
   async restart(seat: ClusterSeat): Promise<void> {
     seat.instance = await OrderStatsInstance.start(
-      { ...this.env, STATE_DIR: seat.stateDir },
+      { ...this.env, ...this.seatEnv(seat.index), STATE_DIR: seat.stateDir },
       { port: seat.port, queryPort: seat.queryPort },
     );
     await this.waitListening(seat);
@@ -241,6 +247,22 @@ export class OrderStatsCluster {
     return this.seats
       .flatMap((s) => [...s.pastOutput, s.instance.output])
       .reduce((n, out) => n + out.split('\n').filter((line) => line.includes(text)).length, 0);
+  }
+
+  /**
+   * Rebalances the processes went through once running: the `STATE REBALANCING` lines the
+   * application printed after its first `STATE RUNNING` (the start's own assignment left out),
+   * in every process of `seats` (by default the cluster's; a removed seat keeps its outputs).
+   */
+  rebalancesSeen(seats: readonly ClusterSeat[] = this.seats): number {
+    return seats
+      .flatMap((s) => [...s.pastOutput, s.instance.output])
+      .reduce((n, out) => {
+        const lines = out.split('\n');
+        const running = lines.findIndex((l) => l.includes('STATE RUNNING'));
+        if (running < 0) return n;
+        return n + lines.slice(running).filter((l) => l.includes('STATE REBALANCING')).length;
+      }, 0);
   }
 
   /** Every process's output (earlier processes of a seat included), for a failure's report. */

@@ -90,6 +90,44 @@ describe('resolveStreamsConfig', () => {
     );
   });
 
+  it('takes a static group instance id on @platformatic/kafka only', () => {
+    const platformatic = { ...base, kafkaClient: '@platformatic/kafka' as const };
+    expect(resolveStreamsConfig(platformatic).groupInstanceId).toBeUndefined();
+    for (const id of ['order-stats-0', 'a', 'A.b_c-9', 'x'.repeat(249)]) {
+      expect(resolveStreamsConfig({ ...platformatic, groupInstanceId: id }).groupInstanceId).toBe(
+        id,
+      );
+    }
+    const properties = streamsConfigFromProperties({
+      'application.id': 'config-spec',
+      'bootstrap.servers': '127.0.0.1:9092',
+      'group.instance.id': 'order-stats-2',
+    });
+    expect(properties).toEqual({ ...base, groupInstanceId: 'order-stats-2' });
+    expect(() => resolveStreamsConfig({ ...base, groupInstanceId: 'order-stats-0' })).toThrow(
+      new StreamsConfigError(
+        "group.instance.id needs kafkaClient '@platformatic/kafka': kafkajs has no static membership",
+      ),
+    );
+  });
+
+  it.each(['', '.', '..', 'pod 0', 'pod/0', 'pod:0', 'é', 'x'.repeat(250), 7])(
+    'refuses the group instance id %p',
+    (id) => {
+      expect(() =>
+        resolveStreamsConfig({
+          ...base,
+          kafkaClient: '@platformatic/kafka',
+          groupInstanceId: id as string,
+        }),
+      ).toThrow(
+        new StreamsConfigError(
+          `group.instance.id must be 1 to 249 letters, digits, '.', '_' and '-' (not '.' or '..'), got '${String(id)}'`,
+        ),
+      );
+    },
+  );
+
   it.each(['platformatic', 'KAFKAJS', '', 'node-rdkafka'])('refuses the client %p', (client) => {
     expect(() =>
       resolveStreamsConfig({ ...base, kafkaClient: client as unknown as KafkaClientName }),

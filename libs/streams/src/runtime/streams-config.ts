@@ -117,6 +117,26 @@ export interface StreamsConfig {
    */
   rebalanceProtocol?: RebalanceProtocol;
   /**
+   * `group.instance.id`: makes this instance a static member of the consumer group (KIP-345).
+   * A static member closes without leaving the group, and the group keeps its tasks for it
+   * while it is away: an instance restarted with the same id (and its state dir) within
+   * {@link StreamsConfig.sessionTimeoutMs} gets the same tasks back without a rebalance, so the
+   * other instances keep processing and answering. The price: when an instance stops for good
+   * (or crashes), its tasks wait up to `sessionTimeoutMs` before moving; set it to the longest
+   * restart you expect. Each instance needs its own id that stays the same across its restarts:
+   * a StatefulSet's pod name (`order-stats-0`...), not a random or per-start value. Letters,
+   * digits, `.`, `_` and `-`, at most 249 characters (Kafka's rule). Only with
+   * `kafkaClient: '@platformatic/kafka'`: kafkajs has no static membership (`StreamsConfigError`).
+   *
+   * Two processes with the same id: the broker keeps the one that joined last and fences the
+   * other, whose next heartbeat, rejoin or commit is answered `FENCED_INSTANCE_ID`. The fenced
+   * client stops with a `FencedInstanceIdError` (state `ERROR`, without asking the
+   * uncaught-exception handler: replacing its thread would fence the other process in turn), as
+   * the error is fatal for a Kafka Streams client. Unset (the default): a dynamic member, which
+   * leaves the group on close.
+   */
+  groupInstanceId?: string;
+  /**
    * Extra Kafka client settings, in kafkajs' shape (ssl, sasl, timeouts); brokers and clientId
    * come from above. With `kafkaClient: '@platformatic/kafka'` they are mapped to its options: `ssl`,
    * `sasl` (`plain`, `scram-sha-256`, `scram-sha-512`, `oauthbearer`), `connectionTimeout`,
@@ -127,12 +147,16 @@ export interface StreamsConfig {
 }
 
 /** The configuration with every default applied. */
-export type ResolvedStreamsConfig = Required<
-  Omit<StreamsConfig, 'applicationServer' | 'queryEndpoint' | 'rocksDBConfigSetter' | 'kafka'>
-> &
-  Pick<StreamsConfig, 'applicationServer' | 'queryEndpoint' | 'rocksDBConfigSetter' | 'kafka'>;
+export type ResolvedStreamsConfig = Required<Omit<StreamsConfig, OptionalSetting>> &
+  Pick<StreamsConfig, OptionalSetting>;
+
+/** The settings that have no default: unset stays unset. */
+type OptionalSetting =
+  'applicationServer' | 'queryEndpoint' | 'rocksDBConfigSetter' | 'kafka' | 'groupInstanceId';
 
 const APPLICATION_ID = /^[a-zA-Z0-9._-]+$/;
+/** Kafka's rule for a `group.instance.id` (`JoinGroupRequest.validateGroupInstanceId`). */
+const GROUP_INSTANCE_ID = /^[a-zA-Z0-9._-]{1,249}$/;
 
 /** Configs this module resolved: resolving one again returns it as it is. */
 const RESOLVED = new WeakSet<object>();
@@ -186,6 +210,7 @@ export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConf
       "rebalanceProtocol 'cooperative' needs kafkaClient '@platformatic/kafka': kafkajs has only the eager protocol",
     );
   }
+  checkGroupInstanceId(config.groupInstanceId, kafkaClient);
   if (config.applicationServer !== undefined && !isHostAndPort(config.applicationServer)) {
     throw new StreamsConfigError(
       `application.server must be host:port (port 1-65535), got '${String(config.applicationServer)}'`,
@@ -224,6 +249,7 @@ export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConf
     checkCrcs: config.checkCrcs ?? true,
     kafkaClient,
     rebalanceProtocol,
+    groupInstanceId: config.groupInstanceId,
     kafka: config.kafka,
   };
   for (const key of NON_NEGATIVE) {
@@ -244,6 +270,21 @@ export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConf
   }
   RESOLVED.add(resolved);
   return resolved;
+}
+
+/** Throws `StreamsConfigError` for a `group.instance.id` Kafka refuses, or on kafkajs. */
+function checkGroupInstanceId(id: unknown, kafkaClient: KafkaClientName): void {
+  if (id === undefined) return;
+  if (typeof id !== 'string' || !GROUP_INSTANCE_ID.test(id) || id === '.' || id === '..') {
+    throw new StreamsConfigError(
+      `group.instance.id must be 1 to 249 letters, digits, '.', '_' and '-' (not '.' or '..'), got '${String(id)}'`,
+    );
+  }
+  if (kafkaClient === 'kafkajs') {
+    throw new StreamsConfigError(
+      "group.instance.id needs kafkaClient '@platformatic/kafka': kafkajs has no static membership",
+    );
+  }
 }
 
 /** `host:port` with a host of no spaces, colons or slashes and a port in 1..65535. */
@@ -274,6 +315,7 @@ const PROPERTY_NAMES: Record<string, keyof StreamsConfig> = {
   'session.timeout.ms': 'sessionTimeoutMs',
   'heartbeat.interval.ms': 'heartbeatIntervalMs',
   'check.crcs': 'checkCrcs',
+  'group.instance.id': 'groupInstanceId',
 };
 /** The numeric settings `resolveStreamsConfig` checks are finite and not negative. */
 const NON_NEGATIVE: readonly (keyof StreamsConfig & keyof ResolvedStreamsConfig)[] = [

@@ -1,12 +1,15 @@
 import { StreamsError } from '../streams.error';
 
-/** Why the coordinator no longer counts a member in the current generation. */
-export type MemberFencedReason = 'illegal-generation' | 'fenced-instance-id';
+/**
+ * Why the coordinator no longer counts a member in the current generation. (A static member
+ * whose instance id another process took gets a `FencedInstanceIdError` instead: fatal, not a
+ * rejoin.)
+ */
+export type MemberFencedReason = 'illegal-generation';
 
 /**
  * The member's generation is over: the group formed a newer generation without it
- * (`ILLEGAL_GENERATION`), or another member took its static instance id
- * (`FENCED_INSTANCE_ID`). Its partitions may already belong to others.
+ * (`ILLEGAL_GENERATION`). Its partitions may already belong to others.
  *
  * What to do: treat every task of the member as migrated (Kafka Streams'
  * `TaskMigratedException`): drop uncommitted work (at-least-once reprocesses it, exactly-once
@@ -19,11 +22,6 @@ export class MemberFencedError extends StreamsError.coded('MEMBER_FENCED', true)
     readonly reason: MemberFencedReason,
     options?: { cause?: unknown },
   ) {
-    super(
-      reason === 'illegal-generation'
-        ? `consumer group ${groupId} has moved to a newer generation without this member`
-        : `another member of consumer group ${groupId} took this member's instance id`,
-      options,
-    );
+    super(`consumer group ${groupId} has moved to a newer generation without this member`, options);
   }
 }

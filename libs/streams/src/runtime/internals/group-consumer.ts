@@ -171,6 +171,14 @@ export interface GroupConsumerOptions {
    * protocol supports only `eager` (the configuration refuses the other).
    */
   readonly rebalanceProtocol: 'cooperative' | 'eager';
+  /**
+   * The static member id (`group.instance.id`, KIP-345), for adapters whose client has static
+   * membership (the config refuses it on the others). A static member sends it with every
+   * JoinGroup, SyncGroup, Heartbeat and OffsetCommit, reports it in {@link GroupMetadata},
+   * and closes without leaving the group. Once another process took the id, the member's calls
+   * fail with `FencedInstanceIdError` and its consumer stops (`onFailed`).
+   */
+  readonly groupInstanceId?: string;
 }
 
 /** What starting a group consumer subscribes it to. */
@@ -213,8 +221,10 @@ export interface GroupConsumer {
    *
    * @throws CommitFailedError when the group refused the commit because it moved on (cause:
    *   RebalanceInProgressError, MemberFencedError or UnknownMemberError): nothing was
-   *   committed; see the error for what to do. Other errors (an unreachable coordinator) are
-   *   the client's: the engine treats the commit as failed.
+   *   committed; see the error for what to do.
+   * @throws FencedInstanceIdError when another process took this static member's id: fatal.
+   *   Other errors (an unreachable coordinator) are the client's: the engine treats the commit
+   *   as failed.
    */
   commitOffsets(offsets: readonly TopicPartitionOffset[]): Promise<void>;
 
@@ -241,7 +251,10 @@ export interface GroupConsumer {
    */
   rejoin(): Promise<void>;
 
-  /** Leaves the group and disconnects. Never throws. */
+  /**
+   * Leaves the group and disconnects; a static member disconnects without leaving (its
+   * assignment waits `sessionTimeoutMs` for a successor with the same id). Never throws.
+   */
   close(): Promise<void>;
 }
 

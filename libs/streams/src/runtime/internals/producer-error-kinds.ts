@@ -3,10 +3,10 @@
 // their client's errors.
 import {
   GROUP_MOVED_ON_ERRORS,
+  commitRefusal,
   groupMovedOnError,
   isGroupMovedOnErrorName,
 } from './group-error-names';
-import { CommitFailedError } from '../../errors/internals/commit-failed.error';
 import {
   KafkaAuthorizationError,
   type KafkaAuthorizationResource,
@@ -47,6 +47,8 @@ export interface ProducerErrorContext {
   readonly groupId?: string;
   /** The member id sent with those offsets (KIP-447), when known. */
   readonly memberId?: string;
+  /** The static member id sent with those offsets (KIP-447), when there is one. */
+  readonly groupInstanceId?: string;
 }
 
 /**
@@ -84,8 +86,11 @@ export function typedProducerError(
   if (context.groupId !== undefined) {
     name = find(COMMIT_FAILED_ERRORS);
     if (isGroupMovedOnErrorName(name)) {
-      const cause = groupMovedOnError(name, context.groupId, context.memberId ?? '', error);
-      return new CommitFailedError(context.groupId, { cause });
+      const { groupId, memberId, groupInstanceId } = context;
+      return commitRefusal(
+        groupId,
+        groupMovedOnError(name, groupId, memberId ?? '', error, groupInstanceId),
+      );
     }
   }
   if (find([UNKNOWN_TOPIC])) return new UnknownTopicError(topics, options);

@@ -1,4 +1,5 @@
 import { KafkaJSConnectionError } from 'kafkajs';
+import { FencedInstanceIdError } from '../../errors/internals/fenced-instance-id.error';
 import { StreamThreadExceptionResponse } from '../kafka-streams-state';
 import { threadFailureAction, type ThreadFailureContext } from './thread-failure-policy';
 
@@ -75,6 +76,25 @@ describe('threadFailureAction', () => {
     // Not active: an unreachable cluster is not waited for either.
     const { action } = threadFailureAction(unreachable(), context({ active: false }));
     expect(action.kind).toBe('shutdown-client');
+  });
+
+  it('stops the client on a fenced instance id, wrapped or not, without asking the handler', () => {
+    const handler = jest.fn(() => StreamThreadExceptionResponse.REPLACE_THREAD);
+    const fenced = new FencedInstanceIdError('app', 'order-stats-0');
+    for (const error of [
+      fenced,
+      new Error('join failed', { cause: fenced }),
+      new AggregateError([new Error('other'), fenced], 'joinGroup failed 3 times.'),
+    ]) {
+      const { action } = threadFailureAction(error, context({ handler }));
+      expect(action).toEqual({
+        kind: 'shutdown-client',
+        reason:
+          "another process joined consumer group app with this member's group instance id 'order-stats-0': this client is fenced and stops (FENCED_INSTANCE_ID)",
+      });
+    }
+    expect(handler).not.toHaveBeenCalled();
+    expect(fenced).toMatchObject({ code: 'FENCED_INSTANCE_ID', retriable: false });
   });
 
   it('treats a handler that throws as SHUTDOWN_CLIENT', () => {

@@ -1,4 +1,5 @@
 import { isClusterUnreachableError } from './cluster-unreachable';
+import { findFencedInstanceIdError } from './group-error-names';
 import { StreamThreadExceptionResponse } from '../kafka-streams-state';
 
 /** What the client does about a failed stream thread. */
@@ -28,7 +29,11 @@ export interface ThreadFailureContext {
  * restarting) replaces the thread after a second until `task.timeout.ms` has passed since the
  * outage began, without asking the handler; any other error, or an outage past the timeout,
  * goes to the uncaught-exception handler, whose answer is applied (`REPLACE_THREAD` only while
- * the client is active; a handler that throws counts as `SHUTDOWN_CLIENT`).
+ * the client is active; a handler that throws counts as `SHUTDOWN_CLIENT`). A
+ * `FencedInstanceIdError` (another process took this static member's `groupInstanceId`) stops
+ * the client without asking the handler: a new thread would join with the same id and fence
+ * the other process in turn, and `SHUTDOWN_APPLICATION` would stop the instance that rightly
+ * holds the id.
  *
  * Returns the action and the outage start to keep (reset it when the client is RUNNING again).
  */
@@ -37,6 +42,13 @@ export function threadFailureAction(
   context: ThreadFailureContext,
 ): { action: ThreadFailureAction; unreachableSince: number | undefined } {
   let unreachableSince = context.unreachableSince;
+  const fenced = findFencedInstanceIdError(error);
+  if (fenced) {
+    return {
+      action: { kind: 'shutdown-client', reason: `${fenced.message} (FENCED_INSTANCE_ID)` },
+      unreachableSince,
+    };
+  }
   let timedOut = '';
   if (context.active && isClusterUnreachableError(error)) {
     unreachableSince ??= context.now;

@@ -1,8 +1,9 @@
-import { groupMovedOnError, isGroupMovedOnErrorName } from '../group-error-names';
-import { CommitFailedError } from '../../../errors/internals/commit-failed.error';
-import { MemberFencedError } from '../../../errors/internals/member-fenced.error';
-import { RebalanceInProgressError } from '../../../errors/internals/rebalance-in-progress.error';
-import { UnknownMemberError } from '../../../errors/internals/unknown-member.error';
+import {
+  commitRefusal,
+  groupMovedOnError,
+  isGroupMovedOnErrorName,
+  type GroupMovedOnError,
+} from '../group-error-names';
 
 /**
  * The engine's typed error for a kafkajs error (or one of its causes: kafkajs' retrier wraps
@@ -14,7 +15,7 @@ export function kafkajsGroupError(
   groupId: string,
   memberId: string,
   error: unknown,
-): RebalanceInProgressError | MemberFencedError | UnknownMemberError | undefined {
+): GroupMovedOnError | undefined {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 8; depth++) {
     const type = (e as { type?: string }).type;
     if (isGroupMovedOnErrorName(type)) return groupMovedOnError(type, groupId, memberId, error);
@@ -24,10 +25,11 @@ export function kafkajsGroupError(
 }
 
 /**
- * A kafkajs offset-commit error as the port throws it: a {@link CommitFailedError} (the typed
- * group error as its cause) when the group moved on, else the kafkajs error itself.
+ * A kafkajs offset-commit error as the port throws it: a `CommitFailedError` (the typed group
+ * error as its cause) when the group moved on, else the kafkajs error itself. (kafkajs sends no
+ * static instance id, so no `FencedInstanceIdError` comes from it.)
  */
 export function kafkajsCommitError(groupId: string, memberId: string, error: unknown): unknown {
   const groupError = kafkajsGroupError(groupId, memberId, error);
-  return groupError ? new CommitFailedError(groupId, { cause: groupError }) : error;
+  return groupError ? commitRefusal(groupId, groupError) : error;
 }

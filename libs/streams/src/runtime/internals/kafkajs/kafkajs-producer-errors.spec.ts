@@ -1,5 +1,6 @@
 import { KafkaJSNonRetriableError, KafkaJSProtocolError } from 'kafkajs';
 import { CommitFailedError } from '../../../errors/internals/commit-failed.error';
+import { FencedInstanceIdError } from '../../../errors/internals/fenced-instance-id.error';
 import { KafkaAuthorizationError } from '../../../errors/internals/kafka-authorization.error';
 import { MemberFencedError } from '../../../errors/internals/member-fenced.error';
 import { RebalanceInProgressError } from '../../../errors/internals/rebalance-in-progress.error';
@@ -35,7 +36,6 @@ describe('typedKafkajsProducerError', () => {
 
   it.each([
     [22, MemberFencedError, { reason: 'illegal-generation' }],
-    [82, MemberFencedError, { reason: 'fenced-instance-id' }],
     [25, UnknownMemberError, { groupId: 'app' }],
     [27, RebalanceInProgressError, { groupId: 'app' }],
   ])(
@@ -51,6 +51,21 @@ describe('typedKafkajsProducerError', () => {
       }
     },
   );
+
+  it('types a fenced instance id of offsets as FencedInstanceIdError, not a CommitFailedError', () => {
+    const protocol = createErrorFromCode(82);
+    for (const error of [protocol, new KafkaJSNonRetriableError(protocol)]) {
+      const typed = typedKafkajsProducerError(error, context);
+      expect(typed).toBeInstanceOf(FencedInstanceIdError);
+      expect(typed).toMatchObject({
+        code: 'FENCED_INSTANCE_ID',
+        retriable: false,
+        groupId: 'app',
+        groupInstanceId: undefined,
+        cause: error,
+      });
+    }
+  });
 
   it('types authorization and unknown topics, and leaves other errors as they are', () => {
     const topic = typedKafkajsProducerError(createErrorFromCode(29), context);

@@ -1,11 +1,16 @@
-import { offsetCommitTopics } from './platformatic-records';
+import { commitRefusal } from '../group-error-names';
 import { platformaticGroupError } from './platformatic-group-errors';
-import { kGetApi, kGetConnection, type BaseOptions, type Connection } from '@platformatic/kafka';
+import type { BaseOptions } from '@platformatic/kafka';
+import {
+  consumedRecord,
+  earliestOffset,
+  sendOffsetCommit,
+  startPositions,
+} from './platformatic-group-offsets';
 import { CommitFailedError } from '../../../errors/internals/commit-failed.error';
 import { PartitionOffsetOutOfRangeError } from '../../../errors/internals/partition-offset-out-of-range.error';
 import { RebalanceInProgressError } from '../../../errors/internals/rebalance-in-progress.error';
-import type { AssignedPartitionReader, FetchedRecord } from '../assigned-partition-reader';
-import type { ConsumedRecord } from '../consumed-record';
+import type { AssignedPartitionReader } from '../assigned-partition-reader';
 import type {
   GroupConsumer,
   GroupConsumerFactory,
@@ -83,6 +88,7 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
         heartbeatInterval: options.heartbeatIntervalMs,
         rebalanceTimeout: options.rebalanceTimeoutMs,
         autocommit: false,
+        ...(options.groupInstanceId ? { groupInstanceId: options.groupInstanceId } : {}),
         protocols: [{ name: options.assignor.name, version: 1 }],
         protocolsMetadata: () => Promise.resolve(options.assignor.subscriptionUserData()),
       },
@@ -102,7 +108,8 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
     member.on('consumer:group:join', () => this.onJoined());
     // platformatic emits 'error' when a rejoin it started by itself failed for good.
     member.on('error', (error: Error) => {
-      if (!this.closing) listener.onFailed(error);
+      // A fenced static member's rejoin fails after platformatic's retries: report the cause.
+      if (!this.closing) listener.onFailed(member.staticMembership?.fenced ?? error);
     });
     // Processors see each record's headers, as Kafka Streams forwards them.
     this.reader = platformaticAssignedReaderFactory(
@@ -135,58 +142,31 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
         cause: new RebalanceInProgressError(this.groupId),
       });
     }
-    const topics = offsetCommitTopics(offsets);
     try {
-      const api = await new Promise<(...args: unknown[]) => void>((resolve, reject) =>
-        member[kGetApi]('OffsetCommit', (e, a) => (e ? reject(e) : resolve(a as never))),
-      );
-      const metadata = await member.metadata({ topics: topics.map((t) => t.name) });
-      const coordinator = metadata.brokers.get(member.coordinatorId ?? -1);
-      if (!coordinator) throw new Error(`no coordinator known for group ${this.groupId}`);
-      const connection = await new Promise<Connection>((resolve, reject) =>
-        member[kGetConnection](coordinator, (e, c) =>
-          e || !c ? reject(e ?? new Error('no connection')) : resolve(c),
-        ),
-      );
-      await new Promise<void>((resolve, reject) =>
-        api(
-          connection,
-          this.groupId,
-          generation.generationId,
-          generation.memberId,
-          null,
-          topics,
-          (e: Error | null) => (e ? reject(e) : resolve()),
-        ),
-      );
+      const instanceId = this.options.groupInstanceId ?? null;
+      await sendOffsetCommit(member, this.groupId, generation, instanceId, offsets);
     } catch (error) {
-      const groupError = platformaticGroupError(this.groupId, generation.memberId, error);
-      throw groupError ? new CommitFailedError(this.groupId, { cause: groupError }) : error;
+      const { groupId, options } = this;
+      const groupError = platformaticGroupError(groupId, generation.memberId, error, options);
+      if (groupError?.code === 'FENCED_INSTANCE_ID') member.staticMembership?.fence(error);
+      throw groupError ? commitRefusal(groupId, groupError) : error;
     }
   }
 
   groupMetadata(): GroupMetadata | undefined {
     const current = this.current;
     const member = this.member;
-    if (this.cooperative && current && member?.memberId) {
-      // The member holds its partitions in the generation of its latest JoinGroup from the
-      // moment it joined it (a cooperative assignor gives nobody else a partition before its
-      // owner gave it up): commits name that generation, which the coordinator expects.
-      return {
-        groupId: this.groupId,
-        memberId: member.memberId,
-        generationId: member.generationId,
-        groupInstanceId: null,
-      };
-    }
-    return current
-      ? {
-          groupId: this.groupId,
-          memberId: current.memberId,
-          generationId: current.generationId,
-          groupInstanceId: null,
-        }
-      : undefined;
+    if (!current) return undefined;
+    // Cooperative: the member holds its partitions in the generation of its latest JoinGroup
+    // from the moment it joined it (a cooperative assignor gives nobody else a partition before
+    // its owner gave it up): commits name that generation, which the coordinator expects.
+    const live = this.cooperative && member?.memberId ? member : undefined;
+    return {
+      groupId: this.groupId,
+      memberId: live?.memberId ?? current.memberId,
+      generationId: live?.generationId ?? current.generationId,
+      groupInstanceId: this.options.groupInstanceId ?? null,
+    };
   }
 
   async enforceRebalance(): Promise<void> {
@@ -212,7 +192,9 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
     if (this.closing) return;
     this.closing = true;
     await this.loop.catch(() => undefined);
-    if (this.member) await this.leave();
+    // KIP-345: a static member stays in the group, so a restart within the session is no rebalance.
+    if (this.member?.staticMembership) this.member.staticMembership.remainInGroup();
+    else if (this.member) await this.leave();
     if (this.member) await (this.member.close(true) as Promise<void>).catch(() => undefined);
     await this.reader?.close().catch(() => undefined);
   }
@@ -369,7 +351,7 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
         if (error instanceof PartitionOffsetOutOfRangeError) {
           this.positions.set(
             key(error.topic, error.partition),
-            await this.earliest(error.topic, error.partition),
+            await earliestOffset(this.member!, error.topic, error.partition),
           );
           continue;
         }
@@ -386,46 +368,11 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
   private async initPositions(partitions: { topic: string; partition: number }[]): Promise<void> {
     const missing = partitions.filter((p) => !this.positions.has(key(p.topic, p.partition)));
     if (missing.length === 0) return;
-    const byTopic = new Map<string, number[]>();
-    for (const p of missing) byTopic.set(p.topic, [...(byTopic.get(p.topic) ?? []), p.partition]);
-    const committed = await this.member!.listCommittedOffsets({
-      topics: [...byTopic].map(([topic, ids]) => ({ topic, partitions: ids })),
-    });
-    for (const { topic, partition } of missing) {
-      const offset = committed.get(topic)?.[partition];
-      const position =
-        offset !== undefined && offset >= 0n
-          ? Number(offset)
-          : await this.earliest(topic, partition);
+    for (const { topic, partition, offset } of await startPositions(this.member!, missing)) {
       if (!this.positions.has(key(topic, partition)))
-        this.positions.set(key(topic, partition), position);
+        this.positions.set(key(topic, partition), offset);
     }
   }
-
-  private async earliest(topic: string, partition: number): Promise<number> {
-    const offsets = await this.member!.listOffsets({
-      topics: [topic],
-      partitions: { [topic]: [partition] },
-      timestamp: -2n,
-    });
-    return Number(offsets.get(topic)?.[partition] ?? 0n);
-  }
-}
-
-/**
- * A fetched record as the engine consumes it, field for field what the kafkajs adapter builds
- * from a kafkajs message (its headers as decoded, `{}` when it has none).
- */
-function consumedRecord(topic: string, partition: number, r: FetchedRecord): ConsumedRecord {
-  return {
-    topic,
-    partition,
-    offset: r.offset,
-    timestamp: r.timestamp,
-    key: r.key,
-    value: r.value,
-    headers: (r.headers ?? {}) as ConsumedRecord['headers'],
-  };
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   type ConsumerOptions,
 } from '@platformatic/kafka';
 import type { GroupMemberSubscription, TopicPartitions } from '../group-consumer';
+import { PlatformaticStaticMembership } from './platformatic-static-membership';
 
 /** The assignment a member received in SyncGroup, user data included. */
 export interface ReceivedAssignment {
@@ -46,6 +47,8 @@ interface JoinGroupResponse {
   generationId: number;
   protocolName: string | null;
   leader: string;
+  /** KIP-814: a static leader that rejoined a stable group must not assign (v9). */
+  skipAssignment?: boolean;
   memberId: string;
   members: { memberId: string; metadata: Buffer | null }[];
 }
@@ -64,10 +67,15 @@ type RawApi = (...args: unknown[]) => void;
  * members' subscriptions) is kept; on the leader the SyncGroup request carries the hooks'
  * assignments instead of platformatic's; the SyncGroup answer is decoded, user data included,
  * for the hooks. A JoinGroup waits for `beforeJoin` and carries fresh subscription user data; a
- * failed heartbeat waits for `heartbeatFailed` before platformatic acts on it (rejoins).
+ * failed heartbeat waits for `heartbeatFailed` before platformatic acts on it (rejoins). A
+ * static leader that rejoined a stable group (KIP-814 `skipAssignment`) runs no assignor and
+ * sends no assignments. A member with a `groupInstanceId` uses its APIs through
+ * {@link PlatformaticStaticMembership}.
  */
 export class PlatformaticGroupMember extends Consumer {
   private lastJoin: JoinGroupResponse | undefined;
+  /** With a `groupInstanceId` (KIP-345): closing without leaving, and fencing. */
+  readonly staticMembership: PlatformaticStaticMembership | undefined;
 
   constructor(
     options: ConsumerOptions<Buffer, Buffer, Buffer, Buffer>,
@@ -75,13 +83,18 @@ export class PlatformaticGroupMember extends Consumer {
     private readonly revokeTimeoutMs: number,
   ) {
     super(options);
+    const { groupId, groupInstanceId } = options;
+    this.staticMembership = groupInstanceId
+      ? new PlatformaticStaticMembership(groupId, groupInstanceId)
+      : undefined;
   }
 
   override [kGetApi]<RequestArguments extends Array<unknown>, ResponseType>(
     name: string,
     callback: Callback<API<RequestArguments, ResponseType>>,
   ): void {
-    super[kGetApi]<unknown[], unknown>(name, (error, api) => {
+    super[kGetApi]<unknown[], unknown>(name, (error, raw) => {
+      const api = raw && this.staticMembership ? this.staticMembership.wrap(name, raw) : raw;
       const wrap = api && !error ? this.wrappers[name] : undefined;
       if (!wrap) {
         callback(error, api as unknown as API<RequestArguments, ResponseType>);
@@ -167,6 +180,12 @@ export class PlatformaticGroupMember extends Consumer {
         );
       const join = this.lastJoin;
       if (!join || join.leader !== memberId || join.generationId !== generationId) {
+        send();
+        return;
+      }
+      if (join.skipAssignment) {
+        // The group kept its assignment: the coordinator answers with this member's share.
+        args[7] = [];
         send();
         return;
       }

@@ -207,7 +207,7 @@ export class PlatformaticRecordProducer implements RecordProducer {
   private typed(
     error: unknown,
     topics: readonly string[],
-    group?: Pick<ConsumerGroupMetadata, 'groupId' | 'memberId'>,
+    group?: Pick<ConsumerGroupMetadata, 'groupId' | 'memberId' | 'groupInstanceId'>,
   ): unknown {
     const typed = typedPlatformaticProducerError(
       error,
@@ -215,6 +215,7 @@ export class PlatformaticRecordProducer implements RecordProducer {
         transactionalId: this.transactionalId,
         topics,
         ...(group !== undefined ? { groupId: group.groupId, memberId: group.memberId } : {}),
+        ...(group?.groupInstanceId ? { groupInstanceId: group.groupInstanceId } : {}),
       },
       this.brokers,
     );
