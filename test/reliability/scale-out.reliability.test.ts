@@ -64,7 +64,7 @@ const COMMIT_INTERVAL_MS = 200;
  * waits for the whole group to sync and then for its commit).
  */
 const PAUSE_MARGIN_MS = 1_000;
-/** Cooperative-only assertions, on once the cooperative engine is merged (issue #18). */
+/** Cooperative-only assertions: on with `SCALE_OUT_EXPECT_COOPERATIVE=1` (see the end of the test). */
 const EXPECT_COOPERATIVE = process.env.SCALE_OUT_EXPECT_COOPERATIVE === '1';
 const SEED = Number(process.env.CHAOS_SEED ?? Date.now() % 1_000_000);
 
@@ -77,6 +77,11 @@ interface Row {
 interface PhaseFigures {
   readonly seconds: number;
   readonly movedPartitions: number[];
+  /** Active owner (port) of each partition before and after the phase. */
+  readonly owners: {
+    readonly before: Record<string, string>;
+    readonly after: Record<string, string>;
+  };
   readonly answers: PhaseAnswers;
   /** Longest processing pause of any task that kept its owner / moved, and per partition. */
   readonly longestPauseUnmovedMs: number;
@@ -102,6 +107,13 @@ async function describeViews(cluster: OrderStatsCluster): Promise<string> {
   return views.join('\n');
 }
 
+/** Partition to its owner's port, in partition order (the figures' short form of owners). */
+function portsOf(owners: ReadonlyMap<number, string>): Record<string, string> {
+  return Object.fromEntries(
+    [...owners].sort(([a], [b]) => a - b).map(([p, host]) => [p, host.split(':')[1]]),
+  );
+}
+
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 function phaseFigures(
@@ -120,6 +132,7 @@ function phaseFigures(
   return {
     seconds: Math.round((window.end - window.start) / 100) / 10,
     movedPartitions: [...moved].sort((a, b) => a - b),
+    owners: { before: portsOf(before), after: portsOf(after) },
     answers: queries.phase(window, moved),
     longestPauseUnmovedMs: longest((p) => !moved.has(p)),
     longestPauseMovedMs: longest((p) => moved.has(p)),

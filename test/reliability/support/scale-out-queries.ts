@@ -12,7 +12,7 @@ interface QueryRecord {
   readonly sentAt: number;
   readonly partition: number;
   readonly kind: AnswerKind;
-  /** A refusal's reason: its body's `message`, digits as `#` (so that reasons group). */
+  /** A refusal's partition, instance and reason (its body's `message`, digits as `#`). */
   readonly reason?: string;
 }
 
@@ -24,7 +24,7 @@ export interface PhaseAnswers {
   readonly refused: number;
   readonly refusedUnmovedKeys: number;
   readonly refusedMovedKeys: number;
-  /** Why keys whose partition kept its owner were refused: reason to count. */
+  /** Why keys whose partition kept its owner were refused: `p<n> at <instance>: <why>` to count. */
   readonly refusedUnmovedReasons: Record<string, number>;
   /** Queries of keys whose partition kept / changed its owner. */
   readonly unmovedKeyQueries: number;
@@ -205,7 +205,11 @@ export class RoundRobinQueries {
         if (!validRetryAfter(answer.headers['retry-after'])) {
           return record('wrong', `503 without a valid Retry-After: ${answer.body.slice(0, 200)}`);
         }
-        return record('refused', undefined, refusalReason(answer.body));
+        return record(
+          'refused',
+          undefined,
+          `p${partition} at ${servedBy}: ${refusalReason(answer.body)}`,
+        );
       default:
         return record('other', `${answer.status} ${answer.body.slice(0, 300)}`);
     }
