@@ -133,3 +133,17 @@ export async function assignmentAgreed(
     new Set(owned).size === partitions
   );
 }
+
+/**
+ * The active owner (`host:port`) of each partition, as the first live seat sees it. Call once
+ * {@link assignmentAgreed} holds, so that every member sees the same.
+ */
+export async function activeOwners(cluster: OrderStatsCluster): Promise<Map<number, string>> {
+  const [observer] = cluster.aliveSeats();
+  const view = await seatView(cluster, observer);
+  const owners = new Map<number, string>();
+  for (const [host, partitions] of view.active) {
+    for (const p of partitions) owners.set(p, host);
+  }
+  return owners;
+}

@@ -53,6 +53,45 @@ describe('assignTasks', () => {
     expect(clients.get('c')!.active).toEqual(['0_2', '0_5']);
   });
 
+  it('gives a joining client a task when tasks do not divide evenly (6 on 3 -> 4: 2, 2, 1, 1), moving one', () => {
+    const running = (owned: string[]) => ({
+      previousActive: owned,
+      taskOffsetSums: Object.fromEntries(owned.map((t) => [t, -2])),
+    });
+    const { clients } = assignTasks(
+      input(
+        [
+          client('a', running(['0_2', '0_4'])),
+          client('b', running(['0_0', '0_1'])),
+          client('c', running(['0_3', '0_5'])),
+          client('d'),
+        ],
+        { taskEndOffsetSums: Object.fromEntries(tasks.map((t) => [t, 500])) },
+      ),
+    );
+    expect(clients.get('a')!.active).toEqual(['0_2', '0_4']);
+    expect(clients.get('b')!.active).toEqual(['0_0', '0_1']);
+    expect(clients.get('c')!.active).toEqual(['0_3']);
+    expect(clients.get('d')!.active).toEqual(['0_5']);
+  });
+
+  it('never leaves a client below floor(tasks / clients) (10 on 3 -> 4: 3, 3, 2, 2)', () => {
+    const ten = Array.from({ length: 10 }, (_, p) => `0_${p}`);
+    const { clients } = assignTasks(
+      input(
+        [
+          client('a', { previousActive: ['0_0', '0_1', '0_2', '0_3'] }),
+          client('b', { previousActive: ['0_4', '0_5', '0_6'] }),
+          client('c', { previousActive: ['0_7', '0_8', '0_9'] }),
+          client('d'),
+        ],
+        { tasks: ten, statefulTasks: new Set() },
+      ),
+    );
+    expect([...clients.values()].map((c) => c.active.length)).toEqual([3, 3, 2, 2]);
+    expect(clients.get('d')!.active).toEqual(['0_3', '0_9']);
+  });
+
   it('places standbys on another process, preferring clients with local state', () => {
     const { clients } = assignTasks(
       input([client('a'), client('b', { taskOffsetSums: { '0_0': 100 } }), client('c')], {

@@ -81,23 +81,32 @@ export function assignTasks(input: AssignmentInput): AssignmentResult {
   const caughtUp = (client: ClientState, task: string): boolean =>
     !input.statefulTasks.has(task) || lag(client, task) <= input.acceptableRecoveryLag;
 
-  const capacity = Math.ceil(input.tasks.length / clients.length);
-  const load = (processId: string): number => result.get(processId)!.active.length;
   const owner = new Map<string, string>();
+  // Balance: every client gets `floor` or `ceil` active tasks, and only `tasks % clients` of
+  // them `ceil` (all of them when it divides evenly), so that no client is left below `floor`:
+  // 6 tasks on 4 clients are 2, 2, 1, 1, never 2, 2, 2, 0 (a joining client would get nothing).
+  const floor = Math.floor(input.tasks.length / clients.length);
+  const capacity = Math.ceil(input.tasks.length / clients.length);
+  let ceilSlots = floor === capacity ? clients.length : input.tasks.length % clients.length;
+  const load = (processId: string): number => result.get(processId)!.active.length;
+  const hasRoom = (processId: string): boolean =>
+    load(processId) < floor || (load(processId) < capacity && ceilSlots > 0);
+  const give = (processId: string, task: string): void => {
+    result.get(processId)!.active.push(task);
+    owner.set(task, processId);
+    if (floor !== capacity && load(processId) === capacity) ceilSlots--;
+  };
   const pendingWarmups: { task: string; client: string }[] = [];
 
-  // 1. Sticky: keep previous owners while under capacity.
+  // 1. Sticky: keep previous owners while they have room.
   for (const task of input.tasks) {
     const previous = clients.find((c) => c.previousActive.includes(task));
-    if (previous && load(previous.processId) < capacity) {
-      result.get(previous.processId)!.active.push(task);
-      owner.set(task, previous.processId);
-    }
+    if (previous && hasRoom(previous.processId)) give(previous.processId, task);
   }
   // 2. The rest: prefer a caught-up client with room, then the least loaded; ties by process id.
   for (const task of input.tasks) {
     if (owner.has(task)) continue;
-    const withRoom = clients.filter((c) => load(c.processId) < capacity);
+    const withRoom = clients.filter((c) => hasRoom(c.processId));
     const candidates = withRoom.length > 0 ? withRoom : clients;
     const ranked = [...candidates].sort(
       (a, b) =>
@@ -119,8 +128,7 @@ export function assignTasks(input: AssignmentInput): AssignmentResult {
         chosen = warm;
       }
     }
-    result.get(chosen.processId)!.active.push(task);
-    owner.set(task, chosen.processId);
+    give(chosen.processId, task);
     if (warmupTarget) pendingWarmups.push({ task, client: warmupTarget.processId });
   }
 
