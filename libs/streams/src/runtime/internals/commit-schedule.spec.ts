@@ -1,4 +1,4 @@
-import { CommitSchedule } from './commit-schedule';
+import { CommitSchedule, MAX_EXACTLY_ONCE_HOLD_MS } from './commit-schedule';
 
 describe('CommitSchedule', () => {
   it('is due once the interval passed since the last commit', () => {
@@ -9,8 +9,17 @@ describe('CommitSchedule', () => {
     expect(schedule.due(start + 100)).toBe(true);
   });
 
-  it('holds commits from the rebalance until the assignment, at most 5 s', () => {
+  it('holds commits from the rebalance until the assignment', () => {
     const schedule = new CommitSchedule(100, true);
+    const start = Date.now();
+    schedule.rebalancing();
+    expect(schedule.holds(start + 600_000)).toBe(true);
+    schedule.assigned();
+    expect(schedule.holds()).toBe(false);
+  });
+
+  it('under exactly-once, at most 5 s', () => {
+    const schedule = new CommitSchedule(100, true, MAX_EXACTLY_ONCE_HOLD_MS);
     expect(schedule.holds()).toBe(false);
     const start = Date.now();
     schedule.rebalancing();

@@ -1,13 +1,16 @@
 /** The longest a rebalance holds an exactly-once commit back (half the transaction timeout). */
-const MAX_HOLD_MS = 5_000;
+export const MAX_EXACTLY_ONCE_HOLD_MS = 5_000;
 
 /**
- * When a stream thread commits: every `commit.interval.ms`, and under cooperative rebalancing
- * with exactly-once, not while the member's JoinGroup is out: the group's generation may change
- * under a transaction's offsets then, which the coordinator would refuse (and every task would
- * close dirty). Such commits wait for the assignment, at most 5 s (half the 10 s transaction
- * timeout), then go ahead anyway. `holdOnRebalance` false (eager rebalancing, which commits
- * before the member rejoins, or at-least-once): never held.
+ * When a stream thread commits: every `commit.interval.ms`, but under cooperative rebalancing
+ * not while the member's JoinGroup is out (as Kafka Streams skips commits while a rebalance is
+ * in progress): the coordinator answers a group's requests on one connection in order, so an
+ * offset commit sent then waits for the JoinGroup (for the whole group to rejoin), and the
+ * batch that sent it with it; under exactly-once the generation may also change under the
+ * transaction's offsets, which the coordinator would refuse (every task would close dirty).
+ * Held commits wait for the assignment; under exactly-once at most `maxHoldMs` (5 s, half the
+ * 10 s transaction timeout), then go ahead anyway. `holdOnRebalance` false (eager rebalancing,
+ * which commits before the member rejoins): never held.
  */
 export class CommitSchedule {
   private last = Date.now();
@@ -16,6 +19,7 @@ export class CommitSchedule {
   constructor(
     private readonly intervalMs: number,
     private readonly holdOnRebalance: boolean,
+    private readonly maxHoldMs = Number.POSITIVE_INFINITY,
   ) {}
 
   /** The commit interval elapsed since the last commit. */
@@ -40,6 +44,6 @@ export class CommitSchedule {
 
   /** Whether a commit now should wait for the assignment. */
   holds(now = Date.now()): boolean {
-    return this.holdSince !== undefined && now - this.holdSince < MAX_HOLD_MS;
+    return this.holdSince !== undefined && now - this.holdSince < this.maxHoldMs;
   }
 }

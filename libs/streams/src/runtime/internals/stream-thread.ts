@@ -5,7 +5,7 @@ import type {
   GroupFetchedBatch,
   GroupMetadata,
 } from './group-consumer';
-import { CommitSchedule } from './commit-schedule';
+import { CommitSchedule, MAX_EXACTLY_ONCE_HOLD_MS } from './commit-schedule';
 import { InputPause, waitWithHeartbeats } from './input-pause';
 import { ThreadTaskMap } from './thread-task-map';
 import { closeLostTasks, handoverPending, openAssignedTasks } from './assignment-tasks';
@@ -43,9 +43,8 @@ export class StreamThread {
   private migrating = false;
   /**
    * The member's generation when the current tasks were assigned: what a transaction's offsets
-   * name under exactly-once with KIP-447. A commit that comes after the group moved on (a late
-   * one) is then refused by the coordinator instead of landing in a generation that gave the
-   * partitions to others.
+   * name under exactly-once with KIP-447 (eager), so a late commit is refused by the coordinator
+   * instead of landing in a generation that gave the partitions to others.
    */
   private tasksGeneration: GroupMetadata | undefined;
   /** KIP-429: tasks that stay keep processing through a rebalance; only moving ones stop. */
@@ -56,7 +55,8 @@ export class StreamThread {
     this.cooperative = options.config.rebalanceProtocol === 'cooperative';
     this.schedule = new CommitSchedule(
       options.config.commitIntervalMs,
-      this.cooperative && options.tasks.exactlyOnce,
+      this.cooperative,
+      options.tasks.exactlyOnce ? MAX_EXACTLY_ONCE_HOLD_MS : undefined,
     );
     this.taskMap = new ThreadTaskMap(options.tasks);
   }
