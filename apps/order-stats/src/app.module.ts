@@ -31,6 +31,7 @@ const config = orderStatsConfig();
           : logAndContinue(),
         kafkaClient: config.kafkaClient,
         rebalanceProtocol: config.rebalanceProtocol,
+        groupProtocol: config.groupProtocol,
         kafka: config.security.kafka, // TLS and SASL to the brokers (KAFKA_SECURITY_PROTOCOL...)
       },
       http: {

@@ -1,5 +1,6 @@
 import {
   KAFKA_CLIENT_NAMES,
+  type GroupProtocol,
   type KafkaClientName,
   type ProcessingGuarantee,
   type RebalanceProtocol,
@@ -67,6 +68,12 @@ export interface OrderStatsConfig {
    * engine's default for the client (cooperative on @platformatic/kafka, eager on kafkajs).
    */
   readonly rebalanceProtocol: RebalanceProtocol | undefined;
+  /**
+   * Kafka's `group.protocol` (`GROUP_PROTOCOL`): `classic` (default) or `streams` (KIP-1071:
+   * the broker assigns tasks; needs `KAFKA_CLIENT=@platformatic/kafka`, and the broker's group
+   * configs decide standbys, so `NUM_STANDBY_REPLICAS` is ignored).
+   */
+  readonly groupProtocol: GroupProtocol;
 }
 
 /** Every environment variable the application reads (what deployment files may set). */
@@ -92,6 +99,7 @@ export const ORDER_STATS_ENVIRONMENT = [
   'MANAGEMENT_PORT',
   'KAFKA_CLIENT',
   'REBALANCE_PROTOCOL',
+  'GROUP_PROTOCOL',
   ...SECURITY_ENVIRONMENT,
 ] as const;
 
@@ -121,6 +129,10 @@ export function orderStatsConfig(env: NodeJS.ProcessEnv = process.env): OrderSta
   const rebalanceProtocol = env.REBALANCE_PROTOCOL || undefined;
   if (rebalanceProtocol !== undefined && !['cooperative', 'eager'].includes(rebalanceProtocol)) {
     throw new Error(`REBALANCE_PROTOCOL must be cooperative or eager, got '${rebalanceProtocol}'`);
+  }
+  const groupProtocol = env.GROUP_PROTOCOL || 'classic';
+  if (groupProtocol !== 'classic' && groupProtocol !== 'streams') {
+    throw new Error(`GROUP_PROTOCOL must be classic or streams, got '${groupProtocol}'`);
   }
   const rocksdbMemoryMb = integer(env, 'ROCKSDB_MEMORY_MB', 256);
   if (rocksdbMemoryMb < 16) {
@@ -152,6 +164,7 @@ export function orderStatsConfig(env: NodeJS.ProcessEnv = process.env): OrderSta
     rocksdbMemoryMb,
     kafkaClient: kafkaClient as KafkaClientName,
     rebalanceProtocol: rebalanceProtocol as RebalanceProtocol | undefined,
+    groupProtocol,
   };
 }
 

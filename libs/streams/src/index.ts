@@ -21,6 +21,7 @@ export {
   resolveStreamsConfig,
   streamsConfigFromProperties,
   KAFKA_CLIENT_NAMES,
+  type GroupProtocol,
   type KafkaClientName,
   type RebalanceProtocol,
   type ProcessingGuarantee,
