@@ -1,6 +1,6 @@
 import type { AssignmentInfo } from '../../cluster/internals/assignment-info';
 import type { ActiveTaskManager } from './active-task-manager';
-import type { GroupConsumerFactory } from './group-consumer';
+import type { GroupConsumerFactory, StreamsGroupSpec } from './group-consumer';
 import type { StandbyTaskManager } from './standby-task-manager';
 import type { StreamsAssignorContext } from './streams-partition-assignor';
 import type { ResolvedStreamsConfig } from '../streams-config';
@@ -31,4 +31,6 @@ export interface StreamThreadOptions {
   readonly assignor: StreamsAssignorContext;
   readonly listener: StreamThreadListener;
   readonly logger: StateLogger;
+  /** Set under `groupProtocol: 'streams'`: the topology the group's coordinator assigns from. */
+  readonly streamsGroup?: StreamsGroupSpec;
 }

@@ -72,6 +72,7 @@ export class StreamThread {
       heartbeatIntervalMs: config.heartbeatIntervalMs,
       rebalanceTimeoutMs: Math.max(60_000, config.sessionTimeoutMs),
       maxWaitTimeMs: Math.min(500, Math.max(10, config.commitIntervalMs)),
+      streamsGroup: this.options.streamsGroup,
     });
     this.consumer = consumer;
     await this.options.tasks.start();

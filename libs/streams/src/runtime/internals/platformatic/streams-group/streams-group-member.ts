@@ -68,6 +68,15 @@ export interface StreamsGroupMemberListener {
 /** Statuses under which the group assigns nothing: missing, mis-partitioned, internal topics being created, delayed. */
 const NOT_READY = new Set<number>([1, 2, 3, 5]);
 
+/** The fields of a leaving heartbeat: nothing to report. */
+const LEAVING = {
+  activeTasks: null,
+  standbyTasks: null,
+  warmupTasks: null,
+  taskOffsets: null,
+  taskEndOffsets: null,
+} as const;
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -161,14 +170,10 @@ export class StreamsGroupMember {
     await this.coordinator
       .heartbeat({
         ...(await this.request()),
+        ...LEAVING,
         memberEpoch: leaving,
         // A static member names itself when it leaves: the broker keeps its tasks for it.
         instanceId: this.options.instanceId,
-        activeTasks: null,
-        standbyTasks: null,
-        warmupTasks: null,
-        taskOffsets: null,
-        taskEndOffsets: null,
       })
       .catch(() => undefined);
     this.epoch = leaving;
@@ -214,7 +219,7 @@ export class StreamsGroupMember {
         return;
       case 'rejoin':
         this.lastSuccess = Date.now();
-        await this.rejoin(streamsGroupErrorName(response.errorCode));
+        await this.outOfGroup(streamsGroupErrorName(response.errorCode));
         return;
       case 'fatal':
         this.fail(
@@ -223,20 +228,44 @@ export class StreamsGroupMember {
     }
   }
 
-  /** The member is out of the group: its tasks are lost; it joins again at epoch 0. */
-  private async rejoin(reason: string): Promise<void> {
+  /**
+   * Leaves the group (epoch -1) and joins it again as the same member, its tasks given up
+   * first (lost): the coordinator assigns it afresh.
+   */
+  async rejoin(): Promise<void> {
+    if (this.stopped || this.dead) return;
     this.serially(async () => {
-      await this.listener.lost(reason);
-      this.owned = NO_TASKS;
-      this.target = NO_TASKS;
-      this.reconciledTarget = NO_TASKS;
-      this.reconciledEpoch = -1;
-      this.epoch = 0;
-      this.endpointEpoch = 0;
-      this.offsetsSentAt = 0;
+      await this.listener.lost('rejoin requested');
+      if (this.epoch > 0) {
+        await this.coordinator
+          .heartbeat({ ...(await this.request()), ...LEAVING, memberEpoch: -1 })
+          .catch(() => undefined);
+      }
+      this.reset();
     });
     await this.work;
     this.wake();
+  }
+
+  /** The member is out of the group: its tasks are lost; it joins again at epoch 0. */
+  private async outOfGroup(reason: string): Promise<void> {
+    this.serially(async () => {
+      await this.listener.lost(reason);
+      this.reset();
+    });
+    await this.work;
+    this.wake();
+  }
+
+  /** Back to a member that joins at epoch 0, owning nothing. */
+  private reset(): void {
+    this.owned = NO_TASKS;
+    this.target = NO_TASKS;
+    this.reconciledTarget = NO_TASKS;
+    this.reconciledEpoch = -1;
+    this.epoch = 0;
+    this.endpointEpoch = 0;
+    this.offsetsSentAt = 0;
   }
 
   private handle(response: StreamsGroupHeartbeatResponse): void {
