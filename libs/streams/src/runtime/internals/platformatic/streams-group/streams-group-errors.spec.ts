@@ -11,11 +11,9 @@ import { taskIdsFor, taskIdsOf } from './streams-group-member';
 
 describe('streams group errors and statuses', () => {
   it('retries coordinator errors, rejoins when fenced or unknown, and stops on the rest', () => {
-    expect([14, 15, 16].map(streamsGroupErrorAction)).toEqual(['retry', 'retry', 'retry']);
+    expect([-1, 14, 15, 16].map(streamsGroupErrorAction)).toEqual(Array(4).fill('retry'));
     expect([25, 110].map(streamsGroupErrorAction)).toEqual(['rejoin', 'rejoin']);
-    expect([-1, 30, 81, 111, 130, 132].map(streamsGroupErrorAction)).toEqual(
-      Array(6).fill('fatal'),
-    );
+    expect([30, 81, 111, 130, 132].map(streamsGroupErrorAction)).toEqual(Array(5).fill('fatal'));
     const error = streamsGroupRejectedError('app', 132, 'older epoch');
     expect(error.toJSON()).toEqual({
       name: 'StreamsGroupRejectedError',

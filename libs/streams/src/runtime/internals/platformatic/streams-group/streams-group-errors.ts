@@ -46,9 +46,13 @@ export type StreamsGroupErrorAction =
   /** Stop: the member cannot be part of the group as it is. */
   | 'fatal';
 
-/** The action for a non-zero error code. */
+/**
+ * The action for a non-zero error code. `UNKNOWN_SERVER_ERROR` is retried: a 4.4.0 broker
+ * answers it to a member with a user endpoint while a source topic is missing from its
+ * metadata, e.g. for a moment after the topic was created.
+ */
 export function streamsGroupErrorAction(code: number): StreamsGroupErrorAction {
-  if (code === 14 || code === 15 || code === 16) return 'retry';
+  if (code === -1 || code === 14 || code === 15 || code === 16) return 'retry';
   if (code === 25 || code === 110) return 'rejoin';
   return 'fatal';
 }

@@ -217,7 +217,7 @@ describe('StreamsGroupMember against the broker', () => {
     expect(a.epochs).toEqual([]);
   });
 
-  it('is refused (UNKNOWN_SERVER_ERROR, a 4.4.0 broker bug) when it joins with a user endpoint and a source topic is missing', async () => {
+  it('is refused (UNKNOWN_SERVER_ERROR, a 4.4.0 broker bug, retried for 2 s) when it joins with a user endpoint and a source topic is missing', async () => {
     const groupId = `${context.applicationId}-missing-endpoint`;
     const a = new Recorder();
     const member = a.create(

@@ -214,6 +214,12 @@ export class StreamsGroupMember {
     }
     switch (streamsGroupErrorAction(response.errorCode)) {
       case 'retry':
+        // Retried as network errors are: for the rebalance timeout at most.
+        if (Date.now() - this.lastSuccess > this.options.rebalanceTimeoutMs) {
+          const { errorCode, errorMessage } = response;
+          this.fail(streamsGroupRejectedError(this.groupId, errorCode, errorMessage));
+          return;
+        }
         await sleep(Math.min(1000, this.intervalMs));
         this.wake();
         return;
