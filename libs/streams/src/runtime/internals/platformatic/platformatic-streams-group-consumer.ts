@@ -8,6 +8,7 @@ import {
 import { CommitFailedError } from '../../../errors/internals/commit-failed.error';
 import { RebalanceInProgressError } from '../../../errors/internals/rebalance-in-progress.error';
 import type { StreamsLogger } from '../../state-logger';
+import type { AssignedPartitionReader } from '../assigned-partition-reader';
 import type {
   GroupConsumer,
   GroupConsumerFactory,
@@ -69,6 +70,7 @@ export class PlatformaticStreamsGroupConsumer implements GroupConsumer {
   private member: StreamsGroupMember | undefined;
   private coordinator: StreamsGroupCoordinator | undefined;
   private fetcher: PlatformaticPartitionFetcher | undefined;
+  private reader: AssignedPartitionReader | undefined;
   private info: StreamsGroupAssignmentInfo | undefined;
   private start$: GroupConsumerStart | undefined;
   private current: Delivered | undefined;
@@ -116,6 +118,7 @@ export class PlatformaticStreamsGroupConsumer implements GroupConsumer {
       headers: true,
     });
     if (!reader) throw new Error('no platformatic reader');
+    this.reader = reader;
     this.fetcher = new PlatformaticPartitionFetcher(
       client,
       reader,
@@ -240,6 +243,7 @@ export class PlatformaticStreamsGroupConsumer implements GroupConsumer {
     for (const done of this.applied.splice(0)) done();
     await this.loop.catch(() => undefined);
     await this.member?.close();
+    await this.reader?.close().catch(() => undefined);
     await (this.client?.close(true) as Promise<void> | undefined)?.catch(() => undefined);
   }
 
