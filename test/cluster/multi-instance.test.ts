@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { brokers, KafkaTestContext } from '../support/kafka-test-context';
 import type { OrderStats } from '../runtime/stats-topology';
 import { ClusterInstance, waitFor } from './cluster-harness';
+import { streamsGroupProtocol } from '../support/streams-client';
 
 interface Meta {
   activeHost: string;
@@ -82,11 +83,28 @@ describe('multi-instance: host metadata, standbys, interactive queries', () => {
       90_000,
       'all events committed',
     );
+    // Every instance RUNNING with the whole assignment in place. Under the streams protocol a
+    // member runs the part it has while the rest is still being released by others, and the
+    // routing maps follow a heartbeat later: wait for them to agree too.
+    const agree = async () => {
+      for (const user of Object.keys(truth)) {
+        const answers = await Promise.all(instances.map((i) => i.get<Meta>(`/meta/${user}`)));
+        if (new Set(answers.map((a) => a.body.activeHost)).size !== 1) return false;
+      }
+      return true;
+    };
     await waitFor(
-      async () =>
-        (await Promise.all(instances.map((i) => i.state()))).every((s) => s.state === 'RUNNING'),
+      async () => {
+        const all = await Promise.all(instances.map((i) => i.state()));
+        return (
+          all.every((s) => s.state === 'RUNNING') &&
+          all.flatMap((s) => s.active).length === 6 &&
+          all.flatMap((s) => s.standby).length === 6 &&
+          (streamsGroupProtocol() !== 'streams' || (await agree()))
+        );
+      },
       90_000,
-      'all RUNNING',
+      'all RUNNING with every task and standby assigned',
     ).catch(async (error: unknown) => {
       const states = await Promise.all(
         instances.map((i) => i.state().catch((e: unknown) => String(e))),

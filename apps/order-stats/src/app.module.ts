@@ -32,6 +32,7 @@ const config = orderStatsConfig();
         kafkaClient: config.kafkaClient,
         rebalanceProtocol: config.rebalanceProtocol,
         groupInstanceId: config.groupInstanceId, // static membership (GROUP_INSTANCE_ID)
+        groupProtocol: config.groupProtocol,
         kafka: config.security.kafka, // TLS and SASL to the brokers (KAFKA_SECURITY_PROTOCOL...)
       },
       http: {

@@ -79,6 +79,15 @@ describe('orderStatsConfig', () => {
     );
   });
 
+  it('reads the group protocol, classic by default', () => {
+    expect(orderStatsConfig({}).groupProtocol).toBe('classic');
+    expect(orderStatsConfig({ GROUP_PROTOCOL: '' }).groupProtocol).toBe('classic');
+    expect(orderStatsConfig({ GROUP_PROTOCOL: 'streams' }).groupProtocol).toBe('streams');
+    expect(() => orderStatsConfig({ GROUP_PROTOCOL: 'consumer' })).toThrow(
+      "GROUP_PROTOCOL must be classic or streams, got 'consumer'",
+    );
+  });
+
   it('reads the RocksDB memory budget, 256 MiB by default', () => {
     expect(orderStatsConfig({}).rocksdbMemoryMb).toBe(256);
     expect(orderStatsConfig({ ROCKSDB_MEMORY_MB: '1024' }).rocksdbMemoryMb).toBe(1024);

@@ -1,5 +1,6 @@
 import {
   KAFKA_CLIENT_NAMES,
+  type GroupProtocol,
   type KafkaClientName,
   type ProcessingGuarantee,
   type RebalanceProtocol,
@@ -78,6 +79,12 @@ export interface OrderStatsConfig {
    * for an instance that stopped heartbeating (crashed, or a static member restarting).
    */
   readonly sessionTimeoutMs: number;
+  /**
+   * Kafka's `group.protocol` (`GROUP_PROTOCOL`): `classic` (default) or `streams` (KIP-1071:
+   * the broker assigns tasks; needs `KAFKA_CLIENT=@platformatic/kafka`, and the broker's group
+   * configs decide standbys, so `NUM_STANDBY_REPLICAS` is ignored).
+   */
+  readonly groupProtocol: GroupProtocol;
 }
 
 /** Every environment variable the application reads (what deployment files may set). */
@@ -105,6 +112,7 @@ export const ORDER_STATS_ENVIRONMENT = [
   'REBALANCE_PROTOCOL',
   'GROUP_INSTANCE_ID',
   'SESSION_TIMEOUT_MS',
+  'GROUP_PROTOCOL',
   ...SECURITY_ENVIRONMENT,
 ] as const;
 
@@ -141,6 +149,10 @@ export function orderStatsConfig(env: NodeJS.ProcessEnv = process.env): OrderSta
       `GROUP_INSTANCE_ID needs KAFKA_CLIENT=@platformatic/kafka (kafkajs has no static membership), got KAFKA_CLIENT '${kafkaClient}'`,
     );
   }
+  const groupProtocol = env.GROUP_PROTOCOL || 'classic';
+  if (groupProtocol !== 'classic' && groupProtocol !== 'streams') {
+    throw new Error(`GROUP_PROTOCOL must be classic or streams, got '${groupProtocol}'`);
+  }
   const rocksdbMemoryMb = integer(env, 'ROCKSDB_MEMORY_MB', 256);
   if (rocksdbMemoryMb < 16) {
     throw new Error(`ROCKSDB_MEMORY_MB must be at least 16, got '${env.ROCKSDB_MEMORY_MB}'`);
@@ -173,6 +185,7 @@ export function orderStatsConfig(env: NodeJS.ProcessEnv = process.env): OrderSta
     rebalanceProtocol: rebalanceProtocol as RebalanceProtocol | undefined,
     groupInstanceId,
     sessionTimeoutMs: integer(env, 'SESSION_TIMEOUT_MS', 10_000),
+    groupProtocol,
   };
 }
 

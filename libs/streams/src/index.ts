@@ -21,6 +21,7 @@ export {
   resolveStreamsConfig,
   streamsConfigFromProperties,
   KAFKA_CLIENT_NAMES,
+  type GroupProtocol,
   type KafkaClientName,
   type RebalanceProtocol,
   type ProcessingGuarantee,
@@ -213,6 +214,10 @@ export { StreamsConfigError } from './errors/streams-config.error';
 export { TopologyError } from './errors/topology.error';
 export { MissingSourceTopicError } from './errors/missing-source-topic.error';
 export { TopicsNotCopartitionedError } from './errors/topics-not-copartitioned.error';
+export { StaleTopologyError } from './errors/stale-topology.error';
+export { IncorrectlyPartitionedTopicsError } from './errors/incorrectly-partitioned-topics.error';
+export { MissingInternalTopicsError } from './errors/missing-internal-topics.error';
+export { StreamsGroupRejectedError } from './errors/streams-group-rejected.error';
 export { ChangelogTopicMismatchError } from './errors/changelog-topic-mismatch.error';
 export { ChangelogRestoreError } from './errors/changelog-restore.error';
 export { CorruptRecordBatchError } from './errors/corrupt-record-batch.error';

@@ -1,5 +1,6 @@
 import { StreamsConfigError } from '../errors/streams-config.error';
 import {
+  type GroupProtocol,
   type KafkaClientName,
   type RebalanceProtocol,
   resolveStreamsConfig,
@@ -136,5 +137,42 @@ describe('resolveStreamsConfig', () => {
         `kafkaClient must be 'kafkajs' or '@platformatic/kafka', got '${client}'`,
       ),
     );
+  });
+});
+
+describe('groupProtocol (group.protocol)', () => {
+  const platformatic = { ...base, kafkaClient: '@platformatic/kafka' as const };
+
+  it("is 'classic' by default and 'streams' on @platformatic/kafka when asked", () => {
+    expect(resolveStreamsConfig(base).groupProtocol).toBe('classic');
+    expect(resolveStreamsConfig(platformatic).groupProtocol).toBe('classic');
+    expect(resolveStreamsConfig({ ...platformatic, groupProtocol: 'streams' }).groupProtocol).toBe(
+      'streams',
+    );
+    expect(resolveStreamsConfig({ ...base, groupProtocol: 'classic' }).groupProtocol).toBe(
+      'classic',
+    );
+  });
+
+  it("refuses 'streams' on kafkajs, and unknown protocols", () => {
+    expect(() => resolveStreamsConfig({ ...base, groupProtocol: 'streams' })).toThrow(
+      new StreamsConfigError(
+        "group.protocol 'streams' needs kafkaClient '@platformatic/kafka': kafkajs cannot speak the streams rebalance protocol (KIP-1071)",
+      ),
+    );
+    expect(() =>
+      resolveStreamsConfig({
+        ...platformatic,
+        groupProtocol: 'consumer' as unknown as GroupProtocol,
+      }),
+    ).toThrow(
+      new StreamsConfigError("group.protocol must be 'classic' or 'streams', got 'consumer'"),
+    );
+  });
+
+  it('maps the group.protocol property', () => {
+    expect(streamsConfigFromProperties({ 'group.protocol': 'streams' })).toEqual({
+      groupProtocol: 'streams',
+    });
   });
 });

@@ -26,6 +26,14 @@ export type KafkaClientName = 'kafkajs' | '@platformatic/kafka';
  */
 export type RebalanceProtocol = 'cooperative' | 'eager';
 
+/**
+ * Kafka's `group.protocol` for a streams application: `classic` (the consumer group protocol,
+ * the engine's own assignor run by a member) or `streams` (KIP-1071's streams rebalance
+ * protocol: the broker's group coordinator assigns tasks; Kafka 4.1 and newer, production-ready
+ * from 4.2).
+ */
+export type GroupProtocol = 'classic' | 'streams';
+
 /** The values of {@link StreamsConfig.kafkaClient}, the default first. */
 export const KAFKA_CLIENT_NAMES: readonly KafkaClientName[] = ['kafkajs', '@platformatic/kafka'];
 
@@ -144,6 +152,21 @@ export interface StreamsConfig {
    * `StreamsConfigError` when the `KafkaStreams` is created.
    */
   kafka?: Omit<KafkaConfig, 'brokers' | 'clientId'>;
+  /**
+   * `group.protocol` (see {@link GroupProtocol}); default `classic`. `streams` needs
+   * `kafkaClient: '@platformatic/kafka'` (else `StreamsConfigError`) and a broker whose
+   * `group.coordinator.rebalance.protocols` includes `streams` (the default from Kafka 4.2).
+   * Under `streams` the broker assigns: `numStandbyReplicas`, `acceptableRecoveryLag`,
+   * `maxWarmupReplicas`, `probingRebalanceIntervalMs` and `rebalanceProtocol` are ignored, and
+   * the group's configs decide instead (`streams.num.standby.replicas`,
+   * `streams.session.timeout.ms`, `streams.heartbeat.interval.ms`,
+   * `streams.initial.rebalance.delay.ms`, set with `kafka-configs --entity-type groups`, or the
+   * broker's `group.streams.*` defaults); `sessionTimeoutMs` and `heartbeatIntervalMs` too (the
+   * broker names the heartbeat interval). Every member of a group uses the same protocol: an
+   * existing classic group cannot be joined under `streams` (no online migration): switch with
+   * every instance stopped, or under a new application id.
+   */
+  groupProtocol?: GroupProtocol;
 }
 
 /** The configuration with every default applied. */
@@ -221,6 +244,17 @@ export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConf
       `queryEndpoint must be host:port (port 1-65535), got '${String(config.queryEndpoint)}'`,
     );
   }
+  const groupProtocol = config.groupProtocol ?? 'classic';
+  if (groupProtocol !== 'classic' && groupProtocol !== 'streams') {
+    throw new StreamsConfigError(
+      `group.protocol must be 'classic' or 'streams', got '${String(groupProtocol)}'`,
+    );
+  }
+  if (groupProtocol === 'streams' && kafkaClient !== '@platformatic/kafka') {
+    throw new StreamsConfigError(
+      "group.protocol 'streams' needs kafkaClient '@platformatic/kafka': kafkajs cannot speak the streams rebalance protocol (KIP-1071)",
+    );
+  }
   const resolved: ResolvedStreamsConfig = {
     applicationId: config.applicationId,
     bootstrapServers: [...config.bootstrapServers],
@@ -251,6 +285,7 @@ export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConf
     rebalanceProtocol,
     groupInstanceId: config.groupInstanceId,
     kafka: config.kafka,
+    groupProtocol,
   };
   for (const key of NON_NEGATIVE) {
     const value = resolved[key];
@@ -316,6 +351,7 @@ const PROPERTY_NAMES: Record<string, keyof StreamsConfig> = {
   'heartbeat.interval.ms': 'heartbeatIntervalMs',
   'check.crcs': 'checkCrcs',
   'group.instance.id': 'groupInstanceId',
+  'group.protocol': 'groupProtocol',
 };
 /** The numeric settings `resolveStreamsConfig` checks are finite and not negative. */
 const NON_NEGATIVE: readonly (keyof StreamsConfig & keyof ResolvedStreamsConfig)[] = [

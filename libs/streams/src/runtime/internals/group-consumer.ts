@@ -179,6 +179,37 @@ export interface GroupConsumerOptions {
    * fail with `FencedInstanceIdError` and its consumer stops (`onFailed`).
    */
   readonly groupInstanceId?: string;
+  /**
+   * Set under `groupProtocol: 'streams'` (KIP-1071): the member joins a streams group, whose
+   * coordinator assigns the tasks. `assignor.assign` is then not used; `assignor`'s
+   * subscription user data still tells the adapter the member's process id, endpoints, task
+   * offsets and shutdown request.
+   */
+  readonly streamsGroup?: StreamsGroupSpec;
+}
+
+/** A sub-topology as a streams group's coordinator sees it; topic names are physical. */
+export interface StreamsGroupSubtopology {
+  /** The engine's sub-topology id: tasks are `<id>_<partition>`. */
+  readonly id: string;
+  /** Every topic it reads, repartition topics included. */
+  readonly sourceTopics: readonly string[];
+  /** The repartition topics among its sources, with their partition counts. */
+  readonly repartitionSourceTopics: readonly { name: string; partitions: number }[];
+  /** The repartition topics it writes. */
+  readonly repartitionSinkTopics: readonly string[];
+  /** The changelog topics of its stores, with their topic configs. */
+  readonly changelogTopics: readonly { name: string; configs: Readonly<Record<string, string>> }[];
+  /** Groups of its source topics that must have equal partition counts. */
+  readonly copartitionGroups: readonly (readonly string[])[];
+}
+
+/** What a member of a streams group (KIP-1071) needs from the engine. */
+export interface StreamsGroupSpec {
+  /** The topology, sent when the member joins (read once the internal topics are prepared). */
+  subtopologies(): readonly StreamsGroupSubtopology[];
+  /** Changelog end-offset sums per task (reported to the coordinator); best effort. */
+  taskEndOffsetSums(): Promise<Record<string, number>>;
 }
 
 /** What starting a group consumer subscribes it to. */

@@ -10,6 +10,9 @@ export const GROUP_MOVED_ON_ERRORS = [
   'ILLEGAL_GENERATION',
   'FENCED_INSTANCE_ID',
   'UNKNOWN_MEMBER_ID',
+  // The member epoch of a streams group (KIP-1071) member: moved on, or fenced.
+  'STALE_MEMBER_EPOCH',
+  'FENCED_MEMBER_EPOCH',
 ] as const;
 
 /** One of {@link GROUP_MOVED_ON_ERRORS}. */
@@ -41,6 +44,10 @@ export function groupMovedOnError(
       return new FencedInstanceIdError(groupId, groupInstanceId, { cause });
     case 'UNKNOWN_MEMBER_ID':
       return new UnknownMemberError(groupId, memberId, { cause });
+    case 'STALE_MEMBER_EPOCH':
+      return new RebalanceInProgressError(groupId, { cause });
+    case 'FENCED_MEMBER_EPOCH':
+      return new MemberFencedError(groupId, 'illegal-generation', { cause });
   }
 }
 

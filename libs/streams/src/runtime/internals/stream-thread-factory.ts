@@ -12,6 +12,7 @@ import type { StateRestoreListener } from '../state-restore-listener';
 import { StateRestorer } from './state-restorer';
 import { StandbyTaskManager } from './standby-task-manager';
 import { StreamThread, type StreamThreadListener } from './stream-thread';
+import { streamsGroupSpec } from './streams-group-spec';
 import type { ResolvedStreamsConfig } from '../streams-config';
 
 /** What a stream thread is built from: the client's shared parts and its callbacks. */
@@ -116,6 +117,16 @@ export function createStreamThread(options: StreamThreadFactoryOptions): StreamT
     assignor,
     logger,
     listener: options.listener,
+    streamsGroup:
+      config.groupProtocol === 'streams'
+        ? streamsGroupSpec({
+            topology,
+            applicationId: config.applicationId,
+            resolveTopic: (t) => options.resolveTopic(t),
+            partitionsFor: (t) => options.partitionsFor(t),
+            taskEndOffsetSums: () => options.taskEndOffsetSums(),
+          })
+        : undefined,
   });
   return { thread, tasks, standbys };
 }

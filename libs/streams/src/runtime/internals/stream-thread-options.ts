@@ -1,6 +1,11 @@
 import type { AssignmentInfo } from '../../cluster/internals/assignment-info';
 import type { ActiveTaskManager } from './active-task-manager';
-import type { GroupConsumerFactory, GroupConsumerOptions, GroupMetadata } from './group-consumer';
+import type {
+  GroupConsumerFactory,
+  GroupConsumerOptions,
+  GroupMetadata,
+  StreamsGroupSpec,
+} from './group-consumer';
 import type { StandbyTaskManager } from './standby-task-manager';
 import { streamsGroupAssignor, type StreamsAssignorContext } from './streams-partition-assignor';
 import type { ResolvedStreamsConfig } from '../streams-config';
@@ -31,17 +36,22 @@ export interface StreamThreadOptions {
   readonly assignor: StreamsAssignorContext;
   readonly listener: StreamThreadListener;
   readonly logger: StateLogger;
+  /** Set under `groupProtocol: 'streams'`: the topology the group's coordinator assigns from. */
+  readonly streamsGroup?: StreamsGroupSpec;
 }
 
 /**
  * The options of a stream thread's group consumer: the application's group, the streams
  * assignor (cooperative or eager, as configured) whose subscription names the generation the
  * member holds its tasks in (`tasksGeneration`: the leader trusts the newest claim on a task),
- * and the consumer timeouts.
+ * the consumer timeouts, and under `groupProtocol: 'streams'` the topology for the broker.
  */
 export function threadConsumerOptions(
-  config: ResolvedStreamsConfig,
-  assignor: StreamsAssignorContext,
+  {
+    config,
+    assignor,
+    streamsGroup,
+  }: Pick<StreamThreadOptions, 'config' | 'assignor' | 'streamsGroup'>,
   tasksGeneration: () => GroupMetadata | undefined,
 ): GroupConsumerOptions {
   return {
@@ -62,5 +72,6 @@ export function threadConsumerOptions(
     rebalanceTimeoutMs: Math.max(60_000, config.sessionTimeoutMs),
     maxWaitTimeMs: Math.min(500, Math.max(10, config.commitIntervalMs)),
     ...(config.groupInstanceId !== undefined ? { groupInstanceId: config.groupInstanceId } : {}),
+    ...(streamsGroup ? { streamsGroup } : {}),
   };
 }

@@ -77,7 +77,7 @@ export class StreamThread {
   async start(): Promise<void> {
     const { config, sourceTopics } = this.options;
     const consumer = this.options.groupConsumers(
-      threadConsumerOptions(config, this.options.assignor, () => this.tasksGeneration),
+      threadConsumerOptions(this.options, () => this.tasksGeneration),
     );
     this.consumer = consumer;
     await this.options.tasks.start();

@@ -9,6 +9,7 @@ import { PlatformaticClusterAdmin } from './platformatic-cluster-admin';
 import { bridgePlatformaticLogs } from './platformatic-log-bridge';
 import { platformaticGroupConsumerFactory } from './platformatic-group-consumer';
 import { platformaticRecordProducerFactory } from './platformatic-record-producer';
+import { platformaticStreamsGroupConsumerFactory } from './platformatic-streams-group-consumer';
 
 /**
  * Every port's @platformatic/kafka adapter, each client made with the options
@@ -38,7 +39,10 @@ export function platformaticClientAdapters(
       log,
     ),
     recordProducers: platformaticRecordProducerFactory(options, log),
-    groupConsumers: platformaticGroupConsumerFactory(options, log),
+    groupConsumers:
+      config.groupProtocol === 'streams'
+        ? platformaticStreamsGroupConsumerFactory(options, log)
+        : platformaticGroupConsumerFactory(options, log),
     throwawayGroupClient: undefined,
   };
 }

@@ -1,0 +1,149 @@
+import {
+  FindCoordinatorKeyTypes,
+  kGetApi,
+  kGetBootstrapConnection,
+  kGetConnection,
+  type Base,
+  type Connection,
+} from '@platformatic/kafka';
+import { streamsGroupDescribeV0, streamsGroupHeartbeatV0 } from './streams-group-apis';
+import type { DescribedStreamsGroup } from './streams-group-describe';
+import type { StreamsGroupHeartbeatRequest } from './streams-group-heartbeat-request';
+import type { StreamsGroupHeartbeatResponse } from './streams-group-heartbeat-response';
+
+/** Kafka's error codes that mean "ask another broker": the coordinator moved or is loading. */
+const COORDINATOR_ERRORS = new Set([
+  14, // COORDINATOR_LOAD_IN_PROGRESS
+  15, // COORDINATOR_NOT_AVAILABLE
+  16, // NOT_COORDINATOR
+]);
+
+/** Whether a streams group error code means the coordinator must be looked up again. */
+export function isCoordinatorError(errorCode: number): boolean {
+  return COORDINATOR_ERRORS.has(errorCode);
+}
+
+interface Coordinator {
+  readonly nodeId: number;
+  readonly host: string;
+  readonly port: number;
+}
+
+type Api<A extends unknown[], R> = (
+  connection: Connection,
+  ...args: [...A, (e: Error | null, r?: R) => void]
+) => void;
+
+/**
+ * Sends one streams group's requests (StreamsGroupHeartbeat, StreamsGroupDescribe) to its
+ * group coordinator, over the connections of a platformatic client (any client: its
+ * bootstrap connection finds the coordinator, its connection pool reaches it). The coordinator
+ * is looked up once and again after an error that says it moved; responses come back with
+ * their error codes (a coordinator error also forgets the coordinator, so the next call looks
+ * it up again).
+ */
+export class StreamsGroupCoordinator {
+  private coordinator: Coordinator | undefined;
+
+  constructor(
+    private readonly client: Base,
+    readonly groupId: string,
+  ) {}
+
+  /** The coordinator's node id, once found. */
+  get coordinatorId(): number | undefined {
+    return this.coordinator?.nodeId;
+  }
+
+  /**
+   * Sends a heartbeat.
+   *
+   * @throws the client's error when the coordinator cannot be found or reached.
+   */
+  async heartbeat(request: StreamsGroupHeartbeatRequest): Promise<StreamsGroupHeartbeatResponse> {
+    const response = await this.send(
+      streamsGroupHeartbeatV0 as unknown as Api<
+        [StreamsGroupHeartbeatRequest],
+        StreamsGroupHeartbeatResponse
+      >,
+      [request],
+    );
+    if (isCoordinatorError(response.errorCode)) this.coordinator = undefined;
+    return response;
+  }
+
+  /**
+   * Describes the group.
+   *
+   * @throws the client's error when the coordinator cannot be found or reached.
+   */
+  async describe(): Promise<DescribedStreamsGroup> {
+    const response = await this.send(
+      streamsGroupDescribeV0 as unknown as Api<
+        [readonly string[], boolean],
+        { groups: DescribedStreamsGroup[] }
+      >,
+      [[this.groupId], false],
+    );
+    const group = response.groups.find((g) => g.groupId === this.groupId);
+    if (!group) throw new Error(`the coordinator did not describe streams group ${this.groupId}`);
+    if (isCoordinatorError(group.errorCode)) this.coordinator = undefined;
+    return group;
+  }
+
+  /** The group coordinator's connection (looked up when unknown). */
+  async connection(): Promise<Connection> {
+    const coordinator = this.coordinator ?? (await this.find());
+    this.coordinator = coordinator;
+    return new Promise<Connection>((resolve, reject) =>
+      this.client[kGetConnection](coordinator, (error, connection) =>
+        error || !connection ? reject(error ?? new Error('no connection')) : resolve(connection),
+      ),
+    );
+  }
+
+  private async send<A extends unknown[], R>(api: Api<A, R>, args: A): Promise<R> {
+    const connection = await this.connection();
+    try {
+      return await new Promise<R>((resolve, reject) =>
+        api(connection, ...args, (error: Error | null, response?: R) =>
+          error || response === undefined
+            ? reject(error ?? new Error('no response'))
+            : resolve(response),
+        ),
+      );
+    } catch (error) {
+      // A network error: the next call looks the coordinator up again.
+      this.coordinator = undefined;
+      throw error;
+    }
+  }
+
+  private async find(): Promise<Coordinator> {
+    const client = this.client;
+    const connection = await new Promise<Connection>((resolve, reject) =>
+      client[kGetBootstrapConnection]((error, c) =>
+        error || !c ? reject(error ?? new Error('no bootstrap connection')) : resolve(c),
+      ),
+    );
+    const api = await new Promise<Api<[number, string[]], FindCoordinatorResponse>>(
+      (resolve, reject) =>
+        client[kGetApi]('FindCoordinator', (error, a) =>
+          error || !a ? reject(error ?? new Error('no FindCoordinator API')) : resolve(a as never),
+        ),
+    );
+    const response = await new Promise<FindCoordinatorResponse>((resolve, reject) =>
+      api(connection, FindCoordinatorKeyTypes.GROUP, [this.groupId], (error, r) =>
+        error || !r ? reject(error ?? new Error('no response')) : resolve(r),
+      ),
+    );
+    const found =
+      response.coordinators.find((c) => c.key === this.groupId) ?? response.coordinators[0];
+    if (!found) throw new Error(`no coordinator found for group ${this.groupId}`);
+    return { nodeId: found.nodeId, host: found.host, port: found.port };
+  }
+}
+
+interface FindCoordinatorResponse {
+  coordinators: { key: string; nodeId: number; host: string; port: number }[];
+}
