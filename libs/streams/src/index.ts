@@ -19,7 +19,6 @@ export type {
 export { KafkaStreamsState, StreamThreadExceptionResponse } from './runtime/kafka-streams-state';
 export {
   resolveStreamsConfig,
-  streamsConfigFromProperties,
   KAFKA_CLIENT_NAMES,
   type GroupProtocol,
   type KafkaClientName,
@@ -28,6 +27,7 @@ export {
   type ResolvedStreamsConfig,
   type StreamsConfig,
 } from './runtime/streams-config';
+export { streamsConfigFromProperties } from './runtime/streams-config-properties';
 export type { ClientMetrics } from './runtime/client-metrics';
 export type { TaskMetadata } from './runtime/task-metadata';
 export {

@@ -4,8 +4,8 @@ import {
   type KafkaClientName,
   type RebalanceProtocol,
   resolveStreamsConfig,
-  streamsConfigFromProperties,
 } from './streams-config';
+import { streamsConfigFromProperties } from './streams-config-properties';
 
 const base = { applicationId: 'config-spec', bootstrapServers: ['127.0.0.1:9092'] };
 
