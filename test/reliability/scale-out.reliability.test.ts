@@ -74,6 +74,8 @@ const SEED = Number(process.env.CHAOS_SEED ?? Date.now() % 1_000_000);
 interface Row {
   readonly client: 'kafkajs' | '@platformatic/kafka';
   readonly protocol: 'eager' | 'cooperative';
+  /** Kafka's `group.protocol`: `streams` is KIP-1071 (the broker assigns). */
+  readonly groupProtocol: 'classic' | 'streams';
 }
 
 /** One phase's figures. */
@@ -146,23 +148,24 @@ function phaseFigures(
 }
 
 const ROWS: readonly Row[] = [
-  { client: 'kafkajs', protocol: 'eager' },
-  { client: '@platformatic/kafka', protocol: 'eager' },
-  { client: '@platformatic/kafka', protocol: 'cooperative' },
+  { client: 'kafkajs', protocol: 'eager', groupProtocol: 'classic' },
+  { client: '@platformatic/kafka', protocol: 'eager', groupProtocol: 'classic' },
+  { client: '@platformatic/kafka', protocol: 'cooperative', groupProtocol: 'classic' },
+  { client: '@platformatic/kafka', protocol: 'cooperative', groupProtocol: 'streams' },
 ];
 /**
- * The rows run: at the reduced (CI) size the cooperative one (CI time; the eager path's scaling
- * correctness is test/cluster/scaling.test.ts's), all three at full size or with
- * `SCALE_OUT_ALL_ROWS=1`.
+ * The rows run: at the reduced (CI) size the classic cooperative one (CI time; the eager path's
+ * and the streams protocol's scaling correctness are test/cluster/scaling.test.ts's), all four
+ * at full size or with `SCALE_OUT_ALL_ROWS=1`.
  */
 const RUN_ROWS =
   process.env.RELIABILITY_SIZE === 'full' || process.env.SCALE_OUT_ALL_ROWS === '1'
     ? ROWS
-    : ROWS.filter((r) => r.protocol === 'cooperative');
+    : ROWS.filter((r) => r.protocol === 'cooperative' && r.groupProtocol === 'classic');
 
 describe.each<Row>([...RUN_ROWS])(
-  'scale out 3 → 4 → 3 ($client, $protocol)',
-  ({ client, protocol }) => {
+  'scale out 3 → 4 → 3 ($client, $protocol, $groupProtocol)',
+  ({ client, protocol, groupProtocol }) => {
     it('answers every key soundly while a fourth instance joins and leaves; final values exact', async () => {
       const started = Date.now();
       const ctx = new KafkaTestContext();
@@ -171,13 +174,14 @@ describe.each<Row>([...RUN_ROWS])(
       let activity: TaskActivity | undefined;
       let queries: RoundRobinQueries | undefined;
       const producing = new AbortController();
-      const label = `[scale-out ${client} ${protocol}]`;
+      const label = `[scale-out ${client} ${protocol} ${groupProtocol}]`;
       try {
         const topic = await ctx.createTopic(ctx.topicName('orders'), PARTITIONS);
         cluster = await OrderStatsCluster.start(3, {
           KAFKA_BROKERS: brokers().join(','),
           KAFKA_CLIENT: client,
           REBALANCE_PROTOCOL: protocol,
+          GROUP_PROTOCOL: groupProtocol,
           APPLICATION_ID: ctx.applicationId,
           INPUT_TOPIC: topic,
           NUM_STANDBY_REPLICAS: '0',
@@ -299,6 +303,7 @@ describe.each<Row>([...RUN_ROWS])(
           seed: SEED,
           client,
           protocol,
+          groupProtocol,
           guarantee: 'at_least_once',
           commitIntervalMs: COMMIT_INTERVAL_MS,
           events: EVENTS,
@@ -321,7 +326,8 @@ describe.each<Row>([...RUN_ROWS])(
           startupSeconds,
           wallSeconds: Math.round((Date.now() - started) / 1000),
         };
-        recordFigures(`scale-out-${client.replace(/\W/g, '')}-${protocol}`, figures);
+        const name = groupProtocol === 'streams' ? 'streams' : protocol;
+        recordFigures(`scale-out-${client.replace(/\W/g, '')}-${name}`, figures);
         if (queries.failures.length > 0 || final.mismatches.length > 0) {
           process.stdout.write(`${label} seed ${SEED}:\n${live.outputs()}\n`);
         }
@@ -344,7 +350,7 @@ describe.each<Row>([...RUN_ROWS])(
           expect(phase.answers.wrong).toBe(0);
           expect(phase.answers.other).toBe(0);
         }
-        if (protocol === 'cooperative' && EXPECT_COOPERATIVE) {
+        if (protocol === 'cooperative' && groupProtocol === 'classic' && EXPECT_COOPERATIVE) {
           // Cooperative rebalancing (KIP-429): keys and tasks that keep their owner go on
           // unhindered: none of their keys refused, no processing pause beyond the commit
           // interval (+ the margin above).
