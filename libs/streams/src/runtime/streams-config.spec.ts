@@ -69,6 +69,21 @@ describe('resolveStreamsConfig', () => {
     );
   });
 
+  it('refuses static membership under the streams protocol (not wired yet)', () => {
+    expect(() =>
+      resolveStreamsConfig({
+        ...base,
+        kafkaClient: '@platformatic/kafka',
+        groupProtocol: 'streams',
+        groupInstanceId: 'order-stats-0',
+      }),
+    ).toThrow(
+      new StreamsConfigError(
+        "group.instance.id is not supported with group.protocol 'streams' yet: drop one of them (static membership works on the classic protocol)",
+      ),
+    );
+  });
+
   it('rebalances cooperatively where the client can, eagerly on kafkajs', () => {
     expect(resolveStreamsConfig(base).rebalanceProtocol).toBe('eager');
     const platformatic = { ...base, kafkaClient: '@platformatic/kafka' as const };

@@ -164,7 +164,8 @@ export interface StreamsConfig {
    * broker's `group.streams.*` defaults); `sessionTimeoutMs` and `heartbeatIntervalMs` too (the
    * broker names the heartbeat interval). Every member of a group uses the same protocol: an
    * existing classic group cannot be joined under `streams` (no online migration): switch with
-   * every instance stopped, or under a new application id.
+   * every instance stopped, or under a new application id. Static membership
+   * (`groupInstanceId`) is not wired to this protocol yet: the two together throw.
    */
   groupProtocol?: GroupProtocol;
 }
@@ -253,6 +254,11 @@ export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConf
   if (groupProtocol === 'streams' && kafkaClient !== '@platformatic/kafka') {
     throw new StreamsConfigError(
       "group.protocol 'streams' needs kafkaClient '@platformatic/kafka': kafkajs cannot speak the streams rebalance protocol (KIP-1071)",
+    );
+  }
+  if (groupProtocol === 'streams' && config.groupInstanceId !== undefined) {
+    throw new StreamsConfigError(
+      "group.instance.id is not supported with group.protocol 'streams' yet: drop one of them (static membership works on the classic protocol)",
     );
   }
   const resolved: ResolvedStreamsConfig = {
