@@ -104,6 +104,26 @@ export function describeRecordProducerContract(
       }
       return headers;
     }
+    /**
+     * The group's committed offsets once they equal `expected`, or the last read after 10 s. A
+     * transaction's offsets become visible when its commit marker reaches the group coordinator,
+     * which the transaction coordinator writes after EndTxn has answered; the kafkajs admin reads
+     * without KIP-447's require_stable, so a read right after the commit may still see none.
+     */
+    async function committedOnceEqual(
+      group: string,
+      topics: readonly string[],
+      expected: readonly { topic: string; partition: number; offset: number }[],
+    ) {
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const committed = await admin.fetchCommittedOffsets(group, topics);
+        if (JSON.stringify(committed) === JSON.stringify(expected) || Date.now() > deadline) {
+          return committed;
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
     const contents = (records: readonly FetchedRecord[]) =>
       records.map((r) => [r.offset, r.key?.toString() ?? null, r.value?.toString() ?? null]);
 
@@ -219,10 +239,11 @@ export function describeRecordProducerContract(
       );
       expect(await admin.fetchCommittedOffsets(group, [input])).toEqual([]);
       await producer.commitTransaction();
-      expect(await admin.fetchCommittedOffsets(group, [input])).toEqual([
+      const expected = [
         { topic: input, partition: 0, offset: 7 },
         { topic: input, partition: 1, offset: 3 },
-      ]);
+      ];
+      expect(await committedOnceEqual(group, [input], expected)).toEqual(expected);
 
       await producer.beginTransaction();
       await producer.sendOffsetsToTransaction(
@@ -294,9 +315,8 @@ export function describeRecordProducerContract(
           current,
         );
         await producer.commitTransaction();
-        expect(await admin.fetchCommittedOffsets(group, [input])).toEqual([
-          { topic: input, partition: 0, offset: 5 },
-        ]);
+        const expected = [{ topic: input, partition: 0, offset: 5 }];
+        expect(await committedOnceEqual(group, [input], expected)).toEqual(expected);
       } finally {
         await member.leave();
       }
