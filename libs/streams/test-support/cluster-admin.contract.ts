@@ -293,6 +293,29 @@ export function describeClusterAdminContract(
       await admin.deleteGroups([live]);
     }, 90_000);
 
+    it('describes a stable group with its members, an empty one without, an unknown one as Dead', async () => {
+      const topic = topicName('described');
+      await createTopics([plainTopic(topic, 2)]);
+      const group = groupName('described');
+      const leave = await harness.joinGroup(group, topic);
+      try {
+        const stable = await admin.describeGroup(group);
+        expect(stable.state).toBe('Stable');
+        expect(stable.members).toHaveLength(1);
+        expect(stable.members[0].memberId).toMatch(/.+/);
+        expect(stable.members[0].groupInstanceId).toBeNull();
+        expect(Buffer.isBuffer(stable.members[0].assignmentUserData)).toBe(true);
+      } finally {
+        await leave();
+      }
+      expect(await admin.describeGroup(group)).toEqual({ state: 'Empty', members: [] });
+      expect(await admin.describeGroup(groupName('never'))).toEqual({
+        state: 'Dead',
+        members: [],
+      });
+      await admin.deleteGroups([group]);
+    }, 90_000);
+
     it('throws BrokersUnreachableError when no broker answers', async () => {
       const unreachable = harness.unreachableAdmin('127.0.0.1:1');
       try {

@@ -51,6 +51,26 @@ export interface FetchCommittedOffsetsOptions {
   readonly timeoutMs?: number;
 }
 
+/** One member of a classic consumer group, as DescribeGroups tells it. */
+export interface DescribedGroupMember {
+  readonly memberId: string;
+  /** The member's `group.instance.id` (static membership), or null. */
+  readonly groupInstanceId: string | null;
+  /** The user data of the member's assignment (the consumer protocol's `userData`). */
+  readonly assignmentUserData: Buffer;
+}
+
+/** A classic consumer group, as DescribeGroups tells it. */
+export interface DescribedGroup {
+  /** `Stable`, `PreparingRebalance`, `CompletingRebalance`, `Empty` or `Dead`. */
+  readonly state: string;
+  /**
+   * The members with their assignments: only of a `Stable` group of protocol type `consumer`
+   * (the broker sends assignments of a stable group only); empty otherwise.
+   */
+  readonly members: readonly DescribedGroupMember[];
+}
+
 /** An offset a consumer group committed: the next offset it will read. */
 export interface CommittedOffset {
   readonly topic: string;
@@ -168,6 +188,16 @@ export interface ClusterAdmin {
     topics: readonly string[],
     configNames: readonly string[],
   ): Promise<TopicConfigs[]>;
+
+  /**
+   * Describes a classic consumer group: its state and, while it is stable, each member's
+   * assignment user data (DescribeGroups on the group coordinator). A group the coordinator does
+   * not know is `Dead` with no members.
+   *
+   * @throws BrokersUnreachableError when no broker answers; the client's error otherwise
+   *   (callers that only borrow information from it go on without).
+   */
+  describeGroup(groupId: string): Promise<DescribedGroup>;
 
   /** The consumer groups the cluster knows (of every broker), in no particular order. */
   listGroups(): Promise<ConsumerGroupListing[]>;

@@ -6,6 +6,7 @@ import type {
   ClusterAdmin,
   CommittedOffset,
   ConsumerGroupListing,
+  DescribedGroup,
   FetchCommittedOffsetsOptions,
   NewTopic,
   PartitionOffsets,
@@ -13,7 +14,7 @@ import type {
   TopicMetadata,
 } from '../cluster-admin';
 import { typedConnectionError } from '../cluster-connection';
-import { ConfigResourceTypes } from './kafkajs';
+import { AssignerProtocol, ConfigResourceTypes } from './kafkajs';
 
 /** Kafka errors of a partition whose leadership is moving. */
 const LEADERSHIP_ERRORS = new Set([
@@ -169,6 +170,28 @@ export class KafkajsClusterAdmin implements ClusterAdmin {
         ]),
       ),
     }));
+  }
+
+  /** kafkajs' DescribeGroups (v2) carries no `group.instance.id`: members name none. */
+  async describeGroup(groupId: string): Promise<DescribedGroup> {
+    const { groups } = await this.admin.describeGroups([groupId]).catch((error: unknown) => {
+      throw this.brokers ? typedConnectionError(error, this.brokers) : error;
+    });
+    const group = groups.find((g) => g.groupId === groupId);
+    if (!group) return { state: 'Dead', members: [] };
+    const withAssignments = group.state === 'Stable' && group.protocolType === 'consumer';
+    return {
+      state: group.state,
+      members: withAssignments
+        ? group.members.map((m) => ({
+            memberId: m.memberId,
+            groupInstanceId: null,
+            assignmentUserData:
+              AssignerProtocol.MemberAssignment.decode(m.memberAssignment)?.userData ??
+              Buffer.alloc(0),
+          }))
+        : [],
+    };
   }
 
   async listGroups(): Promise<ConsumerGroupListing[]> {

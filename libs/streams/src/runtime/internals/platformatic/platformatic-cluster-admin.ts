@@ -5,6 +5,7 @@ import type {
   ClusterAdmin,
   CommittedOffset,
   ConsumerGroupListing,
+  DescribedGroup,
   FetchCommittedOffsetsOptions,
   NewTopic,
   PartitionOffsets,
@@ -19,6 +20,7 @@ import {
   typedGroupDeletionError,
   typedTopicError,
 } from './platformatic-cluster-admin-errors';
+import { describeClassicGroup } from './platformatic-describe-group';
 
 /** ListOffsets' timestamps for the log start and the high watermark. */
 const EARLIEST = -2n;
@@ -216,6 +218,12 @@ export class PlatformaticClusterAdmin implements ClusterAdmin {
       topic,
       configs: Object.fromEntries((byTopic.get(topic) ?? []).map((c) => [c.name, c.value ?? null])),
     }));
+  }
+
+  async describeGroup(groupId: string): Promise<DescribedGroup> {
+    return describeClassicGroup(this.admin, groupId).catch((error: unknown) => {
+      throw typedClusterError(error, this.brokers);
+    });
   }
 
   async listGroups(): Promise<ConsumerGroupListing[]> {

@@ -91,6 +91,11 @@ export class StreamsGroupCoordinator {
     return group;
   }
 
+  /** Forgets the coordinator: the next call looks it up again (it moved). */
+  forget(): void {
+    this.coordinator = undefined;
+  }
+
   /** The group coordinator's connection (looked up when unknown). */
   async connection(): Promise<Connection> {
     const coordinator = this.coordinator ?? (await this.find());
