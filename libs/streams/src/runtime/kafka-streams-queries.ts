@@ -38,8 +38,11 @@ export abstract class KafkaStreamsQueries {
    * Which instance holds `key` of `storeName` (active and standbys) and in which partition,
    * from the latest assignment — also while REBALANCING, as Kafka Streams answers (a read
    * routed there while the task moves gets a retriable error, never a wrong answer).
-   * `KeyQueryMetadata.NOT_AVAILABLE` before the first assignment, when no instance runs the
-   * key's task, and once the client stopped.
+   * `KeyQueryMetadata.NOT_AVAILABLE` when no instance runs the key's task, once the client
+   * stopped, and before the first assignment — unless the application's classic group was
+   * stable when this client started: then its host map answers until this client's own
+   * assignment (a restarted instance routes at once instead of waiting for its old member's
+   * session to expire).
    *
    * @throws UnknownStateStoreError for a store the topology does not have.
    */
@@ -49,6 +52,19 @@ export abstract class KafkaStreamsQueries {
     partitioning: KeyPartitioning<K>,
   ): KeyQueryMetadata {
     return this.queries.queryMetadataForKey(storeName, key, partitioning);
+  }
+
+  /**
+   * Which queryable copy of partition `partition` of `storeName` this instance holds now:
+   * `'active'` (an active task, restored), `'standby'` (a standby copy whose lag is known), or
+   * `undefined`. What a router checks before answering as the key's named owner: while a task
+   * restores, or moves here and is still held back (cooperative rebalancing), the metadata
+   * names this instance but no active copy answers yet — a standby copy may.
+   */
+  localCopyOf(storeName: string, partition: number): 'active' | 'standby' | undefined {
+    const copies = this.localView.stores(storeName).filter((c) => c.partition === partition);
+    if (copies.some((c) => c.active)) return 'active';
+    return copies.length > 0 ? 'standby' : undefined;
   }
 
   /**

@@ -32,6 +32,7 @@ import {
 } from './streams-config';
 import { prepareInternalTopics } from './internals/internal-topics';
 import { LocalTaskView } from './internals/local-task-view';
+import { lastStableAssignment } from './internals/last-stable-assignment';
 import { sumTaskMetrics } from './internals/task-metrics';
 import type { ClientMetrics } from './client-metrics';
 import { changelogEndOffsetSums } from './internals/task-offset-sums';
@@ -189,6 +190,8 @@ export class KafkaStreams extends KafkaStreamsQueries {
         (t) => this.resolveTopic(t),
       );
       await this.subscription.refreshLocalOffsetSums();
+      // Route queries by the group's current host map until this client's own first assignment.
+      this.queries.borrow(await lastStableAssignment(this.admin, this.config, this.logger));
       this.startThread();
       await this.thread!.start();
       // Removes task directories no longer assigned here after state.cleanup.delay.ms.

@@ -49,6 +49,14 @@ export class ClientQueries {
     this.metadata.update(info);
   }
 
+  /**
+   * Takes the group's current host map (read before this client's first assignment) when there
+   * is one: queries route by it until this client's own assignment replaces it.
+   */
+  borrow(info: AssignmentInfo | undefined): void {
+    if (info) this.metadata.update(info);
+  }
+
   /** See `KafkaStreams.store`. */
   store<T>(params: StoreQueryParameters<T>): T {
     this.provider.storeSet(params);
