@@ -81,6 +81,17 @@ export class FakeKafkaStreams {
     return this.metadata;
   }
 
+  /**
+   * The copy this instance holds of every partition (`localCopyOf`): active by default (a test
+   * that names this instance the owner means it runs the task); set it for a restoring or
+   * moving task.
+   */
+  localCopy: 'active' | 'standby' | undefined = 'active';
+
+  localCopyOf(): 'active' | 'standby' | undefined {
+    return this.localCopy;
+  }
+
   metadataForAllStreamsClients(): StreamsMetadata[] {
     return this.instances;
   }

@@ -14,6 +14,7 @@ import {
   type HostInfo,
   KeyQueryMetadata,
   SerializationError,
+  StateStoreMigratedError,
   StateStoreNotAvailableError,
   UnknownStateStoreError,
 } from '@nest-streams/streams';
@@ -144,6 +145,7 @@ describe.each(['express', 'fastify'] as const)('StoreRoutingInterceptor on %s', 
     ];
     fake.lags = new Map();
     fake.keyValueCopies = [];
+    fake.localCopy = 'active';
   });
 
   it('runs the handler here when this instance owns the key, never calling the forwarder', async () => {
@@ -259,6 +261,61 @@ describe.each(['express', 'fastify'] as const)('StoreRoutingInterceptor on %s', 
     const answer = await call(base, '/stats/read/u1');
     expect(answer.status).toBe(503);
     expect(answer.headers['retry-after']).toBe('3');
+  });
+
+  it('answers from its standby copy when it is the named owner but the task still moves here', async () => {
+    // Cooperative rebalancing: the metadata names this instance, which holds the task as a
+    // standby until the old owner gives it up.
+    const p = partitionOf('u1');
+    fake.owns(SELF, [], p);
+    fake.localCopy = 'standby';
+    fake.keyValueCopies = [{ partition: p, active: false, lag: 5, values: { u1: 6 } }];
+    const answer = await call(base, '/stats/read/u1');
+    expect(answer.status).toBe(200);
+    expect(answer.json).toEqual({ userId: 'u1', value: 6 });
+    expect(answer.headers['x-stale']).toBe('true');
+    expect(answer.headers['x-lag']).toBe('5');
+    expect(answer.headers['x-served-by']).toBe(SELF);
+    expect(forward).not.toHaveBeenCalled();
+  });
+
+  it('forwards to a standby when it is the named owner without any copy (restarted, restoring)', async () => {
+    fake.owns(SELF, [standby.endpoint]);
+    fake.localCopy = undefined;
+    standby.headers = { 'x-stale': 'true', 'x-lag': '9' };
+    const answer = await call(base, '/stats/stale/u1');
+    expect(answer.status).toBe(200);
+    expect(answer.json).toEqual({ from: 'standby' });
+    expect(answer.headers['x-served-by']).toBe(standby.endpoint);
+    expect(answer.headers['x-stale']).toBe('true');
+    expect(standby.seen).toHaveLength(1);
+    expect(standby.seen[0].headers['x-streams-standby-read']).toBe('true');
+    expect(handled).toEqual([]);
+  });
+
+  it('without stale reads, the named owner without an active copy runs the handler (503 from the store)', async () => {
+    const p = partitionOf('u1');
+    fake.owns(SELF, [standby.endpoint], p);
+    fake.localCopy = 'standby';
+    failWith = new StateStoreMigratedError('no active copy of partition 1 here: rediscover');
+    const answer = await call(base, '/stats/u1');
+    expect(answer.status).toBe(503);
+    expect(answer.headers['retry-after']).toBe('3');
+    expect(handled).toEqual(['u1']);
+    expect(standby.seen).toHaveLength(0);
+  });
+
+  it('a forwarded request to the named owner without an active copy is not forwarded on', async () => {
+    const p = partitionOf('u1');
+    fake.owns(SELF, [standby.endpoint], p);
+    fake.localCopy = undefined;
+    fake.keyValueCopies = [];
+    const answer = await call(base, '/stats/read/u1', {
+      headers: app.get(HopAuthenticator).sign(owner.endpoint, false, 'GET', '/stats/read/u1'),
+    });
+    expect(answer.status).toBe(503);
+    expect(forward).not.toHaveBeenCalled();
+    expect(standby.seen).toHaveLength(0);
   });
 
   it('does not mark an answer stale when the active copy answered it after all', async () => {

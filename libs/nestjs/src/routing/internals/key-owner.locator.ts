@@ -9,6 +9,8 @@ export interface KeyLocation {
   readonly self: HostInfo | undefined;
   /** Every instance in the current metadata. */
   readonly clusterHosts: readonly HostInfo[];
+  /** Which copy of the key's partition this instance holds, when it has an `application.server`. */
+  readonly localCopy?: 'active' | 'standby' | 'none';
 }
 
 /**
@@ -33,7 +35,11 @@ export class KeyOwnerLocator {
   locate<K>(store: string, key: K, keySerde?: Serde<K>): KeyLocation {
     const serde = keySerde ?? this.keySerdeOf<K>(store);
     const metadata = this.host.streams.queryMetadataForKey(store, key, serde);
-    return { metadata, self: this.settings.self, clusterHosts: this.clusterHosts() };
+    const self = this.settings.self;
+    const location = { metadata, self, clusterHosts: this.clusterHosts() };
+    if (self === undefined || !metadata.available) return location;
+    const localCopy = this.host.streams.localCopyOf(store, metadata.partition) ?? 'none';
+    return { ...location, localCopy };
   }
 
   /** Every instance (`application.server`) in the current metadata. */

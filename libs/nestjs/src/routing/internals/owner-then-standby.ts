@@ -24,7 +24,9 @@ export interface FallbackOptions {
  * owner's active copy answers (here, or forwarded to the owner found in the cluster metadata);
  * when the owner is unreachable (`read` answers {@link Unreachable}) and stale reads are
  * allowed, a standby copy answers: this instance's, else another instance's standby (never
- * the owner again). Every target comes from the metadata (see `decideRoute`).
+ * the owner again). The same when the metadata names this instance the owner but it holds no
+ * active copy yet (`localCopy`: restoring, or a task held back while it moves here). Every
+ * target comes from the metadata (see `decideRoute`).
  *
  * @throws StateStoreNotAvailableError (retriable) when no instance is the confirmed owner, the
  *   request was forwarded to an instance that no longer owns the key, or no standby can answer;
@@ -37,8 +39,14 @@ export async function ownerThenStandby<R>(
 ): Promise<R> {
   const decision = decideRoute(input);
   const exclude: HostInfo[] = [];
-  if (decision.action === 'local') return answered(await read({ local: true, standby: false }));
-  if (decision.action === 'unavailable') {
+  if (decision.action === 'local') {
+    if (!ownerNotActiveHere(input, options)) {
+      return answered(await read({ local: true, standby: false }));
+    }
+    // Named the owner, but no active copy here (restoring, or held back while it moves here):
+    // a standby copy answers, as when an owner elsewhere cannot.
+    if (input.self) exclude.push(input.self);
+  } else if (decision.action === 'unavailable') {
     if (!(options.standbyRead && options.allowStale)) {
       throw new StateStoreNotAvailableError(decision.reason);
     }
@@ -58,6 +66,19 @@ export async function ownerThenStandby<R>(
   if (!isUnreachable(answer)) return answer;
   throw new StateStoreNotAvailableError(
     `owner and standby unreachable: ${answer.unreachable.message}`,
+  );
+}
+
+/**
+ * Whether this instance is the named owner without an active copy, and a standby may answer
+ * instead: stale reads allowed, and the request came here directly (a forwarded one answers
+ * 503, and its sender falls back to a standby itself).
+ */
+function ownerNotActiveHere(input: RouteInput, options: FallbackOptions): boolean {
+  return (
+    options.allowStale &&
+    input.forwardedFrom === undefined &&
+    (input.localCopy === 'standby' || input.localCopy === 'none')
   );
 }
 

@@ -22,6 +22,11 @@ export interface RouteInput {
   readonly clusterHosts: readonly HostInfo[];
   /** The hop header's value when the request was forwarded to us already. */
   readonly forwardedFrom: string | undefined;
+  /**
+   * Which queryable copy of the key's partition this instance holds (`KafkaStreams.localCopyOf`;
+   * `'none'`: neither); undefined when not known (the metadata is then trusted).
+   */
+  readonly localCopy?: 'active' | 'standby' | 'none';
 }
 
 /**
@@ -61,19 +66,21 @@ export function decideRoute({
 }
 
 /**
- * Picks a standby copy for a key whose owner cannot answer: this instance when it holds one,
- * else (for a request not forwarded yet) the first standby in the current metadata other
+ * Picks a standby copy for a key whose owner cannot answer: this instance when it holds one
+ * (listed in the metadata, or found locally), else (for a request not forwarded yet) the first standby in the current metadata other
  * than `exclude`.
  */
 export function decideStandby(
-  { metadata, self, clusterHosts, forwardedFrom }: RouteInput,
+  { metadata, self, clusterHosts, forwardedFrom, localCopy }: RouteInput,
   exclude: readonly HostInfo[] = [],
 ): StandbyDecision {
   if (!metadata.available) {
     return { action: 'unavailable', reason: 'no instance holds the key (rebalancing)' };
   }
   const standbys = metadata.standbyHosts.filter((h) => clusterHosts.some((c) => c.equals(h)));
-  if (self !== undefined && standbys.some((h) => h.equals(self)))
+  // A copy held here that the metadata does not list: a task moving here under cooperative
+  // rebalancing is held as a standby until its old owner gives it up.
+  if (self !== undefined && (localCopy === 'standby' || standbys.some((h) => h.equals(self))))
     return { action: 'local-standby' };
   if (forwardedFrom !== undefined) {
     return { action: 'unavailable', reason: 'this instance holds no standby copy of the key' };
