@@ -10,7 +10,11 @@ const { spawnSync } = require('node:child_process');
 const { join } = require('node:path');
 
 /** The subset: every suite here passes on the streams protocol (but the test below). */
-const SUITES = ['test/cluster/multi-instance.test.ts', 'test/cluster/scaling.test.ts'];
+const SUITES = [
+  'test/cluster/multi-instance.test.ts',
+  'test/cluster/scaling.test.ts',
+  'test/cluster/static-membership.test.ts',
+];
 
 /**
  * Left out: warm-ups are the client's assignor's under the classic protocol (its

@@ -69,19 +69,15 @@ describe('resolveStreamsConfig', () => {
     );
   });
 
-  it('refuses static membership under the streams protocol (not wired yet)', () => {
-    expect(() =>
-      resolveStreamsConfig({
-        ...base,
-        kafkaClient: '@platformatic/kafka',
-        groupProtocol: 'streams',
-        groupInstanceId: 'order-stats-0',
-      }),
-    ).toThrow(
-      new StreamsConfigError(
-        "group.instance.id is not supported with group.protocol 'streams' yet: drop one of them (static membership works on the classic protocol)",
-      ),
-    );
+  it('takes static membership under the streams protocol too', () => {
+    const resolved = resolveStreamsConfig({
+      ...base,
+      kafkaClient: '@platformatic/kafka',
+      groupProtocol: 'streams',
+      groupInstanceId: 'order-stats-0',
+    });
+    expect(resolved.groupInstanceId).toBe('order-stats-0');
+    expect(resolved.groupProtocol).toBe('streams');
   });
 
   it('rebalances cooperatively where the client can, eagerly on kafkajs', () => {

@@ -165,7 +165,9 @@ export interface StreamsConfig {
    * broker names the heartbeat interval). Every member of a group uses the same protocol: an
    * existing classic group cannot be joined under `streams` (no online migration): switch with
    * every instance stopped, or under a new application id. Static membership
-   * (`groupInstanceId`) is not wired to this protocol yet: the two together throw.
+   * (`groupInstanceId`) works under `streams` from Kafka 4.4: a static member leaves with
+   * epoch -2 and keeps its tasks for the group's `streams.session.timeout.ms` (not
+   * `sessionTimeoutMs`). Brokers before 4.4 do not support it under this protocol.
    */
   groupProtocol?: GroupProtocol;
 }
@@ -254,11 +256,6 @@ export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConf
   if (groupProtocol === 'streams' && kafkaClient !== '@platformatic/kafka') {
     throw new StreamsConfigError(
       "group.protocol 'streams' needs kafkaClient '@platformatic/kafka': kafkajs cannot speak the streams rebalance protocol (KIP-1071)",
-    );
-  }
-  if (groupProtocol === 'streams' && config.groupInstanceId !== undefined) {
-    throw new StreamsConfigError(
-      "group.instance.id is not supported with group.protocol 'streams' yet: drop one of them (static membership works on the classic protocol)",
     );
   }
   const resolved: ResolvedStreamsConfig = {

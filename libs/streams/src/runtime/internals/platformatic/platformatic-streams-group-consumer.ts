@@ -143,7 +143,8 @@ export class PlatformaticStreamsGroupConsumer implements GroupConsumer {
         clientTags: self.queryEndpoint
           ? [{ key: QUERY_ENDPOINT_TAG, value: self.queryEndpoint }]
           : [],
-        instanceId: null,
+        // Static membership (KIP-1071 in Kafka 4.4): leaves with epoch -2, keeping the tasks.
+        instanceId: options.groupInstanceId ?? null,
         rebalanceTimeoutMs: options.rebalanceTimeoutMs,
         heartbeatIntervalMs: options.heartbeatIntervalMs,
       },
@@ -202,7 +203,7 @@ export class PlatformaticStreamsGroupConsumer implements GroupConsumer {
           this.groupId,
           member.memberEpoch,
           member.memberId,
-          null,
+          this.options.groupInstanceId ?? null,
           offsetCommitTopics(offsets),
           (e: Error | null) => (e ? reject(e) : resolve()),
         ),
@@ -221,7 +222,7 @@ export class PlatformaticStreamsGroupConsumer implements GroupConsumer {
           groupId: this.groupId,
           memberId: member.memberId,
           generationId: current.epoch,
-          groupInstanceId: null,
+          groupInstanceId: this.options.groupInstanceId ?? null,
         }
       : undefined;
   }
