@@ -33,6 +33,7 @@ import {
 import { prepareInternalTopics } from './internals/internal-topics';
 import { LocalTaskView } from './internals/local-task-view';
 import { lastStableAssignment } from './internals/last-stable-assignment';
+import { keepsTasks } from './internals/assignment-tasks';
 import { sumTaskMetrics } from './internals/task-metrics';
 import type { ClientMetrics } from './client-metrics';
 import { changelogEndOffsetSums } from './internals/task-offset-sums';
@@ -281,8 +282,10 @@ export class KafkaStreams extends KafkaStreamsQueries {
           );
           if (warning && !this.warnedNoApplicationServer) this.logger.warn(warning);
           this.warnedNoApplicationServer ||= warning !== undefined;
+          // A new host map for the tasks it runs (streams protocol) is no rebalance.
+          const kept = this.state === 'RUNNING' && keepsTasks(info, this.localView.taskIds());
+          if (!kept) this.setState(KafkaStreamsState.REBALANCING);
           this.localView.assigned(info.warmup);
-          this.setState(KafkaStreamsState.REBALANCING);
         },
         onRunning: () => {
           this.unreachableSince = undefined;

@@ -76,3 +76,18 @@ export function handoverPending(info: AssignmentInfo): boolean {
   const mine = info.hosts.find((h) => h.processId === info.processId);
   return mine?.active.some((id) => !info.active.includes(id)) ?? false;
 }
+
+/**
+ * Whether an assignment gives this client exactly the tasks it holds (active, and standby with
+ * its warm-ups): a new host map only. The streams protocol (KIP-1071) sends one when another
+ * member's endpoint changes, e.g. a static member restarted under a new member id; the client
+ * then stays RUNNING, as Kafka Streams does.
+ */
+export function keepsTasks(
+  info: Pick<AssignmentInfo, 'active' | 'standby'>,
+  held: { readonly active: readonly string[]; readonly standby: readonly string[] },
+): boolean {
+  const same = (a: readonly string[], b: readonly string[]) =>
+    a.length === b.length && [...a].sort().join() === [...b].sort().join();
+  return same(info.active, held.active) && same(info.standby, held.standby);
+}
