@@ -188,48 +188,54 @@ describe('static membership (KIP-345) on @platformatic/kafka', () => {
     expect(figures.restoredAfterRestart).toBe(0);
   });
 
-  classicOnly('the same restart of dynamic members (no ids) rebalances: the other leaves RUNNING', async () => {
-    const figures = await restartB('dynamic', false);
-    process.stdout.write(`[static-membership] dynamic members: ${JSON.stringify(figures)}\n`);
-    // B left the group on close: the broker rebalanced without it, then again when it came back.
-    expect(figures.membersWhileAway.at(-1)).toBe(1);
-    expect(figures.otherTransitions.filter((s) => s === 'REBALANCING').length).toBeGreaterThan(0);
-    expect(figures.otherTransitions.at(-1)).toBe('RUNNING');
-  });
+  classicOnly(
+    'the same restart of dynamic members (no ids) rebalances: the other leaves RUNNING',
+    async () => {
+      const figures = await restartB('dynamic', false);
+      process.stdout.write(`[static-membership] dynamic members: ${JSON.stringify(figures)}\n`);
+      // B left the group on close: the broker rebalanced without it, then again when it came back.
+      expect(figures.membersWhileAway.at(-1)).toBe(1);
+      expect(figures.otherTransitions.filter((s) => s === 'REBALANCING').length).toBeGreaterThan(0);
+      expect(figures.otherTransitions.at(-1)).toBe('RUNNING');
+    },
+  );
 
-  classicOnly('two processes with one id: the broker fences the older, which stops in ERROR; the newer holds the tasks', async () => {
-    const label = 'fenced';
-    const appId = `${ctx.applicationId}-${label}`;
-    const input = await ctx.createTopic(ctx.topicName(label), PARTITIONS);
-    const env = {
-      APPLICATION_ID: appId,
-      INPUT_TOPIC: input,
-      KAFKA_BROKERS: brokers().join(','),
-      SESSION_TIMEOUT_MS: String(SESSION_TIMEOUT_MS),
-      GROUP_INSTANCE_ID: `${label}-same`,
-    };
-    const first = events(1000);
-    await produce(input, first);
-    const older = await start({ ...env, STATE_DIR: stateDir() });
-    await waitFor(async () => (await committed(input, appId)) === first.length, 90_000, 'first');
-    await untilRunning([older], 'the older RUNNING');
-    const newer = await start({ ...env, STATE_DIR: stateDir() });
-    await waitFor(
-      async () => (await older.state()).state === 'ERROR',
-      60_000,
-      'the older process fenced',
-      { context: () => older.output.slice(-3000) },
-    );
-    expect(older.output).toContain('FENCED_INSTANCE_ID');
-    const second = events(500, 1000);
-    await produce(input, second);
-    const total = first.length + second.length;
-    await waitFor(async () => (await committed(input, appId)) === total, 90_000, 'second');
-    const [state] = await untilRunning([newer], 'the newer RUNNING');
-    expect(state.active.sort()).toEqual(['0_0', '0_1', '0_2', '0_3']);
-    expect(await values([newer])).toEqual(truthOf([...first, ...second]));
-    // The newer process never rebalanced: it took the assignment the older held.
-    expect(state.transitions.map((t) => t.state)).toEqual(['REBALANCING', 'RUNNING']);
-    expect(await members(appId)).toBe(1);
-  });
+  classicOnly(
+    'two processes with one id: the broker fences the older, which stops in ERROR; the newer holds the tasks',
+    async () => {
+      const label = 'fenced';
+      const appId = `${ctx.applicationId}-${label}`;
+      const input = await ctx.createTopic(ctx.topicName(label), PARTITIONS);
+      const env = {
+        APPLICATION_ID: appId,
+        INPUT_TOPIC: input,
+        KAFKA_BROKERS: brokers().join(','),
+        SESSION_TIMEOUT_MS: String(SESSION_TIMEOUT_MS),
+        GROUP_INSTANCE_ID: `${label}-same`,
+      };
+      const first = events(1000);
+      await produce(input, first);
+      const older = await start({ ...env, STATE_DIR: stateDir() });
+      await waitFor(async () => (await committed(input, appId)) === first.length, 90_000, 'first');
+      await untilRunning([older], 'the older RUNNING');
+      const newer = await start({ ...env, STATE_DIR: stateDir() });
+      await waitFor(
+        async () => (await older.state()).state === 'ERROR',
+        60_000,
+        'the older process fenced',
+        { context: () => older.output.slice(-3000) },
+      );
+      expect(older.output).toContain('FENCED_INSTANCE_ID');
+      const second = events(500, 1000);
+      await produce(input, second);
+      const total = first.length + second.length;
+      await waitFor(async () => (await committed(input, appId)) === total, 90_000, 'second');
+      const [state] = await untilRunning([newer], 'the newer RUNNING');
+      expect(state.active.sort()).toEqual(['0_0', '0_1', '0_2', '0_3']);
+      expect(await values([newer])).toEqual(truthOf([...first, ...second]));
+      // The newer process never rebalanced: it took the assignment the older held.
+      expect(state.transitions.map((t) => t.state)).toEqual(['REBALANCING', 'RUNNING']);
+      expect(await members(appId)).toBe(1);
+    },
+  );
 });
