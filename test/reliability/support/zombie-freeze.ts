@@ -83,7 +83,10 @@ export async function freezeZombie(
     }
     if (open.length > 0 === (options.moment === 'inside-transaction')) {
       const tasksMovedAfterMs = await waitTasksMoved(cluster, seat, frozenAt, options);
-      await sleep(frozenAt + options.minFrozenMs - Date.now());
+      // Timers run on a monotonic clock and may end a millisecond before Date.now() says so.
+      while (Date.now() < frozenAt + options.minFrozenMs) {
+        await sleep(frozenAt + options.minFrozenMs - Date.now() + 1);
+      }
       const outputMark = seat.instance.output.length;
       options.beforeResume?.();
       cluster.resume(seat.index);
