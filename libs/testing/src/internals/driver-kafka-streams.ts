@@ -127,6 +127,12 @@ export class DriverKafkaStreams extends KafkaStreams {
     return new KeyQueryMetadata(this.hostInfo(), [], 0);
   }
 
+  /** The driver's stores are this instance's active copies, once running (partition 0). */
+  override localCopyOf(storeName: string, partition: number): 'active' | 'standby' | undefined {
+    const held = this.running() && partition === 0 && this.driverCopies(storeName).length > 0;
+    return held ? 'active' : undefined;
+  }
+
   override metadataForAllStreamsClients(): StreamsMetadata[] {
     const self = this.localMetadata();
     return self ? [self] : [];
