@@ -74,7 +74,11 @@ describe('KafkaStreams runtime against the real broker', () => {
     const states: string[] = [];
     const streams = new KafkaStreams(statsTopology(input), config, { logger: quiet });
     streams.onStateChange((s) => states.push(s));
+    // The store's partitions are known once start() prepared the topics.
+    expect(streams.storePartitionCount('stats-store')).toBeUndefined();
     await streams.start();
+    expect(streams.storePartitionCount('stats-store')).toBe(3);
+    expect(streams.storePartitionCount('no-such-store')).toBeUndefined();
     await waitFor(
       () => streams.metrics().processed === events.length,
       60_000,

@@ -96,6 +96,13 @@ export class FakeKafkaStreams {
     return this.instances;
   }
 
+  /** What `storePartitionCount` answers for every store: not known unless a test sets it. */
+  storePartitions: number | undefined = undefined;
+
+  storePartitionCount(): number | undefined {
+    return this.storePartitions;
+  }
+
   streamsMetadataForStore(store: string): StreamsMetadata[] {
     return this.instances.filter(
       (m) => m.stateStoreNames.includes(store) || m.standbyStateStoreNames.includes(store),

@@ -231,6 +231,30 @@ describe('InteractiveQueryService', () => {
       expect(result.complete).toBe(false);
     });
 
+    it("reports partitions the metadata does not name at all, by the store's partition count", async () => {
+      // A host map without C's tasks at all (as while the group rebalances): without the count,
+      // the answer would be A's and B's partitions, marked complete.
+      local.instances = local.instances.filter((m) => m.hostInfo.toString() !== C);
+      local.instances = local.instances.map((m) =>
+        m.hostInfo.toString() === B
+          ? instance(B, { active: ['0_2', '0_3'], queryEndpoint: query(B) })
+          : m,
+      );
+      local.storePartitions = 6;
+      const result = await service.all<string, number>('stats-store');
+      expect(result.entries.map((e) => e.key)).toEqual(['a', 'b', 'd', 'e']);
+      expect(result.complete).toBe(false);
+      expect(result.failures).toEqual([
+        expect.objectContaining({
+          instance: 'none',
+          partitions: [4, 5],
+          code: 'STORE_NOT_AVAILABLE',
+          retriable: true,
+        }),
+      ]);
+      expect(result.servedBy).toEqual([A, B]);
+    });
+
     it('throws a retriable error when no instance runs the store', async () => {
       local.instances = [];
       await expect(service.all('stats-store')).rejects.toBeInstanceOf(StateStoreNotAvailableError);

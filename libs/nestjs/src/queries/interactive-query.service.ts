@@ -288,6 +288,7 @@ export class InteractiveQueryService {
       this.settings.self,
       this.settings.servedBy,
       this.streams.metadataForAllStreamsClients(),
+      this.streams.storePartitionCount(store),
     );
 
     const entries: KeyValue<K, V>[] = [];

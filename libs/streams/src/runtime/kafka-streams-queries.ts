@@ -68,6 +68,18 @@ export abstract class KafkaStreamsQueries {
   }
 
   /**
+   * How many partitions `storeName` has: its sub-topology's task count (the largest partition
+   * count of its source topics), known once `start()` prepared the topics; `undefined` before,
+   * and for a store the topology does not have. What a scatter-gather query checks its answers
+   * against: a partition the metadata names no instance for is missing, not empty (while the
+   * group rebalances, or under the streams protocol before every member reported its
+   * endpoint, the host map may not list every task).
+   */
+  storePartitionCount(storeName: string): number | undefined {
+    return this.queries.storePartitionCount(storeName);
+  }
+
+  /**
    * Interactive query API v2: answers `request` from this instance's copies, per partition,
    * with failures as data (NOT_ACTIVE, NOT_UP_TO_BOUND, NOT_PRESENT, DOES_NOT_EXIST,
    * STORE_EXCEPTION, UNKNOWN_QUERY_TYPE) and each copy's position for read-your-writes.

@@ -24,7 +24,10 @@ export interface ScatterAsk {
 /**
  * Whom a scatter-gather query of `store` asks: every instance running partitions of the
  * store's sub-topology actively, each for those partitions; partitions no instance runs
- * actively are reported as failures up front. Without an `application.server` (a single
+ * actively are reported as failures up front: every partition below `partitionCount` (the
+ * store's, from the engine) that no instance's active tasks name, so a host map missing a task
+ * makes the answer incomplete rather than silently short. Without the count (not known yet),
+ * the partitions the metadata names at all. Without an `application.server` (a single
  * instance) this instance answers for all.
  *
  * @throws StateStoreNotAvailableError (retriable) when no instance runs the store at all.
@@ -35,6 +38,7 @@ export function planScatter(
   self: HostInfo | undefined,
   servedBy: string,
   instances: readonly StreamsMetadata[],
+  partitionCount: number | undefined,
 ): { asks: ScatterAsk[]; failures: InstanceQueryFailure[] } {
   if (self === undefined) {
     return {
@@ -46,7 +50,7 @@ export function planScatter(
   const partitionsOf = (tasks: readonly string[]) =>
     tasks.filter((t) => t.startsWith(prefix)).map((t) => Number(t.slice(prefix.length)));
   const asks: ScatterAsk[] = [];
-  const known = new Set<number>();
+  const known = new Set<number>(Array.from({ length: partitionCount ?? 0 }, (_, p) => p));
   const covered = new Set<number>();
   for (const instance of instances) {
     for (const p of partitionsOf(instance.standbyTasks)) known.add(p);

@@ -101,7 +101,8 @@ export class ClientQueries {
     return state === KafkaStreamsState.RUNNING || state === KafkaStreamsState.REBALANCING;
   }
 
-  private storePartitionCount(storeName: string): number | undefined {
+  /** See `KafkaStreams.storePartitionCount`. */
+  storePartitionCount(storeName: string): number | undefined {
     const sub = this.client.topology.subtopologyOf(storeName);
     if (!sub) return undefined;
     const counts = sub.sourceTopics.map(
