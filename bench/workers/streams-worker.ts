@@ -145,7 +145,7 @@ async function main(): Promise<void> {
     mode === 'windowed'
       ? await dumpWindowed(streams, args['dump-file'])
       : await dumpAggregate(streams, args['dump-file']);
-  const processed = streams.metrics().processed;
+  const { processed, commits, commitTimeMs } = streams.metrics();
   await streams.close();
   await admin.disconnect();
   emitResult({
@@ -155,6 +155,8 @@ async function main(): Promise<void> {
     storeEntries: entries,
     details: {
       processed,
+      commits,
+      commitSeconds: Number((commitTimeMs / 1000).toFixed(3)),
       restored,
       runningSeconds,
       restoredAtRunning,

@@ -36,6 +36,7 @@ interface RunResult {
   readonly restarts: number;
   readonly tally: QueryTally;
   readonly availability: number;
+  readonly answered: number;
   readonly failures: string[];
   readonly wallSeconds: number;
   /** Recoveries the instances logged: tasks migrated (fenced), commits refused by a rebalance. */
@@ -121,6 +122,7 @@ async function crashLoop(settings: RunSettings): Promise<RunResult> {
       restarts: driver.restarts,
       tally: checker.tally,
       availability: checker.availability,
+      answered: checker.answered,
       failures: checker.failures,
       wallSeconds: Math.round((Date.now() - started) / 100) / 10,
       recoveries: {
@@ -163,6 +165,7 @@ function figuresOf(result: RunResult, settings: RunSettings): Record<string, unk
     finalMismatches: result.final.mismatches.length,
     answers: result.tally,
     availability: Number(result.availability.toFixed(4)),
+    answered: Number(result.answered.toFixed(4)),
     recoveries: result.recoveries,
     wallSeconds: result.wallSeconds,
   };

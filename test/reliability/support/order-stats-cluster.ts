@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { freePort } from '../../../tools/kafka/free-port';
 import { OrderStatsInstance } from '../../../tools/instances/order-stats-instance';
 import { readyAndRunning } from '../../support/health';
-import { streamsClient } from '../../support/streams-client';
+import { streamsClient, streamsGroupProtocol } from '../../support/streams-client';
+import { setStreamsGroupConfigs } from '../../support/streams-group-configs';
 
 /** One seat of the cluster: a fixed address and state dir, and the process currently in it. */
 export interface ClusterSeat {
@@ -59,8 +60,12 @@ export class OrderStatsCluster {
     env: Record<string, string>,
     seatEnv?: (index: number) => Record<string, string>,
   ): Promise<OrderStatsCluster> {
-    // The client under test (NEST_STREAMS_CLIENT), unless the test names one.
-    const cluster = new OrderStatsCluster([], { KAFKA_CLIENT: streamsClient(), ...env }, seatEnv);
+    // The client and group protocol under test (NEST_STREAMS_CLIENT, NEST_STREAMS_GROUP_PROTOCOL),
+    // unless the test names them.
+    const suite = { KAFKA_CLIENT: streamsClient(), GROUP_PROTOCOL: streamsGroupProtocol() };
+    const merged = { ...suite, ...env };
+    if (merged.GROUP_PROTOCOL === 'streams') await configureStreamsGroup(merged);
+    const cluster = new OrderStatsCluster([], merged, seatEnv);
     const launched = await Promise.allSettled(
       Array.from({ length: size }, (_, index) => cluster.launch(index)),
     );
@@ -320,4 +325,20 @@ function quiet(output: string): string {
     .filter((line) => !line.includes('Health Check has failed') && !line.includes('Heartbeat('))
     .join('\n')
     .slice(-6000);
+}
+
+/**
+ * Under the streams protocol the broker assigns from the group's configs, not the instances':
+ * the standbys (`NUM_STANDBY_REPLICAS`) and, for static members, how long a member that left
+ * keeps its tasks (`SESSION_TIMEOUT_MS`), as an operator sets them with `kafka-configs
+ * --entity-type groups` before the first instance starts (see docs/deployment.md).
+ */
+async function configureStreamsGroup(env: Record<string, string>): Promise<void> {
+  const configs: Record<string, string> = {};
+  if (env.NUM_STANDBY_REPLICAS && env.NUM_STANDBY_REPLICAS !== '0') {
+    configs['streams.num.standby.replicas'] = env.NUM_STANDBY_REPLICAS;
+  }
+  if (env.SESSION_TIMEOUT_MS) configs['streams.session.timeout.ms'] = env.SESSION_TIMEOUT_MS;
+  if (Object.keys(configs).length === 0) return;
+  await setStreamsGroupConfigs(env.KAFKA_BROKERS.split(','), env.APPLICATION_ID, configs);
 }

@@ -125,6 +125,18 @@ export class QueryChecker {
     return keyAnswers === 0 ? 0 : (activeOk + staleOk) / keyAnswers;
   }
 
+  /**
+   * Share of single-key answers that were not refused: a 200, or a checked 404 (a user without
+   * committed events, which is the right answer). {@link availability} counts those 404s
+   * against the run; early in a run, when many users have no event yet, they are most of the
+   * difference between the two.
+   */
+  get answered(): number {
+    const { keyAnswers, activeOk, staleOk, activeNotFound, staleNotFound } = this.tally;
+    const right = activeOk + staleOk + activeNotFound + staleNotFound;
+    return keyAnswers === 0 ? 0 : right / keyAnswers;
+  }
+
   start(): void {
     this.workers = Array.from({ length: this.options.concurrency }, () => this.work());
   }
