@@ -117,6 +117,14 @@ export async function runStreamComparison(
               (gcSeconds >= 0 ? `, GC ${((100 * gcSeconds) / cpuSeconds).toFixed(0)}%` : ''),
           );
         }
+        // Commits and the share of the run they took (the thread processes nothing meanwhile).
+        const commits = Number(parsed?.details.commits);
+        const commitSeconds = Number(parsed?.details.commitSeconds);
+        const seconds = row.result?.seconds ?? 0;
+        if (commits > 0 && commitSeconds >= 0 && seconds > 0) {
+          const share = ((100 * commitSeconds) / seconds).toFixed(0);
+          notes.push(`${commits} commits, ${share}% of the time`);
+        }
         const noted = notes.length > 0 && !row.failure ? { ...row, note: notes.join('; ') } : row;
         measured.set(name, [...(measured.get(name) ?? []), noted]);
         if (written !== undefined && rounds === 1) changelogRecords[row.system] = written;
