@@ -162,7 +162,8 @@ export interface StreamsConfig {
    * `streams.session.timeout.ms`, `streams.heartbeat.interval.ms`,
    * `streams.initial.rebalance.delay.ms`, set with `kafka-configs --entity-type groups`, or the
    * broker's `group.streams.*` defaults); `sessionTimeoutMs` and `heartbeatIntervalMs` too (the
-   * broker names the heartbeat interval). Every member of a group uses the same protocol: an
+   * broker names the heartbeat interval). A `numStandbyReplicas` above 0 logs a warning naming
+   * the group config to set. Every member of a group uses the same protocol: an
    * existing classic group cannot be joined under `streams` (no online migration): switch with
    * every instance stopped, or under a new application id. Static membership
    * (`groupInstanceId`) works under `streams` from Kafka 4.4: a static member leaves with

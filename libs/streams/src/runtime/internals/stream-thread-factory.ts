@@ -14,6 +14,7 @@ import { StandbyTaskManager } from './standby-task-manager';
 import { StreamThread, type StreamThreadListener } from './stream-thread';
 import { streamsGroupSpec } from './streams-group-spec';
 import type { ResolvedStreamsConfig } from '../streams-config';
+import { ignoredStandbysWarning } from './streams-protocol-warning';
 
 /** What a stream thread is built from: the client's shared parts and its callbacks. */
 export interface StreamThreadFactoryOptions {
@@ -106,6 +107,8 @@ export function createStreamThread(options: StreamThreadFactoryOptions): StreamT
     probingRebalanceIntervalMs: config.probingRebalanceIntervalMs,
     log: (m) => logger.warn(m),
   };
+  const ignoredStandbys = ignoredStandbysWarning(config);
+  if (ignoredStandbys) logger.warn(ignoredStandbys);
   const thread = new StreamThread({
     groupConsumers: clients.groupConsumers,
     config,
