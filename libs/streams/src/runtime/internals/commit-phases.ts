@@ -6,7 +6,9 @@
  * - `producer-flushed`: every changelog and output record is acknowledged;
  * - `transaction-committed` (exactly-once): the Kafka transaction committed, the state not yet
  *   written to RocksDB;
- * - `state-committed` (exactly-once): the transaction's writes are in RocksDB (memtables);
+ * - `state-committed` (exactly-once): the transaction's writes were handed to RocksDB, which
+ *   writes them to its memtables in the background (reads see them meanwhile; the next commit
+ *   and the checkpoint's flush wait for them);
  * - `stores-flushed`: the engines' memtables were flushed for a checkpoint, not yet written;
  * - `checkpoint-written`: the checkpoint file was replaced;
  * - `offsets-committed` (at-least-once): the consumer committed the input offsets.

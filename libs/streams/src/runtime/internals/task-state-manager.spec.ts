@@ -115,7 +115,7 @@ describe('TaskStateManager', () => {
     engines.declare('s');
     const engine: TaskEngine = {
       uncommittedBytes: 0,
-      commitPending: () => events.push('commit'),
+      commitPending: async () => void events.push('commit'),
       discardPending: () => events.push('discard'),
       flushEngine,
     };

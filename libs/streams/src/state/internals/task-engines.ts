@@ -2,11 +2,14 @@
 export interface TaskEngine {
   /** Bytes of keys and values written since the last commit, not yet in the engine. */
   readonly uncommittedBytes: number;
-  /** Writes the pending writes to the engine as one batch. */
-  commitPending(): void;
+  /**
+   * Hands the pending writes to the engine as one batch (which may write it in the background,
+   * reads seeing it meanwhile); rejects with the engine's error about an earlier batch.
+   */
+  commitPending(): Promise<void>;
   /** Drops the pending writes. */
   discardPending(): void;
-  /** Makes what the engine holds durable (a memtable flush on the addon). */
+  /** Makes what the engine holds durable, batches in flight included (a memtable flush on the addon). */
   flushEngine(): Promise<void>;
 }
 
@@ -107,14 +110,16 @@ export class TaskEngines {
   }
 
   /**
-   * Writes every engine's pending writes, one batch per engine (call once the Kafka
+   * Hands every engine's pending writes to it, one batch per engine (call once the Kafka
    * transaction committed), after the segments opening meanwhile wrote their buffers to their
-   * engines' pending writes. Throws the engine's `ProcessorStateError`: the state is then behind
-   * the changelog; close the task dirty so that it restores the tail.
+   * engines' pending writes. An engine may write its batch in the background (reads see it
+   * meanwhile; its next commit and {@link flush} wait for it). Throws the engine's
+   * `ProcessorStateError` (about this batch or the one before): the state is then behind the
+   * changelog; close the task dirty so that it restores the tail.
    */
   async commit(): Promise<void> {
     if (this.opening.size > 0) await this.whenOpen();
-    for (const engine of this.engines) engine.commitPending();
+    for (const engine of this.engines) await engine.commitPending();
   }
 
   /** Drops every pending write (the transaction aborted, or the task closes dirty). */

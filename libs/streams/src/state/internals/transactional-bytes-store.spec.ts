@@ -113,6 +113,9 @@ describe('TransactionalBytesStore', () => {
 
     await engines.commit();
     expect(store.uncommittedBytes).toBe(0);
+    expect(text(store.all())).toEqual(['a=new', 'b=2', 'e=55']);
+    // The engine writes the batch in the background; a flush waits for it.
+    await engines.flush();
     expect(text(engine.all())).toEqual(['a=new', 'b=2', 'e=55']);
   });
 
@@ -158,5 +161,70 @@ describe('TransactionalBytesStore', () => {
     expect(Object.keys(configs)).toEqual(['applicationId']);
     expect({ ...configs }).toEqual({ applicationId: 'app' });
     expect(TaskEngines.of({ applicationId: 'app' })).toBeUndefined();
+  });
+
+  describe('a committed batch while the engine writes it', () => {
+    let release: () => void;
+    let failWith: Error | undefined;
+
+    beforeEach(() => {
+      failWith = undefined;
+      const write = engine.putAllAsync.bind(engine);
+      jest.spyOn(engine, 'putAllAsync').mockImplementation(async (writes) => {
+        await new Promise<void>((resolve) => (release = resolve));
+        if (failWith) throw failWith;
+        return write(writes);
+      });
+      engines.startTransactions();
+    });
+
+    it('is read between the open transaction and the engine until the engine wrote it', async () => {
+      store.putAll([
+        { key: s('a'), value: s('1') },
+        { key: s('b'), value: s('2') },
+      ]);
+      await engines.commit();
+      expect(engine.get(s('a'))).toBeUndefined(); // not in RocksDB yet
+      expect(store.get(s('a'))?.toString()).toBe('1');
+      expect(store.getMany([s('b'), s('c')]).map((v) => v?.toString())).toEqual(['2', undefined]);
+      expect(text(store.all())).toEqual(['a=1', 'b=2']);
+      expect(text(await store.rangeAsync(undefined, undefined))).toEqual(['a=1', 'b=2']);
+
+      // The next transaction's writes lie over it; its abort leaves the committed batch.
+      store.putAll([
+        { key: s('a'), value: s('3') },
+        { key: s('b'), value: null },
+      ]);
+      expect(text(store.range(s('a'), s('z')))).toEqual(['a=3']);
+      expect((await store.getManyAsync([s('a'), s('b')])).map((v) => v?.toString())).toEqual([
+        '3',
+        undefined,
+      ]);
+      engines.abort();
+      expect(text(store.reverseAll())).toEqual(['b=2', 'a=1']);
+      expect(text(store.prefixScan(s('b')))).toEqual(['b=2']);
+
+      // A flush (before a checkpoint) waits for the write.
+      let flushed = false;
+      const flushing = engines.flush().then(() => (flushed = true));
+      await new Promise((r) => setTimeout(r, 20));
+      expect(flushed).toBe(false);
+      release();
+      await flushing;
+      expect(engine.get(s('a'))?.toString()).toBe('1');
+      expect(text(store.all())).toEqual(['a=1', 'b=2']);
+    });
+
+    it('throws a failed write at the next commit and flush, and keeps the batch readable', async () => {
+      failWith = new Error('disk full');
+      store.putAll([{ key: s('a'), value: s('1') }]);
+      await engines.commit();
+      release();
+      store.putAll([{ key: s('c'), value: s('9') }]);
+      await expect(engines.commit()).rejects.toThrow('disk full');
+      await expect(engines.flush()).rejects.toThrow('disk full');
+      expect(store.get(s('a'))?.toString()).toBe('1');
+      expect(engine.get(s('a'))).toBeUndefined();
+    });
   });
 });

@@ -2,9 +2,9 @@ import { StoreClosedError } from '../../errors/store-closed.error';
 import type { ChangelogRecord } from '../../processor/state-store-context';
 import type { BytesStore, BytesStoreCapabilities, BytesWrite, KeyValueBytes } from '../bytes-store';
 import type { RocksDBStoreMetrics } from '../rocksdb-store-metrics';
-import { assertBuffer, isEmptyRange, prefixUpperBound } from './byte-range';
+import { assertBuffer } from './byte-range';
 import { mergeDirty, type DirtyEntry, type MergeOrder } from './cache-merge';
-import { SortedKeyList } from './sorted-key-list';
+import { PendingWrites } from './pending-writes';
 import type { TaskEngine, TaskEngines } from './task-engines';
 import { deleteThrough, putIfAbsentThrough } from './read-modify-write';
 import { restoresWithTimestamps, withTimestamps } from './timestamped-changelog';
@@ -12,9 +12,6 @@ import { restoresWithTimestamps, withTimestamps } from './timestamped-changelog'
 /** Merge orders of pending writes over the engine's entries (nothing stored is skipped). */
 const FORWARD: MergeOrder = { compare: (a, b) => Buffer.compare(a, b), skip: () => false };
 const REVERSE: MergeOrder = { compare: (a, b) => Buffer.compare(b, a), skip: () => false };
-
-/** Bytes a pending entry costs besides its key and value (map entry, list slot, string). */
-const ENTRY_OVERHEAD = 64;
 
 /**
  * A task's persistent engine as its {@link TaskEngines} drives it (created by the RocksDB engine
@@ -28,14 +25,22 @@ const ENTRY_OVERHEAD = 64;
  *   the engine), and reach the engine as one write batch when the Kafka transaction committed
  *   (`commitPending`), or are dropped (`discardPending`, and on close or destroy). The engine
  *   thus only ever holds committed state (KIP-892's transactional state stores).
+ * - A committed batch is written on the engine's thread pool while processing goes on: until
+ *   the engine acknowledged it, reads see it laid between the pending writes and the engine.
+ *   The next commit, a flush (before a checkpoint) and a close wait for it; a failed write is
+ *   thrown by the next commit or flush (the task then closes dirty and restores the tail).
  *
  * Errors: those of the engine below.
  */
 export class TransactionalBytesStore implements BytesStore, TaskEngine {
-  /** Pending writes by key (latin1 strings sort as the bytes do); `null` values delete. */
-  private readonly pending = new Map<string, BytesWrite>();
-  private readonly order = new SortedKeyList();
-  private pendingBytes = 0;
+  /** The open transaction's writes. */
+  private pending = new PendingWrites();
+  /** The last committed batch while the engine writes it (empty otherwise). */
+  private applying = new PendingWrites();
+  /** Settles (never rejects) once the engine wrote {@link applying}. */
+  private applied: Promise<void> = Promise.resolve();
+  /** Why the engine failed to write a committed batch (thrown by the next commit or flush). */
+  private applyFailure: unknown;
   /** The RocksDB engine's figures, as the engine reports them (read by the metered store). */
   readonly metrics: (() => RocksDBStoreMetrics) | undefined;
 
@@ -56,7 +61,7 @@ export class TransactionalBytesStore implements BytesStore, TaskEngine {
   }
 
   get uncommittedBytes(): number {
-    return this.pendingBytes;
+    return this.pending.bytes;
   }
 
   async open(): Promise<void> {
@@ -73,30 +78,26 @@ export class TransactionalBytesStore implements BytesStore, TaskEngine {
   }
 
   get(key: Buffer): Buffer | undefined {
-    if (this.pending.size > 0) {
-      const write = this.pending.get(keyOf(key));
-      if (write !== undefined) return write.value ?? undefined;
-    }
-    return this.inner.get(key);
+    const write = this.held(key);
+    return write !== undefined ? (write.value ?? undefined) : this.inner.get(key);
   }
 
   getMany(keys: readonly Buffer[]): (Buffer | undefined)[] {
-    if (this.pending.size === 0) return this.inner.getMany(keys);
+    if (!this.holdsAny()) return this.inner.getMany(keys);
     return this.overlay(keys, (missing) => this.inner.getMany(missing));
   }
 
   async getAsync(key: Buffer): Promise<Buffer | undefined> {
-    const write = this.pending.size > 0 ? this.pending.get(keyOf(key)) : undefined;
+    const write = this.held(key);
     return write !== undefined ? (write.value ?? undefined) : this.inner.getAsync(key);
   }
 
   async getManyAsync(keys: readonly Buffer[]): Promise<(Buffer | undefined)[]> {
-    if (this.pending.size === 0) return this.inner.getManyAsync(keys);
-    const found = new Map<Buffer, Buffer | undefined>();
-    const missing = keys.filter((key) => !this.pending.has(keyOf(key)));
+    if (!this.holdsAny()) return this.inner.getManyAsync(keys);
+    const found = new Map<Buffer, BytesWrite | undefined>(keys.map((k) => [k, this.held(k)]));
+    const missing = keys.filter((key) => found.get(key) === undefined);
     const values = missing.length > 0 ? await this.inner.getManyAsync(missing) : [];
-    missing.forEach((key, i) => found.set(key, values[i]));
-    return this.overlay(keys, () => missing.map((key) => found.get(key)));
+    return this.overlay(keys, () => values, found);
   }
 
   put(key: Buffer, value: Buffer | null): void {
@@ -131,7 +132,7 @@ export class TransactionalBytesStore implements BytesStore, TaskEngine {
       assertBuffer(write.key, 'key');
       if (write.value !== null) assertBuffer(write.value, 'value');
     }
-    for (const write of writes) this.buffer(write);
+    for (const write of writes) this.pending.set(write);
   }
 
   putIfAbsent(key: Buffer, value: Buffer): Buffer | undefined {
@@ -143,19 +144,17 @@ export class TransactionalBytesStore implements BytesStore, TaskEngine {
   }
 
   range(from: Buffer | undefined, to: Buffer | undefined): IterableIterator<KeyValueBytes> {
-    const stored = this.inner.range(from, to);
-    return this.pending.size === 0 ? stored : this.merged(stored, from, to, false);
+    return this.merged(this.inner.range(from, to), from, to, false);
   }
 
   reverseRange(from: Buffer | undefined, to: Buffer | undefined): IterableIterator<KeyValueBytes> {
-    const stored = this.inner.reverseRange(from, to);
-    return this.pending.size === 0 ? stored : this.merged(stored, from, to, true);
+    return this.merged(this.inner.reverseRange(from, to), from, to, true);
   }
 
   prefixScan(prefix: Buffer): IterableIterator<KeyValueBytes> {
     const stored = this.inner.prefixScan(prefix);
-    if (this.pending.size === 0) return stored;
-    return mergeDirty(this.dirtyInPrefix(prefix), stored, FORWARD, this.guard);
+    if (!this.holdsAny()) return stored;
+    return this.layered(stored, (w) => w.inPrefix(prefix), FORWARD, this.guard);
   }
 
   all(): IterableIterator<KeyValueBytes> {
@@ -171,15 +170,20 @@ export class TransactionalBytesStore implements BytesStore, TaskEngine {
     to: Buffer | undefined,
     reverse = false,
   ): Promise<KeyValueBytes[]> {
-    const dirty = this.dirtyBetween(from, to, reverse);
+    const [pending, applying] = [this.pending, this.applying].map((w) =>
+      w.between(from, to, reverse),
+    );
     const stored = await this.inner.rangeAsync(from, to, reverse);
-    return [...mergeDirty(dirty, stored[Symbol.iterator](), reverse ? REVERSE : FORWARD)];
+    const order = reverse ? REVERSE : FORWARD;
+    return [...mergeDirty(pending, mergeDirty(applying, stored[Symbol.iterator](), order), order)];
   }
 
   async prefixScanAsync(prefix: Buffer): Promise<KeyValueBytes[]> {
-    const dirty = this.dirtyInPrefix(prefix);
+    const [pending, applying] = [this.pending, this.applying].map((w) => w.inPrefix(prefix));
     const stored = await this.inner.prefixScanAsync(prefix);
-    return [...mergeDirty(dirty, stored[Symbol.iterator](), FORWARD)];
+    return [
+      ...mergeDirty(pending, mergeDirty(applying, stored[Symbol.iterator](), FORWARD), FORWARD),
+    ];
   }
 
   /** Durability is the checkpoint's business (see the class): nothing to do on commit. */
@@ -188,59 +192,95 @@ export class TransactionalBytesStore implements BytesStore, TaskEngine {
   }
 
   async close(): Promise<void> {
-    this.discardPending();
+    await this.settle();
     this.engines.leave(this);
     await this.inner.close();
   }
 
   async destroy(): Promise<void> {
-    this.discardPending();
+    await this.settle();
     this.engines.leave(this);
     await this.inner.destroy();
   }
 
-  commitPending(): void {
+  /**
+   * Hands the transaction's writes to the engine as one batch, written on its thread pool when
+   * it has one (reads see the batch meanwhile); resolves once the write started, after the
+   * previous batch was written.
+   *
+   * @throws the engine's `ProcessorStateError` when it failed to write the previous batch.
+   */
+  async commitPending(): Promise<void> {
+    await this.written();
     if (this.pending.size === 0) return;
-    const writes: BytesWrite[] = [];
-    for (const key of this.order.ascending()) writes.push(this.pending.get(key)!);
-    this.inner.putAll(writes);
-    this.discardPending();
+    const batch = this.pending;
+    this.pending = this.applying;
+    this.applying = batch;
+    const writes = batch.inKeyOrder();
+    if (!this.inner.putAllAsync) {
+      this.inner.putAll(writes);
+      batch.clear();
+      return;
+    }
+    this.applied = this.inner.putAllAsync(writes).then(
+      () => batch.clear(),
+      (error: unknown) => {
+        // The batch stays readable (it is committed): the task closes dirty and restores.
+        this.applyFailure = error;
+      },
+    );
   }
 
   discardPending(): void {
-    if (this.pending.size === 0) return;
     this.pending.clear();
-    this.order.clear();
-    this.pendingBytes = 0;
   }
 
-  flushEngine(): Promise<void> {
-    return this.inner.isOpen() ? this.inner.flush() : Promise.resolve();
+  /** @throws the engine's `ProcessorStateError` when it failed to write a committed batch. */
+  async flushEngine(): Promise<void> {
+    await this.written();
+    if (this.inner.isOpen()) await this.inner.flush();
   }
 
-  private buffer(write: BytesWrite): void {
-    const key = keyOf(write.key);
-    const previous = this.pending.get(key);
-    if (previous === undefined) {
-      this.order.insert(key);
-      this.pendingBytes += write.key.length + ENTRY_OVERHEAD;
-    } else {
-      this.pendingBytes -= previous.value?.length ?? 0;
+  /** Waits for the committed batch in flight; throws why the engine failed to write it. */
+  private async written(): Promise<void> {
+    await this.applied;
+    if (this.applyFailure !== undefined) throw this.applyFailure;
+  }
+
+  /** Before a close: the batch in flight lands (or fails), the open transaction's writes go. */
+  private async settle(): Promise<void> {
+    await this.applied;
+    this.pending.clear();
+    this.applying.clear();
+  }
+
+  private holdsAny(): boolean {
+    return this.pending.size > 0 || this.applying.size > 0;
+  }
+
+  /** The newest write of `key` not in the engine yet: the transaction's, else the batch's. */
+  private held(key: Buffer): BytesWrite | undefined {
+    if (this.pending.size > 0) {
+      const write = this.pending.get(key);
+      if (write !== undefined) return write;
     }
-    this.pending.set(key, write);
-    this.pendingBytes += write.value?.length ?? 0;
+    return this.applying.size > 0 ? this.applying.get(key) : undefined;
   }
 
-  /** `keys`' values: pending writes first, the rest from `read` (in the order of `missing`). */
+  /**
+   * `keys`' values: held writes first (from `found` when given), the rest from `read` (in the
+   * order of the keys without one).
+   */
   private overlay(
     keys: readonly Buffer[],
     read: (missing: Buffer[]) => (Buffer | undefined)[],
+    found?: ReadonlyMap<Buffer, BytesWrite | undefined>,
   ): (Buffer | undefined)[] {
     const result = new Array<Buffer | undefined>(keys.length);
     const missing: Buffer[] = [];
     const at: number[] = [];
     keys.forEach((key, i) => {
-      const write = this.pending.get(keyOf(key));
+      const write = found ? found.get(key) : this.held(key);
       if (write === undefined) {
         missing.push(key);
         at.push(i);
@@ -261,42 +301,25 @@ export class TransactionalBytesStore implements BytesStore, TaskEngine {
     to: Buffer | undefined,
     reverse: boolean,
   ): IterableIterator<KeyValueBytes> {
+    if (!this.holdsAny()) return stored;
     const order = reverse ? REVERSE : FORWARD;
-    return mergeDirty(this.dirtyBetween(from, to, reverse), stored, order, this.guard);
+    return this.layered(stored, (w) => w.between(from, to, reverse), order, this.guard);
+  }
+
+  /** The engine's entries under the committed batch in flight, under the transaction's writes. */
+  private layered(
+    stored: Iterator<KeyValueBytes>,
+    select: (writes: PendingWrites) => DirtyEntry[],
+    order: MergeOrder,
+    guard: () => void,
+  ): IterableIterator<KeyValueBytes> {
+    const below =
+      this.applying.size > 0 ? mergeDirty(select(this.applying), stored, order) : stored;
+    return mergeDirty(select(this.pending), below, order, guard);
   }
 
   /** Fails a merged iterator (or a flush) once the engine is closed, as the engine does. */
   private readonly guard = (): void => {
     if (!this.inner.isOpen()) throw new StoreClosedError(this.name);
   };
-
-  /** Pending writes with `from <= key <= to`, in the merge's direction (a snapshot). */
-  private dirtyBetween(
-    from: Buffer | undefined,
-    to: Buffer | undefined,
-    reverse: boolean,
-  ): DirtyEntry[] {
-    if (this.pending.size === 0 || isEmptyRange(from, to)) return [];
-    const low = from === undefined ? undefined : keyOf(from);
-    const high = to === undefined ? undefined : keyOf(to);
-    const keys = reverse ? this.order.descending(low, high) : this.order.ascending(low, high);
-    return [...keys].map((key) => this.pending.get(key)!);
-  }
-
-  private dirtyInPrefix(prefix: Buffer): BytesWrite[] {
-    if (this.pending.size === 0) return [];
-    const upper = prefixUpperBound(prefix);
-    const low = keyOf(prefix);
-    const high = upper === undefined ? undefined : keyOf(upper);
-    const dirty: BytesWrite[] = [];
-    for (const key of this.order.ascending(low)) {
-      if (high !== undefined && key >= high) break;
-      dirty.push(this.pending.get(key)!);
-    }
-    return dirty;
-  }
-}
-
-function keyOf(key: Buffer): string {
-  return key.toString('latin1');
 }

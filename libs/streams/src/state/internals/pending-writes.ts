@@ -1,0 +1,88 @@
+import type { BytesWrite } from '../bytes-store';
+import { isEmptyRange, prefixUpperBound } from './byte-range';
+import type { DirtyEntry } from './cache-merge';
+import { SortedKeyList } from './sorted-key-list';
+
+/** Bytes a pending entry costs besides its key and value (map entry, list slot, string). */
+const ENTRY_OVERHEAD = 64;
+
+/**
+ * Writes not in the engine yet, indexed by key and kept in key order: the last write of each
+ * key (a `null` value deletes it), readable one key at a time and by range or prefix. What
+ * {@link TransactionalBytesStore} lays over its engine: the writes of the open transaction, and
+ * the committed ones on their way to the engine.
+ */
+export class PendingWrites {
+  /** Writes by key (latin1 strings sort as the bytes do). */
+  private readonly writes = new Map<string, BytesWrite>();
+  private readonly order = new SortedKeyList();
+  private byteCount = 0;
+
+  get size(): number {
+    return this.writes.size;
+  }
+
+  /** Bytes of keys and values held, with a fixed overhead per key. */
+  get bytes(): number {
+    return this.byteCount;
+  }
+
+  /** The write of `key`, if one is held. */
+  get(key: Buffer): BytesWrite | undefined {
+    return this.writes.get(keyOf(key));
+  }
+
+  /** Keeps `write`, replacing an earlier write of its key. */
+  set(write: BytesWrite): void {
+    const key = keyOf(write.key);
+    const previous = this.writes.get(key);
+    if (previous === undefined) {
+      this.order.insert(key);
+      this.byteCount += write.key.length + ENTRY_OVERHEAD;
+    } else {
+      this.byteCount -= previous.value?.length ?? 0;
+    }
+    this.writes.set(key, write);
+    this.byteCount += write.value?.length ?? 0;
+  }
+
+  clear(): void {
+    if (this.writes.size === 0) return;
+    this.writes.clear();
+    this.order.clear();
+    this.byteCount = 0;
+  }
+
+  /** Every write, in key order. */
+  inKeyOrder(): BytesWrite[] {
+    const writes: BytesWrite[] = [];
+    for (const key of this.order.ascending()) writes.push(this.writes.get(key)!);
+    return writes;
+  }
+
+  /** Writes with `from <= key <= to`, in the read's direction (a snapshot). */
+  between(from: Buffer | undefined, to: Buffer | undefined, reverse: boolean): DirtyEntry[] {
+    if (this.writes.size === 0 || isEmptyRange(from, to)) return [];
+    const low = from === undefined ? undefined : keyOf(from);
+    const high = to === undefined ? undefined : keyOf(to);
+    const keys = reverse ? this.order.descending(low, high) : this.order.ascending(low, high);
+    return [...keys].map((key) => this.writes.get(key)!);
+  }
+
+  /** Writes whose key starts with `prefix`, in key order (a snapshot). */
+  inPrefix(prefix: Buffer): BytesWrite[] {
+    if (this.writes.size === 0) return [];
+    const upper = prefixUpperBound(prefix);
+    const high = upper === undefined ? undefined : keyOf(upper);
+    const found: BytesWrite[] = [];
+    for (const key of this.order.ascending(keyOf(prefix))) {
+      if (high !== undefined && key >= high) break;
+      found.push(this.writes.get(key)!);
+    }
+    return found;
+  }
+}
+
+function keyOf(key: Buffer): string {
+  return key.toString('latin1');
+}
