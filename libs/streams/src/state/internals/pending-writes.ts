@@ -27,14 +27,14 @@ export class PendingWrites {
     return this.byteCount;
   }
 
-  /** The write of `key`, if one is held. */
-  get(key: Buffer): BytesWrite | undefined {
-    return this.writes.get(keyOf(key));
+  /** The write of the key whose {@link pendingKey} is `key`, if one is held. */
+  get(key: string): BytesWrite | undefined {
+    return this.writes.get(key);
   }
 
   /** Keeps `write`, replacing an earlier write of its key. */
   set(write: BytesWrite): void {
-    const key = keyOf(write.key);
+    const key = pendingKey(write.key);
     const previous = this.writes.get(key);
     if (previous === undefined) {
       this.order.insert(key);
@@ -63,8 +63,8 @@ export class PendingWrites {
   /** Writes with `from <= key <= to`, in the read's direction (a snapshot). */
   between(from: Buffer | undefined, to: Buffer | undefined, reverse: boolean): DirtyEntry[] {
     if (this.writes.size === 0 || isEmptyRange(from, to)) return [];
-    const low = from === undefined ? undefined : keyOf(from);
-    const high = to === undefined ? undefined : keyOf(to);
+    const low = from === undefined ? undefined : pendingKey(from);
+    const high = to === undefined ? undefined : pendingKey(to);
     const keys = reverse ? this.order.descending(low, high) : this.order.ascending(low, high);
     return [...keys].map((key) => this.writes.get(key)!);
   }
@@ -73,9 +73,9 @@ export class PendingWrites {
   inPrefix(prefix: Buffer): BytesWrite[] {
     if (this.writes.size === 0) return [];
     const upper = prefixUpperBound(prefix);
-    const high = upper === undefined ? undefined : keyOf(upper);
+    const high = upper === undefined ? undefined : pendingKey(upper);
     const found: BytesWrite[] = [];
-    for (const key of this.order.ascending(keyOf(prefix))) {
+    for (const key of this.order.ascending(pendingKey(prefix))) {
       if (high !== undefined && key >= high) break;
       found.push(this.writes.get(key)!);
     }
@@ -83,6 +83,7 @@ export class PendingWrites {
   }
 }
 
-function keyOf(key: Buffer): string {
+/** A key as {@link PendingWrites} indexes it: its bytes as latin1 (which sorts as they do). */
+export function pendingKey(key: Buffer): string {
   return key.toString('latin1');
 }

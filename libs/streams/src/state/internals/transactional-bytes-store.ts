@@ -4,7 +4,7 @@ import type { BytesStore, BytesStoreCapabilities, BytesWrite, KeyValueBytes } fr
 import type { RocksDBStoreMetrics } from '../rocksdb-store-metrics';
 import { assertBuffer } from './byte-range';
 import { mergeDirty, type DirtyEntry, type MergeOrder } from './cache-merge';
-import { PendingWrites } from './pending-writes';
+import { pendingKey, PendingWrites } from './pending-writes';
 import type { TaskEngine, TaskEngines } from './task-engines';
 import { deleteThrough, putIfAbsentThrough } from './read-modify-write';
 import { restoresWithTimestamps, withTimestamps } from './timestamped-changelog';
@@ -84,7 +84,9 @@ export class TransactionalBytesStore implements BytesStore, TaskEngine {
 
   getMany(keys: readonly Buffer[]): (Buffer | undefined)[] {
     if (!this.holdsAny()) return this.inner.getMany(keys);
-    return this.overlay(keys, (missing) => this.inner.getMany(missing));
+    const held = keys.map((key) => this.held(key));
+    const missing = keys.filter((_, i) => held[i] === undefined);
+    return overlay(held, missing.length > 0 ? this.inner.getMany(missing) : []);
   }
 
   async getAsync(key: Buffer): Promise<Buffer | undefined> {
@@ -94,10 +96,9 @@ export class TransactionalBytesStore implements BytesStore, TaskEngine {
 
   async getManyAsync(keys: readonly Buffer[]): Promise<(Buffer | undefined)[]> {
     if (!this.holdsAny()) return this.inner.getManyAsync(keys);
-    const found = new Map<Buffer, BytesWrite | undefined>(keys.map((k) => [k, this.held(k)]));
-    const missing = keys.filter((key) => found.get(key) === undefined);
-    const values = missing.length > 0 ? await this.inner.getManyAsync(missing) : [];
-    return this.overlay(keys, () => values, found);
+    const held = keys.map((key) => this.held(key));
+    const missing = keys.filter((_, i) => held[i] === undefined);
+    return overlay(held, missing.length > 0 ? await this.inner.getManyAsync(missing) : []);
   }
 
   put(key: Buffer, value: Buffer | null): void {
@@ -260,39 +261,9 @@ export class TransactionalBytesStore implements BytesStore, TaskEngine {
 
   /** The newest write of `key` not in the engine yet: the transaction's, else the batch's. */
   private held(key: Buffer): BytesWrite | undefined {
-    if (this.pending.size > 0) {
-      const write = this.pending.get(key);
-      if (write !== undefined) return write;
-    }
-    return this.applying.size > 0 ? this.applying.get(key) : undefined;
-  }
-
-  /**
-   * `keys`' values: held writes first (from `found` when given), the rest from `read` (in the
-   * order of the keys without one).
-   */
-  private overlay(
-    keys: readonly Buffer[],
-    read: (missing: Buffer[]) => (Buffer | undefined)[],
-    found?: ReadonlyMap<Buffer, BytesWrite | undefined>,
-  ): (Buffer | undefined)[] {
-    const result = new Array<Buffer | undefined>(keys.length);
-    const missing: Buffer[] = [];
-    const at: number[] = [];
-    keys.forEach((key, i) => {
-      const write = found ? found.get(key) : this.held(key);
-      if (write === undefined) {
-        missing.push(key);
-        at.push(i);
-      } else {
-        result[i] = write.value ?? undefined;
-      }
-    });
-    if (missing.length > 0) {
-      const values = read(missing);
-      at.forEach((index, j) => (result[index] = values[j]));
-    }
-    return result;
+    if (!this.holdsAny()) return undefined;
+    const k = pendingKey(key);
+    return this.pending.get(k) ?? this.applying.get(k);
   }
 
   private merged(
@@ -322,4 +293,13 @@ export class TransactionalBytesStore implements BytesStore, TaskEngine {
   private readonly guard = (): void => {
     if (!this.inner.isOpen()) throw new StoreClosedError(this.name);
   };
+}
+
+/** Each key's value: its held write's, else the next of `stored` (the keys without one, in order). */
+function overlay(
+  held: readonly (BytesWrite | undefined)[],
+  stored: readonly (Buffer | undefined)[],
+): (Buffer | undefined)[] {
+  let next = 0;
+  return held.map((write) => (write === undefined ? stored[next++] : (write.value ?? undefined)));
 }
