@@ -255,7 +255,7 @@ export class ActiveTaskManager {
     task.seedInputPositions(committed.filter((c) => c.partition === taskId.partition));
     task.initializeTopology();
     // From now on (not during the restore), store writes wait for their transaction.
-    if (this.exactlyOnce) engines.startTransactions();
+    if (this.exactlyOnce) await engines.startTransactions();
     entry.restored = true;
     return entry;
   }

@@ -118,6 +118,7 @@ describe('TaskStateManager', () => {
       commitPending: async () => void events.push('commit'),
       discardPending: () => events.push('discard'),
       flushEngine,
+      writeHeld: async () => undefined,
     };
     engines.enlist(engine);
     return engines;

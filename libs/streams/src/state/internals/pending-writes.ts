@@ -7,15 +7,19 @@ import { SortedKeyList } from './sorted-key-list';
 const ENTRY_OVERHEAD = 64;
 
 /**
- * Writes not in the engine yet, indexed by key and kept in key order: the last write of each
- * key (a `null` value deletes it), readable one key at a time and by range or prefix. What
- * {@link TransactionalBytesStore} lays over its engine: the writes of the open transaction, and
- * the committed ones on their way to the engine.
+ * Writes not in the engine yet, indexed by key: the last write of each key (a `null` value
+ * deletes it), readable one key at a time and by range or prefix. What
+ * {@link TransactionalBytesStore} lays over its engine: the writes of the open transaction (or,
+ * at-least-once, those not handed to the engine yet), and the batch on its way to the engine.
+ *
+ * The key order is built on the first read by range or prefix (one sort) and then kept until
+ * {@link clear}: writes of stores read by key only (an aggregation) cost a map entry each.
  */
 export class PendingWrites {
   /** Writes by key (latin1 strings sort as the bytes do). */
   private readonly writes = new Map<string, BytesWrite>();
-  private readonly order = new SortedKeyList();
+  /** The keys in order, once a read by range or prefix asked for it. */
+  private order: SortedKeyList | undefined;
   private byteCount = 0;
 
   get size(): number {
@@ -37,7 +41,7 @@ export class PendingWrites {
     const key = pendingKey(write.key);
     const previous = this.writes.get(key);
     if (previous === undefined) {
-      this.order.insert(key);
+      this.order?.insert(key);
       this.byteCount += write.key.length + ENTRY_OVERHEAD;
     } else {
       this.byteCount -= previous.value?.length ?? 0;
@@ -49,15 +53,13 @@ export class PendingWrites {
   clear(): void {
     if (this.writes.size === 0) return;
     this.writes.clear();
-    this.order.clear();
+    this.order = undefined;
     this.byteCount = 0;
   }
 
-  /** Every write, in key order. */
-  inKeyOrder(): BytesWrite[] {
-    const writes: BytesWrite[] = [];
-    for (const key of this.order.ascending()) writes.push(this.writes.get(key)!);
-    return writes;
+  /** Every write, in the order their keys were first written (one per key: any order will do). */
+  list(): BytesWrite[] {
+    return [...this.writes.values()];
   }
 
   /** Writes with `from <= key <= to`, in the read's direction (a snapshot). */
@@ -65,7 +67,8 @@ export class PendingWrites {
     if (this.writes.size === 0 || isEmptyRange(from, to)) return [];
     const low = from === undefined ? undefined : pendingKey(from);
     const high = to === undefined ? undefined : pendingKey(to);
-    const keys = reverse ? this.order.descending(low, high) : this.order.ascending(low, high);
+    const order = this.sorted();
+    const keys = reverse ? order.descending(low, high) : order.ascending(low, high);
     return [...keys].map((key) => this.writes.get(key)!);
   }
 
@@ -75,11 +78,16 @@ export class PendingWrites {
     const upper = prefixUpperBound(prefix);
     const high = upper === undefined ? undefined : pendingKey(upper);
     const found: BytesWrite[] = [];
-    for (const key of this.order.ascending(pendingKey(prefix))) {
+    for (const key of this.sorted().ascending(pendingKey(prefix))) {
       if (high !== undefined && key >= high) break;
       found.push(this.writes.get(key)!);
     }
     return found;
+  }
+
+  /** The key order, built now when no read by range asked for it since the last clear. */
+  private sorted(): SortedKeyList {
+    return (this.order ??= SortedKeyList.fromSorted([...this.writes.keys()].sort()));
   }
 }
 

@@ -33,6 +33,26 @@ describe('SortedKeyList', () => {
     expect([...list.descending()]).toEqual([...sorted].reverse());
   });
 
+  it('is built from sorted keys into half chunks that later inserts and removes keep sorted', () => {
+    const keys = Array.from({ length: 1_500 }, (_, i) => `k${String(i * 2).padStart(5, '0')}`);
+    const list = SortedKeyList.fromSorted(keys);
+    expect(list.size).toBe(1_500);
+    expect([...list.ascending()]).toEqual(keys);
+    expect([...list.descending('k00010', 'k00016')]).toEqual([
+      'k00016',
+      'k00014',
+      'k00012',
+      'k00010',
+    ]);
+    list.insert('k00001');
+    list.insert('k99999');
+    expect(list.remove('k00000')).toBe(true);
+    expect([...list.ascending(undefined, 'k00002')]).toEqual(['k00001', 'k00002']);
+    expect([...list.descending()][0]).toBe('k99999');
+    expect(list.size).toBe(1_501);
+    expect([...SortedKeyList.fromSorted([]).ascending()]).toEqual([]);
+  });
+
   it('seeks inclusive, exclusive and descending bounds', () => {
     const list = new SortedKeyList();
     for (const key of ['b', 'd', 'f', 'h']) {

@@ -25,6 +25,17 @@ export class SortedKeyList {
     return this.changes;
   }
 
+  /** A list of `keys`, which the caller gives sorted (as `Array.prototype.sort()` does) and distinct. */
+  static fromSorted(keys: readonly string[]): SortedKeyList {
+    const list = new SortedKeyList();
+    const half = SortedKeyList.CHUNK >>> 1;
+    for (let from = 0; from < keys.length; from += half) {
+      list.chunks.push(keys.slice(from, from + half));
+    }
+    list.count = keys.length;
+    return list;
+  }
+
   /** Adds `key`; the caller guarantees it is not present yet. */
   insert(key: string): void {
     this.changes++;

@@ -53,7 +53,7 @@ describe('TaskEngines and window segments still opening', () => {
 
   it("commit writes a transaction's writes that a segment buffered while it opened", async () => {
     const engines = new TaskEngines();
-    engines.startTransactions();
+    await engines.startTransactions();
     const directory = join(root(), 'eos');
     const store = windowStore(engines, directory);
     await store.open();

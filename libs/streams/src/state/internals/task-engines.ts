@@ -11,6 +11,11 @@ export interface TaskEngine {
   discardPending(): void;
   /** Makes what the engine holds durable, batches in flight included (a memtable flush on the addon). */
   flushEngine(): Promise<void>;
+  /**
+   * Resolves once the writes the engine holds behind (at-least-once) are in the engine, not
+   * made durable; rejects with the engine's error about one of them.
+   */
+  writeHeld(): Promise<void>;
 }
 
 const TASK_ENGINES = Symbol('nest-streams.taskEngines');
@@ -89,8 +94,15 @@ export class TaskEngines {
     return this.transactional;
   }
 
-  /** From now on, writes wait for {@link commit}. */
-  startTransactions(): void {
+  /**
+   * From now on, writes wait for {@link commit}: once the writes made so far (by the restore,
+   * or a processor's `init`) are in the engines, so that no transaction can hold or drop them.
+   *
+   * @throws the engine's `ProcessorStateError` of a write that failed: close the task dirty.
+   */
+  async startTransactions(): Promise<void> {
+    if (this.opening.size > 0) await this.whenOpen();
+    for (const engine of this.engines) await engine.writeHeld();
     this.transactional = true;
   }
 

@@ -33,9 +33,18 @@ class CommittingOnFlush extends TransactionalBytesStore {
 
 describeBytesStoreContract('TransactionalBytesStore (writes pending until commit)', (name, dir) => {
   const engines = new TaskEngines();
-  engines.startTransactions();
+  void engines.startTransactions(); // no engine enlisted yet: done at once
   return new CommittingOnFlush(new NativeRocksDBStore({ name, directory: dir }), engines);
 });
+
+describeBytesStoreContract(
+  'TransactionalBytesStore (at-least-once: writes behind)',
+  (name, dir) =>
+    new TransactionalBytesStore(
+      new NativeRocksDBStore({ name, directory: dir }),
+      new TaskEngines(),
+    ),
+);
 
 const root = useTempDirectory('transactional-');
 
@@ -61,8 +70,10 @@ describe('TransactionalBytesStore', () => {
     expect(store.metrics!().estimatedNumKeys).toBe(engine.metrics().estimatedNumKeys);
   });
 
-  it('writes through before the transactions start (restores), and defers flushes', async () => {
+  it('writes behind before the transactions start (or at-least-once), and defers flushes', async () => {
     store.putAll([{ key: s('a'), value: s('1') }]);
+    expect(store.get(s('a'))).toEqual(s('1'));
+    await store.writeHeld();
     expect(engine.get(s('a'))).toEqual(s('1'));
     expect(store.uncommittedBytes).toBe(0);
     await store.flush();
@@ -77,7 +88,7 @@ describe('TransactionalBytesStore', () => {
       { key: s('c'), value: s('3') },
       { key: s('e'), value: s('5') },
     ]);
-    engines.startTransactions();
+    await engines.startTransactions();
     store.put(s('b'), s('2'));
     store.put(s('c'), null);
     store.put(s('e'), s('55'));
@@ -121,7 +132,7 @@ describe('TransactionalBytesStore', () => {
 
   it('drops uncommitted writes on abort and on close', async () => {
     store.put(s('kept'), s('1'));
-    engines.startTransactions();
+    await engines.startTransactions();
     store.put(s('lost'), s('2'));
     engines.abort();
     expect(store.get(s('lost'))).toBeUndefined();
@@ -131,8 +142,8 @@ describe('TransactionalBytesStore', () => {
     expect(text(store.all())).toEqual(['kept=1']);
   });
 
-  it('counts the bytes waiting, replacing a key’s earlier write', () => {
-    engines.startTransactions();
+  it('counts the bytes waiting, replacing a key’s earlier write', async () => {
+    await engines.startTransactions();
     store.put(s('k'), Buffer.alloc(100));
     const one = store.uncommittedBytes;
     expect(one).toBeGreaterThanOrEqual(101);
@@ -143,7 +154,7 @@ describe('TransactionalBytesStore', () => {
   });
 
   it('writes nothing of a batch with a bad key, and refuses writes once closed', async () => {
-    engines.startTransactions();
+    await engines.startTransactions();
     expect(() =>
       store.putAll([
         { key: s('ok'), value: s('1') },
@@ -163,11 +174,132 @@ describe('TransactionalBytesStore', () => {
     expect(TaskEngines.of({ applicationId: 'app' })).toBeUndefined();
   });
 
+  describe('at-least-once: writes behind, one batch at a time', () => {
+    /** Each batch the engine was handed: its writes, its gate, and its write once let through. */
+    let batches: { writes: string[]; open: () => void; written: Promise<void>; opened?: boolean }[];
+    let failWith: Error | undefined;
+
+    beforeEach(() => {
+      batches = [];
+      failWith = undefined;
+      const write = engine.putAllAsync.bind(engine);
+      jest.spyOn(engine, 'putAllAsync').mockImplementation((writes) => {
+        let open!: () => void;
+        const gate = new Promise<void>((resolve) => (open = resolve));
+        const written = gate.then(() => (failWith ? Promise.reject(failWith) : write(writes)));
+        batches.push({
+          writes: writes.map((w) => `${w.key.toString()}=${w.value?.toString() ?? '-'}`),
+          open,
+          written,
+        });
+        return written;
+      });
+    });
+    afterEach(() => {
+      failWith = undefined;
+      for (const batch of batches) batch.open();
+    });
+    const listed = (): string[][] => batches.map((b) => b.writes);
+    /** Lets the oldest waiting batch through and waits until the store saw it written. */
+    const release = async (): Promise<void> => {
+      const batch = batches.find((b) => !b.opened);
+      batch!.open();
+      batch!.opened = true;
+      await batch!.written.catch(() => undefined);
+      await new Promise((r) => setImmediate(r));
+    };
+
+    it('hands writes to the engine in batches, each readable until written, in write order', async () => {
+      store.putAll([
+        { key: s('b'), value: s('1') },
+        { key: s('a'), value: s('1') },
+      ]);
+      // The first batch is in flight; later writes wait for it and then go as one batch.
+      store.put(s('a'), s('2'));
+      store.put(s('c'), s('3'));
+      store.delete(s('b'));
+      expect(listed()).toEqual([['b=1', 'a=1']]);
+      expect(engine.get(s('a'))).toBeUndefined();
+      expect(store.getMany([s('a'), s('b'), s('c'), s('d')]).map((v) => v?.toString())).toEqual([
+        '2',
+        undefined,
+        '3',
+        undefined,
+      ]);
+      expect(text(store.all())).toEqual(['a=2', 'c=3']);
+      expect(text(store.reverseRange(s('a'), s('b')))).toEqual(['a=2']);
+      expect(text(await store.prefixScanAsync(s('b')))).toEqual([]);
+
+      // A flush waits for every write made before it: both batches.
+      let flushed = false;
+      const flushing = engines.flush().then(() => (flushed = true));
+      await release();
+      expect(listed()).toEqual([
+        ['b=1', 'a=1'],
+        ['a=2', 'c=3', 'b=-'],
+      ]);
+      expect(engine.get(s('b'))?.toString()).toBe('1');
+      expect(store.get(s('b'))).toBeUndefined();
+      expect(flushed).toBe(false);
+      await release();
+      await flushing;
+      expect(text(engine.all())).toEqual(['a=2', 'c=3']);
+      expect(text(store.all())).toEqual(['a=2', 'c=3']);
+    });
+
+    it('writes what is held on close, so a reopened store has it', async () => {
+      store.put(s('a'), s('1'));
+      store.put(s('b'), s('2'));
+      const closing = store.close();
+      await release();
+      await release();
+      await closing;
+      store = new TransactionalBytesStore(
+        new NativeRocksDBStore({ name: 's', directory: join(root(), 's') }),
+        engines,
+      );
+      await store.open();
+      expect(text(store.all())).toEqual(['a=1', 'b=2']);
+    });
+
+    it('writes the held writes before a restore batch and before the transactions start', async () => {
+      store.put(s('a'), s('1'));
+      const restoring = store.putAllAsync([{ key: s('a'), value: s('restored') }]);
+      await release();
+      await release();
+      await restoring;
+      expect(engine.get(s('a'))?.toString()).toBe('restored');
+
+      store.put(s('b'), s('2'));
+      const starting = engines.startTransactions();
+      expect(engines.transactions).toBe(false);
+      await release();
+      await starting;
+      expect(engines.transactions).toBe(true);
+      engines.abort(); // drops only writes made inside a transaction
+      expect(engine.get(s('b'))?.toString()).toBe('2');
+    });
+
+    it('throws a failed write at the next write and flush; the failed batch stays readable', async () => {
+      failWith = new Error('disk full');
+      store.put(s('a'), s('1'));
+      store.put(s('b'), s('2'));
+      await release();
+      expect(() => store.put(s('c'), s('3'))).toThrow('disk full');
+      await expect(engines.flush()).rejects.toThrow('disk full');
+      expect(store.get(s('a'))?.toString()).toBe('1');
+      expect(store.get(s('b'))?.toString()).toBe('2');
+      expect(store.get(s('c'))).toBeUndefined();
+      expect(engine.get(s('a'))).toBeUndefined();
+      failWith = undefined;
+    });
+  });
+
   describe('a committed batch while the engine writes it', () => {
     let release: () => void;
     let failWith: Error | undefined;
 
-    beforeEach(() => {
+    beforeEach(async () => {
       failWith = undefined;
       const write = engine.putAllAsync.bind(engine);
       jest.spyOn(engine, 'putAllAsync').mockImplementation(async (writes) => {
@@ -175,7 +307,7 @@ describe('TransactionalBytesStore', () => {
         if (failWith) throw failWith;
         return write(writes);
       });
-      engines.startTransactions();
+      await engines.startTransactions();
     });
 
     it('is read between the open transaction and the engine until the engine wrote it', async () => {

@@ -29,17 +29,29 @@ const REVERSE: MergeOrder = { compare: (a, b) => Buffer.compare(b, a), skip: () 
  *   the engine acknowledged it, reads see it laid between the pending writes and the engine.
  *   The next commit, a flush (before a checkpoint) and a close wait for it; a failed write is
  *   thrown by the next commit or flush (the task then closes dirty and restores the tail).
+ * - At-least-once (and under exactly-once before the transactions start), on an engine that
+ *   writes on its pool (`putAllAsync`), writes are written behind: each `putAll` (a cache flush,
+ *   an eviction) joins the pending writes, which go to the engine as one batch as soon as no
+ *   other batch is being written; reads see both meanwhile. A flush (before a checkpoint) waits
+ *   until every write made before it is in the engine, a close writes what is left, a destroy
+ *   drops it. A failed write is thrown by the next write, flush or restore batch (the task then
+ *   closes dirty and restores from the last checkpoint). An engine without `putAllAsync` is
+ *   written synchronously.
  *
  * Errors: those of the engine below.
  */
 export class TransactionalBytesStore implements BytesStore, TaskEngine {
   /** The open transaction's writes. */
   private pending = new PendingWrites();
-  /** The last committed batch while the engine writes it (empty otherwise). */
+  /** The batch the engine is writing (empty otherwise, unless its write failed). */
   private applying = new PendingWrites();
   /** Settles (never rejects) once the engine wrote {@link applying}. */
   private applied: Promise<void> = Promise.resolve();
-  /** Why the engine failed to write a committed batch (thrown by the next commit or flush). */
+  private writing = false;
+  /** Batches handed to the engine, and the last one it wrote (they are written in turn). */
+  private batchesStarted = 0;
+  private batchesWritten = 0;
+  /** Why the engine failed to write a batch (thrown by the next commit, write or flush). */
   private applyFailure: unknown;
   /** The RocksDB engine's figures, as the engine reports them (read by the metered store). */
   readonly metrics: (() => RocksDBStoreMetrics) | undefined;
@@ -73,8 +85,9 @@ export class TransactionalBytesStore implements BytesStore, TaskEngine {
     return this.inner.isOpen();
   }
 
+  /** The engine's estimate, plus the keys held for it (as reads see them; deletes not subtracted). */
   approximateNumEntries(): number {
-    return this.inner.approximateNumEntries();
+    return this.inner.approximateNumEntries() + this.pending.size + this.applying.size;
   }
 
   get(key: Buffer): Buffer | undefined {
@@ -114,26 +127,44 @@ export class TransactionalBytesStore implements BytesStore, TaskEngine {
     await this.putAllAsync(withTimestamps(records));
   }
 
-  /** Outside transactions (the restore), the engine's own asynchronous batch write. */
+  /**
+   * Outside transactions (the restore), the engine's own asynchronous batch write, resolved
+   * once the engine wrote it: in the engine's turn when nothing else is held, else behind what
+   * is (writes made meanwhile land after it).
+   */
   async putAllAsync(writes: readonly BytesWrite[]): Promise<void> {
-    if (!this.engines.transactions && this.inner.putAllAsync) {
-      await this.inner.putAllAsync(writes);
+    if (this.engines.transactions || !this.inner.putAllAsync) {
+      this.putAll(writes);
       return;
     }
-    this.putAll(writes);
+    if (this.writing || this.holdsAny()) {
+      this.putAll(writes);
+      await this.writtenThrough();
+      return;
+    }
+    const write = this.startWrite(writes);
+    this.inTurn(
+      write,
+      () => undefined,
+      () => undefined, // the caller has the error (a failed restore closes the task)
+    );
+    await write;
   }
 
   putAll(writes: readonly BytesWrite[]): void {
-    if (!this.engines.transactions) {
+    const behind = !this.engines.transactions;
+    if (behind && !this.inner.putAllAsync) {
       this.inner.putAll(writes);
       return;
     }
     this.guard();
+    if (behind && this.applyFailure !== undefined) throw this.applyFailure;
     for (const write of writes) {
       assertBuffer(write.key, 'key');
       if (write.value !== null) assertBuffer(write.value, 'value');
     }
     for (const write of writes) this.pending.set(write);
+    if (behind) this.writeNext();
   }
 
   putIfAbsent(key: Buffer, value: Buffer): Buffer | undefined {
@@ -192,14 +223,20 @@ export class TransactionalBytesStore implements BytesStore, TaskEngine {
     this.guard();
   }
 
+  /**
+   * Waits for the batch in flight; at-least-once, first writes what is held (a failure is not
+   * thrown: the checkpoint, written after a flush that waits for every earlier write, does not
+   * claim it); under exactly-once the open transaction's writes are dropped.
+   */
   async close(): Promise<void> {
-    await this.settle();
+    if (!this.engines.transactions) await this.writtenThrough().catch(() => undefined);
+    await this.drop();
     this.engines.leave(this);
     await this.inner.close();
   }
 
   async destroy(): Promise<void> {
-    await this.settle();
+    await this.drop();
     this.engines.leave(this);
     await this.inner.destroy();
   }
@@ -214,42 +251,98 @@ export class TransactionalBytesStore implements BytesStore, TaskEngine {
   async commitPending(): Promise<void> {
     await this.written();
     if (this.pending.size === 0) return;
-    const batch = this.pending;
-    this.pending = this.applying;
-    this.applying = batch;
-    const writes = batch.inKeyOrder();
     if (!this.inner.putAllAsync) {
-      this.inner.putAll(writes);
-      batch.clear();
+      this.inner.putAll(this.pending.list());
+      this.pending.clear();
       return;
     }
-    this.applied = this.inner.putAllAsync(writes).then(
-      () => batch.clear(),
-      (error: unknown) => {
-        // The batch stays readable (it is committed): the task closes dirty and restores.
-        this.applyFailure = error;
-      },
-    );
+    this.writeNext();
   }
 
   discardPending(): void {
     this.pending.clear();
   }
 
-  /** @throws the engine's `ProcessorStateError` when it failed to write a committed batch. */
+  /**
+   * Makes durable every write made before the call (under exactly-once: every committed one).
+   *
+   * @throws the engine's `ProcessorStateError` when it failed to write a batch.
+   */
   async flushEngine(): Promise<void> {
-    await this.written();
+    await this.writtenThrough();
     if (this.inner.isOpen()) await this.inner.flush();
   }
 
-  /** Waits for the committed batch in flight; throws why the engine failed to write it. */
+  /**
+   * Hands the pending writes to the engine as one batch, on its thread pool, unless a batch is
+   * being written or one failed; at-least-once, the next batch follows when this one is written.
+   */
+  private writeNext(): void {
+    if (this.writing || this.pending.size === 0 || this.applyFailure !== undefined) return;
+    const batch = this.pending;
+    this.pending = this.applying;
+    this.applying = batch;
+    this.inTurn(
+      this.startWrite(batch.list()),
+      () => batch.clear(),
+      (error) => {
+        // The batch stays readable: the task closes dirty and restores.
+        this.applyFailure = error;
+      },
+    );
+  }
+
+  /** Makes `write` the batch in flight; at-least-once, the pending writes follow it. */
+  private inTurn(
+    write: Promise<void>,
+    written: () => void,
+    failed: (error: unknown) => void,
+  ): void {
+    const number = ++this.batchesStarted;
+    this.writing = true;
+    this.applied = write.then(written, failed).then(() => {
+      this.batchesWritten = number;
+      this.writing = false;
+      if (!this.engines.transactions) this.writeNext();
+    });
+  }
+
+  /** The engine's asynchronous write (its synchronous refusal, e.g. closed, as a rejection). */
+  private startWrite(writes: readonly BytesWrite[]): Promise<void> {
+    try {
+      return this.inner.putAllAsync!(writes);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** Waits for the batch in flight; throws why the engine failed to write a batch. */
   private async written(): Promise<void> {
     await this.applied;
     if (this.applyFailure !== undefined) throw this.applyFailure;
   }
 
-  /** Before a close: the batch in flight lands (or fails), the open transaction's writes go. */
-  private async settle(): Promise<void> {
+  writeHeld(): Promise<void> {
+    return this.writtenThrough();
+  }
+
+  /**
+   * Waits until every write held now is in the engine: the batch in flight and, outside
+   * transactions, the pending writes (under exactly-once those wait for their commit).
+   */
+  private async writtenThrough(): Promise<void> {
+    if (this.engines.transactions) return this.written();
+    const target = this.batchesStarted + (this.pending.size > 0 ? 1 : 0);
+    while (this.batchesWritten < target) {
+      if (this.applyFailure !== undefined) throw this.applyFailure;
+      this.writeNext();
+      await this.applied;
+    }
+    if (this.applyFailure !== undefined) throw this.applyFailure;
+  }
+
+  /** Before a close or destroy: the batch in flight lands (or fails), what is held goes. */
+  private async drop(): Promise<void> {
     await this.applied;
     this.pending.clear();
     this.applying.clear();
