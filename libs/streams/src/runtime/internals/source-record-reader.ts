@@ -34,11 +34,16 @@ export interface SourceRecordReaderOptions {
 export class SourceRecordReader {
   constructor(private readonly options: SourceRecordReaderOptions) {}
 
-  /** The record to process, or `undefined` when it is skipped. */
+  /**
+   * The record to process, or `undefined` when it is skipped. A dead-letter record for a
+   * record that did not deserialize is not sent here but pushed to `sends`, for the caller to
+   * send when it processes the batch (so that it belongs to the batch's transaction).
+   */
   read(
     raw: ConsumedRecord,
     def: SourceNodeDef,
     streamTime: number,
+    sends: (() => void)[],
   ): Record<unknown, unknown> | undefined {
     const { config, metrics } = this.options;
     let key: unknown;
@@ -53,7 +58,8 @@ export class SourceRecordReader {
           ? null
           : (def.valueSerde ?? config.defaultValueSerde).deserialize(raw.value, raw.topic);
     } catch (error) {
-      this.onDeserializationError(raw, error instanceof Error ? error : new Error(String(error)));
+      const cause = error instanceof Error ? error : new Error(String(error));
+      this.onDeserializationError(raw, cause, sends);
       return undefined;
     }
     const timestamp = def.timestampExtractor
@@ -69,7 +75,7 @@ export class SourceRecordReader {
     return new Record(key, value, timestamp, raw.headers);
   }
 
-  private onDeserializationError(raw: ConsumedRecord, error: Error): void {
+  private onDeserializationError(raw: ConsumedRecord, error: Error, sends: (() => void)[]): void {
     const { config, metrics } = this.options;
     const handler = config.deserializationExceptionHandler;
     const response = handler.handle(raw, error, this.options.log);
@@ -82,8 +88,9 @@ export class SourceRecordReader {
       );
     }
     metrics.skippedDeserialization++;
-    if (handler.deadLetterTopic) {
-      const topic = handler.deadLetterTopic;
+    const topic = handler.deadLetterTopic;
+    if (topic === undefined) return;
+    sends.push(() => {
       this.options.recordCollector.send({
         topic,
         partition: this.options.partitionFor(topic, raw.key),
@@ -101,6 +108,6 @@ export class SourceRecordReader {
         },
       });
       metrics.deadLettered++;
-    }
+    });
   }
 }

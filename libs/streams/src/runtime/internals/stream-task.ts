@@ -13,7 +13,8 @@ import type { StateStore } from '../../processor/state-store';
 import type { ConsumedRecord } from './consumed-record';
 import { PunctuationSchedule } from './punctuation-schedule';
 import type { ResolvedStreamsConfig } from '../streams-config';
-import { prefetchTargets, type TaskProcessorNode } from './task-processor-node';
+import type { TaskProcessorNode } from './task-processor-node';
+import { preparedBatch, type PreparedBatch, type PreparedRecord } from './prepared-batch';
 import { SinkRecordWriter } from './sink-record-writer';
 import { SourceRecordReader } from './source-record-reader';
 import { TaskMetrics } from './task-metrics';
@@ -158,37 +159,40 @@ export class StreamTask {
    * Processes one fetched batch (records of one or more input partitions of this task): all
    * records are deserialized, stateful processors prefetch their keys in one multi-get, then
    * every record runs through the topology synchronously, in offset order per partition and
-   * by timestamp across partitions.
+   * by timestamp across partitions. {@link prepare} then {@link run}.
    */
   async process(records: readonly ConsumedRecord[]): Promise<void> {
+    const batch = this.prepare(records);
+    await batch.loaded;
+    this.run(batch);
+  }
+
+  /**
+   * The first half of {@link process}: deserializes `records` and starts the prefetch, runs
+   * nothing. The stream thread prepares a slice while it runs the one before; each is
+   * {@link run} after its `loaded`, in order (a write made meanwhile wins over the prefetch).
+   */
+  prepare(records: readonly ConsumedRecord[]): PreparedBatch {
     if (!this.initialized) throw new Error(`task ${this.id.toString()} is not initialized`);
-    const ready: {
-      source: TaskProcessorNode;
-      raw: ConsumedRecord;
-      record: Record<unknown, unknown>;
-    }[] = [];
+    const ready: PreparedRecord[] = [];
+    const skipped: ConsumedRecord[] = [];
+    const sends: (() => void)[] = []; // dead letters, sent when the batch runs
     for (const raw of records) {
       // After a rebalance the consumer fetches again from the committed offset; records this
       // task already processed (and holds in its state) are skipped, never counted twice.
       if (this.offsets.alreadyProcessed(raw)) continue;
-      const prepared = this.deserialize(raw);
+      const prepared = this.deserialize(raw, sends);
       if (prepared) ready.push(prepared);
-      else this.offsets.markConsumed(raw);
+      else skipped.push(raw);
     }
-    if (ready.length === 0) return;
+    return preparedBatch(ready, skipped, sends);
+  }
 
-    const bySource = new Map<TaskProcessorNode, Record<unknown, unknown>[]>();
-    for (const { source, record } of ready) {
-      let list = bySource.get(source);
-      if (!list) bySource.set(source, (list = []));
-      list.push(record);
-    }
-    for (const [source, list] of bySource) {
-      for (const target of prefetchTargets(source)) await target.processor!.prefetch!(list);
-    }
-
-    if (bySource.size > 1) ready.sort((a, b) => a.record.timestamp - b.record.timestamp);
-    for (const { source, raw, record } of ready) {
+  /** Processes a batch from {@link prepare}, synchronously; call once its `loaded` resolved. */
+  run(batch: PreparedBatch): void {
+    for (const send of batch.sends) send();
+    for (const raw of batch.skipped) this.offsets.markConsumed(raw);
+    for (const { source, raw, record } of batch.ready) {
       this.currentMetadata = {
         topic: raw.topic,
         partition: raw.partition,
@@ -269,15 +273,11 @@ export class StreamTask {
     return this.streamTime;
   }
 
-  private deserialize(
-    raw: ConsumedRecord,
-  ):
-    | { source: TaskProcessorNode; raw: ConsumedRecord; record: Record<unknown, unknown> }
-    | undefined {
+  private deserialize(raw: ConsumedRecord, sends: (() => void)[]): PreparedRecord | undefined {
     const source = this.sourcesByTopic.get(raw.topic);
     if (!source)
       throw new StreamsProcessingError(`no source reads topic ${raw.topic}`, this.id.toString());
-    const record = this.reader.read(raw, source.def as SourceNodeDef, this.streamTime);
+    const record = this.reader.read(raw, source.def as SourceNodeDef, this.streamTime, sends);
     return record && { source, raw, record };
   }
 

@@ -1,3 +1,4 @@
+import type { PreparedBatch } from './prepared-batch';
 import { decodeInfo, type AssignmentInfo } from '../../cluster/internals/assignment-info';
 import type {
   GroupAssignment,
@@ -197,11 +198,26 @@ export class StreamThread {
       if (this.options.tasks.get(taskId!) !== entry) return;
       // A fetch can hold tens of thousands of records: process it in slices (like Kafka
       // Streams' max.poll.records) so commits keep their interval (100 ms under exactly-once).
-      for (let from = 0; from < records.length; from += MAX_RECORDS_PER_SLICE) {
-        await entry.task.process(records.slice(from, from + MAX_RECORDS_PER_SLICE));
-        if (this.rebalancePending || this.schedule.due() || this.commitRequested(entry)) {
-          await this.commit();
+      // Each slice's prefetch reads RocksDB on its pool while the slice before is processed.
+      const slice = (from: number): PreparedBatch | undefined =>
+        from < records.length
+          ? entry.task.prepare(records.slice(from, from + MAX_RECORDS_PER_SLICE))
+          : undefined;
+      let next = slice(0);
+      try {
+        for (let from = 0; next !== undefined; from += MAX_RECORDS_PER_SLICE) {
+          const current = next;
+          await current.loaded;
+          next = undefined; // a failed prepare leaves nothing in flight
+          next = slice(from + MAX_RECORDS_PER_SLICE);
+          entry.task.run(current);
+          if (this.rebalancePending || this.schedule.due() || this.commitRequested(entry)) {
+            await this.commit();
+          }
         }
+      } finally {
+        // Never leave a read in flight behind (the task may close next).
+        await next?.loaded.catch(() => undefined);
       }
       // Markers after the last record: the position (and the next commit) moves past them.
       const last = records[records.length - 1].offset;

@@ -61,23 +61,28 @@ function setup(config: Partial<StreamsConfig> = {}) {
 describe('SourceRecordReader', () => {
   it('deserializes with the source serdes and keeps timestamp and headers', () => {
     const { reader, metrics } = setup();
-    const record = reader.read(raw('alice', '{"amount":3}'), source, -1);
+    const record = reader.read(raw('alice', '{"amount":3}'), source, -1, []);
     expect(record).toEqual(new Record('alice', { amount: 3 }, 10, { origin: 'test' }));
     expect(metrics).toMatchObject({ skippedDeserialization: 0, skippedInvalidTimestamp: 0 });
   });
 
   it('skips and counts a negative timestamp', () => {
     const { reader, metrics, logs } = setup();
-    expect(reader.read(raw('alice', '{}', -5), source, 100)).toBeUndefined();
+    expect(reader.read(raw('alice', '{}', -5), source, 100, [])).toBeUndefined();
     expect(metrics.skippedInvalidTimestamp).toBe(1);
     expect(logs).toEqual(['skipping record events-2@41: invalid timestamp -5']);
   });
 
-  it('writes a record that does not deserialize to the dead-letter topic, unchanged', () => {
+  it('writes a record that does not deserialize to the dead-letter topic, unchanged, when the batch runs', () => {
     const { reader, metrics, collector } = setup({
       deserializationExceptionHandler: sendToDeadLetterTopic('dlq', () => undefined),
     });
-    expect(reader.read(raw('alice', '{not json'), source, -1)).toBeUndefined();
+    const sends: (() => void)[] = [];
+    expect(reader.read(raw('alice', '{not json'), source, -1, sends)).toBeUndefined();
+    // Sent when the task runs the batch (in the transaction of its offsets), not before.
+    expect(collector.recordsFor('dlq')).toEqual([]);
+    expect(sends).toHaveLength(1);
+    sends.forEach((send) => send());
     expect(metrics).toMatchObject({ skippedDeserialization: 1, deadLettered: 1 });
     const [letter] = collector.recordsFor('dlq');
     expect(letter.key).toEqual(Buffer.from('alice'));
@@ -92,7 +97,7 @@ describe('SourceRecordReader', () => {
 
   it('throws with the record position when the handler says FAIL', () => {
     const { reader } = setup({ deserializationExceptionHandler: logAndFail(() => undefined) });
-    expect(() => reader.read(raw('alice', '{not json'), source, -1)).toThrow(
+    expect(() => reader.read(raw('alice', '{not json'), source, -1, [])).toThrow(
       /deserialization of events-2@41 failed and the handler chose FAIL/,
     );
   });

@@ -164,6 +164,24 @@ describe('CachingBytesStore', () => {
       expect(str(store.get(b('c')))).toBe('3');
     });
 
+    it("keeps a slice's reads while the next slice's prefetch is in flight; writes made meanwhile win", async () => {
+      const { store, memory } = await open({ asyncOnly: true, cacheMaxBytes: 120 });
+      memory.put(b('a'), b('1'));
+      memory.put(b('b'), b('2'));
+      memory.put(b('c'), b('3'));
+      await store.prefetch([b('a'), b('b')]); // the slice being processed
+      const next = store.prefetch([b('b'), b('c')]); // the next slice's, on the pool meanwhile
+      store.put(b('x'), b('9')); // evicts (a small cache): a is read from the slice's set
+      store.put(b('b'), b('22'));
+      expect(str(store.get(b('a')))).toBe('1');
+      expect(str(store.get(b('b')))).toBe('22');
+      await next;
+      expect(str(store.get(b('b')))).toBe('22'); // not the value read before the write
+      expect(str(store.get(b('c')))).toBe('3');
+      await store.prefetch([b('c')]); // a third prefetch drops the first slice's set
+      expect(() => store.get(b('a'))).toThrow(SyncReadUnavailableError);
+    });
+
     it('deletes blind a key it never loaded', async () => {
       const { store, memory, collector } = await open({ asyncOnly: true });
       memory.put(b('a'), b('1'));
