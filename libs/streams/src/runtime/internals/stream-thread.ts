@@ -1,4 +1,3 @@
-import type { PreparedBatch } from './prepared-batch';
 import { decodeInfo, type AssignmentInfo } from '../../cluster/internals/assignment-info';
 import type {
   GroupAssignment,
@@ -11,6 +10,7 @@ import { InputPause, waitWithHeartbeats } from './input-pause';
 import { ThreadTaskMap } from './thread-task-map';
 import { closeLostTasks, handoverPending, openAssignedTasks } from './assignment-tasks';
 import { ProbingRebalance } from './probing-rebalance';
+import { processInSlices } from './sliced-processing';
 import type { ActiveTaskEntry } from './active-task-manager';
 import { threadConsumerOptions, type StreamThreadOptions } from './stream-thread-options';
 import { commitFailureAction, isFencedError, isRebalanceError } from './commit-failure';
@@ -196,29 +196,12 @@ export class StreamThread {
       // or a new assignment took it): the batch is dropped, its next owner fetches it again.
       if (this.failed || this.stopping || this.migrating) return;
       if (this.options.tasks.get(taskId!) !== entry) return;
-      // A fetch can hold tens of thousands of records: process it in slices (like Kafka
-      // Streams' max.poll.records) so commits keep their interval (100 ms under exactly-once).
-      // Each slice's prefetch reads RocksDB on its pool while the slice before is processed.
-      const slice = (from: number): PreparedBatch | undefined =>
-        from < records.length
-          ? entry.task.prepare(records.slice(from, from + MAX_RECORDS_PER_SLICE))
-          : undefined;
-      let next = slice(0);
-      try {
-        for (let from = 0; next !== undefined; from += MAX_RECORDS_PER_SLICE) {
-          const current = next;
-          await current.loaded;
-          next = undefined; // a failed prepare leaves nothing in flight
-          next = slice(from + MAX_RECORDS_PER_SLICE);
-          entry.task.run(current);
-          if (this.rebalancePending || this.schedule.due() || this.commitRequested(entry)) {
-            await this.commit();
-          }
+      // In slices (like Kafka Streams' max.poll.records), committing when due between them.
+      await processInSlices(entry.task, records, async () => {
+        if (this.rebalancePending || this.schedule.due() || this.commitRequested(entry)) {
+          await this.commit();
         }
-      } finally {
-        // Never leave a read in flight behind (the task may close next).
-        await next?.loaded.catch(() => undefined);
-      }
+      });
       // Markers after the last record: the position (and the next commit) moves past them.
       const last = records[records.length - 1].offset;
       entry.task.offsets.skipTo(batch.topic, batch.partition, last, batch.nextOffset);
@@ -411,6 +394,3 @@ export class StreamThread {
     this.options.listener.onError(err);
   }
 }
-
-/** Records processed between two commit checks (Kafka Streams' `max.poll.records` is 1000). */
-const MAX_RECORDS_PER_SLICE = 1000;
