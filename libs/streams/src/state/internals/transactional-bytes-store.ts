@@ -41,7 +41,7 @@ const REVERSE: MergeOrder = { compare: (a, b) => Buffer.compare(b, a), skip: () 
  * Errors: those of the engine below.
  */
 export class TransactionalBytesStore implements BytesStore, TaskEngine {
-  /** The open transaction's writes. */
+  /** The open transaction's writes (at-least-once: those not handed to the engine yet). */
   private pending = new PendingWrites();
   /** The batch the engine is writing (empty otherwise, unless its write failed). */
   private applying = new PendingWrites();
@@ -322,6 +322,7 @@ export class TransactionalBytesStore implements BytesStore, TaskEngine {
     if (this.applyFailure !== undefined) throw this.applyFailure;
   }
 
+  /** @throws the engine's `ProcessorStateError` when it failed to write a batch. */
   writeHeld(): Promise<void> {
     return this.writtenThrough();
   }
