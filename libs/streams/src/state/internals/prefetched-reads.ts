@@ -57,11 +57,10 @@ export class PrefetchedReads {
     store: BytesStore,
     known: (k: string) => Buffer | null | undefined,
   ): Promise<{ keys: Buffer[]; strings: string[]; values: (Buffer | null)[] }> {
-    const retired = this.previous;
-    retired.clear();
+    // A new map: a read still in flight for a set dropped here can only write to that one.
+    const values = new Map<string, Buffer | null>();
     this.previous = this.values;
-    this.values = retired;
-    const values = this.values;
+    this.values = values;
     const missing: Buffer[] = [];
     const missingStrings: string[] = [];
     for (let i = 0; i < keys.length; i++) {
