@@ -34,34 +34,30 @@ export function preparedBatch(
   skipped: readonly ConsumedRecord[],
   sends: readonly (() => void)[],
 ): PreparedBatch {
-  return { ready: inProcessingOrder(ready), skipped, sends, loaded: startPrefetch(ready) };
-}
-
-/**
- * Starts the prefetch of `ready`: each source's records go to the processors that prefetch
- * what they will read (looking through key-preserving ones), one after the other.
- */
-function startPrefetch(ready: readonly PreparedRecord[]): Promise<void> {
+  // Grouped in offset order first: each source's prefetch list, and whether to sort at all.
   const bySource = new Map<TaskProcessorNode, Record<unknown, unknown>[]>();
   for (const { source, record } of ready) {
     let list = bySource.get(source);
     if (!list) bySource.set(source, (list = []));
     list.push(record);
   }
-  let targets = 0;
-  for (const source of bySource.keys()) targets += prefetchTargets(source).length;
-  if (targets === 0) return Promise.resolve();
-  return (async () => {
-    for (const [source, list] of bySource) {
-      for (const target of prefetchTargets(source)) await target.processor!.prefetch!(list);
-    }
-  })();
+  if (bySource.size > 1) ready.sort((a, b) => a.record.timestamp - b.record.timestamp);
+  return { ready, skipped, sends, loaded: startPrefetch(bySource) };
 }
 
-/** `ready` in processing order: from several sources, by timestamp (a stable sort). */
-function inProcessingOrder(ready: PreparedRecord[]): PreparedRecord[] {
-  const first = ready[0]?.source;
-  if (ready.some((r) => r.source !== first))
-    ready.sort((a, b) => a.record.timestamp - b.record.timestamp);
-  return ready;
+/**
+ * Starts the prefetch of each source's records by the processors that prefetch what they will
+ * read (looking through key-preserving ones), one after the other.
+ */
+function startPrefetch(
+  bySource: Map<TaskProcessorNode, Record<unknown, unknown>[]>,
+): Promise<void> {
+  const work: [TaskProcessorNode, Record<unknown, unknown>[]][] = [];
+  for (const [source, list] of bySource) {
+    for (const target of prefetchTargets(source)) work.push([target, list]);
+  }
+  if (work.length === 0) return Promise.resolve();
+  return (async () => {
+    for (const [target, list] of work) await target.processor!.prefetch!(list);
+  })();
 }
