@@ -121,6 +121,18 @@ export function describeGroupConsumerContract(
       expect(consumed.every((r) => Number.isInteger(r.timestamp) && r.timestamp > 0)).toBe(true);
     });
 
+    it('fetches at most maxBytesPerPartition of a partition at a time, every record in order', async () => {
+      // 24 record batches of one ~250-byte record each: 1 KiB holds at most 4 of them.
+      const values = Array.from({ length: 24 }, (_, i) => `${i}`.padStart(200, '.'));
+      for (const value of values) await produce(1, [value]);
+      const a = await startMember('a', { maxBytesPerPartition: 1024 });
+      await waitFor(() => a.records.length >= values.length, 30_000, 'a reads every record');
+      expect(a.records).toEqual(values.map((v, i) => `${group.topic}:1@${i}=${v}`));
+      const sizes = a.batches.map((b) => b.records.length);
+      expect(Math.max(...sizes)).toBeLessThanOrEqual(4);
+      expect(sizes.reduce((x, y) => x + y, 0)).toBe(values.length);
+    });
+
     it('holds paused partitions back until resumed, and seeks', async () => {
       const a = await startMember('a');
       await waitFor(() => last(a)?.partitions.length === 4, 30_000, 'a owns 4 partitions');

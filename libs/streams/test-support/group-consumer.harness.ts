@@ -53,6 +53,8 @@ export interface MemberOptions {
   readonly rebalanceProtocol?: 'cooperative' | 'eager';
   /** A static member's id (KIP-345), on clients that have static membership. */
   readonly groupInstanceId?: string;
+  /** The member's `max.partition.fetch.bytes` (the adapter's default unless set). */
+  readonly maxBytesPerPartition?: number;
 }
 
 const flat = (partitions: readonly TopicPartitions[]): string[] =>
@@ -133,6 +135,9 @@ export class GroupConsumerHarness {
         maxWaitTimeMs: 100,
         rebalanceProtocol: options.rebalanceProtocol ?? 'eager',
         ...(options.groupInstanceId ? { groupInstanceId: options.groupInstanceId } : {}),
+        ...(options.maxBytesPerPartition
+          ? { maxBytesPerPartition: options.maxBytesPerPartition }
+          : {}),
       }),
     };
     this.members.push(member);

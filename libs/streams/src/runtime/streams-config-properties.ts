@@ -21,6 +21,7 @@ const PROPERTY_NAMES: Record<string, keyof StreamsConfig> = {
   'task.timeout.ms': 'taskTimeoutMs',
   'session.timeout.ms': 'sessionTimeoutMs',
   'heartbeat.interval.ms': 'heartbeatIntervalMs',
+  'max.partition.fetch.bytes': 'maxPartitionFetchBytes',
   'check.crcs': 'checkCrcs',
   'group.instance.id': 'groupInstanceId',
   'group.protocol': 'groupProtocol',
@@ -30,6 +31,7 @@ const NUMERIC = new Set<keyof StreamsConfig>([
   ...NON_NEGATIVE,
   'sessionTimeoutMs',
   'heartbeatIntervalMs',
+  'maxPartitionFetchBytes',
 ]);
 
 /**

@@ -22,6 +22,7 @@ describe('resolveStreamsConfig', () => {
       maxWarmupReplicas: 2,
       taskTimeoutMs: 300_000,
       checkCrcs: true,
+      maxPartitionFetchBytes: 1_048_576,
     });
     expect(resolveStreamsConfig({ ...base, processingGuarantee: 'exactly_once_v2' })).toMatchObject(
       { commitIntervalMs: 100 },
@@ -58,6 +59,23 @@ describe('resolveStreamsConfig', () => {
     expect(streamsConfigFromProperties({ 'check.crcs': ' TRUE ' }).checkCrcs).toBe(true);
     expect(() => streamsConfigFromProperties({ 'check.crcs': 'off' })).toThrow(
       new StreamsConfigError("check.crcs must be true or false, got 'off'"),
+    );
+  });
+
+  it('takes max.partition.fetch.bytes as a positive integer, and its property', () => {
+    expect(
+      resolveStreamsConfig({ ...base, maxPartitionFetchBytes: 4096 }).maxPartitionFetchBytes,
+    ).toBe(4096);
+    for (const bad of [0, -1, 1.5, Number.NaN]) {
+      expect(() => resolveStreamsConfig({ ...base, maxPartitionFetchBytes: bad })).toThrow(
+        new StreamsConfigError(`maxPartitionFetchBytes must be a positive integer, got ${bad}`),
+      );
+    }
+    expect(
+      streamsConfigFromProperties({ 'max.partition.fetch.bytes': '262144' }).maxPartitionFetchBytes,
+    ).toBe(262_144);
+    expect(() => streamsConfigFromProperties({ 'max.partition.fetch.bytes': 'lots' })).toThrow(
+      new StreamsConfigError("max.partition.fetch.bytes must be a number, got 'lots'"),
     );
   });
 

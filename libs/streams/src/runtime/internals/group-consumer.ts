@@ -155,6 +155,13 @@ export interface GroupConsumerListener {
   onFailed(error: Error): void;
 }
 
+/**
+ * The processing consumer's `max.partition.fetch.bytes` unless set: 1 MiB, the Java consumer's
+ * default. Small enough that one fetch interleaves every assigned partition in small batches, so
+ * the tasks advance together (one fetched batch is processed before the next partition's).
+ */
+export const DEFAULT_MAX_PARTITION_FETCH_BYTES = 1_048_576;
+
 /** What a group consumer is created with. */
 export interface GroupConsumerOptions {
   readonly groupId: string;
@@ -164,6 +171,12 @@ export interface GroupConsumerOptions {
   readonly rebalanceTimeoutMs: number;
   /** The longest a fetch waits for records. */
   readonly maxWaitTimeMs: number;
+  /**
+   * The most bytes one fetch returns of one partition (`max.partition.fetch.bytes`); default
+   * {@link DEFAULT_MAX_PARTITION_FETCH_BYTES}. A record batch larger than this is still returned
+   * whole when it is the partition's first, as Kafka's fetch does.
+   */
+  readonly maxBytesPerPartition?: number;
   /**
    * `cooperative` (KIP-429): the member keeps its partitions and fetching through a rebalance,
    * gives up only those the new assignment takes away, and then rejoins; `eager`: it stops

@@ -71,6 +71,7 @@ export function threadConsumerOptions(
     heartbeatIntervalMs: config.heartbeatIntervalMs,
     rebalanceTimeoutMs: Math.max(60_000, config.sessionTimeoutMs),
     maxWaitTimeMs: Math.min(500, Math.max(10, config.commitIntervalMs)),
+    maxBytesPerPartition: config.maxPartitionFetchBytes,
     ...(config.groupInstanceId !== undefined ? { groupInstanceId: config.groupInstanceId } : {}),
     ...(streamsGroup ? { streamsGroup } : {}),
   };

@@ -50,7 +50,10 @@ type TasksOverrides = (
 
 function thread(tasksOverrides: TasksOverrides = () => ({})) {
   const { consumer, emitter, calls, flow, assignments } = fakeConsumer();
-  let consumerConfig: { retry?: { restartOnFailure?: (e: Error) => Promise<boolean> } } = {};
+  let consumerConfig: {
+    retry?: { restartOnFailure?: (e: Error) => Promise<boolean> };
+    maxBytesPerPartition?: number;
+  } = {};
   const created = new Map<string, { partitions: { topic: string; partition: number }[] }>();
   const restored = { resolve: (): void => undefined, promise: Promise.resolve() };
   restored.promise = new Promise<void>((resolve) => (restored.resolve = resolve));
@@ -74,6 +77,7 @@ function thread(tasksOverrides: TasksOverrides = () => ({})) {
       sessionTimeoutMs: 10_000,
       heartbeatIntervalMs: 1_000,
       commitIntervalMs: 100,
+      maxPartitionFetchBytes: 262_144,
     },
     sourceTopics: ['input'],
     tasks: {
@@ -109,6 +113,7 @@ function thread(tasksOverrides: TasksOverrides = () => ({})) {
     listener,
     restored,
     restartOnFailure: () => consumerConfig.retry!.restartOnFailure!(new Error('crash')),
+    consumerConfig: () => consumerConfig,
   };
 }
 
@@ -119,6 +124,13 @@ describe('StreamThread after stop (a broker outage replaced it)', () => {
     await expect(t.restartOnFailure()).resolves.toBe(true);
     await t.streamThread.stop();
     await expect(t.restartOnFailure()).resolves.toBe(false);
+  });
+
+  it("fetches with the configured max.partition.fetch.bytes (kafkajs' maxBytesPerPartition)", async () => {
+    const t = thread();
+    await t.streamThread.start();
+    expect(t.consumerConfig().maxBytesPerPartition).toBe(262_144);
+    await t.streamThread.stop();
   });
 
   it('makes a consumer that kafkajs restarted anyway leave, without touching the client', async () => {

@@ -1,13 +1,14 @@
 import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import type { ConsumedRecord } from '../consumed-record';
-import type {
-  GroupConsumer,
-  GroupConsumerFactory,
-  GroupConsumerOptions,
-  GroupConsumerStart,
-  GroupMetadata,
-  TopicPartitionOffset,
-  TopicPartitions,
+import {
+  DEFAULT_MAX_PARTITION_FETCH_BYTES,
+  type GroupConsumer,
+  type GroupConsumerFactory,
+  type GroupConsumerOptions,
+  type GroupConsumerStart,
+  type GroupMetadata,
+  type TopicPartitionOffset,
+  type TopicPartitions,
 } from '../group-consumer';
 import { RevocationCommit } from '../revocation-commit';
 import { RebalanceInProgressError } from '../../../errors/internals/rebalance-in-progress.error';
@@ -71,6 +72,7 @@ export class KafkajsGroupConsumer implements GroupConsumer {
       readUncommitted: false,
       allowAutoTopicCreation: false,
       maxWaitTimeInMs: options.maxWaitTimeMs,
+      maxBytesPerPartition: options.maxBytesPerPartition ?? DEFAULT_MAX_PARTITION_FETCH_BYTES,
       // kafkajs restarts a crashed consumer by itself; never once this adapter is closing.
       retry: { retries: 10, restartOnFailure: () => Promise.resolve(!this.closing) },
     });

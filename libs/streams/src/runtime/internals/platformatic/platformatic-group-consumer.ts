@@ -11,14 +11,15 @@ import { CommitFailedError } from '../../../errors/internals/commit-failed.error
 import { PartitionOffsetOutOfRangeError } from '../../../errors/internals/partition-offset-out-of-range.error';
 import { RebalanceInProgressError } from '../../../errors/internals/rebalance-in-progress.error';
 import type { AssignedPartitionReader } from '../assigned-partition-reader';
-import type {
-  GroupConsumer,
-  GroupConsumerFactory,
-  GroupConsumerOptions,
-  GroupConsumerStart,
-  GroupMetadata,
-  TopicPartitionOffset,
-  TopicPartitions,
+import {
+  DEFAULT_MAX_PARTITION_FETCH_BYTES,
+  type GroupConsumer,
+  type GroupConsumerFactory,
+  type GroupConsumerOptions,
+  type GroupConsumerStart,
+  type GroupMetadata,
+  type TopicPartitionOffset,
+  type TopicPartitions,
 } from '../group-consumer';
 import { platformaticAssignedReaderFactory } from './platformatic-assigned-reader';
 import { PlatformaticGroupMember, type ReceivedAssignment } from './platformatic-group-member';
@@ -116,7 +117,11 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
       this.clientOptions,
       {},
       this.logger,
-    )({ maxWaitTimeMs: options.maxWaitTimeMs, headers: true });
+    )({
+      maxWaitTimeMs: options.maxWaitTimeMs,
+      maxBytesPerPartition: options.maxBytesPerPartition ?? DEFAULT_MAX_PARTITION_FETCH_BYTES,
+      headers: true,
+    });
     await member.joinGroup({});
     this.loop = this.fetchLoop();
   }

@@ -9,15 +9,16 @@ import { CommitFailedError } from '../../../errors/internals/commit-failed.error
 import { RebalanceInProgressError } from '../../../errors/internals/rebalance-in-progress.error';
 import type { StreamsLogger } from '../../state-logger';
 import type { AssignedPartitionReader } from '../assigned-partition-reader';
-import type {
-  GroupConsumer,
-  GroupConsumerFactory,
-  GroupConsumerOptions,
-  GroupConsumerStart,
-  GroupMetadata,
-  StreamsGroupSpec,
-  TopicPartitionOffset,
-  TopicPartitions,
+import {
+  DEFAULT_MAX_PARTITION_FETCH_BYTES,
+  type GroupConsumer,
+  type GroupConsumerFactory,
+  type GroupConsumerOptions,
+  type GroupConsumerStart,
+  type GroupMetadata,
+  type StreamsGroupSpec,
+  type TopicPartitionOffset,
+  type TopicPartitions,
 } from '../group-consumer';
 import { platformaticAssignedReaderFactory } from './platformatic-assigned-reader';
 import { platformaticGroupError } from './platformatic-group-errors';
@@ -115,6 +116,7 @@ export class PlatformaticStreamsGroupConsumer implements GroupConsumer {
       this.logger,
     )({
       maxWaitTimeMs: options.maxWaitTimeMs,
+      maxBytesPerPartition: options.maxBytesPerPartition ?? DEFAULT_MAX_PARTITION_FETCH_BYTES,
       headers: true,
     });
     if (!reader) throw new Error('no platformatic reader');
