@@ -1,4 +1,5 @@
 import type { ConsumedRecord } from './consumed-record';
+import { TopicPartitionTable } from './topic-partition-table';
 
 /** One input partition's offset. */
 export interface InputOffset {
@@ -13,8 +14,6 @@ interface MutableOffset {
   offset: number;
 }
 
-const keyOf = (topic: string, partition: number): string => `${topic}\u0000${partition}`;
-
 /**
  * A task's input offsets: its position per input partition (the next offset to process, kept
  * across commits) and what it consumed since the last commit (what the commit covers).
@@ -24,24 +23,24 @@ const keyOf = (topic: string, partition: number): string => `${topic}\u0000${par
  * `require_stable`, so a task may be handed records its state already holds.
  */
 export class TaskInputOffsets {
-  private readonly consumed = new Map<string, MutableOffset>();
-  private readonly positions = new Map<string, MutableOffset>();
+  private readonly consumed = new TopicPartitionTable<MutableOffset>();
+  private readonly positions = new TopicPartitionTable<MutableOffset>();
 
   /** Whether `record` is below this task's position (already processed): skip it. */
   alreadyProcessed(record: ConsumedRecord): boolean {
-    const position = this.positions.get(keyOf(record.topic, record.partition));
+    const position = this.positions.get(record.topic, record.partition);
     return position !== undefined && record.offset < position.offset;
   }
 
   /** Records `record` as processed (or skipped as bad input): position and commit advance. */
   markConsumed(record: ConsumedRecord): void {
-    const key = keyOf(record.topic, record.partition);
-    const position = this.positions.get(key);
-    if (position) position.offset = Math.max(position.offset, record.offset + 1);
-    else this.positions.set(key, { ...partitionOf(record), offset: record.offset + 1 });
-    const consumed = this.consumed.get(key);
-    if (consumed) consumed.offset = Math.max(consumed.offset, record.offset);
-    else this.consumed.set(key, { ...partitionOf(record), offset: record.offset });
+    const { topic, partition, offset } = record;
+    const position = this.positions.get(topic, partition);
+    if (position) position.offset = Math.max(position.offset, offset + 1);
+    else this.positions.set(topic, partition, { topic, partition, offset: offset + 1 });
+    const consumed = this.consumed.get(topic, partition);
+    if (consumed) consumed.offset = Math.max(consumed.offset, offset);
+    else this.consumed.set(topic, partition, { topic, partition, offset });
   }
 
   /**
@@ -52,11 +51,10 @@ export class TaskInputOffsets {
    * Does nothing while a record up to `lastRecordOffset` is unconsumed.
    */
   skipTo(topic: string, partition: number, lastRecordOffset: number, nextOffset: number): void {
-    const key = keyOf(topic, partition);
-    const position = this.positions.get(key);
+    const position = this.positions.get(topic, partition);
     if (!position || position.offset <= lastRecordOffset) return;
     position.offset = Math.max(position.offset, nextOffset);
-    const consumed = this.consumed.get(key);
+    const consumed = this.consumed.get(topic, partition);
     if (consumed) consumed.offset = Math.max(consumed.offset, nextOffset - 1);
   }
 
@@ -68,21 +66,21 @@ export class TaskInputOffsets {
   seed(offsets: readonly InputOffset[]): void {
     for (const { topic, partition, offset } of offsets) {
       if (offset < 0) continue;
-      const current = this.positions.get(keyOf(topic, partition));
+      const current = this.positions.get(topic, partition);
       if (!current || current.offset < offset) {
-        this.positions.set(keyOf(topic, partition), { topic, partition, offset });
+        this.positions.set(topic, partition, { topic, partition, offset });
       }
     }
   }
 
   /** Next offset to process per input partition (for read-your-writes position bounds). */
   positionList(): InputOffset[] {
-    return [...this.positions.values()].map((p) => ({ ...p }));
+    return this.positions.values().map((p) => ({ ...p }));
   }
 
   /** Next offsets to commit per input partition (offset of the last consumed record + 1). */
   toCommit(): InputOffset[] {
-    return [...this.consumed.values()].map((c) => ({ ...c, offset: c.offset + 1 }));
+    return this.consumed.values().map((c) => ({ ...c, offset: c.offset + 1 }));
   }
 
   /** Whether anything was consumed since the last {@link TaskInputOffsets.committed}. */
@@ -94,8 +92,4 @@ export class TaskInputOffsets {
   committed(): void {
     this.consumed.clear();
   }
-}
-
-function partitionOf(record: ConsumedRecord): { topic: string; partition: number } {
-  return { topic: record.topic, partition: record.partition };
 }
