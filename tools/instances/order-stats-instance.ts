@@ -56,9 +56,13 @@ export class OrderStatsInstance {
     const queryPort = ports.queryPort ?? (await freePort());
     const secret =
       env.SECURITY_INSECURE === 'true' ? {} : { FORWARDING_SECRET: TEST_CLUSTER_SECRET };
+    // The test run's Kafka client (`NEST_STREAMS_CLIENT`, as the engine's suites): an `env`
+    // that names its own `KAFKA_CLIENT` wins.
+    const client = process.env.NEST_STREAMS_CLIENT;
     const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
       env: {
         ...process.env,
+        ...(client ? { KAFKA_CLIENT: client } : {}),
         ...secret,
         ...env,
         PORT: String(port),
