@@ -85,9 +85,9 @@ export class TransactionalBytesStore implements BytesStore, TaskEngine {
     return this.inner.isOpen();
   }
 
-  /** The engine's estimate, plus the keys held for it (as reads see them; deletes not subtracted). */
+  /** The engine's estimate, at least the batch in flight (counted once), plus the pending keys. */
   approximateNumEntries(): number {
-    return this.inner.approximateNumEntries() + this.pending.size + this.applying.size;
+    return Math.max(this.inner.approximateNumEntries(), this.applying.size) + this.pending.size;
   }
 
   get(key: Buffer): Buffer | undefined {
