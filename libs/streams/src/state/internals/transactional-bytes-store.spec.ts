@@ -209,6 +209,25 @@ describe('TransactionalBytesStore', () => {
       await new Promise((r) => setImmediate(r));
     };
 
+    it('estimates entries with the batch in flight counted once, whether the engine counts it yet or not', async () => {
+      store.putAll(['a', 'b', 'c'].map((k) => ({ key: s(k), value: s('1') })));
+      store.putAll(['d', 'e'].map((k) => ({ key: s(k), value: s('1') }))); // pending behind it
+      expect(listed()).toEqual([['a=1', 'b=1', 'c=1']]);
+      const estimate = jest.spyOn(engine, 'approximateNumEntries').mockReturnValue(0);
+      expect(store.approximateNumEntries()).toBe(5); // not in the engine yet: 3 + 2 pending
+      estimate.mockReturnValue(3); // in the engine, its completion not seen yet
+      expect(store.approximateNumEntries()).toBe(5);
+      estimate.mockReturnValue(1000);
+      expect(store.approximateNumEntries()).toBe(1002);
+      estimate.mockRestore();
+      await release();
+      await release();
+      expect(listed()).toEqual([
+        ['a=1', 'b=1', 'c=1'],
+        ['d=1', 'e=1'],
+      ]);
+    });
+
     it('hands writes to the engine in batches, each readable until written, in write order', async () => {
       store.putAll([
         { key: s('b'), value: s('1') },
