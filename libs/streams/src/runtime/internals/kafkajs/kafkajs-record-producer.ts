@@ -63,8 +63,20 @@ export class KafkajsRecordProducer implements RecordProducer {
     }
   }
 
+  /**
+   * Sends `batch` after the sends before it. A transactional producer sends only inside the
+   * transaction open at the call, which the send is bound to: it rejects when none is open, and
+   * when that transaction has ended by the time the sends before it settled (aborted while they
+   * retried against an unreachable broker). Never through kafkajs' producer itself, which would
+   * send the records idempotently outside any transaction: visible to read_committed readers
+   * and never aborted (changelog records of aborted work restored as committed state).
+   */
   send(batch: readonly PartitionRecords[], options: SendOptions = {}): Promise<PartitionAck[]> {
-    const run = this.sending.then(() => this.sendNow(batch, options));
+    const transaction = this.transactionalId === undefined ? undefined : this.transaction;
+    if (this.transactionalId !== undefined && !transaction?.isActive()) {
+      return Promise.reject(new Error('no transaction is open'));
+    }
+    const run = this.sending.then(() => this.sendNow(batch, options, transaction));
     this.sending = run.catch(() => undefined);
     return run;
   }
@@ -120,6 +132,9 @@ export class KafkajsRecordProducer implements RecordProducer {
     const transaction = this.transaction;
     this.transaction = undefined;
     if (!transaction?.isActive()) return;
+    // Sends in flight settle first (the queued ones are refused now), as Java's producer
+    // drains its in-flight batches before the EndTxn of an abort.
+    await this.sending;
     await transaction.abort().catch((error: unknown) => {
       throw this.typed(error, []);
     });
@@ -133,7 +148,11 @@ export class KafkajsRecordProducer implements RecordProducer {
   private async sendNow(
     batch: readonly PartitionRecords[],
     options: SendOptions,
+    transaction: Transaction | undefined,
   ): Promise<PartitionAck[]> {
+    if (transaction && (transaction !== this.transaction || !transaction.isActive())) {
+      throw new Error('the transaction this send was made in has ended: its records are not sent');
+    }
     if (batch.length === 0) return [];
     const topics = new Map<string, Message[]>();
     for (const { topic, partition, records } of batch) {
@@ -149,7 +168,7 @@ export class KafkajsRecordProducer implements RecordProducer {
         });
       }
     }
-    const sender = this.transaction ?? this.producer;
+    const sender = transaction ?? this.producer;
     const metadata = await sender
       .sendBatch({
         topicMessages: [...topics].map(([topic, messages]) => ({ topic, messages })),

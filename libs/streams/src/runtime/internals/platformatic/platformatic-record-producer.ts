@@ -67,6 +67,8 @@ export class PlatformaticRecordProducer implements RecordProducer {
   private readonly sender: PlatformaticProduceSender;
   private readonly offsets: PlatformaticTransactionOffsets | undefined;
   private transaction: PlatformaticTransaction | undefined;
+  /** Transactions a send or offsets went out in (one without ends locally, as Java's does). */
+  private readonly joined = new WeakSet<PlatformaticTransaction>();
   private fenced: ProducerFencedError | undefined;
   private sending: Promise<unknown> = Promise.resolve();
   private readonly brokers: readonly string[];
@@ -117,8 +119,15 @@ export class PlatformaticRecordProducer implements RecordProducer {
     }
   }
 
+  /**
+   * Sends `batch` after the sends before it. A transactional producer sends only inside the
+   * transaction open at the call, which the send is bound to: it rejects when none is open, and
+   * when that transaction has ended by the time the sends before it settled (its records must
+   * not join a later transaction).
+   */
   send(batch: readonly PartitionRecords[], options: SendOptions = {}): Promise<PartitionAck[]> {
-    const run = this.sending.then(() => this.sendNow(batch, options));
+    const transaction = this.transaction;
+    const run = this.sending.then(() => this.sendNow(batch, options, transaction));
     this.sending = run.catch(() => undefined);
     return run;
   }
@@ -141,6 +150,7 @@ export class PlatformaticRecordProducer implements RecordProducer {
     this.throwIfFenced();
     if (!this.transaction || !this.offsets) throw new Error('no transaction is open');
     if (offsets.length === 0) return;
+    this.joined.add(this.transaction);
     await this.offsets.send(offsets, group).catch((error: unknown) => {
       throw this.typed(error, [...new Set(offsets.map((o) => o.topic))], group);
     });
@@ -160,6 +170,13 @@ export class PlatformaticRecordProducer implements RecordProducer {
     const transaction = this.transaction;
     this.transaction = undefined;
     if (!transaction || transaction.completed) return;
+    // Sends in flight settle first (the queued ones are refused now): an EndTxn sent beside a
+    // partition's first send can reach the coordinator before that partition joined.
+    await this.sending;
+    if (!this.joined.has(transaction)) {
+      await transaction.cancel(); // nothing went out in it: the coordinator has no transaction
+      return;
+    }
     if (this.fenced) {
       await transaction.cancel(); // the broker aborted it when the id was fenced
       return;
@@ -178,12 +195,16 @@ export class PlatformaticRecordProducer implements RecordProducer {
   private async sendNow(
     batch: readonly PartitionRecords[],
     options: SendOptions,
+    transaction: PlatformaticTransaction | undefined,
   ): Promise<PartitionAck[]> {
     this.throwIfFenced();
     const topics = [...new Set(batch.map((p) => p.topic))];
     if (topics.length === 0) return [];
-    if (this.transactionalId !== undefined && !this.transaction) {
+    if (this.transactionalId !== undefined && !transaction) {
       throw new Error('no transaction is open');
+    }
+    if (transaction && (transaction !== this.transaction || transaction.completed)) {
+      throw new Error('the transaction this send was made in has ended: its records are not sent');
     }
     try {
       const metadata = await this.producer.metadata({ topics });
@@ -193,7 +214,13 @@ export class PlatformaticRecordProducer implements RecordProducer {
           throw new UnknownTopicError(`${topic}-${partition}`);
         }
       }
-      return await this.sender.send(batch, options.acks ?? -1, metadata, this.transaction);
+      if (transaction && transaction !== this.transaction) {
+        throw new Error(
+          'the transaction this send was made in has ended: its records are not sent',
+        );
+      }
+      if (transaction) this.joined.add(transaction);
+      return await this.sender.send(batch, options.acks ?? -1, metadata, transaction);
     } catch (error) {
       if (error instanceof UnknownTopicError) throw error;
       throw this.typed(error, topics);
