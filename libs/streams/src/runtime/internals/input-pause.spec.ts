@@ -23,13 +23,24 @@ describe('InputPause', () => {
 
 describe('waitWithHeartbeats', () => {
   it('heartbeats while waiting, ignoring heartbeat errors, and ends when the wait settles', async () => {
-    let beats = 0;
-    const ready = new Promise<void>((_, reject) => setTimeout(() => reject(new Error('x')), 55));
-    ready.catch(() => undefined);
-    await waitWithHeartbeats(ready, 10, async () => {
-      beats++;
-      throw new Error('rebalancing');
-    });
-    expect(beats).toBeGreaterThanOrEqual(3);
+    jest.useFakeTimers();
+    try {
+      let beats = 0;
+      let fail!: (error: Error) => void;
+      const ready = new Promise<void>((_, reject) => (fail = reject));
+      ready.catch(() => undefined);
+      const waiting = waitWithHeartbeats(ready, 10, async () => {
+        beats++;
+        throw new Error('rebalancing');
+      });
+      await jest.advanceTimersByTimeAsync(35);
+      expect(beats).toBe(3);
+      fail(new Error('x'));
+      await waiting;
+      await jest.advanceTimersByTimeAsync(100);
+      expect(beats).toBe(3);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });
