@@ -19,10 +19,11 @@ const SUITES = [
   'test/runtime/startup-warnings.test.ts',
   'test/cluster/multi-instance.test.ts',
   'test/nestjs/streams-module-startup.test.ts',
+  'test/security/kafka-sasl-ssl.e2e.test.ts',
 ];
 
 /**
- * Not here: test/app, test/security (SASL/TLS brokers), the reliability suites but the zombie
+ * Not here: test/app, test/security but the SASL_SSL suite, the reliability suites but the zombie
  * scenario (run after these), and test/ suites that start no KafkaStreams.
  */
 const root = join(__dirname, '..', '..');

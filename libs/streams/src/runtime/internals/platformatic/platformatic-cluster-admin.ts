@@ -1,4 +1,5 @@
 import { type Admin, ConfigResourceTypes } from '@platformatic/kafka';
+import { BrokerAuthenticationError } from '../../../errors/broker-authentication.error';
 import { UnknownTopicError } from '../../../errors/internals/unknown-topic.error';
 import { UnstableOffsetsError } from '../../../errors/internals/unstable-offsets.error';
 import type {
@@ -47,7 +48,23 @@ export class PlatformaticClusterAdmin implements ClusterAdmin {
     private readonly brokers: readonly string[],
   ) {}
 
+  /**
+   * Reaches the cluster: one attempt first, so that refused SASL credentials fail at the first
+   * login (platformatic retries them, `retries` times, as the network error that wraps its
+   * authentication error); a cluster that did not answer is then asked again with platformatic's
+   * retries.
+   *
+   * @throws BrokerAuthenticationError when the credentials were refused (fix `kafka.sasl`);
+   *   BrokersUnreachableError when no bootstrap broker answered.
+   */
   async connect(): Promise<void> {
+    try {
+      await this.admin.metadata({ topics: [], forceUpdate: true, retries: 0 });
+      return;
+    } catch (error) {
+      const typed = platformaticConnectionError(error, this.brokers);
+      if (typed instanceof BrokerAuthenticationError) throw typed;
+    }
     try {
       await this.admin.metadata({ topics: [], forceUpdate: true });
     } catch (error) {
