@@ -25,6 +25,16 @@ export interface CacheEntry {
   size: number;
 }
 
+/** An entry as the namespace holds it: in a doubly linked list in LRU order. */
+interface LruEntry extends CacheEntry {
+  /** The key's latin1 string (the map key). */
+  readonly k: string;
+  /** The entry used just before this one (towards the eldest). */
+  older: LruEntry | undefined;
+  /** The entry used just after this one (towards the newest). */
+  newer: LruEntry | undefined;
+}
+
 /** A dirty entry leaving the cache: its write and what the store held before it. */
 export interface FlushedEntry {
   readonly key: Buffer;
@@ -53,15 +63,14 @@ export const CACHE_ENTRY_OVERHEAD_BYTES = 96;
  * namespace first, so the store below (and the changelog) sees writes in order.
  */
 export class NamedCache {
-  private readonly entries = new Map<string, CacheEntry>();
+  private readonly entries = new Map<string, LruEntry>();
   /**
-   * The LRU order is the map's insertion order (a touch re-inserts). One iterator is kept for
-   * eviction instead of `entries.keys()` each time: every key it passed was evicted or has
-   * been re-inserted behind it, so its next key is the eldest, and it never walks again over
-   * the slots that deleted and touched keys leave at the front of the map's table (with a
-   * fresh iterator per eviction, that walk made an eviction cost O(entries)).
+   * The LRU order: a doubly linked list through the entries, eldest first. A touch moves an
+   * entry to the end without a map operation (re-inserting into the map, as before, cost a
+   * delete and a set per read and per write and left the map's table full of deleted slots).
    */
-  private eldest: IterableIterator<string> = this.entries.keys();
+  private eldest: LruEntry | undefined;
+  private newest: LruEntry | undefined;
   private readonly dirtyKeys = new Set<string>();
   private sortedDirty: string[] | undefined;
   private bytes = 0;
@@ -96,8 +105,7 @@ export class NamedCache {
       return undefined;
     }
     this.hits++;
-    this.entries.delete(k);
-    this.entries.set(k, entry);
+    this.touch(entry);
     return entry;
   }
 
@@ -131,10 +139,10 @@ export class NamedCache {
       entry.value = value;
       entry.object = object;
       entry.timestamp = timestamp;
-      this.entries.delete(k);
-      this.entries.set(k, entry);
+      this.touch(entry);
     } else {
-      this.insert(k, {
+      this.insert({
+        k,
         key,
         value,
         timestamp,
@@ -142,6 +150,8 @@ export class NamedCache {
         priorValue: undefined,
         object,
         size: 0,
+        older: undefined,
+        newer: undefined,
       });
       this.addDirty(k);
     }
@@ -151,15 +161,17 @@ export class NamedCache {
   /** Caches a value read from the store below; never replaces an existing entry. May evict. */
   putClean(k: string, key: Buffer, value: Buffer | null): void {
     if (this.entries.has(k)) return;
-    const object = undefined;
-    this.insert(k, {
+    this.insert({
+      k,
       key,
       value,
       timestamp: 0,
       dirty: false,
       priorValue: undefined,
-      object,
+      object: undefined,
       size: 0,
+      older: undefined,
+      newer: undefined,
     });
     this.budget.afterWrite(this);
   }
@@ -178,17 +190,13 @@ export class NamedCache {
 
   /** Evicts the least recently used entry (flushing first if it is dirty). */
   evictOne(): void {
-    let eldest = this.eldest.next();
-    if (eldest.done) {
-      // An exhausted iterator stays done: start a new one over what was added since.
-      this.eldest = this.entries.keys();
-      eldest = this.eldest.next();
-      if (eldest.done) return;
-    }
-    const k = eldest.value;
-    const entry = this.entries.get(k) as CacheEntry;
+    const entry = this.eldest;
+    if (entry === undefined) return;
     if (entry.dirty) this.flush();
-    this.entries.delete(k);
+    // The flush handler may have written to this namespace and evicted the entry already.
+    if (this.entries.get(entry.k) !== entry) return;
+    this.unlink(entry);
+    this.entries.delete(entry.k);
     this.budget.charge(-entry.size);
     this.bytes -= entry.size;
     this.evictions++;
@@ -243,16 +251,43 @@ export class NamedCache {
     this.budget.charge(-this.bytes);
     this.bytes = 0;
     this.entries.clear();
-    this.eldest = this.entries.keys();
+    this.eldest = undefined;
+    this.newest = undefined;
     this.dirtyKeys.clear();
     this.sortedDirty = undefined;
   }
 
-  private insert(k: string, entry: CacheEntry): void {
+  private insert(entry: LruEntry): void {
     entry.size = entrySize(entry.key, entry.value, entry.object);
-    this.entries.set(k, entry);
+    this.entries.set(entry.k, entry);
+    this.append(entry);
     this.bytes += entry.size;
     this.budget.charge(entry.size);
+  }
+
+  /** Makes `entry` the most recently used. */
+  private touch(entry: LruEntry): void {
+    if (entry === this.newest) return;
+    this.unlink(entry);
+    this.append(entry);
+  }
+
+  private append(entry: LruEntry): void {
+    entry.older = this.newest;
+    entry.newer = undefined;
+    if (this.newest === undefined) this.eldest = entry;
+    else this.newest.newer = entry;
+    this.newest = entry;
+  }
+
+  private unlink(entry: LruEntry): void {
+    const { older, newer } = entry;
+    if (older === undefined) this.eldest = newer;
+    else older.newer = newer;
+    if (newer === undefined) this.newest = older;
+    else newer.older = older;
+    entry.older = undefined;
+    entry.newer = undefined;
   }
 
   private addDirty(k: string): void {
