@@ -12,6 +12,9 @@ import type { StoreLayer } from './store-layer';
 import { withTimestamps } from './timestamped-changelog';
 import { findLayer, innermostLayer } from './wrapped-store-layer';
 
+/** No key serialized yet (a value no key can be). */
+const NO_KEY = Symbol('no key');
+
 /**
  * Receives the typed entries the cache writes through: the key (a windowed key for window and
  * session stores), the new value (`null`: deleted), the value before (`undefined` when not
@@ -62,6 +65,9 @@ export abstract class MeteredStore<K, V, FlushKey> implements StateStore {
   protected topic: string;
   private stack: StoreLayer | undefined;
   private caching: CachingBytesStore | undefined;
+  /** The last string or number key serialized, and its bytes (see {@link keyBytes}). */
+  private lastKey: unknown = NO_KEY;
+  private lastKeyBytes: Buffer | undefined;
   private pendingListener:
     { listener: TypedCacheFlushListener<FlushKey, V>; sendOldValues: boolean } | undefined;
 
@@ -97,7 +103,15 @@ export abstract class MeteredStore<K, V, FlushKey> implements StateStore {
    * @throws SerializationError from the key serde (fix the key or the serde).
    */
   keyBytes(key: K): Buffer {
-    return this.keySerde.serialize(key, this.topic);
+    if (key === this.lastKey) return this.lastKeyBytes!;
+    const bytes = this.keySerde.serialize(key, this.topic);
+    // A string or number key is immutable: an aggregation's read and write of the same key
+    // share one serialization (no layer writes into a key's bytes).
+    if (typeof key === 'string' || typeof key === 'number') {
+      this.lastKey = key;
+      this.lastKeyBytes = bytes;
+    }
+    return bytes;
   }
 
   /**
@@ -108,6 +122,7 @@ export abstract class MeteredStore<K, V, FlushKey> implements StateStore {
     if (this.stack?.isOpen()) return;
     this.metrics = StoreMetrics.forTask(this.name, this.options.metricsScope, context);
     this.topic = changelogTopicName(context.applicationId, this.name);
+    this.lastKey = NO_KEY; // serdes receive the topic: bytes made for another one are stale
     const stack = this.options.buildStack(context);
     await stack.init(context);
     this.stack = stack;
