@@ -43,6 +43,15 @@ export function groupOnlyMetadata(groupId: string): ConsumerGroupMetadata {
 }
 
 /**
+ * What a transactional producer's send rejects with when the transaction it was made in ended
+ * (committed or aborted) before it ran: its records are not sent, neither into a later
+ * transaction nor outside one. The work that made them was dropped with that transaction.
+ */
+export function transactionEndedError(): Error {
+  return new Error('the transaction this send was made in has ended: its records are not sent');
+}
+
+/**
  * A Kafka producer as the engine uses it (Java's `Producer`, cut to what Kafka Streams needs):
  * idempotent always (no duplicates or reordering on retries), transactional when created with
  * a transactional id. Sends are written in call order: an adapter runs one at a time.

@@ -1,12 +1,13 @@
 import type { Kafka, Message, Producer, Transaction } from 'kafkajs';
-import type {
-  ConsumerGroupMetadata,
-  OffsetToCommit,
-  PartitionAck,
-  PartitionRecords,
-  RecordProducer,
-  RecordProducerFactory,
-  SendOptions,
+import {
+  transactionEndedError,
+  type ConsumerGroupMetadata,
+  type OffsetToCommit,
+  type PartitionAck,
+  type PartitionRecords,
+  type RecordProducer,
+  type RecordProducerFactory,
+  type SendOptions,
 } from '../record-producer';
 import { UnknownTopicError } from '../../../errors/internals/unknown-topic.error';
 import { isConcurrentTransactions, typedKafkajsProducerError } from './kafkajs-producer-errors';
@@ -151,7 +152,7 @@ export class KafkajsRecordProducer implements RecordProducer {
     transaction: Transaction | undefined,
   ): Promise<PartitionAck[]> {
     if (transaction && (transaction !== this.transaction || !transaction.isActive())) {
-      throw new Error('the transaction this send was made in has ended: its records are not sent');
+      throw transactionEndedError();
     }
     if (batch.length === 0) return [];
     const topics = new Map<string, Message[]>();

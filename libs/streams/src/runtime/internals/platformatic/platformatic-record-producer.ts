@@ -1,14 +1,15 @@
 import { compatibilityPartitioner, Producer, type BaseOptions } from '@platformatic/kafka';
 import { ProducerFencedError } from '../../../errors/internals/producer-fenced.error';
 import { UnknownTopicError } from '../../../errors/internals/unknown-topic.error';
-import type {
-  ConsumerGroupMetadata,
-  OffsetToCommit,
-  PartitionAck,
-  PartitionRecords,
-  RecordProducer,
-  RecordProducerFactory,
-  SendOptions,
+import {
+  transactionEndedError,
+  type ConsumerGroupMetadata,
+  type OffsetToCommit,
+  type PartitionAck,
+  type PartitionRecords,
+  type RecordProducer,
+  type RecordProducerFactory,
+  type SendOptions,
 } from '../record-producer';
 import {
   PlatformaticProduceSender,
@@ -204,7 +205,7 @@ export class PlatformaticRecordProducer implements RecordProducer {
       throw new Error('no transaction is open');
     }
     if (transaction && (transaction !== this.transaction || transaction.completed)) {
-      throw new Error('the transaction this send was made in has ended: its records are not sent');
+      throw transactionEndedError();
     }
     try {
       const metadata = await this.producer.metadata({ topics });
@@ -215,9 +216,7 @@ export class PlatformaticRecordProducer implements RecordProducer {
         }
       }
       if (transaction && transaction !== this.transaction) {
-        throw new Error(
-          'the transaction this send was made in has ended: its records are not sent',
-        );
+        throw transactionEndedError();
       }
       if (transaction) this.joined.add(transaction);
       return await this.sender.send(batch, options.acks ?? -1, metadata, transaction);
