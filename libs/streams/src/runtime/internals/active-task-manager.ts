@@ -89,6 +89,8 @@ export class ActiveTaskManager {
   private sharedCollector: KafkaRecordCollector | undefined;
   /** Exactly-once with KIP-447: the thread's transactional producer, shared by its tasks. */
   private threadProducer: EosProducer | undefined;
+  /** Tasks an eager assignment took away, still open until it is applied (see suspendQueries). */
+  private readonly givenUp = new Set<string>();
   /** Commits completed (a commit of several tasks counts once). */
   commits = 0;
   /** Time the completed commits took, in ms (Kafka Streams' commit latency, summed). */
@@ -111,6 +113,21 @@ export class ActiveTaskManager {
 
   get(taskId: string): ActiveTaskEntry | undefined {
     return this.entries.get(taskId);
+  }
+
+  /**
+   * Eager rebalancing: the new assignment took `taskIds` away. They stay open until the
+   * assignment is applied (their work committed, then closed), but their new owner may process
+   * them from now on: queries read them no more (a retriable error, or a standby copy), never
+   * a copy another instance has moved past. Closing a task ends its suspension.
+   */
+  suspendQueries(taskIds: readonly string[]): void {
+    for (const id of taskIds) if (this.entries.has(id)) this.givenUp.add(id);
+  }
+
+  /** Whether queries may read task `taskId` as an active copy (see {@link suspendQueries}). */
+  answersQueries(taskId: string): boolean {
+    return !this.givenUp.has(taskId);
   }
 
   /** Whether the tasks share one transaction per thread (exactly-once with KIP-447). */
@@ -308,6 +325,7 @@ export class ActiveTaskManager {
    */
   async close(taskIdText: string, clean: boolean): Promise<void> {
     const entry = this.entries.get(taskIdText);
+    this.givenUp.delete(taskIdText);
     if (!entry) return;
     this.entries.delete(taskIdText);
     try {

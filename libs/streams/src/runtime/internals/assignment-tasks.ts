@@ -1,7 +1,7 @@
 import type { AssignmentInfo } from '../../cluster/internals/assignment-info';
 import type { StateLogger } from '../state-logger';
 import type { ActiveTaskManager } from './active-task-manager';
-import type { GroupConsumer } from './group-consumer';
+import type { GroupAssignment, GroupConsumer } from './group-consumer';
 import type { StandbyTaskManager } from './standby-task-manager';
 
 /** What a stream thread changes its tasks with when an assignment arrives. */
@@ -90,4 +90,22 @@ export function keepsTasks(
   const same = (a: readonly string[], b: readonly string[]) =>
     a.length === b.length && [...a].sort().join() === [...b].sort().join();
   return same(info.active, held.active) && same(info.standby, held.standby);
+}
+
+/** The active tasks none of whose input partitions `assignment` gives the member. */
+export function lostTasks(
+  tasks: Pick<ActiveTaskManager, 'tasks'>,
+  assignment: Pick<GroupAssignment, 'partitions'>,
+): string[] {
+  const assigned = new Set(
+    assignment.partitions.flatMap(({ topic, partitions }) =>
+      partitions.map((p) => `${topic}:${p}`),
+    ),
+  );
+  return tasks
+    .tasks()
+    .filter(
+      (e) => !e.partitions.some(({ topic, partition }) => assigned.has(`${topic}:${partition}`)),
+    )
+    .map((e) => e.task.id.toString());
 }

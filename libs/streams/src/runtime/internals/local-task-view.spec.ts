@@ -34,8 +34,10 @@ describe('LocalTaskView', () => {
     [standbys[0], 5],
     [standbys[1], undefined],
   ]);
+  const givenUp = new Set<string>();
+  const manager = { tasks: () => active, answersQueries: (id: string) => !givenUp.has(id) };
   const view = new LocalTaskView(
-    () => ({ tasks: () => active }) as unknown as ActiveTaskManager,
+    () => manager as unknown as ActiveTaskManager,
     () =>
       ({
         all: () => standbys,
@@ -63,6 +65,18 @@ describe('LocalTaskView', () => {
       { partition: 2, active: false, lag: 5 },
     ]);
     expect(view.stores('other')).toEqual([]);
+  });
+
+  it('offers no active copy of a task an eager assignment took away, standbys still', () => {
+    givenUp.add('0_0');
+    try {
+      expect(
+        view.stores('stats').map(({ partition, active: isActive }) => [partition, isActive]),
+      ).toEqual([[2, false]]);
+    } finally {
+      givenUp.clear();
+    }
+    expect(view.stores('stats').map(({ partition }) => partition)).toEqual([0, 2]);
   });
 
   it('reports the lags of restored actives (0) and standbys, not of restoring tasks', async () => {

@@ -39,12 +39,14 @@ export class LocalTaskView {
   /**
    * Local copies of `storeName` that queries may read: the active copies of restored tasks
    * (lag 0), and standby copies whose lag is known. A task still restoring holds partial state
-   * and is left out, as is a standby before its changelog's end is known.
+   * and is left out, as is a standby before its changelog's end is known, and an active task an
+   * eager assignment took away (see `ActiveTaskManager.suspendQueries`).
    */
   stores(storeName: string): LocalStore[] {
     const result: LocalStore[] = [];
-    for (const entry of this.active()?.tasks() ?? []) {
-      if (!entry.restored) continue;
+    const active = this.active();
+    for (const entry of active?.tasks() ?? []) {
+      if (!entry.restored || !active!.answersQueries(entry.task.id.toString())) continue;
       const store = entry.task.store(storeName);
       if (store) {
         result.push({

@@ -5,6 +5,7 @@ import { cancelGroupRejoin, groupRejoinPending } from './kafkajs/group-rejoin';
 import { AssignerProtocol } from './kafkajs/kafkajs';
 import { kafkajsGroupConsumerFactory } from './kafkajs/kafkajs-group-consumer';
 import { CommitFailedError } from '../../errors/internals/commit-failed.error';
+import type { GroupConsumerStart } from './group-consumer';
 import { StreamThread, type StreamThreadOptions } from './stream-thread';
 
 /** A kafkajs consumer double: records calls and lets the test emit its instrumentation events. */
@@ -93,6 +94,7 @@ function thread(tasksOverrides: TasksOverrides = () => ({})) {
         await restored.promise;
         created.set(id, { partitions: [{ topic: 'input', partition: Number(id.split('_')[1]) }] });
       },
+      suspendQueries: () => undefined,
       ...tasksOverrides(created),
     },
     standbys: {
@@ -325,6 +327,119 @@ describe('StreamThread when a commit is refused because the group moved on', () 
     expect(events.filter((e) => e.startsWith('close') || e === 'producer replaced')).toEqual([]);
     expect(t.calls).toEqual(['connect', 'subscribe', 'run']);
     expect(t.listener.onError).not.toHaveBeenCalled();
+    await t.streamThread.stop();
+  });
+});
+
+describe('StreamThread queries during an eager rebalance', () => {
+  /** A group consumer double that hands the test the thread's listener. */
+  function eagerThread() {
+    let listener: GroupConsumerStart['listener'] | undefined;
+    const consumer = {
+      start: async (start: GroupConsumerStart) => void (listener = start.listener),
+      pause: () => undefined,
+      resume: () => undefined,
+      groupMetadata: () => ({
+        groupId: 'app',
+        memberId: 'm-a',
+        generationId: 2,
+        groupInstanceId: null,
+      }),
+      commitOffsets: async () => undefined,
+      enforceRebalance: async () => undefined,
+      close: async () => undefined,
+    };
+    const created = new Set<string>();
+    const suspended = new Set<string>();
+    const entry = (id: string) => ({
+      task: { id: { toString: () => id } },
+      partitions: [{ topic: 'input', partition: Number(id.split('_')[1]) }],
+    });
+    const tasks = {
+      start: async () => undefined,
+      commit: async () => 0,
+      closeAll: async () => undefined,
+      close: async (id: string) => {
+        created.delete(id);
+        suspended.delete(id);
+      },
+      tasks: () => [...created].map(entry),
+      taskIds: () => [...created],
+      get: (id: string) => (created.has(id) ? entry(id) : undefined),
+      create: async (id: string) => void created.add(id),
+      suspendQueries: (ids: string[]) => ids.forEach((id) => suspended.add(id)),
+    };
+    const options = {
+      groupConsumers: () => consumer,
+      config: {
+        applicationId: 'app',
+        sessionTimeoutMs: 10_000,
+        heartbeatIntervalMs: 1_000,
+        commitIntervalMs: 100,
+        maxPartitionFetchBytes: 262_144,
+        rebalanceProtocol: 'eager',
+      },
+      sourceTopics: ['input'],
+      tasks,
+      standbys: {
+        closeAll: async () => undefined,
+        assign: async () => undefined,
+        release: async () => undefined,
+      },
+      assignor: {},
+      listener: {
+        onRebalancing: jest.fn(),
+        onAssignment: jest.fn(),
+        onRunning: jest.fn(),
+        onError: jest.fn(),
+        onShutdownRequested: jest.fn(),
+      },
+      logger: { info: () => undefined, warn: () => undefined },
+    } as unknown as StreamThreadOptions;
+    const assign = (ids: string[]) =>
+      listener!.onAssigned({
+        memberId: 'm-a',
+        generationId: 2,
+        partitions: [{ topic: 'input', partitions: ids.map((id) => Number(id.split('_')[1])) }],
+        userData: async () =>
+          encodeInfo({
+            version: 1,
+            processId: 'p-a',
+            active: ids,
+            standby: [],
+            warmup: [],
+            hosts: [],
+            probingRebalanceAtMs: 0,
+          }),
+      });
+    return {
+      streamThread: new StreamThread(options),
+      listener: () => listener!,
+      assign,
+      created,
+      suspended,
+    };
+  }
+
+  it('reads no more a task the new assignment took away, from the assignment on', async () => {
+    const t = eagerThread();
+    await t.streamThread.start();
+    await t.assign(['0_0', '0_1', '0_2']);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect([...t.created]).toEqual(['0_0', '0_1', '0_2']);
+    expect([...t.suspended]).toEqual([]);
+
+    await t.listener().onRevoking();
+    // Revoked, not yet reassigned: nobody else owns the tasks yet; they answer on.
+    expect([...t.suspended]).toEqual([]);
+    const applied = t.assign(['0_1']);
+    // The assignment is out: 0_0 and 0_2 may have their new owner already, though still open here.
+    expect([...t.created]).toEqual(['0_0', '0_1', '0_2']);
+    expect([...t.suspended]).toEqual(['0_0', '0_2']);
+    await applied;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect([...t.created]).toEqual(['0_1']);
+    expect([...t.suspended]).toEqual([]);
     await t.streamThread.stop();
   });
 });

@@ -8,7 +8,7 @@ import type {
 import { CommitSchedule, MAX_EXACTLY_ONCE_HOLD_MS } from './commit-schedule';
 import { InputPause, waitWithHeartbeats } from './input-pause';
 import { ThreadTaskMap } from './thread-task-map';
-import { closeLostTasks, handoverPending, openAssignedTasks } from './assignment-tasks';
+import { closeLostTasks, handoverPending, lostTasks, openAssignedTasks } from './assignment-tasks';
 import { ProbingRebalance } from './probing-rebalance';
 import { processInSlices } from './sliced-processing';
 import type { ActiveTaskEntry } from './active-task-manager';
@@ -142,6 +142,9 @@ export class StreamThread {
     this.rebalancePending = false;
     this.schedule.assigned();
     this.memberId = assignment.memberId;
+    // Eager: a task taken away may have its new owner already (cooperative: not before it closed).
+    if (!this.cooperative)
+      this.options.tasks.suspendQueries(lostTasks(this.options.tasks, assignment));
     // Cooperative: the partitions it keeps go on being fetched; only new ones wait.
     const held = this.cooperative
       ? this.taskMap.unmapped(assignment.partitions)
