@@ -45,6 +45,15 @@ describe('parseBenchOptions', () => {
     ]);
   });
 
+  it('runs one instance unless --instances lists more, sorted and distinct, at most 8', () => {
+    expect(parseBenchOptions(['aggregate']).instances).toEqual([1]);
+    expect(parseBenchOptions(['aggregate', '--instances', '2,1,2']).instances).toEqual([1, 2]);
+    expect(() => parseBenchOptions(['aggregate', '--instances', '0'])).toThrow(
+      "--instances must list integers in 1..8, got '0'",
+    );
+    expect(() => parseBenchOptions(['aggregate', '--instances', '9'])).toThrow(/--instances/);
+  });
+
   it('rejects bad values with the usage', () => {
     expect(() => parseBenchOptions(['memory', '--stores', '1,x'])).toThrow(/--stores.*usage/s);
     expect(() => parseBenchOptions(['memory', '--stores', '0'])).toThrow(/--stores/);

@@ -72,6 +72,13 @@ export interface BenchOptions {
    * every round's events/s in its note.
    */
   readonly repeat: number;
+  /**
+   * `aggregate`, `windowed`: how many processes of one application our engine (and the
+   * baseline) runs as, each count its own row (`--instances 1,2`: one instance, then two);
+   * default 1. Instances start together, each with its own state directory; a row's time is
+   * the slowest instance's.
+   */
+  readonly instances: readonly number[];
 }
 
 /** The usage line printed on a bad command line. */
@@ -79,7 +86,7 @@ export const USAGE = `usage: npm run bench -- <scenario> [--json FILE] [--events
   [--seed N] [--commit-interval-ms N] [--eos-commit-interval-ms N] [--cache-max-bytes N]
   [--systems ${ALL_SYSTEMS.join(',')}] [--guarantees ${ALL_GUARANTEES.join(',')}]
   [--timeout-ms N] [--profile DIR] [--verbose] [--baseline CHECKOUT_DIR] [--repeat N]
-  [--baseline-client ${CLIENT_NAMES.join('|')}]
+  [--baseline-client ${CLIENT_NAMES.join('|')}] [--instances N,N,...]
   query:  [--gets N] [--duration-s N] [--connections N] [--range-users N]
   memory: [--stores N,N,...] [--rocksdb-memory-mb N]`;
 
@@ -111,6 +118,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
       baseline: { type: 'string' },
       'baseline-client': { type: 'string' },
       repeat: { type: 'string' },
+      instances: { type: 'string' },
       'rocksdb-memory-mb': { type: 'string' },
     },
   });
@@ -156,11 +164,12 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     durationSeconds: int('duration-s', values['duration-s'], 1) ?? 5,
     connections: int('connections', values.connections, 1) ?? 10,
     rangeUsers: int('range-users', values['range-users'], 1) ?? 1_000,
-    storeCounts: storeCounts(values.stores),
+    storeCounts: ascendingCounts('stores', values.stores, [1, 10, 50], 500),
     baseline: values.baseline,
     baselineClient: baselineClient(values['baseline-client']),
     repeat: int('repeat', values.repeat, 1) ?? 1,
     rocksdbMemoryMb: int('rocksdb-memory-mb', values['rocksdb-memory-mb'], 16) ?? 64,
+    instances: ascendingCounts('instances', values.instances, [1], 8),
   };
 }
 
@@ -176,12 +185,17 @@ function baselineClient(raw: string | undefined): KafkaClientName {
   return client;
 }
 
-/** `--stores 1,10,50`: distinct positive integers, sorted ascending. */
-function storeCounts(raw: string | undefined): number[] {
-  if (raw === undefined) return [1, 10, 50];
+/** `--stores 1,10,50`, `--instances 1,2`: distinct integers in 1..max, sorted ascending. */
+function ascendingCounts(
+  name: string,
+  raw: string | undefined,
+  fallback: readonly number[],
+  max: number,
+): number[] {
+  if (raw === undefined) return [...fallback];
   const counts = raw.split(',').map((s) => Number(s.trim()));
-  if (counts.some((n) => !Number.isInteger(n) || n < 1 || n > 500)) {
-    throw new Error(`--stores must list integers in 1..500, got '${raw}'\n${USAGE}`);
+  if (counts.some((n) => !Number.isInteger(n) || n < 1 || n > max)) {
+    throw new Error(`--${name} must list integers in 1..${max}, got '${raw}'\n${USAGE}`);
   }
   return [...new Set(counts)].sort((a, b) => a - b);
 }

@@ -1,5 +1,5 @@
 import type { SystemRow } from '../harness/system-row';
-import { medianRound, swapOursAndBefore } from './stream-comparison';
+import { instancesLabel, medianRound, swapOursAndBefore } from './stream-comparison';
 
 const run = (eventsPerSec: number, note?: string): SystemRow => ({
   system: 'nest-streams (exactly_once_v2)',
@@ -57,5 +57,19 @@ describe('swapOursAndBefore', () => {
       'ours',
       'java',
     ]);
+  });
+});
+
+describe('instancesLabel', () => {
+  it('names the instances of a row run as several, and leaves one instance as it was', () => {
+    expect(instancesLabel('nest-streams at_least_once (kafkajs)', 2)).toBe(
+      'nest-streams at_least_once (kafkajs), 2 instances',
+    );
+    expect(instancesLabel('nest-streams at_least_once (kafkajs)', 1)).toBe(
+      'nest-streams at_least_once (kafkajs)',
+    );
+    expect(instancesLabel('kafka-streams-java at_least_once', undefined)).toBe(
+      'kafka-streams-java at_least_once',
+    );
   });
 });

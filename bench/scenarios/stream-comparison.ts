@@ -34,6 +34,8 @@ interface Runner {
   /** Ours and the baseline: the engine's client, also in the row label. */
   readonly client?: KafkaClientName;
   readonly baselineRoot?: string;
+  /** Ours and the baseline: processes of the application (`--instances`). */
+  readonly instances?: number;
 }
 
 /**
@@ -79,7 +81,7 @@ export async function runStreamComparison(
       // Ours and the baseline swap places every round: the first run of a pair met a colder
       // broker in single runs, by more than the difference measured.
       const order = round % 2 === 0 ? swapOursAndBefore(selected) : selected;
-      for (const { name, run, label, client, baselineRoot } of order) {
+      for (const { name, run, label, client, baselineRoot, instances } of order) {
         const suffix = rounds > 1 ? `-r${round}` : '';
         const applicationId = `${ctx.runPrefix}-${name}-${short}${suffix}`;
         const stateDir = join(ctx.workDir, `state-${name}-${short}${suffix}`);
@@ -92,14 +94,18 @@ export async function runStreamComparison(
           truth: spec.truth,
           truthFile,
           keyColumns: spec.keyColumns,
-          system: variantLabel(label, guarantee, client),
+          system: instancesLabel(variantLabel(label, guarantee, client), instances),
           compareKey: guarantee,
           expectedRecords: input.data.length,
           dumpName: `dump-${name}-${short}${suffix}.tsv`,
           ...(client !== undefined && { client }),
           ...(baselineRoot !== undefined && { baselineRoot }),
+          ...(instances !== undefined && { instances }),
         });
         rmSync(stateDir, { recursive: true, force: true });
+        for (let i = 1; i <= (instances ?? 1); i++) {
+          rmSync(`${stateDir}-${i}`, { recursive: true, force: true });
+        }
         // How many changelog records the run wrote (what the record cache saved), for the table.
         const written = await ctx.topics
           .recordCount(`${applicationId}-${store}-changelog`)
@@ -158,20 +164,27 @@ export async function runStreamComparison(
   return { rows, changelogRecords };
 }
 
+/** A row label for `instances` processes of one application (unchanged for one). */
+export function instancesLabel(label: string, instances: number | undefined): string {
+  return instances === undefined || instances === 1 ? label : `${label}, ${instances} instances`;
+}
+
 /**
- * The stream processors `--systems` selected, in run order: ours on each selected client, the
+ * The stream processors `--systems` selected, in run order: ours on each selected client (once
+ * per `--instances` count; the baseline runs as one instance), the
  * `--baseline` checkout right after ours on `--baseline-client` (not run unless that engine is
  * selected), then the Java peer.
  */
 function streamRunners(ctx: RunContext): Runner[] {
-  const { systems, baseline, baselineClient } = ctx.options;
-  const engine = (e: OurEngine): Runner => ({
-    name: e.tag,
+  const { systems, baseline, baselineClient, instances } = ctx.options;
+  const engine = (e: OurEngine, count: number): Runner => ({
+    name: count === 1 ? e.tag : `${e.tag}-x${count}`,
     run: runOurs,
     label: NEST_STREAMS,
     client: e.client,
+    ...(count > 1 && { instances: count }),
   });
-  const runners = selectedEngines(systems).map(engine);
+  const runners = selectedEngines(systems).flatMap((e) => instances.map((n) => engine(e, n)));
   if (baseline !== undefined) {
     const partner = runners.findIndex((r) => r.client === baselineClient);
     if (partner < 0) {

@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { runChild } from '../harness/child-process';
+import { runChild, type ChildOutcome } from '../harness/child-process';
+import { mergeInstanceOutcomes } from '../harness/instance-outcomes';
 import { rowFromWorker, type ParsedWorkerResult } from '../harness/child-row';
 import { clientArgs } from '../harness/kafka-clients';
 import { nodeWorker } from '../harness/node-worker';
@@ -11,7 +12,9 @@ import { commitIntervalFor, type StreamRunSpec } from './stream-run-spec';
 
 /**
  * Runs nest-streams on the spec in its own process (bench/workers/streams-worker.ts, on the
- * spec's Kafka client) and checks its final store against the truth.
+ * spec's Kafka client), or in `spec.instances` processes of the one application started
+ * together (each with its own state directory), and checks its final store (the instances'
+ * dumps together) against the truth.
  */
 export async function runOurs(
   ctx: RunContext,
@@ -28,47 +31,82 @@ export async function runOurs(
   const unsupported = baselineWithoutClientOption(spec);
   if (unsupported) return { row: { ...base, failure: unsupported } };
   ctx.log(`running ${spec.system}...`);
-  const outcome = await runChild(
-    nodeWorker(
-      'streams-worker',
-      [
-        '--mode',
-        spec.mode,
-        '--bootstrap-servers',
-        ctx.brokers,
-        '--input-topic',
-        spec.inputTopic,
-        '--application-id',
-        spec.applicationId,
-        '--state-dir',
-        spec.stateDir,
-        '--guarantee',
-        spec.guarantee,
-        '--commit-interval-ms',
-        String(commitIntervalFor(spec.guarantee, options)),
-        '--cache-max-bytes',
-        String(options.cacheMaxBytes),
-        '--dump-file',
-        dumpFile,
-        '--timeout-ms',
-        String(options.timeoutMs),
-        ...clientArgs(spec.client),
-      ],
-      {
+  const instances = spec.instances ?? 1;
+  const args = (i: number): string[] => [
+    '--mode',
+    spec.mode,
+    '--bootstrap-servers',
+    ctx.brokers,
+    '--input-topic',
+    spec.inputTopic,
+    '--application-id',
+    spec.applicationId,
+    '--state-dir',
+    instances === 1 ? spec.stateDir : `${spec.stateDir}-${i}`,
+    '--guarantee',
+    spec.guarantee,
+    '--commit-interval-ms',
+    String(commitIntervalFor(spec.guarantee, options)),
+    '--cache-max-bytes',
+    String(options.cacheMaxBytes),
+    '--dump-file',
+    instances === 1 ? dumpFile : `${dumpFile}.${i}`,
+    '--timeout-ms',
+    String(options.timeoutMs),
+    ...clientArgs(spec.client),
+    ...(instances === 1
+      ? []
+      : ['--start-file', `${dumpFile}.start`, '--release-file', `${dumpFile}.release`]),
+  ];
+  const child = (i: number): Promise<ChildOutcome> =>
+    runChild(
+      nodeWorker('streams-worker', args(i), {
         killWhen: spec.killWhen,
-        label: spec.system,
+        label: instances === 1 ? spec.system : `${spec.system} #${i}`,
         timeoutMs: options.timeoutMs + 60_000,
         verbose: options.verbose,
         profileDir: options.profileDir,
         root: spec.baselineRoot,
-      },
-    ),
-  );
+      }),
+    );
+  const outcome = instances === 1 ? await child(1) : await runInstances(instances, dumpFile, child);
   const check = outcome.result
     ? await compareWithTruth(spec.truth, dumpFile, spec.keyColumns, spec.check === 'at-least')
     : undefined;
   const measured = rowFromWorker(base, outcome, spec.expectedRecords, check);
   return { ...measured, killed: outcome.killed };
+}
+
+/**
+ * Runs `count` instances at once: starts them together once every one is set up, and releases
+ * them to close once every one has dumped its share of the store (so that none leaves the group
+ * while another still dumps); then concatenates their dumps into `dumpFile`.
+ */
+async function runInstances(
+  count: number,
+  dumpFile: string,
+  child: (i: number) => Promise<ChildOutcome>,
+): Promise<ChildOutcome> {
+  const numbers = Array.from({ length: count }, (_, i) => i + 1);
+  let exited = false;
+  const running = numbers.map((i) => child(i).finally(() => (exited = true)));
+  // Each barrier opens once every instance reached it, or once one exited (the run failed).
+  const barrier = (reached: string, open: string): NodeJS.Timeout => {
+    const poll = setInterval(() => {
+      if (exited || numbers.every((i) => existsSync(`${dumpFile}.${i}.${reached}`))) {
+        writeFileSync(`${dumpFile}.${open}`, '');
+        clearInterval(poll);
+      }
+    }, 10);
+    return poll;
+  };
+  const polls = [barrier('ready', 'start'), barrier('done', 'release')];
+  const outcomes = await Promise.all(running).finally(() => polls.forEach(clearInterval));
+  const merged = mergeInstanceOutcomes(outcomes);
+  if (merged.result) {
+    writeFileSync(dumpFile, numbers.map((i) => readFileSync(`${dumpFile}.${i}`, 'utf8')).join(''));
+  }
+  return merged;
 }
 
 /**

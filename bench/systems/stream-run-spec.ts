@@ -34,6 +34,11 @@ export interface StreamRunSpec {
    * sum at least the truth's match. Default `exact`.
    */
   readonly check?: 'exact' | 'at-least';
+  /**
+   * Ours and the baseline: processes of the application, started together (default 1). The Java
+   * peer ignores it.
+   */
+  readonly instances?: number;
   /** Polled while the worker runs: once true, the worker is SIGKILLed (`crash-restore`). */
   readonly killWhen?: () => Promise<boolean>;
 }

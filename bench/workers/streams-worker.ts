@@ -8,11 +8,17 @@
  *   node --import tsx bench/workers/streams-worker.ts --mode aggregate --bootstrap-servers H:P
  *     --input-topic T --application-id A --state-dir D --guarantee at_least_once
  *     --commit-interval-ms 1000 --cache-max-bytes 10485760 --dump-file F --timeout-ms 600000
- *     [--kafka-client @platformatic/kafka]
+ *     [--kafka-client @platformatic/kafka] [--start-file S --release-file R]
  *
  * `--kafka-client` sets the engine's `kafkaClient` (its default, kafkajs, when absent).
+ * `--start-file` and `--release-file` (one of several instances of the application): once set up
+ * the worker writes `<dump-file>.ready` and waits for S to exist before it starts (so that the
+ * instances join the group together, before any holds state the others would first have to
+ * catch up on); its store holds only its own partitions; after the dump it writes
+ * `<dump-file>.done` and waits for R to exist before it closes, so that no instance leaves the
+ * group (moving partitions) while another is still dumping.
  */
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, existsSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { PerformanceObserver } from 'node:perf_hooks';
 import {
@@ -21,6 +27,7 @@ import {
   type ProcessingGuarantee,
   QueryableStoreTypes,
   StoreQueryParameters,
+  StreamsError,
   StreamThreadExceptionResponse,
 } from '@nest-streams/streams';
 // After the engine, which installs its kafkajs fixes before kafkajs loads.
@@ -59,7 +66,7 @@ async function main(): Promise<void> {
       'dump-file',
       'timeout-ms',
     ],
-    ['kafka-client'],
+    ['kafka-client', 'release-file', 'start-file'],
   );
   const client = kafkaClientConfig(args['kafka-client']);
   const mode = args.mode;
@@ -107,8 +114,10 @@ async function main(): Promise<void> {
     return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
   });
   let running = false;
+  let ranOnce = false;
   streams.onStateChange((now) => {
-    if (now === KafkaStreamsState.RUNNING) running = true;
+    running = now === KafkaStreamsState.RUNNING;
+    ranOnce ||= running;
     if (now === KafkaStreamsState.ERROR || now === KafkaStreamsState.PENDING_ERROR) {
       failed ??= `state ${now}`;
     }
@@ -120,10 +129,18 @@ async function main(): Promise<void> {
   });
   gcObserver.observe({ entryTypes: ['gc'] });
   const deadline = Date.now() + timeoutMs;
+  const startFile = args['start-file'];
+  if (startFile !== undefined) {
+    writeFileSync(`${args['dump-file']}.ready`, '');
+    while (!existsSync(startFile)) {
+      if (Date.now() > deadline) throw new Error(`not started within ${timeoutMs} ms`);
+      await sleep(10);
+    }
+  }
   const cpuAtStart = process.cpuUsage();
   const started = performance.now();
   await streams.start();
-  while (!running && !failed) {
+  while (!ranOnce && !failed) {
     if (Date.now() > deadline) throw new Error(`not RUNNING within ${timeoutMs} ms`);
     await sleep(5);
   }
@@ -141,11 +158,20 @@ async function main(): Promise<void> {
   const peak = peakRssMb();
   if (failed) throw new Error(`processing failed: ${failed}`);
 
-  const entries =
+  const dump = (): Promise<number> =>
     mode === 'windowed'
-      ? await dumpWindowed(streams, args['dump-file'])
-      : await dumpAggregate(streams, args['dump-file']);
+      ? dumpWindowed(streams, args['dump-file'])
+      : dumpAggregate(streams, args['dump-file']);
+  const entries = await settledRead(dump, () => running && !failed, deadline);
   const { processed, commits, commitTimeMs } = streams.metrics();
+  const release = args['release-file'];
+  if (release !== undefined) {
+    writeFileSync(`${args['dump-file']}.done`, '');
+    while (!existsSync(release)) {
+      if (Date.now() > deadline) throw new Error(`not released within ${timeoutMs} ms`);
+      await sleep(50);
+    }
+  }
   await streams.close();
   await admin.disconnect();
   emitResult({
@@ -193,6 +219,29 @@ async function dumpWindowed(streams: KafkaStreams, file: string): Promise<number
     store.all(),
     ({ key, value }) => `${key.key}\t${key.window.start}\t${value}\n`,
   );
+}
+
+/**
+ * Runs `read` once the client is RUNNING, again after a retriable error (the group rebalancing,
+ * a store moving: with several instances the last input can be committed before the group
+ * settles), until `deadline`.
+ */
+async function settledRead<T>(
+  read: () => Promise<T>,
+  isRunning: () => boolean,
+  deadline: number,
+): Promise<T> {
+  for (;;) {
+    if (isRunning()) {
+      try {
+        return await read();
+      } catch (error) {
+        if (!(error instanceof StreamsError) || !error.retriable) throw error;
+      }
+    }
+    if (Date.now() > deadline) throw new Error('the store could not be read before the deadline');
+    await sleep(100);
+  }
 }
 
 /** Writes one line per entry to `file`; resolves with the number of entries. */
