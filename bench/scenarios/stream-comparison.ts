@@ -128,7 +128,8 @@ export async function runStreamComparison(
         const commitSeconds = Number(parsed?.details.commitSeconds);
         const seconds = row.result?.seconds ?? 0;
         if (commits > 0 && commitSeconds >= 0 && seconds > 0) {
-          const share = ((100 * commitSeconds) / seconds).toFixed(0);
+          // Several instances: their commit time over their time together.
+          const share = ((100 * commitSeconds) / (seconds * (instances ?? 1))).toFixed(0);
           notes.push(`${commits} commits, ${share}% of the time`);
         }
         const noted = notes.length > 0 && !row.failure ? { ...row, note: notes.join('; ') } : row;

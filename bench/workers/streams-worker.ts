@@ -9,6 +9,7 @@
  *     --input-topic T --application-id A --state-dir D --guarantee at_least_once
  *     --commit-interval-ms 1000 --cache-max-bytes 10485760 --dump-file F --timeout-ms 600000
  *     [--kafka-client @platformatic/kafka] [--start-file S --release-file R]
+ *     [--acceptable-recovery-lag N]
  *
  * `--kafka-client` sets the engine's `kafkaClient` (its default, kafkajs, when absent).
  * `--start-file` and `--release-file` (one of several instances of the application): once set up
@@ -66,7 +67,7 @@ async function main(): Promise<void> {
       'dump-file',
       'timeout-ms',
     ],
-    ['kafka-client', 'release-file', 'start-file'],
+    ['kafka-client', 'release-file', 'start-file', 'acceptable-recovery-lag'],
   );
   const client = kafkaClientConfig(args['kafka-client']);
   const mode = args.mode;
@@ -97,6 +98,9 @@ async function main(): Promise<void> {
       processingGuarantee: args.guarantee as ProcessingGuarantee,
       commitIntervalMs: Number(args['commit-interval-ms']),
       statestoreCacheMaxBytes: Number(args['cache-max-bytes']),
+      ...(args['acceptable-recovery-lag'] !== undefined && {
+        acceptableRecoveryLag: Number(args['acceptable-recovery-lag']),
+      }),
       ...client,
     },
     { logger: quiet },
@@ -158,10 +162,16 @@ async function main(): Promise<void> {
   const peak = peakRssMb();
   if (failed) throw new Error(`processing failed: ${failed}`);
 
-  const dump = (): Promise<number> =>
-    mode === 'windowed'
+  const dump = async (): Promise<number> => {
+    // One of several instances may hold no active task: its share is empty.
+    if (args['release-file'] !== undefined && streams.localTaskIds().active.length === 0) {
+      writeFileSync(args['dump-file'], '');
+      return 0;
+    }
+    return mode === 'windowed'
       ? dumpWindowed(streams, args['dump-file'])
       : dumpAggregate(streams, args['dump-file']);
+  };
   const entries = await settledRead(dump, () => running && !failed, deadline);
   const { processed, commits, commitTimeMs } = streams.metrics();
   const release = args['release-file'];
