@@ -62,7 +62,10 @@ export interface StreamsConfig {
   /**
    * `statestore.uncommitted.max.bytes` (KIP-892): under exactly_once_v2 a task's store writes
    * wait in memory for their transaction to commit; past this many bytes the task commits
-   * early. Default 67108864 (64 MiB).
+   * early. Under at-least-once they are written to RocksDB behind the processing (on its
+   * thread pool); past this many bytes waiting, the task waits for RocksDB before it processes
+   * more (a write stall holds the processing back instead of growing the memory). Default
+   * 67108864 (64 MiB).
    */
   statestoreUncommittedMaxBytes?: number;
   /** `application.server`: this instance's advertised `host:port` for interactive queries. */

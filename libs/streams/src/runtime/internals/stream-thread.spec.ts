@@ -5,7 +5,7 @@ import { cancelGroupRejoin, groupRejoinPending } from './kafkajs/group-rejoin';
 import { AssignerProtocol } from './kafkajs/kafkajs';
 import { kafkajsGroupConsumerFactory } from './kafkajs/kafkajs-group-consumer';
 import { CommitFailedError } from '../../errors/internals/commit-failed.error';
-import type { GroupConsumerStart } from './group-consumer';
+import type { GroupConsumerStart, GroupFetchedBatch } from './group-consumer';
 import { StreamThread, type StreamThreadOptions } from './stream-thread';
 
 /** A kafkajs consumer double: records calls and lets the test emit its instrumentation events. */
@@ -333,10 +333,14 @@ describe('StreamThread when a commit is refused because the group moved on', () 
 
 describe('StreamThread queries during an eager rebalance', () => {
   /** A group consumer double that hands the test the thread's listener. */
-  function eagerThread() {
+  function eagerThread(entryParts: (id: string) => Record<string, unknown> = () => ({})) {
     let listener: GroupConsumerStart['listener'] | undefined;
+    let handleBatch: GroupConsumerStart['handleBatch'] | undefined;
     const consumer = {
-      start: async (start: GroupConsumerStart) => void (listener = start.listener),
+      start: async (start: GroupConsumerStart) => {
+        listener = start.listener;
+        handleBatch = start.handleBatch;
+      },
       pause: () => undefined,
       resume: () => undefined,
       groupMetadata: () => ({
@@ -351,10 +355,20 @@ describe('StreamThread queries during an eager rebalance', () => {
     };
     const created = new Set<string>();
     const suspended = new Set<string>();
-    const entry = (id: string) => ({
-      task: { id: { toString: () => id } },
-      partitions: [{ topic: 'input', partition: Number(id.split('_')[1]) }],
-    });
+    const entries = new Map<string, Record<string, unknown>>();
+    const entry = (id: string) => {
+      let made = entries.get(id);
+      if (!made) {
+        const parts = entryParts(id);
+        made = {
+          ...parts,
+          task: { id: { toString: () => id }, ...(parts.task as object) },
+          partitions: [{ topic: 'input', partition: Number(id.split('_')[1]) }],
+        };
+        entries.set(id, made);
+      }
+      return made;
+    };
     const tasks = {
       start: async () => undefined,
       commit: async () => 0,
@@ -415,6 +429,7 @@ describe('StreamThread queries during an eager rebalance', () => {
     return {
       streamThread: new StreamThread(options),
       listener: () => listener!,
+      handleBatch: () => handleBatch!,
       assign,
       created,
       suspended,
@@ -440,6 +455,52 @@ describe('StreamThread queries during an eager rebalance', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect([...t.created]).toEqual(['0_1']);
     expect([...t.suspended]).toEqual([]);
+    await t.streamThread.stop();
+  });
+
+  it('at-least-once: lets RocksDB catch up before the next slice once the writes held behind pass the bound', async () => {
+    const ran: string[] = [];
+    let behind = true;
+    let caughtUp!: () => void;
+    const t = eagerThread(() => ({
+      task: {
+        prepare: (records: unknown[]) => ({ records, loaded: Promise.resolve() }),
+        run: (batch: { records: { offset: number }[] }) =>
+          void ran.push(`run ${batch.records[0].offset}`),
+        commitRequestedByProcessor: () => false,
+        offsets: { skipTo: () => undefined },
+      },
+      engines: {
+        overUncommittedLimit: () => false,
+        overWriteBehindLimit: () => behind,
+        writeHeld: () =>
+          new Promise<void>((resolve) => {
+            ran.push('wait for RocksDB');
+            caughtUp = () => {
+              behind = false;
+              resolve();
+            };
+          }),
+      },
+    }));
+    await t.streamThread.start();
+    await t.assign(['0_0']);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const records = Array.from({ length: 1500 }, (_, offset) => ({ offset }));
+    const consumed = t.handleBatch()({
+      topic: 'input',
+      partition: 0,
+      records,
+      nextOffset: 1500,
+      isCurrent: () => true,
+      heartbeat: async () => undefined,
+    } as unknown as GroupFetchedBatch);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The first slice ran; the second waits until the engine wrote what it held behind.
+    expect(ran).toEqual(['run 0', 'wait for RocksDB']);
+    caughtUp();
+    await expect(consumed).resolves.toBe(true);
+    expect(ran).toEqual(['run 0', 'wait for RocksDB', 'run 1000']);
     await t.streamThread.stop();
   });
 });

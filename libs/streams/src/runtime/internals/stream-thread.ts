@@ -204,6 +204,8 @@ export class StreamThread {
         if (this.rebalancePending || this.schedule.due() || this.commitRequested(entry)) {
           await this.commit();
         }
+        // At-least-once: RocksDB is behind by more than the bound; let it catch up first.
+        if (entry.engines.overWriteBehindLimit()) await entry.engines.writeHeld();
       });
       // Markers after the last record: the position (and the next commit) moves past them.
       const last = records[records.length - 1].offset;
@@ -222,8 +224,7 @@ export class StreamThread {
       for (const entry of this.options.tasks.tasks()) {
         if (entry.restored) entry.task.punctuateWallClock();
       }
-      // Idle: nothing fetched for a second, so commit what was processed now rather than on the
-      // interval; a rebalance that comes while idle then moves no uncommitted work.
+      // Idle for a second: commit now, so a rebalance while idle moves no uncommitted work.
       const idle =
         Date.now() - this.lastBatchAt >= Math.min(1000, this.options.config.commitIntervalMs);
       const pending = this.options.tasks.tasks().some((e) => e.restored && e.task.commitNeeded());
@@ -243,8 +244,7 @@ export class StreamThread {
       await this.options.tasks.commit(this.committer());
     } catch (error) {
       if (commitFailureAction(error, this.options.tasks.exactlyOnce) === 'fatal') throw error;
-      // The group rebalanced under this commit: not fatal (see commitFailureAction); the
-      // offsets stay pending until this member has rejoined.
+      // Rebalanced under this commit: not fatal; the offsets stay pending until it rejoined.
       this.options.logger.warn(`commit refused by a rebalance, rejoining: ${String(error)}`);
     }
   }

@@ -46,7 +46,10 @@ export class TaskEngines {
   private readonly opening = new Set<Promise<void>>();
   private transactional = false;
 
-  /** `maxUncommittedBytes`: the task's `statestore.uncommitted.max.bytes` (none: no limit). */
+  /**
+   * `maxUncommittedBytes`: the task's `statestore.uncommitted.max.bytes` (none: no limit), the
+   * bound of the writes held back: for their transaction, or behind the engine's batch in flight.
+   */
   constructor(private readonly maxUncommittedBytes = Number.POSITIVE_INFINITY) {}
 
   /** Records that `storeName`'s persistent engines (all of them) are managed here. */
@@ -112,6 +115,25 @@ export class TaskEngines {
    */
   overUncommittedLimit(): boolean {
     return this.transactional && this.uncommittedBytes() > this.maxUncommittedBytes;
+  }
+
+  /**
+   * At-least-once: whether the writes held behind the engines (waiting for the batch each one
+   * is writing) passed `statestore.uncommitted.max.bytes`. The stream thread then lets them
+   * catch up ({@link writeHeld}) before it processes more: a disk slower than the processing
+   * (a RocksDB write stall) holds the processing back instead of growing the memory.
+   */
+  overWriteBehindLimit(): boolean {
+    return !this.transactional && this.uncommittedBytes() > this.maxUncommittedBytes;
+  }
+
+  /**
+   * Resolves once every engine wrote what it held behind when called (at-least-once).
+   *
+   * @throws the engine's `ProcessorStateError` of a write that failed: close the task dirty.
+   */
+  async writeHeld(): Promise<void> {
+    for (const engine of this.engines) await engine.writeHeld();
   }
 
   /** Bytes written since the last commit, over every engine. */
