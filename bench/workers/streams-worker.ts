@@ -134,13 +134,7 @@ async function main(): Promise<void> {
   gcObserver.observe({ entryTypes: ['gc'] });
   const deadline = Date.now() + timeoutMs;
   const startFile = args['start-file'];
-  if (startFile !== undefined) {
-    writeFileSync(`${args['dump-file']}.ready`, '');
-    while (!existsSync(startFile)) {
-      if (Date.now() > deadline) throw new Error(`not started within ${timeoutMs} ms`);
-      await sleep(10);
-    }
-  }
+  if (startFile !== undefined) await barrier(`${args['dump-file']}.ready`, startFile, deadline);
   const cpuAtStart = process.cpuUsage();
   const started = performance.now();
   await streams.start();
@@ -175,13 +169,7 @@ async function main(): Promise<void> {
   const entries = await settledRead(dump, () => running && !failed, deadline);
   const { processed, commits, commitTimeMs } = streams.metrics();
   const release = args['release-file'];
-  if (release !== undefined) {
-    writeFileSync(`${args['dump-file']}.done`, '');
-    while (!existsSync(release)) {
-      if (Date.now() > deadline) throw new Error(`not released within ${timeoutMs} ms`);
-      await sleep(50);
-    }
-  }
+  if (release !== undefined) await barrier(`${args['dump-file']}.done`, release, deadline);
   await streams.close();
   await admin.disconnect();
   emitResult({
@@ -229,6 +217,15 @@ async function dumpWindowed(streams: KafkaStreams, file: string): Promise<number
     store.all(),
     ({ key, value }) => `${key.key}\t${key.window.start}\t${value}\n`,
   );
+}
+
+/** One instance at a barrier of the harness: says it reached it, then waits until it opens. */
+async function barrier(reached: string, opened: string, deadline: number): Promise<void> {
+  writeFileSync(reached, '');
+  while (!existsSync(opened)) {
+    if (Date.now() > deadline) throw new Error(`${opened} did not appear before the deadline`);
+    await sleep(10);
+  }
 }
 
 /**

@@ -266,46 +266,6 @@ describe('TransactionalBytesStore', () => {
       expect(text(store.all())).toEqual(['a=2', 'c=3']);
     });
 
-    it('says when the writes held behind the batch in flight pass the bound, until they are written', async () => {
-      const bounded = new TaskEngines(100);
-      const held = new TransactionalBytesStore(engine, bounded);
-      bounded.enlist(held);
-      held.putAll([{ key: s('a'), value: Buffer.alloc(80) }]); // in flight at once: not held
-      expect(bounded.overWriteBehindLimit()).toBe(false);
-      held.putAll([{ key: s('b'), value: Buffer.alloc(10) }]);
-      const one = bounded.uncommittedBytes();
-      expect(one).toBeGreaterThan(0);
-      expect(one).toBeLessThanOrEqual(100);
-      expect(bounded.overWriteBehindLimit()).toBe(false);
-      held.putAll([{ key: s('c'), value: Buffer.alloc(100) }]);
-      expect(bounded.uncommittedBytes()).toBeGreaterThan(100);
-      expect(bounded.overWriteBehindLimit()).toBe(true);
-
-      let caughtUp = false;
-      const catchingUp = bounded.writeHeld().then(() => (caughtUp = true));
-      await release(); // the batch in flight; the held writes go next
-      expect(listed()).toEqual([
-        ['a=' + '\0'.repeat(80)],
-        ['b=' + '\0'.repeat(10), 'c=' + '\0'.repeat(100)],
-      ]);
-      expect(caughtUp).toBe(false);
-      await release();
-      await catchingUp;
-      expect(bounded.overWriteBehindLimit()).toBe(false);
-      expect(engine.get(s('c'))?.length).toBe(100);
-    });
-
-    it('leaves the bound of a transaction to the commit (exactly-once)', async () => {
-      const bounded = new TaskEngines(10);
-      const held = new TransactionalBytesStore(engine, bounded);
-      bounded.enlist(held);
-      await bounded.startTransactions();
-      held.putAll([{ key: s('a'), value: Buffer.alloc(50) }]);
-      expect(bounded.overUncommittedLimit()).toBe(true);
-      expect(bounded.overWriteBehindLimit()).toBe(false);
-      bounded.abort();
-    });
-
     it('writes what is held on close, so a reopened store has it', async () => {
       store.put(s('a'), s('1'));
       store.put(s('b'), s('2'));

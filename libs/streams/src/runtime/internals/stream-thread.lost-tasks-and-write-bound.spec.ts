@@ -1,0 +1,182 @@
+import { encodeInfo } from '../../cluster/internals/assignment-info';
+import type { GroupConsumerStart, GroupFetchedBatch } from './group-consumer';
+import { StreamThread, type StreamThreadOptions } from './stream-thread';
+
+/**
+ * An eager stream thread over a group consumer double that hands the test its listener and
+ * batch handler, and a task manager double whose entries `entryParts` completes.
+ */
+function eagerThread(entryParts: (id: string) => Record<string, unknown> = () => ({})) {
+  let listener: GroupConsumerStart['listener'] | undefined;
+  let handleBatch: GroupConsumerStart['handleBatch'] | undefined;
+  const consumer = {
+    start: async (start: GroupConsumerStart) => {
+      listener = start.listener;
+      handleBatch = start.handleBatch;
+    },
+    pause: () => undefined,
+    resume: () => undefined,
+    groupMetadata: () => ({
+      groupId: 'app',
+      memberId: 'm-a',
+      generationId: 2,
+      groupInstanceId: null,
+    }),
+    commitOffsets: async () => undefined,
+    enforceRebalance: async () => undefined,
+    close: async () => undefined,
+  };
+  const created = new Set<string>();
+  const suspended = new Set<string>();
+  const entries = new Map<string, Record<string, unknown>>();
+  const entry = (id: string) => {
+    let made = entries.get(id);
+    if (!made) {
+      const parts = entryParts(id);
+      made = {
+        ...parts,
+        task: { id: { toString: () => id }, ...(parts.task as object) },
+        partitions: [{ topic: 'input', partition: Number(id.split('_')[1]) }],
+      };
+      entries.set(id, made);
+    }
+    return made;
+  };
+  const tasks = {
+    start: async () => undefined,
+    commit: async () => 0,
+    closeAll: async () => undefined,
+    close: async (id: string) => {
+      created.delete(id);
+      suspended.delete(id);
+    },
+    tasks: () => [...created].map(entry),
+    taskIds: () => [...created],
+    get: (id: string) => (created.has(id) ? entry(id) : undefined),
+    create: async (id: string) => void created.add(id),
+    suspendQueries: (ids: string[]) => ids.forEach((id) => suspended.add(id)),
+  };
+  const options = {
+    groupConsumers: () => consumer,
+    config: {
+      applicationId: 'app',
+      sessionTimeoutMs: 10_000,
+      heartbeatIntervalMs: 1_000,
+      commitIntervalMs: 100,
+      maxPartitionFetchBytes: 262_144,
+      rebalanceProtocol: 'eager',
+    },
+    sourceTopics: ['input'],
+    tasks,
+    standbys: {
+      closeAll: async () => undefined,
+      assign: async () => undefined,
+      release: async () => undefined,
+    },
+    assignor: {},
+    listener: {
+      onRebalancing: jest.fn(),
+      onAssignment: jest.fn(),
+      onRunning: jest.fn(),
+      onError: jest.fn(),
+      onShutdownRequested: jest.fn(),
+    },
+    logger: { info: () => undefined, warn: () => undefined },
+  } as unknown as StreamThreadOptions;
+  const assign = (ids: string[]) =>
+    listener!.onAssigned({
+      memberId: 'm-a',
+      generationId: 2,
+      partitions: [{ topic: 'input', partitions: ids.map((id) => Number(id.split('_')[1])) }],
+      userData: async () =>
+        encodeInfo({
+          version: 1,
+          processId: 'p-a',
+          active: ids,
+          standby: [],
+          warmup: [],
+          hosts: [],
+          probingRebalanceAtMs: 0,
+        }),
+    });
+  return {
+    streamThread: new StreamThread(options),
+    listener: () => listener!,
+    handleBatch: () => handleBatch!,
+    assign,
+    created,
+    suspended,
+  };
+}
+
+describe('StreamThread queries during an eager rebalance', () => {
+  it('reads no more a task the new assignment took away, from the assignment on', async () => {
+    const t = eagerThread();
+    await t.streamThread.start();
+    await t.assign(['0_0', '0_1', '0_2']);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect([...t.created]).toEqual(['0_0', '0_1', '0_2']);
+    expect([...t.suspended]).toEqual([]);
+
+    await t.listener().onRevoking();
+    // Revoked, not yet reassigned: nobody else owns the tasks yet; they answer on.
+    expect([...t.suspended]).toEqual([]);
+    const applied = t.assign(['0_1']);
+    // The assignment is out: 0_0 and 0_2 may have their new owner already, though still open here.
+    expect([...t.created]).toEqual(['0_0', '0_1', '0_2']);
+    expect([...t.suspended]).toEqual(['0_0', '0_2']);
+    await applied;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect([...t.created]).toEqual(['0_1']);
+    expect([...t.suspended]).toEqual([]);
+    await t.streamThread.stop();
+  });
+});
+
+describe('StreamThread writes held behind RocksDB', () => {
+  it('at-least-once: lets RocksDB catch up before the next slice once the writes held behind pass the bound', async () => {
+    const ran: string[] = [];
+    let behind = true;
+    let caughtUp!: () => void;
+    const t = eagerThread(() => ({
+      task: {
+        prepare: (records: unknown[]) => ({ records, loaded: Promise.resolve() }),
+        run: (batch: { records: { offset: number }[] }) =>
+          void ran.push(`run ${batch.records[0].offset}`),
+        commitRequestedByProcessor: () => false,
+        offsets: { skipTo: () => undefined },
+      },
+      engines: {
+        overUncommittedLimit: () => false,
+        overWriteBehindLimit: () => behind,
+        writeHeld: () =>
+          new Promise<void>((resolve) => {
+            ran.push('wait for RocksDB');
+            caughtUp = () => {
+              behind = false;
+              resolve();
+            };
+          }),
+      },
+    }));
+    await t.streamThread.start();
+    await t.assign(['0_0']);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const records = Array.from({ length: 1500 }, (_, offset) => ({ offset }));
+    const consumed = t.handleBatch()({
+      topic: 'input',
+      partition: 0,
+      records,
+      nextOffset: 1500,
+      isCurrent: () => true,
+      heartbeat: async () => undefined,
+    } as unknown as GroupFetchedBatch);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The first slice ran; the second waits until the engine wrote what it held behind.
+    expect(ran).toEqual(['run 0', 'wait for RocksDB']);
+    caughtUp();
+    await expect(consumed).resolves.toBe(true);
+    expect(ran).toEqual(['run 0', 'wait for RocksDB', 'run 1000']);
+    await t.streamThread.stop();
+  });
+});
