@@ -5,7 +5,7 @@ import { REPO_ROOT } from '../harness/node-worker';
 import type { RunContext } from '../harness/run-context';
 import type { SystemRow } from '../harness/system-row';
 import { compareWithTruth } from '../harness/truth';
-import { commitIntervalFor, type StreamRunSpec } from './stream-run-spec';
+import { streamWorkerArgs, type StreamRunSpec } from './stream-run-spec';
 
 /**
  * Runs the Java Kafka Streams peer (bench/peers/kafka-streams-java) on the spec with the same
@@ -29,28 +29,9 @@ export async function runJava(
     command: peer.java,
     args: [
       ...peer.baseArgs,
-      '--mode',
-      spec.mode,
-      '--bootstrap-servers',
-      ctx.brokers,
-      '--input-topic',
-      spec.inputTopic,
-      '--application-id',
-      spec.applicationId,
-      '--state-dir',
-      spec.stateDir,
-      '--guarantee',
-      spec.guarantee,
-      '--commit-interval-ms',
-      String(commitIntervalFor(spec.guarantee, options)),
-      '--cache-max-bytes',
-      String(options.cacheMaxBytes),
+      ...streamWorkerArgs(ctx, spec, { stateDir: spec.stateDir, dumpFile }),
       '--truth-file',
       spec.truthFile,
-      '--dump-file',
-      dumpFile,
-      '--timeout-ms',
-      String(options.timeoutMs),
       '--check',
       spec.check ?? 'exact',
     ],

@@ -8,7 +8,7 @@ import { nodeWorker } from '../harness/node-worker';
 import type { RunContext } from '../harness/run-context';
 import type { SystemRow } from '../harness/system-row';
 import { compareWithTruth } from '../harness/truth';
-import { commitIntervalFor, type StreamRunSpec } from './stream-run-spec';
+import { streamWorkerArgs, type StreamRunSpec } from './stream-run-spec';
 
 /**
  * Runs nest-streams on the spec in its own process (bench/workers/streams-worker.ts, on the
@@ -33,26 +33,10 @@ export async function runOurs(
   ctx.log(`running ${spec.system}...`);
   const instances = spec.instances ?? 1;
   const args = (i: number): string[] => [
-    '--mode',
-    spec.mode,
-    '--bootstrap-servers',
-    ctx.brokers,
-    '--input-topic',
-    spec.inputTopic,
-    '--application-id',
-    spec.applicationId,
-    '--state-dir',
-    instances === 1 ? spec.stateDir : `${spec.stateDir}-${i}`,
-    '--guarantee',
-    spec.guarantee,
-    '--commit-interval-ms',
-    String(commitIntervalFor(spec.guarantee, options)),
-    '--cache-max-bytes',
-    String(options.cacheMaxBytes),
-    '--dump-file',
-    instances === 1 ? dumpFile : `${dumpFile}.${i}`,
-    '--timeout-ms',
-    String(options.timeoutMs),
+    ...streamWorkerArgs(ctx, spec, {
+      stateDir: instances === 1 ? spec.stateDir : `${spec.stateDir}-${i}`,
+      dumpFile: instances === 1 ? dumpFile : `${dumpFile}.${i}`,
+    }),
     ...clientArgs(spec.client),
     ...(instances === 1
       ? []

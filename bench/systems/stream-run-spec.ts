@@ -1,4 +1,5 @@
 import type { KafkaClientName, ProcessingGuarantee } from '@nest-streams/streams';
+import type { RunContext } from '../harness/run-context';
 import type { Truth } from '../harness/truth';
 
 /** One run of a stream processor (ours or the Java peer) over the run's input topic. */
@@ -49,4 +50,38 @@ export function commitIntervalFor(
   options: { commitIntervalMs: number; eosCommitIntervalMs: number },
 ): number {
   return guarantee === 'exactly_once_v2' ? options.eosCommitIntervalMs : options.commitIntervalMs;
+}
+
+/**
+ * The options every stream worker of a run takes (ours and the Java peer), with the state
+ * directory and dump file of the one process they start.
+ */
+export function streamWorkerArgs(
+  ctx: Pick<RunContext, 'brokers' | 'options'>,
+  spec: StreamRunSpec,
+  files: { stateDir: string; dumpFile: string },
+): string[] {
+  const { options } = ctx;
+  return [
+    '--mode',
+    spec.mode,
+    '--bootstrap-servers',
+    ctx.brokers,
+    '--input-topic',
+    spec.inputTopic,
+    '--application-id',
+    spec.applicationId,
+    '--state-dir',
+    files.stateDir,
+    '--guarantee',
+    spec.guarantee,
+    '--commit-interval-ms',
+    String(commitIntervalFor(spec.guarantee, options)),
+    '--cache-max-bytes',
+    String(options.cacheMaxBytes),
+    '--dump-file',
+    files.dumpFile,
+    '--timeout-ms',
+    String(options.timeoutMs),
+  ];
 }
