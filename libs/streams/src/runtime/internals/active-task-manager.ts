@@ -89,8 +89,8 @@ export class ActiveTaskManager {
   private sharedCollector: KafkaRecordCollector | undefined;
   /** Exactly-once with KIP-447: the thread's transactional producer, shared by its tasks. */
   private threadProducer: EosProducer | undefined;
-  /** Tasks an eager assignment took away, still open until it is applied (see suspendQueries). */
-  private readonly givenUp = new Set<string>();
+  /** Tasks the latest eager assignment took away, still open (see suspendQueries). */
+  private givenUp = new Set<string>();
   /** Commits completed (a commit of several tasks counts once). */
   commits = 0;
   /** Time the completed commits took, in ms (Kafka Streams' commit latency, summed). */
@@ -116,13 +116,14 @@ export class ActiveTaskManager {
   }
 
   /**
-   * Eager rebalancing: the new assignment took `taskIds` away. They stay open until the
-   * assignment is applied (their work committed, then closed), but their new owner may process
-   * them from now on: queries read them no more (a retriable error, or a standby copy), never
-   * a copy another instance has moved past. Closing a task ends its suspension.
+   * Eager rebalancing: the latest assignment took `taskIds` away (those of an earlier one that
+   * it gives back answer again). They stay open until the assignment is applied (their work
+   * committed, then closed), but their new owner may process them from now on: queries read
+   * them no more (a retriable error, or a standby copy), never a copy another instance has
+   * moved past. Closing a task ends its suspension.
    */
   suspendQueries(taskIds: readonly string[]): void {
-    for (const id of taskIds) if (this.entries.has(id)) this.givenUp.add(id);
+    this.givenUp = new Set(taskIds.filter((id) => this.entries.has(id)));
   }
 
   /** Whether queries may read task `taskId` as an active copy (see {@link suspendQueries}). */

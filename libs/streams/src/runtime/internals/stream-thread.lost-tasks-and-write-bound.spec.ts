@@ -54,7 +54,11 @@ function eagerThread(entryParts: (id: string) => Record<string, unknown> = () =>
     taskIds: () => [...created],
     get: (id: string) => (created.has(id) ? entry(id) : undefined),
     create: async (id: string) => void created.add(id),
-    suspendQueries: (ids: string[]) => ids.forEach((id) => suspended.add(id)),
+    // As the manager: the latest assignment's lost tasks (that are open) replace the earlier.
+    suspendQueries: (ids: string[]) => {
+      suspended.clear();
+      for (const id of ids) if (created.has(id)) suspended.add(id);
+    },
   };
   const options = {
     groupConsumers: () => consumer,
@@ -128,6 +132,28 @@ describe('StreamThread queries during an eager rebalance', () => {
     await applied;
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect([...t.created]).toEqual(['0_1']);
+    expect([...t.suspended]).toEqual([]);
+    await t.streamThread.stop();
+  });
+});
+
+describe('StreamThread queries when an eager assignment gives a task back', () => {
+  it('answers for it again once a later assignment holds it, before the first is applied', async () => {
+    const t = eagerThread();
+    await t.streamThread.start();
+    await t.assign(['0_0', '0_1']);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await t.listener().onRevoking();
+    const first = t.assign(['0_0']);
+    expect([...t.suspended]).toEqual(['0_1']);
+    // The next generation's assignment comes before the first one is applied (0_1 still open).
+    const second = t.assign(['0_0', '0_1']);
+    expect([...t.created]).toEqual(['0_0', '0_1']);
+    expect([...t.suspended]).toEqual([]);
+    await Promise.all([first, second]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The first assignment closed 0_1 in its turn, the second opened it again.
+    expect([...t.created].sort()).toEqual(['0_0', '0_1']);
     expect([...t.suspended]).toEqual([]);
     await t.streamThread.stop();
   });
