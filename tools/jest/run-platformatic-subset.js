@@ -15,6 +15,7 @@ const SUITES = [
   'test/runtime/kafka-streams-runtime.test.ts',
   'test/runtime/read-committed.test.ts',
   'test/runtime/replace-thread.test.ts',
+  'test/runtime/restore-interrupted.test.ts',
   'test/runtime/restoring-store-queries.test.ts',
   'test/runtime/startup-warnings.test.ts',
   'test/cluster/multi-instance.test.ts',

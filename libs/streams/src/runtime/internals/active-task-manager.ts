@@ -21,32 +21,14 @@ import {
   commitInThreadTransaction,
 } from './task-commits';
 import { TaskEngines } from '../../state/internals/task-engines';
+import { TaskCreations } from './task-creations';
+import {
+  EOS_TRANSACTION_TIMEOUT_MS,
+  THREAD_TRANSACTION_TIMEOUT_MS,
+  type ActiveTaskEntry,
+} from './active-task-entry';
 
-/** The coordinator's timeout of a task's open transaction (kept from the kafkajs producer's). */
-const EOS_TRANSACTION_TIMEOUT_MS = 60_000;
-/**
- * The coordinator's timeout of a thread's open transaction: Kafka Streams' `transaction.timeout.ms`
- * under exactly-once (10 s). A zombie's open transaction holds back the last stable offset of
- * every partition it wrote to, which the next owner's restore and stable offset read wait for.
- */
-const THREAD_TRANSACTION_TIMEOUT_MS = 10_000;
-
-/** One running active task and what it owns. */
-export interface ActiveTaskEntry {
-  readonly task: StreamTask;
-  readonly stateManager: TaskStateManager;
-  readonly collector: RecordCollector;
-  /** The task's own transactional producer (exactly-once without KIP-447 only). */
-  readonly eosProducer?: EosProducer;
-  /**
-   * The task's persistent engines (its stores find them in their configs): flushed before
-   * checkpoints and, under exactly-once, committed with the task's transactions.
-   */
-  readonly engines: TaskEngines;
-  /** Input partitions of the task (physical topics). */
-  readonly partitions: readonly { topic: string; partition: number }[];
-  restored: boolean;
-}
+export type { ActiveTaskEntry } from './active-task-entry';
 
 /** What the task manager needs from the client that hosts it. */
 export interface ActiveTaskManagerOptions {
@@ -91,6 +73,7 @@ export class ActiveTaskManager {
   private threadProducer: EosProducer | undefined;
   /** Tasks the latest eager assignment took away, still open (see suspendQueries). */
   private givenUp = new Set<string>();
+  private readonly creations = new TaskCreations();
   /** Commits completed (a commit of several tasks counts once). */
   commits = 0;
   /** Time the completed commits took, in ms (Kafka Streams' commit latency, summed). */
@@ -186,9 +169,36 @@ export class ActiveTaskManager {
   /**
    * Creates a task: opens its stores, loads its checkpoint, restores from the changelogs and
    * initializes its processors. Throws what the state manager or restorer throws; the caller
-   * closes the task dirty and retries on the next assignment.
+   * closes the task dirty and retries on the next assignment. {@link cancelCreations} stops it:
+   * the task then closes, its checkpoint holding what the restore wrote, and the creation rejects
+   * with a TaskCreationCancelledError (not a failure).
    */
-  async create(taskIdText: string): Promise<ActiveTaskEntry> {
+  create(taskIdText: string): Promise<ActiveTaskEntry> {
+    return this.creations.run(
+      taskIdText,
+      (signal) => this.open(taskIdText, signal),
+      async () => {
+        // What the restore wrote is kept: a later creation of the task here reads the rest.
+        await this.entries
+          .get(taskIdText)
+          ?.stateManager.checkpointRestoreProgress()
+          .catch((e: unknown) => this.options.logger.warn(`task ${taskIdText}: ${String(e)}`));
+        await this.close(taskIdText, false);
+      },
+    );
+  }
+
+  /** Cancels the running creations of tasks not in `keep`, and waits for them (see create). */
+  cancelCreations(keep: ReadonlySet<string> = new Set()): Promise<void> {
+    return this.creations.cancel(this.creations.taskIds().filter((id) => !keep.has(id)));
+  }
+
+  /** Task `taskId`'s creation while it runs (an assignment keeping the task waits for it). */
+  creationOf(taskId: string): Promise<unknown> | undefined {
+    return this.creations.pending(taskId);
+  }
+
+  private async open(taskIdText: string, signal: AbortSignal): Promise<ActiveTaskEntry> {
     const {
       topology,
       config,
@@ -263,7 +273,8 @@ export class ActiveTaskManager {
         })
       : undefined;
     await stateManager.initialize();
-    await stateManager.restore(restorer, { listener: this.options.restoreListener() });
+    await stateManager.restore(restorer, { listener: this.options.restoreListener(), signal });
+    signal.throwIfAborted();
     // One transaction per task: the group consumer may have read the committed offsets before
     // the previous owner's transaction completed (kafkajs has no require_stable). Now that this
     // task's producer fenced it (and the restore read its committed changelog), read them
@@ -322,7 +333,8 @@ export class ActiveTaskManager {
    * Closes a task. Clean: flush, then checkpoint (the caller committed its offsets first).
    * Dirty: no flush, no checkpoint; under exactly-once its transaction is aborted and its
    * uncommitted writes dropped (the state keeps what committed transactions wrote, so the next
-   * owner restores the tail after its checkpoint; stores of its own suppliers are wiped).
+   * owner restores the tail after its checkpoint; stores of its own suppliers are wiped). A task
+   * still restoring keeps its state and checkpoint either way (it processed nothing).
    */
   async close(taskIdText: string, clean: boolean): Promise<void> {
     const entry = this.entries.get(taskIdText);
@@ -344,8 +356,9 @@ export class ActiveTaskManager {
     // The thread's transaction holds the other tasks' uncommitted work too: when aborting it
     // dropped some, those tasks close dirty as well (Kafka Streams revives every task of an
     // exactly-once-v2 thread when one is corrupted); an assignment creates them again.
-    const aborted = !clean && (await this.threadProducer?.abort());
-    await entry.stateManager.close(clean).catch((error: unknown) => {
+    // (A task not yet restored has written nothing in it.)
+    const aborted = !clean && entry.restored && (await this.threadProducer?.abort());
+    await entry.stateManager.close(entry.restored ? clean : 'restoring').catch((error: unknown) => {
       this.options.logger.warn(`task ${taskIdText}: ${String(error)}`);
     });
     await entry.eosProducer?.disconnect().catch(() => undefined);

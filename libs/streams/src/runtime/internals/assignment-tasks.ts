@@ -3,6 +3,7 @@ import type { StateLogger } from '../state-logger';
 import type { ActiveTaskManager } from './active-task-manager';
 import type { GroupAssignment, GroupConsumer } from './group-consumer';
 import type { StandbyTaskManager } from './standby-task-manager';
+import { isCreationCancelled } from './task-creations';
 
 /** What a stream thread changes its tasks with when an assignment arrives. */
 export interface AssignmentTasksContext {
@@ -22,13 +23,16 @@ export interface AssignmentTasksContext {
  * eager rebalance: work done since the commit before the rebalance would then commit in the new
  * generation for partitions that may have a new owner already, and the thread's transaction
  * holds every task's, so every task closes dirty (kept ones are created again). Cooperative:
- * nobody owns a lost task before this member gives it up, so its work commits.
+ * nobody owns a lost task before this member gives it up, so its work commits. A lost task still
+ * restoring (cooperative: an earlier assignment's creation runs beside processing) is closed at
+ * once, as Kafka Streams closes a revoked restoring task: its new owner does not wait for it.
  */
 export async function closeLostTasks(
   { tasks, logger, cooperative, committer }: AssignmentTasksContext,
   info: AssignmentInfo,
 ): Promise<void> {
   const wanted = new Set(info.active);
+  await tasks.cancelCreations(wanted);
   const lost = tasks.taskIds().filter((id) => !wanted.has(id));
   if (lost.length === 0) return;
   const uncommitted = tasks.tasks().some((e) => e.restored && e.task.commitNeeded());
@@ -47,23 +51,81 @@ export async function closeLostTasks(
   for (const id of lost) await tasks.close(id, true);
 }
 
+/** What the thread does once an assignment's tasks are open (see {@link openAssignedTasks}). */
+export interface AssignedTasksOpened {
+  /** Maps the tasks, resumes their input, reports RUNNING. */
+  started(): void;
+  /** Runs `fn` in the thread's queue (after the batch or commit in progress). */
+  queued(fn: () => Promise<void>): Promise<void>;
+  /** Whether the assignment is still the thread's latest (not superseded, stopping or failed). */
+  current(): boolean;
+  /** A task's creation failed (cooperative; eager: `openAssignedTasks` rejects). */
+  failed(error: unknown): void;
+}
+
 /**
- * Creates the assignment's new active tasks and moves the standbys to the assigned ones. A
- * standby of a new task holds its state up to its lag: it is handed over (checkpointed), so the
- * active restores only the tail. New tasks restore side by side, as Kafka Streams restores a
- * thread's tasks with one consumer: one's fetch overlaps another's store writes.
+ * Creates the assignment's new active tasks, moves the standbys to the assigned ones, then
+ * calls `opened.started`. A standby of a new task holds its state up to its lag: it is handed
+ * over (checkpointed), so the active restores only the tail. New tasks restore side by side, as
+ * Kafka Streams restores a thread's tasks with one consumer: one's fetch overlaps another's
+ * store writes.
+ *
+ * Eager: resolves once the tasks are open. Cooperative: resolves at once; the kept tasks
+ * process on while the new ones restore, and the standbys and `started` follow in the thread's
+ * queue unless a later assignment superseded this one (it cancels the creation of a task it
+ * takes away, see closeLostTasks).
+ *
+ * @throws (eager) the first task creation's error (the others were still awaited).
+ */
+export async function openAssignedTasks(
+  context: AssignmentTasksContext,
+  info: AssignmentInfo,
+  opened: AssignedTasksOpened,
+): Promise<void> {
+  if (!context.cooperative) {
+    await createAssignedTasks(context, info);
+    await assignStandbys(context, info);
+    opened.started();
+    return;
+  }
+  void createAssignedTasks(context, info).then(
+    () =>
+      opened.queued(async () => {
+        if (!opened.current()) return;
+        await assignStandbys(context, info);
+        opened.started();
+      }),
+    (error: unknown) => opened.failed(error),
+  );
+}
+
+/**
+ * The assignment's active tasks: creates the new ones, and waits for those an earlier
+ * assignment is still creating (cooperative). A creation cancelled meanwhile (a later
+ * assignment took the task away, or the thread stops) is not a failure.
  *
  * @throws the first task creation's error (the others were still awaited).
  */
-export async function openAssignedTasks(
+async function createAssignedTasks(
   { tasks, standbys }: AssignmentTasksContext,
   info: AssignmentInfo,
 ): Promise<void> {
-  const created = info.active.filter((id) => !tasks.get(id));
+  const earlier = info.active.flatMap((id) => tasks.creationOf(id) ?? []);
+  const created = info.active.filter((id) => !tasks.get(id) && !tasks.creationOf(id));
   for (const id of created) await standbys.release(id);
-  const creations = await Promise.allSettled(created.map((id) => tasks.create(id)));
-  const failure = creations.find((c) => c.status === 'rejected');
-  if (failure) throw failure.reason;
+  const creations = await Promise.allSettled([
+    ...earlier,
+    ...created.map((id) => tasks.create(id)),
+  ]);
+  const failure = creations.find((c) => c.status === 'rejected' && !isCreationCancelled(c.reason));
+  if (failure) throw (failure as PromiseRejectedResult).reason;
+}
+
+/** Moves the standbys to the assignment's (those of its active tasks are not kept). */
+async function assignStandbys(
+  { standbys }: AssignmentTasksContext,
+  info: AssignmentInfo,
+): Promise<void> {
   const active = new Set(info.active);
   await standbys.assign(info.standby.filter((id) => !active.has(id)));
 }

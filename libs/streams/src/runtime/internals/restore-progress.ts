@@ -97,7 +97,7 @@ export class RestoreProgress {
     }
     if (records.length > 0) {
       try {
-        await r.target.restoreBatch(records);
+        await r.target.restoreBatch(records, lastApplied);
         if (this.failure) return;
         r.restored += records.length;
         this.listener.onBatchRestored?.(

@@ -26,8 +26,11 @@ export interface RestoreTarget {
   readonly partition: number;
   /** The first offset to read (checkpoint + 1); undefined reads from the log start. */
   readonly startOffset: number | undefined;
-  /** Writes one polled batch to the engine as one write batch (no caching, no logging). */
-  restoreBatch(records: readonly ChangelogRecord[]): void | Promise<void>;
+  /**
+   * Writes one polled batch to the engine as one write batch (no caching, no logging);
+   * `lastOffset` is the offset of its last record.
+   */
+  restoreBatch(records: readonly ChangelogRecord[], lastOffset: number): void | Promise<void>;
   /** Empties the store (when its checkpoint is outside the log: a full restore follows). */
   wipe(): Promise<void>;
 }

@@ -35,8 +35,9 @@ function eagerThread(entryParts: (id: string) => Record<string, unknown> = () =>
       const parts = entryParts(id);
       made = {
         ...parts,
-        task: { id: { toString: () => id }, ...(parts.task as object) },
+        task: { id: { toString: () => id }, commitNeeded: () => false, ...(parts.task as object) },
         partitions: [{ topic: 'input', partition: Number(id.split('_')[1]) }],
+        restored: true,
       };
       entries.set(id, made);
     }
@@ -54,6 +55,8 @@ function eagerThread(entryParts: (id: string) => Record<string, unknown> = () =>
     taskIds: () => [...created],
     get: (id: string) => (created.has(id) ? entry(id) : undefined),
     create: async (id: string) => void created.add(id),
+    cancelCreations: async () => undefined,
+    creationOf: () => undefined,
     // As the manager: the latest assignment's lost tasks (that are open) replace the earlier.
     suspendQueries: (ids: string[]) => {
       suspended.clear();

@@ -44,9 +44,11 @@ function fakeConsumer() {
 }
 
 /** What a test changes of the thread's task manager double (it sees the created tasks). */
-type TasksOverrides = (
-  created: Map<string, { partitions: { topic: string; partition: number }[] }>,
-) => Record<string, unknown>;
+type CreatedTasks = Map<
+  string,
+  { partitions: { topic: string; partition: number }[]; restored: boolean }
+>;
+type TasksOverrides = (created: CreatedTasks) => Record<string, unknown>;
 
 function thread(tasksOverrides: TasksOverrides = () => ({})) {
   const { consumer, emitter, calls, flow, assignments } = fakeConsumer();
@@ -54,7 +56,7 @@ function thread(tasksOverrides: TasksOverrides = () => ({})) {
     retry?: { restartOnFailure?: (e: Error) => Promise<boolean> };
     maxBytesPerPartition?: number;
   } = {};
-  const created = new Map<string, { partitions: { topic: string; partition: number }[] }>();
+  const created: CreatedTasks = new Map();
   const restored = { resolve: (): void => undefined, promise: Promise.resolve() };
   restored.promise = new Promise<void>((resolve) => (restored.resolve = resolve));
   const kafka = {
@@ -91,9 +93,14 @@ function thread(tasksOverrides: TasksOverrides = () => ({})) {
       // A task is created (its stores restored) once `restored` resolves.
       create: async (id: string) => {
         await restored.promise;
-        created.set(id, { partitions: [{ topic: 'input', partition: Number(id.split('_')[1]) }] });
+        created.set(id, {
+          partitions: [{ topic: 'input', partition: Number(id.split('_')[1]) }],
+          restored: true,
+        });
       },
       suspendQueries: () => undefined,
+      cancelCreations: async () => undefined,
+      creationOf: () => undefined,
       ...tasksOverrides(created),
     },
     standbys: {

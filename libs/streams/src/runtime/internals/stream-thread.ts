@@ -117,7 +117,9 @@ export class StreamThread {
     this.probing.cancel();
     const consumer = this.consumer;
     if (!consumer) return;
-    // Batches arriving from now on are ignored (see onBatch); commit while still a member.
+    // A restore under way stops now (eager: it holds the queue). Batches arriving from now on
+    // are ignored (see onBatch); commit while still a member.
+    void this.options.tasks.cancelCreations();
     await this.serialized(async () => {
       if (!this.failed) {
         try {
@@ -126,7 +128,7 @@ export class StreamThread {
           this.options.logger.warn(`final commit failed: ${String(error)}`);
         }
       }
-      await this.taskMap.creation();
+      await this.options.tasks.cancelCreations();
       await this.options.tasks.closeAll(!this.failed);
       await this.options.standbys.closeAll();
     });
@@ -278,37 +280,27 @@ export class StreamThread {
       cooperative: this.cooperative,
       committer: this.committer(),
     };
-    await this.taskMap.creation();
     await closeLostTasks(changes, info);
     lostClosed();
     this.taskMap.clear();
     this.tasksGeneration = this.consumer!.groupMetadata();
     const started = () => {
-      this.taskMap.map(info.active.filter((id) => this.options.tasks.get(id)));
-      if (!this.stopping) this.probing.schedule(info.probingRebalanceAtMs);
-      if (!this.stopping) resumeInput();
+      if (this.stopping) return;
+      this.taskMap.map(info.active);
+      this.probing.schedule(info.probingRebalanceAtMs);
+      resumeInput();
       // Cooperative: RUNNING once the tasks held back for this client came.
       if (!handoverPending(info)) this.options.listener.onRunning();
     };
-    if (!this.cooperative) {
-      await openAssignedTasks(changes, info);
-      started();
-      return;
-    }
     // Cooperative: the kept tasks process on while the new ones restore (Kafka Streams
     // interleaves restoration with processing); the new ones' input stays paused until then.
-    // A later assignment, onTasksMigrated and stop wait for the creation before closing tasks.
-    this.taskMap.map(info.active.filter((id) => this.options.tasks.get(id)));
-    const creating = openAssignedTasks(changes, info);
-    this.taskMap.creatingBeside(creating);
-    void creating.then(
-      () =>
-        this.serialized(async () => {
-          // Superseded: the later assignment maps its own tasks.
-          if (!this.stopping && !this.failed && this.generationInfo === info) started();
-        }),
-      (error: unknown) => this.assignmentFailed(error),
-    );
+    if (this.cooperative) this.taskMap.map(info.active);
+    await openAssignedTasks(changes, info, {
+      started,
+      queued: (fn) => this.serialized(fn),
+      current: () => !this.stopping && !this.failed && this.generationInfo === info,
+      failed: (error) => this.assignmentFailed(error),
+    });
   }
 
   private assignmentFailed(error: unknown): void {
@@ -375,8 +367,9 @@ export class StreamThread {
     this.options.logger.warn(`tasks migrated (${message}); closing them dirty and rejoining`);
     const { tasks } = this.options;
     try {
+      void tasks.cancelCreations();
       await this.serialized(async () => {
-        await this.taskMap.creation();
+        await tasks.cancelCreations();
         for (const id of tasks.taskIds()) await tasks.close(id, false);
         this.taskMap.clear();
         await tasks.resetThreadProducer();

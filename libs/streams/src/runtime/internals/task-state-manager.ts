@@ -143,8 +143,16 @@ export class TaskStateManager {
         topic: changelog.topic,
         partition: changelog.partition,
         startOffset: offset === undefined ? undefined : offset + 1,
-        restoreBatch: (records) => registration.restoreBatch(records),
-        wipe: () => registration.wipe(),
+        // What the store holds moves with each batch, so a restore stopped part-way can be
+        // checkpointed (see checkpointRestoreProgress); a wipe leaves it holding nothing.
+        restoreBatch: async (records, lastOffset) => {
+          await registration.restoreBatch(records);
+          this.offsets.set(registration.name, lastOffset);
+        },
+        wipe: async () => {
+          await registration.wipe();
+          this.offsets.set(registration.name, undefined);
+        },
       });
     }
     return targets;
@@ -227,6 +235,27 @@ export class TaskStateManager {
   async checkpoint(): Promise<void> {
     this.requireInitialized();
     if (!this.options.exactlyOnce || !this.crashSafe) this.updateFromCollector();
+    await this.writeCheckpoint();
+  }
+
+  /**
+   * After a restore that stopped part-way (cancelled: a rebalance took the task away, or the
+   * thread stops): flushes the stores and checkpoints what the restore wrote, so the task's next
+   * restore here reads only the rest, as Kafka Streams checkpoints a restoring task it closes.
+   * Unlike {@link checkpoint} it takes no offsets from the record collector: the task wrote
+   * none, and the collector may hold an earlier incarnation's. Does nothing before `initialize`.
+   *
+   * @throws the engines' flush errors or the file system's: the last checkpoint stays.
+   */
+  async checkpointRestoreProgress(): Promise<void> {
+    if (!this.initialized) return;
+    for (const registration of this.options.registrations) {
+      if (registration.changelog) await registration.store.flush();
+    }
+    await this.writeCheckpoint();
+  }
+
+  private async writeCheckpoint(): Promise<void> {
     const entries: TopicPartitionOffset[] = [];
     const written = new Map<string, number>();
     for (const registration of this.options.registrations) {
@@ -250,13 +279,16 @@ export class TaskStateManager {
   /**
    * Call after the task closed its stores. A clean close writes the checkpoint (under
    * exactly-once too); a dirty close leaves the last checkpoint, except under exactly-once
-   * with stores that are not crash-safe, where it wipes the task's state. Either way the task
-   * directory is marked released.
+   * with stores that are not crash-safe, where it wipes the task's state. A task that never
+   * finished restoring (`'restoring'`) keeps its state and checkpoint as they are (see
+   * {@link checkpointRestoreProgress}). Either way the task directory is marked released.
    */
-  async close(clean: boolean): Promise<void> {
+  async close(clean: boolean | 'restoring'): Promise<void> {
     const { taskId, stateDirectory, exactlyOnce } = this.options;
     await this.whenCheckpointed();
-    if (clean) {
+    if (clean === 'restoring') {
+      // It processed nothing: its stores hold committed changelog records only.
+    } else if (clean) {
       await this.checkpoint();
     } else if (exactlyOnce && !this.crashSafe) {
       this.logger.warn(`task ${taskId}: closed dirty under exactly-once; wiping its state`);

@@ -8,7 +8,7 @@ describe('ThreadTaskMap', () => {
       { topic: 'c', partition: 1 },
     ],
   };
-  const tasks = { get: (id: string) => ({ partitions: partitions[id] }) as never };
+  const tasks = { get: (id: string) => ({ partitions: partitions[id], restored: true }) as never };
 
   it('maps each input partition of the tasks to its task', () => {
     const map = new ThreadTaskMap(tasks);
@@ -33,18 +33,19 @@ describe('ThreadTaskMap', () => {
     ).toEqual([{ topic: 'a', partitions: [2] }]);
   });
 
-  it('lets closers wait for a creation beside processing, failed or not', async () => {
-    const map = new ThreadTaskMap(tasks);
-    let fail!: (e: Error) => void;
-    const creation = new Promise<void>((_, reject) => (fail = reject));
-    creation.catch(() => undefined);
-    map.creatingBeside(creation);
-    let settled = false;
-    const waiting = map.creation().then(() => (settled = true));
-    await Promise.resolve();
-    expect(settled).toBe(false);
-    fail(new Error('restore failed'));
-    await waiting;
-    expect(settled).toBe(true);
+  it('maps no task that is not open or still restoring', () => {
+    const restoring = { '0_0': true, '1_1': false } as Record<string, boolean>;
+    const map = new ThreadTaskMap({
+      get: (id: string) =>
+        id in restoring
+          ? ({ partitions: partitions[id], restored: !restoring[id] } as never)
+          : undefined,
+    });
+    map.map(['0_0', '1_1', '2_0']);
+    expect([map.taskOf('a', 0), map.taskOf('b', 1), map.taskOf('c', 1)]).toEqual([
+      undefined,
+      '1_1',
+      '1_1',
+    ]);
   });
 });

@@ -4,13 +4,11 @@ import type { TopicPartitions } from './group-consumer';
 const key = (topic: string, partition: number): string => `${topic}\u0000${partition}`;
 
 /**
- * Which of a stream thread's active tasks reads each input partition, and the creation of the
- * latest assignment's new tasks when it runs beside processing (cooperative rebalancing): code
- * that closes tasks waits for it first ({@link creation}).
+ * Which of a stream thread's active tasks reads each input partition: only restored tasks are
+ * mapped, so a batch never reaches a task still restoring.
  */
 export class ThreadTaskMap {
   private readonly byPartition = new Map<string, string>();
-  private creating: Promise<void> = Promise.resolve();
 
   constructor(private readonly tasks: Pick<ActiveTaskManager, 'get'>) {}
 
@@ -23,10 +21,12 @@ export class ThreadTaskMap {
     this.byPartition.clear();
   }
 
-  /** Maps the input partitions of these existing tasks to them. */
+  /** Maps the input partitions of those of `taskIds` that are open and restored to them. */
   map(taskIds: readonly string[]): void {
     for (const id of taskIds) {
-      for (const { topic, partition } of this.tasks.get(id)!.partitions)
+      const entry = this.tasks.get(id);
+      if (!entry?.restored) continue;
+      for (const { topic, partition } of entry.partitions)
         this.byPartition.set(key(topic, partition), id);
     }
   }
@@ -39,15 +39,5 @@ export class ThreadTaskMap {
         partitions: p.partitions.filter((n) => !this.byPartition.has(key(p.topic, n))),
       }))
       .filter((p) => p.partitions.length > 0);
-  }
-
-  /** Records a creation running beside processing (its failure is reported by its caller). */
-  creatingBeside(creation: Promise<void>): void {
-    this.creating = creation.catch(() => undefined);
-  }
-
-  /** Settles once the creation running beside processing (if any) ended, either way. */
-  creation(): Promise<void> {
-    return this.creating;
   }
 }

@@ -1,0 +1,62 @@
+import { ActiveTaskManager, type ActiveTaskManagerOptions } from './active-task-manager';
+
+/**
+ * A manager sharing one transaction per thread (exactly-once with KIP-447) over open tasks,
+ * restored or not, whose closes and transaction aborts it records.
+ */
+function threadTransactionManager(tasks: Record<string, { restored: boolean }>) {
+  const events: string[] = [];
+  const manager = new ActiveTaskManager({
+    config: { processingGuarantee: 'exactly_once_v2' },
+    logger: { info: () => undefined, warn: () => undefined },
+  } as unknown as ActiveTaskManagerOptions);
+  const internals = manager as unknown as {
+    entries: Map<string, unknown>;
+    threadProducer: unknown;
+  };
+  let open = true; // the thread's transaction, until aborted
+  internals.threadProducer = {
+    abort: async () => {
+      if (!open) return false;
+      open = false;
+      events.push('thread transaction aborted');
+      return true;
+    },
+  };
+  for (const [id, { restored }] of Object.entries(tasks)) {
+    internals.entries.set(id, {
+      task: {
+        id: { toString: () => id },
+        close: async (clean: boolean) =>
+          void events.push(`${id} closed ${clean ? 'clean' : 'dirty'}`),
+      },
+      collector: { flush: async () => undefined },
+      stateManager: { close: async () => undefined },
+      partitions: [],
+      restored,
+    });
+  }
+  return { manager, events };
+}
+
+describe('ActiveTaskManager closing a task still restoring', () => {
+  it('closes it dirty without aborting the thread transaction (it wrote nothing in it)', async () => {
+    const { manager, events } = threadTransactionManager({
+      '0_0': { restored: true },
+      '0_1': { restored: false },
+    });
+    await manager.close('0_1', false);
+    expect(events).toEqual(['0_1 closed dirty']);
+    expect(manager.taskIds()).toEqual(['0_0']);
+  });
+
+  it('still aborts it, closing every task dirty, when a restored task closes dirty', async () => {
+    const { manager, events } = threadTransactionManager({
+      '0_0': { restored: true },
+      '0_1': { restored: true },
+    });
+    await manager.close('0_0', false);
+    expect(events).toEqual(['0_0 closed dirty', 'thread transaction aborted', '0_1 closed dirty']);
+    expect(manager.taskIds()).toEqual([]);
+  });
+});
