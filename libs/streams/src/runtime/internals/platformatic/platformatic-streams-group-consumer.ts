@@ -33,11 +33,8 @@ import {
 import { StreamsGroupCoordinator } from './streams-group/streams-group-coordinator';
 import type { StreamsGroupStatusOutcome } from './streams-group/streams-group-errors';
 import { StreamsGroupStatusCode } from './streams-group/streams-group-heartbeat-response';
-import {
-  NO_TASKS,
-  StreamsGroupMember,
-  type StreamsTaskSet,
-} from './streams-group/streams-group-member';
+import { StreamsGroupMember } from './streams-group/streams-group-member';
+import { NO_TASKS, type StreamsTaskSet } from './streams-group/streams-task-set';
 import type { TaskOffset } from './streams-group/streams-group-structs';
 
 /** The assignment the engine was given last. */

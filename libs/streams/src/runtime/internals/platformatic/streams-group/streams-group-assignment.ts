@@ -11,7 +11,7 @@ import type {
   EndpointToPartitions,
   StreamsTopicPartitions,
 } from './streams-group-heartbeat-response';
-import type { StreamsTaskSet } from './streams-group-member';
+import type { StreamsTaskSet } from './streams-task-set';
 
 /** The client tag that carries an instance's query endpoint to the other members. */
 export const QUERY_ENDPOINT_TAG = 'nest-streams.query.endpoint';

@@ -23,6 +23,23 @@ export function isCoordinatorError(errorCode: number): boolean {
   return COORDINATOR_ERRORS.has(errorCode);
 }
 
+/**
+ * Whether `error` (a platformatic error, its nested `errors` and `cause`s) is the broker saying
+ * the coordinator cannot be found or reached yet (codes of {@link isCoordinatorError}), e.g. a
+ * FindCoordinator on a new cluster while `__consumer_offsets` is being created.
+ */
+export function isCoordinatorLookupError(error: unknown): boolean {
+  const seen: unknown[] = [error];
+  for (let i = 0; i < seen.length && i < 32; i++) {
+    const e = seen[i] as { apiCode?: unknown; errors?: unknown; cause?: unknown } | null;
+    if (!e || typeof e !== 'object') continue;
+    if (typeof e.apiCode === 'number' && isCoordinatorError(e.apiCode)) return true;
+    if (Array.isArray(e.errors)) seen.push(...(e.errors as unknown[]));
+    if (e.cause) seen.push(e.cause);
+  }
+  return false;
+}
+
 interface Coordinator {
   readonly nodeId: number;
   readonly host: string;

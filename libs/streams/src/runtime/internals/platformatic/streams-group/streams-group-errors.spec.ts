@@ -7,7 +7,7 @@ import {
   streamsGroupRejectedError,
   streamsGroupStatusOutcome,
 } from './streams-group-errors';
-import { taskIdsFor, taskIdsOf } from './streams-group-member';
+import { taskIdsFor, taskIdsOf } from './streams-task-set';
 
 describe('streams group errors and statuses', () => {
   it('retries coordinator errors, rejoins when fenced or unknown, and stops on the rest', () => {

@@ -6,7 +6,8 @@ import { MissingSourceTopicError } from '../../../../errors/missing-source-topic
 import { StreamsGroupCoordinator } from './streams-group-coordinator';
 import type { StreamsGroupStatusOutcome } from './streams-group-errors';
 import type { StreamsTopology } from './streams-group-heartbeat-request';
-import { NO_TASKS, StreamsGroupMember, type StreamsTaskSet } from './streams-group-member';
+import { StreamsGroupMember } from './streams-group-member';
+import { NO_TASKS, type StreamsTaskSet } from './streams-task-set';
 import { brokers, KafkaTestContext } from '../../../../../../../test/support/kafka-test-context';
 
 jest.setTimeout(90_000);

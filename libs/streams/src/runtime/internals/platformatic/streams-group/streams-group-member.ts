@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { StreamsGroupCoordinator } from './streams-group-coordinator';
+import {
+  isCoordinatorError,
+  isCoordinatorLookupError,
+  type StreamsGroupCoordinator,
+} from './streams-group-coordinator';
 import {
   streamsGroupErrorAction,
   streamsGroupErrorName,
@@ -15,17 +19,14 @@ import type {
   EndpointToPartitions,
   StreamsGroupHeartbeatResponse,
 } from './streams-group-heartbeat-response';
-import type { KeyValue, StreamsEndpoint, TaskIds, TaskOffset } from './streams-group-structs';
-
-/** A member's tasks by kind, as task ids `<subtopologyId>_<partition>`, sorted. */
-export interface StreamsTaskSet {
-  readonly active: readonly string[];
-  readonly standby: readonly string[];
-  readonly warmup: readonly string[];
-}
-
-/** No tasks. */
-export const NO_TASKS: StreamsTaskSet = { active: [], standby: [], warmup: [] };
+import type { KeyValue, StreamsEndpoint, TaskOffset } from './streams-group-structs';
+import {
+  NO_TASKS,
+  sameTasks,
+  taskIdsFor,
+  taskIdsOf,
+  type StreamsTaskSet,
+} from './streams-task-set';
 
 /** Who a member is in its streams group. */
 export interface StreamsGroupMemberOptions {
@@ -134,22 +135,38 @@ export class StreamsGroupMember {
   }
 
   /**
-   * Joins the group (the first heartbeat) and starts heartbeating.
+   * Joins the group (the first heartbeat) and starts heartbeating. A coordinator not found or
+   * not ready yet (a new cluster creates `__consumer_offsets` at the first group) is asked
+   * again for up to the rebalance timeout; `UNKNOWN_SERVER_ERROR` 10 times (2 s).
    *
    * @throws StreamsGroupRejectedError when the coordinator refuses the member; the client's
    *   error when the coordinator cannot be reached.
    */
   async start(): Promise<void> {
-    let response = await this.coordinator.heartbeat(await this.request());
-    for (let i = 0; i < 10 && streamsGroupErrorAction(response.errorCode) === 'retry'; i++) {
-      await sleep(200);
-      response = await this.coordinator.heartbeat(await this.request());
+    const deadline = Date.now() + this.options.rebalanceTimeoutMs;
+    for (let unknownServerErrors = 0; ;) {
+      let response: StreamsGroupHeartbeatResponse;
+      try {
+        response = await this.coordinator.heartbeat(await this.request());
+      } catch (error) {
+        if (!isCoordinatorLookupError(error) || Date.now() > deadline) throw error;
+        this.coordinator.forget();
+        await sleep(200);
+        continue;
+      }
+      const code = response.errorCode;
+      const retry = isCoordinatorError(code)
+        ? Date.now() <= deadline
+        : streamsGroupErrorAction(code) === 'retry' && ++unknownServerErrors <= 10;
+      if (retry) {
+        await sleep(200);
+        continue;
+      }
+      if (code !== 0) throw streamsGroupRejectedError(this.groupId, code, response.errorMessage);
+      this.handle(response);
+      this.loop = this.run();
+      return;
     }
-    if (response.errorCode !== 0) {
-      throw streamsGroupRejectedError(this.groupId, response.errorCode, response.errorMessage);
-    }
-    this.handle(response);
-    this.loop = this.run();
   }
 
   /** Sends the next heartbeat now (e.g. to carry a shutdown request). */
@@ -358,39 +375,4 @@ export class StreamsGroupMember {
       shutdownApplication: this.listener.shutdownRequested(),
     };
   }
-}
-
-/** Task ids of the broker's lists, sorted; `null` (unchanged) stays `null`. */
-export function taskIdsOf(lists: readonly TaskIds[] | null): string[] | null {
-  if (lists === null) return null;
-  return lists
-    .flatMap((t) => t.partitions.map((p) => `${t.subtopologyId}_${p}`))
-    .sort(compareTaskIds);
-}
-
-/** The broker's lists of task ids, one per sub-topology, partitions sorted. */
-export function taskIdsFor(ids: readonly string[]): TaskIds[] {
-  const bySubtopology = new Map<string, number[]>();
-  for (const id of ids) {
-    const cut = id.lastIndexOf('_');
-    const sub = id.slice(0, cut);
-    bySubtopology.set(sub, [...(bySubtopology.get(sub) ?? []), Number(id.slice(cut + 1))]);
-  }
-  return [...bySubtopology].map(([subtopologyId, partitions]) => ({
-    subtopologyId,
-    partitions: partitions.sort((a, b) => a - b),
-  }));
-}
-
-function compareTaskIds(a: string, b: string): number {
-  const [sa, pa] = [a.slice(0, a.lastIndexOf('_')), Number(a.slice(a.lastIndexOf('_') + 1))];
-  const [sb, pb] = [b.slice(0, b.lastIndexOf('_')), Number(b.slice(b.lastIndexOf('_') + 1))];
-  if (sa !== sb) return sa.localeCompare(sb, 'en', { numeric: true });
-  return pa - pb;
-}
-
-function sameTasks(a: StreamsTaskSet, b: StreamsTaskSet): boolean {
-  const same = (x: readonly string[], y: readonly string[]) =>
-    x.length === y.length && x.every((v, i) => v === y[i]);
-  return same(a.active, b.active) && same(a.standby, b.standby) && same(a.warmup, b.warmup);
 }
