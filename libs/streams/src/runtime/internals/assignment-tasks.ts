@@ -84,6 +84,7 @@ export async function openAssignedTasks(
 ): Promise<void> {
   if (!context.cooperative) {
     await createAssignedTasks(context, info);
+    if (!opened.current()) return; // stopping: its creations were cancelled
     await assignStandbys(context, info);
     opened.started();
     return;

@@ -97,7 +97,7 @@ function restoringThread(protocol: 'eager' | 'cooperative') {
     tasks,
     standbys: {
       closeAll: async () => undefined,
-      assign: async () => undefined,
+      assign: async (ids: string[]) => void events.push(`standbys [${ids.join(',')}]`),
       release: async () => undefined,
     },
     assignor: {},
@@ -148,7 +148,8 @@ describe('StreamThread, a cooperative assignment taking away a task still restor
 
     t.finish('0_0');
     await settle();
-    // Only the latest assignment starts: its input (partition 0) resumes, once.
+    // Only the latest assignment starts (its standbys, then its input, partition 0), once.
+    expect(t.events.slice(3)).toEqual(['standbys []']);
     expect(t.flow).toEqual(['pause input:0,1', 'pause input:0', 'resume input:0']);
     expect(t.callbacks.onRunning).toHaveBeenCalledTimes(1);
     expect(t.callbacks.onError).not.toHaveBeenCalled();
@@ -191,6 +192,7 @@ describe.each(['eager', 'cooperative'] as const)(
       expect(t.events).toEqual(['restore 0_0', 'restore 0_1']);
 
       expect(await settlesWithin(t.streamThread.stop(), 1_000)).toBe(true);
+      // No standbys were taken up either: the stop came first.
       expect(t.events.slice(2).sort()).toEqual(['close 0_0 dirty', 'close 0_1 dirty']);
       expect(t.open.size).toBe(0);
       expect(t.callbacks.onRunning).not.toHaveBeenCalled();
