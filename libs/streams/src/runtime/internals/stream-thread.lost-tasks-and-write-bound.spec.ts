@@ -1,6 +1,10 @@
-import { encodeInfo } from '../../cluster/internals/assignment-info';
 import type { GroupConsumerStart, GroupFetchedBatch } from './group-consumer';
-import { StreamThread, type StreamThreadOptions } from './stream-thread';
+import { StreamThread } from './stream-thread';
+import {
+  assignmentOfTasks,
+  streamThreadOptions,
+  threadCallbacks,
+} from '../../../test-support/stream-thread-doubles';
 
 /**
  * An eager stream thread over a group consumer double that hands the test its listener and
@@ -63,49 +67,13 @@ function eagerThread(entryParts: (id: string) => Record<string, unknown> = () =>
       for (const id of ids) if (created.has(id)) suspended.add(id);
     },
   };
-  const options = {
-    groupConsumers: () => consumer,
-    config: {
-      applicationId: 'app',
-      sessionTimeoutMs: 10_000,
-      heartbeatIntervalMs: 1_000,
-      commitIntervalMs: 100,
-      maxPartitionFetchBytes: 262_144,
-      rebalanceProtocol: 'eager',
-    },
-    sourceTopics: ['input'],
+  const options = streamThreadOptions({
+    consumer,
     tasks,
-    standbys: {
-      closeAll: async () => undefined,
-      assign: async () => undefined,
-      release: async () => undefined,
-    },
-    assignor: {},
-    listener: {
-      onRebalancing: jest.fn(),
-      onAssignment: jest.fn(),
-      onRunning: jest.fn(),
-      onError: jest.fn(),
-      onShutdownRequested: jest.fn(),
-    },
-    logger: { info: () => undefined, warn: () => undefined },
-  } as unknown as StreamThreadOptions;
-  const assign = (ids: string[]) =>
-    listener!.onAssigned({
-      memberId: 'm-a',
-      generationId: 2,
-      partitions: [{ topic: 'input', partitions: ids.map((id) => Number(id.split('_')[1])) }],
-      userData: async () =>
-        encodeInfo({
-          version: 1,
-          processId: 'p-a',
-          active: ids,
-          standby: [],
-          warmup: [],
-          hosts: [],
-          probingRebalanceAtMs: 0,
-        }),
-    });
+    listener: threadCallbacks(jest.fn),
+    protocol: 'eager',
+  });
+  const assign = (ids: string[]) => listener!.onAssigned(assignmentOfTasks(ids));
   return {
     streamThread: new StreamThread(options),
     listener: () => listener!,

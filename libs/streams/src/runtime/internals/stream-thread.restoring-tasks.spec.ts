@@ -1,6 +1,10 @@
-import { encodeInfo } from '../../cluster/internals/assignment-info';
 import type { GroupConsumerStart, TopicPartitions } from './group-consumer';
-import { StreamThread, type StreamThreadOptions } from './stream-thread';
+import { StreamThread } from './stream-thread';
+import {
+  assignmentOfTasks,
+  streamThreadOptions,
+  threadCallbacks,
+} from '../../../test-support/stream-thread-doubles';
 import { TaskCreations } from './task-creations';
 
 interface OpenTask {
@@ -76,51 +80,20 @@ function restoringThread(protocol: 'eager' | 'cooperative') {
     creationOf: (id: string) => creations.pending(id),
     suspendQueries: () => undefined,
   };
-  const callbacks = {
-    onRebalancing: jest.fn(),
-    onAssignment: jest.fn(),
-    onRunning: jest.fn(),
-    onError: jest.fn(),
-    onShutdownRequested: jest.fn(),
-  };
-  const options = {
-    groupConsumers: () => consumer,
-    config: {
-      applicationId: 'app',
-      sessionTimeoutMs: 10_000,
-      heartbeatIntervalMs: 1_000,
-      commitIntervalMs: 100,
-      maxPartitionFetchBytes: 262_144,
-      rebalanceProtocol: protocol,
-    },
-    sourceTopics: ['input'],
+  const callbacks = threadCallbacks(jest.fn);
+  const options = streamThreadOptions({
+    consumer,
     tasks,
+    listener: callbacks,
+    protocol,
     standbys: {
       closeAll: async () => undefined,
       assign: async (ids: string[]) => void events.push(`standbys [${ids.join(',')}]`),
       release: async () => undefined,
     },
-    assignor: {},
-    listener: callbacks,
-    logger: { info: () => undefined, warn: () => undefined },
-  } as unknown as StreamThreadOptions;
+  });
   /** The member's assignment of tasks `ids` (sub-topology 0; partition = task partition). */
-  const assign = (ids: string[]) =>
-    listener!.onAssigned({
-      memberId: 'm-a',
-      generationId: 2,
-      partitions: [{ topic: 'input', partitions: ids.map((id) => Number(id.split('_')[1])) }],
-      userData: async () =>
-        encodeInfo({
-          version: 1,
-          processId: 'p-a',
-          active: ids,
-          standby: [],
-          warmup: [],
-          hosts: [],
-          probingRebalanceAtMs: 0,
-        }),
-    });
+  const assign = (ids: string[]) => listener!.onAssigned(assignmentOfTasks(ids));
   const finish = (id: string) => restores.get(id)!();
   return { streamThread: new StreamThread(options), assign, finish, events, flow, open, callbacks };
 }

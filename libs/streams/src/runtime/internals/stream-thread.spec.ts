@@ -5,7 +5,8 @@ import { cancelGroupRejoin, groupRejoinPending } from './kafkajs/group-rejoin';
 import { AssignerProtocol } from './kafkajs/kafkajs';
 import { kafkajsGroupConsumerFactory } from './kafkajs/kafkajs-group-consumer';
 import { CommitFailedError } from '../../errors/internals/commit-failed.error';
-import { StreamThread, type StreamThreadOptions } from './stream-thread';
+import { StreamThread } from './stream-thread';
+import { streamThreadOptions, threadCallbacks } from '../../../test-support/stream-thread-doubles';
 
 /** A kafkajs consumer double: records calls and lets the test emit its instrumentation events. */
 function fakeConsumer() {
@@ -65,23 +66,9 @@ function thread(tasksOverrides: TasksOverrides = () => ({})) {
       return consumer;
     },
   } as unknown as Kafka;
-  const listener = {
-    onRebalancing: jest.fn(),
-    onAssignment: jest.fn(),
-    onRunning: jest.fn(),
-    onError: jest.fn(),
-    onShutdownRequested: jest.fn(),
-  };
-  const options = {
+  const listener = threadCallbacks(jest.fn);
+  const options = streamThreadOptions({
     groupConsumers: kafkajsGroupConsumerFactory(kafka),
-    config: {
-      applicationId: 'app',
-      sessionTimeoutMs: 10_000,
-      heartbeatIntervalMs: 1_000,
-      commitIntervalMs: 100,
-      maxPartitionFetchBytes: 262_144,
-    },
-    sourceTopics: ['input'],
     tasks: {
       start: async () => undefined,
       commit: async () => 0,
@@ -103,15 +90,9 @@ function thread(tasksOverrides: TasksOverrides = () => ({})) {
       creationOf: () => undefined,
       ...tasksOverrides(created),
     },
-    standbys: {
-      closeAll: async () => undefined,
-      assign: async () => undefined,
-      release: async () => undefined,
-    },
-    assignor: {},
     listener,
-    logger: { info: () => undefined, warn: () => undefined },
-  } as unknown as StreamThreadOptions;
+    protocol: 'eager',
+  });
   return {
     streamThread: new StreamThread(options),
     emitter,
