@@ -60,3 +60,35 @@ describe('ActiveTaskManager closing a task still restoring', () => {
     expect(manager.taskIds()).toEqual([]);
   });
 });
+
+describe('ActiveTaskManager cancelling a creation that already ended', () => {
+  it('closes the opened task clean, aborting nothing (its restore and opening were complete)', async () => {
+    const { manager, events } = threadTransactionManager({ '0_0': { restored: true } });
+    const internals = manager as unknown as {
+      entries: Map<string, unknown>;
+      open: (id: string) => Promise<unknown>;
+    };
+    // The creation opens the task completely; the cancellation comes before its caller resumes.
+    internals.open = async (id: string) => {
+      const entry = {
+        task: {
+          id: { toString: () => id },
+          close: async (clean: boolean) =>
+            void events.push(`${id} closed ${clean ? 'clean' : 'dirty'}`),
+        },
+        collector: { flush: async () => undefined },
+        stateManager: { close: async () => undefined },
+        partitions: [],
+        restored: true,
+      };
+      internals.entries.set(id, entry);
+      return entry;
+    };
+    const creation = manager.create('0_1');
+    const cancelled = manager.cancelCreations();
+    await expect(creation).rejects.toMatchObject({ code: 'TASK_CREATION_CANCELLED' });
+    await cancelled;
+    expect(events).toEqual(['0_1 closed clean']);
+    expect(manager.taskIds()).toEqual(['0_0']);
+  });
+});

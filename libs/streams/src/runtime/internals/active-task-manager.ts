@@ -178,10 +178,12 @@ export class ActiveTaskManager {
       taskIdText,
       (signal) => this.open(taskIdText, signal),
       async () => {
+        const entry = this.entries.get(taskIdText);
+        // Opened before the cancellation reached it: it processed nothing, an ordinary close.
+        if (entry?.restored) return this.close(taskIdText, true);
         // What the restore wrote is kept: a later creation of the task here reads the rest.
-        await this.entries
-          .get(taskIdText)
-          ?.stateManager.checkpointRestoreProgress()
+        await entry?.stateManager
+          .checkpointRestoreProgress()
           .catch((e: unknown) => this.options.logger.warn(`task ${taskIdText}: ${String(e)}`));
         await this.close(taskIdText, false);
       },
