@@ -53,6 +53,13 @@ export function serverProperties({
     'group.streams.session.timeout.ms': 6000,
     'group.streams.min.heartbeat.interval.ms': 500,
     'group.streams.heartbeat.interval.ms': 1000,
+    // Time retention runs every second from the start (Kafka: every 5 minutes, the first after
+    // 30 s). A segment whose newest record is older than `retention.ms` (7 days by default) is
+    // deleted, the active one included, and the log start moves past it: a test that writes
+    // records with old timestamps into a `delete` topic then loses them at once, every run, not
+    // in the one run in many whose read happens to follow a pass.
+    'log.retention.check.interval.ms': 1000,
+    'log.initial.task.delay.ms': 0,
     'num.network.threads': 2,
     'num.io.threads': 4,
     'log.cleaner.threads': 1,
