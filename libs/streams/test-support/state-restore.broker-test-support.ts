@@ -21,6 +21,7 @@ import { KafkajsRecordProducer } from '../src/runtime/internals/kafkajs/kafkajs-
 import { TaskStateManager } from '../src/runtime/internals/task-state-manager';
 import { RecordCache } from '../src/state/internals/record-cache';
 import type { KafkaTestContext } from '../../../test/support/kafka-test-context';
+import type { AssignedPartitionReaderFactory } from '../src/runtime/internals/assigned-partition-reader';
 import { ASSIGNED_READER_FACTORIES, type AssignedReaderClient } from './assigned-reader-factories';
 import { RecordingLogger } from './recording-logger';
 
@@ -138,16 +139,27 @@ export class TaskState {
    */
   async restore(
     listener?: StateRestoreListener,
-    { throughGroup = false }: { throughGroup?: boolean } = {},
+    {
+      throughGroup = false,
+      maxBytesPerPartition,
+      readers = (factory) => factory,
+    }: {
+      throughGroup?: boolean;
+      /** The restore's fetch size per partition (one record batch at least). */
+      maxBytesPerPartition?: number;
+      /** Wraps the client's reader factory (a test steps in between fetches). */
+      readers?: (factory: AssignedPartitionReaderFactory) => AssignedPartitionReaderFactory;
+    } = {},
   ): Promise<RestoreResult[]> {
     const restorer = new StateRestorer({
       kafka: this.options.ctx.kafka,
       readers: throughGroup
         ? undefined
-        : ASSIGNED_READER_FACTORIES[this.options.readers ?? 'kafkajs'](this.options.ctx),
+        : readers(ASSIGNED_READER_FACTORIES[this.options.readers ?? 'kafkajs'](this.options.ctx)),
       admin: new KafkajsClusterAdmin(await this.options.ctx.admin()),
       groupIdPrefix: this.options.ctx.applicationId,
       logger: this.logger,
+      maxBytesPerPartition,
     });
     return this.manager.restore(restorer, { listener });
   }

@@ -1,4 +1,5 @@
 import { promises as fs } from 'node:fs';
+import { ConfigResourceTypes } from 'kafkajs';
 import type { RecordProducer } from './record-producer';
 import { KafkaTestContext } from '../../../../../test/support/kafka-test-context';
 import { READER_CLIENTS } from '../../../test-support/assigned-reader-factories';
@@ -152,5 +153,78 @@ describe.each(READER_CLIENTS)('restore from the changelog (real broker), read by
     expect(listener.totalRestored).toBe(await changelogEndOffset(ctx));
     expect(await second.contents()).toEqual(sorted(expected));
     await second.closeClean();
+  });
+
+  it('wipes the store and restores again from the log start when the broker deletes records under the restore', async () => {
+    const first = new TaskState({ ctx, readers, stateDir: await stateDir(), sender: producer });
+    await first.open();
+    await first.restore();
+    await writeSome(first, 1000);
+    await first.closeDirty();
+    const end = await changelogEndOffset(ctx);
+    const topic = changelogOf(ctx);
+    const partition = TASK.partition;
+    const logStart = end - 150;
+    // A windowed store's changelog policy: the broker refuses DeleteRecords on a topic that
+    // is only compacted. No time retention: the records are stamped in 2023.
+    await (
+      await ctx.admin()
+    ).alterConfigs({
+      validateOnly: false,
+      resources: [
+        {
+          type: ConfigResourceTypes.TOPIC,
+          name: topic,
+          configEntries: [
+            { name: 'cleanup.policy', value: 'compact,delete' },
+            { name: 'retention.ms', value: '-1' },
+          ],
+        },
+      ],
+    });
+
+    // After the restore's first fetch, the broker deletes the records before `logStart`
+    // (`kafka-delete-records`; time or size retention does the same to a windowed changelog):
+    // the restore's next position is no longer in the log.
+    const restoring = new TaskState({ ctx, readers, stateDir: await stateDir(), sender: producer });
+    await restoring.open();
+    const listener = new RecordingRestoreListener();
+    let fetches = 0;
+    const [result] = await restoring.restore(listener, {
+      maxBytesPerPartition: 1024,
+      readers: (factory) => (options) => {
+        const reader = factory(options)!;
+        return {
+          fetch: async (positions) => {
+            if (++fetches === 2) {
+              expect(positions[0].offset).toBeLessThan(logStart);
+              const admin = await ctx.admin();
+              await admin.deleteTopicRecords({
+                topic,
+                partitions: [{ partition, offset: String(logStart) }],
+              });
+            }
+            return reader.fetch(positions);
+          },
+          close: () => reader.close(),
+        };
+      },
+    });
+    expect(result).toMatchObject({ wiped: true, startOffset: logStart, endOffset: end });
+    expect(restoring.logger.warnings.join('\n')).toContain(
+      `is no longer in ${topic}-${partition}: the broker deleted the records before ${logStart}`,
+    );
+
+    // What a restore that starts now, from the new log start, builds.
+    const fresh = new TaskState({ ctx, readers, stateDir: await stateDir(), sender: producer });
+    await fresh.open();
+    const [clean] = await fresh.restore();
+    expect(clean).toMatchObject({ wiped: false, startOffset: logStart, endOffset: end });
+    const contents = await fresh.contents();
+    expect(contents.length).toBeGreaterThan(0);
+    expect(await restoring.contents()).toEqual(contents);
+    expect(result.restored).toBe(clean.restored);
+    await restoring.closeClean();
+    await fresh.closeClean();
   });
 });

@@ -18,11 +18,12 @@ type Log = (string | null)[];
 
 /**
  * A scripted reader over in-memory partitions: each fetch returns up to `perFetch` offsets from
- * each position; `failures` are thrown by the fetches of that number (1-based, over all readers).
+ * each position; `failures` are thrown by the fetches of that number (1-based, over all readers),
+ * or made by calling them then.
  */
 function fakeReaders(
   logs: Record<number, Log>,
-  options: { perFetch?: number; failures?: Record<number, Error> } = {},
+  options: { perFetch?: number; failures?: Record<number, Error | (() => Error)> } = {},
 ) {
   const fetches: { positions: PartitionFetchPosition[]; writesDone: number }[] = [];
   let readers = 0;
@@ -34,7 +35,7 @@ function fakeReaders(
       async fetch(positions) {
         fetches.push({ positions: [...positions], writesDone });
         const failure = options.failures?.[fetches.length];
-        if (failure) throw failure;
+        if (failure) throw typeof failure === 'function' ? failure() : failure;
         await new Promise((resolve) => setImmediate(resolve));
         return positions.map((p): FetchedPartition => {
           const log = logs[p.partition];
@@ -76,17 +77,22 @@ function fakeReaders(
   };
 }
 
-function fakeAdmin(logs: Record<number, Log>): ClusterAdmin {
+/** An admin over the in-memory partitions; `logStarts` where each log starts (default 0). */
+function fakeAdmin(
+  logs: Record<number, Log>,
+  logStarts: Record<number, number> = {},
+): ClusterAdmin {
   return {
     fetchTopicOffsets: async () =>
       Object.entries(logs).map(([partition, log]) => ({
         partition: Number(partition),
-        low: 0,
+        low: logStarts[Number(partition)] ?? 0,
         high: log.length,
       })),
   } as unknown as ClusterAdmin;
 }
 
+/** A store's restore target; a wipe empties `written` of the partition's records. */
 function target(
   partition: number,
   startOffset: number | undefined,
@@ -102,7 +108,10 @@ function target(
       await write(records);
       written.push(...records.map((r) => `${partition}:${r.key.toString()}`));
     },
-    wipe: async () => undefined,
+    wipe: async () => {
+      const kept = written.filter((w) => !w.startsWith(`${partition}:`));
+      written.splice(0, written.length, ...kept);
+    },
   };
 }
 
@@ -111,10 +120,11 @@ function restorer(
   logs: Record<number, Log>,
   logger: RecordingLogger,
   stallTimeoutMs?: number,
+  logStarts?: Record<number, number>,
 ): StateRestorer {
   return new StateRestorer({
     kafka: {} as Kafka,
-    admin: fakeAdmin(logs),
+    admin: fakeAdmin(logs, logStarts),
     readers: fake.factory,
     groupIdPrefix: 'app',
     logger,
@@ -201,19 +211,57 @@ describe('StateRestorer by assignment', () => {
     expect(logger.warnings).toEqual([expect.stringContaining('Connection timeout')]);
   });
 
-  it('fails with ChangelogRestoreError when a position left the log during the restore', async () => {
+  it('wipes a store whose position left the log and restores it again from the log start, the other partition resuming', async () => {
+    const logs: Record<number, Log> = { 0: ['a', 'b', 'c', 'd', 'e', 'f'], 1: ['x', 'y', 'z'] };
+    const logStarts: Record<number, number> = {};
+    // The broker deleted partition 0's records before offset 4 when the second fetch asks.
+    const fake = fakeReaders(logs, {
+      perFetch: 2,
+      failures: {
+        2: () => {
+          logStarts[0] = 4;
+          return new PartitionOffsetOutOfRangeError(TOPIC, 0, 2);
+        },
+      },
+    });
+    const written: string[] = [];
+    const results = await restorer(fake, logs, logger, undefined, logStarts).restore([
+      target(0, undefined, written),
+      target(1, undefined, written),
+    ]);
+
+    expect(written.filter((w) => w.startsWith('0:'))).toEqual(['0:e', '0:f']);
+    expect(written.filter((w) => w.startsWith('1:'))).toEqual(['1:x', '1:y', '1:z']);
+    expect(results[0]).toMatchObject({ wiped: true, startOffset: 4, restored: 2, lastOffset: 5 });
+    expect(results[1]).toMatchObject({ wiped: false, startOffset: 0, restored: 3 });
+    expect(fake.fetches.map((f) => f.positions.map((p) => `${p.partition}@${p.offset}`))).toEqual([
+      ['0@0', '1@0'],
+      ['0@2', '1@2'],
+      ['0@4', '1@2'],
+    ]);
+    expect(logger.warnings).toEqual([
+      'store store-0: restore position 2 is no longer in app-store-changelog-0: the broker deleted the records before 4 (retention, or DeleteRecords); wiping the store and restoring it again from the log start',
+    ]);
+  });
+
+  it('fails with ChangelogRestoreError when a position leaves the log a fourth time in one restore', async () => {
     const logs: Record<number, Log> = { 0: ['a', 'b', 'c', 'd'] };
-    const truncated = new PartitionOffsetOutOfRangeError(TOPIC, 0, 3);
-    const fake = fakeReaders(logs, { failures: { 2: truncated } });
+    const truncated = new PartitionOffsetOutOfRangeError(TOPIC, 0, 0);
+    const fake = fakeReaders(logs, {
+      failures: { 1: truncated, 2: truncated, 3: truncated, 4: truncated },
+    });
     await expect(
       restorer(fake, logs, logger).restore([target(0, undefined, [])]),
     ).rejects.toMatchObject({
       name: 'ChangelogRestoreError',
       code: 'CHANGELOG_RESTORE_FAILED',
       cause: truncated,
-      message: expect.stringContaining('position 3 is no longer in the log'),
+      message: expect.stringContaining(
+        'position 0 is no longer in the log, for the 4th time in this restore',
+      ),
     });
-    expect(fake.readers()).toBe(1);
+    expect(fake.readers()).toBe(4);
+    expect(logger.warnings).toHaveLength(3);
   });
 
   it('fetches a corrupt record batch again with a new reader, and restores every record once when the fault does not repeat', async () => {

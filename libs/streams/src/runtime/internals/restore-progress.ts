@@ -7,9 +7,10 @@ import type { RestoreTarget } from './state-restorer';
 export interface PartitionRestore {
   readonly target: RestoreTarget;
   readonly key: string;
-  readonly start: number;
+  /** The first offset read (the log start, after a wipe). */
+  start: number;
   readonly end: number;
-  readonly wiped: boolean;
+  wiped: boolean;
   /** The next offset to apply: everything before it is in the store. */
   position: number;
   restored: number;

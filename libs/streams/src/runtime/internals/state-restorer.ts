@@ -19,6 +19,13 @@ import {
 import { KafkajsClusterAdmin } from './kafkajs/kafkajs-cluster-admin';
 import { fetchTopicOffsetsSettled } from './topic-admin';
 
+/**
+ * How many times one partition may leave its log (the broker deleting the records under its
+ * position) in one restore before the restore fails: each time its store is wiped and read
+ * again from the log start.
+ */
+const LOG_START_RESTARTS = 3;
+
 /** One store's changelog partition to restore. */
 export interface RestoreTarget {
   readonly storeName: string;
@@ -51,7 +58,7 @@ export interface RestoreResult {
    * undefined when the changelog has never had a record.
    */
   readonly lastOffset: number | undefined;
-  /** The store was wiped first (its checkpoint was outside the log). */
+  /** The store was wiped (its checkpoint, or its position during the restore, was outside the log). */
   readonly wiped: boolean;
 }
 
@@ -109,7 +116,9 @@ export class StateRestorer {
    * end offset.
    *
    * A reader that fails because the cluster is unreachable or not ready is replaced by one
-   * that resumes from the positions reached, for as long as `stallTimeoutMs` allows.
+   * that resumes from the positions reached, for as long as `stallTimeoutMs` allows. A
+   * partition whose position left its log (the broker deleted the records before it) has its
+   * store wiped and restored again from the log start; the result says `wiped`.
    *
    * @throws ChangelogRestoreError when the consumer crashes for another reason, or keeps
    *   failing for `stallTimeoutMs`, a record batch is corrupt in every fetch of it (its cause
@@ -144,49 +153,57 @@ export class StateRestorer {
 
   /** Captures start and end offsets; wipes stores whose checkpoint is outside the log. */
   private async plan(targets: readonly RestoreTarget[]): Promise<PartitionRestore[]> {
+    const bounds = await this.bounds(targets.map((t) => t.topic));
+    const restores: PartitionRestore[] = [];
+    for (const target of targets) {
+      const key = topicPartitionKey(target.topic, target.partition);
+      const bound = bounds.get(key);
+      if (!bound) {
+        throw new ChangelogRestoreError(
+          target.topic,
+          target.partition,
+          'the partition does not exist',
+        );
+      }
+      let start = target.startOffset ?? bound.low;
+      let wiped = false;
+      if (target.startOffset !== undefined && (start < bound.low || start > bound.high)) {
+        this.logger.warn(
+          `store ${target.storeName}: checkpointed position ${start} is outside ${key} [${bound.low}, ${bound.high}]; wiping the store and restoring it from the log start`,
+        );
+        await target.wipe();
+        start = bound.low;
+        wiped = true;
+      }
+      restores.push({
+        target,
+        key,
+        start,
+        end: bound.high,
+        wiped,
+        position: start,
+        restored: 0,
+        done: start >= bound.high,
+      });
+    }
+    return restores;
+  }
+
+  /** Each partition's log start and end (exclusive) of `topics`, keyed `topic-partition`. */
+  private async bounds(
+    topics: readonly string[],
+  ): Promise<Map<string, { low: number; high: number }>> {
     const admin = this.options.admin ?? this.ownAdmin();
     const ownAdmin = this.options.admin === undefined;
     try {
       if (ownAdmin) await admin.connect();
       const bounds = new Map<string, { low: number; high: number }>();
-      for (const topic of new Set(targets.map((t) => t.topic))) {
+      for (const topic of new Set(topics)) {
         for (const { partition, low, high } of await fetchTopicOffsetsSettled(admin, topic)) {
           bounds.set(topicPartitionKey(topic, partition), { low, high });
         }
       }
-      const restores: PartitionRestore[] = [];
-      for (const target of targets) {
-        const key = topicPartitionKey(target.topic, target.partition);
-        const bound = bounds.get(key);
-        if (!bound) {
-          throw new ChangelogRestoreError(
-            target.topic,
-            target.partition,
-            'the partition does not exist',
-          );
-        }
-        let start = target.startOffset ?? bound.low;
-        let wiped = false;
-        if (target.startOffset !== undefined && (start < bound.low || start > bound.high)) {
-          this.logger.warn(
-            `store ${target.storeName}: checkpointed position ${start} is outside ${key} [${bound.low}, ${bound.high}]; wiping the store and restoring it from the log start`,
-          );
-          await target.wipe();
-          start = bound.low;
-          wiped = true;
-        }
-        restores.push({
-          target,
-          key,
-          start,
-          end: bound.high,
-          wiped,
-          position: start,
-          restored: 0,
-          done: start >= bound.high,
-        });
-      }
-      return restores;
+      return bounds;
     } finally {
       if (ownAdmin) await admin.disconnect();
     }
@@ -209,6 +226,7 @@ export class StateRestorer {
     const positions = (): number => pending.reduce((sum, r) => sum + r.position, 0);
     let progressAt = Date.now();
     const corrupt = new CorruptBatchFetches();
+    const restarts = new Map<PartitionRestore, number>();
     for (let attempt = 1; ; attempt++) {
       const before = positions();
       try {
@@ -219,6 +237,11 @@ export class StateRestorer {
         );
         return;
       } catch (error) {
+        if (error instanceof PartitionOffsetOutOfRangeError && !signal?.aborted) {
+          await this.restartFromLogStart(pending, error, restarts);
+          progressAt = Date.now();
+          continue;
+        }
         if (positions() > before) progressAt = Date.now();
         const backoffMs = Math.min(200 * 2 ** (attempt - 1), 5_000);
         const corruptFetches = corrupt.count(error);
@@ -274,21 +297,62 @@ export class StateRestorer {
     const pass = progress();
     try {
       await restoreByAssignment(reader, pass);
-    } catch (error) {
-      if (!(error instanceof PartitionOffsetOutOfRangeError)) throw error;
-      const r = pending.find(
-        (p) => p.target.topic === error.topic && p.target.partition === error.partition,
-      );
-      throw new ChangelogRestoreError(
-        error.topic,
-        error.partition,
-        `position ${r?.position ?? error.offset} is no longer in the log (truncated during the restore); restart the restore`,
-        { cause: error },
-      );
     } finally {
       pass.dispose();
       await reader.close();
     }
+  }
+
+  /**
+   * A partition whose position left its log: the broker deleted the records before it (time
+   * or size retention of a windowed store's changelog, `kafka-delete-records`) or the topic
+   * was recreated. As Kafka Streams does with a task it finds corrupted, the store is wiped
+   * and restored again from the log start, here within the same restore; the other
+   * partitions resume where they were. Nothing was being written when the reader failed.
+   *
+   * @throws ChangelogRestoreError when the same partition left its log
+   *   {@link LOG_START_RESTARTS} times in this restore (its log start moves faster than it is
+   *   read), or the error's partition is not one of this restore's.
+   */
+  private async restartFromLogStart(
+    pending: readonly PartitionRestore[],
+    error: PartitionOffsetOutOfRangeError,
+    restarts: Map<PartitionRestore, number>,
+  ): Promise<void> {
+    const r = pending.find(
+      (p) => p.target.topic === error.topic && p.target.partition === error.partition,
+    );
+    const count = r === undefined ? 0 : (restarts.get(r) ?? 0) + 1;
+    if (r === undefined || count > LOG_START_RESTARTS) {
+      throw new ChangelogRestoreError(
+        error.topic,
+        error.partition,
+        `position ${r?.position ?? error.offset} is no longer in the log${r === undefined ? '' : `, for the ${count}th time in this restore`}: the broker deletes its records faster than they are restored`,
+        { cause: error },
+      );
+    }
+    restarts.set(r, count);
+    const bound = (await this.bounds([error.topic])).get(r.key);
+    if (bound === undefined) {
+      throw new ChangelogRestoreError(
+        error.topic,
+        error.partition,
+        'the partition does not exist',
+        {
+          cause: error,
+        },
+      );
+    }
+    const low = bound.low;
+    this.logger.warn(
+      `store ${r.target.storeName}: restore position ${r.position} is no longer in ${r.key}: the broker deleted the records before ${low} (retention, or DeleteRecords); wiping the store and restoring it again from the log start`,
+    );
+    await r.target.wipe();
+    r.wiped = true;
+    r.start = low;
+    r.position = low;
+    r.restored = 0;
+    r.done = low >= r.end;
   }
 
   /** A kafkajs admin of the fallback client, for a restorer given no `admin`. */
