@@ -58,7 +58,7 @@ describe('KafkaStreams runtime against the real broker', () => {
       messages: events.map((e, i) => ({
         key: e.userId,
         value: JSON.stringify(e),
-        timestamp: String(1_700_000_000_000 + i),
+        timestamp: String(Date.now() - 60_000 + i),
       })),
     });
     await producer.disconnect();

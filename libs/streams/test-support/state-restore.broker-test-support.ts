@@ -89,7 +89,8 @@ export class TaskState {
   readonly logger: RecordingLogger;
   readonly store: MeteredKeyValueStore<string, string>;
   manager!: TaskStateManager;
-  timestamp = 1_700_000_000_000;
+  /** The stores' record time, a minute ago: within any changelog's retention. */
+  timestamp = Date.now() - 60_000;
   private readonly registrations: StoreRegistration[] = [];
 
   constructor(private readonly options: TaskOptions) {

@@ -166,7 +166,7 @@ describe.each(READER_CLIENTS)('restore from the changelog (real broker), read by
     const partition = TASK.partition;
     const logStart = end - 150;
     // A windowed store's changelog policy: the broker refuses DeleteRecords on a topic that
-    // is only compacted. No time retention: the records are stamped in 2023.
+    // is only compacted.
     await (
       await ctx.admin()
     ).alterConfigs({
@@ -175,10 +175,7 @@ describe.each(READER_CLIENTS)('restore from the changelog (real broker), read by
         {
           type: ConfigResourceTypes.TOPIC,
           name: topic,
-          configEntries: [
-            { name: 'cleanup.policy', value: 'compact,delete' },
-            { name: 'retention.ms', value: '-1' },
-          ],
+          configEntries: [{ name: 'cleanup.policy', value: 'compact,delete' }],
         },
       ],
     });

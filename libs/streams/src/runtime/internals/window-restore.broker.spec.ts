@@ -87,7 +87,10 @@ describe('window store restore (real broker)', () => {
       groupIdPrefix: ctx.applicationId,
     });
     await first.manager.restore(restorer);
-    const base = 1_700_000_000_000 - (1_700_000_000_000 % (5 * MINUTE));
+    // Windows of the last half hour: records older than the changelog's retention (the store's
+    // hour and a day) would be deleted by the broker's next retention pass.
+    const now = Date.now() - 30 * MINUTE;
+    const base = now - (now % (5 * MINUTE));
     for (let w = 0; w < 3; w++) {
       for (let u = 0; u < 20; u++) first.store.put(`user-${u}`, w * 100 + u, base + w * 5 * MINUTE);
     }
