@@ -32,7 +32,8 @@ export type {
   TcpRemoteQueryOptions,
 } from './streams-module-options.interface';
 
-export { KAFKA_STREAMS_FACTORY, type KafkaStreamsFactory } from './kafka-streams.factory';
+export { KAFKA_STREAMS_FACTORY } from './streams.constants';
+export type { KafkaStreamsFactory } from './kafka-streams.factory';
 
 // Decorators
 export {

@@ -7,7 +7,7 @@ import { createMetricsController } from './metrics/internals/streams-metrics.con
 import { StoreRoutingInterceptor } from './routing/store-routing.interceptor';
 import { passThroughInterceptor } from './routing/internals/pass-through.interceptor';
 import { StreamsModuleSettings } from './internals/streams-module.settings';
-import { STREAMS_MODULE_OPTIONS } from './internals/streams.constants';
+import { STREAMS_MODULE_OPTIONS } from './streams.constants';
 import type { StreamsModuleExtras, StreamsModuleOptions } from './streams-module-options.interface';
 
 const DEFAULT_EXTRAS: StreamsModuleExtras = { isGlobal: true };

@@ -4,7 +4,7 @@ import { HostInfo, resolveStreamsConfig, type ResolvedStreamsConfig } from '@nes
 import type { Registry } from 'prom-client';
 import { StreamsModuleConfigError } from '../errors/streams-module-config.error';
 import { securitySettings, type SecuritySettings } from './security.settings';
-import { STREAMS_MODULE_OPTIONS } from './streams.constants';
+import { STREAMS_MODULE_OPTIONS } from '../streams.constants';
 import type {
   RemoteQueryOptions,
   StreamsClientOptions,

@@ -21,7 +21,8 @@ import { StreamsMetricsService } from '../metrics/streams-metrics.service';
 import { InteractiveQueryServer } from '../queries/internals/interactive-query.server';
 import { InteractiveQueryClient } from '../queries/internals/interactive-query.client';
 import { applicationInjections } from '../queries/internals/store-facade.providers';
-import { KAFKA_STREAMS_FACTORY, type KafkaStreamsFactory } from '../kafka-streams.factory';
+import type { KafkaStreamsFactory } from '../kafka-streams.factory';
+import { KAFKA_STREAMS_FACTORY } from '../streams.constants';
 import { nestStreamsLogger } from './nest-streams.logger';
 import { StreamsModuleSettings } from './streams-module.settings';
 

@@ -2,7 +2,7 @@ import { ServerTCP, type TcpSocket } from '@nestjs/microservices';
 import type { Server as NetServer, Socket } from 'node:net';
 import type { TlsOptions } from 'node:tls';
 import type { InstanceTlsSettings } from '../../internals/security.settings';
-import { QUERY_MESSAGE_PATTERN } from '../../internals/streams.constants';
+import { QUERY_MESSAGE_PATTERN } from '../../streams.constants';
 import type { QueryServerLimits } from '../../internals/streams-module.settings';
 import type { RefusalReason } from './instance-message.authenticator';
 

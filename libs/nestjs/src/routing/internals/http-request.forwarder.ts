@@ -9,11 +9,7 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { HostInfo } from '@nest-streams/streams';
-import {
-  FORWARDED_HEADER,
-  HOP_TOKEN_HEADER,
-  STANDBY_READ_HEADER,
-} from '../../internals/streams.constants';
+import { FORWARDED_HEADER, HOP_TOKEN_HEADER, STANDBY_READ_HEADER } from '../../streams.constants';
 import { StreamsModuleSettings } from '../../internals/streams-module.settings';
 import { OwnerUnreachableError } from '../owner-unreachable.error';
 
