@@ -105,4 +105,4 @@ export { StoreKindMismatchError } from './errors/store-kind-mismatch.error';
 export { ConflictingSourceSerdesError } from './errors/conflicting-source-serdes.error';
 export { StreamsModuleConfigError } from './errors/streams-module-config.error';
 export { RemoteQueryError } from './errors/remote-query.error';
-export { OwnerUnreachableError } from './routing/owner-unreachable.error';
+export { OwnerUnreachableError } from './errors/owner-unreachable.error';

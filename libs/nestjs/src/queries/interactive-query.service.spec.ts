@@ -10,7 +10,7 @@ import {
 } from '@nest-streams/streams';
 import { KafkaStreamsHost } from '../internals/kafka-streams.host';
 import { KeyOwnerLocator } from '../routing/internals/key-owner.locator';
-import { OwnerUnreachableError } from '../routing/owner-unreachable.error';
+import { OwnerUnreachableError } from '../errors/owner-unreachable.error';
 import { StreamsModuleSettings } from '../internals/streams-module.settings';
 import type { StreamsModuleOptions } from '../streams-module-options.interface';
 import { FakeKafkaStreams, instance } from '../../test-support/fake-kafka-streams';

@@ -23,7 +23,7 @@ import {
 } from '@nest-streams/streams';
 import { RemoteQueryError } from '../errors/remote-query.error';
 import { KeyOwnerLocator } from '../routing/internals/key-owner.locator';
-import { OwnerUnreachableError } from '../routing/owner-unreachable.error';
+import { OwnerUnreachableError } from '../errors/owner-unreachable.error';
 import { ownerThenStandby, type ReadTarget } from '../routing/internals/owner-then-standby';
 import { StreamsModuleSettings } from '../internals/streams-module.settings';
 import { InteractiveQueryClient } from './internals/interactive-query.client';

@@ -36,7 +36,7 @@ import {
 } from './internals/http-request.forwarder';
 import { HopAuthenticator } from './internals/hop-authenticator';
 import { KeyOwnerLocator, type KeyLocation } from './internals/key-owner.locator';
-import { OwnerUnreachableError } from './owner-unreachable.error';
+import { OwnerUnreachableError } from '../errors/owner-unreachable.error';
 import { ownerThenStandby } from './internals/owner-then-standby';
 import type { RouteInput } from './internals/route-decision';
 

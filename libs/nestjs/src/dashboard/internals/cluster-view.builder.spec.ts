@@ -8,7 +8,7 @@ import type {
   RemoteQueryResponse,
 } from '../../queries/internals/interactive-query.protocol';
 import { toWire } from '../../queries/internals/wire-codec';
-import { OwnerUnreachableError } from '../../routing/owner-unreachable.error';
+import { OwnerUnreachableError } from '../../errors/owner-unreachable.error';
 import { ClusterViewBuilder } from './cluster-view.builder';
 import type { InstanceReport, InstanceReporter } from './instance-reporter';
 

@@ -5,7 +5,7 @@ import type {
   KeyQueryOptions,
 } from '../../queries/interactive-query.service';
 import type { KeyOwnerLocator } from '../../routing/internals/key-owner.locator';
-import { OwnerUnreachableError } from '../../routing/owner-unreachable.error';
+import { OwnerUnreachableError } from '../../errors/owner-unreachable.error';
 import { displayValue, KeyInspector } from './key-inspector';
 
 const A = '127.0.0.1:8001';

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ClientProxyFactory, Transport, type ClientProxy } from '@nestjs/microservices';
 import { lastValueFrom, timeout, TimeoutError } from 'rxjs';
 import { HostInfo } from '@nest-streams/streams';
-import { OwnerUnreachableError } from '../../routing/owner-unreachable.error';
+import { OwnerUnreachableError } from '../../errors/owner-unreachable.error';
 import { RemoteQueryError } from '../../errors/remote-query.error';
 import { StreamsModuleSettings } from '../../internals/streams-module.settings';
 import { InstanceMessageAuthenticator, type SealedMessage } from './instance-message.authenticator';

@@ -10,7 +10,7 @@ import { StreamsModuleSettings } from '../../internals/streams-module.settings';
 import type { StreamsMetricsService } from '../../metrics/streams-metrics.service';
 import { FakeKafkaStreams } from '../../../test-support/fake-kafka-streams';
 import { HttpRequestForwarder } from '../../routing/internals/http-request.forwarder';
-import { OwnerUnreachableError } from '../../routing/owner-unreachable.error';
+import { OwnerUnreachableError } from '../../errors/owner-unreachable.error';
 import type { RefusalReason } from './instance-message.authenticator';
 import { InteractiveQueryClient } from './interactive-query.client';
 import { encodeStateQueryRequest } from './interactive-query.protocol';

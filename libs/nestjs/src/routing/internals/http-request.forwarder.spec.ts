@@ -1,7 +1,7 @@
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { HostInfo } from '@nest-streams/streams';
 import { HttpRequestForwarder } from './http-request.forwarder';
-import { OwnerUnreachableError } from '../owner-unreachable.error';
+import { OwnerUnreachableError } from '../../errors/owner-unreachable.error';
 import { StreamsModuleSettings } from '../../internals/streams-module.settings';
 
 /**
