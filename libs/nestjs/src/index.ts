@@ -30,7 +30,7 @@ export type {
   StreamsStartMode,
   StreamsTlsOptions,
   TcpRemoteQueryOptions,
-} from './streams-module-options.interface';
+} from './settings/streams-module-options.interface';
 
 export { KAFKA_STREAMS_FACTORY } from './streams.constants';
 export type { KafkaStreamsFactory } from './kafka-streams.factory';

@@ -11,7 +11,7 @@ import { ConflictingSourceSerdesError } from './errors/conflicting-source-serdes
 import { StreamsModuleConfigError } from './errors/streams-module-config.error';
 import { KafkaStreamsHost } from './internals/kafka-streams.host';
 import { StreamsMetricsService } from './metrics/streams-metrics.service';
-import type { StreamsModuleOptions } from './streams-module-options.interface';
+import type { StreamsModuleOptions } from './settings/streams-module-options.interface';
 import {
   appWith,
   baseOptions,

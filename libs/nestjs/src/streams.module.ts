@@ -27,7 +27,7 @@ import {
   type StreamsModuleForRootAsyncOptions,
   type StreamsModuleForRootOptions,
 } from './streams-module.definition';
-import { StreamsModuleSettings } from './internals/streams-module.settings';
+import { StreamsModuleSettings } from './settings/internals/streams-module.settings';
 import { StreamsRuntime } from './internals/streams.runtime';
 
 const SHARED = [

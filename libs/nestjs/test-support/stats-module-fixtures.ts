@@ -5,7 +5,7 @@ import { Aggregate } from '../src/decorators/aggregate.decorator';
 import { Count } from '../src/decorators/count.decorator';
 import { StateStore } from '../src/decorators/state-store.decorator';
 import { StreamsModule } from '../src/streams.module';
-import type { StreamsModuleOptions } from '../src/streams-module-options.interface';
+import type { StreamsModuleOptions } from '../src/settings/streams-module-options.interface';
 
 export interface Event {
   userId: string;

@@ -24,7 +24,7 @@ import { applicationInjections } from '../queries/internals/store-facade.provide
 import type { KafkaStreamsFactory } from '../kafka-streams.factory';
 import { KAFKA_STREAMS_FACTORY } from '../streams.constants';
 import { nestStreamsLogger } from './nest-streams.logger';
-import { StreamsModuleSettings } from './streams-module.settings';
+import { StreamsModuleSettings } from '../settings/internals/streams-module.settings';
 
 /**
  * Runs the application's `KafkaStreams` with the Nest lifecycle:

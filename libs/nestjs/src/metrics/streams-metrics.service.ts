@@ -6,7 +6,7 @@ import {
   type RocksDBStoreMetrics,
 } from '@nest-streams/streams';
 import { StreamsStateTracker } from '../health/internals/streams-state.tracker';
-import { StreamsModuleSettings } from '../internals/streams-module.settings';
+import { StreamsModuleSettings } from '../settings/internals/streams-module.settings';
 import {
   REFUSAL_REASONS,
   type RefusalReason,

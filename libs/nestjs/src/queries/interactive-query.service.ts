@@ -25,7 +25,7 @@ import { RemoteQueryError } from '../errors/remote-query.error';
 import { KeyOwnerLocator } from '../routing/internals/key-owner.locator';
 import { OwnerUnreachableError } from '../errors/owner-unreachable.error';
 import { ownerThenStandby, type ReadTarget } from '../routing/internals/owner-then-standby';
-import { StreamsModuleSettings } from '../internals/streams-module.settings';
+import { StreamsModuleSettings } from '../settings/internals/streams-module.settings';
 import { InteractiveQueryClient } from './internals/interactive-query.client';
 import {
   encodeStateQueryRequest,

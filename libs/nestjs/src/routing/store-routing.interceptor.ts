@@ -28,7 +28,7 @@ import {
   SERVED_BY_HEADER,
   STALE_HEADER,
 } from '../streams.constants';
-import { StreamsModuleSettings } from '../internals/streams-module.settings';
+import { StreamsModuleSettings } from '../settings/internals/streams-module.settings';
 import {
   HttpRequestForwarder,
   relayableHeaders,

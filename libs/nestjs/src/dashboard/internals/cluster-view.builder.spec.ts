@@ -1,6 +1,6 @@
 import type { KafkaStreams, StreamsMetadata } from '@nest-streams/streams';
 import type { KafkaStreamsHost } from '../../internals/kafka-streams.host';
-import { StreamsModuleSettings } from '../../internals/streams-module.settings';
+import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 import { instance } from '../../../test-support/fake-kafka-streams';
 import type { InteractiveQueryClient } from '../../queries/internals/interactive-query.client';
 import type {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { StreamsMetadata } from '@nest-streams/streams';
 import { KafkaStreamsHost } from '../../internals/kafka-streams.host';
-import { StreamsModuleSettings } from '../../internals/streams-module.settings';
+import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 import { InteractiveQueryClient } from '../../queries/internals/interactive-query.client';
 import { fromWire } from '../../queries/internals/wire-codec';
 import { OwnerUnreachableError } from '../../errors/owner-unreachable.error';

@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { KafkaStreamsState } from '@nest-streams/streams';
 import { KafkaStreamsHost } from '../../internals/kafka-streams.host';
-import { StreamsModuleSettings } from '../../internals/streams-module.settings';
+import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 import { StreamsMetricsService } from '../../metrics/streams-metrics.service';
 
 /** Consumer lag of one input partition this instance runs. */

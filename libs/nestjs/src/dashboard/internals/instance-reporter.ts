@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { LagInfo } from '@nest-streams/streams';
 import { StreamsStateTracker } from '../../health/internals/streams-state.tracker';
 import { KafkaStreamsHost } from '../../internals/kafka-streams.host';
-import { StreamsModuleSettings } from '../../internals/streams-module.settings';
+import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 import { FiguresSampler, type FigureSample } from './figures-sampler';
 
 /** A local store copy's distance to its changelog's end. */

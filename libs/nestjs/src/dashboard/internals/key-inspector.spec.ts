@@ -1,5 +1,5 @@
 import { HostInfo, KeyQueryMetadata, StateStoreMigratedError } from '@nest-streams/streams';
-import { StreamsModuleSettings } from '../../internals/streams-module.settings';
+import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 import type {
   InteractiveQueryService,
   KeyQueryOptions,

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { StreamsError } from '@nest-streams/streams';
-import { StreamsModuleSettings } from '../../internals/streams-module.settings';
+import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 import { InteractiveQueryService } from '../../queries/interactive-query.service';
 import { KeyOwnerLocator } from '../../routing/internals/key-owner.locator';
 

@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { RangeQuery } from '@nest-streams/streams';
-import { StreamsModuleSettings } from '../../internals/streams-module.settings';
+import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 import type { StreamsMetricsService } from '../../metrics/streams-metrics.service';
 import { FakeKafkaStreams } from '../../../test-support/fake-kafka-streams';
 import { InstanceMessageAuthenticator, type RefusalReason } from './instance-message.authenticator';

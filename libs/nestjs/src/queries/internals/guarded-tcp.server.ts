@@ -1,9 +1,9 @@
 import { ServerTCP, type TcpSocket } from '@nestjs/microservices';
 import type { Server as NetServer, Socket } from 'node:net';
 import type { TlsOptions } from 'node:tls';
-import type { InstanceTlsSettings } from '../../internals/security.settings';
+import type { InstanceTlsSettings } from '../../settings/internals/security.settings';
 import { QUERY_MESSAGE_PATTERN } from '../../streams.constants';
-import type { QueryServerLimits } from '../../internals/streams-module.settings';
+import type { QueryServerLimits } from '../../settings/internals/streams-module.settings';
 import type { RefusalReason } from './instance-message.authenticator';
 
 /** What a {@link GuardedTcpServer} listens on, with which limits, and whom it tells of refusals. */

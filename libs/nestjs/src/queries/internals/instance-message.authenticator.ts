@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { SecuritySettings } from '../../internals/security.settings';
+import type { SecuritySettings } from '../../settings/internals/security.settings';
 import { NonceReplayGuard } from './nonce-replay.guard';
 
 /**

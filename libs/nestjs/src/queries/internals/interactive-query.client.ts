@@ -4,7 +4,7 @@ import { lastValueFrom, timeout, TimeoutError } from 'rxjs';
 import { HostInfo } from '@nest-streams/streams';
 import { OwnerUnreachableError } from '../../errors/owner-unreachable.error';
 import { RemoteQueryError } from '../../errors/remote-query.error';
-import { StreamsModuleSettings } from '../../internals/streams-module.settings';
+import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 import { InstanceMessageAuthenticator, type SealedMessage } from './instance-message.authenticator';
 import {
   queryPattern,

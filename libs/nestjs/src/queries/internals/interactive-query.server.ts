@@ -3,7 +3,7 @@ import type { Server } from '@nestjs/microservices';
 import type { Socket } from 'node:net';
 import { of } from 'rxjs';
 import { KafkaStreams, StreamsError } from '@nest-streams/streams';
-import { StreamsModuleSettings } from '../../internals/streams-module.settings';
+import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 import { StreamsMetricsService } from '../../metrics/streams-metrics.service';
 import { GuardedTcpServer } from './guarded-tcp.server';
 import { InstanceMessageAuthenticator, type RefusalReason } from './instance-message.authenticator';

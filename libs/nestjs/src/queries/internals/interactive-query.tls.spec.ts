@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { connect as tlsConnect } from 'node:tls';
 import { HostInfo, RangeQuery } from '@nest-streams/streams';
 import { TestPki, type TestCertificate } from '../../../../../tools/tls/test-pki';
-import { StreamsModuleSettings } from '../../internals/streams-module.settings';
+import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 import type { StreamsMetricsService } from '../../metrics/streams-metrics.service';
 import { FakeKafkaStreams } from '../../../test-support/fake-kafka-streams';
 import { HttpRequestForwarder } from '../../routing/internals/http-request.forwarder';

@@ -2,7 +2,7 @@ import { createServer, type AddressInfo, type Server, type Socket } from 'node:n
 import { HostInfo } from '@nest-streams/streams';
 import { HttpRequestForwarder } from './http-request.forwarder';
 import { OwnerUnreachableError } from '../../errors/owner-unreachable.error';
-import { StreamsModuleSettings } from '../../internals/streams-module.settings';
+import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 
 /**
  * An owner whose keep-alive connections die as they are reused: it answers the first request

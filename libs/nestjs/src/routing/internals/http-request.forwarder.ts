@@ -10,7 +10,7 @@ import {
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { HostInfo } from '@nest-streams/streams';
 import { FORWARDED_HEADER, HOP_TOKEN_HEADER, STANDBY_READ_HEADER } from '../../streams.constants';
-import { StreamsModuleSettings } from '../../internals/streams-module.settings';
+import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 import { OwnerUnreachableError } from '../../errors/owner-unreachable.error';
 
 /** The request to forward, as the handler received it. */

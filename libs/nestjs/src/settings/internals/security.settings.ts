@@ -1,6 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import { createSecureContext } from 'node:tls';
-import { StreamsModuleConfigError } from '../errors/streams-module-config.error';
+import { StreamsModuleConfigError } from '../../errors/streams-module-config.error';
 import type {
   StreamsSecurityOptions,
   StreamsTlsOptions,
