@@ -18,7 +18,7 @@ import { InteractiveQueryClient } from './queries/internals/interactive-query.cl
 import { InteractiveQueryServer } from './queries/internals/interactive-query.server';
 import { InteractiveQueryService } from './queries/interactive-query.service';
 import { storeFacadeProviders } from './queries/internals/store-facade.providers';
-import { HopAuthenticator } from './routing/internals/hop-authenticator';
+import { HopAuthenticator } from './security/internals/hop-authenticator';
 import { HttpRequestForwarder } from './routing/internals/http-request.forwarder';
 import { KeyOwnerLocator } from './routing/internals/key-owner.locator';
 import { StoreRoutingInterceptor } from './routing/store-routing.interceptor';

@@ -10,7 +10,7 @@ import { StreamsModuleSettings } from '../settings/internals/streams-module.sett
 import {
   REFUSAL_REASONS,
   type RefusalReason,
-} from '../queries/internals/instance-message.authenticator';
+} from '../security/internals/instance-message.authenticator';
 
 /** How the routing interceptor answered a request. */
 export type RoutingOutcome = 'local' | 'forwarded' | 'standby' | 'unavailable';

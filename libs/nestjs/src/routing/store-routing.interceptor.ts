@@ -34,7 +34,7 @@ import {
   relayableHeaders,
   type ForwardedResponse,
 } from './internals/http-request.forwarder';
-import { HopAuthenticator } from './internals/hop-authenticator';
+import { HopAuthenticator } from '../security/internals/hop-authenticator';
 import { KeyOwnerLocator, type KeyLocation } from './internals/key-owner.locator';
 import { OwnerUnreachableError } from '../errors/owner-unreachable.error';
 import { ownerThenStandby } from './internals/owner-then-standby';

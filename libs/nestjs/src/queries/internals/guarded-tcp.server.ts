@@ -4,7 +4,7 @@ import type { TlsOptions } from 'node:tls';
 import type { InstanceTlsSettings } from '../../settings/internals/security.settings';
 import { QUERY_MESSAGE_PATTERN } from '../../streams.constants';
 import type { QueryServerLimits } from '../../settings/internals/streams-module.settings';
-import type { RefusalReason } from './instance-message.authenticator';
+import type { RefusalReason } from '../../security/internals/instance-message.authenticator';
 
 /** What a {@link GuardedTcpServer} listens on, with which limits, and whom it tells of refusals. */
 export interface GuardedTcpServerOptions {

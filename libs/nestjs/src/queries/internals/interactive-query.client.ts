@@ -5,7 +5,10 @@ import { HostInfo } from '@nest-streams/streams';
 import { OwnerUnreachableError } from '../../errors/owner-unreachable.error';
 import { RemoteQueryError } from '../../errors/remote-query.error';
 import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
-import { InstanceMessageAuthenticator, type SealedMessage } from './instance-message.authenticator';
+import {
+  InstanceMessageAuthenticator,
+  type SealedMessage,
+} from '../../security/internals/instance-message.authenticator';
 import {
   queryPattern,
   type RemoteQueryRequest,

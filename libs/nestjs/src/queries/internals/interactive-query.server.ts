@@ -6,7 +6,10 @@ import { KafkaStreams, StreamsError } from '@nest-streams/streams';
 import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 import { StreamsMetricsService } from '../../metrics/streams-metrics.service';
 import { GuardedTcpServer } from './guarded-tcp.server';
-import { InstanceMessageAuthenticator, type RefusalReason } from './instance-message.authenticator';
+import {
+  InstanceMessageAuthenticator,
+  type RefusalReason,
+} from '../../security/internals/instance-message.authenticator';
 import {
   decodeRemoteQueryRequest,
   queryPattern,

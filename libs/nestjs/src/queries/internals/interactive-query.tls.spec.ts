@@ -11,7 +11,7 @@ import type { StreamsMetricsService } from '../../metrics/streams-metrics.servic
 import { FakeKafkaStreams } from '../../../test-support/fake-kafka-streams';
 import { HttpRequestForwarder } from '../../routing/internals/http-request.forwarder';
 import { OwnerUnreachableError } from '../../errors/owner-unreachable.error';
-import type { RefusalReason } from './instance-message.authenticator';
+import type { RefusalReason } from '../../security/internals/instance-message.authenticator';
 import { InteractiveQueryClient } from './interactive-query.client';
 import { encodeStateQueryRequest } from './interactive-query.protocol';
 import { InteractiveQueryServer } from './interactive-query.server';
