@@ -33,7 +33,7 @@ export type {
 } from './settings/streams-module-options.interface';
 
 export { KAFKA_STREAMS_FACTORY } from './streams.constants';
-export type { KafkaStreamsFactory } from './kafka-streams.factory';
+export type { KafkaStreamsFactory } from './client/kafka-streams.factory';
 
 // Decorators
 export {

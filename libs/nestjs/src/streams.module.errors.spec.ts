@@ -9,7 +9,7 @@ import { UndeclaredStateStoreError } from './errors/undeclared-state-store.error
 import { InvalidStreamsDeclarationError } from './errors/invalid-streams-declaration.error';
 import { ConflictingSourceSerdesError } from './errors/conflicting-source-serdes.error';
 import { StreamsModuleConfigError } from './errors/streams-module-config.error';
-import { KafkaStreamsHost } from './internals/kafka-streams.host';
+import { KafkaStreamsHost } from './client/internals/kafka-streams.host';
 import { StreamsMetricsService } from './metrics/streams-metrics.service';
 import type { StreamsModuleOptions } from './settings/streams-module-options.interface';
 import {

@@ -12,7 +12,7 @@ import { StreamsHealthIndicator } from './health/streams-health.indicator';
 import { StreamsStateTracker } from './health/internals/streams-state.tracker';
 import { ServedByListener } from './http/internals/served-by.listener';
 import { StreamsExceptionFilter } from './http/streams-exception.filter';
-import { KafkaStreamsHost } from './internals/kafka-streams.host';
+import { KafkaStreamsHost } from './client/internals/kafka-streams.host';
 import { StreamsMetricsService } from './metrics/streams-metrics.service';
 import { InteractiveQueryClient } from './queries/internals/interactive-query.client';
 import { InteractiveQueryServer } from './queries/internals/interactive-query.server';
@@ -28,7 +28,7 @@ import {
   type StreamsModuleForRootOptions,
 } from './streams-module.definition';
 import { StreamsModuleSettings } from './settings/internals/streams-module.settings';
-import { StreamsRuntime } from './internals/streams.runtime';
+import { StreamsRuntime } from './streams.runtime';
 
 const SHARED = [
   StreamsModuleSettings,

@@ -8,7 +8,7 @@ import {
   StateStoreNotAvailableError,
   Windowed,
 } from '@nest-streams/streams';
-import { KafkaStreamsHost } from '../internals/kafka-streams.host';
+import { KafkaStreamsHost } from '../client/internals/kafka-streams.host';
 import { KeyOwnerLocator } from '../routing/internals/key-owner.locator';
 import { OwnerUnreachableError } from '../errors/owner-unreachable.error';
 import { StreamsModuleSettings } from '../settings/internals/streams-module.settings';

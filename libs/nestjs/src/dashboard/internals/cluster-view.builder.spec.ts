@@ -1,5 +1,5 @@
 import type { KafkaStreams, StreamsMetadata } from '@nest-streams/streams';
-import type { KafkaStreamsHost } from '../../internals/kafka-streams.host';
+import type { KafkaStreamsHost } from '../../client/internals/kafka-streams.host';
 import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 import { instance } from '../../../test-support/fake-kafka-streams';
 import type { InteractiveQueryClient } from '../../queries/internals/interactive-query.client';

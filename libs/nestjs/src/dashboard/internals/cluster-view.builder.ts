@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { StreamsMetadata } from '@nest-streams/streams';
-import { KafkaStreamsHost } from '../../internals/kafka-streams.host';
+import { KafkaStreamsHost } from '../../client/internals/kafka-streams.host';
 import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 import { InteractiveQueryClient } from '../../queries/internals/interactive-query.client';
 import { fromWire } from '../../queries/internals/wire-codec';

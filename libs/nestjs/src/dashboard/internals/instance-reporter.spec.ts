@@ -1,6 +1,6 @@
 import { KafkaStreamsState, TaskId, type KafkaStreams } from '@nest-streams/streams';
 import { StreamsStateTracker } from '../../health/internals/streams-state.tracker';
-import type { KafkaStreamsHost } from '../../internals/kafka-streams.host';
+import type { KafkaStreamsHost } from '../../client/internals/kafka-streams.host';
 import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 import type { FiguresSampler } from './figures-sampler';
 import { InstanceReporter } from './instance-reporter';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { LagInfo } from '@nest-streams/streams';
 import { StreamsStateTracker } from '../../health/internals/streams-state.tracker';
-import { KafkaStreamsHost } from '../../internals/kafka-streams.host';
+import { KafkaStreamsHost } from '../../client/internals/kafka-streams.host';
 import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 import { FiguresSampler, type FigureSample } from './figures-sampler';
 

@@ -4,7 +4,7 @@ import type {
   StreamsConfig,
   Topology,
 } from '@nest-streams/streams';
-import type { StreamsStartMode } from './settings/streams-module-options.interface';
+import type { StreamsStartMode } from '../settings/streams-module-options.interface';
 
 /**
  * How `StreamsModule` creates and starts its client, when not with a broker: provide one under
