@@ -20,7 +20,7 @@ import { InteractiveQueryService } from './queries/interactive-query.service';
 import { storeFacadeProviders } from './queries/internals/store-facade.providers';
 import { HopAuthenticator } from './security/internals/hop-authenticator';
 import { HttpRequestForwarder } from './routing/internals/http-request.forwarder';
-import { KeyOwnerLocator } from './routing/internals/key-owner.locator';
+import { KeyOwnerLocator } from './ownership/internals/key-owner.locator';
 import { StoreRoutingInterceptor } from './routing/store-routing.interceptor';
 import {
   ConfigurableStreamsModule,

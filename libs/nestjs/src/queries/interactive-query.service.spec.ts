@@ -9,7 +9,7 @@ import {
   Windowed,
 } from '@nest-streams/streams';
 import { KafkaStreamsHost } from '../client/internals/kafka-streams.host';
-import { KeyOwnerLocator } from '../routing/internals/key-owner.locator';
+import { KeyOwnerLocator } from '../ownership/internals/key-owner.locator';
 import { OwnerUnreachableError } from '../errors/owner-unreachable.error';
 import { StreamsModuleSettings } from '../settings/internals/streams-module.settings';
 import type { StreamsModuleOptions } from '../settings/streams-module-options.interface';

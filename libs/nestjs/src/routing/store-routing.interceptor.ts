@@ -35,10 +35,10 @@ import {
   type ForwardedResponse,
 } from './internals/http-request.forwarder';
 import { HopAuthenticator } from '../security/internals/hop-authenticator';
-import { KeyOwnerLocator, type KeyLocation } from './internals/key-owner.locator';
+import { KeyOwnerLocator, type KeyLocation } from '../ownership/internals/key-owner.locator';
 import { OwnerUnreachableError } from '../errors/owner-unreachable.error';
-import { ownerThenStandby } from './internals/owner-then-standby';
-import type { RouteInput } from './internals/route-decision';
+import { ownerThenStandby } from '../ownership/internals/owner-then-standby';
+import type { RouteInput } from '../ownership/internals/route-decision';
 
 /** The parts of an Express/Fastify-style request the interceptor reads. */
 export interface HttpRequestLike {

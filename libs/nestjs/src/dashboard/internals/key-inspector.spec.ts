@@ -4,7 +4,7 @@ import type {
   InteractiveQueryService,
   KeyQueryOptions,
 } from '../../queries/interactive-query.service';
-import type { KeyOwnerLocator } from '../../routing/internals/key-owner.locator';
+import type { KeyOwnerLocator } from '../../ownership/internals/key-owner.locator';
 import { OwnerUnreachableError } from '../../errors/owner-unreachable.error';
 import { displayValue, KeyInspector } from './key-inspector';
 

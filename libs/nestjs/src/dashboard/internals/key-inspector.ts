@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { StreamsError } from '@nest-streams/streams';
 import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 import { InteractiveQueryService } from '../../queries/interactive-query.service';
-import { KeyOwnerLocator } from '../../routing/internals/key-owner.locator';
+import { KeyOwnerLocator } from '../../ownership/internals/key-owner.locator';
 
 /** What one copy of a key's partition answers. */
 export interface CopyAnswer {
