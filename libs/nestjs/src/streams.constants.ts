@@ -24,6 +24,12 @@ export const KAFKA_STREAMS_FACTORY: unique symbol = Symbol.for(
 );
 /** Injection token of the `StreamsModuleOptions` given to `forRoot` / `forRootAsync`. */
 export const STREAMS_MODULE_OPTIONS = Symbol('STREAMS_MODULE_OPTIONS');
+/**
+ * Injection token of what the instance-to-instance query server answers report requests with
+ * (an `InstanceReportSource`: the cluster page's `InstanceReporter`), so the query transport
+ * needs no import of the page.
+ */
+export const INSTANCE_REPORT_SOURCE = Symbol('INSTANCE_REPORT_SOURCE');
 
 // Metadata keys of the decorators.
 /** Metadata key of `@StateStore` declarations on a provider class. */

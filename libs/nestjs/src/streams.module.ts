@@ -29,6 +29,7 @@ import {
 } from './streams-module.definition';
 import { StreamsModuleSettings } from './settings/internals/streams-module.settings';
 import { StreamsRuntime } from './streams.runtime';
+import { INSTANCE_REPORT_SOURCE } from './streams.constants';
 
 const SHARED = [
   StreamsModuleSettings,
@@ -93,6 +94,7 @@ const SHARED = [
     StreamsRuntime,
     FiguresSampler,
     InstanceReporter,
+    { provide: INSTANCE_REPORT_SOURCE, useExisting: InstanceReporter },
     ClusterViewBuilder,
     KeyInspector,
     {

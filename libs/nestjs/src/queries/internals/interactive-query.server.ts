@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import { of } from 'rxjs';
 import { KafkaStreams, StreamsError } from '@nest-streams/streams';
 import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
+import { INSTANCE_REPORT_SOURCE } from '../../streams.constants';
 import { StreamsMetricsService } from '../../metrics/streams-metrics.service';
 import { GuardedTcpServer } from './guarded-tcp.server';
 import {
@@ -16,11 +17,19 @@ import {
   type RemoteQueryResponse,
 } from './interactive-query.protocol';
 import { QueryRefusalLog } from './query-refusal.log';
-import { InstanceReporter } from '../../dashboard/internals/instance-reporter';
 import { toWire } from './wire-codec';
 
 /** What the query server uses of a @nestjs/microservices transport server. */
 type TransportServer = Pick<Server, 'addHandler' | 'listen' | 'close'>;
+
+/**
+ * What answers another instance's request for this instance's report (the cluster page's
+ * `InstanceReporter`, provided under `INSTANCE_REPORT_SOURCE`): the report, JSON-safe data
+ * for the wire codec. Without one, such requests are answered `NO_REPORTS`.
+ */
+export interface InstanceReportSource {
+  report(): Promise<unknown>;
+}
 
 /**
  * This instance's side of instance-to-instance queries: a @nestjs/microservices server (TCP
@@ -54,8 +63,8 @@ export class InteractiveQueryServer {
     @Inject(StreamsMetricsService)
     private readonly metrics?: StreamsMetricsService,
     @Optional()
-    @Inject(InstanceReporter)
-    private readonly reporter?: InstanceReporter,
+    @Inject(INSTANCE_REPORT_SOURCE)
+    private readonly reporter?: InstanceReportSource,
   ) {
     this.authenticator = new InstanceMessageAuthenticator(
       settings.security,
