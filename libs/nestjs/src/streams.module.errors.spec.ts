@@ -11,25 +11,15 @@ import { ConflictingSourceSerdesError } from './errors/conflicting-source-serdes
 import { StreamsModuleConfigError } from './errors/streams-module-config.error';
 import { KafkaStreamsHost } from './client/internals/kafka-streams.host';
 import { StreamsMetricsService } from './metrics/streams-metrics.service';
-import type { StreamsModuleOptions } from './settings/streams-module-options.interface';
 import {
   appWith,
   baseOptions,
+  initError,
   StatsAggregation,
   type Event,
 } from '../test-support/stats-module-fixtures';
 
 describe('StreamsModule start-up errors', () => {
-  const initError = async (providers: unknown[], options: Partial<StreamsModuleOptions> = {}) => {
-    try {
-      const app = await appWith(providers, options);
-      await app.close();
-    } catch (error) {
-      return error as Error;
-    }
-    throw new Error('expected app.init() to fail');
-  };
-
   it('two stores with one name', async () => {
     @StateStore('stats-store')
     @Injectable()

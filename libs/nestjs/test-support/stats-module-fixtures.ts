@@ -87,3 +87,21 @@ export async function appWith(
   await app.init();
   return app;
 }
+
+/**
+ * The error `appWith(providers, options)` fails with (a start-up error).
+ *
+ * @throws Error when the application initializes after all.
+ */
+export async function initError(
+  providers: unknown[],
+  options: Partial<StreamsModuleOptions> = {},
+): Promise<Error> {
+  try {
+    const app = await appWith(providers, options);
+    await app.close();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected app.init() to fail');
+}
