@@ -1,7 +1,10 @@
 import { ServerTCP, type TcpSocket } from '@nestjs/microservices';
 import type { Server as NetServer, Socket } from 'node:net';
 import type { TlsOptions } from 'node:tls';
-import type { InstanceTlsSettings } from '../../settings/internals/security.settings';
+import {
+  instanceTlsOptions,
+  type InstanceTlsSettings,
+} from '../../settings/internals/security.settings';
 import { QUERY_MESSAGE_PATTERN } from '../../streams.constants';
 import type { QueryServerLimits } from '../../settings/internals/streams-module.settings';
 import type { RefusalReason } from '../../security/internals/instance-message.authenticator';
@@ -36,13 +39,9 @@ export class GuardedTcpServer extends ServerTCP {
   constructor(options: GuardedTcpServerOptions) {
     const { limits, tls } = options;
     const tlsOptions: TlsOptions | undefined = tls && {
-      cert: tls.cert,
-      key: tls.key,
-      passphrase: tls.passphrase,
-      ca: tls.ca,
+      ...instanceTlsOptions(tls),
       requestCert: true,
       rejectUnauthorized: true,
-      minVersion: 'TLSv1.2',
       handshakeTimeout: limits.authTimeoutMs,
     };
     super({ host: options.host, port: options.port, ...(tlsOptions ? { tlsOptions } : {}) });

@@ -4,6 +4,7 @@ import { lastValueFrom, timeout, TimeoutError } from 'rxjs';
 import { HostInfo } from '@nest-streams/streams';
 import { OwnerUnreachableError } from '../../errors/owner-unreachable.error';
 import { RemoteQueryError } from '../../errors/remote-query.error';
+import { instanceTlsOptions } from '../../settings/internals/security.settings';
 import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 import {
   InstanceMessageAuthenticator,
@@ -124,17 +125,7 @@ export class InteractiveQueryClient {
         options: {
           host: address.host,
           port: address.port,
-          ...(tls
-            ? {
-                tlsOptions: {
-                  cert: tls.cert,
-                  key: tls.key,
-                  passphrase: tls.passphrase,
-                  ca: tls.ca,
-                  minVersion: 'TLSv1.2',
-                },
-              }
-            : {}),
+          ...(tls ? { tlsOptions: instanceTlsOptions(tls) } : {}),
         },
       });
     }

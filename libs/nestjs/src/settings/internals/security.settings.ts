@@ -14,6 +14,18 @@ export interface InstanceTlsSettings {
   readonly ca: (string | Buffer)[];
 }
 
+/**
+ * The TLS options of a connection between two instances, at either end (the query server and
+ * its clients, the forwarder): this instance's certificate and key, the cluster's CA, TLS 1.2
+ * or later.
+ */
+export function instanceTlsOptions(tls: InstanceTlsSettings): InstanceTlsSettings & {
+  readonly minVersion: 'TLSv1.2';
+} {
+  const { cert, key, passphrase, ca } = tls;
+  return { cert, key, passphrase, ca, minVersion: 'TLSv1.2' };
+}
+
 /** The resolved `security` options. */
 export interface SecuritySettings {
   /** Key of the hop header's HMAC (forwarded HTTP requests). */
