@@ -125,7 +125,8 @@ export class GuardedTcpServer extends ServerTCP {
   }
 }
 
-function remoteOf(socket: Socket): string | undefined {
+/** The address (`ip:port`) a connection comes from, when known. */
+export function remoteOf(socket: Socket): string | undefined {
   return socket.remoteAddress === undefined
     ? undefined
     : `${socket.remoteAddress}:${String(socket.remotePort)}`;

@@ -6,7 +6,7 @@ import { KafkaStreams, StreamsError } from '@nest-streams/streams';
 import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 import { INSTANCE_REPORT_SOURCE } from '../../streams.constants';
 import { StreamsMetricsService } from '../../metrics/streams-metrics.service';
-import { GuardedTcpServer } from './guarded-tcp.server';
+import { GuardedTcpServer, remoteOf } from './guarded-tcp.server';
 import {
   InstanceMessageAuthenticator,
   type RefusalReason,
@@ -214,10 +214,4 @@ function socketOf(context: unknown): Socket | undefined {
   const ref = (context as { getSocketRef?: () => { netSocket?: Socket } } | undefined)
     ?.getSocketRef;
   return typeof ref === 'function' ? ref.call(context).netSocket : undefined;
-}
-
-function remoteOf(socket: Socket): string | undefined {
-  return socket.remoteAddress === undefined
-    ? undefined
-    : `${socket.remoteAddress}:${String(socket.remotePort)}`;
 }
