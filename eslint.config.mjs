@@ -23,6 +23,45 @@ const LAYER_ZONES = ENGINE_LAYERS.slice(0, -1).map((layer, i) => ({
   message: `libs/streams/src/${layer} is below ${ENGINE_LAYERS.slice(i + 1).join(', ')}: move the shared part down instead.`,
 }));
 
+// The Nest module's folders, lowest first: a folder imports only folders below it and
+// streams.constants.ts (which imports none of them); above them all, at src/, the start-up,
+// the module definition, the module and index.ts.
+const NEST_SRC = './libs/nestjs/src';
+const NEST_LAYERS = [
+  'errors',
+  'settings',
+  'decorators',
+  'discovery',
+  'security',
+  'client',
+  'ownership',
+  'health',
+  'metrics',
+  'http',
+  'queries',
+  'routing',
+  'dashboard',
+];
+const NEST_TOP = [
+  'streams.runtime.ts',
+  'streams-module.definition.ts',
+  'streams.module.ts',
+  'index.ts',
+].map((file) => `${NEST_SRC}/${file}`);
+const NEST_ZONES = [
+  {
+    target: `${NEST_SRC}/streams.constants.ts`,
+    from: [...NEST_LAYERS.map((layer) => `${NEST_SRC}/${layer}`), ...NEST_TOP],
+    message:
+      'libs/nestjs/src/streams.constants.ts is the bottom: it imports no part of the module.',
+  },
+  ...NEST_LAYERS.map((layer, i) => ({
+    target: `${NEST_SRC}/${layer}`,
+    from: [...NEST_LAYERS.slice(i + 1).map((above) => `${NEST_SRC}/${above}`), ...NEST_TOP],
+    message: `libs/nestjs/src/${layer} is below ${[...NEST_LAYERS.slice(i + 1), 'the module'].join(', ')}: move the shared part down instead.`,
+  })),
+];
+
 const NO_NEST = {
   group: ['@nestjs/*'],
   message: 'libs/streams and libs/testing are framework-free: no Nest imports.',
@@ -211,6 +250,14 @@ export default tseslint.config(
     plugins: { 'import-x': importX },
     rules: {
       'import-x/no-restricted-paths': ['error', { zones: LAYER_ZONES }],
+    },
+  },
+  {
+    files: ['libs/nestjs/src/**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    plugins: { 'import-x': importX },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: NEST_ZONES }],
     },
   },
 );

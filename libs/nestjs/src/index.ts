@@ -30,9 +30,10 @@ export type {
   StreamsStartMode,
   StreamsTlsOptions,
   TcpRemoteQueryOptions,
-} from './streams-module-options.interface';
+} from './settings/streams-module-options.interface';
 
-export { KAFKA_STREAMS_FACTORY, type KafkaStreamsFactory } from './kafka-streams.factory';
+export { KAFKA_STREAMS_FACTORY } from './streams.constants';
+export type { KafkaStreamsFactory } from './client/kafka-streams.factory';
 
 // Decorators
 export {
@@ -104,4 +105,4 @@ export { StoreKindMismatchError } from './errors/store-kind-mismatch.error';
 export { ConflictingSourceSerdesError } from './errors/conflicting-source-serdes.error';
 export { StreamsModuleConfigError } from './errors/streams-module-config.error';
 export { RemoteQueryError } from './errors/remote-query.error';
-export { OwnerUnreachableError } from './routing/owner-unreachable.error';
+export { OwnerUnreachableError } from './errors/owner-unreachable.error';

@@ -7,7 +7,7 @@ import {
 import { StreamsModule } from './streams.module';
 import { listeningApp } from '../test-support/http-fixtures';
 import { Counting, serverOptions } from '../test-support/stats-module-fixtures';
-import type { StreamsModuleOptions } from './streams-module-options.interface';
+import type { StreamsModuleOptions } from './settings/streams-module-options.interface';
 
 @Controller('probe')
 class ProbeController {

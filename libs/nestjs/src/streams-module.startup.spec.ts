@@ -9,7 +9,10 @@ import { StreamsHealthIndicator } from './health/streams-health.indicator';
 import { StreamsModule } from './streams.module';
 import { baseUrl } from '../test-support/http-fixtures';
 import { Counting } from '../test-support/stats-module-fixtures';
-import type { StreamsModuleOptions, StreamsStartMode } from './streams-module-options.interface';
+import type {
+  StreamsModuleOptions,
+  StreamsStartMode,
+} from './settings/streams-module-options.interface';
 
 @Controller('health')
 class HealthController {

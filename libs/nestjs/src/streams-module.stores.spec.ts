@@ -1,5 +1,4 @@
-import { Inject, Injectable, type INestApplication } from '@nestjs/common';
-import { Test } from '@nestjs/testing';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   KafkaStreams,
   Materialized,
@@ -19,7 +18,7 @@ import { UndeclaredStateStoreError } from './errors/undeclared-state-store.error
 import { KeyValueStoreFacade } from './queries/key-value-store.facade';
 import { SessionStoreFacade } from './queries/session-store.facade';
 import { WindowStoreFacade } from './queries/window-store.facade';
-import { StreamsModule } from './streams.module';
+import { appWith, baseOptions, initError } from '../test-support/stats-module-fixtures';
 
 @StateStore('order-counts', { keySerde: Serdes.String() })
 @StateStore('order-windows', { kind: 'window', keySerde: Serdes.String(), retentionMs: 3_600_000 })
@@ -37,30 +36,8 @@ class Orders {
   countPerMinute(): void {}
 }
 
-async function appWith(providers: unknown[]): Promise<INestApplication> {
-  const moduleRef = await Test.createTestingModule({
-    imports: [
-      StreamsModule.forRoot({
-        streams: { applicationId: 'stores-spec', bootstrapServers: ['127.0.0.1:1'] },
-        client: { start: 'manual' },
-      }),
-    ],
-    providers: providers as never[],
-  }).compile();
-  const app = moduleRef.createNestApplication({ logger: false });
-  await app.init();
-  return app;
-}
-
-async function initError(providers: unknown[]): Promise<Error> {
-  try {
-    const app = await appWith(providers);
-    await app.close();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected app.init() to fail');
-}
+/** The module's options here: a broker never reached, the client never started. */
+const STORES_SPEC = { streams: { ...baseOptions.streams, applicationId: 'stores-spec' } };
 
 describe('@InjectStore infers the kind of the store', () => {
   it('injects the facade of the declared kind without being told', async () => {
@@ -81,7 +58,7 @@ describe('@InjectStore infers the kind of the store', () => {
         @InjectStore('visits') readonly visits: unknown,
       ) {}
     }
-    const app = await appWith([Orders, Sessions, Reader]);
+    const app = await appWith([Orders, Sessions, Reader], STORES_SPEC);
     try {
       const reader = app.get(Reader);
       expect(reader.counts).toBeInstanceOf(KeyValueStoreFacade);
@@ -97,7 +74,7 @@ describe('@InjectStore infers the kind of the store', () => {
     class WrongKind {
       constructor(@InjectStore('order-windows', 'key-value') readonly windows: unknown) {}
     }
-    const error = await initError([Orders, WrongKind]);
+    const error = await initError([Orders, WrongKind], STORES_SPEC);
     expect(error).toBeInstanceOf(StoreKindMismatchError);
     expect(error.message).toBe(
       "@InjectStore('order-windows', 'key-value') in WrongKind constructor parameter 0 asks for a key-value store, but @StateStore('order-windows') on Orders declares 'order-windows' as a window store: drop the kind (it is inferred) or make it 'window'",
@@ -120,7 +97,7 @@ describe('@InjectStore infers the kind of the store', () => {
     class Guessing {
       constructor(@InjectStore('page-windows') readonly windows: unknown) {}
     }
-    const error = await initError([OwnDsl, Guessing]);
+    const error = await initError([OwnDsl, Guessing], STORES_SPEC);
     expect(error).toBeInstanceOf(StoreKindMismatchError);
     expect(error.message).toBe(
       "@InjectStore('page-windows', 'key-value') in Guessing constructor parameter 0 asks for a key-value store, but the topology (a @Topology() method) declares 'page-windows' as a window store: drop the kind (it is inferred) or make it 'window'",
@@ -133,7 +110,7 @@ describe('@InjectStore infers the kind of the store', () => {
       constructor(@Inject(KafkaStreams) readonly streams: KafkaStreams) {}
       @InjectStore('no-such-store') readonly nothing: unknown;
     }
-    const error = await initError([Orders, Lost]);
+    const error = await initError([Orders, Lost], STORES_SPEC);
     expect(error).toBeInstanceOf(UndeclaredStateStoreError);
     expect(error.message).toBe(
       "@InjectStore in Lost.nothing names state store 'no-such-store', which no @StateStore declares (declared: 'order-counts', 'order-windows'): add @StateStore('no-such-store', ...) to a provider",
@@ -158,7 +135,7 @@ describe('@StateStore picks the engine', () => {
       @Count({ source: 'a', store: 'supplied', keySerde: Serdes.String() })
       c(): void {}
     }
-    const app = await appWith([Engines]);
+    const app = await appWith([Engines], STORES_SPEC);
     try {
       const stores = app.get(KafkaStreams).topology.stores();
       expect(stores.get('on-disk')!.build().persistent).toBe(true);
@@ -173,7 +150,7 @@ describe('@StateStore picks the engine', () => {
     @StateStore('odd', { engine: 'lmdb' as 'rocksdb' })
     @Injectable()
     class Odd {}
-    const odd = await initError([Odd]);
+    const odd = await initError([Odd], STORES_SPEC);
     expect(odd).toBeInstanceOf(InvalidStreamsDeclarationError);
     expect(odd.message).toBe(
       "@StateStore('odd') on Odd: engine must be 'rocksdb', 'in-memory' or a key-value store supplier, got 'lmdb'",
@@ -185,7 +162,7 @@ describe('@StateStore picks the engine', () => {
     })
     @Injectable()
     class Win {}
-    const win = await initError([Win]);
+    const win = await initError([Win], STORES_SPEC);
     expect(win.message).toBe(
       "@StateStore('win') on Win: an engine supplier is for key-value stores; a window store takes 'rocksdb' or 'in-memory'",
     );

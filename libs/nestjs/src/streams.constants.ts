@@ -1,3 +1,7 @@
+// The module's constants in one place: the HTTP headers its answers carry (public), its
+// injection tokens, the decorators' metadata keys, and the hop headers and message pattern
+// its instances use between themselves.
+
 // HTTP headers of routed answers: what a client of a streams application reads.
 /** On every answer: the instance (`host:port`) whose store answered. */
 export const SERVED_BY_HEADER = 'X-Served-By';
@@ -7,3 +11,48 @@ export const STALE_HEADER = 'X-Stale';
 export const LAG_HEADER = 'X-Lag';
 /** On a 503: seconds to wait before retrying. */
 export const RETRY_AFTER_HEADER = 'Retry-After';
+
+// Injection tokens.
+/**
+ * Injection token of a `KafkaStreamsFactory`: when a global module provides one (as
+ * `StreamsTestingModule` of `@nest-streams/testing` does), `StreamsModule` creates its client
+ * with it instead of `new KafkaStreams(...)`. A registered symbol, so a package can provide it
+ * without importing this one.
+ */
+export const KAFKA_STREAMS_FACTORY: unique symbol = Symbol.for(
+  'nest-streams:kafka-streams-factory',
+);
+/** Injection token of the `StreamsModuleOptions` given to `forRoot` / `forRootAsync`. */
+export const STREAMS_MODULE_OPTIONS = Symbol('STREAMS_MODULE_OPTIONS');
+/**
+ * Injection token of what the instance-to-instance query server answers report requests with
+ * (an `InstanceReportSource`: the cluster page's `InstanceReporter`), so the query transport
+ * needs no import of the page.
+ */
+export const INSTANCE_REPORT_SOURCE = Symbol('INSTANCE_REPORT_SOURCE');
+
+// Metadata keys of the decorators.
+/** Metadata key of `@StateStore` declarations on a provider class. */
+export const STATE_STORE_METADATA = 'nest-streams:state-store';
+/** Metadata key of `@Aggregate`, `@Count` and `@Reduce` on provider methods. */
+export const STREAM_AGGREGATION_METADATA = 'nest-streams:aggregation';
+/** Metadata key of `@Topology()` on provider methods. */
+export const TOPOLOGY_METHOD_METADATA = 'nest-streams:topology';
+/** Metadata key of `@RocksDBConfig()` on a provider class. */
+export const ROCKSDB_CONFIG_METADATA = 'nest-streams:rocksdb-config';
+/** Metadata key of `@RouteByKey()` on HTTP handlers. */
+export const ROUTE_BY_KEY_METADATA = 'nest-streams:route-by-key';
+
+// Between the instances of an application.
+/** Hop header: set on a forwarded request, naming the instance (`host:port`) that forwarded it. */
+export const FORWARDED_HEADER = 'x-streams-forwarded';
+/**
+ * On a forwarded request: HMAC-SHA256 (hex) of the hop (forwarding instance, standby flag,
+ * method, path), keyed with the cluster's `security.clusterSecret`. Hop headers without a valid token
+ * are ignored.
+ */
+export const HOP_TOKEN_HEADER = 'x-streams-hop-token';
+/** Set on a request forwarded to a standby: the receiver may answer from its standby copy. */
+export const STANDBY_READ_HEADER = 'x-streams-standby-read';
+/** Message pattern of instance-to-instance queries (suffixed with the target endpoint). */
+export const QUERY_MESSAGE_PATTERN = 'nest-streams.query';

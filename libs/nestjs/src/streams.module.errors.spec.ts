@@ -9,27 +9,17 @@ import { UndeclaredStateStoreError } from './errors/undeclared-state-store.error
 import { InvalidStreamsDeclarationError } from './errors/invalid-streams-declaration.error';
 import { ConflictingSourceSerdesError } from './errors/conflicting-source-serdes.error';
 import { StreamsModuleConfigError } from './errors/streams-module-config.error';
-import { KafkaStreamsHost } from './internals/kafka-streams.host';
+import { KafkaStreamsHost } from './client/internals/kafka-streams.host';
 import { StreamsMetricsService } from './metrics/streams-metrics.service';
-import type { StreamsModuleOptions } from './streams-module-options.interface';
 import {
   appWith,
   baseOptions,
+  initError,
   StatsAggregation,
   type Event,
 } from '../test-support/stats-module-fixtures';
 
 describe('StreamsModule start-up errors', () => {
-  const initError = async (providers: unknown[], options: Partial<StreamsModuleOptions> = {}) => {
-    try {
-      const app = await appWith(providers, options);
-      await app.close();
-    } catch (error) {
-      return error as Error;
-    }
-    throw new Error('expected app.init() to fail');
-  };
-
   it('two stores with one name', async () => {
     @StateStore('stats-store')
     @Injectable()

@@ -17,9 +17,9 @@ import { KeyValueStoreFacade } from './queries/key-value-store.facade';
 import { WindowStoreFacade } from './queries/window-store.facade';
 import { InteractiveQueryService } from './queries/interactive-query.service';
 import { StreamsHealthIndicator } from './health/streams-health.indicator';
-import { StreamsModuleSettings } from './internals/streams-module.settings';
+import { StreamsModuleSettings } from './settings/internals/streams-module.settings';
 import { StreamsModule } from './streams.module';
-import type { StreamsModuleOptions } from './streams-module-options.interface';
+import type { StreamsModuleOptions } from './settings/streams-module-options.interface';
 
 import {
   appWith,

@@ -12,23 +12,24 @@ import { StreamsHealthIndicator } from './health/streams-health.indicator';
 import { StreamsStateTracker } from './health/internals/streams-state.tracker';
 import { ServedByListener } from './http/internals/served-by.listener';
 import { StreamsExceptionFilter } from './http/streams-exception.filter';
-import { KafkaStreamsHost } from './internals/kafka-streams.host';
+import { KafkaStreamsHost } from './client/internals/kafka-streams.host';
 import { StreamsMetricsService } from './metrics/streams-metrics.service';
 import { InteractiveQueryClient } from './queries/internals/interactive-query.client';
 import { InteractiveQueryServer } from './queries/internals/interactive-query.server';
 import { InteractiveQueryService } from './queries/interactive-query.service';
 import { storeFacadeProviders } from './queries/internals/store-facade.providers';
-import { HopAuthenticator } from './routing/internals/hop-authenticator';
+import { HopAuthenticator } from './security/internals/hop-authenticator';
 import { HttpRequestForwarder } from './routing/internals/http-request.forwarder';
-import { KeyOwnerLocator } from './routing/internals/key-owner.locator';
+import { KeyOwnerLocator } from './ownership/internals/key-owner.locator';
 import { StoreRoutingInterceptor } from './routing/store-routing.interceptor';
 import {
   ConfigurableStreamsModule,
   type StreamsModuleForRootAsyncOptions,
   type StreamsModuleForRootOptions,
 } from './streams-module.definition';
-import { StreamsModuleSettings } from './internals/streams-module.settings';
-import { StreamsRuntime } from './internals/streams.runtime';
+import { StreamsModuleSettings } from './settings/internals/streams-module.settings';
+import { StreamsRuntime } from './streams.runtime';
+import { INSTANCE_REPORT_SOURCE } from './streams.constants';
 
 const SHARED = [
   StreamsModuleSettings,
@@ -93,6 +94,7 @@ const SHARED = [
     StreamsRuntime,
     FiguresSampler,
     InstanceReporter,
+    { provide: INSTANCE_REPORT_SOURCE, useExisting: InstanceReporter },
     ClusterViewBuilder,
     KeyInspector,
     {

@@ -12,7 +12,7 @@ import { Test } from '@nestjs/testing';
 import type { AddressInfo } from 'node:net';
 import { InjectStore } from '../src/decorators/inject-store.decorator';
 import { RouteByKey } from '../src/decorators/route-by-key.decorator';
-import { KafkaStreamsHost } from '../src/internals/kafka-streams.host';
+import { KafkaStreamsHost } from '../src/client/internals/kafka-streams.host';
 import type { KeyValueStoreFacade } from '../src/queries/key-value-store.facade';
 import { StoreReadContext } from '../src/queries/internals/store-read-context';
 import { HttpRequestForwarder } from '../src/routing/internals/http-request.forwarder';

@@ -5,7 +5,7 @@ import { Aggregate } from '../src/decorators/aggregate.decorator';
 import { Count } from '../src/decorators/count.decorator';
 import { StateStore } from '../src/decorators/state-store.decorator';
 import { StreamsModule } from '../src/streams.module';
-import type { StreamsModuleOptions } from '../src/streams-module-options.interface';
+import type { StreamsModuleOptions } from '../src/settings/streams-module-options.interface';
 
 export interface Event {
   userId: string;
@@ -86,4 +86,22 @@ export async function appWith(
   const app = moduleRef.createNestApplication({ logger: false });
   await app.init();
   return app;
+}
+
+/**
+ * The error `appWith(providers, options)` fails with (a start-up error).
+ *
+ * @throws Error when the application initializes after all.
+ */
+export async function initError(
+  providers: unknown[],
+  options: Partial<StreamsModuleOptions> = {},
+): Promise<Error> {
+  try {
+    const app = await appWith(providers, options);
+    await app.close();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected app.init() to fail');
 }

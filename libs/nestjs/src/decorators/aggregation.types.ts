@@ -1,6 +1,6 @@
 import { SetMetadata } from '@nestjs/common';
 import type { Serde, SessionWindows, TimeWindows } from '@nest-streams/streams';
-import { STREAM_AGGREGATION_METADATA } from '../internals/streams.constants';
+import { STREAM_AGGREGATION_METADATA } from '../streams.constants';
 
 /** What every aggregation decorator shares: where records come from and where results go. */
 export interface AggregationSourceOptions<K, V> {

@@ -1,5 +1,5 @@
 import { SetMetadata } from '@nestjs/common';
-import { ROCKSDB_CONFIG_METADATA } from '../internals/streams.constants';
+import { ROCKSDB_CONFIG_METADATA } from '../streams.constants';
 
 /**
  * Marks the provider that tunes every persistent store's RocksDB options: a class

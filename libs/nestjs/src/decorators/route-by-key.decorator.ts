@@ -1,7 +1,7 @@
 import { SetMetadata } from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Serde } from '@nest-streams/streams';
-import { ROUTE_BY_KEY_METADATA } from '../internals/streams.constants';
+import { ROUTE_BY_KEY_METADATA } from '../streams.constants';
 
 /** What a key extractor sees of the HTTP request. */
 export interface RoutedRequest {

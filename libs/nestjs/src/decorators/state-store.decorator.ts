@@ -1,5 +1,5 @@
 import type { KeyValueBytesStoreSupplier, Serde } from '@nest-streams/streams';
-import { STATE_STORE_METADATA } from '../internals/streams.constants';
+import { STATE_STORE_METADATA } from '../streams.constants';
 
 /** The kind of a declared store, as Kafka Streams' store types. */
 export type StateStoreKind = 'key-value' | 'window' | 'session';

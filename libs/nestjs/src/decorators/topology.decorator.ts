@@ -1,5 +1,5 @@
 import { SetMetadata } from '@nestjs/common';
-import { TOPOLOGY_METHOD_METADATA } from '../internals/streams.constants';
+import { TOPOLOGY_METHOD_METADATA } from '../streams.constants';
 
 /**
  * Marks a provider method that adds to the topology with the DSL, for anything the

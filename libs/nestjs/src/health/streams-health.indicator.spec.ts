@@ -1,8 +1,8 @@
 import { HealthIndicatorService } from '@nestjs/terminus';
 import { type KafkaStreams, KafkaStreamsState, type TaskMetadata } from '@nest-streams/streams';
 import type { StreamsDeclarations } from '../discovery/internals/streams.explorer';
-import { KafkaStreamsHost } from '../internals/kafka-streams.host';
-import { StreamsModuleSettings } from '../internals/streams-module.settings';
+import { KafkaStreamsHost } from '../client/internals/kafka-streams.host';
+import { StreamsModuleSettings } from '../settings/internals/streams-module.settings';
 import { StreamsHealthIndicator } from './streams-health.indicator';
 import { StreamsStateTracker } from './internals/streams-state.tracker';
 

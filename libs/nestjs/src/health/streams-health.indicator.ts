@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
 import { KafkaStreamsState } from '@nest-streams/streams';
-import { KafkaStreamsHost } from '../internals/kafka-streams.host';
-import { StreamsModuleSettings } from '../internals/streams-module.settings';
+import { KafkaStreamsHost } from '../client/internals/kafka-streams.host';
+import { StreamsModuleSettings } from '../settings/internals/streams-module.settings';
 import { probeVerdict, type ProbeFacts, type ProbeVerdict } from './probe-policy';
 import { StreamsStateTracker } from './internals/streams-state.tracker';
 

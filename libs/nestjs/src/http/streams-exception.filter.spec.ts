@@ -9,10 +9,10 @@ import {
   UnsupportedStoreOperationError,
 } from '@nest-streams/streams';
 import { RemoteQueryError } from '../errors/remote-query.error';
-import { OwnerUnreachableError } from '../routing/owner-unreachable.error';
+import { OwnerUnreachableError } from '../errors/owner-unreachable.error';
 import type { ArgumentsHost } from '@nestjs/common';
 import type { HttpAdapterHost } from '@nestjs/core';
-import { StreamsModuleSettings } from '../internals/streams-module.settings';
+import { StreamsModuleSettings } from '../settings/internals/streams-module.settings';
 import type { StreamsMetricsService } from '../metrics/streams-metrics.service';
 import { httpStatusOf, StreamsExceptionFilter } from './streams-exception.filter';
 

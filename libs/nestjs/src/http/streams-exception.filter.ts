@@ -3,7 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { throwError, type Observable } from 'rxjs';
 import { StreamsError } from '@nest-streams/streams';
 import { RETRY_AFTER_HEADER } from '../streams.constants';
-import { StreamsModuleSettings } from '../internals/streams-module.settings';
+import { StreamsModuleSettings } from '../settings/internals/streams-module.settings';
 import { StreamsMetricsService } from '../metrics/streams-metrics.service';
 
 /** Codes of errors caused by the caller's input. */

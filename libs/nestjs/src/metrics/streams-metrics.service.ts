@@ -6,11 +6,11 @@ import {
   type RocksDBStoreMetrics,
 } from '@nest-streams/streams';
 import { StreamsStateTracker } from '../health/internals/streams-state.tracker';
-import { StreamsModuleSettings } from '../internals/streams-module.settings';
+import { StreamsModuleSettings } from '../settings/internals/streams-module.settings';
 import {
   REFUSAL_REASONS,
   type RefusalReason,
-} from '../queries/internals/instance-message.authenticator';
+} from '../security/internals/instance-message.authenticator';
 
 /** How the routing interceptor answered a request. */
 export type RoutingOutcome = 'local' | 'forwarded' | 'standby' | 'unavailable';

@@ -8,11 +8,11 @@ import {
   StateStoreNotAvailableError,
   Windowed,
 } from '@nest-streams/streams';
-import { KafkaStreamsHost } from '../internals/kafka-streams.host';
-import { KeyOwnerLocator } from '../routing/internals/key-owner.locator';
-import { OwnerUnreachableError } from '../routing/owner-unreachable.error';
-import { StreamsModuleSettings } from '../internals/streams-module.settings';
-import type { StreamsModuleOptions } from '../streams-module-options.interface';
+import { KafkaStreamsHost } from '../client/internals/kafka-streams.host';
+import { KeyOwnerLocator } from '../ownership/internals/key-owner.locator';
+import { OwnerUnreachableError } from '../errors/owner-unreachable.error';
+import { StreamsModuleSettings } from '../settings/internals/streams-module.settings';
+import type { StreamsModuleOptions } from '../settings/streams-module-options.interface';
 import { FakeKafkaStreams, instance } from '../../test-support/fake-kafka-streams';
 import type { InteractiveQueryClient } from './internals/interactive-query.client';
 import {

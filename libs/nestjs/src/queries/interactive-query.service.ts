@@ -22,10 +22,10 @@ import {
   type ServedCopy,
 } from '@nest-streams/streams';
 import { RemoteQueryError } from '../errors/remote-query.error';
-import { KeyOwnerLocator } from '../routing/internals/key-owner.locator';
-import { OwnerUnreachableError } from '../routing/owner-unreachable.error';
-import { ownerThenStandby, type ReadTarget } from '../routing/internals/owner-then-standby';
-import { StreamsModuleSettings } from '../internals/streams-module.settings';
+import { KeyOwnerLocator } from '../ownership/internals/key-owner.locator';
+import { OwnerUnreachableError } from '../errors/owner-unreachable.error';
+import { ownerThenStandby, type ReadTarget } from '../ownership/internals/owner-then-standby';
+import { StreamsModuleSettings } from '../settings/internals/streams-module.settings';
 import { InteractiveQueryClient } from './internals/interactive-query.client';
 import {
   encodeStateQueryRequest,

@@ -4,7 +4,6 @@ import {
   type KeyValueIterator,
   QueryableStoreTypes,
   type ReadOnlyKeyValueStore,
-  StoreQueryParameters,
 } from '@nest-streams/streams';
 import { StoreReadContext } from './internals/store-read-context';
 
@@ -70,10 +69,10 @@ export class KeyValueStoreFacade<K, V> implements ReadOnlyKeyValueStore<K, V> {
   }
 
   private store(): ReadOnlyKeyValueStore<K, V> {
-    const parameters = StoreQueryParameters.fromNameAndType(
+    return StoreReadContext.localStore(
+      this.streams,
       this.name,
       QueryableStoreTypes.keyValueStore<K, V>(),
     );
-    return this.streams.store(StoreReadContext.parametersFor(parameters));
   }
 }

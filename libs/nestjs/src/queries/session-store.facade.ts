@@ -3,7 +3,6 @@ import {
   QueryableStoreTypes,
   type ReadOnlySessionStore,
   type SessionEntries,
-  StoreQueryParameters,
 } from '@nest-streams/streams';
 import { StoreReadContext } from './internals/store-read-context';
 
@@ -75,10 +74,10 @@ export class SessionStoreFacade<K, AGG> implements ReadOnlySessionStore<K, AGG> 
   }
 
   private store(): ReadOnlySessionStore<K, AGG> {
-    const parameters = StoreQueryParameters.fromNameAndType(
+    return StoreReadContext.localStore(
+      this.streams,
       this.name,
       QueryableStoreTypes.sessionStore<K, AGG>(),
     );
-    return this.streams.store(StoreReadContext.parametersFor(parameters));
   }
 }

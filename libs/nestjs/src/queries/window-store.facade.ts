@@ -4,7 +4,6 @@ import {
   type KeyValueIterator,
   QueryableStoreTypes,
   type ReadOnlyWindowStore,
-  StoreQueryParameters,
   type Windowed,
   type WindowStoreIterator,
 } from '@nest-streams/streams';
@@ -77,10 +76,10 @@ export class WindowStoreFacade<K, V> implements ReadOnlyWindowStore<K, V> {
   }
 
   private store(): ReadOnlyWindowStore<K, V> {
-    const parameters = StoreQueryParameters.fromNameAndType(
+    return StoreReadContext.localStore(
+      this.streams,
       this.name,
       QueryableStoreTypes.windowStore<K, V>(),
     );
-    return this.streams.store(StoreReadContext.parametersFor(parameters));
   }
 }

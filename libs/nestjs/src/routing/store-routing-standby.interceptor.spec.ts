@@ -13,7 +13,7 @@ import {
   standby,
   useRoutingApp,
 } from '../../test-support/routing-spec-harness';
-import { HopAuthenticator } from './internals/hop-authenticator';
+import { HopAuthenticator } from '../security/internals/hop-authenticator';
 
 /** The routing's standby fallbacks: stale-marked answers, and 503s rather than a wrong 404. */
 describe.each(['express', 'fastify'] as const)(

@@ -19,7 +19,7 @@ import {
   standby,
   useRoutingApp,
 } from '../../test-support/routing-spec-harness';
-import { HopAuthenticator } from './internals/hop-authenticator';
+import { HopAuthenticator } from '../security/internals/hop-authenticator';
 
 describe.each(['express', 'fastify'] as const)('StoreRoutingInterceptor on %s', (platform) => {
   useRoutingApp(platform);

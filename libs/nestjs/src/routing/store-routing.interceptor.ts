@@ -28,17 +28,17 @@ import {
   SERVED_BY_HEADER,
   STALE_HEADER,
 } from '../streams.constants';
-import { StreamsModuleSettings } from '../internals/streams-module.settings';
+import { StreamsModuleSettings } from '../settings/internals/streams-module.settings';
 import {
   HttpRequestForwarder,
   relayableHeaders,
   type ForwardedResponse,
 } from './internals/http-request.forwarder';
-import { HopAuthenticator } from './internals/hop-authenticator';
-import { KeyOwnerLocator, type KeyLocation } from './internals/key-owner.locator';
-import { OwnerUnreachableError } from './owner-unreachable.error';
-import { ownerThenStandby } from './internals/owner-then-standby';
-import type { RouteInput } from './internals/route-decision';
+import { HopAuthenticator } from '../security/internals/hop-authenticator';
+import { KeyOwnerLocator, type KeyLocation } from '../ownership/internals/key-owner.locator';
+import { OwnerUnreachableError } from '../errors/owner-unreachable.error';
+import { ownerThenStandby } from '../ownership/internals/owner-then-standby';
+import type { RouteInput } from '../ownership/internals/route-decision';
 
 /** The parts of an Express/Fastify-style request the interceptor reads. */
 export interface HttpRequestLike {

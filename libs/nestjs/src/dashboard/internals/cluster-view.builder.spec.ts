@@ -1,6 +1,6 @@
 import type { KafkaStreams, StreamsMetadata } from '@nest-streams/streams';
-import type { KafkaStreamsHost } from '../../internals/kafka-streams.host';
-import { StreamsModuleSettings } from '../../internals/streams-module.settings';
+import type { KafkaStreamsHost } from '../../client/internals/kafka-streams.host';
+import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 import { instance } from '../../../test-support/fake-kafka-streams';
 import type { InteractiveQueryClient } from '../../queries/internals/interactive-query.client';
 import type {
@@ -8,7 +8,7 @@ import type {
   RemoteQueryResponse,
 } from '../../queries/internals/interactive-query.protocol';
 import { toWire } from '../../queries/internals/wire-codec';
-import { OwnerUnreachableError } from '../../routing/owner-unreachable.error';
+import { OwnerUnreachableError } from '../../errors/owner-unreachable.error';
 import { ClusterViewBuilder } from './cluster-view.builder';
 import type { InstanceReport, InstanceReporter } from './instance-reporter';
 

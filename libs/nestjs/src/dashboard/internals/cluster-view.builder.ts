@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { StreamsMetadata } from '@nest-streams/streams';
-import { KafkaStreamsHost } from '../../internals/kafka-streams.host';
-import { StreamsModuleSettings } from '../../internals/streams-module.settings';
+import { KafkaStreamsHost } from '../../client/internals/kafka-streams.host';
+import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 import { InteractiveQueryClient } from '../../queries/internals/interactive-query.client';
 import { fromWire } from '../../queries/internals/wire-codec';
-import { OwnerUnreachableError } from '../../routing/owner-unreachable.error';
+import { OwnerUnreachableError } from '../../errors/owner-unreachable.error';
 import { InstanceReporter, type InstanceReport, type RestoreState } from './instance-reporter';
 
 /** One copy of one store partition on one instance. */

@@ -6,7 +6,7 @@ import { freePort } from '../../../../../tools/kafka/free-port';
 import { InteractiveQueryServer } from '../../queries/internals/interactive-query.server';
 import { fromWire } from '../../queries/internals/wire-codec';
 import { StreamsModule } from '../../streams.module';
-import type { StreamsModuleOptions } from '../../streams-module-options.interface';
+import type { StreamsModuleOptions } from '../../settings/streams-module-options.interface';
 import type { InstanceReport } from './instance-reporter';
 import { sumAggregation } from '../../../test-support/http-fixtures';
 import { serverOptions } from '../../../test-support/stats-module-fixtures';

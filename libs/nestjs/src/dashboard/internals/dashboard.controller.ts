@@ -11,8 +11,8 @@ import {
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { HttpAdapterHost } from '@nestjs/core';
 import { SerializationError, UnknownStateStoreError } from '@nest-streams/streams';
-import { KafkaStreamsHost } from '../../internals/kafka-streams.host';
-import { StreamsModuleSettings } from '../../internals/streams-module.settings';
+import { KafkaStreamsHost } from '../../client/internals/kafka-streams.host';
+import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 import { ClusterViewBuilder, type ClusterView } from './cluster-view.builder';
 import { buildDashboardDocument, type DashboardDocument } from './dashboard-page';
 import { KeyInspector, type KeyInspection } from './key-inspector';

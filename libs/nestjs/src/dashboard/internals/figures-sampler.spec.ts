@@ -1,6 +1,6 @@
 import { KafkaStreamsState, type KafkaStreams } from '@nest-streams/streams';
-import type { KafkaStreamsHost } from '../../internals/kafka-streams.host';
-import { StreamsModuleSettings } from '../../internals/streams-module.settings';
+import type { KafkaStreamsHost } from '../../client/internals/kafka-streams.host';
+import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 import type { StreamsMetricsService } from '../../metrics/streams-metrics.service';
 import {
   difference,

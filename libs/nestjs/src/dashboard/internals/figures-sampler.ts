@@ -6,8 +6,8 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { KafkaStreamsState } from '@nest-streams/streams';
-import { KafkaStreamsHost } from '../../internals/kafka-streams.host';
-import { StreamsModuleSettings } from '../../internals/streams-module.settings';
+import { KafkaStreamsHost } from '../../client/internals/kafka-streams.host';
+import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 import { StreamsMetricsService } from '../../metrics/streams-metrics.service';
 
 /** Consumer lag of one input partition this instance runs. */

@@ -1,7 +1,7 @@
 import { KafkaStreamsState, TaskId, type KafkaStreams } from '@nest-streams/streams';
 import { StreamsStateTracker } from '../../health/internals/streams-state.tracker';
-import type { KafkaStreamsHost } from '../../internals/kafka-streams.host';
-import { StreamsModuleSettings } from '../../internals/streams-module.settings';
+import type { KafkaStreamsHost } from '../../client/internals/kafka-streams.host';
+import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 import type { FiguresSampler } from './figures-sampler';
 import { InstanceReporter } from './instance-reporter';
 

@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { LagInfo } from '@nest-streams/streams';
 import { StreamsStateTracker } from '../../health/internals/streams-state.tracker';
-import { KafkaStreamsHost } from '../../internals/kafka-streams.host';
-import { StreamsModuleSettings } from '../../internals/streams-module.settings';
+import { KafkaStreamsHost } from '../../client/internals/kafka-streams.host';
+import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
+import type { InstanceReportSource } from '../../queries/internals/interactive-query.server';
 import { FiguresSampler, type FigureSample } from './figures-sampler';
 
 /** A local store copy's distance to its changelog's end. */
@@ -53,11 +54,12 @@ export interface InstanceReport {
 
 /**
  * Builds this instance's {@link InstanceReport}: answered to the other instances over the
- * query transport, and used by this instance's own cluster page. Never throws: a figure it
- * cannot read (the broker not answering for lags) is left out.
+ * query transport (the module provides it as the query server's `INSTANCE_REPORT_SOURCE`), and
+ * used by this instance's own cluster page. Never throws: a figure it cannot read (the broker
+ * not answering for lags) is left out.
  */
 @Injectable()
-export class InstanceReporter {
+export class InstanceReporter implements InstanceReportSource {
   constructor(
     @Inject(StreamsModuleSettings) private readonly settings: StreamsModuleSettings,
     @Inject(KafkaStreamsHost) private readonly host: KafkaStreamsHost,

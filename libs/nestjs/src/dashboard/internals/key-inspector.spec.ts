@@ -1,11 +1,11 @@
 import { HostInfo, KeyQueryMetadata, StateStoreMigratedError } from '@nest-streams/streams';
-import { StreamsModuleSettings } from '../../internals/streams-module.settings';
+import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 import type {
   InteractiveQueryService,
   KeyQueryOptions,
 } from '../../queries/interactive-query.service';
-import type { KeyOwnerLocator } from '../../routing/internals/key-owner.locator';
-import { OwnerUnreachableError } from '../../routing/owner-unreachable.error';
+import type { KeyOwnerLocator } from '../../ownership/internals/key-owner.locator';
+import { OwnerUnreachableError } from '../../errors/owner-unreachable.error';
 import { displayValue, KeyInspector } from './key-inspector';
 
 const A = '127.0.0.1:8001';

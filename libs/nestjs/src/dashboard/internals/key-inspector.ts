@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { StreamsError } from '@nest-streams/streams';
-import { StreamsModuleSettings } from '../../internals/streams-module.settings';
+import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 import { InteractiveQueryService } from '../../queries/interactive-query.service';
-import { KeyOwnerLocator } from '../../routing/internals/key-owner.locator';
+import { failureOf } from '../../queries/internals/query-failure.mapping';
+import { KeyOwnerLocator } from '../../ownership/internals/key-owner.locator';
 
 /** What one copy of a key's partition answers. */
 export interface CopyAnswer {
@@ -114,11 +114,7 @@ export class KeyInspector {
         },
       };
     } catch (error) {
-      const failure =
-        error instanceof StreamsError
-          ? { code: error.code, retriable: error.retriable, message: error.message }
-          : { code: 'QUERY_FAILED', retriable: false, message: String(error) };
-      return { host, role, error: failure };
+      return { host, role, error: failureOf(error) };
     }
   }
 }

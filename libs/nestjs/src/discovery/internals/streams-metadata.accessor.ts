@@ -9,7 +9,7 @@ import {
   STATE_STORE_METADATA,
   STREAM_AGGREGATION_METADATA,
   TOPOLOGY_METHOD_METADATA,
-} from '../../internals/streams.constants';
+} from '../../streams.constants';
 
 /** A class, as decorators see it. */
 export type DecoratedClass = abstract new (...args: never[]) => unknown;

@@ -2,7 +2,7 @@ import { Inject, Injectable, Optional, type OnApplicationBootstrap } from '@nest
 import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { SERVED_BY_HEADER } from '../../streams.constants';
-import { StreamsModuleSettings } from '../../internals/streams-module.settings';
+import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 
 /**
  * With `http.servedByHeader: true`, sets `X-Served-By: <this instance>` on every HTTP answer, before the framework sees the

@@ -1,7 +1,7 @@
 import { Controller, Header, Inject, RequestMethod, type Type } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { Registry } from 'prom-client';
-import { StreamsModuleSettings } from '../../internals/streams-module.settings';
+import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 import { StreamsMetricsService } from '../streams-metrics.service';
 
 /**

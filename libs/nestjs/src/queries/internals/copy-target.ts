@@ -1,7 +1,7 @@
 import { HostInfo, StateStoreNotAvailableError } from '@nest-streams/streams';
 import { RemoteQueryError } from '../../errors/remote-query.error';
-import type { KeyLocation } from '../../routing/internals/key-owner.locator';
-import type { ReadTarget } from '../../routing/internals/owner-then-standby';
+import type { KeyLocation } from '../../ownership/internals/key-owner.locator';
+import type { ReadTarget } from '../../ownership/internals/owner-then-standby';
 
 /**
  * The copy `copyAt` names: that instance's, the active one when it owns the key, else its

@@ -1,9 +1,12 @@
 import { connect, type Socket } from 'node:net';
 import { RangeQuery } from '@nest-streams/streams';
-import { StreamsModuleSettings } from '../../internals/streams-module.settings';
+import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 import type { StreamsMetricsService } from '../../metrics/streams-metrics.service';
 import { FakeKafkaStreams } from '../../../test-support/fake-kafka-streams';
-import { InstanceMessageAuthenticator, type RefusalReason } from './instance-message.authenticator';
+import {
+  InstanceMessageAuthenticator,
+  type RefusalReason,
+} from '../../security/internals/instance-message.authenticator';
 import { InteractiveQueryClient } from './interactive-query.client';
 import { encodeStateQueryRequest, queryPattern } from './interactive-query.protocol';
 import { InteractiveQueryServer } from './interactive-query.server';

@@ -1,10 +1,13 @@
 import { ServerTCP, type TcpSocket } from '@nestjs/microservices';
 import type { Server as NetServer, Socket } from 'node:net';
 import type { TlsOptions } from 'node:tls';
-import type { InstanceTlsSettings } from '../../internals/security.settings';
-import { QUERY_MESSAGE_PATTERN } from '../../internals/streams.constants';
-import type { QueryServerLimits } from '../../internals/streams-module.settings';
-import type { RefusalReason } from './instance-message.authenticator';
+import {
+  instanceTlsOptions,
+  type InstanceTlsSettings,
+} from '../../settings/internals/security.settings';
+import { QUERY_MESSAGE_PATTERN } from '../../streams.constants';
+import type { QueryServerLimits } from '../../settings/internals/streams-module.settings';
+import type { RefusalReason } from '../../security/internals/instance-message.authenticator';
 
 /** What a {@link GuardedTcpServer} listens on, with which limits, and whom it tells of refusals. */
 export interface GuardedTcpServerOptions {
@@ -36,13 +39,9 @@ export class GuardedTcpServer extends ServerTCP {
   constructor(options: GuardedTcpServerOptions) {
     const { limits, tls } = options;
     const tlsOptions: TlsOptions | undefined = tls && {
-      cert: tls.cert,
-      key: tls.key,
-      passphrase: tls.passphrase,
-      ca: tls.ca,
+      ...instanceTlsOptions(tls),
       requestCert: true,
       rejectUnauthorized: true,
-      minVersion: 'TLSv1.2',
       handshakeTimeout: limits.authTimeoutMs,
     };
     super({ host: options.host, port: options.port, ...(tlsOptions ? { tlsOptions } : {}) });
@@ -126,7 +125,8 @@ export class GuardedTcpServer extends ServerTCP {
   }
 }
 
-function remoteOf(socket: Socket): string | undefined {
+/** The address (`ip:port`) a connection comes from, when known. */
+export function remoteOf(socket: Socket): string | undefined {
   return socket.remoteAddress === undefined
     ? undefined
     : `${socket.remoteAddress}:${String(socket.remotePort)}`;

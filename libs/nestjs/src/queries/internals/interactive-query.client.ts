@@ -2,10 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ClientProxyFactory, Transport, type ClientProxy } from '@nestjs/microservices';
 import { lastValueFrom, timeout, TimeoutError } from 'rxjs';
 import { HostInfo } from '@nest-streams/streams';
-import { OwnerUnreachableError } from '../../routing/owner-unreachable.error';
+import { OwnerUnreachableError } from '../../errors/owner-unreachable.error';
 import { RemoteQueryError } from '../../errors/remote-query.error';
-import { StreamsModuleSettings } from '../../internals/streams-module.settings';
-import { InstanceMessageAuthenticator, type SealedMessage } from './instance-message.authenticator';
+import { instanceTlsOptions } from '../../settings/internals/security.settings';
+import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
+import {
+  InstanceMessageAuthenticator,
+  type SealedMessage,
+} from '../../security/internals/instance-message.authenticator';
 import {
   queryPattern,
   type RemoteQueryRequest,
@@ -121,17 +125,7 @@ export class InteractiveQueryClient {
         options: {
           host: address.host,
           port: address.port,
-          ...(tls
-            ? {
-                tlsOptions: {
-                  cert: tls.cert,
-                  key: tls.key,
-                  passphrase: tls.passphrase,
-                  ca: tls.ca,
-                  minVersion: 'TLSv1.2',
-                },
-              }
-            : {}),
+          ...(tls ? { tlsOptions: instanceTlsOptions(tls) } : {}),
         },
       });
     }

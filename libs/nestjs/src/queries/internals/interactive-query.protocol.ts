@@ -1,5 +1,5 @@
 import type { StateQueryRequest } from '@nest-streams/streams';
-import { QUERY_MESSAGE_PATTERN } from '../../internals/streams.constants';
+import { QUERY_MESSAGE_PATTERN } from '../../streams.constants';
 import { fromWire, toWire, type WireValue } from './wire-codec';
 
 /**

@@ -3,21 +3,33 @@ import type { Server } from '@nestjs/microservices';
 import type { Socket } from 'node:net';
 import { of } from 'rxjs';
 import { KafkaStreams, StreamsError } from '@nest-streams/streams';
-import { StreamsModuleSettings } from '../../internals/streams-module.settings';
+import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
+import { INSTANCE_REPORT_SOURCE } from '../../streams.constants';
 import { StreamsMetricsService } from '../../metrics/streams-metrics.service';
-import { GuardedTcpServer } from './guarded-tcp.server';
-import { InstanceMessageAuthenticator, type RefusalReason } from './instance-message.authenticator';
+import { GuardedTcpServer, remoteOf } from './guarded-tcp.server';
+import {
+  InstanceMessageAuthenticator,
+  type RefusalReason,
+} from '../../security/internals/instance-message.authenticator';
 import {
   decodeRemoteQueryRequest,
   queryPattern,
   type RemoteQueryResponse,
 } from './interactive-query.protocol';
 import { QueryRefusalLog } from './query-refusal.log';
-import { InstanceReporter } from '../../dashboard/internals/instance-reporter';
 import { toWire } from './wire-codec';
 
 /** What the query server uses of a @nestjs/microservices transport server. */
 type TransportServer = Pick<Server, 'addHandler' | 'listen' | 'close'>;
+
+/**
+ * What answers another instance's request for this instance's report (the cluster page's
+ * `InstanceReporter`, provided under `INSTANCE_REPORT_SOURCE`): the report, JSON-safe data
+ * for the wire codec. Without one, such requests are answered `NO_REPORTS`.
+ */
+export interface InstanceReportSource {
+  report(): Promise<unknown>;
+}
 
 /**
  * This instance's side of instance-to-instance queries: a @nestjs/microservices server (TCP
@@ -51,8 +63,8 @@ export class InteractiveQueryServer {
     @Inject(StreamsMetricsService)
     private readonly metrics?: StreamsMetricsService,
     @Optional()
-    @Inject(InstanceReporter)
-    private readonly reporter?: InstanceReporter,
+    @Inject(INSTANCE_REPORT_SOURCE)
+    private readonly reporter?: InstanceReportSource,
   ) {
     this.authenticator = new InstanceMessageAuthenticator(
       settings.security,
@@ -202,10 +214,4 @@ function socketOf(context: unknown): Socket | undefined {
   const ref = (context as { getSocketRef?: () => { netSocket?: Socket } } | undefined)
     ?.getSocketRef;
   return typeof ref === 'function' ? ref.call(context).netSocket : undefined;
-}
-
-function remoteOf(socket: Socket): string | undefined {
-  return socket.remoteAddress === undefined
-    ? undefined
-    : `${socket.remoteAddress}:${String(socket.remotePort)}`;
 }

@@ -1,8 +1,8 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { RangeQuery } from '@nest-streams/streams';
-import { OwnerUnreachableError } from '../../routing/owner-unreachable.error';
-import { StreamsModuleSettings } from '../../internals/streams-module.settings';
+import { OwnerUnreachableError } from '../../errors/owner-unreachable.error';
+import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 import { FakeKafkaStreams } from '../../../test-support/fake-kafka-streams';
 import { InteractiveQueryClient } from './interactive-query.client';
 import { encodeStateQueryRequest } from './interactive-query.protocol';

@@ -1,4 +1,4 @@
-import type { RefusalReason } from './instance-message.authenticator';
+import type { RefusalReason } from '../../security/internals/instance-message.authenticator';
 
 /** What each refusal most likely means, for the operator reading the log. */
 const MEANING: Record<RefusalReason, string> = {

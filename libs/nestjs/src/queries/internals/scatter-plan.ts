@@ -3,7 +3,7 @@ import {
   StateStoreNotAvailableError,
   type StreamsMetadata,
 } from '@nest-streams/streams';
-import type { ReadTarget } from '../../routing/internals/owner-then-standby';
+import type { ReadTarget } from '../../ownership/internals/owner-then-standby';
 import type { QueryFailure } from './interactive-query.protocol';
 
 /** One instance's (or partition's) failure in a scatter-gather query. */

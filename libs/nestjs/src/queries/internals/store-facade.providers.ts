@@ -11,7 +11,7 @@ import {
   StreamsMetadataAccessor,
   type DecoratedClass,
 } from '../../discovery/internals/streams-metadata.accessor';
-import { KafkaStreamsHost } from '../../internals/kafka-streams.host';
+import { KafkaStreamsHost } from '../../client/internals/kafka-streams.host';
 import { KeyValueStoreFacade } from '../key-value-store.facade';
 import { SessionStoreFacade } from '../session-store.facade';
 import { WindowStoreFacade } from '../window-store.facade';

@@ -1,5 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { ServedCopy, StoreQueryParameters } from '@nest-streams/streams';
+import {
+  type KafkaStreams,
+  type QueryableStoreType,
+  type ServedCopy,
+  StoreQueryParameters,
+} from '@nest-streams/streams';
 
 /** How store reads made inside a request behave. */
 export interface StoreReadOptions {
@@ -44,14 +49,16 @@ export class StoreReadContext {
   }
 
   /**
-   * `parameters` as the current request reads: with stale stores when it answers from a
-   * standby copy, and reporting every copy that answers to the request's record.
+   * The local store `name` of `type` (`KafkaStreams.store()`), read as the current request
+   * reads: with stale stores when it answers from a standby copy, and reporting every copy that
+   * answers to the request's record. What the store facades read on every call.
    */
-  static parametersFor<T>(parameters: StoreQueryParameters<T>): StoreQueryParameters<T> {
+  static localStore<T>(streams: KafkaStreams, name: string, type: QueryableStoreType<T>): T {
+    const parameters = StoreQueryParameters.fromNameAndType(name, type);
     const record = storage.getStore();
-    if (!record) return parameters;
+    if (!record) return streams.store(parameters);
     const recording = parameters.withServedListener((copy) => record.served.push(copy));
-    return record.staleStores ? recording.enableStaleStores() : recording;
+    return streams.store(record.staleStores ? recording.enableStaleStores() : recording);
   }
 
   /**

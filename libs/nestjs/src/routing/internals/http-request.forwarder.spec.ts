@@ -1,8 +1,8 @@
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { HostInfo } from '@nest-streams/streams';
 import { HttpRequestForwarder } from './http-request.forwarder';
-import { OwnerUnreachableError } from '../owner-unreachable.error';
-import { StreamsModuleSettings } from '../../internals/streams-module.settings';
+import { OwnerUnreachableError } from '../../errors/owner-unreachable.error';
+import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 
 /**
  * An owner whose keep-alive connections die as they are reused: it answers the first request

@@ -9,13 +9,10 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { HostInfo } from '@nest-streams/streams';
-import {
-  FORWARDED_HEADER,
-  HOP_TOKEN_HEADER,
-  STANDBY_READ_HEADER,
-} from '../../internals/streams.constants';
-import { StreamsModuleSettings } from '../../internals/streams-module.settings';
-import { OwnerUnreachableError } from '../owner-unreachable.error';
+import { FORWARDED_HEADER, HOP_TOKEN_HEADER, STANDBY_READ_HEADER } from '../../streams.constants';
+import { instanceTlsOptions } from '../../settings/internals/security.settings';
+import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
+import { OwnerUnreachableError } from '../../errors/owner-unreachable.error';
 
 /** The request to forward, as the handler received it. */
 export interface ForwardableRequest {
@@ -76,8 +73,7 @@ export class HttpRequestForwarder implements OnApplicationShutdown {
     const pool = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16 };
     const tls = settings.security.tls;
     if (tls) {
-      const { cert, key, passphrase, ca } = tls;
-      const secure = { cert, key, passphrase, ca, minVersion: 'TLSv1.2' as const };
+      const secure = instanceTlsOptions(tls);
       this.tlsOptions = secure as RequestOptions;
       this.agent = new HttpsAgent({ ...pool, ...secure });
       this.send = httpsRequest as typeof httpRequest;

@@ -1,12 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import {
-  FORWARDED_HEADER,
-  HOP_TOKEN_HEADER,
-  STANDBY_READ_HEADER,
-} from '../../internals/streams.constants';
-import { StreamsModuleSettings } from '../../internals/streams-module.settings';
+import { FORWARDED_HEADER, HOP_TOKEN_HEADER, STANDBY_READ_HEADER } from '../../streams.constants';
+import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 
 /** A hop this instance can trust: the request was forwarded by an instance of the cluster. */
 export interface TrustedHop {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { KafkaStreams, StreamsNotStartedError } from '@nest-streams/streams';
-import type { StateStoreKind } from '../decorators/state-store.decorator';
-import type { StreamsDeclarations } from '../discovery/internals/streams.explorer';
+import type { StateStoreKind } from '../../decorators/state-store.decorator';
+import type { StreamsDeclarations } from '../../discovery/internals/streams.explorer';
 
 const NOT_CREATED =
   'KafkaStreams is created when the application initializes (StreamsModule builds the topology once every provider exists): use it from onModuleInit or later';

@@ -10,20 +10,21 @@ import {
 } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { KafkaStreams, KafkaStreamsState } from '@nest-streams/streams';
-import { storeInjections } from '../decorators/inject-store.decorator';
-import { checkStoreInjections } from '../discovery/internals/store-injection.check';
-import { StreamsExplorer } from '../discovery/internals/streams.explorer';
-import { StreamsTopologyFactory } from '../discovery/internals/streams-topology.factory';
-import { InvalidStreamsDeclarationError } from '../errors/invalid-streams-declaration.error';
-import { StreamsStateTracker } from '../health/internals/streams-state.tracker';
-import { KafkaStreamsHost } from './kafka-streams.host';
-import { StreamsMetricsService } from '../metrics/streams-metrics.service';
-import { InteractiveQueryServer } from '../queries/internals/interactive-query.server';
-import { InteractiveQueryClient } from '../queries/internals/interactive-query.client';
-import { applicationInjections } from '../queries/internals/store-facade.providers';
-import { KAFKA_STREAMS_FACTORY, type KafkaStreamsFactory } from '../kafka-streams.factory';
-import { nestStreamsLogger } from './nest-streams.logger';
-import { StreamsModuleSettings } from './streams-module.settings';
+import { storeInjections } from './decorators/inject-store.decorator';
+import { checkStoreInjections } from './discovery/internals/store-injection.check';
+import { StreamsExplorer } from './discovery/internals/streams.explorer';
+import { StreamsTopologyFactory } from './discovery/internals/streams-topology.factory';
+import { InvalidStreamsDeclarationError } from './errors/invalid-streams-declaration.error';
+import { StreamsStateTracker } from './health/internals/streams-state.tracker';
+import { KafkaStreamsHost } from './client/internals/kafka-streams.host';
+import { StreamsMetricsService } from './metrics/streams-metrics.service';
+import { InteractiveQueryServer } from './queries/internals/interactive-query.server';
+import { InteractiveQueryClient } from './queries/internals/interactive-query.client';
+import { applicationInjections } from './queries/internals/store-facade.providers';
+import type { KafkaStreamsFactory } from './client/kafka-streams.factory';
+import { KAFKA_STREAMS_FACTORY } from './streams.constants';
+import { nestStreamsLogger } from './client/internals/nest-streams.logger';
+import { StreamsModuleSettings } from './settings/internals/streams-module.settings';
 
 /**
  * Runs the application's `KafkaStreams` with the Nest lifecycle:

@@ -1,4 +1,4 @@
-import { securitySettings } from '../../internals/security.settings';
+import { securitySettings } from '../../settings/internals/security.settings';
 import { InstanceMessageAuthenticator, type SealedMessage } from './instance-message.authenticator';
 
 const PATTERN = 'nest-streams.query:10.0.0.2:18080';

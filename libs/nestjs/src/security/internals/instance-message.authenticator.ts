@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { SecuritySettings } from '../../internals/security.settings';
-import { NonceReplayGuard } from './nonce-replay.guard';
+import type { SecuritySettings } from '../../settings/internals/security.settings';
+import { NonceCache } from './nonce-cache';
 
 /**
  * A message between instances, sealed: the payload as JSON text (`body`), the pattern it is
@@ -79,14 +79,14 @@ const MAX_FIELD_LENGTH = 1024;
  * shape, the HMAC, the age, the target, the nonce; only then is the body parsed.
  */
 export class InstanceMessageAuthenticator {
-  private readonly replays: NonceReplayGuard;
+  private readonly nonces: NonceCache;
 
   constructor(
     private readonly security: SecuritySettings,
     private readonly self: string,
     private readonly clock: () => number = Date.now,
   ) {
-    this.replays = new NonceReplayGuard(security.replayWindowMs);
+    this.nonces = new NonceCache(security.replayWindowMs);
   }
 
   /** Seals `payload` for the instance answering `pattern`. */
@@ -131,7 +131,7 @@ export class InstanceMessageAuthenticator {
       return { ok: false, reason: 'expired', from: m.from };
     }
     if (m.pattern !== pattern) return { ok: false, reason: 'wrong_target', from: m.from };
-    const replay = this.replays.check(m.nonce, m.ts, now);
+    const replay = this.nonces.check(m.nonce, m.ts, now);
     if (replay !== 'accepted') {
       return { ok: false, reason: replay === 'full' ? 'overloaded' : 'replayed', from: m.from };
     }
@@ -177,7 +177,7 @@ export class InstanceMessageAuthenticator {
 
   /** Live nonces remembered (for tests and diagnostics). */
   get rememberedNonces(): number {
-    return this.replays.size;
+    return this.nonces.size;
   }
 
   private mac(kind: 'request' | 'answer', ...fields: string[]): string {

@@ -1,5 +1,5 @@
 import { resolveStreamsConfig, StreamsConfigError } from '@nest-streams/streams';
-import { StreamsModuleConfigError } from '../errors/streams-module-config.error';
+import { StreamsModuleConfigError } from '../../errors/streams-module-config.error';
 import type { StreamsModuleOptions } from '../streams-module-options.interface';
 import { StreamsModuleSettings } from './streams-module.settings';
 

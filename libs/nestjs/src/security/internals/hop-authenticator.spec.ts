@@ -1,5 +1,5 @@
 import { StreamsModuleConfigError } from '../../errors/streams-module-config.error';
-import { StreamsModuleSettings } from '../../internals/streams-module.settings';
+import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 import { HopAuthenticator } from './hop-authenticator';
 
 function authenticator(options: { applicationId?: string; clusterSecret?: string } = {}) {

@@ -1,6 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import { createSecureContext } from 'node:tls';
-import { StreamsModuleConfigError } from '../errors/streams-module-config.error';
+import { StreamsModuleConfigError } from '../../errors/streams-module-config.error';
 import type {
   StreamsSecurityOptions,
   StreamsTlsOptions,
@@ -12,6 +12,18 @@ export interface InstanceTlsSettings {
   readonly key: string | Buffer;
   readonly passphrase?: string;
   readonly ca: (string | Buffer)[];
+}
+
+/**
+ * The TLS options of a connection between two instances, at either end (the query server and
+ * its clients, the forwarder): this instance's certificate and key, the cluster's CA, TLS 1.2
+ * or later.
+ */
+export function instanceTlsOptions(tls: InstanceTlsSettings): InstanceTlsSettings & {
+  readonly minVersion: 'TLSv1.2';
+} {
+  const { cert, key, passphrase, ca } = tls;
+  return { cert, key, passphrase, ca, minVersion: 'TLSv1.2' };
 }
 
 /** The resolved `security` options. */

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type HostInfo, type KeyQueryMetadata, type Serde, Serdes } from '@nest-streams/streams';
-import { KafkaStreamsHost } from '../../internals/kafka-streams.host';
-import { StreamsModuleSettings } from '../../internals/streams-module.settings';
+import { KafkaStreamsHost } from '../../client/internals/kafka-streams.host';
+import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 
 /** Where a key lives, with what the routing decision needs. */
 export interface KeyLocation {

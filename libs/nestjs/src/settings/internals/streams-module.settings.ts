@@ -2,9 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { hostname } from 'node:os';
 import { HostInfo, resolveStreamsConfig, type ResolvedStreamsConfig } from '@nest-streams/streams';
 import type { Registry } from 'prom-client';
-import { StreamsModuleConfigError } from '../errors/streams-module-config.error';
+import { StreamsModuleConfigError } from '../../errors/streams-module-config.error';
 import { securitySettings, type SecuritySettings } from './security.settings';
-import { STREAMS_MODULE_OPTIONS } from './streams.constants';
+import { STREAMS_MODULE_OPTIONS } from '../../streams.constants';
 import type {
   RemoteQueryOptions,
   StreamsClientOptions,

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TestPki } from '../../../../tools/tls/test-pki';
-import { StreamsModuleConfigError } from '../errors/streams-module-config.error';
+import { TestPki } from '../../../../../tools/tls/test-pki';
+import { StreamsModuleConfigError } from '../../errors/streams-module-config.error';
 import type { StreamsModuleOptions } from '../streams-module-options.interface';
 import { StreamsModuleSettings } from './streams-module.settings';
 
