@@ -2,25 +2,15 @@ import type { StateStore } from '../../processor/state-store';
 import type { StateStoreContext } from '../../processor/state-store-context';
 import type { StoreBuilder } from '../../processor/store-builder';
 import type { Serde } from '../../serde/serde';
-import { CachingBytesStore } from './caching-bytes-store';
-import { ChangeLoggingBytesStore } from './change-logging-bytes-store';
-import { PrefetchingBytesStore } from './prefetching-bytes-store';
 import type { MeteredStoreOptions } from './metered-store';
 import type { StoreLayer } from './store-layer';
+import { layersOver, type StoreLayers } from './store-stack';
 
 /** What every store supplier says about its engine. */
 export interface StoreSupplier {
   readonly name: string;
   readonly metricsScope: string;
   readonly persistent: boolean;
-}
-
-/** The layers a builder was asked for. */
-interface Layers {
-  readonly caching: boolean;
-  readonly logging: boolean;
-  /** Extra configs of the changelog topic. */
-  readonly topicConfig: Readonly<Record<string, string>>;
 }
 
 /** What a builder builds its stores from. */
@@ -42,7 +32,8 @@ export interface StoreDefinition<K, V> {
 /**
  * The one builder of every store kind (Kafka Streams' `KeyValueStoreBuilder`,
  * `WindowStoreBuilder`, `SessionStoreBuilder`): the caching and logging switches with the
- * changelog's topic config, then `build()` makes the kind's metered store over a new stack.
+ * changelog's topic config, then `build()` makes the kind's metered store over a new stack, laid
+ * as `store-stack.ts` says (every layer, in the order it applies).
  * Logging is on by default, caching off (the DSL turns it on unless `Materialized` says
  * otherwise). Window and session builders say so (`changelogKind`) and give their retention,
  * which decide the changelog's cleanup policy and `retention.ms` (retention + 1 day).
@@ -58,7 +49,7 @@ export class StateStoreBuilder<T extends StateStore> implements StoreBuilder<T> 
     readonly changelogKind: 'key-value' | 'window' | 'session',
     /** The store's retention (window and session stores), for its changelog's `retention.ms`. */
     readonly retentionMs: number | undefined,
-    private readonly make: (layers: Layers) => T,
+    private readonly make: (layers: StoreLayers) => T,
   ) {}
 
   /** A builder of `definition`'s stores; `create` makes the kind's metered store (its facade). */
@@ -67,13 +58,13 @@ export class StateStoreBuilder<T extends StateStore> implements StoreBuilder<T> 
     create: (options: MeteredStoreOptions<K, V>) => T,
   ): StateStoreBuilder<T> {
     const { supplier, keySerde, valueSerde, timestampedValues, engineAt } = definition;
-    const make = ({ caching: asked, logging, topicConfig }: Layers): T => {
+    const make = ({ caching: asked, logging, topicConfig }: StoreLayers): T => {
       const caching = asked && definition.cacheable !== false;
       const layers = { caching, logging, topicConfig };
       return create({
         ...{ name: supplier.name, metricsScope: supplier.metricsScope, keySerde, valueSerde },
         ...{ timestampedValues, caching },
-        buildStack: (context) => stackOver(engineAt(context), layers, timestampedValues),
+        buildStack: (context) => layersOver(engineAt(context), layers, timestampedValues),
       });
     };
     return new StateStoreBuilder(supplier, definition.changelogKind, definition.retentionMs, make);
@@ -125,31 +116,4 @@ export class StateStoreBuilder<T extends StateStore> implements StoreBuilder<T> 
       topicConfig: this.topicConfig,
     });
   }
-}
-
-/**
- * The layers over an engine, outermost first:
- *
- * ```
- * caching (record cache)                 when caching is enabled
- *   or prefetching (batch read set)      when disabled and a key-value engine reads async only
- * -> change-logging (changelog records)  when logging is enabled
- * -> engine (RocksDB, in-memory, segmented)
- * ```
- *
- * Logging sits below caching, so with caching on only what the cache flushes reaches the
- * changelog.
- */
-export function stackOver(
-  engine: StoreLayer,
-  { caching, logging, topicConfig }: Layers,
-  timestampedValues: boolean,
-): StoreLayer {
-  let stack = engine;
-  if (logging) stack = new ChangeLoggingBytesStore(stack, { timestampedValues, topicConfig });
-  if (caching) stack = new CachingBytesStore(stack);
-  else if (!engine.capabilities.syncReads && engine.segments === undefined) {
-    stack = new PrefetchingBytesStore(stack);
-  }
-  return stack;
 }
