@@ -4,6 +4,7 @@ import type { StoreBuilder } from '../../processor/store-builder';
 import type { Serde } from '../../serde/serde';
 import type { MeteredStoreOptions } from './metered-store';
 import type { StoreLayer } from './store-layer';
+import { StoreLayerSwitches } from './store-layer-switches';
 import { layersOver, type StoreLayers } from './store-stack';
 
 /** What every store supplier says about its engine. */
@@ -38,11 +39,10 @@ export interface StoreDefinition<K, V> {
  * otherwise). Window and session builders say so (`changelogKind`) and give their retention,
  * which decide the changelog's cleanup policy and `retention.ms` (retention + 1 day).
  */
-export class StateStoreBuilder<T extends StateStore> implements StoreBuilder<T> {
-  private caching = false;
-  private logging = true;
-  private topicConfig: Readonly<Record<string, string>> = {};
-
+export class StateStoreBuilder<T extends StateStore>
+  extends StoreLayerSwitches
+  implements StoreBuilder<T>
+{
   private constructor(
     /** The engine's supplier (`Stores.persistentKeyValueStore(...)`, ...). */
     readonly supplier: StoreSupplier,
@@ -50,7 +50,9 @@ export class StateStoreBuilder<T extends StateStore> implements StoreBuilder<T> 
     /** The store's retention (window and session stores), for its changelog's `retention.ms`. */
     readonly retentionMs: number | undefined,
     private readonly make: (layers: StoreLayers) => T,
-  ) {}
+  ) {
+    super(false);
+  }
 
   /** A builder of `definition`'s stores; `create` makes the kind's metered store (its facade). */
   static of<T extends StateStore, K, V>(
@@ -74,46 +76,12 @@ export class StateStoreBuilder<T extends StateStore> implements StoreBuilder<T> 
     return this.supplier.name;
   }
 
-  get cachingEnabled(): boolean {
-    return this.caching;
-  }
-
-  get loggingEnabled(): boolean {
-    return this.logging;
-  }
-
+  /** Extra configs of the changelog topic (`StoreBuilder`'s name for `topicConfig`). */
   get logConfig(): Readonly<Record<string, string>> {
     return this.topicConfig;
   }
 
-  withCachingEnabled(): this {
-    this.caching = true;
-    return this;
-  }
-
-  withCachingDisabled(): this {
-    this.caching = false;
-    return this;
-  }
-
-  /** Logs to the changelog, created with `topicConfig` on top of the kind's defaults. */
-  withLoggingEnabled(topicConfig: Readonly<Record<string, string>> = {}): this {
-    this.logging = true;
-    this.topicConfig = { ...topicConfig };
-    return this;
-  }
-
-  withLoggingDisabled(): this {
-    this.logging = false;
-    this.topicConfig = {};
-    return this;
-  }
-
   build(): T {
-    return this.make({
-      caching: this.caching,
-      logging: this.logging,
-      topicConfig: this.topicConfig,
-    });
+    return this.make(this.layers());
   }
 }
