@@ -162,3 +162,24 @@ export async function asyncOnlyTimestampedStore<K, V>(
   await store.init(storeContext);
   return { store, engine: engine!, storeContext };
 }
+
+/**
+ * `serde`, counting its deserializations: what a record cache keeping the deserialized
+ * aggregates saves shows as fewer of them.
+ */
+export function countingDeserializations<T>(serde: Serde<T>): {
+  serde: Serde<T>;
+  counted: { deserializations: number };
+} {
+  const counted = { deserializations: 0 };
+  return {
+    serde: {
+      serialize: (value, topic) => serde.serialize(value, topic),
+      deserialize: (bytes, topic) => {
+        counted.deserializations++;
+        return serde.deserialize(bytes, topic);
+      },
+    },
+    counted,
+  };
+}
