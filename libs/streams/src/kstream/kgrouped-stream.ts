@@ -10,7 +10,7 @@ import {
   GroupedStreamAggregateBuilder,
   type AggregateKind,
 } from './internals/grouped-stream-aggregate-builder';
-import { KStreamAggregateSupplier } from './internals/kstream-aggregate.processor';
+import { aggregateSupplier } from './internals/kstream-aggregate.processor';
 import type { StreamNode } from './internals/stream-node';
 import { timestampedKeyValueStore } from './internals/store-materializer';
 
@@ -32,7 +32,7 @@ export class KGroupedStream<K, V> {
   private readonly kind: AggregateKind<K, V, K> = {
     tableKeySerde: (keySerde) => keySerde,
     store: timestampedKeyValueStore,
-    supplier: (storeName, aggregate) => new KStreamAggregateSupplier(storeName, aggregate),
+    supplier: (storeName, aggregate) => aggregateSupplier(storeName, aggregate),
   };
 
   /** @internal Made by `KStream.groupByKey` and `groupBy`. */

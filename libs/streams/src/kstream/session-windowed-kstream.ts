@@ -8,7 +8,7 @@ import type { SessionWindows } from './windows/session-windows';
 import type { Windowed } from '../windowing/windowed';
 import type { GroupedStreamAggregateBuilder } from './internals/grouped-stream-aggregate-builder';
 import {
-  KStreamSessionWindowAggregateSupplier,
+  sessionAggregateSupplier,
   type SessionAggregation,
 } from './internals/kstream-session-window-aggregate.processor';
 import { NAMES } from './internals/naming';
@@ -107,7 +107,7 @@ export class SessionWindowedKStream<K, V> {
       store: (storeName, keySerde, valueSerde) =>
         sessionStore(this.windows)(storeName, materialized, keySerde, valueSerde),
       supplier: (storeName) =>
-        new KStreamSessionWindowAggregateSupplier<K, V, VA>(storeName, this.windows, aggregation),
+        sessionAggregateSupplier<K, V, VA>(storeName, this.windows, aggregation),
     });
     return new KTable(table, this.streamOf);
   }

@@ -8,7 +8,7 @@ import type {
   AggregateKind,
   GroupedStreamAggregateBuilder,
 } from './internals/grouped-stream-aggregate-builder';
-import { KStreamWindowAggregateSupplier } from './internals/kstream-window-aggregate.processor';
+import { windowAggregateSupplier } from './internals/kstream-window-aggregate.processor';
 import { timestampedWindowStore } from './internals/window-store-materializer';
 
 /**
@@ -36,8 +36,7 @@ export class TimeWindowedKStream<K, V> {
     this.kind = {
       tableKeySerde: () => undefined,
       store: timestampedWindowStore(windows),
-      supplier: (storeName, aggregate) =>
-        new KStreamWindowAggregateSupplier(storeName, windows, aggregate),
+      supplier: (storeName, aggregate) => windowAggregateSupplier(storeName, windows, aggregate),
     };
   }
 

@@ -6,10 +6,9 @@ import { Serdes } from '../../serde/serdes';
 import type { Aggregator, Initializer, Reducer } from '../functions';
 import type { Materialized } from '../materialized';
 import type { Named } from '../named';
-import type { Change } from './change';
 import { bindingDefaultSerdes, type DefaultSerde } from './default-serde';
 import type { AggregateFunction } from './kstream-aggregate.processor';
-import type { KTableProcessorSupplier } from './ktable-value-getter';
+import type { AggregateSupplier } from './aggregate-supplier';
 import { NAMES } from './naming';
 import { storeNameFor, type MaterializedStore, type StoreMaterializer } from './store-materializer';
 import type { StreamNode } from './stream-node';
@@ -44,11 +43,6 @@ export interface AggregateTableSpec<K, V, KT, VA> {
   /** The aggregate processor over that store. */
   supplier(storeName: string): AggregateSupplier<K, V, KT, VA>;
 }
-
-/** An aggregate processor: a KTable's processor fed by the grouped stream's records. */
-export type AggregateSupplier<K, V, KT, VA> = KTableProcessorSupplier<KT, VA> & {
-  processorSupplier(): ProcessorSupplier<K, V, KT, Change<VA>>;
-};
 
 /**
  * How a grouping that folds one record at a time (by key, by time window) keeps its
