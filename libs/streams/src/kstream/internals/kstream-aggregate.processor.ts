@@ -49,14 +49,7 @@ export class KStreamAggregateProcessor<K, V, VA> implements Processor<K, V, K, C
 
   process(record: Record<K, V>): void {
     const { key, value } = record;
-    if (key === null || key === undefined) {
-      this.dropped.record('null-key');
-      return;
-    }
-    if (value === null || value === undefined) {
-      this.dropped.record('null-value');
-      return;
-    }
+    if (this.dropped.nullKey(key) || this.dropped.nullValue(value)) return;
     const store = this.store;
     const updatable = this.updatable;
     const old = updatable ? updatable.getForUpdate(key) : store.get(key);

@@ -66,10 +66,7 @@ export class KStreamSessionWindowAggregateProcessor<K, V, VA> implements Process
 
   process(record: Record<K, V>): void {
     const key = record.key;
-    if (key === null || key === undefined) {
-      this.dropped.record('null-key');
-      return;
-    }
+    if (this.dropped.nullKey(key)) return;
     const gap = this.windows.inactivityGap();
     const timestamp = record.timestamp;
     const streamTime = Math.max(this.context.currentStreamTimeMs(), timestamp);

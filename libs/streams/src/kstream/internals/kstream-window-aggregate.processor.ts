@@ -62,10 +62,7 @@ export class KStreamWindowAggregateProcessor<K, V, VA> implements Processor<
 
   process(record: Record<K, V>): void {
     const key = record.key;
-    if (key === null || key === undefined) {
-      this.dropped.record('null-key');
-      return;
-    }
+    if (this.dropped.nullKey(key)) return;
     const streamTime = Math.max(this.context.currentStreamTimeMs(), record.timestamp);
     const closeTime = streamTime - this.windows.gracePeriodMs();
     for (const [windowStart, window] of this.windows.windowsFor(record.timestamp)) {
