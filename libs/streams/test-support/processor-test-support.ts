@@ -4,7 +4,7 @@ import type { Record } from '../src/processor/record';
 import { TaskId } from '../src/processor/task-id';
 import type { Serde } from '../src/serde/serde';
 import { InMemoryBytesStore } from '../src/state/internals/in-memory-bytes.store';
-import type { MeteredKeyValueStore } from '../src/state/internals/metered-key-value-store';
+import type { MeteredKeyValueStore } from '../src/state/internals/metered/metered-key-value-store';
 import { AsyncOnlyBytesStore, testStoreContext, type TestStoreContext } from './store-test-support';
 import type { KeyValueBytesStoreSupplier } from '../src/state/key-value-bytes-store-supplier';
 import type { KeyValue } from '../src/state/key-value-store';

@@ -2,12 +2,12 @@ import { InvalidWindowError } from '../errors/invalid-window.error';
 import type { Serde } from '../serde/serde';
 import { requireDurationMs } from '../windowing/internals/window-time';
 import { InMemoryBytesStore } from './internals/in-memory-bytes.store';
-import { MeteredKeyValueStore } from './internals/metered-key-value-store';
-import { MeteredSessionStore } from './internals/metered-session-store';
-import { MeteredWindowStore } from './internals/metered-window-store';
-import { rocksDBEngines } from './internals/rocksdb-engine-factory';
-import type { SegmentedKeySchema } from './internals/segmented-bytes.store';
-import { SessionKeySchema } from './internals/session-key-schema';
+import { MeteredKeyValueStore } from './internals/metered/metered-key-value-store';
+import { MeteredSessionStore } from './internals/metered/metered-session-store';
+import { MeteredWindowStore } from './internals/metered/metered-window-store';
+import { rocksDBEngines } from './internals/rocksdb/rocksdb-engine-factory';
+import type { SegmentedKeySchema } from './internals/segments/segmented-bytes.store';
+import { SessionKeySchema } from './internals/segments/session-key-schema';
 import { StateStoreBuilder } from './internals/state-store-builder';
 import {
   keyValueEngineLayer,
@@ -17,7 +17,7 @@ import {
   type SegmentedEngineSpec,
 } from './internals/store-stack';
 import { ValueAndTimestampSerde } from './internals/value-and-timestamp-serde';
-import { WindowKeySchema } from './internals/window-key-schema';
+import { WindowKeySchema } from './internals/segments/window-key-schema';
 import type { KeyValueBytesStoreSupplier } from './key-value-bytes-store-supplier';
 import type { RocksDBConfigSetter } from './rocksdb-config-setter';
 import type { SessionBytesStoreSupplier } from './session-bytes-store-supplier';

@@ -2,8 +2,8 @@ import type { StateStore } from '../../processor/state-store';
 import type { StateStoreContext } from '../../processor/state-store-context';
 import type { StoreBuilder } from '../../processor/store-builder';
 import type { Serde } from '../../serde/serde';
-import type { MeteredStoreOptions } from './metered-store';
-import type { StoreLayer } from './store-layer';
+import type { MeteredStoreOptions } from './metered/metered-store';
+import type { StoreLayer } from './layers/store-layer';
 import { StoreLayerSwitches } from './store-layer-switches';
 import { layersOver, type StoreLayers } from './store-stack';
 

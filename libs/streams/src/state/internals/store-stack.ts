@@ -8,13 +8,13 @@ import type {
 } from '../key-value-bytes-store-supplier';
 import type { SessionBytesStoreSupplier } from '../session-bytes-store-supplier';
 import type { WindowBytesStoreSupplier } from '../window-bytes-store-supplier';
-import { CachingBytesStore } from './caching-bytes-store';
-import { ChangeLoggingBytesStore } from './change-logging-bytes-store';
+import { CachingBytesStore } from './layers/caching-bytes-store';
+import { ChangeLoggingBytesStore } from './layers/change-logging-bytes-store';
 import { InMemoryBytesStore } from './in-memory-bytes.store';
-import { KeyValueEngineLayer } from './key-value-engine-layer';
-import { PrefetchingBytesStore } from './prefetching-bytes-store';
-import { SegmentedBytesStore, type SegmentedKeySchema } from './segmented-bytes.store';
-import type { StoreLayer } from './store-layer';
+import { KeyValueEngineLayer } from './layers/key-value-engine-layer';
+import { PrefetchingBytesStore } from './layers/prefetching-bytes-store';
+import { SegmentedBytesStore, type SegmentedKeySchema } from './segments/segmented-bytes.store';
+import type { StoreLayer } from './layers/store-layer';
 import { TaskEngines } from './task-engines';
 import { TransactionalBytesStore } from './transactional-bytes-store';
 
