@@ -21,7 +21,10 @@ export interface StoreDefinition<K, V> {
   readonly valueSerde: Serde<V>;
   /** Values are `ValueAndTimestamp` bytes (set by the timestamped builders). */
   readonly timestampedValues: boolean;
-  /** The unopened engine of one task's store. */
+  /**
+   * The unopened engine layer of one task's store, with the engines below it (see
+   * `keyValueEngineLayer` and `segmentedEngineLayer` in `store-stack.ts`).
+   */
   readonly engineAt: (context: StateStoreContext) => StoreLayer;
   /** The changelog kind, and the retention of window and session stores. */
   readonly changelogKind: 'key-value' | 'window' | 'session';
@@ -34,8 +37,7 @@ export interface StoreDefinition<K, V> {
  * The one builder of every store kind (Kafka Streams' `KeyValueStoreBuilder`,
  * `WindowStoreBuilder`, `SessionStoreBuilder`): the caching and logging switches with the
  * changelog's topic config, then `build()` makes the kind's metered store over a new stack, laid
- * as `store-stack.ts` says (every layer, in the order it applies).
- * Logging is on by default, caching off (the DSL turns it on unless `Materialized` says
+ * as `store-stack.ts` says (every layer, in the order it applies). Logging is on by default, caching off (the DSL turns it on unless `Materialized` says
  * otherwise). Window and session builders say so (`changelogKind`) and give their retention,
  * which decide the changelog's cleanup policy and `retention.ms` (retention + 1 day).
  */
