@@ -82,11 +82,11 @@ const PHASES: readonly (readonly [string, (frame: string) => boolean])[] = [
   ],
   [
     'store get: cache lookup or read, value deserialize',
-    (f) => f.startsWith('get libs/streams/src/state/internals/metered-'),
+    (f) => f.startsWith('get libs/streams/src/state/internals/metered/metered-'),
   ],
   [
     'store put: value serialize, cache write',
-    (f) => f.startsWith('put libs/streams/src/state/internals/metered-'),
+    (f) => f.startsWith('put libs/streams/src/state/internals/metered/metered-'),
   ],
   ['processor code', (f) => f.startsWith('process libs/streams/src/kstream/')],
   [

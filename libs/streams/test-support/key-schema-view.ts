@@ -1,5 +1,5 @@
 import type { KeyValueBytes } from '../src/state/bytes-store';
-import type { StoreLayer, StoreRange } from '../src/state/internals/store-layer';
+import type { StoreLayer, StoreRange } from '../src/state/internals/layers/store-layer';
 
 /**
  * What the session and window views share: a write that reports the store key it applied, and

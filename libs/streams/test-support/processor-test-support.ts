@@ -4,7 +4,7 @@ import type { Record } from '../src/processor/record';
 import { TaskId } from '../src/processor/task-id';
 import type { Serde } from '../src/serde/serde';
 import { InMemoryBytesStore } from '../src/state/internals/in-memory-bytes.store';
-import type { MeteredKeyValueStore } from '../src/state/internals/metered-key-value-store';
+import type { MeteredKeyValueStore } from '../src/state/internals/metered/metered-key-value-store';
 import { AsyncOnlyBytesStore, testStoreContext, type TestStoreContext } from './store-test-support';
 import type { KeyValueBytesStoreSupplier } from '../src/state/key-value-bytes-store-supplier';
 import type { KeyValue } from '../src/state/key-value-store';
@@ -161,4 +161,25 @@ export async function asyncOnlyTimestampedStore<K, V>(
   const storeContext = testStoreContext();
   await store.init(storeContext);
   return { store, engine: engine!, storeContext };
+}
+
+/**
+ * `serde`, counting its deserializations: what a record cache keeping the deserialized
+ * aggregates saves shows as fewer of them.
+ */
+export function countingDeserializations<T>(serde: Serde<T>): {
+  serde: Serde<T>;
+  counted: { deserializations: number };
+} {
+  const counted = { deserializations: 0 };
+  return {
+    serde: {
+      serialize: (value, topic) => serde.serialize(value, topic),
+      deserialize: (bytes, topic) => {
+        counted.deserializations++;
+        return serde.deserialize(bytes, topic);
+      },
+    },
+    counted,
+  };
 }

@@ -4,9 +4,9 @@ import { useTempDirectory } from '../../rocksdb/test-support/temp-directory';
 import { RocksDBConfigError } from '../src/errors/rocksdb-config.error';
 import type { RocksDBConfigSetter } from '../src/state/rocksdb-config-setter';
 import type { RocksDBOptions, RocksDBOptionValues } from '../src/state/rocksdb-options';
-import type { RocksDBStoreParams } from '../src/state/internals/rocksdb-store-params';
+import type { RocksDBStoreParams } from '../src/state/internals/rocksdb/rocksdb-store-params';
 import type { RocksDBStoreMetrics } from '../src/state/rocksdb-store-metrics';
-import { writtenRocksDBOptions } from '../src/state/internals/rocksdb-options-file';
+import { writtenRocksDBOptions } from '../src/state/internals/rocksdb/rocksdb-options-file';
 import type { BytesStore } from '../src/state/bytes-store';
 
 /** A RocksDB engine's store, with what the contract reads beyond the bytes store. */

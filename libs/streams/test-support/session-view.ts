@@ -1,11 +1,11 @@
-import type { StoreLayer } from '../src/state/internals/store-layer';
+import type { StoreLayer } from '../src/state/internals/layers/store-layer';
 import {
   SessionKeySchema,
   sessionStoreRange,
   toSessionEntry,
   type SessionBytesEntry,
   type SessionQuery,
-} from '../src/state/internals/session-key-schema';
+} from '../src/state/internals/segments/session-key-schema';
 import { keySchemaView } from './key-schema-view';
 
 /** A session store's bytes, as its facade reads and writes them (for engine-level specs). */

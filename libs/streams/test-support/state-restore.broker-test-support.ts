@@ -9,7 +9,7 @@ import { TaskId } from '../src/processor/task-id';
 import type { TopicPartition } from '../src/processor/topic-partition';
 import { Serdes } from '../src/serde/serdes';
 import { changelogTopicName } from '../src/state/internals/changelog-topic-name';
-import type { MeteredKeyValueStore } from '../src/state/internals/metered-key-value-store';
+import type { MeteredKeyValueStore } from '../src/state/internals/metered/metered-key-value-store';
 import type { StateStoreContext, StoreRegistration } from '../src/processor/state-store-context';
 import { Stores } from '../src/state/stores';
 import type { StateRestoreListener } from '../src/runtime/state-restore-listener';

@@ -4,7 +4,7 @@ import { TaskId } from '../src/processor/task-id';
 import type { StateStoreContext, StoreRegistration } from '../src/processor/state-store-context';
 import type { BytesStore, BytesStoreCapabilities, KeyValueBytes } from '../src/state/bytes-store';
 import { RecordCache } from '../src/state/internals/record-cache';
-import { KeyValueEngineLayer } from '../src/state/internals/key-value-engine-layer';
+import { KeyValueEngineLayer } from '../src/state/internals/layers/key-value-engine-layer';
 
 /** A {@link StateStoreContext} for tests, with its collector, cache and registrations at hand. */
 export interface TestStoreContext extends StateStoreContext {

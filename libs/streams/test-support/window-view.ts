@@ -1,11 +1,11 @@
-import type { StoreLayer } from '../src/state/internals/store-layer';
+import type { StoreLayer } from '../src/state/internals/layers/store-layer';
 import {
   toWindowEntry,
   windowStoreRange,
   WindowKeySchema,
   type WindowBytesEntry,
   type WindowRangeQuery,
-} from '../src/state/internals/window-key-schema';
+} from '../src/state/internals/segments/window-key-schema';
 import { keySchemaView } from './key-schema-view';
 
 /** A window store's bytes, as its facade reads and writes them (for engine-level specs). */

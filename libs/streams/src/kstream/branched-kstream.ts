@@ -30,8 +30,9 @@ export class BranchedKStream<K, V> {
   /** @internal Made by `KStream.split`. */
   constructor(
     private readonly source: StreamNode<K, V>,
-    private readonly repartitionRequired: boolean,
     private readonly splitterName: string,
+    /** @internal Makes a branch's stream (needing a repartition when the split one did). */
+    private readonly branchOf: (node: StreamNode<K, V>) => KStream<K, V>,
   ) {
     const predicates = this.predicates;
     const childNames = this.childNames;
@@ -74,10 +75,7 @@ export class BranchedKStream<K, V> {
     builder.burnIndex();
     builder.topology.addProcessor(name, () => new PassThroughProcessor<K, V>(), this.splitterName);
     this.childNames.push(name);
-    const stream = new this.source.builder.dsl.KStream<K, V>(
-      { ...this.source, name },
-      this.repartitionRequired,
-    );
+    const stream = this.branchOf({ ...this.source, name });
     if (branched?.chainFunction !== undefined) {
       const result = branched.chainFunction(stream);
       if (result !== undefined) this.branches.set(name, result);

@@ -1,16 +1,16 @@
 import type { Aggregator, Initializer, Reducer } from './functions';
 import type { Materialized } from './materialized';
 import type { Named } from './named';
-import type { KTable } from './ktable';
-import type { SessionWindowedKStream } from './session-windowed-kstream';
-import type { TimeWindowedKStream } from './time-windowed-kstream';
+import { KTable, type StreamOfNode } from './ktable';
+import { SessionWindowedKStream } from './session-windowed-kstream';
+import { TimeWindowedKStream } from './time-windowed-kstream';
 import { SessionWindows } from './windows/session-windows';
 import type { TimeWindows } from './windows/time-windows';
 import {
   GroupedStreamAggregateBuilder,
   type AggregateKind,
 } from './internals/grouped-stream-aggregate-builder';
-import { KStreamAggregateSupplier } from './internals/kstream-aggregate.processor';
+import { aggregateSupplier } from './internals/kstream-aggregate.processor';
 import type { StreamNode } from './internals/stream-node';
 import { timestampedKeyValueStore } from './internals/store-materializer';
 
@@ -32,7 +32,7 @@ export class KGroupedStream<K, V> {
   private readonly kind: AggregateKind<K, V, K> = {
     tableKeySerde: (keySerde) => keySerde,
     store: timestampedKeyValueStore,
-    supplier: (storeName, aggregate) => new KStreamAggregateSupplier(storeName, aggregate),
+    supplier: (storeName, aggregate) => aggregateSupplier(storeName, aggregate),
   };
 
   /** @internal Made by `KStream.groupByKey` and `groupBy`. */
@@ -41,13 +41,15 @@ export class KGroupedStream<K, V> {
     /** @internal */ readonly repartitionRequired: boolean,
     /** @internal The `Grouped` name, which names the repartition topic. */
     readonly repartitionName: string | undefined,
+    /** @internal Makes the streams of the tables it makes. */
+    private readonly streamOf: StreamOfNode,
   ) {
     this.aggregates = new GroupedStreamAggregateBuilder(node, repartitionRequired, repartitionName);
   }
 
   /** Counts the records per key (values in the store: `Serdes.Long()` unless given). */
   count(materialized?: Materialized<K, number>, named?: Named): KTable<K, number> {
-    return this.aggregates.count(this.kind, materialized, named);
+    return new KTable(this.aggregates.count(this.kind, materialized, named), this.streamOf);
   }
 
   /**
@@ -55,7 +57,10 @@ export class KGroupedStream<K, V> {
    * its first aggregate.
    */
   reduce(reducer: Reducer<V>, materialized?: Materialized<K, V>, named?: Named): KTable<K, V> {
-    return this.aggregates.reduce(this.kind, reducer, materialized, named);
+    return new KTable(
+      this.aggregates.reduce(this.kind, reducer, materialized, named),
+      this.streamOf,
+    );
   }
 
   /**
@@ -69,7 +74,14 @@ export class KGroupedStream<K, V> {
     materialized?: Materialized<K, VA>,
     named?: Named,
   ): KTable<K, VA> {
-    return this.aggregates.aggregate(this.kind, initializer, aggregator, materialized, named);
+    const table = this.aggregates.aggregate(
+      this.kind,
+      initializer,
+      aggregator,
+      materialized,
+      named,
+    );
+    return new KTable(table, this.streamOf);
   }
 
   /** Aggregates per key and time window (tumbling or hopping); see {@link TimeWindowedKStream}. */
@@ -80,8 +92,8 @@ export class KGroupedStream<K, V> {
     windows: TimeWindows | SessionWindows,
   ): TimeWindowedKStream<K, V> | SessionWindowedKStream<K, V> {
     if (windows instanceof SessionWindows) {
-      return new this.node.builder.dsl.SessionWindowedKStream(this.node, windows, this.aggregates);
+      return new SessionWindowedKStream(this.node, windows, this.aggregates, this.streamOf);
     }
-    return new this.node.builder.dsl.TimeWindowedKStream(windows, this.aggregates);
+    return new TimeWindowedKStream(windows, this.aggregates, this.streamOf);
   }
 }

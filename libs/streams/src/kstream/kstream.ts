@@ -1,4 +1,4 @@
-import type { BranchedKStream } from './branched-kstream';
+import { BranchedKStream } from './branched-kstream';
 import type {
   ForeachAction,
   KeyValue,
@@ -8,7 +8,7 @@ import type {
   ValueMapper,
 } from './functions';
 import type { Grouped } from './grouped';
-import type { KGroupedStream } from './kgrouped-stream';
+import { KGroupedStream } from './kgrouped-stream';
 import type { KTable } from './ktable';
 import type { Joined } from './joined';
 import type { Named } from './named';
@@ -116,10 +116,11 @@ export class KStream<K, V> {
    * `named` prefixes the branch names and names the splitting processor.
    */
   split(named?: Named): BranchedKStream<K, V> {
-    return new this.node.builder.dsl.BranchedKStream(
+    const { repartitionRequired } = this;
+    return new BranchedKStream<K, V>(
       this.node,
-      this.repartitionRequired,
       this.nameFor(named, NAMES.BRANCH),
+      (branch) => new KStream<K, V>(branch, repartitionRequired),
     );
   }
 
@@ -193,7 +194,7 @@ export class KStream<K, V> {
    * repartitions (topic named after `grouped`'s name, else after the aggregation's store).
    */
   groupByKey(grouped?: Grouped<K, V>): KGroupedStream<K, V> {
-    return new this.node.builder.dsl.KGroupedStream<K, V>(
+    return new KGroupedStream<K, V>(
       {
         ...this.node,
         keySerde: grouped?.keySerde ?? this.node.keySerde,
@@ -201,6 +202,7 @@ export class KStream<K, V> {
       },
       this.repartitionRequired,
       grouped?.name,
+      streamOf,
     );
   }
 
@@ -211,7 +213,7 @@ export class KStream<K, V> {
   groupBy<KR>(selector: KeyValueMapper<K, V, KR>, grouped?: Grouped<KR, V>): KGroupedStream<KR, V> {
     const name = grouped?.name ?? this.node.builder.newProcessorName(NAMES.KEY_SELECT);
     this.addProcessor(name, () => selectKeyProcessor(selector));
-    return new this.node.builder.dsl.KGroupedStream<KR, V>(
+    return new KGroupedStream<KR, V>(
       {
         ...this.node,
         name,
@@ -220,6 +222,7 @@ export class KStream<K, V> {
       },
       true,
       grouped?.name,
+      streamOf,
     );
   }
 
@@ -237,7 +240,7 @@ export class KStream<K, V> {
     joiner: ValueJoiner<V, VT, VR>,
     joined?: Joined<K, V, VT>,
   ): KStream<K, VR> {
-    return streamTableJoin(this, table, (v, t) => joiner(v, t as VT), false, joined);
+    return streamOf(streamTableJoin(this, table, (v, t) => joiner(v, t as VT), false, joined));
   }
 
   /**
@@ -251,7 +254,7 @@ export class KStream<K, V> {
     joiner: ValueJoiner<V, VT | null, VR>,
     joined?: Joined<K, V, VT>,
   ): KStream<K, VR> {
-    return streamTableJoin(this, table, joiner, true, joined);
+    return streamOf(streamTableJoin(this, table, joiner, true, joined));
   }
 
   /**
@@ -307,4 +310,12 @@ export class KStream<K, V> {
       repartitionRequired,
     );
   }
+}
+
+/**
+ * Wraps a node as a stream that needs no repartition: how tables (`KTable.toStream`) and
+ * joins make streams (see `StreamOfNode`).
+ */
+export function streamOf<K, V>(node: StreamNode<K, V>): KStream<K, V> {
+  return new KStream<K, V>(node, false);
 }

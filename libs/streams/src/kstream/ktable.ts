@@ -13,6 +13,14 @@ import type { KTableProcessorSupplier } from './internals/ktable-value-getter';
 import { NAMES } from './internals/naming';
 import { requireSameBuilder, unionTopics, type StreamNode } from './internals/stream-node';
 import { storeNameFor, timestampedKeyValueStore } from './internals/store-materializer';
+import type { TableNode } from './internals/table-node';
+
+/**
+ * Wraps a node as a stream that needs no repartition: the `KStream` class, handed to each table
+ * by the builder or the stream that made it (a table sits below the streams whose aggregations
+ * make it, so it does not import their class). Internal.
+ */
+export type StreamOfNode = <K, V>(node: StreamNode<K, V>) => KStream<K, V>;
 
 /**
  * A changelog stream read as a table (Kafka Streams' `KTable`): one current value per key,
@@ -29,16 +37,25 @@ import { storeNameFor, timestampedKeyValueStore } from './internals/store-materi
  */
 export class KTable<K, V> {
   /** @internal */
+  readonly node: StreamNode<K, V>;
+  /** @internal How the table's rows are read and its updates made. */
+  readonly supplier: KTableProcessorSupplier<K, V>;
+  /**
+   * The name of the store holding this table, when it was materialized under a name you
+   * gave (`Materialized.as`): query it through `KafkaStreams.store`. Otherwise undefined.
+   */
+  readonly queryableStoreName: string | undefined;
+
+  /** @internal */
   constructor(
-    /** @internal */ readonly node: StreamNode<K, V>,
-    /** @internal How the table's rows are read and its updates made. */
-    readonly supplier: KTableProcessorSupplier<K, V>,
-    /**
-     * The name of the store holding this table, when it was materialized under a name you
-     * gave (`Materialized.as`): query it through `KafkaStreams.store`. Otherwise undefined.
-     */
-    readonly queryableStoreName: string | undefined,
-  ) {}
+    table: TableNode<K, V>,
+    /** @internal Makes the stream of {@link KTable.toStream}. */
+    private readonly streamOf: StreamOfNode,
+  ) {
+    this.node = table.node;
+    this.supplier = table.supplier;
+    this.queryableStoreName = table.queryableStoreName;
+  }
 
   /**
    * Keeps the rows `predicate` accepts; a row that stops passing is deleted (downstream sees
@@ -92,7 +109,7 @@ export class KTable<K, V> {
     const { builder } = this.node;
     const name = named?.name ?? builder.newProcessorName(NAMES.KTABLE_TOSTREAM);
     builder.topology.addProcessor(name, () => new KTableToStreamProcessor<K, V>(), this.node.name);
-    return new this.node.builder.dsl.KStream<K, V>({ ...this.node, name }, false);
+    return this.streamOf({ ...this.node, name });
   }
 
   /**
@@ -197,9 +214,12 @@ export class KTable<K, V> {
       topology.addProcessor(mergeName, mergerSupplier, thisName, otherName);
     }
     return new KTable<K, VR>(
-      { builder, name: mergeName, keySerde, valueSerde, sourceTopics },
-      join,
-      queryable,
+      {
+        node: { builder, name: mergeName, keySerde, valueSerde, sourceTopics },
+        supplier: join,
+        queryableStoreName: queryable,
+      },
+      this.streamOf,
     );
   }
 
@@ -234,9 +254,12 @@ export class KTable<K, V> {
       builder.topology.addProcessor(name, processorSupplier, this.node.name);
     }
     return new KTable<K, VR>(
-      { ...this.node, name, keySerde, valueSerde: options.valueSerde },
-      supplier,
-      queryable,
+      {
+        node: { ...this.node, name, keySerde, valueSerde: options.valueSerde },
+        supplier,
+        queryableStoreName: queryable,
+      },
+      this.streamOf,
     );
   }
 }

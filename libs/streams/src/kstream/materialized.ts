@@ -1,5 +1,6 @@
 import type { Serde } from '../serde/serde';
 import type { KeyValueBytesStoreSupplier } from '../state/key-value-bytes-store-supplier';
+import { StoreLayerSwitches } from '../state/internals/store-layer-switches';
 import { requireStoreName } from '../state/stores';
 
 /** Where a materialized store keeps its data. */
@@ -20,13 +21,10 @@ export type StoreType = 'ROCKS_DB' | 'IN_MEMORY';
  * Errors: `as` throws `RangeError` for an invalid store name, `withRetention` for a negative
  * or non-integer duration: fix the argument.
  */
-export class Materialized<K, V> {
+export class Materialized<K, V> extends StoreLayerSwitches {
   private keySerdeValue: Serde<K> | undefined;
   private valueSerdeValue: Serde<V> | undefined;
   private retention: number | undefined;
-  private caching = true;
-  private logging = true;
-  private topicConfigValue: Readonly<Record<string, string>> = {};
   private type: StoreType = 'ROCKS_DB';
 
   private constructor(
@@ -34,7 +32,9 @@ export class Materialized<K, V> {
     readonly storeName: string | undefined,
     /** A store supplier given instead of a name (it decides the engine). */
     readonly storeSupplier: KeyValueBytesStoreSupplier | undefined,
-  ) {}
+  ) {
+    super(true);
+  }
 
   /** Materializes under `name` (queryable), or with the engine `supplier` makes. */
   static as<K, V>(nameOrSupplier: string | KeyValueBytesStoreSupplier): Materialized<K, V> {
@@ -75,32 +75,6 @@ export class Materialized<K, V> {
     return this;
   }
 
-  /** Batches updates in the record cache (fewer changelog records and downstream updates). */
-  withCachingEnabled(): this {
-    this.caching = true;
-    return this;
-  }
-
-  /** Every update goes to the store, the changelog and downstream at once. */
-  withCachingDisabled(): this {
-    this.caching = false;
-    return this;
-  }
-
-  /** Mirrors the store to its changelog topic, with extra topic configs. */
-  withLoggingEnabled(topicConfig: Readonly<Record<string, string>> = {}): this {
-    this.logging = true;
-    this.topicConfigValue = { ...topicConfig };
-    return this;
-  }
-
-  /** No changelog: the store starts empty after a restart or a move. */
-  withLoggingDisabled(): this {
-    this.logging = false;
-    this.topicConfigValue = {};
-    return this;
-  }
-
   /** RocksDB (default) or in-memory. Ignored when a store supplier was given. */
   withStoreType(type: StoreType): this {
     this.type = type;
@@ -117,18 +91,6 @@ export class Materialized<K, V> {
 
   get retentionMs(): number | undefined {
     return this.retention;
-  }
-
-  get cachingEnabled(): boolean {
-    return this.caching;
-  }
-
-  get loggingEnabled(): boolean {
-    return this.logging;
-  }
-
-  get topicConfig(): Readonly<Record<string, string>> {
-    return this.topicConfigValue;
   }
 
   get storeType(): StoreType {

@@ -1,14 +1,14 @@
 import { Serdes } from '../serde/serdes';
 import type { Serde } from '../serde/serde';
 import type { Aggregator, Initializer, Merger, Reducer } from './functions';
-import type { KTable } from './ktable';
+import { KTable, type StreamOfNode } from './ktable';
 import type { Materialized } from './materialized';
 import type { Named } from './named';
 import type { SessionWindows } from './windows/session-windows';
 import type { Windowed } from '../windowing/windowed';
 import type { GroupedStreamAggregateBuilder } from './internals/grouped-stream-aggregate-builder';
 import {
-  KStreamSessionWindowAggregateSupplier,
+  sessionAggregateSupplier,
   type SessionAggregation,
 } from './internals/kstream-session-window-aggregate.processor';
 import { NAMES } from './internals/naming';
@@ -31,6 +31,8 @@ export class SessionWindowedKStream<K, V> {
     private readonly node: StreamNode<K, V>,
     private readonly windows: SessionWindows,
     private readonly aggregates: GroupedStreamAggregateBuilder<K, V>,
+    /** @internal Makes the streams of the tables it makes. */
+    private readonly streamOf: StreamOfNode,
   ) {}
 
   /** Counts the records per key and session. */
@@ -96,7 +98,7 @@ export class SessionWindowedKStream<K, V> {
     named: Named | undefined,
     defaultValueSerde: Serde<VA> | undefined,
   ): KTable<Windowed<K>, VA> {
-    return this.aggregates.table<Windowed<K>, VA>({
+    const table = this.aggregates.table<Windowed<K>, VA>({
       prefix,
       materialized,
       named,
@@ -105,7 +107,8 @@ export class SessionWindowedKStream<K, V> {
       store: (storeName, keySerde, valueSerde) =>
         sessionStore(this.windows)(storeName, materialized, keySerde, valueSerde),
       supplier: (storeName) =>
-        new KStreamSessionWindowAggregateSupplier<K, V, VA>(storeName, this.windows, aggregation),
+        sessionAggregateSupplier<K, V, VA>(storeName, this.windows, aggregation),
     });
+    return new KTable(table, this.streamOf);
   }
 }

@@ -2,12 +2,8 @@ import type { Topology } from '../processor/topology';
 import type { StateStore } from '../processor/state-store';
 import type { StoreBuilder } from '../processor/store-builder';
 import type { Consumed } from './consumed';
-import { BranchedKStream } from './branched-kstream';
-import { KGroupedStream } from './kgrouped-stream';
-import { KStream } from './kstream';
+import { KStream, streamOf } from './kstream';
 import { KTable } from './ktable';
-import { SessionWindowedKStream } from './session-windowed-kstream';
-import { TimeWindowedKStream } from './time-windowed-kstream';
 import type { Materialized } from './materialized';
 import { bindingDefaultSerdes } from './internals/default-serde';
 import { InternalStreamsBuilder } from './internals/internal-streams-builder';
@@ -38,14 +34,7 @@ import { storeNameFor, timestampedKeyValueStore } from './internals/store-materi
  * named in the message.
  */
 export class StreamsBuilder {
-  private readonly internal = new InternalStreamsBuilder({
-    KStream,
-    KTable,
-    KGroupedStream,
-    BranchedKStream,
-    TimeWindowedKStream,
-    SessionWindowedKStream,
-  });
+  private readonly internal = new InternalStreamsBuilder();
 
   /** A stream of the records of `topics` (one or more topics, read by one source node). */
   stream<K, V>(topics: string | readonly string[], consumed?: Consumed<K, V>): KStream<K, V> {
@@ -101,16 +90,16 @@ export class StreamsBuilder {
       sourceName,
     );
     topology.addStateStore(store.builder, tableSourceName);
+    const node = {
+      builder: this.internal,
+      name: tableSourceName,
+      keySerde,
+      valueSerde,
+      sourceTopics: new Set([topic]),
+    };
     return new KTable<K, V>(
-      {
-        builder: this.internal,
-        name: tableSourceName,
-        keySerde,
-        valueSerde,
-        sourceTopics: new Set([topic]),
-      },
-      supplier,
-      store.queryableStoreName,
+      { node, supplier, queryableStoreName: store.queryableStoreName },
+      streamOf,
     );
   }
 

@@ -1,5 +1,5 @@
 import type { Aggregator, Initializer, Reducer } from './functions';
-import type { KTable } from './ktable';
+import { KTable, type StreamOfNode } from './ktable';
 import type { Materialized } from './materialized';
 import type { Named } from './named';
 import type { TimeWindows } from './windows/time-windows';
@@ -8,7 +8,7 @@ import type {
   AggregateKind,
   GroupedStreamAggregateBuilder,
 } from './internals/grouped-stream-aggregate-builder';
-import { KStreamWindowAggregateSupplier } from './internals/kstream-window-aggregate.processor';
+import { windowAggregateSupplier } from './internals/kstream-window-aggregate.processor';
 import { timestampedWindowStore } from './internals/window-store-materializer';
 
 /**
@@ -30,18 +30,19 @@ export class TimeWindowedKStream<K, V> {
   constructor(
     windows: TimeWindows,
     private readonly aggregates: GroupedStreamAggregateBuilder<K, V>,
+    /** @internal Makes the streams of the tables it makes. */
+    private readonly streamOf: StreamOfNode,
   ) {
     this.kind = {
       tableKeySerde: () => undefined,
       store: timestampedWindowStore(windows),
-      supplier: (storeName, aggregate) =>
-        new KStreamWindowAggregateSupplier(storeName, windows, aggregate),
+      supplier: (storeName, aggregate) => windowAggregateSupplier(storeName, windows, aggregate),
     };
   }
 
   /** Counts the records per key and window. */
   count(materialized?: Materialized<K, number>, named?: Named): KTable<Windowed<K>, number> {
-    return this.aggregates.count(this.kind, materialized, named);
+    return new KTable(this.aggregates.count(this.kind, materialized, named), this.streamOf);
   }
 
   /** Combines the values per key and window with `reducer(aggregate, value)`. */
@@ -50,7 +51,10 @@ export class TimeWindowedKStream<K, V> {
     materialized?: Materialized<K, V>,
     named?: Named,
   ): KTable<Windowed<K>, V> {
-    return this.aggregates.reduce(this.kind, reducer, materialized, named);
+    return new KTable(
+      this.aggregates.reduce(this.kind, reducer, materialized, named),
+      this.streamOf,
+    );
   }
 
   /** Folds the values per key and window, each window starting from `initializer()`. */
@@ -60,6 +64,13 @@ export class TimeWindowedKStream<K, V> {
     materialized?: Materialized<K, VA>,
     named?: Named,
   ): KTable<Windowed<K>, VA> {
-    return this.aggregates.aggregate(this.kind, initializer, aggregator, materialized, named);
+    const table = this.aggregates.aggregate(
+      this.kind,
+      initializer,
+      aggregator,
+      materialized,
+      named,
+    );
+    return new KTable(table, this.streamOf);
   }
 }

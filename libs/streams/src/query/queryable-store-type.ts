@@ -50,6 +50,19 @@ function plainValues<U, S, T>(
   };
 }
 
+/** A store kind whose view reads the copies as they are; `View` combines them. */
+function asStored<S, T>(
+  kind: QueryableStoreType<T>['kind'],
+  accepts: (store: unknown) => boolean,
+  View: new (name: string, stores: () => PartitionedStores<S>) => T,
+): QueryableStoreType<T> {
+  return {
+    kind,
+    accepts,
+    create: (name, stores) => new View(name, () => stores() as PartitionedStores<S>),
+  };
+}
+
 /** The store kinds of interactive queries, as Kafka Streams' `QueryableStoreTypes`. */
 export const QueryableStoreTypes = {
   /** Plain values (a timestamped store's values are unwrapped, as in Kafka Streams). */
@@ -65,15 +78,11 @@ export const QueryableStoreTypes = {
   timestampedKeyValueStore<K, V>(): QueryableStoreType<
     ReadOnlyKeyValueStore<K, ValueAndTimestamp<V>>
   > {
-    return {
-      kind: 'key-value',
-      accepts: (s) => isKeyValue(s) && isTimestamped(s),
-      create: (name, stores) =>
-        new CompositeReadOnlyKeyValueStore<K, ValueAndTimestamp<V>>(
-          name,
-          () => stores() as PartitionedStores<ReadOnlyKeyValueStore<K, ValueAndTimestamp<V>>>,
-        ),
-    };
+    return asStored(
+      'key-value',
+      (s) => isKeyValue(s) && isTimestamped(s),
+      CompositeReadOnlyKeyValueStore<K, ValueAndTimestamp<V>>,
+    );
   },
   windowStore<K, V>(): QueryableStoreType<ReadOnlyWindowStore<K, V>> {
     return plainValues(
@@ -88,14 +97,6 @@ export const QueryableStoreTypes = {
    * the local stores; single-key reads answer from the store holding the key.
    */
   sessionStore<K, AGG>(): QueryableStoreType<ReadOnlySessionStore<K, AGG>> {
-    return {
-      kind: 'session',
-      accepts: isSession,
-      create: (name, stores) =>
-        new CompositeReadOnlySessionStore<K, AGG>(
-          name,
-          () => stores() as PartitionedStores<ReadOnlySessionStore<K, AGG>>,
-        ),
-    };
+    return asStored('session', isSession, CompositeReadOnlySessionStore<K, AGG>);
   },
 } as const;

@@ -1,6 +1,6 @@
 import { Cache, WriteBufferManager } from '@nest-streams/rocksdb';
 import { StreamsConfigError } from '../errors/streams-config.error';
-import { chooseRocksDBEngine } from './internals/rocksdb-engine-choice';
+import { chooseRocksDBEngine } from './internals/rocksdb/rocksdb-engine-choice';
 import type { RocksDBConfigSetter } from './rocksdb-config-setter';
 import type { RocksDBCompactionStyle, RocksDBCompression, RocksDBOptions } from './rocksdb-options';
 

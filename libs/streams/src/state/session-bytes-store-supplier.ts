@@ -1,4 +1,4 @@
-import type { SegmentedBytesStore } from './internals/segmented-bytes.store';
+import type { SegmentedBytesStore } from './internals/segments/segmented-bytes.store';
 import type { BytesStoreLocation } from './key-value-bytes-store-supplier';
 
 /**

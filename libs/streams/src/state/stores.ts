@@ -1,26 +1,24 @@
-import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
 import { InvalidWindowError } from '../errors/invalid-window.error';
-import type { StateStoreContext } from '../processor/state-store-context';
 import type { Serde } from '../serde/serde';
 import { requireDurationMs } from '../windowing/internals/window-time';
-import type { BytesStore, BytesStoreCapabilities } from './bytes-store';
 import { InMemoryBytesStore } from './internals/in-memory-bytes.store';
-import { KeyValueEngineLayer } from './internals/key-value-engine-layer';
-import { MeteredKeyValueStore } from './internals/metered-key-value-store';
-import { MeteredSessionStore } from './internals/metered-session-store';
-import { MeteredWindowStore } from './internals/metered-window-store';
-import { createRocksDBEngine, rocksDBSegmentFactory } from './internals/rocksdb-engine-factory';
-import { SegmentedBytesStore, type SegmentedKeySchema } from './internals/segmented-bytes.store';
-import { SessionKeySchema } from './internals/session-key-schema';
+import { MeteredKeyValueStore } from './internals/metered/metered-key-value-store';
+import { MeteredSessionStore } from './internals/metered/metered-session-store';
+import { MeteredWindowStore } from './internals/metered/metered-window-store';
+import { rocksDBEngines } from './internals/rocksdb/rocksdb-engine-factory';
+import type { SegmentedKeySchema } from './internals/segments/segmented-bytes.store';
+import { SessionKeySchema } from './internals/segments/session-key-schema';
 import { StateStoreBuilder } from './internals/state-store-builder';
-import { TaskEngines } from './internals/task-engines';
+import {
+  keyValueEngineLayer,
+  persistentEngine,
+  segmentedEngine,
+  segmentedEngineLayer,
+  type SegmentedEngineSpec,
+} from './internals/store-stack';
 import { ValueAndTimestampSerde } from './internals/value-and-timestamp-serde';
-import { WindowKeySchema } from './internals/window-key-schema';
-import type {
-  BytesStoreLocation,
-  KeyValueBytesStoreSupplier,
-} from './key-value-bytes-store-supplier';
+import { WindowKeySchema } from './internals/segments/window-key-schema';
+import type { KeyValueBytesStoreSupplier } from './key-value-bytes-store-supplier';
 import type { RocksDBConfigSetter } from './rocksdb-config-setter';
 import type { SessionBytesStoreSupplier } from './session-bytes-store-supplier';
 import type { ValueAndTimestamp } from './value-and-timestamp';
@@ -31,9 +29,6 @@ export interface PersistentStoreOptions {
   /** Tunes this store's RocksDB options before it opens. */
   readonly configSetter?: RocksDBConfigSetter;
 }
-
-/** The sub-directory of a task directory holding key-value engines (Kafka Streams' layout). */
-const KEY_VALUE_DIR = 'rocksdb';
 
 const WINDOW_SCHEMA: SegmentedKeySchema = {
   segmentTimestamp: (storeKey) => WindowKeySchema.extractStoreTimestamp(storeKey),
@@ -70,7 +65,7 @@ export const Stores = {
       name,
       metricsScope: 'rocksdb',
       persistent: true,
-      get: (location) => createRocksDBEngine(name, location, options.configSetter),
+      get: (location) => persistentEngine(name, location, rocksDBEngines(options.configSetter)),
     };
   },
 
@@ -191,8 +186,8 @@ export const Stores = {
     keySerde: Serde<K>,
     aggSerde: Serde<AGG>,
   ): StateStoreBuilder<MeteredSessionStore<K, AGG>> {
-    const { name, retentionPeriodMs: retentionMs } = supplier;
-    const engineAt = (context: StateStoreContext) => supplier.get(location(context, name));
+    const { retentionPeriodMs: retentionMs } = supplier;
+    const engineAt = segmentedEngineLayer(supplier);
     return StateStoreBuilder.of(
       {
         ...{ supplier, keySerde, valueSerde: aggSerde, timestampedValues: false, engineAt },
@@ -210,9 +205,7 @@ function keyValueBuilder<K, V>(
   valueSerde: Serde<V>,
   timestampedValues: boolean,
 ): StateStoreBuilder<MeteredKeyValueStore<K, V>> {
-  const directory = path.join(KEY_VALUE_DIR, supplier.name);
-  const engineAt = (context: StateStoreContext) =>
-    new KeyValueEngineLayer(supplier.get(location(context, directory)));
+  const engineAt = keyValueEngineLayer(supplier);
   return StateStoreBuilder.of(
     { supplier, keySerde, valueSerde, timestampedValues, engineAt, changelogKind: 'key-value' },
     (options) => new MeteredKeyValueStore(options, supplier.persistent),
@@ -226,8 +219,8 @@ function windowBuilder<K, V>(
   valueSerde: Serde<V>,
   timestampedValues: boolean,
 ): StateStoreBuilder<MeteredWindowStore<K, V>> {
-  const { name, windowSizeMs, retainDuplicates, retentionPeriodMs: retentionMs } = supplier;
-  const engineAt = (context: StateStoreContext) => supplier.get(location(context, name));
+  const { windowSizeMs, retainDuplicates, retentionPeriodMs: retentionMs } = supplier;
+  const engineAt = segmentedEngineLayer(supplier);
   return StateStoreBuilder.of(
     {
       ...{ supplier, keySerde, valueSerde, timestampedValues, engineAt, retentionMs },
@@ -265,7 +258,10 @@ function windowSupplier(
           `the retention period of window store ${name} (${retentionPeriodMs} ms) must be no smaller than its window size (${windowSizeMs} ms)`,
         );
       }
-      return segmentedEngine(name, retentionPeriodMs, WINDOW_SCHEMA, at, configSetter);
+      return segmentedEngine(
+        segmentedSpec(name, retentionPeriodMs, WINDOW_SCHEMA, configSetter),
+        at,
+      );
     },
   };
 }
@@ -283,51 +279,20 @@ function sessionSupplier(
     metricsScope: persistent ? 'rocksdb-session' : 'in-memory-session',
     persistent,
     retentionPeriodMs,
-    get: (at) => segmentedEngine(name, retentionPeriodMs, SESSION_SCHEMA, at, configSetter),
+    get: (at) =>
+      segmentedEngine(segmentedSpec(name, retentionPeriodMs, SESSION_SCHEMA, configSetter), at),
   };
 }
 
-/** Where a store's engine lives in a task: `<taskDir>/<sub>`, with the application's configs. */
-function location(context: StateStoreContext, sub: string): BytesStoreLocation {
-  return { directory: path.join(context.taskDir, sub), configs: context.appConfigs ?? {} };
-}
-
-/**
- * Segments in memory (`configSetter` false) or RocksDB instances in `<directory>/<segment>`,
- * each named like its directory (`<name>.<start>`), the name the config setter gets, as in
- * Kafka Streams.
- */
-function segmentedEngine(
+/** A segmented engine's spec: RocksDB segments (with `configSetter`), or in memory (`false`). */
+function segmentedSpec(
   name: string,
   retentionPeriodMs: number,
   schema: SegmentedKeySchema,
-  { directory, configs }: BytesStoreLocation,
   configSetter: RocksDBConfigSetter | undefined | false,
-): SegmentedBytesStore {
-  const persistent = configSetter !== false;
-  const capabilities: BytesStoreCapabilities = { syncReads: true, persistent };
-  const segmentFactory =
-    configSetter === false
-      ? (segment: string): BytesStore => new InMemoryBytesStore(segment)
-      : rocksDBSegmentFactory(name, { directory, configs }, configSetter);
-  const listSegmentNames = persistent ? () => listDirectory(directory) : undefined;
-  // Inside a task, commits and checkpoints wait for the segments opening in the background.
-  const engines = persistent ? TaskEngines.of(configs) : undefined;
-  const onSegmentOpening = engines && ((ready: Promise<void>) => engines.track(ready));
-  return new SegmentedBytesStore(
-    { name, retentionPeriodMs, capabilities, segmentFactory, listSegmentNames, onSegmentOpening },
-    schema,
-  );
-}
-
-/** The entries of `directory` (segment names), none when it does not exist yet. */
-async function listDirectory(directory: string): Promise<string[]> {
-  try {
-    return await fs.readdir(directory);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
+): SegmentedEngineSpec {
+  const segments = configSetter === false ? 'in-memory' : rocksDBEngines(configSetter);
+  return { name, retentionPeriodMs, schema, segments };
 }
 
 /**

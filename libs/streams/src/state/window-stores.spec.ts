@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { SessionWindow } from '../windowing/session-window';
 import { Windowed } from '../windowing/windowed';
 import { Serdes } from '../serde/serdes';
-import { WindowKeySchema } from './internals/window-key-schema';
+import { WindowKeySchema } from './internals/segments/window-key-schema';
 import { testStoreContext } from '../../test-support/store-test-support';
 import { Stores } from './stores';
 

@@ -1,4 +1,4 @@
-import type { ProcessorSupplier } from '../../processor/processor';
+import type { Processor, ProcessorSupplier } from '../../processor/processor';
 import type { Change } from './change';
 import type {
   KTableProcessorSupplier,
@@ -9,24 +9,30 @@ import type {
 /**
  * The KTable node of an aggregation, whose store is the table (`KT` is the table's key: the
  * record's key, or a `Windowed` one): it makes the aggregation's processor, which sends old
- * values once downstream asked for them, and reads rows from the store.
+ * values once downstream asked for them, and reads rows from the store. Each kind of
+ * aggregation (by key, by time window, by session) gives its processor and its row getter.
  */
-export abstract class AggregateSupplier<K, V, KT, VA> implements KTableProcessorSupplier<KT, VA> {
+export class AggregateSupplier<K, V, KT, VA> implements KTableProcessorSupplier<KT, VA> {
   /** Whether the processors the task creates emit the values they replace. */
-  protected sendOldValues = false;
+  private sendOldValues = false;
 
-  constructor(readonly storeName: string) {}
+  constructor(
+    readonly storeName: string,
+    /** A new processor, emitting the values it replaces when `sendOldValues`. */
+    private readonly processor: (sendOldValues: boolean) => Processor<K, V, KT, Change<VA>>,
+    /** A new getter of the store's rows. */
+    private readonly getter: () => KTableValueGetter<KT, VA>,
+  ) {}
 
-  abstract processorSupplier(): ProcessorSupplier<K, V, KT, Change<VA>>;
+  processorSupplier(): ProcessorSupplier<K, V, KT, Change<VA>> {
+    return () => this.processor(this.sendOldValues);
+  }
 
-  abstract view(): KTableValueGetterSupplier<KT, VA>;
+  view(): KTableValueGetterSupplier<KT, VA> {
+    return { get: this.getter, storeNames: () => [this.storeName] };
+  }
 
   enableSendingOldValues(): void {
     this.sendOldValues = true;
-  }
-
-  /** The view of the store through the value getters `getter` makes. */
-  protected storeView(getter: () => KTableValueGetter<KT, VA>): KTableValueGetterSupplier<KT, VA> {
-    return { get: getter, storeNames: () => [this.storeName] };
   }
 }

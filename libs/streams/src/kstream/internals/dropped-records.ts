@@ -20,6 +20,20 @@ export class DroppedRecords {
     this.task?.recordDropped?.();
   }
 
+  /** Whether `key` is null or undefined; if so, the record is counted as dropped (`null-key`). */
+  nullKey(key: unknown): boolean {
+    if (key !== null && key !== undefined) return false;
+    this.record('null-key');
+    return true;
+  }
+
+  /** Whether `value` is null or undefined; if so, the record is counted as dropped (`null-value`). */
+  nullValue(value: unknown): boolean {
+    if (value !== null && value !== undefined) return false;
+    this.record('null-value');
+    return true;
+  }
+
   /** Dropped records for `reason`, or for every reason when omitted. */
   total(reason?: DropReason): number {
     if (reason !== undefined) return this.counts.get(reason) ?? 0;

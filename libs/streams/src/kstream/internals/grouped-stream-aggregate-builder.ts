@@ -4,16 +4,15 @@ import type { StoreBuilder } from '../../processor/store-builder';
 import type { Serde } from '../../serde/serde';
 import { Serdes } from '../../serde/serdes';
 import type { Aggregator, Initializer, Reducer } from '../functions';
-import type { KTable } from '../ktable';
 import type { Materialized } from '../materialized';
 import type { Named } from '../named';
-import type { Change } from './change';
 import { bindingDefaultSerdes, type DefaultSerde } from './default-serde';
 import type { AggregateFunction } from './kstream-aggregate.processor';
-import type { KTableProcessorSupplier } from './ktable-value-getter';
+import type { AggregateSupplier } from './aggregate-supplier';
 import { NAMES } from './naming';
 import { storeNameFor, type MaterializedStore, type StoreMaterializer } from './store-materializer';
 import type { StreamNode } from './stream-node';
+import type { TableNode } from './table-node';
 
 /** What one aggregation adds to the topology. */
 export interface AggregationSpec<K, V, KOut, VOut> {
@@ -44,11 +43,6 @@ export interface AggregateTableSpec<K, V, KT, VA> {
   /** The aggregate processor over that store. */
   supplier(storeName: string): AggregateSupplier<K, V, KT, VA>;
 }
-
-/** An aggregate processor: a KTable's processor fed by the grouped stream's records. */
-export type AggregateSupplier<K, V, KT, VA> = KTableProcessorSupplier<KT, VA> & {
-  processorSupplier(): ProcessorSupplier<K, V, KT, Change<VA>>;
-};
 
 /**
  * How a grouping that folds one record at a time (by key, by time window) keeps its
@@ -86,7 +80,7 @@ export class GroupedStreamAggregateBuilder<K, V> {
     kind: AggregateKind<K, V, KT>,
     materialized: Materialized<K, number> | undefined,
     named: Named | undefined,
-  ): KTable<KT, number> {
+  ): TableNode<KT, number> {
     const count: AggregateFunction<K, V, number> = (_key, _value, total) => (total ?? 0) + 1;
     return this.fold<KT, number>(kind, NAMES.AGGREGATE, count, materialized, named, Serdes.Long());
   }
@@ -97,7 +91,7 @@ export class GroupedStreamAggregateBuilder<K, V> {
     reducer: Reducer<V>,
     materialized: Materialized<K, V> | undefined,
     named: Named | undefined,
-  ): KTable<KT, V> {
+  ): TableNode<KT, V> {
     const reduce: AggregateFunction<K, V, V> = (_key, value, aggregate) =>
       aggregate === undefined ? value : reducer(aggregate, value);
     return this.fold(kind, NAMES.REDUCE, reduce, materialized, named, this.node.valueSerde);
@@ -110,20 +104,20 @@ export class GroupedStreamAggregateBuilder<K, V> {
     aggregator: Aggregator<K, V, VA>,
     materialized: Materialized<K, VA> | undefined,
     named: Named | undefined,
-  ): KTable<KT, VA> {
+  ): TableNode<KT, VA> {
     const aggregate: AggregateFunction<K, V, VA> = (key, value, current) =>
       aggregator(key, value, current === undefined ? initializer() : current);
     return this.fold(kind, NAMES.AGGREGATE, aggregate, materialized, named, undefined);
   }
 
   /**
-   * Adds an aggregation and returns its table: the store and processor names come from
+   * Adds an aggregation and returns its table's node: the store and processor names come from
    * `materialized` and `named`, else are generated with `spec.prefix`; the serdes from
    * `materialized`, else the stream's key serde and `spec.defaultValueSerde`.
    *
    * @throws TopologyError for a taken processor, store or repartition name.
    */
-  table<KT, VA>(spec: AggregateTableSpec<K, V, KT, VA>): KTable<KT, VA> {
+  table<KT, VA>(spec: AggregateTableSpec<K, V, KT, VA>): TableNode<KT, VA> {
     const { builder } = this.node;
     const { storeName } = storeNameFor(builder, spec.materialized, spec.prefix);
     const processorName = spec.named?.name ?? builder.newProcessorName(spec.prefix);
@@ -139,11 +133,11 @@ export class GroupedStreamAggregateBuilder<K, V> {
       defaultSerdes: store.defaultSerdes,
     });
     const tableKeySerde = spec.tableKeySerde(keySerde);
-    return new builder.dsl.KTable<KT, VA>(
-      { builder, name: processorName, keySerde: tableKeySerde, valueSerde, sourceTopics },
+    return {
+      node: { builder, name: processorName, keySerde: tableKeySerde, valueSerde, sourceTopics },
       supplier,
-      store.queryableStoreName,
-    );
+      queryableStoreName: store.queryableStoreName,
+    };
   }
 
   private fold<KT, VA>(
@@ -153,7 +147,7 @@ export class GroupedStreamAggregateBuilder<K, V> {
     materialized: Materialized<K, VA> | undefined,
     named: Named | undefined,
     defaultValueSerde: Serde<VA> | undefined,
-  ): KTable<KT, VA> {
+  ): TableNode<KT, VA> {
     return this.table<KT, VA>({
       prefix,
       materialized,

@@ -2,12 +2,6 @@ import { TopologyError } from '../../errors/topology.error';
 import type { StreamPartitioner } from '../../processor/stream-partitioner';
 import { Topology } from '../../processor/topology';
 import type { Serde } from '../../serde/serde';
-import type { BranchedKStream } from '../branched-kstream';
-import type { KGroupedStream } from '../kgrouped-stream';
-import type { KStream } from '../kstream';
-import type { KTable } from '../ktable';
-import type { SessionWindowedKStream } from '../session-windowed-kstream';
-import type { TimeWindowedKStream } from '../time-windowed-kstream';
 import { filterProcessor } from './stateless.processor';
 import {
   GENERATED_NAME,
@@ -38,30 +32,11 @@ export interface RepartitionResult {
 /**
  * The state `StreamsBuilder` shares with every stream and table it made: the topology being
  * written, the one name counter (so generated names match Kafka Streams'), and the
- * co-partitioning requirements of joins. Internal: not exported from the package.
+ * co-partitioning requirements of joins. It knows nodes and topics, not the DSL's classes,
+ * which wrap nodes and sit above it. Internal: not exported from the package.
  */
-/**
- * The DSL's classes, handed to the builder by `StreamsBuilder`: a stream, a table or a grouped
- * stream makes the next one through its builder, so that the classes never import each other's
- * values (no import cycle among them).
- */
-export interface DslClasses {
-  readonly KStream: typeof KStream;
-  readonly KTable: typeof KTable;
-  readonly KGroupedStream: typeof KGroupedStream;
-  readonly BranchedKStream: typeof BranchedKStream;
-  readonly TimeWindowedKStream: typeof TimeWindowedKStream;
-  readonly SessionWindowedKStream: typeof SessionWindowedKStream;
-}
-
 export class InternalStreamsBuilder {
   readonly topology = new Topology();
-
-  constructor(
-    /** The DSL's classes (see {@link DslClasses}). */
-    readonly dsl: DslClasses,
-  ) {}
-
   private index = 0;
   private readonly repartitions = new Map<string, RepartitionResult & { parentName: string }>();
 

@@ -4,7 +4,7 @@ import type { StateStore } from '../../processor/state-store';
 import type { StoreBuilder } from '../../processor/store-builder';
 import { Stores } from '../../state/stores';
 import type { ValueAndTimestamp } from '../../state/value-and-timestamp';
-import type { MeteredKeyValueStore } from '../../state/internals/metered-key-value-store';
+import type { MeteredKeyValueStore } from '../../state/internals/metered/metered-key-value-store';
 import type { StateStoreBuilder } from '../../state/internals/state-store-builder';
 
 /** What the DSL operation brings when its `Materialized` leaves something open. */

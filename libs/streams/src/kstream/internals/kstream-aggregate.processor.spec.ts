@@ -1,6 +1,5 @@
 import { SyncReadUnavailableError } from '../../errors/sync-read-unavailable.error';
 import { Record } from '../../processor/record';
-import type { Serde } from '../../serde/serde';
 import { Serdes } from '../../serde/serdes';
 import { Stores } from '../../state/stores';
 import { testStoreContext } from '../../../test-support/store-test-support';
@@ -8,6 +7,7 @@ import type { Change } from './change';
 import { KStreamAggregateProcessor } from './kstream-aggregate.processor';
 import {
   asyncOnlyTimestampedStore,
+  countingDeserializations,
   FakeProcessorContext,
 } from '../../../test-support/processor-test-support';
 
@@ -104,23 +104,9 @@ describe('KStreamAggregateProcessor with the record cache keeping aggregates', (
     n: number;
     seen: string[];
   }
-  /** Counts the value serde's deserializations. */
-  function countingJson() {
-    const json = Serdes.Json<Tally>();
-    const counted = { deserializations: 0 };
-    const serde: Serde<Tally> = {
-      serialize: (value, topic) => json.serialize(value, topic),
-      deserialize: (bytes, topic) => {
-        counted.deserializations++;
-        return json.deserialize(bytes, topic);
-      },
-    };
-    return { serde, counted };
-  }
-
   /** An in-memory timestamped store with caching, and an aggregate that mutates in place. */
   async function tally(sendOldValues: boolean) {
-    const { serde, counted } = countingJson();
+    const { serde, counted } = countingDeserializations(Serdes.Json<Tally>());
     const store = Stores.timestampedKeyValueStoreBuilder(
       Stores.inMemoryKeyValueStore('tallies'),
       str,

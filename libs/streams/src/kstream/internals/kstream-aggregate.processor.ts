@@ -1,12 +1,11 @@
-import type { Processor, ProcessorSupplier } from '../../processor/processor';
+import type { Processor } from '../../processor/processor';
 import type { ProcessorContext } from '../../processor/processor-context';
 import { Record } from '../../processor/record';
 import type { TimestampedKeyValueStore, ValueAndTimestamp } from '../../state/value-and-timestamp';
 import { change, type Change } from './change';
 import { DroppedRecords, distinctKeys } from './dropped-records';
 import { AggregateSupplier } from './aggregate-supplier';
-import type { KTableValueGetterSupplier } from './ktable-value-getter';
-import { storeGetterSupplier } from './timestamped-store-getter';
+import { TimestampedStoreGetter } from './timestamped-store-getter';
 import { TupleForwarder } from './tuple-forwarder';
 
 /**
@@ -50,14 +49,7 @@ export class KStreamAggregateProcessor<K, V, VA> implements Processor<K, V, K, C
 
   process(record: Record<K, V>): void {
     const { key, value } = record;
-    if (key === null || key === undefined) {
-      this.dropped.record('null-key');
-      return;
-    }
-    if (value === null || value === undefined) {
-      this.dropped.record('null-value');
-      return;
-    }
+    if (this.dropped.nullKey(key) || this.dropped.nullValue(value)) return;
     const store = this.store;
     const updatable = this.updatable;
     const old = updatable ? updatable.getForUpdate(key) : store.get(key);
@@ -95,20 +87,14 @@ function isUpdatable<K, V>(store: object): store is UpdatableStore<K, V> & objec
   return typeof (store as Partial<UpdatableStore<K, V>>).getForUpdate === 'function';
 }
 
-/** The KTable node of an aggregation: its store is the table. */
-export class KStreamAggregateSupplier<K, V, VA> extends AggregateSupplier<K, V, K, VA> {
-  constructor(
-    storeName: string,
-    private readonly aggregate: AggregateFunction<K, V, VA>,
-  ) {
-    super(storeName);
-  }
-
-  processorSupplier(): ProcessorSupplier<K, V, K, Change<VA>> {
-    return () => new KStreamAggregateProcessor(this.storeName, this.aggregate, this.sendOldValues);
-  }
-
-  view(): KTableValueGetterSupplier<K, VA> {
-    return storeGetterSupplier(this.storeName);
-  }
+/** The KTable node of an aggregation by key: its timestamped key-value store is the table. */
+export function aggregateSupplier<K, V, VA>(
+  storeName: string,
+  aggregate: AggregateFunction<K, V, VA>,
+): AggregateSupplier<K, V, K, VA> {
+  return new AggregateSupplier(
+    storeName,
+    (sendOldValues) => new KStreamAggregateProcessor(storeName, aggregate, sendOldValues),
+    () => new TimestampedStoreGetter<K, VA>(storeName),
+  );
 }

@@ -40,10 +40,7 @@ export class KStreamKTableJoinProcessor<K, V, VT, VR> implements Processor<K, V,
 
   process(record: Record<K, V>): void {
     const { key, value } = record;
-    if (value === null || value === undefined) {
-      this.dropped.record('null-value');
-      return;
-    }
+    if (this.dropped.nullValue(value)) return;
     if (key === null || key === undefined) {
       if (!this.leftJoin) {
         this.dropped.record('null-key');

@@ -1,4 +1,4 @@
-import type { Processor, ProcessorSupplier } from '../../processor/processor';
+import type { Processor } from '../../processor/processor';
 import type { ProcessorContext } from '../../processor/processor-context';
 import { Record } from '../../processor/record';
 import type { ValueAndTimestamp } from '../../state/value-and-timestamp';
@@ -11,7 +11,7 @@ import { change, type Change } from './change';
 import { DroppedRecords, distinctKeys } from './dropped-records';
 import type { DslSessionStore } from './dsl-window-stores';
 import { AggregateSupplier } from './aggregate-supplier';
-import type { KTableValueGetter, KTableValueGetterSupplier } from './ktable-value-getter';
+import type { KTableValueGetter } from './ktable-value-getter';
 import { TupleForwarder } from './tuple-forwarder';
 
 /** The functions of a session aggregation. */
@@ -66,10 +66,7 @@ export class KStreamSessionWindowAggregateProcessor<K, V, VA> implements Process
 
   process(record: Record<K, V>): void {
     const key = record.key;
-    if (key === null || key === undefined) {
-      this.dropped.record('null-key');
-      return;
-    }
+    if (this.dropped.nullKey(key)) return;
     const gap = this.windows.inactivityGap();
     const timestamp = record.timestamp;
     const streamTime = Math.max(this.context.currentStreamTimeMs(), timestamp);
@@ -137,32 +134,16 @@ class SessionStoreValueGetter<K, VA> implements KTableValueGetter<Windowed<K>, V
   }
 }
 
-/** The KTable node of a session-windowed aggregation. */
-export class KStreamSessionWindowAggregateSupplier<K, V, VA> extends AggregateSupplier<
-  K,
-  V,
-  Windowed<K>,
-  VA
-> {
-  constructor(
-    storeName: string,
-    private readonly windows: SessionWindows,
-    private readonly aggregation: SessionAggregation<K, V, VA>,
-  ) {
-    super(storeName);
-  }
-
-  processorSupplier(): ProcessorSupplier<K, V, Windowed<K>, Change<VA>> {
-    return () =>
-      new KStreamSessionWindowAggregateProcessor(
-        this.storeName,
-        this.windows,
-        this.aggregation,
-        this.sendOldValues,
-      );
-  }
-
-  view(): KTableValueGetterSupplier<Windowed<K>, VA> {
-    return this.storeView(() => new SessionStoreValueGetter<K, VA>(this.storeName));
-  }
+/** The KTable node of a session-windowed aggregation: its session store is the table. */
+export function sessionAggregateSupplier<K, V, VA>(
+  storeName: string,
+  windows: SessionWindows,
+  aggregation: SessionAggregation<K, V, VA>,
+): AggregateSupplier<K, V, Windowed<K>, VA> {
+  return new AggregateSupplier(
+    storeName,
+    (sendOldValues) =>
+      new KStreamSessionWindowAggregateProcessor(storeName, windows, aggregation, sendOldValues),
+    () => new SessionStoreValueGetter<K, VA>(storeName),
+  );
 }

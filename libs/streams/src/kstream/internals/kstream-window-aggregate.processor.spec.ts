@@ -1,5 +1,4 @@
 import { Record } from '../../processor/record';
-import type { Serde } from '../../serde/serde';
 import { Serdes } from '../../serde/serdes';
 import { Stores } from '../../state/stores';
 import { testStoreContext } from '../../../test-support/store-test-support';
@@ -8,6 +7,7 @@ import type { Windowed } from '../../windowing/windowed';
 import type { Change } from './change';
 import { KStreamWindowAggregateProcessor } from './kstream-window-aggregate.processor';
 import {
+  countingDeserializations,
   FakeProcessorContext,
   FakeWindowStore,
 } from '../../../test-support/processor-test-support';
@@ -102,15 +102,7 @@ describe('KStreamWindowAggregateProcessor with the record cache keeping aggregat
     n: number;
   }
   async function tally() {
-    const json = Serdes.Json<Tally>();
-    const counted = { deserializations: 0 };
-    const serde: Serde<Tally> = {
-      serialize: (value, topic) => json.serialize(value, topic),
-      deserialize: (bytes, topic) => {
-        counted.deserializations++;
-        return json.deserialize(bytes, topic);
-      },
-    };
+    const { serde, counted } = countingDeserializations(Serdes.Json<Tally>());
     const store = Stores.timestampedWindowStoreBuilder(
       Stores.inMemoryWindowStore('w', 1_000, 10),
       Serdes.String(),

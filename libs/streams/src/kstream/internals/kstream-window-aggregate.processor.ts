@@ -1,4 +1,4 @@
-import type { Processor, ProcessorSupplier } from '../../processor/processor';
+import type { Processor } from '../../processor/processor';
 import type { ProcessorContext } from '../../processor/processor-context';
 import { Record } from '../../processor/record';
 import type { ValueAndTimestamp } from '../../state/value-and-timestamp';
@@ -9,7 +9,7 @@ import { DroppedRecords } from './dropped-records';
 import type { DslWindowStore } from './dsl-window-stores';
 import type { AggregateFunction } from './kstream-aggregate.processor';
 import { AggregateSupplier } from './aggregate-supplier';
-import type { KTableValueGetter, KTableValueGetterSupplier } from './ktable-value-getter';
+import type { KTableValueGetter } from './ktable-value-getter';
 import { TupleForwarder } from './tuple-forwarder';
 
 /**
@@ -62,10 +62,7 @@ export class KStreamWindowAggregateProcessor<K, V, VA> implements Processor<
 
   process(record: Record<K, V>): void {
     const key = record.key;
-    if (key === null || key === undefined) {
-      this.dropped.record('null-key');
-      return;
-    }
+    if (this.dropped.nullKey(key)) return;
     const streamTime = Math.max(this.context.currentStreamTimeMs(), record.timestamp);
     const closeTime = streamTime - this.windows.gracePeriodMs();
     for (const [windowStart, window] of this.windows.windowsFor(record.timestamp)) {
@@ -120,32 +117,16 @@ class WindowStoreValueGetter<K, VA> implements KTableValueGetter<Windowed<K>, VA
   }
 }
 
-/** The KTable node of a time-windowed aggregation. */
-export class KStreamWindowAggregateSupplier<K, V, VA> extends AggregateSupplier<
-  K,
-  V,
-  Windowed<K>,
-  VA
-> {
-  constructor(
-    storeName: string,
-    private readonly windows: TimeWindows,
-    private readonly aggregate: AggregateFunction<K, V, VA>,
-  ) {
-    super(storeName);
-  }
-
-  processorSupplier(): ProcessorSupplier<K, V, Windowed<K>, Change<VA>> {
-    return () =>
-      new KStreamWindowAggregateProcessor(
-        this.storeName,
-        this.windows,
-        this.aggregate,
-        this.sendOldValues,
-      );
-  }
-
-  view(): KTableValueGetterSupplier<Windowed<K>, VA> {
-    return this.storeView(() => new WindowStoreValueGetter<K, VA>(this.storeName));
-  }
+/** The KTable node of a time-windowed aggregation: its timestamped window store is the table. */
+export function windowAggregateSupplier<K, V, VA>(
+  storeName: string,
+  windows: TimeWindows,
+  aggregate: AggregateFunction<K, V, VA>,
+): AggregateSupplier<K, V, Windowed<K>, VA> {
+  return new AggregateSupplier(
+    storeName,
+    (sendOldValues) =>
+      new KStreamWindowAggregateProcessor(storeName, windows, aggregate, sendOldValues),
+    () => new WindowStoreValueGetter<K, VA>(storeName),
+  );
 }

@@ -56,10 +56,7 @@ export class KTableKTableJoinProcessor<K, V, VO, VR> implements Processor<
 
   process(record: Record<K, Change<V>>): void {
     const key = record.key;
-    if (key === null || key === undefined) {
-      this.dropped.record('null-key');
-      return;
-    }
+    if (this.dropped.nullKey(key)) return;
     const row: ValueAndTimestamp<VO> | undefined = this.other.get(key);
     const { newValue, oldValue } = record.value;
     let joinedNew: VR | null = null;

@@ -40,10 +40,7 @@ export class KTableSourceProcessor<K, V> implements Processor<K, V, K, Change<V>
   }
 
   process(record: Record<K, V>): void {
-    if (record.key === null || record.key === undefined) {
-      this.dropped.record('null-key');
-      return;
-    }
+    if (this.dropped.nullKey(record.key)) return;
     const old = this.sendOldValues ? this.store.get(record.key) : undefined;
     const value = record.value ?? null;
     this.store.put(record.key, value === null ? null : { value, timestamp: record.timestamp });

@@ -1,27 +1,26 @@
 import type { Joined } from '../joined';
-import type { KStream } from '../kstream';
-
-import type { KTable } from '../ktable';
 import type { ValueJoiner } from '../functions';
 import { KStreamKTableJoinProcessor } from './kstream-ktable-join.processor';
 import { NAMES } from './naming';
-import { requireSameBuilder, unionTopics } from './stream-node';
+import { requireSameBuilder, unionTopics, type StreamNode } from './stream-node';
+import type { TableNode } from './table-node';
 
 /**
  * Writes a stream-table join (Kafka Streams' `doStreamTableJoin`): repartitions the stream
  * first when its key changed (topic `<joined name, else the stream node's name>-repartition`),
  * records the co-partitioning of the stream's and the table's topics, and adds the join
- * processor connected to the stores the table's value getter reads.
+ * processor connected to the stores the table's value getter reads. Returns the join's node
+ * (a stream that needs no repartition).
  *
  * @throws TopologyError when the table comes from another builder.
  */
 export function streamTableJoin<K, V, VT, VR>(
-  stream: KStream<K, V>,
-  table: KTable<K, VT>,
+  stream: { readonly node: StreamNode<K, V>; readonly repartitionRequired: boolean },
+  table: TableNode<K, VT>,
   joiner: ValueJoiner<V, VT | null, VR>,
   leftJoin: boolean,
   joined: Joined<K, V, VT> | undefined,
-): KStream<K, VR> {
+): StreamNode<K, VR> {
   requireSameBuilder(stream.node, table.node, leftJoin ? 'leftJoin' : 'join');
   const { builder } = stream.node;
   let left = stream.node;
@@ -46,14 +45,11 @@ export function streamTableJoin<K, V, VT, VR>(
     left.name,
   );
   builder.topology.connectProcessorAndStateStores(name, ...view.storeNames());
-  return new builder.dsl.KStream<K, VR>(
-    {
-      builder,
-      name,
-      keySerde: joined?.keySerde ?? left.keySerde,
-      valueSerde: undefined,
-      sourceTopics,
-    },
-    false,
-  );
+  return {
+    builder,
+    name,
+    keySerde: joined?.keySerde ?? left.keySerde,
+    valueSerde: undefined,
+    sourceTopics,
+  };
 }

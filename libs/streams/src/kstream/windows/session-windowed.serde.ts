@@ -1,5 +1,5 @@
 import type { Serde } from '../../serde/serde';
-import { SessionKeySchema } from '../../state/internals/session-key-schema';
+import { SessionKeySchema } from '../../state/internals/segments/session-key-schema';
 import { SessionWindow } from '../../windowing/session-window';
 import { asSerializationError } from './time-windowed.serde';
 import { Windowed } from '../../windowing/windowed';

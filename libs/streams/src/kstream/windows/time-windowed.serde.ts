@@ -1,7 +1,7 @@
 import { StreamsError } from '../../errors/streams.error';
 import type { Serde } from '../../serde/serde';
 import { SerializationError } from '../../serde/serialization.error';
-import { WindowKeySchema } from '../../state/internals/window-key-schema';
+import { WindowKeySchema } from '../../state/internals/segments/window-key-schema';
 import { TimeWindow } from '../../windowing/time-window';
 import { Windowed } from '../../windowing/windowed';
 import { requireDurationMs } from '../../windowing/internals/window-time';

@@ -5,7 +5,7 @@ import type {
 } from '../../state/key-value-store';
 import { queryRead, readsSynchronously } from './query-read';
 import { readingStore } from './store-errors';
-import { CompositeReadOnlyStore, isValue } from './composite-read-only-store';
+import { CompositeReadOnlyStore } from './composite-read-only-store';
 
 /**
  * One read-only key-value store over this instance's local copies of one store (one per task),
@@ -33,10 +33,7 @@ export class CompositeReadOnlyKeyValueStore<K, V>
    *   other copy has the key (retry on its owner).
    */
   get(key: K): V | undefined {
-    return this.readKey(key, {
-      read: (store) => queryRead(store, key),
-      found: isValue,
-    });
+    return this.readValue(key, (store) => queryRead(store, key));
   }
 
   range(from?: K, to?: K): KeyValueIterator<K, V> {
@@ -74,11 +71,9 @@ export class CompositeReadOnlyKeyValueStore<K, V>
    * their asynchronous read. Throws as {@link get}.
    */
   async getAsync(key: K): Promise<V | undefined> {
-    return this.readKeyAsync(key, {
-      read: async (store) =>
-        readsSynchronously(store) ? queryRead(store, key) : store.getAsync(key),
-      found: isValue,
-    });
+    return this.readValueAsync(key, async (store) =>
+      readsSynchronously(store) ? queryRead(store, key) : store.getAsync(key),
+    );
   }
 
   async rangeAsync(from?: K, to?: K, reverse?: boolean): Promise<KeyValue<K, V>[]> {

@@ -3,7 +3,7 @@ import { SessionWindow } from '../../windowing/session-window';
 import { Windowed } from '../../windowing/windowed';
 import { Serdes } from '../../serde/serdes';
 import type { KeyValue } from '../../state/key-value-store';
-import type { MeteredSessionStore } from '../../state/internals/metered-session-store';
+import type { MeteredSessionStore } from '../../state/internals/metered/metered-session-store';
 import { testStoreContext } from '../../../test-support/store-test-support';
 import { Stores } from '../../state/stores';
 import { TaskId } from '../../processor/task-id';

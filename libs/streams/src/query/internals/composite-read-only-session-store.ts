@@ -1,6 +1,6 @@
 import type { SessionEntries, ReadOnlySessionStore } from '../../state/session-store';
 import { readingStore, readingStoreAsync } from './store-errors';
-import { CompositeReadOnlyStore, isValue, nonEmpty } from './composite-read-only-store';
+import { CompositeReadOnlyStore } from './composite-read-only-store';
 
 /**
  * One read-only session store over this instance's local copies of one store (Kafka Streams'
@@ -19,17 +19,14 @@ export class CompositeReadOnlySessionStore<K, AGG>
   fetch(...args: [K] | [K | undefined, K | undefined]): SessionEntries<K, AGG> {
     if (args.length === 1) {
       const key = args[0];
-      return this.first(key, (s) => s.fetch(key));
+      return this.readEntries(key, (s) => s.fetch(key));
     }
     const [keyFrom, keyTo] = args;
     return readingStore(this.name, () => this.stores().flatMap((s) => s.fetch(keyFrom, keyTo)));
   }
 
   fetchSession(key: K, start: number, end: number): AGG | undefined {
-    return this.readKey(key, {
-      read: (store) => store.fetchSession(key, start, end),
-      found: isValue,
-    });
+    return this.readValue(key, (store) => store.fetchSession(key, start, end));
   }
 
   findSessions(
@@ -37,7 +34,7 @@ export class CompositeReadOnlySessionStore<K, AGG>
     earliestSessionEndTime: number,
     latestSessionStartTime: number,
   ): SessionEntries<K, AGG> {
-    return this.first(key, (s) =>
+    return this.readEntries(key, (s) =>
       s.findSessions(key, earliestSessionEndTime, latestSessionStartTime),
     );
   }
@@ -47,13 +44,13 @@ export class CompositeReadOnlySessionStore<K, AGG>
     earliestSessionEndTime: number,
     latestSessionStartTime: number,
   ): SessionEntries<K, AGG> {
-    return this.first(key, (s) =>
+    return this.readEntries(key, (s) =>
       s.backwardFindSessions(key, earliestSessionEndTime, latestSessionStartTime),
     );
   }
 
   fetchAsync(key: K, backward?: boolean): Promise<SessionEntries<K, AGG>> {
-    return this.firstAsync(key, (s) => s.fetchAsync(key, backward));
+    return this.readEntriesAsync(key, (s) => s.fetchAsync(key, backward));
   }
 
   fetchRangeAsync(
@@ -71,10 +68,7 @@ export class CompositeReadOnlySessionStore<K, AGG>
   }
 
   fetchSessionAsync(key: K, start: number, end: number): Promise<AGG | undefined> {
-    return this.readKeyAsync(key, {
-      read: (store) => store.fetchSessionAsync(key, start, end),
-      found: isValue,
-    });
+    return this.readValueAsync(key, (store) => store.fetchSessionAsync(key, start, end));
   }
 
   findSessionsAsync(
@@ -83,22 +77,8 @@ export class CompositeReadOnlySessionStore<K, AGG>
     latestSessionStartTime: number,
     backward?: boolean,
   ): Promise<SessionEntries<K, AGG>> {
-    return this.firstAsync(key, (s) =>
+    return this.readEntriesAsync(key, (s) =>
       s.findSessionsAsync(key, earliestSessionEndTime, latestSessionStartTime, backward),
     );
-  }
-
-  private first(
-    key: K,
-    read: (store: ReadOnlySessionStore<K, AGG>) => SessionEntries<K, AGG>,
-  ): SessionEntries<K, AGG> {
-    return this.readKey(key, { read, found: nonEmpty });
-  }
-
-  private firstAsync(
-    key: K,
-    read: (store: ReadOnlySessionStore<K, AGG>) => Promise<SessionEntries<K, AGG>>,
-  ): Promise<SessionEntries<K, AGG>> {
-    return this.readKeyAsync(key, { read, found: nonEmpty });
   }
 }

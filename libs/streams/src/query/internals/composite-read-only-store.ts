@@ -9,10 +9,10 @@ import { served, type PartitionedStores } from './store-copies';
 import { readingStore, readingStoreAsync } from './store-errors';
 
 /** Whether a single-key read found a value. */
-export const isValue = <V>(value: V | undefined): boolean => value !== undefined;
+const isValue = <V>(value: V | undefined): boolean => value !== undefined;
 
 /** Whether a single-key read found entries. */
-export const nonEmpty = <T>(entries: readonly T[]): boolean => entries.length > 0;
+const nonEmpty = <T>(entries: readonly T[]): boolean => entries.length > 0;
 
 /**
  * What the composite read-only stores share over this instance's local copies (`S`, one per
@@ -37,6 +37,29 @@ export abstract class CompositeReadOnlyStore<S> {
     return readingStoreAsync(this.name, () =>
       readKeyPartitionAsync(this.name, this.storeSet(), key, how),
     );
+  }
+
+  /** A single-key read of one value: found when `read` returns one. */
+  protected readValue<K, V>(key: K, read: (store: S) => V | undefined): V | undefined {
+    return this.readKey(key, { read, found: isValue });
+  }
+
+  /** {@link readValue} for an asynchronous read. */
+  protected readValueAsync<K, V>(
+    key: K,
+    read: (store: S) => Promise<V | undefined>,
+  ): Promise<V | undefined> {
+    return this.readKeyAsync(key, { read, found: isValue });
+  }
+
+  /** A single-key read of entries (sessions, windows): found when `read` returns some. */
+  protected readEntries<K, T>(key: K, read: (store: S) => T[]): T[] {
+    return this.readKey(key, { read, found: nonEmpty });
+  }
+
+  /** {@link readEntries} for an asynchronous read. */
+  protected readEntriesAsync<K, T>(key: K, read: (store: S) => Promise<T[]>): Promise<T[]> {
+    return this.readKeyAsync(key, { read, found: nonEmpty });
   }
 
   /** Every local copy's store; each is reported as serving the read. */

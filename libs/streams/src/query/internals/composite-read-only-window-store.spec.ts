@@ -3,7 +3,7 @@ import { StateStoreMigratedError } from '../../errors/invalid-state-store.error'
 import { TaskId } from '../../processor/task-id';
 import { Serdes } from '../../serde/serdes';
 import type { KeyValue } from '../../state/key-value-store';
-import type { MeteredWindowStore } from '../../state/internals/metered-window-store';
+import type { MeteredWindowStore } from '../../state/internals/metered/metered-window-store';
 import { testStoreContext } from '../../../test-support/store-test-support';
 import { Stores } from '../../state/stores';
 import type { Windowed } from '../../windowing/windowed';

@@ -1,7 +1,7 @@
 import type { Windowed } from '../../windowing/windowed';
 import type { KeyValue, KeyValueIterator } from '../../state/key-value-store';
 import type { ReadOnlyWindowStore, WindowStoreIterator } from '../../state/window-store';
-import { CompositeReadOnlyStore, isValue } from './composite-read-only-store';
+import { CompositeReadOnlyStore } from './composite-read-only-store';
 
 const hasNext = <T>(it: { peekNextKey(): T | undefined }): boolean =>
   it.peekNextKey() !== undefined;
@@ -21,10 +21,7 @@ export class CompositeReadOnlyWindowStore<K, V>
   fetch(key: K, timeFrom: number, timeTo: number): WindowStoreIterator<V>;
   fetch(key: K, timeFrom: number, timeTo?: number): V | undefined | WindowStoreIterator<V> {
     if (timeTo === undefined) {
-      return this.readKey(key, {
-        read: (store) => store.fetch(key, timeFrom),
-        found: isValue,
-      });
+      return this.readValue(key, (store) => store.fetch(key, timeFrom));
     }
     return this.keyIterator(key, (s) => s.fetch(key, timeFrom, timeTo));
   }
@@ -55,10 +52,7 @@ export class CompositeReadOnlyWindowStore<K, V>
   }
 
   fetchAsync(key: K, windowStart: number): Promise<V | undefined> {
-    return this.readKeyAsync(key, {
-      read: (store) => store.fetchAsync(key, windowStart),
-      found: isValue,
-    });
+    return this.readValueAsync(key, (store) => store.fetchAsync(key, windowStart));
   }
 
   fetchWindowsAsync(
@@ -67,10 +61,9 @@ export class CompositeReadOnlyWindowStore<K, V>
     timeTo: number,
     backward?: boolean,
   ): Promise<KeyValue<number, V>[]> {
-    return this.readKeyAsync(key, {
-      read: (store) => store.fetchWindowsAsync(key, timeFrom, timeTo, backward),
-      found: (windows) => windows.length > 0,
-    });
+    return this.readEntriesAsync(key, (store) =>
+      store.fetchWindowsAsync(key, timeFrom, timeTo, backward),
+    );
   }
 
   fetchRangeAsync(

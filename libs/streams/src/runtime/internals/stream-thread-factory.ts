@@ -3,7 +3,7 @@ import type { SubscriptionInfo } from '../../cluster/internals/assignment-info';
 import type { StreamsAssignorContext } from './streams-partition-assignor';
 import type { Topology } from '../../processor/topology';
 import type { RecordCache } from '../../state/internals/record-cache';
-import { chooseRocksDBEngineFor } from '../../state/internals/rocksdb-engine-choice';
+import { chooseRocksDBEngineFor } from '../../state/internals/rocksdb/rocksdb-engine-choice';
 import { ActiveTaskManager } from './active-task-manager';
 import type { KafkaClientAdapters } from './kafka-client-adapters';
 import type { StateDirectory } from './state-directory';

@@ -1,6 +1,6 @@
 import type { KeyValueBytes } from '../bytes-store';
 import type { CacheEntry, NamedCache } from './named-cache';
-import type { SegmentRules, StoreRange } from './store-layer';
+import type { SegmentRules, StoreRange } from './layers/store-layer';
 
 /** Characters above any latin1 character: `prefix + PREFIX_END` bounds every key with `prefix`. */
 const PREFIX_END = '\u0100';

@@ -2,25 +2,16 @@ import type { StateStore } from '../../processor/state-store';
 import type { StateStoreContext } from '../../processor/state-store-context';
 import type { StoreBuilder } from '../../processor/store-builder';
 import type { Serde } from '../../serde/serde';
-import { CachingBytesStore } from './caching-bytes-store';
-import { ChangeLoggingBytesStore } from './change-logging-bytes-store';
-import { PrefetchingBytesStore } from './prefetching-bytes-store';
-import type { MeteredStoreOptions } from './metered-store';
-import type { StoreLayer } from './store-layer';
+import type { MeteredStoreOptions } from './metered/metered-store';
+import type { StoreLayer } from './layers/store-layer';
+import { StoreLayerSwitches } from './store-layer-switches';
+import { layersOver, type StoreLayers } from './store-stack';
 
 /** What every store supplier says about its engine. */
 export interface StoreSupplier {
   readonly name: string;
   readonly metricsScope: string;
   readonly persistent: boolean;
-}
-
-/** The layers a builder was asked for. */
-interface Layers {
-  readonly caching: boolean;
-  readonly logging: boolean;
-  /** Extra configs of the changelog topic. */
-  readonly topicConfig: Readonly<Record<string, string>>;
 }
 
 /** What a builder builds its stores from. */
@@ -30,7 +21,10 @@ export interface StoreDefinition<K, V> {
   readonly valueSerde: Serde<V>;
   /** Values are `ValueAndTimestamp` bytes (set by the timestamped builders). */
   readonly timestampedValues: boolean;
-  /** The unopened engine of one task's store. */
+  /**
+   * The unopened engine layer of one task's store, with the engines below it (see
+   * `keyValueEngineLayer` and `segmentedEngineLayer` in `store-stack.ts`).
+   */
   readonly engineAt: (context: StateStoreContext) => StoreLayer;
   /** The changelog kind, and the retention of window and session stores. */
   readonly changelogKind: 'key-value' | 'window' | 'session';
@@ -42,24 +36,25 @@ export interface StoreDefinition<K, V> {
 /**
  * The one builder of every store kind (Kafka Streams' `KeyValueStoreBuilder`,
  * `WindowStoreBuilder`, `SessionStoreBuilder`): the caching and logging switches with the
- * changelog's topic config, then `build()` makes the kind's metered store over a new stack.
- * Logging is on by default, caching off (the DSL turns it on unless `Materialized` says
+ * changelog's topic config, then `build()` makes the kind's metered store over a new stack, laid
+ * as `store-stack.ts` says (every layer, in the order it applies). Logging is on by default, caching off (the DSL turns it on unless `Materialized` says
  * otherwise). Window and session builders say so (`changelogKind`) and give their retention,
  * which decide the changelog's cleanup policy and `retention.ms` (retention + 1 day).
  */
-export class StateStoreBuilder<T extends StateStore> implements StoreBuilder<T> {
-  private caching = false;
-  private logging = true;
-  private topicConfig: Readonly<Record<string, string>> = {};
-
+export class StateStoreBuilder<T extends StateStore>
+  extends StoreLayerSwitches
+  implements StoreBuilder<T>
+{
   private constructor(
     /** The engine's supplier (`Stores.persistentKeyValueStore(...)`, ...). */
     readonly supplier: StoreSupplier,
     readonly changelogKind: 'key-value' | 'window' | 'session',
     /** The store's retention (window and session stores), for its changelog's `retention.ms`. */
     readonly retentionMs: number | undefined,
-    private readonly make: (layers: Layers) => T,
-  ) {}
+    private readonly make: (layers: StoreLayers) => T,
+  ) {
+    super(false);
+  }
 
   /** A builder of `definition`'s stores; `create` makes the kind's metered store (its facade). */
   static of<T extends StateStore, K, V>(
@@ -67,13 +62,13 @@ export class StateStoreBuilder<T extends StateStore> implements StoreBuilder<T> 
     create: (options: MeteredStoreOptions<K, V>) => T,
   ): StateStoreBuilder<T> {
     const { supplier, keySerde, valueSerde, timestampedValues, engineAt } = definition;
-    const make = ({ caching: asked, logging, topicConfig }: Layers): T => {
+    const make = ({ caching: asked, logging, topicConfig }: StoreLayers): T => {
       const caching = asked && definition.cacheable !== false;
       const layers = { caching, logging, topicConfig };
       return create({
         ...{ name: supplier.name, metricsScope: supplier.metricsScope, keySerde, valueSerde },
         ...{ timestampedValues, caching },
-        buildStack: (context) => stackOver(engineAt(context), layers, timestampedValues),
+        buildStack: (context) => layersOver(engineAt(context), layers, timestampedValues),
       });
     };
     return new StateStoreBuilder(supplier, definition.changelogKind, definition.retentionMs, make);
@@ -83,73 +78,12 @@ export class StateStoreBuilder<T extends StateStore> implements StoreBuilder<T> 
     return this.supplier.name;
   }
 
-  get cachingEnabled(): boolean {
-    return this.caching;
-  }
-
-  get loggingEnabled(): boolean {
-    return this.logging;
-  }
-
+  /** Extra configs of the changelog topic (`StoreBuilder`'s name for `topicConfig`). */
   get logConfig(): Readonly<Record<string, string>> {
     return this.topicConfig;
   }
 
-  withCachingEnabled(): this {
-    this.caching = true;
-    return this;
-  }
-
-  withCachingDisabled(): this {
-    this.caching = false;
-    return this;
-  }
-
-  /** Logs to the changelog, created with `topicConfig` on top of the kind's defaults. */
-  withLoggingEnabled(topicConfig: Readonly<Record<string, string>> = {}): this {
-    this.logging = true;
-    this.topicConfig = { ...topicConfig };
-    return this;
-  }
-
-  withLoggingDisabled(): this {
-    this.logging = false;
-    this.topicConfig = {};
-    return this;
-  }
-
   build(): T {
-    return this.make({
-      caching: this.caching,
-      logging: this.logging,
-      topicConfig: this.topicConfig,
-    });
+    return this.make(this.layers());
   }
-}
-
-/**
- * The layers over an engine, outermost first:
- *
- * ```
- * caching (record cache)                 when caching is enabled
- *   or prefetching (batch read set)      when disabled and a key-value engine reads async only
- * -> change-logging (changelog records)  when logging is enabled
- * -> engine (RocksDB, in-memory, segmented)
- * ```
- *
- * Logging sits below caching, so with caching on only what the cache flushes reaches the
- * changelog.
- */
-export function stackOver(
-  engine: StoreLayer,
-  { caching, logging, topicConfig }: Layers,
-  timestampedValues: boolean,
-): StoreLayer {
-  let stack = engine;
-  if (logging) stack = new ChangeLoggingBytesStore(stack, { timestampedValues, topicConfig });
-  if (caching) stack = new CachingBytesStore(stack);
-  else if (!engine.capabilities.syncReads && engine.segments === undefined) {
-    stack = new PrefetchingBytesStore(stack);
-  }
-  return stack;
 }

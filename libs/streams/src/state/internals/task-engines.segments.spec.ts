@@ -4,7 +4,7 @@ import { useTempDirectory } from '../../../../rocksdb/test-support/temp-director
 import { windowView } from '../../../test-support/window-view';
 import type { RocksDBConfigSetter } from '../rocksdb-config-setter';
 import { Stores } from '../stores';
-import type { SegmentedBytesStore } from './segmented-bytes.store';
+import type { SegmentedBytesStore } from './segments/segmented-bytes.store';
 import { TaskEngines } from './task-engines';
 
 const HOUR = 3_600_000;

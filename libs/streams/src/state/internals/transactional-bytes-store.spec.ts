@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describeBytesStoreContract } from '../../../test-support/bytes-store.contract';
-import { NativeRocksDBStore } from './native-rocksdb.store';
+import { NativeRocksDBStore } from './rocksdb/native-rocksdb.store';
 import { TaskEngines } from './task-engines';
 import { TransactionalBytesStore } from './transactional-bytes-store';
 import { useTempDirectory } from '../../../../rocksdb/test-support/temp-directory';

@@ -14,8 +14,8 @@ const FORWARD: MergeOrder = { compare: (a, b) => Buffer.compare(a, b), skip: () 
 const REVERSE: MergeOrder = { compare: (a, b) => Buffer.compare(b, a), skip: () => false };
 
 /**
- * A task's persistent engine as its {@link TaskEngines} drives it (created by the RocksDB engine
- * factory inside a task; the engine below is the RocksDB store).
+ * A task's persistent engine as its {@link TaskEngines} drives it (the store stack lays it over
+ * each RocksDB instance inside a task, see `store-stack.ts`; the engine below is the RocksDB store).
  *
  * - `flush()`, which every commit reaches through the layers, does not flush the engine: the
  *   task's state manager flushes every engine before it writes a checkpoint

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { NativeRocksDBStore } from './native-rocksdb.store';
+import { NativeRocksDBStore } from './rocksdb/native-rocksdb.store';
 import { TaskEngines } from './task-engines';
 import { TransactionalBytesStore } from './transactional-bytes-store';
 import { useTempDirectory } from '../../../../rocksdb/test-support/temp-directory';

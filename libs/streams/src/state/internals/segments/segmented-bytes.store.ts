@@ -1,0 +1,382 @@
+import { StoreClosedError } from '../../../errors/store-closed.error';
+import { UnsupportedStoreOperationError } from '../../../errors/unsupported-store-operation.error';
+import { requireDurationMs } from '../../../windowing/internals/window-time';
+import type { StateStoreContext } from '../../../processor/state-store-context';
+import type {
+  BytesStore,
+  BytesStoreCapabilities,
+  BytesWrite,
+  KeyValueBytes,
+} from '../../bytes-store';
+import type { KeyValueSegment } from './key-value-segment';
+import {
+  KeyValueSegments,
+  defaultSegmentIntervalMs,
+  type SegmentFactory,
+} from './key-value-segments';
+import { hasPrefix } from '../byte-range';
+import {
+  AbstractStoreLayer,
+  type SegmentRules,
+  type StampedWrite,
+  type StoreRange,
+} from '../layers/store-layer';
+
+/** How a segmented store finds the time of a store key: window start, or session end. */
+export interface SegmentedKeySchema {
+  /**
+   * The time deciding the key's segment and its expiry.
+   *
+   * @throws InvalidWindowedKeyError for bytes that are not a key of this schema.
+   */
+  segmentTimestamp(storeKey: Buffer): number;
+}
+
+/** Outcome of applying one batch of changelog records. */
+export interface RestoreBatchResult {
+  /** Records written to a segment (tombstones included). */
+  readonly applied: number;
+  /** Records skipped because they were already past retention. */
+  readonly skippedExpired: number;
+}
+
+/** Options shared by the segmented window and session stores. */
+export interface SegmentedBytesStoreOptions {
+  /** The store's name (its changelog is `<application.id>-<name>-changelog`). */
+  readonly name: string;
+  /** How long entries stay, in ms of stream time past their segment time. */
+  readonly retentionPeriodMs: number;
+  /** Width of a segment; default `max(retention / 2, 60 000)`, as Kafka Streams. */
+  readonly segmentIntervalMs?: number;
+  /** Creates one segment's unopened bytes store from its name. */
+  readonly segmentFactory: SegmentFactory;
+  /**
+   * What the engine the factory builds can do. `syncReads` decides whether this store's
+   * synchronous reads work (otherwise they throw `UnsupportedStoreOperationError`).
+   */
+  readonly capabilities: BytesStoreCapabilities;
+  /** Names of segments a previous run left (persistent engines must provide it). */
+  readonly listSegmentNames?: () => Promise<readonly string[]>;
+  /** See `KeyValueSegmentsOptions.onSegmentOpening`. */
+  readonly onSegmentOpening?: (ready: Promise<void>) => void;
+}
+
+/**
+ * The engine under the window and session stores, as Kafka Streams'
+ * `AbstractRocksDBSegmentedBytesStore`: store keys go to the segment of their segment time,
+ * stream time is the largest segment time written, and an entry is live while its segment
+ * time is at least `streamTime - retention + 1`. Expired entries are never written (neither
+ * by `put` nor by restore) and never returned, and whole segments are dropped once every time
+ * they can hold has expired.
+ *
+ * Stream time starts unknown (`-1`) at every open, as in Kafka Streams, and grows with writes
+ * and restored records.
+ */
+export class SegmentedBytesStore extends AbstractStoreLayer {
+  readonly name: string;
+  readonly capabilities: BytesStoreCapabilities;
+  readonly retentionPeriodMs: number;
+  readonly segmentIntervalMs: number;
+  readonly segments: SegmentRules;
+  private readonly store: KeyValueSegments;
+  private streamTime = -1;
+  private opened = false;
+  private expiredDrops = 0;
+
+  /**
+   * @throws InvalidWindowError when the retention or the interval is not a valid duration.
+   */
+  constructor(
+    options: SegmentedBytesStoreOptions,
+    private readonly schema: SegmentedKeySchema,
+  ) {
+    super();
+    this.name = options.name;
+    this.capabilities = options.capabilities;
+    this.retentionPeriodMs = requireDurationMs(options.retentionPeriodMs, 'retention', false);
+    this.segmentIntervalMs =
+      options.segmentIntervalMs ?? defaultSegmentIntervalMs(this.retentionPeriodMs);
+    this.segments = {
+      retentionPeriodMs: this.retentionPeriodMs,
+      segmentIntervalMs: this.segmentIntervalMs,
+      segmentTime: (storeKey) => schema.segmentTimestamp(storeKey),
+      observedStreamTime: () => this.streamTime,
+    };
+    this.store = new KeyValueSegments({
+      storeName: options.name,
+      retentionPeriodMs: this.retentionPeriodMs,
+      segmentIntervalMs: this.segmentIntervalMs,
+      segmentFactory: (segmentName) => this.checked(options.segmentFactory(segmentName)),
+      listSegmentNames: options.listSegmentNames,
+      onSegmentOpening: options.onSegmentOpening,
+    });
+  }
+
+  init(_context: StateStoreContext): Promise<void> {
+    return this.open();
+  }
+
+  /** Opens the segments a previous run left. Idempotent while open. */
+  async open(): Promise<void> {
+    if (!this.opened) {
+      this.streamTime = -1;
+      await this.store.openExisting(this.streamTime);
+      this.opened = true;
+    }
+  }
+
+  isOpen(): boolean {
+    return this.opened;
+  }
+
+  /** The largest segment time seen by writes and restores since open, `-1` when none. */
+  observedStreamTime(): number {
+    return this.streamTime;
+  }
+
+  /** Entries with a segment time below this are expired. */
+  minLiveTime(): number {
+    return Math.max(0, this.streamTime - this.retentionPeriodMs + 1);
+  }
+
+  /** Number of live segments (for tests and metrics). */
+  segmentCount(): number {
+    return this.store.count;
+  }
+
+  /** Names of the live segments, ascending. */
+  segmentNames(): string[] {
+    return this.store.all(false).map((segment) => segment.name);
+  }
+
+  /** Puts dropped so far because their entry was already past retention (a metric). */
+  expiredRecordDrops(): number {
+    return this.expiredDrops;
+  }
+
+  /**
+   * Advances stream time to the key's segment time and returns the live segment to write it
+   * to (created if needed), or `undefined` when the key is past retention (counted as dropped).
+   */
+  private liveSegmentFor(storeKey: Buffer): KeyValueSegment | undefined {
+    const time = this.schema.segmentTimestamp(storeKey);
+    this.streamTime = Math.max(this.streamTime, time);
+    const segment =
+      time < this.minLiveTime()
+        ? undefined
+        : this.store.getOrCreateSegmentIfLive(this.store.segmentId(time), this.streamTime);
+    if (segment === undefined) this.expiredDrops++;
+    return segment;
+  }
+
+  /**
+   * Synchronous point read of a store key; `undefined` when absent or expired.
+   *
+   * @throws StoreClosedError when not open; UnsupportedStoreOperationError when the engine has
+   *   no synchronous reads (use {@link SegmentedBytesStore.getAsync}).
+   */
+  get(storeKey: Buffer): Buffer | undefined {
+    this.requireSyncReads('get');
+    const time = this.schema.segmentTimestamp(storeKey);
+    if (time < this.minLiveTime()) return undefined;
+    return this.store.segmentForTimestamp(time)?.get(storeKey);
+  }
+
+  /**
+   * Asynchronous point read of a store key (every engine).
+   *
+   * @throws StoreClosedError when not open; the engine's `ProcessorStateError` on failure.
+   */
+  async getAsync(storeKey: Buffer): Promise<Buffer | undefined> {
+    this.requireOpen();
+    const time = this.schema.segmentTimestamp(storeKey);
+    const segment = time < this.minLiveTime() ? undefined : this.store.segmentForTimestamp(time);
+    if (segment === undefined) return undefined;
+    const value = await segment.getAsync(storeKey);
+    return segment.isDropped ? undefined : value;
+  }
+
+  /**
+   * Live entries of `range`, segment after segment (so ordered by segment, then store key).
+   * Valid until the next `await`: segments are dropped in the background.
+   *
+   * @throws StoreClosedError when not open; UnsupportedStoreOperationError when the engine has
+   *   no synchronous reads (use {@link SegmentedBytesStore.rangeAsync}).
+   */
+  read(range: StoreRange): IterableIterator<KeyValueBytes> {
+    this.requireSyncReads('range');
+    return this.iterate(range);
+  }
+
+  private *iterate(range: StoreRange): IterableIterator<KeyValueBytes> {
+    const minLive = this.minLiveTime();
+    for (const segment of this.searched(range, minLive)) {
+      for (const entry of segment.range(
+        range.lower ?? range.prefix,
+        range.upper,
+        !!range.backward,
+      )) {
+        if (this.live(entry.key, range, minLive)) yield entry;
+      }
+    }
+  }
+
+  /** The segments `range` may hold entries in, in its order. */
+  private searched(range: StoreRange, minLive: number): KeyValueSegment[] {
+    const to = range.segmentTimeTo ?? Number.POSITIVE_INFINITY;
+    return this.store.search(Math.max(range.segmentTimeFrom ?? 0, minLive), to, !!range.backward);
+  }
+
+  /** Whether a store key read in `range` is live and belongs to it. */
+  private live(storeKey: Buffer, range: StoreRange, minLive: number): boolean {
+    if (this.schema.segmentTimestamp(storeKey) < minLive) return false;
+    if (range.prefix !== undefined && !hasPrefix(storeKey, range.prefix)) return false;
+    return range.accept === undefined || range.accept(storeKey);
+  }
+
+  /**
+   * The same entries as {@link SegmentedBytesStore.range}, read asynchronously (every engine).
+   *
+   * @throws StoreClosedError when not open; the engine's `ProcessorStateError` on failure.
+   */
+  async readAsync(range: StoreRange): Promise<KeyValueBytes[]> {
+    this.requireOpen();
+    const out: KeyValueBytes[] = [];
+    for (const segment of this.searched(range, this.minLiveTime())) {
+      if (segment.isDropped) continue;
+      const lower = range.lower ?? range.prefix;
+      const entries = await segment.rangeAsync(lower, range.upper, !!range.backward);
+      const minLive = this.minLiveTime();
+      for (const entry of entries) if (this.live(entry.key, range, minLive)) out.push(entry);
+    }
+    return out;
+  }
+
+  /**
+   * {@link SegmentedBytesStore.put} for each write in order (stream time grows write by write,
+   * expired writes are dropped), applied as one write batch per segment instead of one engine
+   * write each: what a cache flush writes through.
+   * @returns per write, whether it was written (false: past retention).
+   * @throws StoreClosedError when not open; InvalidWindowedKeyError for a key of the wrong
+   *   format; the engine's `ProcessorStateError` when a batch fails.
+   */
+  write(writes: readonly StampedWrite[]): boolean[] {
+    this.requireOpen();
+    const accepted = new Array<boolean>(writes.length);
+    const batches = new Map<KeyValueSegment, BytesWrite[]>();
+    for (let i = 0; i < writes.length; i++) {
+      const write = writes[i];
+      const segment = this.liveSegmentFor(write.key);
+      accepted[i] = segment !== undefined;
+      if (segment === undefined) continue;
+      const batch = batches.get(segment);
+      if (batch === undefined) batches.set(segment, [write]);
+      else batch.push(write);
+    }
+    // A segment that a later write expired is destroyed after this batch, as after one put each.
+    for (const [segment, batch] of batches) segment.putAll(batch);
+    return accepted;
+  }
+
+  /**
+   * Applies one batch of changelog records (store keys and values, `null` for tombstones), as
+   * Kafka Streams' batching restore: stream time advances to the batch's largest segment time,
+   * expired segments are dropped, records already past retention are skipped, and the rest is
+   * written to each segment as one batch, in changelog order.
+   *
+   * @throws StoreClosedError when not open; InvalidWindowedKeyError for a record whose key is
+   *   not of this store's format (the changelog holds foreign data: wipe and check the topic).
+   */
+  restore(records: readonly BytesWrite[]): void {
+    this.restoreAll(records);
+  }
+
+  restoreAll(records: readonly BytesWrite[]): RestoreBatchResult {
+    this.requireOpen();
+    const times = records.map((record) => this.schema.segmentTimestamp(record.key));
+    for (const time of times) {
+      this.streamTime = Math.max(this.streamTime, time);
+    }
+    this.store.cleanupExpiredSegments(this.streamTime);
+    const minLive = this.minLiveTime();
+    const batches = new Map<number, BytesWrite[]>();
+    let skippedExpired = 0;
+    records.forEach((record, index) => {
+      if (times[index] < minLive) {
+        skippedExpired++;
+        return;
+      }
+      const id = this.store.segmentId(times[index]);
+      const batch = batches.get(id);
+      if (batch === undefined) {
+        batches.set(id, [record]);
+      } else {
+        batch.push(record);
+      }
+    });
+    for (const [id, batch] of batches) {
+      this.store.getOrCreateSegmentIfLive(id, this.streamTime)?.putAll(batch);
+    }
+    return { applied: records.length - skippedExpired, skippedExpired };
+  }
+
+  /** Sum of the segments' estimates (entries buffered while a segment opens included). */
+  approximateNumEntries(): number {
+    this.requireOpen();
+    return this.store.all(false).reduce((sum, s) => sum + s.approximateNumEntries(), 0);
+  }
+
+  /**
+   * Flushes every segment and waits for background drops.
+   *
+   * @throws StoreClosedError when not open; the engine's `ProcessorStateError` on failure.
+   */
+  async flush(): Promise<void> {
+    this.requireOpen();
+    await this.store.flush();
+  }
+
+  /** Flushes and closes every segment. Idempotent. */
+  async close(): Promise<void> {
+    if (this.opened) {
+      this.opened = false;
+      await this.store.close();
+    }
+  }
+
+  /** Closes and deletes every segment; `open()` afterwards starts empty. */
+  async destroy(): Promise<void> {
+    this.opened = false;
+    this.streamTime = -1;
+    await this.store.destroy();
+  }
+
+  /** A segment engine that reads synchronously when this store promised it would. */
+  private checked(store: BytesStore): BytesStore {
+    if (this.capabilities.syncReads && !store.capabilities.syncReads) {
+      throw new UnsupportedStoreOperationError(
+        this.name,
+        'segmentFactory',
+        `segment ${store.name} has no synchronous reads but the store was declared with capabilities.syncReads`,
+      );
+    }
+    return store;
+  }
+
+  private requireOpen(): void {
+    if (!this.opened) {
+      throw new StoreClosedError(this.name);
+    }
+  }
+
+  private requireSyncReads(operation: string): void {
+    this.requireOpen();
+    if (!this.capabilities.syncReads) {
+      throw new UnsupportedStoreOperationError(
+        this.name,
+        operation,
+        'the engine has no synchronous reads; use the asynchronous variant',
+      );
+    }
+  }
+}
