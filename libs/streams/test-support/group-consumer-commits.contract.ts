@@ -1,7 +1,7 @@
 import { expect, it } from '@jest/globals';
 import { CommitFailedError } from '../src/errors/internals/commit-failed.error';
 import { MemberFencedError } from '../src/errors/internals/member-fenced.error';
-import type { TopicPartitionOffset } from '../src/runtime/internals/group-consumer';
+import type { TopicPartitionOffset } from '../src/client/group-consumer';
 import { waitFor } from '../../../test/support/wait-for';
 import type { GroupConsumerHarness } from './group-consumer.harness';
 

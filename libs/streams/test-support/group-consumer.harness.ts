@@ -1,5 +1,5 @@
 import type { Producer } from 'kafkajs';
-import type { ClusterAdmin } from '../src/runtime/internals/cluster-admin';
+import type { ClusterAdmin } from '../src/client/cluster-admin';
 import type {
   GroupAssignRequest,
   GroupConsumer,
@@ -7,7 +7,7 @@ import type {
   GroupFetchedBatch,
   TopicPartitionOffset,
   TopicPartitions,
-} from '../src/runtime/internals/group-consumer';
+} from '../src/client/group-consumer';
 import { KafkaTestContext, randomSuffix } from '../../../test/support/kafka-test-context';
 
 /** One client's group consumers, and its admin adapter to read committed offsets back. */
