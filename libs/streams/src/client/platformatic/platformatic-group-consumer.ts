@@ -1,14 +1,8 @@
 import { commitRefusal } from '../group-error-names';
 import { platformaticGroupError } from './platformatic-group-errors';
 import type { BaseOptions } from '@platformatic/kafka';
-import {
-  consumedRecord,
-  earliestOffset,
-  sendOffsetCommit,
-  startPositions,
-} from './platformatic-group-offsets';
+import { sendOffsetCommit } from './platformatic-group-offsets';
 import { CommitFailedError } from '../../errors/internals/commit-failed.error';
-import { PartitionOffsetOutOfRangeError } from '../../errors/internals/partition-offset-out-of-range.error';
 import { RebalanceInProgressError } from '../../errors/internals/rebalance-in-progress.error';
 import type { AssignedPartitionReader } from '../assigned-partition-reader';
 import {
@@ -24,12 +18,10 @@ import {
 import { platformaticAssignedReaderFactory } from './platformatic-assigned-reader';
 import { PlatformaticGroupMember, type ReceivedAssignment } from './platformatic-group-member';
 import { bridgePlatformaticLogs } from './platformatic-log-bridge';
+import { PlatformaticPartitionFetcher } from './platformatic-partition-fetcher';
 import type { StreamsLogger } from '../../logging/logger';
 
 const key = (topic: string, partition: number): string => `${topic}\u0000${partition}`;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** Consecutive failed fetches after which the fetch loop gives up and reports the last error. */
-const MAX_FETCH_FAILURES = 20;
 
 /**
  * The @platformatic/kafka adapter of {@link GroupConsumer}. platformatic's consumer stream
@@ -37,7 +29,7 @@ const MAX_FETCH_FAILURES = 20;
  * group membership ({@link PlatformaticGroupMember}: `joinGroup`, its heartbeats and the
  * rejoins the coordinator asks for, `leaveGroup`), with the engine's assignor and per-member
  * assignment user data in the JoinGroup/SyncGroup requests, and fetches the assignment itself
- * with the engine's reader by assignment (`platformaticAssignedReaderFactory`: read_committed,
+ * ({@link PlatformaticPartitionFetcher}: the engine's reader by assignment, read_committed,
  * CRC-checked, aborted transactions filtered, headers decoded) from the committed offsets, else
  * the log start. Records reach the engine as the kafkajs adapter hands them over: the same
  * fields, headers in kafkajs' shape (`RecordHeaders`).
@@ -51,6 +43,7 @@ const MAX_FETCH_FAILURES = 20;
 export class PlatformaticGroupConsumer implements GroupConsumer {
   private member: PlatformaticGroupMember | undefined;
   private reader: AssignedPartitionReader | undefined;
+  private fetcher: PlatformaticPartitionFetcher | undefined;
   private start$: GroupConsumerStart | undefined;
   private received: ReceivedAssignment | undefined;
   private current: ReceivedAssignment | undefined;
@@ -59,8 +52,6 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
   private loop: Promise<void> = Promise.resolve();
   /** The partitions of `current`, as keys. */
   private owned = new Set<string>();
-  private readonly positions = new Map<string, number>();
-  private readonly paused = new Set<string>();
   private readonly cooperative: boolean;
   /** Cooperative: the engine giving up the partitions the latest assignment took away. */
   private revoking: Promise<void> = Promise.resolve();
@@ -113,7 +104,7 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
       if (!this.closing) listener.onFailed(member.staticMembership?.fenced ?? error);
     });
     // Processors see each record's headers, as Kafka Streams forwards them.
-    this.reader = platformaticAssignedReaderFactory(
+    const reader = platformaticAssignedReaderFactory(
       this.clientOptions,
       {},
       this.logger,
@@ -122,20 +113,39 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
       maxBytesPerPartition: options.maxBytesPerPartition ?? DEFAULT_MAX_PARTITION_FETCH_BYTES,
       headers: true,
     });
+    if (!reader) throw new Error('no platformatic reader');
+    this.reader = reader;
+    this.fetcher = new PlatformaticPartitionFetcher(
+      member,
+      reader,
+      options.maxWaitTimeMs,
+      this.groupId,
+      {
+        assignment: () => this.current,
+        // Eager: nothing is fetched while rebalancing. Cooperative: the member keeps fetching
+        // (and processing) the partitions it owns.
+        active: () => this.cooperative || !this.rebalancing,
+        closing: () => this.closing,
+        ...(this.cooperative ? { owns: (t, p) => this.owned.has(key(t, p)) } : {}),
+        handleBatch: start.handleBatch,
+        onFetch: () => listener.onFetch(),
+        onFailed: (error) => listener.onFailed(error),
+      },
+    );
     await member.joinGroup({});
-    this.loop = this.fetchLoop();
+    this.loop = this.fetcher.run();
   }
 
   pause(partitions: readonly TopicPartitions[]): void {
-    for (const p of partitions) for (const n of p.partitions) this.paused.add(key(p.topic, n));
+    this.fetcher?.pause(partitions);
   }
 
   resume(partitions: readonly TopicPartitions[]): void {
-    for (const p of partitions) for (const n of p.partitions) this.paused.delete(key(p.topic, n));
+    this.fetcher?.resume(partitions);
   }
 
   seek(topic: string, partition: number, offset: number): void {
-    this.positions.set(key(topic, partition), offset);
+    this.fetcher?.seek(topic, partition, offset);
   }
 
   async commitOffsets(offsets: readonly TopicPartitionOffset[]): Promise<void> {
@@ -188,7 +198,7 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
     this.markRebalancing();
     // A new member owns nothing: what the engine still holds it closes itself (it asked).
     this.setCurrent(undefined);
-    this.positions.clear();
+    this.fetcher?.clearPositions();
     await this.leave(true);
     await member.joinGroup({});
   }
@@ -244,7 +254,7 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
     if (this.owned.size === 0) return;
     this.logger?.warn(`group ${this.groupId}: membership lost, dropping its partitions`);
     this.setCurrent(undefined);
-    this.positions.clear();
+    this.fetcher?.clearPositions();
     await this.start$!.listener.onLost();
   }
 
@@ -264,8 +274,8 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
     const revoked = [...before].filter((k) => !this.owned.has(k));
     // Eager: positions start again from the committed offsets in every generation.
     // Cooperative: kept partitions go on from where they are.
-    if (this.cooperative) for (const k of revoked) this.positions.delete(k);
-    else this.positions.clear();
+    if (this.cooperative) this.fetcher?.retain(assignment.partitions);
+    else this.fetcher?.clearPositions();
     const applied = this.start$!.listener.onAssigned({
       memberId: assignment.memberId,
       generationId: assignment.generationId,
@@ -293,90 +303,6 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
       if (count) partitionCounts.set(topic, count);
     }
     return this.options.assignor.assign({ members, partitionCounts });
-  }
-
-  private async fetchLoop(): Promise<void> {
-    const { listener, handleBatch } = this.start$!;
-    let failures = 0;
-    while (!this.closing) {
-      const generation = this.current;
-      const wanted = (generation?.partitions ?? []).flatMap((p) =>
-        p.partitions.map((partition) => ({ topic: p.topic, partition })),
-      );
-      // Eager: nothing is fetched while rebalancing. Cooperative: the member keeps fetching the
-      // partitions it owns.
-      const active =
-        this.rebalancing && !this.cooperative
-          ? []
-          : wanted.filter((p) => !this.paused.has(key(p.topic, p.partition)));
-      if (active.length === 0) {
-        await sleep(Math.min(100, this.options.maxWaitTimeMs));
-        continue;
-      }
-      try {
-        await this.initPositions(active);
-        const positions = active.map((p) => ({
-          ...p,
-          offset: this.positions.get(key(p.topic, p.partition))!,
-        }));
-        const fetched = await this.reader!.fetch(positions);
-        failures = 0;
-        listener.onFetch();
-        for (const part of fetched) {
-          const k = key(part.topic, part.partition);
-          const current = this.cooperative
-            ? () => this.owned.has(k) && !this.closing
-            : () => this.current === generation && !this.rebalancing && !this.closing;
-          if (!current()) {
-            if (this.cooperative) continue;
-            break;
-          }
-          if (this.paused.has(k) || this.positions.get(k) !== part.fetchOffset) continue;
-          if (part.records.length === 0) {
-            if (part.nextOffset > part.fetchOffset) this.positions.set(k, part.nextOffset);
-            continue;
-          }
-          const consumed = await handleBatch({
-            topic: part.topic,
-            partition: part.partition,
-            records: part.records.map((r) => consumedRecord(part.topic, part.partition, r)),
-            nextOffset: part.nextOffset,
-            isCurrent: current,
-            heartbeat: async () => {
-              if (!current()) throw new RebalanceInProgressError(this.groupId);
-            },
-          });
-          // A seek during the batch wins over the batch's position.
-          if (consumed && this.positions.get(k) === part.fetchOffset) {
-            this.positions.set(k, part.nextOffset);
-          }
-        }
-      } catch (error) {
-        if (this.closing) return;
-        if (error instanceof PartitionOffsetOutOfRangeError) {
-          this.positions.set(
-            key(error.topic, error.partition),
-            await earliestOffset(this.member!, error.topic, error.partition),
-          );
-          continue;
-        }
-        if (++failures >= MAX_FETCH_FAILURES) {
-          listener.onFailed(error instanceof Error ? error : new Error(String(error)));
-          return;
-        }
-        await sleep(200);
-      }
-    }
-  }
-
-  /** Positions of partitions that have none: the committed offset, else the log start. */
-  private async initPositions(partitions: { topic: string; partition: number }[]): Promise<void> {
-    const missing = partitions.filter((p) => !this.positions.has(key(p.topic, p.partition)));
-    if (missing.length === 0) return;
-    for (const { topic, partition, offset } of await startPositions(this.member!, missing)) {
-      if (!this.positions.has(key(topic, partition)))
-        this.positions.set(key(topic, partition), offset);
-    }
   }
 }
 

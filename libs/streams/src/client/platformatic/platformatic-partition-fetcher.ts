@@ -1,9 +1,9 @@
 import type { Consumer } from '@platformatic/kafka';
 import { PartitionOffsetOutOfRangeError } from '../../errors/internals/partition-offset-out-of-range.error';
 import { RebalanceInProgressError } from '../../errors/internals/rebalance-in-progress.error';
-import type { AssignedPartitionReader, FetchedRecord } from '../assigned-partition-reader';
-import type { ConsumedRecord } from '../consumed-record';
+import type { AssignedPartitionReader } from '../assigned-partition-reader';
 import type { GroupBatchHandler, TopicPartitions } from '../group-consumer';
+import { consumedRecord, earliestOffset, startPositions } from './platformatic-group-offsets';
 
 const key = (topic: string, partition: number): string => `${topic}\u0000${partition}`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -23,14 +23,20 @@ export interface PartitionFetcherHooks {
   active(): boolean;
   /** True once the consumer closes: the loop ends. */
   closing(): boolean;
+  /**
+   * Cooperative rebalancing only: whether the member still owns a partition. A batch then
+   * stays current while its partition is owned, whatever the assignment became meanwhile;
+   * without this hook, a batch is current while its assignment is and the member is active.
+   */
+  owns?(topic: string, partition: number): boolean;
   readonly handleBatch: GroupBatchHandler;
   onFetch(): void;
   onFailed(error: Error): void;
 }
 
 /**
- * Fetches an assignment's partitions for processing, as the classic platformatic adapter
- * does: with the engine's reader by assignment (read_committed, CRC-checked, aborted
+ * Fetches an assignment's partitions for processing, for both platformatic group consumers
+ * (classic and streams group): with the engine's reader by assignment (read_committed, CRC-checked, aborted
  * transactions filtered, headers decoded), each partition from its position (the committed
  * offset, else the log start, when it has none), one batch at a time to the engine's handler.
  * Positions outlive an assignment for the partitions the next one keeps (an incremental
@@ -66,6 +72,11 @@ export class PlatformaticPartitionFetcher {
     for (const k of [...this.positions.keys()]) if (!kept.has(k)) this.positions.delete(k);
   }
 
+  /** Forgets every position: each partition starts again from its committed offset. */
+  clearPositions(): void {
+    this.positions.clear();
+  }
+
   /** Fetches until the consumer closes (or fails: reported through `onFailed`). */
   async run(): Promise<void> {
     const { hooks } = this;
@@ -89,11 +100,15 @@ export class PlatformaticPartitionFetcher {
         );
         failures = 0;
         hooks.onFetch();
-        const current = () =>
+        const currentAssignment = () =>
           hooks.assignment() === assignment && hooks.active() && !hooks.closing();
         for (const part of fetched) {
           const k = key(part.topic, part.partition);
-          if (!current()) break;
+          const current = hooks.owns
+            ? () => hooks.owns!(part.topic, part.partition) && !hooks.closing()
+            : currentAssignment;
+          // Dropped; no wait until the next check, so a changed assignment drops all that follow.
+          if (!current()) continue;
           if (this.paused.has(k) || this.positions.get(k) !== part.fetchOffset) continue;
           if (part.records.length === 0) {
             if (part.nextOffset > part.fetchOffset) this.positions.set(k, part.nextOffset);
@@ -119,7 +134,7 @@ export class PlatformaticPartitionFetcher {
         if (error instanceof PartitionOffsetOutOfRangeError) {
           this.positions.set(
             key(error.topic, error.partition),
-            await this.earliest(error.topic, error.partition),
+            await earliestOffset(this.client, error.topic, error.partition),
           );
           continue;
         }
@@ -136,41 +151,9 @@ export class PlatformaticPartitionFetcher {
   private async initPositions(partitions: { topic: string; partition: number }[]): Promise<void> {
     const missing = partitions.filter((p) => !this.positions.has(key(p.topic, p.partition)));
     if (missing.length === 0) return;
-    const byTopic = new Map<string, number[]>();
-    for (const p of missing) byTopic.set(p.topic, [...(byTopic.get(p.topic) ?? []), p.partition]);
-    const committed = await this.client.listCommittedOffsets({
-      topics: [...byTopic].map(([topic, ids]) => ({ topic, partitions: ids })),
-    });
-    for (const { topic, partition } of missing) {
-      const offset = committed.get(topic)?.[partition];
-      const position =
-        offset !== undefined && offset >= 0n
-          ? Number(offset)
-          : await this.earliest(topic, partition);
+    for (const { topic, partition, offset } of await startPositions(this.client, missing)) {
       if (!this.positions.has(key(topic, partition)))
-        this.positions.set(key(topic, partition), position);
+        this.positions.set(key(topic, partition), offset);
     }
   }
-
-  private async earliest(topic: string, partition: number): Promise<number> {
-    const offsets = await this.client.listOffsets({
-      topics: [topic],
-      partitions: { [topic]: [partition] },
-      timestamp: -2n,
-    });
-    return Number(offsets.get(topic)?.[partition] ?? 0n);
-  }
-}
-
-/** A fetched record as the engine consumes it (its headers as decoded, `{}` when none). */
-function consumedRecord(topic: string, partition: number, r: FetchedRecord): ConsumedRecord {
-  return {
-    topic,
-    partition,
-    offset: r.offset,
-    timestamp: r.timestamp,
-    key: r.key,
-    value: r.value,
-    headers: (r.headers ?? {}) as ConsumedRecord['headers'],
-  };
 }
