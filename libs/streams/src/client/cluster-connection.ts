@@ -4,6 +4,7 @@ import { StreamsError } from '../errors/streams.error';
 import type { StateLogger } from '../logging/logger';
 import type { ClusterAdmin } from './cluster-admin';
 import { isClusterUnreachableError } from './cluster-unreachable';
+import { findInErrorChain } from './error-chain';
 
 /** What {@link connectAdmin} needs. */
 export interface ClusterConnectionOptions {
@@ -64,7 +65,10 @@ export async function connectAdmin(
  */
 export function typedConnectionError(error: unknown, brokers: readonly string[]): unknown {
   if (error instanceof StreamsError) return error;
-  const authentication = findError(error, (e) => e.name === 'KafkaJSSASLAuthenticationError');
+  const authentication = findInErrorChain<ErrorLike>(
+    error,
+    (e) => e.name === 'KafkaJSSASLAuthenticationError',
+  );
   if (authentication) {
     return new BrokerAuthenticationError(brokers, messageOf(authentication), { cause: error });
   }
@@ -80,22 +84,6 @@ interface ErrorLike {
   readonly cause?: unknown;
   readonly originalError?: unknown;
   readonly errors?: unknown;
-}
-
-function findError(
-  error: unknown,
-  test: (e: ErrorLike) => boolean,
-  depth = 0,
-): ErrorLike | undefined {
-  if (depth > 8 || typeof error !== 'object' || error === null) return undefined;
-  const e = error as ErrorLike;
-  if (test(e)) return e;
-  for (const inner of Array.isArray(e.errors) ? e.errors : []) {
-    const found = findError(inner, test, depth + 1);
-    if (found) return found;
-  }
-  const cause = e.cause ?? e.originalError;
-  return cause !== error ? findError(cause, test, depth + 1) : undefined;
 }
 
 /** The innermost message of an error chain (kafkajs wraps the socket error several times). */

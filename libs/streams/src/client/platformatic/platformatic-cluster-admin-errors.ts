@@ -3,6 +3,7 @@ import { BrokersUnreachableError } from '../../errors/brokers-unreachable.error'
 import { GroupNotDeletedError } from '../../errors/internals/group-not-deleted.error';
 import { PartitionLeaderNotAvailableError } from '../../errors/internals/partition-leader-not-available.error';
 import { UnknownTopicError } from '../../errors/internals/unknown-topic.error';
+import { findInErrorChain } from '../error-chain';
 
 /** Kafka errors of a partition whose leadership is moving. */
 const LEADERSHIP_ERRORS = new Set([
@@ -25,22 +26,14 @@ export interface PlatformaticErrorLike {
 }
 
 /**
- * The first error of a chain that passes `test`: platformatic nests its errors in
- * `MultipleErrors` (`errors`, one per retry) and in `cause`.
+ * The first error of a chain that passes `test` ({@link findInErrorChain}): platformatic nests
+ * its errors in `MultipleErrors` (`errors`, one per retry) and in `cause`.
  */
 export function findError(
   error: unknown,
   test: (e: PlatformaticErrorLike) => boolean,
-  depth = 0,
 ): PlatformaticErrorLike | undefined {
-  if (depth > 8 || typeof error !== 'object' || error === null) return undefined;
-  const e = error as PlatformaticErrorLike;
-  if (test(e)) return e;
-  for (const inner of Array.isArray(e.errors) ? (e.errors as unknown[]) : []) {
-    const found = findError(inner, test, depth + 1);
-    if (found) return found;
-  }
-  return e.cause !== error ? findError(e.cause, test, depth + 1) : undefined;
+  return findInErrorChain(error, test);
 }
 
 const hasApiId = (id: string) => (e: PlatformaticErrorLike) => e.apiId === id;
