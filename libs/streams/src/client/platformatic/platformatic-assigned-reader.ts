@@ -2,7 +2,6 @@ import {
   Base,
   protocolErrors,
   ResponseError,
-  UnsupportedApiError,
   type API,
   type BaseOptions,
   type ClusterMetadata,
@@ -19,10 +18,12 @@ import { resolveReaderOptions, type ResolvedReaderOptions } from '../assigned-pa
 import { toFetchedPartition } from '../fetched-partition';
 import type { StreamsLogger } from '../../logging/logger';
 import { bridgePlatformaticLogs } from './platformatic-log-bridge';
+import { NegotiatedApi } from './platformatic-negotiated-api';
 import {
   commonFetchVersion,
   FETCH_API_KEY,
   FETCH_VERSIONS,
+  type FetchVersion,
   rawFetchApi,
   READ_COMMITTED,
   SESSIONLESS_EPOCH,
@@ -102,7 +103,7 @@ export function platformaticAssignedReaderFactory(
 
 class PlatformaticAssignedReader implements AssignedPartitionReader {
   private readonly client: Base;
-  private api: Promise<FetchApi> | undefined;
+  private readonly fetchApi: NegotiatedApi<FetchVersion, FetchApi>;
   private readonly settings: ResolvedReaderOptions;
 
   constructor(
@@ -115,11 +116,18 @@ class PlatformaticAssignedReader implements AssignedPartitionReader {
     this.client = new Base({ metadataMaxAge: 300_000, ...clientOptions });
     if (logger) bridgePlatformaticLogs(this.client, logger);
     this.settings = resolveReaderOptions(options);
+    this.fetchApi = new NegotiatedApi(this.client, {
+      apiKey: FETCH_API_KEY,
+      name: 'Fetch',
+      needs: `a reader by assignment needs v${FETCH_VERSIONS.min} or newer (Kafka 3.1+)`,
+      commonVersion: commonFetchVersion,
+      create: rawFetchApi,
+    });
   }
 
   async fetch(positions: readonly PartitionFetchPosition[]): Promise<FetchedPartition[]> {
     if (positions.length === 0) return [];
-    const api = await this.fetchApi();
+    const api = await this.fetchApi.get();
     const topics = [...new Set(positions.map((p) => p.topic))];
     const metadata = await this.client.metadata({ topics });
     const byLeader = new Map<number, LedPosition[]>();
@@ -148,27 +156,6 @@ class PlatformaticAssignedReader implements AssignedPartitionReader {
 
   async close(): Promise<void> {
     await this.client.close();
-  }
-
-  /** The Fetch API at the newest version this reader and the cluster share (asked once). */
-  private fetchApi(): Promise<FetchApi> {
-    if (this.api === undefined) {
-      const api = this.client.listApis().then((apis) => {
-        const fetch = apis.find((a) => a.apiKey === FETCH_API_KEY);
-        const version = fetch && commonFetchVersion(fetch.minVersion, fetch.maxVersion);
-        if (version === undefined) {
-          throw new UnsupportedApiError(
-            `the broker speaks Fetch v${fetch?.minVersion}-v${fetch?.maxVersion}; a reader by assignment needs v${FETCH_VERSIONS.min} or newer (Kafka 3.1+)`,
-          );
-        }
-        return rawFetchApi(version);
-      });
-      this.api = api;
-      api.catch(() => {
-        if (this.api === api) this.api = undefined; // the next fetch asks again
-      });
-    }
-    return this.api;
   }
 
   private async fetchFrom(

@@ -39,6 +39,9 @@ const REQUEST_WRITERS = {
 /** The Fetch versions this reader speaks: the first by topic id (13) to the newest (17). */
 export const FETCH_VERSIONS = { min: 13, max: 17 } as const;
 
+/** One of {@link FETCH_VERSIONS}. */
+export type FetchVersion = keyof typeof REQUEST_WRITERS;
+
 /** One partition of a Fetch response, its records left as the broker sent them. */
 export interface RawFetchPartition {
   readonly partition: number;
@@ -123,9 +126,7 @@ function readPartition(r: Reader): RawFetchPartition {
  * The Fetch API at `version` (13 to 17), for platformatic's connections: the request written
  * by platformatic, the response read by {@link parseRawFetchResponse}.
  */
-export function rawFetchApi(
-  version: keyof typeof REQUEST_WRITERS,
-): API<FetchRequestArguments, RawFetchResponse> {
+export function rawFetchApi(version: FetchVersion): API<FetchRequestArguments, RawFetchResponse> {
   return createAPI<FetchRequestArguments, RawFetchResponse>(
     FETCH_API_KEY,
     version,
@@ -141,9 +142,9 @@ export function rawFetchApi(
 export function commonFetchVersion(
   minVersion: number,
   maxVersion: number,
-): keyof typeof REQUEST_WRITERS | undefined {
+): FetchVersion | undefined {
   const version = Math.min(maxVersion, FETCH_VERSIONS.max);
   return version >= FETCH_VERSIONS.min && version >= minVersion
-    ? (version as keyof typeof REQUEST_WRITERS)
+    ? (version as FetchVersion)
     : undefined;
 }

@@ -9,7 +9,6 @@ import {
   kOptions,
   kPerformWithRetry,
   NetworkError,
-  UnsupportedApiError,
   UserError,
   type API,
   type ClusterMetadata,
@@ -26,7 +25,9 @@ import {
   type EncodedTopic,
   type ProduceRequestArguments,
   type ProduceResponse,
+  type ProduceVersion,
 } from './platformatic-produce-request';
+import { NegotiatedApi } from './platformatic-negotiated-api';
 
 type ProduceApi = API<ProduceRequestArguments, ProduceResponse>;
 
@@ -103,11 +104,19 @@ interface Identity {
  */
 export class PlatformaticProduceSender {
   private readonly sequences = new ProducerSequences();
-  private api: Promise<ProduceApi> | undefined;
+  private readonly produceApi: NegotiatedApi<ProduceVersion, ProduceApi>;
   private renewProducerId = false;
 
   /** @param producer an idempotent platformatic producer; its own `send` is never called. */
-  constructor(private readonly producer: Producer) {}
+  constructor(private readonly producer: Producer) {
+    this.produceApi = new NegotiatedApi(producer, {
+      apiKey: PRODUCE_API_KEY,
+      name: 'Produce',
+      needs: `this producer needs v${PRODUCE_VERSIONS.min} to v${PRODUCE_VERSIONS.max}`,
+      commonVersion: commonProduceVersion,
+      create: rawProduceApi,
+    });
+  }
 
   /**
    * Sends `batch` (its partitions checked against `metadata`), in `transaction` when given, and
@@ -123,7 +132,7 @@ export class PlatformaticProduceSender {
     transaction: PlatformaticTransaction | undefined,
   ): Promise<PartitionAck[]> {
     if (acks !== -1) throw new UserError('Idempotent producer requires acks to be ALL (-1).');
-    const api = await this.produceApi();
+    const api = await this.produceApi.get();
     if (transaction) {
       const added: MessageRecord[] = batch.map(({ topic, partition }) => ({
         topic,
@@ -271,27 +280,6 @@ export class PlatformaticProduceSender {
         (error) => repeatOnStaleMetadata && !!findErrorBy(error, 'hasStaleMetadata', true),
       );
     });
-  }
-
-  /** The Produce API at the newest version this writer and the cluster share (asked once). */
-  private produceApi(): Promise<ProduceApi> {
-    if (this.api === undefined) {
-      const api = this.producer.listApis().then((apis) => {
-        const produce = apis.find((a) => a.apiKey === PRODUCE_API_KEY);
-        const version = produce && commonProduceVersion(produce.minVersion, produce.maxVersion);
-        if (version === undefined) {
-          throw new UnsupportedApiError(
-            `the broker speaks Produce v${produce?.minVersion}-v${produce?.maxVersion}; this producer needs v${PRODUCE_VERSIONS.min} to v${PRODUCE_VERSIONS.max}`,
-          );
-        }
-        return rawProduceApi(version);
-      });
-      this.api = api;
-      api.catch(() => {
-        if (this.api === api) this.api = undefined; // the next send asks again
-      });
-    }
-    return this.api;
   }
 }
 
