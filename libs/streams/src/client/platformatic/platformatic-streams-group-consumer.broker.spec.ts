@@ -12,17 +12,12 @@ import type { GroupConsumer, GroupConsumerStart, StreamsGroupSpec } from '../gro
 import { PlatformaticClusterAdmin } from './platformatic-cluster-admin';
 import { platformaticStreamsGroupConsumerFactory } from './platformatic-streams-group-consumer';
 import { brokers, KafkaTestContext } from '../../../../../test/support/kafka-test-context';
+import { waitFor } from '../../../../../test/support/wait-for';
 
 jest.setTimeout(90_000);
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(what: string, check: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
+const until = (what: string, check: () => boolean, timeoutMs = 30_000): Promise<void> =>
+  waitFor(check, timeoutMs, what, { intervalMs: 50 });
 
 /** One member and what the engine would have seen. */
 interface Member {

@@ -5,6 +5,7 @@ import { encodeInfo } from '../../cluster/internals/assignment-info';
 import type { GroupConsumer } from '../group-consumer';
 import { platformaticStreamsGroupConsumerFactory } from './platformatic-streams-group-consumer';
 import { brokers, KafkaTestContext } from '../../../../../test/support/kafka-test-context';
+import { waitFor } from '../../../../../test/support/wait-for';
 
 jest.setTimeout(90_000);
 
@@ -12,13 +13,8 @@ const RECORDS = 120;
 const PER_SEND = 10; // one record batch per send
 const VALUE_BYTES = 1024;
 
-async function until(what: string, check: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = (what: string, check: () => boolean, timeoutMs = 30_000): Promise<void> =>
+  waitFor(check, timeoutMs, what, { intervalMs: 50 });
 
 describe('PlatformaticStreamsGroupConsumer fetch size against the broker', () => {
   const context = new KafkaTestContext();

@@ -66,6 +66,18 @@ describe('StreamsGroupHeartbeat v0 against the broker', () => {
     };
   }
 
+  /** A heartbeat of a member that joined, at `memberEpoch`: topology and endpoint not sent again. */
+  function joined(memberId: string, memberEpoch: number): StreamsGroupHeartbeatRequest {
+    return {
+      ...join(memberId),
+      memberEpoch,
+      topology: null,
+      processId: null,
+      userEndpoint: null,
+      rebalanceTimeoutMs: -1,
+    };
+  }
+
   it('answers a join (epoch 0 with the topology) with the member id, an epoch and every task', async () => {
     const coordinator = new StreamsGroupCoordinator(admin, groupId);
     const memberId = randomUUID();
@@ -88,14 +100,7 @@ describe('StreamsGroupHeartbeat v0 against the broker', () => {
     const deadline = Date.now() + 30_000;
     while (!response.activeTasks?.length && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 200));
-      response = await coordinator.heartbeat({
-        ...join(memberId),
-        memberEpoch: response.memberEpoch,
-        topology: null,
-        processId: null,
-        userEndpoint: null,
-        rebalanceTimeoutMs: -1,
-      });
+      response = await coordinator.heartbeat(joined(memberId, response.memberEpoch));
       expect(response.errorCode).toBe(0);
       seen.push(response);
     }
@@ -112,12 +117,7 @@ describe('StreamsGroupHeartbeat v0 against the broker', () => {
 
     // Acknowledge the tasks: the routing map names this member's endpoint with its partitions.
     const acked = await coordinator.heartbeat({
-      ...join(memberId),
-      memberEpoch: response.memberEpoch,
-      topology: null,
-      processId: null,
-      userEndpoint: null,
-      rebalanceTimeoutMs: -1,
+      ...joined(memberId, response.memberEpoch),
       activeTasks: [{ subtopologyId: '0', partitions: [0, 1] }],
     });
     expect(acked.errorCode).toBe(0);

@@ -4,27 +4,13 @@ import {
   type StreamsGroupHeartbeatRequest,
 } from './streams-group-heartbeat-request';
 import { readStreamsGroupHeartbeatResponse } from './streams-group-heartbeat-response';
+import { unchangedHeartbeat } from '../../../../test-support/streams-group-heartbeat.fixture';
 
 const bytes = (w: Writer) => Buffer.concat(w.buffers);
 
 const NULLS: StreamsGroupHeartbeatRequest = {
-  groupId: 'g',
-  memberId: 'm',
-  memberEpoch: 3,
+  ...unchangedHeartbeat('g', 'm', 3),
   endpointInformationEpoch: 2,
-  instanceId: null,
-  rackId: null,
-  rebalanceTimeoutMs: -1,
-  topology: null,
-  activeTasks: null,
-  standbyTasks: null,
-  warmupTasks: null,
-  processId: null,
-  userEndpoint: null,
-  clientTags: null,
-  taskOffsets: null,
-  taskEndOffsets: null,
-  shutdownApplication: false,
 };
 
 describe('StreamsGroupHeartbeat v0 request', () => {

@@ -9,18 +9,15 @@ import type { StreamsTopology } from './streams-group-heartbeat-request';
 import { StreamsGroupMember } from './streams-group-member';
 import { NO_TASKS, type StreamsTaskSet } from './streams-task-set';
 import { brokers, KafkaTestContext } from '../../../../../../test/support/kafka-test-context';
+import { waitFor } from '../../../../../../test/support/wait-for';
+import { unchangedHeartbeat } from '../../../../test-support/streams-group-heartbeat.fixture';
 
 jest.setTimeout(90_000);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until(what: string, check: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
+const until = (what: string, check: () => boolean, timeoutMs = 30_000): Promise<void> =>
+  waitFor(check, timeoutMs, what, { intervalMs: 50 });
 
 /** One member and what it was told; `owned` is what it has applied. */
 class Recorder {
@@ -168,25 +165,7 @@ describe('StreamsGroupMember against the broker', () => {
     await until('a owns every task', () => a.owned.active.length === 4);
     // Another client makes the member leave behind its back.
     const coordinator = new StreamsGroupCoordinator(admin, groupId);
-    const left = await coordinator.heartbeat({
-      groupId,
-      memberId: a.member.memberId,
-      memberEpoch: -1,
-      endpointInformationEpoch: 0,
-      instanceId: null,
-      rackId: null,
-      rebalanceTimeoutMs: -1,
-      topology: null,
-      activeTasks: null,
-      standbyTasks: null,
-      warmupTasks: null,
-      processId: null,
-      userEndpoint: null,
-      clientTags: null,
-      taskOffsets: null,
-      taskEndOffsets: null,
-      shutdownApplication: false,
-    });
+    const left = await coordinator.heartbeat(unchangedHeartbeat(groupId, a.member.memberId, -1));
     expect(left.errorCode).toBe(0);
     await until('a lost its tasks', () => a.lost.length === 1);
     expect(a.lost).toEqual(['UNKNOWN_MEMBER_ID']);

@@ -6,26 +6,15 @@ import {
 } from './streams-group-coordinator';
 import type { StreamsGroupHeartbeatResponse } from './streams-group-heartbeat-response';
 import { StreamsGroupMember, type StreamsGroupMemberListener } from './streams-group-member';
+import { unchangedHeartbeatResponse } from '../../../../test-support/streams-group-heartbeat.fixture';
 
 /** What @platformatic/kafka throws when FindCoordinator (api key 10) answers `code`. */
 const findCoordinatorRefused = (code: number) =>
   new ResponseError(10, 6, { '/coordinators/0': [code, null] }, undefined);
 
 const joined = (errorCode = 0): StreamsGroupHeartbeatResponse => ({
-  throttleTimeMs: 0,
+  ...unchangedHeartbeatResponse(errorCode === 0 ? 1 : 0),
   errorCode,
-  errorMessage: null,
-  memberId: 'm',
-  memberEpoch: errorCode === 0 ? 1 : 0,
-  heartbeatIntervalMs: 60_000,
-  acceptableRecoveryLag: 10_000,
-  taskOffsetIntervalMs: 60_000,
-  status: null,
-  activeTasks: null,
-  standbyTasks: null,
-  warmupTasks: null,
-  endpointInformationEpoch: 0,
-  partitionsByUserEndpoint: null,
 });
 
 /** A member over a coordinator double answering the heartbeats with `answers`, in turn. */
