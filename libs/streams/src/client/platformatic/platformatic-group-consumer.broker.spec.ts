@@ -1,25 +1,8 @@
-import { Admin } from '@platformatic/kafka';
-import { PlatformaticClusterAdmin } from './platformatic-cluster-admin';
-import { platformaticGroupConsumerFactory } from './platformatic-group-consumer';
 import { describeGroupConsumerContract } from '../../../test-support/group-consumer.contract';
-import { brokers } from '../../../../../test/support/kafka-test-context';
+import { GROUP_CONSUMER_CLIENTS } from '../../../test-support/group-consumer-clients';
 
 describeGroupConsumerContract(
   '@platformatic/kafka',
-  () => {
-    const clientId = 'group-consumer-contract';
-    return {
-      consumers: platformaticGroupConsumerFactory({ clientId, bootstrapBrokers: brokers() }),
-      async admin() {
-        const admin = new PlatformaticClusterAdmin(
-          new Admin({ clientId, bootstrapBrokers: brokers() }),
-          brokers(),
-        );
-        await admin.connect();
-        return admin;
-      },
-      close: async () => undefined,
-    };
-  },
+  () => GROUP_CONSUMER_CLIENTS['@platformatic/kafka']('group-consumer-contract'),
   { cooperative: true },
 );

@@ -1,29 +1,15 @@
 // The @platformatic/kafka group consumer as a static member (KIP-345, `groupInstanceId`),
 // against the real broker: closing without leaving, a successor taking the assignment back in
 // the same generation, and fencing when another process takes the id.
-import { Admin } from '@platformatic/kafka';
 import { FencedInstanceIdError } from '../../errors/internals/fenced-instance-id.error';
-import { PlatformaticClusterAdmin } from './platformatic-cluster-admin';
-import { platformaticGroupConsumerFactory } from './platformatic-group-consumer';
 import { GroupConsumerHarness } from '../../../test-support/group-consumer.harness';
-import { brokers } from '../../../../../test/support/kafka-test-context';
+import { GROUP_CONSUMER_CLIENTS } from '../../../test-support/group-consumer-clients';
 import { waitFor } from '../../../../../test/support/wait-for';
 
-const clientId = 'static-member-spec';
-
 describe('@platformatic/kafka: a static group member (real broker)', () => {
-  const group = new GroupConsumerHarness(() => ({
-    consumers: platformaticGroupConsumerFactory({ clientId, bootstrapBrokers: brokers() }),
-    async admin() {
-      const admin = new PlatformaticClusterAdmin(
-        new Admin({ clientId, bootstrapBrokers: brokers() }),
-        brokers(),
-      );
-      await admin.connect();
-      return admin;
-    },
-    close: async () => undefined,
-  }));
+  const group = new GroupConsumerHarness(() =>
+    GROUP_CONSUMER_CLIENTS['@platformatic/kafka']('static-member-spec'),
+  );
   beforeEach(() => group.setUp());
   afterEach(() => group.tearDown());
 
@@ -35,13 +21,7 @@ describe('@platformatic/kafka: a static group member (real broker)', () => {
   it('closes without leaving; a successor with its id gets its assignment back in the same generation, the other member unaware', async () => {
     const a = await group.startMember('a', { groupInstanceId: 'static-a' });
     const b = await group.startMember('b', { groupInstanceId: 'static-b' });
-    await waitFor(
-      () =>
-        group.last(b)?.partitions.length === 2 &&
-        group.last(a)?.generationId === group.last(b).generationId,
-      30_000,
-      'a and b share the partitions',
-    );
+    await group.sharedWith(a, b);
     const generation = group.last(b).generationId;
     const before = { a: a.assignments.length, revoked: a.revoked, assigns: group.requests.length };
     expect(b.consumer.groupMetadata()).toEqual({
