@@ -1,14 +1,10 @@
 import { decodeMessagesModule } from './decode-messages';
 import { locateKafkajs } from './kafkajs-internals';
+import { kafkajsKeyedBatch } from '../../../test-support/kafkajs-record-batches';
 
 const kafkajs = locateKafkajs();
 type Decoder = Parameters<ReturnType<typeof decodeMessagesModule>>[0];
 const DecoderClass = kafkajs.load<new (buffer: Buffer) => Decoder>('./src/protocol/decoder');
-const Long = kafkajs.load<{ fromValue(v: number): unknown }>('./src/utils/long');
-const { RecordBatch } = kafkajs.load<{
-  RecordBatch: (batch: object) => Promise<{ buffer: Buffer }>;
-}>('./src/protocol/recordBatch/v0');
-const Record = kafkajs.load<(record: object) => unknown>('./src/protocol/recordBatch/record/v0');
 // Under Jest, kafkajs' own modules are its originals (the fixes pre-seed Node's cache only).
 const original = kafkajs.load<(decoder: Decoder) => Promise<{ offset: string }[]>>(
   './src/protocol/requests/fetch/v4/decodeMessages',
@@ -26,15 +22,7 @@ const Batch = kafkajs.load<
 const decodeMessages = decodeMessagesModule(kafkajs.load);
 
 const batch = (firstOffset: number, lastOffsetDelta: number, keys: string[]) =>
-  RecordBatch({
-    firstOffset: Long.fromValue(firstOffset),
-    firstTimestamp: 1_700_000_000_000,
-    maxTimestamp: 1_700_000_000_005,
-    lastOffsetDelta,
-    records: keys.map((key, i) =>
-      Record({ offsetDelta: i, key: Buffer.from(key), value: Buffer.from(`v-${key}`) }),
-    ),
-  });
+  kafkajsKeyedBatch(firstOffset, lastOffsetDelta, keys, 1_700_000_000_005);
 
 /** The records field of a fetched partition: its size, then the batches. */
 function recordsField(...batches: Buffer[]): () => Decoder {

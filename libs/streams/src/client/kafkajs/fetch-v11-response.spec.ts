@@ -2,6 +2,7 @@ import { CorruptRecordBatchError } from '../../errors/corrupt-record-batch.error
 import { toFetchedPartition } from '../fetched-partition';
 import { fetchV11ResponseDecoder, type FetchV11Partition } from './fetch-v11-response';
 import { locateKafkajs } from './kafkajs-internals';
+import { kafkajsKeyedBatch } from '../../../test-support/kafkajs-record-batches';
 
 const kafkajs = locateKafkajs();
 interface Encoder {
@@ -13,26 +14,10 @@ interface Encoder {
   writeBuffer(v: Buffer): Encoder;
 }
 const EncoderClass = kafkajs.load<new () => Encoder>('./src/protocol/encoder');
-const Long = kafkajs.load<{ fromValue(v: number): unknown }>('./src/utils/long');
-const { RecordBatch } = kafkajs.load<{
-  RecordBatch: (batch: object) => Promise<{ buffer: Buffer }>;
-}>('./src/protocol/recordBatch/v0');
-const Record = kafkajs.load<(record: object) => unknown>('./src/protocol/recordBatch/record/v0');
 const kafkajsDecode = kafkajs.load<{
   decode(data: Buffer): Promise<{ responses: { partitions: { messages: unknown[] }[] }[] }>;
 }>('./src/protocol/requests/fetch/v11/response').decode;
 const decode = fetchV11ResponseDecoder(kafkajs.load);
-
-const batch = (firstOffset: number, lastOffsetDelta: number, keys: string[]) =>
-  RecordBatch({
-    firstOffset: Long.fromValue(firstOffset),
-    firstTimestamp: 1_700_000_000_000,
-    maxTimestamp: 1_700_000_000_000,
-    lastOffsetDelta,
-    records: keys.map((key, i) =>
-      Record({ offsetDelta: i, key: Buffer.from(key), value: Buffer.from(`v-${key}`) }),
-    ),
-  });
 
 /** A Fetch v11 response with one partition holding `records` (the raw batch bytes). */
 function response(records: Buffer, lastStableOffset: number): Buffer {
@@ -57,9 +42,9 @@ function response(records: Buffer, lastStableOffset: number): Buffer {
 
 describe('fetchV11ResponseDecoder', () => {
   it('decodes the records kafkajs decodes, offsets and timestamps as numbers, and keeps where the batches end, past a batch compaction emptied', async () => {
-    const full = (await batch(10, 1, ['a', 'b'])).buffer;
-    const emptied = (await batch(12, 4, [])).buffer; // offsets 12-16, every record compacted away
-    const next = (await batch(17, 0, ['c'])).buffer;
+    const full = (await kafkajsKeyedBatch(10, 1, ['a', 'b'])).buffer;
+    const emptied = (await kafkajsKeyedBatch(12, 4, [])).buffer; // offsets 12-16, every record compacted away
+    const next = (await kafkajsKeyedBatch(17, 0, ['c'])).buffer;
     const data = response(Buffer.concat([full, emptied, next.subarray(0, next.length - 3)]), 18);
 
     const ours = await decode(data);
@@ -85,7 +70,7 @@ describe('fetchV11ResponseDecoder', () => {
   });
 
   it('moves a reader past a batch compaction emptied, and nowhere when no batch came whole', async () => {
-    const emptied = (await batch(12, 4, [])).buffer;
+    const emptied = (await kafkajsKeyedBatch(12, 4, [])).buffer;
     const onlyEmptied = (await decode(response(emptied, 20))).responses[0].partitions[0];
     expect(
       toFetchedPartition({ topic: 'changelog', partition: 3, offset: 12 }, onlyEmptied),
@@ -94,7 +79,7 @@ describe('fetchV11ResponseDecoder', () => {
       nextOffset: 17,
     });
 
-    const partial = (await batch(12, 0, ['x'])).buffer;
+    const partial = (await kafkajsKeyedBatch(12, 0, ['x'])).buffer;
     const cut = (await decode(response(partial.subarray(0, partial.length - 2), 20))).responses[0]
       .partitions[0] as FetchV11Partition;
     expect(cut.batchesEnd).toBeUndefined();
@@ -104,8 +89,8 @@ describe('fetchV11ResponseDecoder', () => {
   });
 
   it('fails the whole response on a corrupt batch, naming its topic, partition and offset; unchecked when asked', async () => {
-    const good = (await batch(10, 1, ['a', 'b'])).buffer;
-    const bad = (await batch(12, 0, ['c'])).buffer;
+    const good = (await kafkajsKeyedBatch(10, 1, ['a', 'b'])).buffer;
+    const bad = (await kafkajsKeyedBatch(12, 0, ['c'])).buffer;
     bad[bad.length - 1] ^= 0x01;
     const data = response(Buffer.concat([good, bad]), 13);
 

@@ -1,16 +1,10 @@
 import { decodeCommittedRecords, type RecordsSource } from './committed-records-decoder';
-import { locateKafkajs } from '../kafkajs/kafkajs-internals';
+import { decodeKafkajsBatch, KafkajsDecoder } from '../../../test-support/kafkajs-record-batches';
 import { encodeRecordBatch, type BatchRecord } from './record-batch-encoder';
 
 // Batches are written by the engine's encoder (which writes headers with no value, unlike
 // kafkajs'); the reference for the headers' shape is kafkajs' batch decoder, what the kafkajs
 // consumer hands processors.
-const kafkajs = locateKafkajs();
-const DecoderClass = kafkajs.load<new (buffer: Buffer) => unknown>('./src/protocol/decoder');
-const decodeBatch = kafkajs.load<
-  (decoder: unknown) => Promise<{ records: { headers: Record<string, unknown> }[] }>
->('./src/protocol/recordBatch/v0/decoder');
-
 const NOW = 1_750_000_000_000;
 const noDecompression = (): Promise<Buffer> => Promise.reject(new Error('not compressed'));
 const WITH_HEADERS: RecordsSource = { topic: 'input', partition: 0, headers: true };
@@ -55,7 +49,7 @@ describe('decodeCommittedRecords: headers', () => {
   it('gives the headers kafkajs hands its consumers for the same bytes', async () => {
     const data = batch();
     const { records } = await decodeCommittedRecords(data, [], noDecompression, WITH_HEADERS);
-    const reference = await decodeBatch(new DecoderClass(data));
+    const reference = await decodeKafkajsBatch(new KafkajsDecoder(data));
 
     expect(records.map((r) => r.headers)).toEqual(reference.records.map((r) => r.headers));
   });

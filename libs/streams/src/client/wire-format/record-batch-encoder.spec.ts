@@ -1,21 +1,16 @@
 import { decodeCommittedRecords } from './committed-records-decoder';
-import { locateKafkajs } from '../kafkajs/kafkajs-internals';
+import {
+  decodeKafkajsBatch,
+  KafkajsDecoder,
+  KafkajsLong,
+  kafkajsRecord,
+  kafkajsRecordBatch,
+} from '../../../test-support/kafkajs-record-batches';
 import { encodeRecordBatch, type BatchRecord } from './record-batch-encoder';
 
 // The reference is kafkajs' own batch and record encoders (what the produce request sent
 // before this encoder): the bytes must be identical. The decoder (with its CRC check) must read
 // back exactly what went in.
-const kafkajs = locateKafkajs();
-const Long = kafkajs.load<{ fromValue(v: number | string): unknown }>('./src/utils/long');
-const { RecordBatch } = kafkajs.load<{
-  RecordBatch: (batch: object) => Promise<{ buffer: Buffer }>;
-}>('./src/protocol/recordBatch/v0');
-const Record = kafkajs.load<(record: object) => unknown>('./src/protocol/recordBatch/record/v0');
-const DecoderClass = kafkajs.load<new (buffer: Buffer) => unknown>('./src/protocol/decoder');
-const decodeBatch = kafkajs.load<
-  (decoder: unknown) => Promise<{ records: { headers: Record<string, unknown> }[] }>
->('./src/protocol/recordBatch/v0/decoder');
-
 const NOW = 1_750_000_000_000;
 const noDecompression = (): Promise<Buffer> => Promise.reject(new Error('not compressed'));
 const SOURCE = { topic: 'app-store-changelog', partition: 0 };
@@ -32,16 +27,16 @@ async function kafkajsBatch(records: readonly BatchRecord[], id: Identity): Prom
   const stamps = records.map((r) => (r.timestamp == null ? NOW : Number(r.timestamp)));
   const given = records.filter((r) => r.timestamp != null).map((r) => Number(r.timestamp));
   const first = given.length > 0 ? Math.min(...given) : NOW;
-  const { buffer } = await RecordBatch({
+  const { buffer } = await kafkajsRecordBatch({
     firstTimestamp: first,
     maxTimestamp: given.length > 0 ? Math.max(...given) : NOW,
     lastOffsetDelta: records.length - 1,
     transactional: id.transactional,
-    producerId: Long.fromValue(id.producerId.toString()),
+    producerId: KafkajsLong.fromValue(id.producerId.toString()),
     producerEpoch: id.producerEpoch,
     firstSequence: id.baseSequence,
     records: records.map((r, i) =>
-      Record({
+      kafkajsRecord({
         offsetDelta: i,
         timestampDelta: stamps[i] - first,
         key: r.key,
@@ -164,7 +159,7 @@ describe('encodeRecordBatch', () => {
       NOW,
     );
     // The changelog decoder leaves headers out; kafkajs' batch decoder reads them.
-    const { records } = await decodeBatch(new DecoderClass(encoded));
+    const { records } = await decodeKafkajsBatch(new KafkajsDecoder(encoded));
     expect(records[0].headers).toEqual({ empty: null, set: Buffer.from('x') });
   });
 
