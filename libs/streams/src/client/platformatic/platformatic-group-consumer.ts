@@ -4,18 +4,15 @@ import type { BaseOptions } from '@platformatic/kafka';
 import { sendOffsetCommit } from './platformatic-group-offsets';
 import { CommitFailedError } from '../../errors/internals/commit-failed.error';
 import { RebalanceInProgressError } from '../../errors/internals/rebalance-in-progress.error';
-import type { AssignedPartitionReader } from '../assigned-partition-reader';
-import {
-  DEFAULT_MAX_PARTITION_FETCH_BYTES,
-  type GroupConsumer,
-  type GroupConsumerFactory,
-  type GroupConsumerOptions,
-  type GroupConsumerStart,
-  type GroupMetadata,
-  type TopicPartitionOffset,
-  type TopicPartitions,
+import type {
+  GroupConsumer,
+  GroupConsumerFactory,
+  GroupConsumerOptions,
+  GroupConsumerStart,
+  GroupMetadata,
+  TopicPartitionOffset,
+  TopicPartitions,
 } from '../group-consumer';
-import { platformaticAssignedReaderFactory } from './platformatic-assigned-reader';
 import { PlatformaticGroupMember, type ReceivedAssignment } from './platformatic-group-member';
 import { bridgePlatformaticLogs } from './platformatic-log-bridge';
 import { PlatformaticPartitionFetcher } from './platformatic-partition-fetcher';
@@ -42,7 +39,6 @@ const key = (topic: string, partition: number): string => `${topic}\u0000${parti
  */
 export class PlatformaticGroupConsumer implements GroupConsumer {
   private member: PlatformaticGroupMember | undefined;
-  private reader: AssignedPartitionReader | undefined;
   private fetcher: PlatformaticPartitionFetcher | undefined;
   private start$: GroupConsumerStart | undefined;
   private received: ReceivedAssignment | undefined;
@@ -103,23 +99,11 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
       // A fenced static member's rejoin fails after platformatic's retries: report the cause.
       if (!this.closing) listener.onFailed(member.staticMembership?.fenced ?? error);
     });
-    // Processors see each record's headers, as Kafka Streams forwards them.
-    const reader = platformaticAssignedReaderFactory(
-      this.clientOptions,
-      {},
-      this.logger,
-    )({
-      maxWaitTimeMs: options.maxWaitTimeMs,
-      maxBytesPerPartition: options.maxBytesPerPartition ?? DEFAULT_MAX_PARTITION_FETCH_BYTES,
-      headers: true,
-    });
-    if (!reader) throw new Error('no platformatic reader');
-    this.reader = reader;
     this.fetcher = new PlatformaticPartitionFetcher(
       member,
-      reader,
-      options.maxWaitTimeMs,
-      this.groupId,
+      this.clientOptions,
+      options,
+      this.logger,
       {
         assignment: () => this.current,
         // Eager: nothing is fetched while rebalancing. Cooperative: the member keeps fetching
@@ -211,7 +195,7 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
     if (this.member?.staticMembership) this.member.staticMembership.remainInGroup();
     else if (this.member) await this.leave();
     if (this.member) await (this.member.close(true) as Promise<void>).catch(() => undefined);
-    await this.reader?.close().catch(() => undefined);
+    await this.fetcher?.close();
   }
 
   /** Leaves the group (closing the member's streams, if any); errors are thrown only if asked. */

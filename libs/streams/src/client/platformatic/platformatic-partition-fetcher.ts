@@ -1,8 +1,15 @@
-import type { Consumer } from '@platformatic/kafka';
+import type { BaseOptions, Consumer } from '@platformatic/kafka';
 import { PartitionOffsetOutOfRangeError } from '../../errors/internals/partition-offset-out-of-range.error';
 import { RebalanceInProgressError } from '../../errors/internals/rebalance-in-progress.error';
+import type { StreamsLogger } from '../../logging/logger';
 import type { AssignedPartitionReader } from '../assigned-partition-reader';
-import type { GroupBatchHandler, TopicPartitions } from '../group-consumer';
+import {
+  DEFAULT_MAX_PARTITION_FETCH_BYTES,
+  type GroupBatchHandler,
+  type GroupConsumerOptions,
+  type TopicPartitions,
+} from '../group-consumer';
+import { platformaticAssignedReaderFactory } from './platformatic-assigned-reader';
 import { consumedRecord, earliestOffset, startPositions } from './platformatic-group-offsets';
 
 const key = (topic: string, partition: number): string => `${topic}\u0000${partition}`;
@@ -45,14 +52,37 @@ export interface PartitionFetcherHooks {
 export class PlatformaticPartitionFetcher {
   private readonly positions = new Map<string, number>();
   private readonly paused = new Set<string>();
+  private readonly reader: AssignedPartitionReader;
+  private readonly maxWaitTimeMs: number;
+  private readonly groupId: string;
 
+  /**
+   * @param client the group member's client: it reads the committed offsets and log starts.
+   * @param clientOptions the connection settings of the reader (a client of its own).
+   * @param options the group consumer's: its group, fetch wait and fetch size.
+   */
   constructor(
     private readonly client: Consumer<Buffer, Buffer, Buffer, Buffer>,
-    private readonly reader: AssignedPartitionReader,
-    private readonly maxWaitTimeMs: number,
-    private readonly groupId: string,
+    clientOptions: BaseOptions,
+    options: Pick<GroupConsumerOptions, 'groupId' | 'maxWaitTimeMs' | 'maxBytesPerPartition'>,
+    logger: StreamsLogger | undefined,
     private readonly hooks: PartitionFetcherHooks,
-  ) {}
+  ) {
+    this.groupId = options.groupId;
+    this.maxWaitTimeMs = options.maxWaitTimeMs;
+    // Processors see each record's headers, as Kafka Streams forwards them.
+    const reader = platformaticAssignedReaderFactory(
+      clientOptions,
+      {},
+      logger,
+    )({
+      maxWaitTimeMs: options.maxWaitTimeMs,
+      maxBytesPerPartition: options.maxBytesPerPartition ?? DEFAULT_MAX_PARTITION_FETCH_BYTES,
+      headers: true,
+    });
+    if (!reader) throw new Error('no platformatic reader');
+    this.reader = reader;
+  }
 
   pause(partitions: readonly TopicPartitions[]): void {
     for (const p of partitions) for (const n of p.partitions) this.paused.add(key(p.topic, n));
@@ -75,6 +105,11 @@ export class PlatformaticPartitionFetcher {
   /** Forgets every position: each partition starts again from its committed offset. */
   clearPositions(): void {
     this.positions.clear();
+  }
+
+  /** Closes the reader (after the loop ended); never throws. */
+  async close(): Promise<void> {
+    await this.reader.close().catch(() => undefined);
   }
 
   /** Fetches until the consumer closes (or fails: reported through `onFailed`). */

@@ -8,19 +8,16 @@ import {
 import { CommitFailedError } from '../../errors/internals/commit-failed.error';
 import { RebalanceInProgressError } from '../../errors/internals/rebalance-in-progress.error';
 import type { StreamsLogger } from '../../logging/logger';
-import type { AssignedPartitionReader } from '../assigned-partition-reader';
-import {
-  DEFAULT_MAX_PARTITION_FETCH_BYTES,
-  type GroupConsumer,
-  type GroupConsumerFactory,
-  type GroupConsumerOptions,
-  type GroupConsumerStart,
-  type GroupMetadata,
-  type StreamsGroupSpec,
-  type TopicPartitionOffset,
-  type TopicPartitions,
+import type {
+  GroupConsumer,
+  GroupConsumerFactory,
+  GroupConsumerOptions,
+  GroupConsumerStart,
+  GroupMetadata,
+  StreamsGroupSpec,
+  TopicPartitionOffset,
+  TopicPartitions,
 } from '../group-consumer';
-import { platformaticAssignedReaderFactory } from './platformatic-assigned-reader';
 import { platformaticGroupError } from './platformatic-group-errors';
 import { bridgePlatformaticLogs } from './platformatic-log-bridge';
 import { PlatformaticPartitionFetcher } from './platformatic-partition-fetcher';
@@ -68,7 +65,6 @@ export class PlatformaticStreamsGroupConsumer implements GroupConsumer {
   private member: StreamsGroupMember | undefined;
   private coordinator: StreamsGroupCoordinator | undefined;
   private fetcher: PlatformaticPartitionFetcher | undefined;
-  private reader: AssignedPartitionReader | undefined;
   private info: StreamsGroupAssignmentInfo | undefined;
   private start$: GroupConsumerStart | undefined;
   private current: Delivered | undefined;
@@ -107,22 +103,11 @@ export class PlatformaticStreamsGroupConsumer implements GroupConsumer {
     this.coordinator = coordinator;
     const info = new StreamsGroupAssignmentInfo(() => spec.subtopologies(), coordinator);
     this.info = info;
-    const reader = platformaticAssignedReaderFactory(
-      this.clientOptions,
-      {},
-      this.logger,
-    )({
-      maxWaitTimeMs: options.maxWaitTimeMs,
-      maxBytesPerPartition: options.maxBytesPerPartition ?? DEFAULT_MAX_PARTITION_FETCH_BYTES,
-      headers: true,
-    });
-    if (!reader) throw new Error('no platformatic reader');
-    this.reader = reader;
     this.fetcher = new PlatformaticPartitionFetcher(
       client,
-      reader,
-      options.maxWaitTimeMs,
-      this.groupId,
+      this.clientOptions,
+      options,
+      this.logger,
       {
         assignment: () => this.current,
         active: () => !this.rebalancing && !this.closing,
@@ -243,7 +228,7 @@ export class PlatformaticStreamsGroupConsumer implements GroupConsumer {
     for (const done of this.applied.splice(0)) done();
     await this.loop.catch(() => undefined);
     await this.member?.close();
-    await this.reader?.close().catch(() => undefined);
+    await this.fetcher?.close();
     await (this.client?.close(true) as Promise<void> | undefined)?.catch(() => undefined);
   }
 
