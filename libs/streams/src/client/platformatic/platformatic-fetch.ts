@@ -13,6 +13,7 @@ import {
   type Reader,
 } from '@platformatic/kafka';
 import type { AbortedTransaction } from '../wire-format/read-committed-filter';
+import { commonApiVersion } from './platformatic-negotiated-api';
 
 /** A topic of a Fetch request (v13+: by topic id), as platformatic's request writers take it. */
 export type FetchRequestTopic = fetchV17.FetchRequestTopic;
@@ -143,8 +144,5 @@ export function commonFetchVersion(
   minVersion: number,
   maxVersion: number,
 ): FetchVersion | undefined {
-  const version = Math.min(maxVersion, FETCH_VERSIONS.max);
-  return version >= FETCH_VERSIONS.min && version >= minVersion
-    ? (version as FetchVersion)
-    : undefined;
+  return commonApiVersion(FETCH_VERSIONS, minVersion, maxVersion) as FetchVersion | undefined;
 }

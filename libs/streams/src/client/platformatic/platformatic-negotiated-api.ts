@@ -7,6 +7,25 @@ interface BrokerApi {
   readonly maxVersion: number;
 }
 
+/** The versions of an API the engine's side speaks. */
+export interface ApiVersionRange {
+  readonly min: number;
+  readonly max: number;
+}
+
+/**
+ * The newest version of an API that `ours` and a broker speaking `[minVersion, maxVersion]`
+ * share; `undefined` when they share none.
+ */
+export function commonApiVersion(
+  ours: ApiVersionRange,
+  minVersion: number,
+  maxVersion: number,
+): number | undefined {
+  const version = Math.min(maxVersion, ours.max);
+  return version >= ours.min && version >= minVersion ? version : undefined;
+}
+
 /** One Kafka API as a {@link NegotiatedApi} asks for it. */
 export interface NegotiatedApiSpec<Version, Api> {
   readonly apiKey: number;

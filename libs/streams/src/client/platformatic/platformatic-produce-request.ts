@@ -18,6 +18,7 @@ import {
   Writer,
   type API,
 } from '@platformatic/kafka';
+import { commonApiVersion } from './platformatic-negotiated-api';
 
 /** The Produce API key. */
 export const PRODUCE_API_KEY = 0;
@@ -137,8 +138,5 @@ export function commonProduceVersion(
   minVersion: number,
   maxVersion: number,
 ): ProduceVersion | undefined {
-  const version = Math.min(maxVersion, PRODUCE_VERSIONS.max);
-  return version >= PRODUCE_VERSIONS.min && version >= minVersion
-    ? (version as ProduceVersion)
-    : undefined;
+  return commonApiVersion(PRODUCE_VERSIONS, minVersion, maxVersion) as ProduceVersion | undefined;
 }
