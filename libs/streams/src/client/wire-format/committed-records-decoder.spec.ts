@@ -2,18 +2,13 @@ import { gunzipSync } from 'node:zlib';
 import { CorruptRecordBatchError } from '../../errors/corrupt-record-batch.error';
 import { decodeCommittedRecords, type RecordsDecompressor } from './committed-records-decoder';
 import { crc32c } from './crc32c';
-import {
-  decodeKafkajsBatch,
-  KafkajsDecoder,
-  KafkajsLong,
-  kafkajsRecord,
-  kafkajsRecordBatch,
-} from '../../../test-support/kafkajs-record-batches';
+import { KAFKAJS_RECORD_BATCHES } from '../../../test-support/kafkajs-record-batches';
 import { committedRecords } from './read-committed-filter';
 
 // Record batches are encoded by kafkajs' own encoder (with its CRCs); control batches and
 // log-append-time batches, which kafkajs never writes, by setting their attribute bits and
 // sealing the batch again (a new CRC), as the broker does when it writes them.
+const { Long, RecordBatch, Record, Decoder, decodeBatch } = KAFKAJS_RECORD_BATCHES;
 const GZIP = 1;
 const CRC = 17;
 const ATTRIBUTES = 21;
@@ -37,16 +32,16 @@ interface BatchSpec {
 }
 
 async function batch(spec: BatchSpec): Promise<Buffer> {
-  const { buffer } = await kafkajsRecordBatch({
-    firstOffset: KafkajsLong.fromValue(spec.firstOffset),
+  const { buffer } = await RecordBatch({
+    firstOffset: Long.fromValue(spec.firstOffset),
     firstTimestamp: BASE_TIMESTAMP,
     maxTimestamp: BASE_TIMESTAMP + 999,
     lastOffsetDelta: spec.lastOffsetDelta ?? spec.keys.length - 1,
     transactional: spec.transactional ?? false,
-    producerId: KafkajsLong.fromValue(spec.producerId ?? -1),
+    producerId: Long.fromValue(spec.producerId ?? -1),
     compression: spec.compression ?? 0,
     records: spec.keys.map((key, i) =>
-      kafkajsRecord({
+      Record({
         offsetDelta: i,
         timestampDelta: i * 10,
         key: key === null ? null : Buffer.from(key),
@@ -60,15 +55,13 @@ async function batch(spec: BatchSpec): Promise<Buffer> {
 
 /** A transaction marker of `producerId` at `offset`: a control batch of one record. */
 async function marker(offset: number, producerId: number, commit: boolean): Promise<Buffer> {
-  const { buffer } = await kafkajsRecordBatch({
-    firstOffset: KafkajsLong.fromValue(offset),
+  const { buffer } = await RecordBatch({
+    firstOffset: Long.fromValue(offset),
     firstTimestamp: BASE_TIMESTAMP,
     maxTimestamp: BASE_TIMESTAMP,
     transactional: true,
-    producerId: KafkajsLong.fromValue(producerId),
-    records: [
-      kafkajsRecord({ key: Buffer.from([0, 0, 0, commit ? 1 : 0]), value: Buffer.alloc(6) }),
-    ],
+    producerId: Long.fromValue(producerId),
+    records: [Record({ key: Buffer.from([0, 0, 0, commit ? 1 : 0]), value: Buffer.alloc(6) })],
   });
   buffer.writeInt16BE(buffer.readInt16BE(ATTRIBUTES) | 0x20, ATTRIBUTES);
   return seal(buffer);
@@ -84,10 +77,10 @@ async function reference(
   data: Buffer,
   aborted: { producerId: string; firstOffset: string }[],
 ): Promise<{ offset: number; key: Buffer | null; value: Buffer | null; timestamp: number }[]> {
-  const decoder = new KafkajsDecoder(data) as { canReadBytes(n: number): boolean };
+  const decoder = new Decoder(data) as { canReadBytes(n: number): boolean };
   const records = [];
   while (decoder.canReadBytes(61)) {
-    const b = await decodeKafkajsBatch(decoder);
+    const b = await decodeBatch(decoder);
     for (const r of b.records) {
       records.push({
         ...r,

@@ -1,10 +1,11 @@
 import { decodeCommittedRecords, type RecordsSource } from './committed-records-decoder';
-import { decodeKafkajsBatch, KafkajsDecoder } from '../../../test-support/kafkajs-record-batches';
+import { KAFKAJS_RECORD_BATCHES } from '../../../test-support/kafkajs-record-batches';
 import { encodeRecordBatch, type BatchRecord } from './record-batch-encoder';
 
 // Batches are written by the engine's encoder (which writes headers with no value, unlike
 // kafkajs'); the reference for the headers' shape is kafkajs' batch decoder, what the kafkajs
 // consumer hands processors.
+const { Decoder, decodeBatch } = KAFKAJS_RECORD_BATCHES;
 const NOW = 1_750_000_000_000;
 const noDecompression = (): Promise<Buffer> => Promise.reject(new Error('not compressed'));
 const WITH_HEADERS: RecordsSource = { topic: 'input', partition: 0, headers: true };
@@ -49,7 +50,7 @@ describe('decodeCommittedRecords: headers', () => {
   it('gives the headers kafkajs hands its consumers for the same bytes', async () => {
     const data = batch();
     const { records } = await decodeCommittedRecords(data, [], noDecompression, WITH_HEADERS);
-    const reference = await decodeKafkajsBatch(new KafkajsDecoder(data));
+    const reference = await decodeBatch(new Decoder(data));
 
     expect(records.map((r) => r.headers)).toEqual(reference.records.map((r) => r.headers));
   });

@@ -1,16 +1,11 @@
 import { decodeCommittedRecords } from './committed-records-decoder';
-import {
-  decodeKafkajsBatch,
-  KafkajsDecoder,
-  KafkajsLong,
-  kafkajsRecord,
-  kafkajsRecordBatch,
-} from '../../../test-support/kafkajs-record-batches';
+import { KAFKAJS_RECORD_BATCHES } from '../../../test-support/kafkajs-record-batches';
 import { encodeRecordBatch, type BatchRecord } from './record-batch-encoder';
 
 // The reference is kafkajs' own batch and record encoders (what the produce request sent
 // before this encoder): the bytes must be identical. The decoder (with its CRC check) must read
 // back exactly what went in.
+const { Long, RecordBatch, Record, Decoder, decodeBatch } = KAFKAJS_RECORD_BATCHES;
 const NOW = 1_750_000_000_000;
 const noDecompression = (): Promise<Buffer> => Promise.reject(new Error('not compressed'));
 const SOURCE = { topic: 'app-store-changelog', partition: 0 };
@@ -27,16 +22,16 @@ async function kafkajsBatch(records: readonly BatchRecord[], id: Identity): Prom
   const stamps = records.map((r) => (r.timestamp == null ? NOW : Number(r.timestamp)));
   const given = records.filter((r) => r.timestamp != null).map((r) => Number(r.timestamp));
   const first = given.length > 0 ? Math.min(...given) : NOW;
-  const { buffer } = await kafkajsRecordBatch({
+  const { buffer } = await RecordBatch({
     firstTimestamp: first,
     maxTimestamp: given.length > 0 ? Math.max(...given) : NOW,
     lastOffsetDelta: records.length - 1,
     transactional: id.transactional,
-    producerId: KafkajsLong.fromValue(id.producerId.toString()),
+    producerId: Long.fromValue(id.producerId.toString()),
     producerEpoch: id.producerEpoch,
     firstSequence: id.baseSequence,
     records: records.map((r, i) =>
-      kafkajsRecord({
+      Record({
         offsetDelta: i,
         timestampDelta: stamps[i] - first,
         key: r.key,
@@ -159,7 +154,7 @@ describe('encodeRecordBatch', () => {
       NOW,
     );
     // The changelog decoder leaves headers out; kafkajs' batch decoder reads them.
-    const { records } = await decodeKafkajsBatch(new KafkajsDecoder(encoded));
+    const { records } = await decodeBatch(new Decoder(encoded));
     expect(records[0].headers).toEqual({ empty: null, set: Buffer.from('x') });
   });
 

@@ -4,7 +4,10 @@ import {
   type StreamsGroupHeartbeatRequest,
 } from './streams-group-heartbeat-request';
 import { readStreamsGroupHeartbeatResponse } from './streams-group-heartbeat-response';
-import { unchangedHeartbeat } from '../../../../test-support/streams-group-heartbeat.fixture';
+import {
+  unchangedHeartbeat,
+  unchangedHeartbeatResponse,
+} from '../../../../test-support/streams-group-heartbeat.fixture';
 
 const bytes = (w: Writer) => Buffer.concat(w.buffers);
 
@@ -158,20 +161,11 @@ describe('StreamsGroupHeartbeat v0 response', () => {
     );
     const r = Reader.from(body);
     expect(readStreamsGroupHeartbeatResponse(r)).toEqual({
-      throttleTimeMs: 0,
+      ...unchangedHeartbeatResponse(7),
       errorCode: 110,
       errorMessage: 'xyz!',
-      memberId: 'm',
-      memberEpoch: 7,
       heartbeatIntervalMs: 5000,
-      acceptableRecoveryLag: 10_000,
-      taskOffsetIntervalMs: 60_000,
-      status: null,
-      activeTasks: null,
-      standbyTasks: null,
-      warmupTasks: null,
       endpointInformationEpoch: 4,
-      partitionsByUserEndpoint: null,
     });
     expect(r.remaining).toBe(0);
   });
