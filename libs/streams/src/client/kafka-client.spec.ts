@@ -44,30 +44,35 @@ async function adaptersOf(clients: KafkaClientAdapters): Promise<string[]> {
 }
 
 describe('createKafkaClientAdapters', () => {
-  it("builds kafkajs' adapters by default, with the throwaway-group fallback client", async () => {
-    const clients = createKafkaClientAdapters(resolveStreamsConfig(base), quiet);
-    expect(clients.client).toBe('kafkajs');
-    expect(await adaptersOf(clients)).toEqual([
-      KafkajsClusterAdmin.name,
-      KafkajsRecordProducer.name,
-      KafkajsRecordProducer.name,
-      KafkajsGroupConsumer.name,
-    ]);
-    expect(clients.throwawayGroupClient).toBeDefined();
-  });
-
-  it("builds @platformatic/kafka's adapters, with no fallback client", async () => {
-    const clients = createKafkaClientAdapters(
-      resolveStreamsConfig({ ...base, kafkaClient: '@platformatic/kafka' }),
-      quiet,
-    );
-    expect(clients.client).toBe('@platformatic/kafka');
-    expect(await adaptersOf(clients)).toEqual([
-      PlatformaticClusterAdmin.name,
-      PlatformaticRecordProducer.name,
-      PlatformaticRecordProducer.name,
-      PlatformaticGroupConsumer.name,
-    ]);
-    expect(clients.throwawayGroupClient).toBeUndefined();
+  it.each([
+    {
+      builds: "kafkajs' adapters by default, with the throwaway-group fallback client",
+      config: base,
+      client: 'kafkajs',
+      classes: [
+        KafkajsClusterAdmin,
+        KafkajsRecordProducer,
+        KafkajsRecordProducer,
+        KafkajsGroupConsumer,
+      ],
+      fallback: true,
+    },
+    {
+      builds: "@platformatic/kafka's adapters, with no fallback client",
+      config: { ...base, kafkaClient: '@platformatic/kafka' as const },
+      client: '@platformatic/kafka',
+      classes: [
+        PlatformaticClusterAdmin,
+        PlatformaticRecordProducer,
+        PlatformaticRecordProducer,
+        PlatformaticGroupConsumer,
+      ],
+      fallback: false,
+    },
+  ])('builds $builds', async ({ config, client, classes, fallback }) => {
+    const clients = createKafkaClientAdapters(resolveStreamsConfig(config), quiet);
+    expect(clients.client).toBe(client);
+    expect(await adaptersOf(clients)).toEqual(classes.map((c) => c.name));
+    expect(clients.throwawayGroupClient !== undefined).toBe(fallback);
   });
 });
