@@ -71,6 +71,20 @@ export interface DescribedGroup {
   readonly members: readonly DescribedGroupMember[];
 }
 
+/**
+ * A {@link DescribedGroup} from a DescribeGroups answer: the members (each made by `member`)
+ * only of a `Stable` group of protocol type `consumer`, none otherwise.
+ */
+export function describedGroup<M>(
+  state: string,
+  protocolType: string,
+  members: readonly M[],
+  member: (m: M) => DescribedGroupMember,
+): DescribedGroup {
+  const withAssignments = state === 'Stable' && protocolType === 'consumer';
+  return { state, members: withAssignments ? members.map(member) : [] };
+}
+
 /** An offset a consumer group committed: the next offset it will read. */
 export interface CommittedOffset {
   readonly topic: string;

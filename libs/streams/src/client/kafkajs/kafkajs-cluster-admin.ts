@@ -13,6 +13,7 @@ import type {
   TopicConfigs,
   TopicMetadata,
 } from '../cluster-admin';
+import { describedGroup } from '../cluster-admin';
 import { typedConnectionError } from '../cluster-connection';
 import { AssignerProtocol, ConfigResourceTypes } from './kafkajs';
 
@@ -179,19 +180,12 @@ export class KafkajsClusterAdmin implements ClusterAdmin {
     });
     const group = groups.find((g) => g.groupId === groupId);
     if (!group) return { state: 'Dead', members: [] };
-    const withAssignments = group.state === 'Stable' && group.protocolType === 'consumer';
-    return {
-      state: group.state,
-      members: withAssignments
-        ? group.members.map((m) => ({
-            memberId: m.memberId,
-            groupInstanceId: null,
-            assignmentUserData:
-              AssignerProtocol.MemberAssignment.decode(m.memberAssignment)?.userData ??
-              Buffer.alloc(0),
-          }))
-        : [],
-    };
+    return describedGroup(group.state, group.protocolType, group.members, (m) => ({
+      memberId: m.memberId,
+      groupInstanceId: null,
+      assignmentUserData:
+        AssignerProtocol.MemberAssignment.decode(m.memberAssignment)?.userData ?? Buffer.alloc(0),
+    }));
   }
 
   async listGroups(): Promise<ConsumerGroupListing[]> {

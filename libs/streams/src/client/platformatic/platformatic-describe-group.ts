@@ -4,7 +4,7 @@ import {
   type Base,
   type Connection,
 } from '@platformatic/kafka';
-import type { DescribedGroup } from '../cluster-admin';
+import { describedGroup, type DescribedGroup } from '../cluster-admin';
 import { StreamsGroupCoordinator } from './streams-group/streams-group-coordinator';
 
 interface RawDescribedGroup {
@@ -66,20 +66,14 @@ export async function describeClassicGroup(client: Base, groupId: string): Promi
     if (group.errorCode !== 0) {
       throw new Error(`DescribeGroups of ${groupId} answered error code ${group.errorCode}`);
     }
-    const withAssignments = group.groupState === 'Stable' && group.protocolType === 'consumer';
-    return {
-      state: group.groupState,
-      members: withAssignments
-        ? group.members.map((m) => ({
-            memberId: m.memberId,
-            groupInstanceId: m.groupInstanceId,
-            assignmentUserData:
-              m.memberAssignment.length > 0
-                ? (decodeConsumerProtocolAssignment(m.memberAssignment).userData ?? Buffer.alloc(0))
-                : Buffer.alloc(0),
-          }))
-        : [],
-    };
+    return describedGroup(group.groupState, group.protocolType, group.members, (m) => ({
+      memberId: m.memberId,
+      groupInstanceId: m.groupInstanceId,
+      assignmentUserData:
+        m.memberAssignment.length > 0
+          ? (decodeConsumerProtocolAssignment(m.memberAssignment).userData ?? Buffer.alloc(0))
+          : Buffer.alloc(0),
+    }));
   }
 }
 
