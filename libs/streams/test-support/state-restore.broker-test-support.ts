@@ -16,12 +16,12 @@ import type { StateRestoreListener } from '../src/runtime/state-restore-listener
 import { ChangelogTopics } from '../src/runtime/internals/changelog-topics';
 import { StateDirectory } from '../src/runtime/internals/state-directory';
 import { type RestoreResult, StateRestorer } from '../src/runtime/internals/state-restorer';
-import { KafkajsClusterAdmin } from '../src/runtime/internals/kafkajs/kafkajs-cluster-admin';
-import { KafkajsRecordProducer } from '../src/runtime/internals/kafkajs/kafkajs-record-producer';
+import { KafkajsClusterAdmin } from '../src/client/kafkajs/kafkajs-cluster-admin';
+import { KafkajsRecordProducer } from '../src/client/kafkajs/kafkajs-record-producer';
 import { TaskStateManager } from '../src/runtime/internals/task-state-manager';
 import { RecordCache } from '../src/state/internals/record-cache';
 import type { KafkaTestContext } from '../../../test/support/kafka-test-context';
-import type { AssignedPartitionReaderFactory } from '../src/runtime/internals/assigned-partition-reader';
+import type { AssignedPartitionReaderFactory } from '../src/client/assigned-partition-reader';
 import { ASSIGNED_READER_FACTORIES, type AssignedReaderClient } from './assigned-reader-factories';
 import { RecordingLogger } from './recording-logger';
 

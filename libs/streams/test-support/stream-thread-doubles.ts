@@ -1,5 +1,5 @@
 import { encodeInfo } from '../src/cluster/internals/assignment-info';
-import type { GroupAssignment } from '../src/runtime/internals/group-consumer';
+import type { GroupAssignment } from '../src/client/group-consumer';
 import type { StreamThreadOptions } from '../src/runtime/internals/stream-thread';
 
 /** The stream thread's listener, each callback a fresh `mock()` (e.g. `jest.fn`). */

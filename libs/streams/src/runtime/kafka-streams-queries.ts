@@ -3,7 +3,7 @@ import type { StateQueryRequest, StateQueryResult } from '../query/state-query';
 import type { StoreQueryParameters } from '../query/store-query-parameters';
 import type { LagInfo, StreamsMetadata } from '../query/streams-metadata';
 import type { ClientQueries } from './internals/client-queries';
-import type { ClusterAdmin } from './internals/cluster-admin';
+import type { ClusterAdmin } from '../client/cluster-admin';
 import { activeTaskMetadata, localStoreMetrics } from './internals/local-task-metadata';
 import type { LocalTaskView } from './internals/local-task-view';
 import type { LocalStoreMetrics } from '../state/store-metrics-snapshot';

@@ -1,10 +1,10 @@
 import { EventEmitter } from 'node:events';
 import { MissingSourceTopicError } from '../errors/missing-source-topic.error';
 import { StreamsError } from '../errors/streams.error';
-import { connectAdmin } from './internals/cluster-connection';
-import type { ClusterAdmin } from './internals/cluster-admin';
-import { createKafkaClientAdapters } from './internals/kafka-client';
-import type { KafkaClientAdapters } from './internals/kafka-client-adapters';
+import { connectAdmin } from '../client/cluster-connection';
+import type { ClusterAdmin } from '../client/cluster-admin';
+import { createKafkaClientAdapters } from '../client/kafka-client';
+import type { KafkaClientAdapters } from '../client/kafka-client-adapters';
 import { missingApplicationServerWarning } from './internals/application-server-warning';
 import { StreamsConfigError } from '../errors/streams-config.error';
 import type { Topology } from '../processor/topology';
@@ -16,7 +16,7 @@ import {
   isValidTransition,
 } from './kafka-streams-state';
 import { StateDirectory } from './internals/state-directory';
-import { completeStreamsLogger, consoleStreamsLogger, type StreamsLogger } from './state-logger';
+import { completeStreamsLogger, consoleStreamsLogger, type StreamsLogger } from '../logging/logger';
 import type { StateRestoreListener } from './state-restore-listener';
 import type { StreamThread } from './internals/stream-thread';
 import type { StandbyTaskManager } from './internals/standby-task-manager';
@@ -38,7 +38,7 @@ import { sumTaskMetrics } from './internals/task-metrics';
 import type { ClientMetrics } from './client-metrics';
 import { changelogEndOffsetSums } from './internals/task-offset-sums';
 import { ClientSubscription } from './internals/client-subscription';
-import { checkBrokerCertificate, kafkaAuthenticationError } from './internals/kafka-trust';
+import { checkBrokerCertificate, kafkaAuthenticationError } from '../client/kafka-trust';
 import type {
   KafkaStreamsOptions,
   StateListener,

@@ -1,14 +1,14 @@
-import type { ClusterAdmin } from './cluster-admin';
-import type { GroupConsumer } from './group-consumer';
+import type { ClusterAdmin } from '../../client/cluster-admin';
+import type { GroupConsumer } from '../../client/group-consumer';
 import { KafkaRecordCollector } from '../../processor/internals/kafka-record-collector';
 import type { RecordCollector } from '../../processor/internals/record-collector';
 import { TaskId } from '../../processor/task-id';
 import type { Topology } from '../../processor/topology';
 import type { RecordCache } from '../../state/internals/record-cache';
 import { EosProducer } from './eos-producer';
-import type { RecordProducer, RecordProducerFactory } from './record-producer';
+import type { RecordProducer, RecordProducerFactory } from '../../client/record-producer';
 import type { StateDirectory } from './state-directory';
-import type { StateLogger } from '../state-logger';
+import type { StateLogger } from '../../logging/logger';
 import type { StateRestoreListener } from '../state-restore-listener';
 import type { StateRestorer } from './state-restorer';
 import { StreamTask } from './stream-task';

@@ -1,7 +1,7 @@
 import type { AssignmentInfo } from '../../cluster/internals/assignment-info';
-import type { StateLogger } from '../state-logger';
+import type { StateLogger } from '../../logging/logger';
 import type { ActiveTaskManager } from './active-task-manager';
-import type { GroupAssignment, GroupConsumer } from './group-consumer';
+import type { GroupAssignment, GroupConsumer } from '../../client/group-consumer';
 import type { StandbyTaskManager } from './standby-task-manager';
 import { isCreationCancelled } from './task-creations';
 

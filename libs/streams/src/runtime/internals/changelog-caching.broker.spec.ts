@@ -1,4 +1,4 @@
-import type { RecordProducer } from './record-producer';
+import type { RecordProducer } from '../../client/record-producer';
 import { promises as fs } from 'node:fs';
 import { KafkaTestContext } from '../../../../../test/support/kafka-test-context';
 import {

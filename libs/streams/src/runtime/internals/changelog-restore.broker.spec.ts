@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
-import { ConfigResourceTypes } from 'kafkajs';
-import type { RecordProducer } from './record-producer';
+import { ConfigResourceTypes } from '../../client/kafkajs/kafkajs';
+import type { RecordProducer } from '../../client/record-producer';
 import { KafkaTestContext } from '../../../../../test/support/kafka-test-context';
 import { READER_CLIENTS } from '../../../test-support/assigned-reader-factories';
 import {

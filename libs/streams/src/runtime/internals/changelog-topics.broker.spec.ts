@@ -1,7 +1,7 @@
-import { ConfigResourceTypes } from 'kafkajs';
+import { ConfigResourceTypes } from '../../client/kafkajs/kafkajs';
 import { ChangelogTopicMismatchError } from '../../errors/changelog-topic-mismatch.error';
 import { ChangelogTopics } from './changelog-topics';
-import { KafkajsClusterAdmin } from './kafkajs/kafkajs-cluster-admin';
+import { KafkajsClusterAdmin } from '../../client/kafkajs/kafkajs-cluster-admin';
 import { KafkaTestContext } from '../../../../../test/support/kafka-test-context';
 
 describe('changelog topics (real broker)', () => {

@@ -1,5 +1,5 @@
 import { LATEST_OFFSET, type SubscriptionInfo } from '../../cluster/internals/assignment-info';
-import type { StateLogger } from '../state-logger';
+import type { StateLogger } from '../../logging/logger';
 import type { StateDirectory } from './state-directory';
 import { localTaskOffsetSums } from './task-offset-sums';
 

@@ -1,33 +1,14 @@
-import { KafkaJSProtocolError } from 'kafkajs';
-import { KafkaJSNonRetriableError } from 'kafkajs';
 import { CommitFailedError } from '../../errors/internals/commit-failed.error';
 import { MemberFencedError } from '../../errors/internals/member-fenced.error';
 import { ProducerFencedError } from '../../errors/internals/producer-fenced.error';
 import { RecordCollectorSendError } from '../../errors/record-collector-send.error';
 import { TransactionAbortedError } from '../../errors/internals/transaction-aborted.error';
+import {
+  KafkaJSNonRetriableError,
+  kafkajsProtocolError,
+  kafkajsRetrierWrap,
+} from '../../../test-support/kafkajs-errors';
 import { commitFailureAction, isFencedError, isRebalanceError } from './commit-failure';
-
-// kafkajs' own factory of the errors it throws for a broker's error code (no typings).
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { createErrorFromCode } = require('kafkajs/src/protocol/error') as {
-  createErrorFromCode(code: number): KafkaJSProtocolError;
-};
-
-/** The error kafkajs throws for a broker error code (as an OffsetCommit answer carries it). */
-function protocolError(code: number): KafkaJSProtocolError {
-  const error = createErrorFromCode(code);
-  expect(error).toBeInstanceOf(KafkaJSProtocolError);
-  return error;
-}
-
-/** What kafkajs' retrier rejects with for a non-retriable error (its typings omit `cause`). */
-function retrierWrap(error: Error): Error {
-  const Wrapper = KafkaJSNonRetriableError as unknown as new (
-    e: Error,
-    options: { cause: Error },
-  ) => Error;
-  return new Wrapper(error, { cause: error });
-}
 
 const ILLEGAL_GENERATION = 22;
 const UNKNOWN_MEMBER_ID = 25;
@@ -36,11 +17,11 @@ const COORDINATOR_NOT_AVAILABLE = 15;
 
 describe('commit failures', () => {
   it('recognises the errors of a group that moved to another generation', () => {
-    expect(protocolError(ILLEGAL_GENERATION).type).toBe('ILLEGAL_GENERATION');
-    expect(isRebalanceError(protocolError(ILLEGAL_GENERATION))).toBe(true);
-    expect(isRebalanceError(protocolError(UNKNOWN_MEMBER_ID))).toBe(true);
-    expect(isRebalanceError(protocolError(REBALANCE_IN_PROGRESS))).toBe(true);
-    expect(isRebalanceError(protocolError(COORDINATOR_NOT_AVAILABLE))).toBe(false);
+    expect(kafkajsProtocolError(ILLEGAL_GENERATION).type).toBe('ILLEGAL_GENERATION');
+    expect(isRebalanceError(kafkajsProtocolError(ILLEGAL_GENERATION))).toBe(true);
+    expect(isRebalanceError(kafkajsProtocolError(UNKNOWN_MEMBER_ID))).toBe(true);
+    expect(isRebalanceError(kafkajsProtocolError(REBALANCE_IN_PROGRESS))).toBe(true);
+    expect(isRebalanceError(kafkajsProtocolError(COORDINATOR_NOT_AVAILABLE))).toBe(false);
     expect(isRebalanceError(new Error('disk full'))).toBe(false);
     expect(isRebalanceError(undefined)).toBe(false);
   });
@@ -48,34 +29,36 @@ describe('commit failures', () => {
   it('looks through the wrapper kafkajs rethrows a refused commit in', () => {
     // consumer.commitOffsets() goes through kafkajs' retrier, which rejects with
     // new KafkaJSNonRetriableError(e, { cause: e }): the wrapper has no `type`.
-    const refused = protocolError(ILLEGAL_GENERATION);
-    const wrapped = retrierWrap(refused);
+    const refused = kafkajsProtocolError(ILLEGAL_GENERATION);
+    const wrapped = kafkajsRetrierWrap(refused);
     expect((wrapped as { type?: string }).type).toBeUndefined();
     expect(isRebalanceError(wrapped)).toBe(true);
     expect(commitFailureAction(wrapped, false)).toBe('rejoin');
-    const other = protocolError(COORDINATOR_NOT_AVAILABLE);
-    expect(isRebalanceError(retrierWrap(other))).toBe(false);
+    const other = kafkajsProtocolError(COORDINATOR_NOT_AVAILABLE);
+    expect(isRebalanceError(kafkajsRetrierWrap(other))).toBe(false);
   });
 
   it('rejoins after an at-least-once commit refused by a rebalance, instead of failing the thread', () => {
     // Seen in the crash-loop reliability test: an instance committing while the group
     // rebalanced after a SIGKILL got ILLEGAL_GENERATION and went to ERROR.
-    expect(commitFailureAction(protocolError(ILLEGAL_GENERATION), false)).toBe('rejoin');
-    expect(commitFailureAction(protocolError(UNKNOWN_MEMBER_ID), false)).toBe('rejoin');
-    expect(commitFailureAction(protocolError(REBALANCE_IN_PROGRESS), false)).toBe('rejoin');
+    expect(commitFailureAction(kafkajsProtocolError(ILLEGAL_GENERATION), false)).toBe('rejoin');
+    expect(commitFailureAction(kafkajsProtocolError(UNKNOWN_MEMBER_ID), false)).toBe('rejoin');
+    expect(commitFailureAction(kafkajsProtocolError(REBALANCE_IN_PROGRESS), false)).toBe('rejoin');
   });
 
   it('stays fatal for other errors, and for every failure under exactly-once', () => {
-    expect(commitFailureAction(protocolError(COORDINATOR_NOT_AVAILABLE), false)).toBe('fatal');
+    expect(commitFailureAction(kafkajsProtocolError(COORDINATOR_NOT_AVAILABLE), false)).toBe(
+      'fatal',
+    );
     expect(commitFailureAction(new Error('disk full'), false)).toBe('fatal');
-    expect(commitFailureAction(protocolError(ILLEGAL_GENERATION), true)).toBe('fatal');
+    expect(commitFailureAction(kafkajsProtocolError(ILLEGAL_GENERATION), true)).toBe('fatal');
   });
 
   it('recognises a fenced transactional producer, also wrapped by kafkajs and the collector', () => {
     // Seen in the full-size crash loop: a member whose session expired under load kept
     // processing; the new owner's producer fenced it and the send of its changelog failed.
     const INVALID_PRODUCER_EPOCH = 47;
-    const fenced = protocolError(INVALID_PRODUCER_EPOCH);
+    const fenced = kafkajsProtocolError(INVALID_PRODUCER_EPOCH);
     expect(fenced.type).toBe('INVALID_PRODUCER_EPOCH');
     expect(isFencedError(fenced)).toBe(true);
     const wrapped = new KafkaJSNonRetriableError(fenced);
@@ -86,7 +69,7 @@ describe('commit failures', () => {
     expect(isFencedError(new Error('x', { cause: new KafkaJSNonRetriableError(fenced) }))).toBe(
       true,
     );
-    expect(isFencedError(protocolError(ILLEGAL_GENERATION))).toBe(false);
+    expect(isFencedError(kafkajsProtocolError(ILLEGAL_GENERATION))).toBe(false);
     expect(isFencedError(new Error('disk full', { cause: new Error('EIO') }))).toBe(false);
     expect(isFencedError('old epoch')).toBe(false);
   });

@@ -6,7 +6,7 @@ import type {
   PartitionRecords,
   RecordProducer,
   SendOptions,
-} from './record-producer';
+} from '../../client/record-producer';
 
 /**
  * A transactional producer under `exactly_once_v2`, over the {@link RecordProducer} port, in

@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import { KafkaTestContext } from '../../../../../test/support/kafka-test-context';
-import { KafkajsRecordProducer } from './kafkajs/kafkajs-record-producer';
+import { KafkajsRecordProducer } from '../../client/kafkajs/kafkajs-record-producer';
 import { READER_CLIENTS } from '../../../test-support/assigned-reader-factories';
 import {
   RecordingRestoreListener,

@@ -3,8 +3,8 @@ import type { Position } from '../../query/position';
 import type { LagInfo } from '../../query/streams-metadata';
 import type { ActiveTaskManager } from './active-task-manager';
 import type { StandbyTaskManager } from './standby-task-manager';
-import type { ClusterAdmin } from './cluster-admin';
-import { fetchTopicOffsetsSettled } from './topic-admin';
+import type { ClusterAdmin } from '../../client/cluster-admin';
+import { fetchTopicOffsetsSettled } from '../../client/topic-admin';
 
 /**
  * What this instance holds locally, for queries: each store's copies (active and standby),

@@ -1,5 +1,5 @@
-import type { Kafka } from 'kafkajs';
-import type { ClusterAdmin } from './cluster-admin';
+import type { ThrowawayGroupClient } from '../../client/kafkajs/throwaway-group-consumer';
+import type { ClusterAdmin } from '../../client/cluster-admin';
 import { CorruptRecordBatchError } from '../../errors/corrupt-record-batch.error';
 import { PartitionOffsetOutOfRangeError } from '../../errors/internals/partition-offset-out-of-range.error';
 import type { ChangelogRecord } from '../../processor/state-store-context';
@@ -8,7 +8,7 @@ import type {
   AssignedPartitionReader,
   FetchedPartition,
   PartitionFetchPosition,
-} from './assigned-partition-reader';
+} from '../../client/assigned-partition-reader';
 import { StateRestorer, type RestoreTarget } from './state-restorer';
 
 const TOPIC = 'app-store-changelog';
@@ -123,7 +123,7 @@ function restorer(
   logStarts?: Record<number, number>,
 ): StateRestorer {
   return new StateRestorer({
-    kafka: {} as Kafka,
+    kafka: {} as ThrowawayGroupClient,
     admin: fakeAdmin(logs, logStarts),
     readers: fake.factory,
     groupIdPrefix: 'app',

@@ -1,4 +1,4 @@
-import type { ConsumedRecord } from './consumed-record';
+import type { ConsumedRecord } from '../../client/consumed-record';
 import type { PreparedBatch } from './prepared-batch';
 import { MAX_RECORDS_PER_SLICE, processInSlices } from './sliced-processing';
 

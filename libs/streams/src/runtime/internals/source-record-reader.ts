@@ -2,7 +2,7 @@ import { StreamsProcessingError } from '../../errors/streams-processing.error';
 import type { RecordCollector } from '../../processor/internals/record-collector';
 import type { SourceNodeDef } from '../../processor/internals/topology-nodes';
 import { Record } from '../../processor/record';
-import type { ConsumedRecord } from './consumed-record';
+import type { ConsumedRecord } from '../../client/consumed-record';
 import { DEAD_LETTER_HEADERS, HandlerResponse } from '../exception-handlers';
 import type { ResolvedStreamsConfig } from '../streams-config';
 import type { TaskMetrics } from './task-metrics';

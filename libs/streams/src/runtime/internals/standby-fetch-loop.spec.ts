@@ -5,7 +5,7 @@ import type {
   AssignedPartitionReader,
   FetchedPartition,
   PartitionFetchPosition,
-} from './assigned-partition-reader';
+} from '../../client/assigned-partition-reader';
 import { StandbyFetchLoop, type FollowedPartition } from './standby-fetch-loop';
 import type { StandbyPartition, StandbyTask } from './standby-task';
 

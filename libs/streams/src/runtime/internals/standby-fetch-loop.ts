@@ -1,8 +1,11 @@
 import type { CorruptRecordBatchError } from '../../errors/corrupt-record-batch.error';
 import { PartitionOffsetOutOfRangeError } from '../../errors/internals/partition-offset-out-of-range.error';
 import type { ChangelogRecord } from '../../processor/state-store-context';
-import type { StateLogger } from '../state-logger';
-import type { AssignedPartitionReader, FetchedPartition } from './assigned-partition-reader';
+import type { StateLogger } from '../../logging/logger';
+import type {
+  AssignedPartitionReader,
+  FetchedPartition,
+} from '../../client/assigned-partition-reader';
 import { CORRUPT_BATCH_FETCHES, CorruptBatchFetches } from './corrupt-batch-fetches';
 import type { StandbyPartition, StandbyTask } from './standby-task';
 

@@ -2,8 +2,8 @@ import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Kafka } from 'kafkajs';
-import type { ClusterAdmin } from './cluster-admin';
+import type { ThrowawayGroupClient } from '../../client/kafkajs/throwaway-group-consumer';
+import type { ClusterAdmin } from '../../client/cluster-admin';
 import { Consumed } from '../../kstream/consumed';
 import { Materialized } from '../../kstream/materialized';
 import { StreamsBuilder } from '../../kstream/streams-builder';
@@ -32,7 +32,7 @@ function fakeKafka() {
         disconnect: async () => void calls.push('disconnect'),
       };
     },
-  } as unknown as Kafka;
+  } as unknown as ThrowawayGroupClient;
   return { kafka, consumers };
 }
 

@@ -1,23 +1,25 @@
 import { randomUUID } from 'node:crypto';
-// The fallback consumer (a throwaway group's, when the reader by assignment cannot be made) is
-// kafkajs only: @platformatic/kafka always reads by assignment.
-import type { Consumer, EachBatchPayload } from 'kafkajs';
-import type { ClusterAdmin } from './cluster-admin';
+import type { ClusterAdmin } from '../../client/cluster-admin';
 import type { Topology } from '../../processor/topology';
 import type { ChangelogRecord } from '../../processor/state-store-context';
 import type { LagInfo } from '../../query/streams-metadata';
 import type { StateDirectory } from './state-directory';
-import type { StateLogger } from '../state-logger';
-import type { AssignedPartitionReaderFactory } from './assigned-partition-reader';
+import type { StateLogger } from '../../logging/logger';
+import type { AssignedPartitionReaderFactory } from '../../client/assigned-partition-reader';
 import { StandbyFetchLoop } from './standby-fetch-loop';
+// The fallback consumer (a throwaway group's, when the reader by assignment cannot be made) is
+// kafkajs only: @platformatic/kafka always reads by assignment.
 import {
-  fixedAssigner,
+  StandbyGroupConsumer,
+  type StandbyGroupBatch,
+} from '../../client/kafkajs/standby-group-consumer';
+import {
   requireThrowawayGroupClient,
   type ThrowawayGroupClient,
-} from './throwaway-group-consumer';
+} from '../../client/kafkajs/throwaway-group-consumer';
 import { StandbyTask, type StandbyPartition } from './standby-task';
 import type { ResolvedStreamsConfig } from '../streams-config';
-import { fetchTopicOffsetsSettled } from './topic-admin';
+import { fetchTopicOffsetsSettled } from '../../client/topic-admin';
 
 /** How long a crashed standby consumer waits before it is replaced. */
 const RESTART_DELAY_MS = 1000;
@@ -50,7 +52,7 @@ export interface StandbyTaskManagerOptions {
  */
 export class StandbyTaskManager {
   private readonly tasks = new Map<string, StandbyTask>();
-  private consumer: Consumer | undefined;
+  private consumer: StandbyGroupConsumer | undefined;
   private fetchLoop: StandbyFetchLoop | undefined;
   private groupId: string | undefined;
   private readonly byPartition = new Map<
@@ -239,29 +241,22 @@ export class StandbyTaskManager {
       return;
     }
     this.groupId = `${config.applicationId}-standby-${randomUUID()}`;
-    const consumer = requireThrowawayGroupClient(kafka, 'the standby fallback consumer').consumer({
-      groupId: this.groupId,
-      partitionAssigners: [fixedAssigner(assignment)],
-      allowAutoTopicCreation: false,
-      readUncommitted: false,
-      maxWaitTimeInMs: 250,
-      retry: { retries: 10 },
-    });
+    const consumer = new StandbyGroupConsumer(
+      requireThrowawayGroupClient(kafka, 'the standby fallback consumer'),
+      {
+        groupId: this.groupId,
+        assignment,
+        onBatch: (batch) => this.onBatch(batch),
+        onCrash: (error) => {
+          this.options.logger.warn(
+            `standby changelog consumer crashed (${String(error)}); restarting it in ${RESTART_DELAY_MS} ms`,
+          );
+          setTimeout(() => void this.restartConsumer(consumer), RESTART_DELAY_MS).unref();
+        },
+      },
+    );
     this.consumer = consumer;
-    consumer.on(consumer.events.CRASH, ({ payload }) => {
-      // kafkajs restarts a consumer after a retriable error by itself; after any other error it
-      // stays stopped, and the standbys would silently stop following their changelogs.
-      if (payload.restart) return;
-      this.options.logger.warn(
-        `standby changelog consumer crashed (${String(payload.error)}); restarting it in ${RESTART_DELAY_MS} ms`,
-      );
-      setTimeout(() => void this.restartConsumer(consumer), RESTART_DELAY_MS).unref();
-    });
-    await consumer.connect();
-    await consumer.subscribe({ topics: Object.keys(assignment), fromBeginning: true });
-    await consumer.run({ autoCommit: false, eachBatch: (payload) => this.onBatch(payload) });
-    for (const s of seeks)
-      consumer.seek({ topic: s.topic, partition: s.partition, offset: String(s.offset) });
+    await consumer.start(seeks);
     this.startTimers();
   }
 
@@ -282,7 +277,7 @@ export class StandbyTaskManager {
    * replaced or the manager closed meanwhile. A start that fails is stopped again (no
    * half-started consumer stays behind) and retried after {@link RESTART_DELAY_MS}.
    */
-  private restartConsumer(crashed: Consumer | undefined): Promise<void> {
+  private restartConsumer(crashed: StandbyGroupConsumer | undefined): Promise<void> {
     return this.serialized(async () => {
       if (this.closed || this.consumer !== crashed) return;
       await this.stopConsumer();
@@ -316,7 +311,7 @@ export class StandbyTaskManager {
     const consumer = this.consumer;
     this.consumer = undefined;
     if (consumer) {
-      await consumer.disconnect().catch(() => undefined);
+      await consumer.disconnect();
       if (this.groupId)
         await this.options.admin.deleteGroups([this.groupId]).catch(() => undefined);
     }
@@ -335,7 +330,7 @@ export class StandbyTaskManager {
     }
   }
 
-  private async onBatch({ batch }: EachBatchPayload): Promise<void> {
+  private async onBatch(batch: StandbyGroupBatch): Promise<void> {
     const entry = this.byPartition.get(`${batch.topic}:${batch.partition}`);
     if (!entry) return;
     const records: ChangelogRecord[] = [];
@@ -343,7 +338,7 @@ export class StandbyTaskManager {
       if (Number(message.offset) < entry.partition.position || message.key === null) continue;
       records.push(message as ChangelogRecord);
     }
-    await entry.task.apply(entry.partition, records, Number(batch.lastOffset()));
+    await entry.task.apply(entry.partition, records, batch.lastOffset);
     this.options.onApplied?.(
       entry.task.id.toString(),
       entry.partition.storeName,

@@ -9,7 +9,7 @@ import type {
 import type { StateStore } from '../../processor/state-store';
 import { TaskEngines } from '../../state/internals/task-engines';
 import type { StateDirectory } from './state-directory';
-import type { StateLogger } from '../state-logger';
+import type { StateLogger } from '../../logging/logger';
 import type { ResolvedStreamsConfig } from '../streams-config';
 import { TaskStateManager } from './task-state-manager';
 

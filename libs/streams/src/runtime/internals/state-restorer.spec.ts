@@ -1,5 +1,5 @@
-import type { EachBatchPayload, Kafka } from 'kafkajs';
-import type { ClusterAdmin } from './cluster-admin';
+import type { ThrowawayGroupClient } from '../../client/kafkajs/throwaway-group-consumer';
+import type { ClusterAdmin } from '../../client/cluster-admin';
 import type { ChangelogRecord } from '../../processor/state-store-context';
 import { StateRestorer, type RestoreTarget } from './state-restorer';
 import { RecordingLogger } from '../../../test-support/recording-logger';
@@ -28,7 +28,7 @@ function fakeKafka(script: ('crash' | Error | 'deliver')[]) {
     consumer: () => {
       const step = script[consumers++] ?? 'deliver';
       const handlers = new Map<string, (e: { payload: unknown }) => void>();
-      let eachBatch: ((payload: EachBatchPayload) => Promise<void>) | undefined;
+      let eachBatch: ((payload: { batch: unknown }) => Promise<void>) | undefined;
       const consumer = {
         events: { END_BATCH_PROCESS: 'end-batch', CRASH: 'crash' },
         on: (event: string, handler: (e: { payload: unknown }) => void) =>
@@ -37,7 +37,7 @@ function fakeKafka(script: ('crash' | Error | 'deliver')[]) {
         subscribe: async () => undefined,
         disconnect: async () => undefined,
         pause: () => undefined,
-        run: async (config: { eachBatch: (payload: EachBatchPayload) => Promise<void> }) => {
+        run: async (config: { eachBatch: (payload: { batch: unknown }) => Promise<void> }) => {
           eachBatch = config.eachBatch;
           if (step !== 'deliver') {
             const error = step === 'crash' ? coordinatorLoading() : step;
@@ -57,7 +57,7 @@ function fakeKafka(script: ('crash' | Error | 'deliver')[]) {
           setImmediate(() => {
             void eachBatch?.({
               batch: { topic: TOPIC, partition: 0, messages, lastOffset: () => String(END - 1) },
-            } as unknown as EachBatchPayload);
+            });
           });
         },
       };
@@ -69,7 +69,7 @@ function fakeKafka(script: ('crash' | Error | 'deliver')[]) {
     deleteGroups: async () => undefined,
   };
   return {
-    kafka: kafka as unknown as Kafka,
+    kafka: kafka as unknown as ThrowawayGroupClient,
     admin: admin as unknown as ClusterAdmin,
     seeks,
     consumers: () => consumers,

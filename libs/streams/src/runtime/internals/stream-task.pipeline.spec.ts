@@ -10,7 +10,7 @@ import { Serdes } from '../../serde/serdes';
 import type { KeyValueStore } from '../../state/key-value-store';
 import { RecordCache } from '../../state/internals/record-cache';
 import { resolveStreamsConfig } from '../streams-config';
-import type { ConsumedRecord } from './consumed-record';
+import type { ConsumedRecord } from '../../client/consumed-record';
 import { StreamTask } from './stream-task';
 
 /**

@@ -10,7 +10,7 @@ import type { Topology } from '../../processor/topology';
 import type { RecordCache } from '../../state/internals/record-cache';
 import type { StateStoreContext, StoreRegistration } from '../../processor/state-store-context';
 import type { StateStore } from '../../processor/state-store';
-import type { ConsumedRecord } from './consumed-record';
+import type { ConsumedRecord } from '../../client/consumed-record';
 import { PunctuationSchedule } from './punctuation-schedule';
 import type { ResolvedStreamsConfig } from '../streams-config';
 import type { TaskProcessorNode } from './task-processor-node';

@@ -1,13 +1,13 @@
-import type { ClusterAdmin } from './cluster-admin';
+import type { ClusterAdmin } from '../../client/cluster-admin';
 import type { SubscriptionInfo } from '../../cluster/internals/assignment-info';
 import type { StreamsAssignorContext } from './streams-partition-assignor';
 import type { Topology } from '../../processor/topology';
 import type { RecordCache } from '../../state/internals/record-cache';
 import { chooseRocksDBEngineFor } from '../../state/internals/rocksdb/rocksdb-engine-choice';
 import { ActiveTaskManager } from './active-task-manager';
-import type { KafkaClientAdapters } from './kafka-client-adapters';
+import type { KafkaClientAdapters } from '../../client/kafka-client-adapters';
 import type { StateDirectory } from './state-directory';
-import type { StateLogger } from '../state-logger';
+import type { StateLogger } from '../../logging/logger';
 import type { StateRestoreListener } from '../state-restore-listener';
 import { StateRestorer } from './state-restorer';
 import { StandbyTaskManager } from './standby-task-manager';

@@ -5,11 +5,11 @@ import type {
   GroupConsumerOptions,
   GroupMetadata,
   StreamsGroupSpec,
-} from './group-consumer';
+} from '../../client/group-consumer';
 import type { StandbyTaskManager } from './standby-task-manager';
 import { streamsGroupAssignor, type StreamsAssignorContext } from './streams-partition-assignor';
 import type { ResolvedStreamsConfig } from '../streams-config';
-import type { StateLogger } from '../state-logger';
+import type { StateLogger } from '../../logging/logger';
 
 /** What the thread tells the client that owns it. */
 export interface StreamThreadListener {

@@ -1,4 +1,4 @@
-import type { GroupConsumerStart, GroupFetchedBatch } from './group-consumer';
+import type { GroupConsumerStart, GroupFetchedBatch } from '../../client/group-consumer';
 import { StreamThread } from './stream-thread';
 import {
   assignmentOfTasks,

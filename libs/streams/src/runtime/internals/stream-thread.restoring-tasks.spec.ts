@@ -1,4 +1,4 @@
-import type { GroupConsumerStart, TopicPartitions } from './group-consumer';
+import type { GroupConsumerStart, TopicPartitions } from '../../client/group-consumer';
 import { StreamThread } from './stream-thread';
 import {
   assignmentOfTasks,

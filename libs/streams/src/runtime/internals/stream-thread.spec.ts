@@ -1,9 +1,8 @@
 import { EventEmitter } from 'node:events';
-import type { Kafka } from 'kafkajs';
 import { encodeInfo, type AssignmentInfo } from '../../cluster/internals/assignment-info';
-import { cancelGroupRejoin, groupRejoinPending } from './kafkajs/group-rejoin';
-import { AssignerProtocol } from './kafkajs/kafkajs';
-import { kafkajsGroupConsumerFactory } from './kafkajs/kafkajs-group-consumer';
+import { cancelGroupRejoin, groupRejoinPending } from '../../client/kafkajs/group-rejoin';
+import { AssignerProtocol } from '../../client/kafkajs/kafkajs';
+import { kafkajsGroupConsumerFactory } from '../../client/kafkajs/kafkajs-group-consumer';
 import { CommitFailedError } from '../../errors/internals/commit-failed.error';
 import { StreamThread } from './stream-thread';
 import { streamThreadOptions, threadCallbacks } from '../../../test-support/stream-thread-doubles';
@@ -65,7 +64,7 @@ function thread(tasksOverrides: TasksOverrides = () => ({})) {
       consumerConfig = config;
       return consumer;
     },
-  } as unknown as Kafka;
+  } as unknown as Parameters<typeof kafkajsGroupConsumerFactory>[0];
   const listener = threadCallbacks(jest.fn);
   const options = streamThreadOptions({
     groupConsumers: kafkajsGroupConsumerFactory(kafka),

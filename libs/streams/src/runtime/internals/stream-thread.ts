@@ -4,7 +4,7 @@ import type {
   GroupConsumer,
   GroupFetchedBatch,
   GroupMetadata,
-} from './group-consumer';
+} from '../../client/group-consumer';
 import { CommitSchedule, MAX_EXACTLY_ONCE_HOLD_MS } from './commit-schedule';
 import { InputPause, waitWithHeartbeats } from './input-pause';
 import { ThreadTaskMap } from './thread-task-map';

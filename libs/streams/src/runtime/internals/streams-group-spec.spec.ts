@@ -3,7 +3,7 @@ import { Materialized } from '../../kstream/materialized';
 import { Produced } from '../../kstream/produced';
 import { StreamsBuilder } from '../../kstream/streams-builder';
 import { Serdes } from '../../serde/serdes';
-import { streamsTopologyOf } from './platformatic/streams-group/streams-group-assignment';
+import { streamsTopologyOf } from '../../client/platformatic/streams-group/streams-group-assignment';
 import { streamsGroupSpec } from './streams-group-spec';
 
 describe('streamsGroupSpec', () => {

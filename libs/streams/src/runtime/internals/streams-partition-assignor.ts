@@ -1,4 +1,8 @@
-import type { GroupAssignor, GroupMemberAssignment, TopicPartitions } from './group-consumer';
+import type {
+  GroupAssignor,
+  GroupMemberAssignment,
+  TopicPartitions,
+} from '../../client/group-consumer';
 import {
   compareTaskIds,
   assignTasks,

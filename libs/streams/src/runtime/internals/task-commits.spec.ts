@@ -2,8 +2,12 @@ import { CommitFailedError } from '../../errors/internals/commit-failed.error';
 import type { KafkaRecordCollector } from '../../processor/internals/kafka-record-collector';
 import type { ActiveTaskEntry } from './active-task-manager';
 import { EosProducer } from './eos-producer';
-import type { GroupMetadata } from './group-consumer';
-import type { ConsumerGroupMetadata, OffsetToCommit, RecordProducer } from './record-producer';
+import type { GroupMetadata } from '../../client/group-consumer';
+import type {
+  ConsumerGroupMetadata,
+  OffsetToCommit,
+  RecordProducer,
+} from '../../client/record-producer';
 import { commitInThreadTransaction } from './task-commits';
 
 /** A transactional producer recording the calls the engine makes. */

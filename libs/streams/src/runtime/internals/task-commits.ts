@@ -3,8 +3,8 @@ import type { KafkaRecordCollector } from '../../processor/internals/kafka-recor
 import type { ActiveTaskEntry } from './active-task-manager';
 import { commitPhase } from './commit-phases';
 import type { EosProducer } from './eos-producer';
-import type { GroupConsumer } from './group-consumer';
-import { groupOnlyMetadata, type OffsetToCommit } from './record-producer';
+import type { GroupConsumer } from '../../client/group-consumer';
+import { groupOnlyMetadata, type OffsetToCommit } from '../../client/record-producer';
 
 // The three ways a stream thread commits its due tasks (their caches already flushed), in
 // Kafka Streams' order. Each marks the tasks committed only once their commit succeeded.

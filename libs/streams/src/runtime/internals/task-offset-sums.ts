@@ -2,8 +2,8 @@ import type { Topology } from '../../processor/topology';
 import { changelogTopicName } from '../../state/internals/changelog-topic-name';
 import { OffsetCheckpoint } from '../../state/internals/offset-checkpoint';
 import type { StateDirectory } from './state-directory';
-import type { ClusterAdmin } from './cluster-admin';
-import { fetchTopicOffsetsSettled } from './topic-admin';
+import type { ClusterAdmin } from '../../client/cluster-admin';
+import { fetchTopicOffsetsSettled } from '../../client/topic-admin';
 
 /**
  * Offset sums of task state left on disk (the checkpoints of task directories), which a client

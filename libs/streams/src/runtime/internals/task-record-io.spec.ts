@@ -6,7 +6,7 @@ import { InMemoryRecordCollector } from '../../processor/internals/in-memory-rec
 import type { SinkNodeDef, SourceNodeDef } from '../../processor/internals/topology-nodes';
 import { Record } from '../../processor/record';
 import { Serdes } from '../../serde/serdes';
-import type { ConsumedRecord } from './consumed-record';
+import type { ConsumedRecord } from '../../client/consumed-record';
 import { DEAD_LETTER_HEADERS, logAndFail, sendToDeadLetterTopic } from '../exception-handlers';
 import { SinkRecordWriter } from './sink-record-writer';
 import { SourceRecordReader } from './source-record-reader';

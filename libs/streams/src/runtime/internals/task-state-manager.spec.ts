@@ -7,7 +7,7 @@ import type { StoreRegistration } from '../../processor/state-store-context';
 import { TaskEngines, type TaskEngine } from '../../state/internals/task-engines';
 import { setCommitPhaseHook } from './commit-phases';
 import { StateDirectory } from './state-directory';
-import type { StateLogger } from '../state-logger';
+import type { StateLogger } from '../../logging/logger';
 import type { RestoreResult, RestoreTarget, StateRestorer } from './state-restorer';
 import { TaskStateManager } from './task-state-manager';
 

@@ -6,7 +6,7 @@ import { OffsetCheckpoint } from '../../state/internals/offset-checkpoint';
 import { TaskEngines } from '../../state/internals/task-engines';
 import type { StoreRegistration } from '../../processor/state-store-context';
 import type { StateDirectory } from './state-directory';
-import { consoleStateLogger, type StateLogger } from '../state-logger';
+import { consoleStateLogger, type StateLogger } from '../../logging/logger';
 import type { StateRestoreListener } from '../state-restore-listener';
 import type { RestoreResult, RestoreTarget, StateRestorer } from './state-restorer';
 import { commitPhase } from './commit-phases';

@@ -1,5 +1,5 @@
-import { isClusterUnreachableError } from './cluster-unreachable';
-import { findFencedInstanceIdError } from './group-error-names';
+import { isClusterUnreachableError } from '../../client/cluster-unreachable';
+import { findFencedInstanceIdError } from '../../client/group-error-names';
 import { StreamThreadExceptionResponse } from '../kafka-streams-state';
 
 /** What the client does about a failed stream thread. */

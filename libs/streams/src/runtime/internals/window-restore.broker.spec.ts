@@ -1,12 +1,12 @@
 import { promises as fs } from 'node:fs';
-import type { RecordProducer } from './record-producer';
+import type { RecordProducer } from '../../client/record-producer';
 import { KafkaRecordCollector } from '../../processor/internals/kafka-record-collector';
 import { Serdes } from '../../serde/serdes';
 import { changelogTopicName } from '../../state/internals/changelog-topic-name';
 import type { StoreRegistration } from '../../processor/state-store-context';
 import { Stores } from '../../state/stores';
 import { ChangelogTopics } from './changelog-topics';
-import { KafkajsClusterAdmin } from './kafkajs/kafkajs-cluster-admin';
+import { KafkajsClusterAdmin } from '../../client/kafkajs/kafkajs-cluster-admin';
 import { StateDirectory } from './state-directory';
 import { StateRestorer } from './state-restorer';
 import { TaskStateManager } from './task-state-manager';
