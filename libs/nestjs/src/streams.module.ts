@@ -18,7 +18,10 @@ import { InteractiveQueryClient } from './queries/internals/interactive-query.cl
 import { InteractiveQueryServer } from './queries/internals/interactive-query.server';
 import { InteractiveQueryService } from './queries/interactive-query.service';
 import { storeFacadeProviders } from './queries/internals/store-facade.providers';
-import { HopAuthenticator } from './security/internals/hop-authenticator';
+import {
+  HopAuthenticator,
+  instanceAuthenticatorProvider,
+} from './security/internals/hop-authenticator';
 import { HttpRequestForwarder } from './routing/internals/http-request.forwarder';
 import { KeyOwnerLocator } from './ownership/internals/key-owner.locator';
 import { StoreRoutingInterceptor } from './routing/store-routing.interceptor';
@@ -88,6 +91,7 @@ const SHARED = [
   imports: [DiscoveryModule, TerminusModule],
   providers: [
     ...SHARED,
+    instanceAuthenticatorProvider,
     StreamsExplorer,
     InteractiveQueryServer,
     ServedByListener,

@@ -189,13 +189,17 @@ export interface StreamsTlsOptions {
 export interface StreamsSecurityOptions {
   /**
    * Secret shared by every instance of the application (16 characters or more; 32 random
-   * bytes, base64, is a good choice). It keys the HMAC of every instance-to-instance query (a
-   * query without a valid one is refused before any store is read) and of the hop header of
-   * forwarded requests (`X-Streams-Hop-Token`: a hop header without a valid token is ignored).
-   * Required as soon as the instance works with others (`streams.applicationServer` or
-   * `queries.remote` set): without it the module refuses to start, unless `insecure`.
+   * bytes, base64, is a good choice). It keys the HMAC of every message between instances:
+   * instance-to-instance queries (a query without a valid one is refused before any store is
+   * read) and the hop token of forwarded requests (`X-Streams-Hop-Token`: a hop without a
+   * valid one gets no hop privilege). Required as soon as the instance works with others
+   * (`streams.applicationServer` or `queries.remote` set): without it the module refuses to
+   * start, unless `insecure`.
+   *
+   * A list rotates it without downtime: the first secret signs, any of them verifies. Roll
+   * `[old, new]` out to every instance, then `[new, old]`, then `[new]`.
    */
-  readonly clusterSecret?: string;
+  readonly clusterSecret?: string | readonly string[];
   /**
    * Local development only: lets an instance that works with others start without
    * `clusterSecret`, keying the HMACs with a key derived from `streams.applicationId`, which
@@ -203,9 +207,9 @@ export interface StreamsSecurityOptions {
    */
   readonly insecure?: boolean;
   /**
-   * How far a query's timestamp may be from the receiver's clock, in ms (the replay window: a
-   * query is accepted once, and only within it); default 30000. Keep the instances' clocks
-   * synchronised (NTP) well within it.
+   * How far a message's timestamp (a query's, a hop token's) may be from the receiver's clock,
+   * in ms (the replay window: a message is accepted once, and only within it); default 30000.
+   * Keep the instances' clocks synchronised (NTP) well within it.
    */
   readonly replayWindowMs?: number;
   /** TLS between the instances; default off (the HMACs authenticate, nothing is encrypted). */

@@ -217,16 +217,14 @@ describe('StreamsModuleSettings (the options shape)', () => {
     });
   });
 
-  it('keys the hop HMAC with the cluster secret, else with the application id', () => {
+  it('keys the HMAC between instances with the cluster secret, else with the application id', () => {
     const secret = 'a-secret-of-sixteen+';
-    expect(settingsOf({ security: { clusterSecret: secret } }).hopKey).not.toEqual(
-      settingsOf().hopKey,
+    const keys = (options?: Parameters<typeof settingsOf>[0]) =>
+      settingsOf(options).security.messageKeys;
+    expect(keys({ security: { clusterSecret: secret } })).not.toEqual(keys());
+    expect(keys({ security: { clusterSecret: secret } })).toEqual(
+      keys({ security: { clusterSecret: secret } }),
     );
-    expect(settingsOf({ security: { clusterSecret: secret } }).hopKey).toEqual(
-      settingsOf({ security: { clusterSecret: secret } }).hopKey,
-    );
-    expect(settingsOf().hopKey).not.toEqual(
-      settingsOf({ streams: { ...streams, applicationId: 'other' } }).hopKey,
-    );
+    expect(keys()).not.toEqual(keys({ streams: { ...streams, applicationId: 'other' } }));
   });
 });

@@ -121,11 +121,6 @@ export class StreamsModuleSettings {
     this.queryServerLimits = queryServerLimits(this.remoteQueries);
   }
 
-  /** Key of the hop header's HMAC: `security.clusterSecret`, else derived from `applicationId`. */
-  get hopKey(): Buffer {
-    return this.security.hopKey;
-  }
-
   /** Retry-After (seconds) of 503 answers. */
   get retryAfterSeconds(): number {
     return this.http.retryAfterSeconds;
