@@ -26,6 +26,7 @@ import {
   appContainer,
   at,
   KUBE_BASE,
+  localClusterTls,
   preStopSeconds,
   probeSpecs,
   readManifests,
@@ -265,18 +266,13 @@ describe('Kubernetes manifests of the example application', () => {
       const pki = TestPki.create(join(dir, 'pki'));
       const dnsNames = at(certificate?.doc, 'spec.dnsNames') as string[];
       const issued = pki.issue('order-stats', dnsNames);
-      const mounted = join(dir, 'mounted');
-      mkdirSync(mounted);
-      writeFileSync(join(mounted, 'tls.crt'), issued.cert);
-      writeFileSync(join(mounted, 'tls.key'), issued.key);
-      writeFileSync(join(mounted, 'ca.crt'), pki.ca);
-      const local = (file: string) => file.replace(`${mount!.mountPath}/`, `${mounted}/`);
-      const config = orderStatsConfig({
-        ...configMap,
-        CLUSTER_TLS_CERT_FILE: local(files.cert),
-        CLUSTER_TLS_KEY_FILE: local(files.key),
-        CLUSTER_TLS_CA_FILE: local(files.ca),
-      });
+      // Where the Secret's mount puts the files, on this machine.
+      const local = localClusterTls(join(dir, 'mounted'), container);
+      mkdirSync(join(dir, 'mounted'));
+      writeFileSync(local.files.cert, issued.cert);
+      writeFileSync(local.files.key, issued.key);
+      writeFileSync(local.files.ca, pki.ca);
+      const config = orderStatsConfig({ ...configMap, ...local.env });
       expect(config.security.clusterTls).toEqual({
         cert: issued.cert,
         key: issued.key,
