@@ -11,8 +11,8 @@ import {
   sealAsMember,
   stream,
 } from './support/query-port-client';
-import { previousVersionHop, signHopAsMember } from './support/hop-token';
-import { countDelta, refusalsOf } from './support/security-probes';
+import { previousVersionHop, signHopAsMember } from '../security/support/hop-token';
+import { countDelta, refusalsOf } from '../security/support/security-probes';
 import { recordFigures } from './support/reliability-report';
 import { sized } from './support/reliability-size';
 

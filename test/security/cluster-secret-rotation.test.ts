@@ -9,16 +9,11 @@
  * old secret alone opens nothing.
  */
 import { TEST_CLUSTER_SECRET } from '../../tools/instances/order-stats-instance';
-import { signHopAsMember } from '../reliability/support/hop-token';
+import { signHopAsMember } from './support/hop-token';
 import { HttpTestCluster } from '../reliability/support/http-cluster';
 import { RawQueryConnection, sealAsMember } from '../reliability/support/query-port-client';
 import { recordFigures } from '../reliability/support/reliability-report';
-import {
-  ClientLoop,
-  countDelta,
-  refusalsOf,
-  type Refusals,
-} from '../reliability/support/security-probes';
+import { ClientLoop, countDelta, refusalsOf, type Refusals } from './support/security-probes';
 
 const OLD = TEST_CLUSTER_SECRET;
 const NEW = 'order-stats-rotated-cluster-secret';

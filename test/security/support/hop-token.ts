@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { memberMac } from './query-port-client';
+import { memberMac } from '../../reliability/support/query-port-client';
 
 /** What a hop is signed for: the instances, the kind of read and the request line. */
 export interface HopClaim {

@@ -1,5 +1,5 @@
 import type { OrderStatsInstance } from '../../../tools/instances/order-stats-instance';
-import type { HttpTestCluster } from './http-cluster';
+import type { HttpTestCluster } from '../../reliability/support/http-cluster';
 
 /** The refusal counters of an instance, by reason: between instances (query) and of hops. */
 export interface Refusals {
