@@ -1,39 +1,17 @@
-import { type ExecutionContext, type INestApplication } from '@nestjs/common';
-import { ExpressAdapter } from '@nestjs/platform-express';
-import { FastifyAdapter } from '@nestjs/platform-fastify';
-import { Test } from '@nestjs/testing';
+import { type ExecutionContext } from '@nestjs/common';
 import { freePort } from '../../../../../tools/kafka/free-port';
 import { InteractiveQueryServer } from '../../queries/internals/interactive-query.server';
 import { fromWire } from '../../queries/internals/wire-codec';
-import { StreamsModule } from '../../streams.module';
 import type { StreamsModuleOptions } from '../../settings/streams-module-options.interface';
 import type { InstanceReport } from './instance-reporter';
-import { sumAggregation } from '../../../test-support/http-fixtures';
-import { serverOptions } from '../../../test-support/stats-module-fixtures';
+import {
+  ALICE_WITHOUT_OWNER,
+  listeningServer,
+  LOOKUP_OFF,
+} from '../../../test-support/stats-module-fixtures';
 
-const Totals = sumAggregation('totals', 'amounts');
-
-async function start(
-  platform: 'express' | 'fastify',
-  extra: Partial<StreamsModuleOptions>,
-): Promise<{ app: INestApplication; url: string }> {
-  const port = await freePort();
-  const moduleRef = await Test.createTestingModule({
-    imports: [
-      StreamsModule.forRoot({
-        ...serverOptions('dashboard-spec', `127.0.0.1:${port}`),
-        ...extra,
-      }),
-    ],
-    providers: [Totals],
-  }).compile();
-  const app = moduleRef.createNestApplication(
-    platform === 'fastify' ? new FastifyAdapter() : new ExpressAdapter(),
-    { logger: false },
-  );
-  await app.listen(port, '127.0.0.1');
-  return { app, url: `http://127.0.0.1:${port}` };
-}
+const start = (platform: 'express' | 'fastify', options: Partial<StreamsModuleOptions>) =>
+  listeningServer(platform, 'dashboard-spec', options);
 
 /** The cluster secret `serverOptions('dashboard-spec', ...)` gives the instance. */
 const SECRET = 'dashboard-spec-cluster-secret';
@@ -105,14 +83,7 @@ describe.each(['express', 'fastify'] as const)('the cluster page on %s', (platfo
       // The client is not running: no confirmed owner, said as data.
       const rebalancing = await lookUp('store=totals&key=alice');
       expect(rebalancing.status).toBe(200);
-      expect(await rebalancing.json()).toEqual({
-        store: 'totals',
-        key: 'alice',
-        partition: null,
-        activeHost: null,
-        standbyHosts: [],
-        copies: [],
-      });
+      expect(await rebalancing.json()).toEqual(ALICE_WITHOUT_OWNER);
     } finally {
       await app.close();
     }
@@ -190,12 +161,7 @@ describe.each(['express', 'fastify'] as const)('the cluster page on %s', (platfo
       });
       expect({ status: off.status, body: await off.json() }).toEqual({
         status: 404,
-        body: {
-          statusCode: 404,
-          error: 'Not Found',
-          message:
-            'the key look-up is off: turn it on with dashboard.lookup (README, Cluster page)',
-        },
+        body: LOOKUP_OFF,
       });
       expect((await fetch(`${url}/streams/ui`)).status).toBe(200);
     } finally {

@@ -1,16 +1,12 @@
-import { type INestApplication } from '@nestjs/common';
-import { ExpressAdapter } from '@nestjs/platform-express';
-import { FastifyAdapter } from '@nestjs/platform-fastify';
-import { Test } from '@nestjs/testing';
 import { createServer } from 'node:net';
 import { freePort } from '../../../../../tools/kafka/free-port';
 import { StreamsModuleConfigError } from '../../errors/streams-module-config.error';
-import { StreamsModule } from '../../streams.module';
 import type { StreamsModuleOptions } from '../../settings/streams-module-options.interface';
-import { sumAggregation } from '../../../test-support/http-fixtures';
-import { serverOptions } from '../../../test-support/stats-module-fixtures';
-
-const Totals = sumAggregation('totals', 'amounts');
+import {
+  ALICE_WITHOUT_OWNER,
+  listeningServer,
+  LOOKUP_OFF,
+} from '../../../test-support/stats-module-fixtures';
 
 /** Every operator surface on, at the example application's paths. */
 const SURFACES: Partial<StreamsModuleOptions> = {
@@ -18,28 +14,8 @@ const SURFACES: Partial<StreamsModuleOptions> = {
   dashboard: { path: 'streams/ui' },
 };
 
-async function start(
-  platform: 'express' | 'fastify',
-  extra: Partial<StreamsModuleOptions>,
-): Promise<{ app: INestApplication; url: string }> {
-  const port = await freePort();
-  const moduleRef = await Test.createTestingModule({
-    imports: [
-      StreamsModule.forRoot({
-        ...serverOptions('management-spec', `127.0.0.1:${port}`),
-        http: { servedByHeader: true },
-        ...extra,
-      }),
-    ],
-    providers: [Totals],
-  }).compile();
-  const app = moduleRef.createNestApplication(
-    platform === 'fastify' ? new FastifyAdapter() : new ExpressAdapter(),
-    { logger: false },
-  );
-  await app.listen(port, '127.0.0.1');
-  return { app, url: `http://127.0.0.1:${port}` };
-}
+const start = (platform: 'express' | 'fastify', options: Partial<StreamsModuleOptions>) =>
+  listeningServer(platform, 'management-spec', { http: { servedByHeader: true }, ...options });
 
 /** Status, content type and `X-Served-By` of `GET url` (any method with `init`). */
 async function probe(url: string, init?: RequestInit) {
@@ -104,12 +80,7 @@ describe.each(['express', 'fastify'] as const)('the management port, app on %s',
       const lookup = await fetch(`${management}/streams/ui/api/lookup?store=totals&key=alice`);
       expect({ status: lookup.status, body: await lookup.json() }).toEqual({
         status: 404,
-        body: {
-          statusCode: 404,
-          error: 'Not Found',
-          message:
-            'the key look-up is off: turn it on with dashboard.lookup (README, Cluster page)',
-        },
+        body: LOOKUP_OFF,
       });
       expect(await probe(`${management}/nothing`)).toEqual({
         status: 404,
@@ -141,14 +112,7 @@ describe.each(['express', 'fastify'] as const)('the management port, app on %s',
       const found = await lookUp('store=totals&key=alice');
       expect({ status: found.status, body: await found.json() }).toEqual({
         status: 200,
-        body: {
-          store: 'totals',
-          key: 'alice',
-          partition: null,
-          activeHost: null,
-          standbyHosts: [],
-          copies: [],
-        },
+        body: ALICE_WITHOUT_OWNER,
       });
       const repeated = await lookUp('store=totals&key=a&key=b');
       expect({ status: repeated.status, body: await repeated.json() }).toEqual({
