@@ -43,6 +43,7 @@ const NEST_LAYERS = [
   'queries',
   'routing',
   'dashboard',
+  'management',
 ];
 const NEST_TOP = [
   'streams.runtime.ts',
