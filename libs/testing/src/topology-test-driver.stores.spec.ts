@@ -74,6 +74,12 @@ describe('TopologyTestDriver: typed store getters', () => {
     ]);
   });
 
+  it('shows window stores with the timestamps of the records that wrote them', () => {
+    const windows = driver.getTimestampedWindowStore<string, number>('per-minute');
+    expect(windows.fetch('alice', 0)).toEqual({ value: 2, timestamp: 20_000 });
+    expect(windows.fetch('alice', 120_000)).toEqual({ value: 1, timestamp: 125_000 });
+  });
+
   it('shows session stores', () => {
     const sessions = driver.getSessionStore<string, number>('sessions');
     expect(sessions.fetchSession('alice', 1_000, 20_000)).toBe(2);

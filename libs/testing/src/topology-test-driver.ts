@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -27,13 +27,17 @@ import {
 import { PlainValueKeyValueStore } from './internals/plain-value-key-value-store';
 import { GETTERS, kindOf, type StoreKind } from './internals/store-kinds';
 import { registerDriverTasks } from './internals/driver-tasks';
+import { rawRecord } from './internals/raw-record';
 import { TestInputTopic } from './test-input-topic';
 import { TestOutputTopic, type OutputSource } from './test-output-topic';
 import type { TestRecord } from './test-record';
 
 /** Options of the {@link TopologyTestDriver}. */
 export interface TopologyTestDriverOptions {
-  /** Streams settings; `applicationId` and `bootstrapServers` get test defaults. */
+  /**
+   * Streams settings; `applicationId` and `bootstrapServers` get test defaults. The state lives
+   * in a new directory under `stateDir` (default the OS temp directory).
+   */
   config?: Partial<StreamsConfig>;
   /** The mocked wall clock's start (ms). Default 0. */
   initialWallClockTimeMs?: number;
@@ -86,7 +90,9 @@ export class TopologyTestDriver implements OutputSource {
     topology: Topology,
     options: TopologyTestDriverOptions = {},
   ): Promise<TopologyTestDriver> {
-    const stateDir = mkdtempSync(join(tmpdir(), 'topology-test-driver-'));
+    const parent = options.config?.stateDir ?? tmpdir();
+    mkdirSync(parent, { recursive: true });
+    const stateDir = mkdtempSync(join(parent, 'topology-test-driver-'));
     const driver = new TopologyTestDriver(topology, stateDir, options);
     await driver.start();
     return driver;
@@ -202,6 +208,22 @@ export class TopologyTestDriver implements OutputSource {
     return isTimestamped(store)
       ? unwrapWindowStore<K, V>(store as ReadOnlyWindowStore<K, ValueAndTimestamp<V>>)
       : (store as ReadOnlyWindowStore<K, V>);
+  }
+
+  /**
+   * A window store whose values carry the timestamp of the record that wrote them (the DSL's
+   * windowed aggregation stores), as Kafka Streams' `getTimestampedWindowStore`.
+   * @throws UnknownStateStoreError when there is no such store, it is not a window store, or
+   *   it keeps plain values (use {@link getWindowStore}).
+   */
+  getTimestampedWindowStore<K, V>(name: string): ReadOnlyWindowStore<K, ValueAndTimestamp<V>> {
+    const store = this.storeOfKind(name, 'window');
+    if (!isTimestamped(store)) {
+      throw new UnknownStateStoreError(
+        `state store '${name}' keeps plain values, without timestamps: use getWindowStore`,
+      );
+    }
+    return store as ReadOnlyWindowStore<K, ValueAndTimestamp<V>>;
   }
 
   /**
@@ -362,23 +384,4 @@ export class TopologyTestDriver implements OutputSource {
       ? `${this.config.applicationId}-${logical}`
       : logical;
   }
-}
-
-/** A collected record as the driver shows it: bytes, headers always present. */
-function rawRecord(r: {
-  readonly key: Buffer | null;
-  readonly value: Buffer | null;
-  readonly timestamp: number;
-  readonly headers?: Headers;
-  readonly partition: number;
-  readonly offset: number;
-}): TestRecord<Buffer | null, Buffer | null> {
-  return {
-    key: r.key,
-    value: r.value,
-    timestamp: r.timestamp,
-    headers: r.headers ?? {},
-    partition: r.partition,
-    offset: r.offset,
-  };
 }

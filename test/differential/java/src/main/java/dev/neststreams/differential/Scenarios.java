@@ -1,0 +1,32 @@
+package dev.neststreams.differential;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+
+/** Every scenario by name: the names of the TypeScript scenarios (test/differential/scenarios). */
+final class Scenarios {
+  static final Serde<String> STR = Serdes.String();
+  static final Serde<Long> LONG = Serdes.Long();
+
+  static final Map<String, Scenario> ALL = new HashMap<>();
+
+  static {
+    ALL.put("stateless", StatelessScenarios::stateless);
+    ALL.put("aggregate-by-key", AggregationScenarios::aggregateByKey);
+    ALL.put("group-by-repartition", AggregationScenarios::groupByRepartition);
+    ALL.put("time-windows", WindowScenarios::timeWindows);
+    ALL.put("session-windows", WindowScenarios::sessionWindows);
+    ALL.put("table-source", TableScenarios::tableSource);
+    ALL.put("stream-table-join", TableScenarios::streamTableJoin);
+    ALL.put("table-table-join", TableScenarios::tableTableJoin);
+  }
+
+  private Scenarios() {}
+
+  /** A generated number value; {@code null} as 1000, so that a call with one shows. */
+  static long num(String value) {
+    return value == null ? 1000 : Long.parseLong(value);
+  }
+}
