@@ -113,6 +113,7 @@ export class TopologyTestDriver implements OutputSource {
 
   private async start(): Promise<void> {
     const config = this.config;
+    this.topology.applyCacheSize(config.statestoreCacheMaxBytes);
     const cache = new RecordCache(config.statestoreCacheMaxBytes);
     for (const sub of this.topology.subtopologies()) {
       const id = new TaskId(sub.id, 0);
