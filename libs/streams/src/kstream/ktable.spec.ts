@@ -41,7 +41,9 @@ describe('KTable operators through the TopologyTestDriver', () => {
     active.toStream().to('output', toStrings);
     const d = await dsl.start(builder);
     await dsl.pipeLines('users', ['u1=ok@1', 'u2=banned@2', 'u1=banned@3']);
-    expect(dsl.lines('output')).toEqual(['u1=ok@1', 'u2=null@2', 'u1=null@3']);
+    // u2 never passed: its delete reaches neither the filter's store nor downstream (the
+    // store's cache drops a delete of a row the store never held, as Kafka Streams' does).
+    expect(dsl.lines('output')).toEqual(['u1=ok@1', 'u1=null@3']);
     const store = d.getStateStore<KeyValueStore<string, ValueAndTimestamp<string>>>('active');
     expect(store.get('u1')).toBeUndefined();
   });
