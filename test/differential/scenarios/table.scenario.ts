@@ -15,6 +15,8 @@ export const tableSourceScenario: DifferentialScenario = {
     { topic: 'out-filtered', key: 'string', value: 'string' },
     { topic: 'out-filtered-not', key: 'string', value: 'string' },
     { topic: 'out-mapped', key: 'string', value: 'string' },
+    { topic: 'out-plain', key: 'string', value: 'string' },
+    { topic: 'out-plain-filtered', key: 'string', value: 'string' },
   ],
   stores: [
     { name: 'source-table', kind: 'kv' },
@@ -40,6 +42,13 @@ export const tableSourceScenario: DifferentialScenario = {
       .mapValues((v, k) => `${k}:${v}`, undefined, Materialized.as<string, string>('mapped'))
       .toStream()
       .to('out-mapped', Produced.with(str, str));
+    // Unnamed and read by nothing: Kafka Streams does not materialize it.
+    const plain = builder.table('plain-table-in', Consumed.with(str, str));
+    plain.toStream().to('out-plain', Produced.with(str, str));
+    plain
+      .filter((_k, v) => num(v) % 2 === 0)
+      .toStream()
+      .to('out-plain-filtered', Produced.with(str, str));
   },
 };
 

@@ -42,6 +42,12 @@ final class TableScenarios {
             Materialized.<String, String, KeyValueStore<Bytes, byte[]>>as("mapped"))
         .toStream()
         .to("out-mapped", Produced.with(STR, STR));
+    KTable<String, String> plain = builder.table("plain-table-in", Consumed.with(STR, STR));
+    plain.toStream().to("out-plain", Produced.with(STR, STR));
+    plain
+        .filter((k, v) -> num(v) % 2 == 0)
+        .toStream()
+        .to("out-plain-filtered", Produced.with(STR, STR));
   }
 
   static void streamTableJoin(StreamsBuilder builder) {
