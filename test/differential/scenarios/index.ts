@@ -6,7 +6,11 @@ import {
   tableSourceScenario,
   tableTableJoinScenario,
 } from './table.scenario';
-import { sessionWindowsScenario, timeWindowsScenario } from './window.scenario';
+import {
+  sessionWindowsScenario,
+  timeWindowsScenario,
+  windowedExpiryScenario,
+} from './window.scenario';
 
 /** The scenarios the suite runs: each has a Java twin of the same name. */
 export const SCENARIOS: readonly DifferentialScenario[] = [
@@ -15,6 +19,7 @@ export const SCENARIOS: readonly DifferentialScenario[] = [
   groupByRepartitionScenario,
   timeWindowsScenario,
   sessionWindowsScenario,
+  windowedExpiryScenario,
   tableSourceScenario,
   streamTableJoinScenario,
   tableTableJoinScenario,

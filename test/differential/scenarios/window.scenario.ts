@@ -10,6 +10,15 @@ import {
 import { keysOf, type DifferentialScenario } from '../harness/scenario';
 import { long, num, str } from './serdes';
 
+/**
+ * Retention of the windowed stores under caching: longer than any case, so nothing expires.
+ * With caching on, Kafka Streams' window and session stores answer from clean cache entries
+ * without their retention check (expired windows stay visible, and expired sessions still
+ * merge, until the cache evicts them); ours applies retention the same with or without a
+ * cache. Expiry itself is compared without caching (`windowedExpiryScenario`).
+ */
+const HOUR = 3_600_000;
+
 const windowedInput = {
   topics: [
     { topic: 'events', keys: 5, values: 'number', tombstones: 0.05, nullKeys: 0.03 },
@@ -37,7 +46,7 @@ export const timeWindowsScenario: DifferentialScenario = {
     const grouped = builder.stream('events', Consumed.with(str, str)).groupByKey();
     grouped
       .windowedBy(TimeWindows.ofSizeWithNoGrace(100))
-      .count(Materialized.as('tumbling-counts'))
+      .count(Materialized.as<string, number>('tumbling-counts').withRetention(HOUR))
       .toStream()
       .to('out-tumbling', Produced.with(new TimeWindowedSerde(str, 100), long));
     grouped
@@ -45,13 +54,16 @@ export const timeWindowsScenario: DifferentialScenario = {
       .aggregate(
         () => 0,
         (_k, v, sum) => sum + num(v),
-        Materialized.as<string, number>('hopping-sums').withValueSerde(long),
+        Materialized.as<string, number>('hopping-sums').withValueSerde(long).withRetention(HOUR),
       )
       .toStream()
       .to('out-hopping', Produced.with(new TimeWindowedSerde(str, 100), long));
     grouped
       .windowedBy(TimeWindows.ofSizeAndGrace(60, 200))
-      .reduce((a, b) => `${a},${b}`, Materialized.as('grace-reduce'))
+      .reduce(
+        (a, b) => `${a},${b}`,
+        Materialized.as<string, string>('grace-reduce').withRetention(HOUR),
+      )
       .toStream()
       .to('out-grace-reduce', Produced.with(new TimeWindowedSerde(str, 60), str));
   },
@@ -77,12 +89,15 @@ export const sessionWindowsScenario: DifferentialScenario = {
     const sessionKey = new SessionWindowedSerde(str);
     grouped
       .windowedBy(SessionWindows.ofInactivityGapAndGrace(50, 20))
-      .count(Materialized.as('session-counts'))
+      .count(Materialized.as<string, number>('session-counts').withRetention(HOUR))
       .toStream()
       .to('out-session-count', Produced.with(sessionKey, long));
     grouped
       .windowedBy(SessionWindows.ofInactivityGapWithNoGrace(30))
-      .reduce((a, b) => `${a},${b}`, Materialized.as('session-reduce'))
+      .reduce(
+        (a, b) => `${a},${b}`,
+        Materialized.as<string, string>('session-reduce').withRetention(HOUR),
+      )
       .toStream()
       .to('out-session-reduce', Produced.with(sessionKey, str));
     grouped
@@ -91,9 +106,45 @@ export const sessionWindowsScenario: DifferentialScenario = {
         () => 0,
         (_k, v, sum) => sum + num(v),
         (_k, a, b) => a + b,
-        Materialized.as<string, number>('session-sums').withValueSerde(long),
+        Materialized.as<string, number>('session-sums').withValueSerde(long).withRetention(HOUR),
       )
       .toStream()
       .to('out-session-sum', Produced.with(sessionKey, long));
+  },
+};
+
+/** Windows and sessions past their default retention (size + grace, gap + grace): no cache. */
+export const windowedExpiryScenario: DifferentialScenario = {
+  name: 'windowed-expiry',
+  operators: 'time and session windows at default retention: late records, expired windows',
+  input: windowedInput,
+  outputs: [
+    { topic: 'out-expiry-tumbling', key: 'time-windowed:100', value: 'long' },
+    { topic: 'out-expiry-hopping', key: 'time-windowed:100', value: 'string' },
+    { topic: 'out-expiry-session', key: 'session-windowed', value: 'long' },
+  ],
+  stores: [
+    { name: 'expiry-tumbling', kind: 'window' },
+    { name: 'expiry-hopping', kind: 'window' },
+    { name: 'expiry-session', kind: 'session', keys: keysOf(5) },
+  ],
+  caching: 'off',
+  build(builder) {
+    const grouped = builder.stream('events', Consumed.with(str, str)).groupByKey();
+    grouped
+      .windowedBy(TimeWindows.ofSizeWithNoGrace(100))
+      .count(Materialized.as('expiry-tumbling'))
+      .toStream()
+      .to('out-expiry-tumbling', Produced.with(new TimeWindowedSerde(str, 100), long));
+    grouped
+      .windowedBy(TimeWindows.ofSizeAndGrace(100, 30).advanceBy(50))
+      .reduce((a, b) => `${a},${b}`, Materialized.as('expiry-hopping'))
+      .toStream()
+      .to('out-expiry-hopping', Produced.with(new TimeWindowedSerde(str, 100), str));
+    grouped
+      .windowedBy(SessionWindows.ofInactivityGapAndGrace(40, 20))
+      .count(Materialized.as('expiry-session'))
+      .toStream()
+      .to('out-expiry-session', Produced.with(new SessionWindowedSerde(str), long));
   },
 };

@@ -18,6 +18,7 @@ final class Scenarios {
     ALL.put("group-by-repartition", AggregationScenarios::groupByRepartition);
     ALL.put("time-windows", WindowScenarios::timeWindows);
     ALL.put("session-windows", WindowScenarios::sessionWindows);
+    ALL.put("windowed-expiry", WindowScenarios::windowedExpiry);
     ALL.put("table-source", TableScenarios::tableSource);
     ALL.put("stream-table-join", TableScenarios::streamTableJoin);
     ALL.put("table-table-join", TableScenarios::tableTableJoin);

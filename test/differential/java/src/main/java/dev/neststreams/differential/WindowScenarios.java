@@ -21,6 +21,9 @@ import org.apache.kafka.streams.state.WindowStore;
 
 /** Twins of test/differential/scenarios/window.scenario.ts. */
 final class WindowScenarios {
+  /** Retention of the windowed stores under caching: longer than any case (see the TypeScript twin). */
+  private static final Duration HOUR = Duration.ofHours(1);
+
   private WindowScenarios() {}
 
   static Serde<Windowed<String>> timeWindowed(long sizeMs) {
@@ -36,7 +39,7 @@ final class WindowScenarios {
         builder.stream("events", Consumed.with(STR, STR)).groupByKey();
     grouped
         .windowedBy(TimeWindows.ofSizeWithNoGrace(Duration.ofMillis(100)))
-        .count(Materialized.as("tumbling-counts"))
+        .count(Materialized.<String, Long, WindowStore<Bytes, byte[]>>as("tumbling-counts").withRetention(HOUR))
         .toStream()
         .to("out-tumbling", Produced.with(timeWindowed(100), LONG));
     grouped
@@ -47,12 +50,15 @@ final class WindowScenarios {
             () -> 0L,
             (k, v, sum) -> sum + num(v),
             Materialized.<String, Long, WindowStore<Bytes, byte[]>>as("hopping-sums")
-                .withValueSerde(LONG))
+                .withValueSerde(LONG)
+                .withRetention(HOUR))
         .toStream()
         .to("out-hopping", Produced.with(timeWindowed(100), LONG));
     grouped
         .windowedBy(TimeWindows.ofSizeAndGrace(Duration.ofMillis(60), Duration.ofMillis(200)))
-        .reduce((a, b) -> a + "," + b, Materialized.as("grace-reduce"))
+        .reduce(
+            (a, b) -> a + "," + b,
+            Materialized.<String, String, WindowStore<Bytes, byte[]>>as("grace-reduce").withRetention(HOUR))
         .toStream()
         .to("out-grace-reduce", Produced.with(timeWindowed(60), STR));
   }
@@ -62,12 +68,14 @@ final class WindowScenarios {
         builder.stream("events", Consumed.with(STR, STR)).groupByKey();
     grouped
         .windowedBy(SessionWindows.ofInactivityGapAndGrace(Duration.ofMillis(50), Duration.ofMillis(20)))
-        .count(Materialized.as("session-counts"))
+        .count(Materialized.<String, Long, SessionStore<Bytes, byte[]>>as("session-counts").withRetention(HOUR))
         .toStream()
         .to("out-session-count", Produced.with(sessionWindowed(), LONG));
     grouped
         .windowedBy(SessionWindows.ofInactivityGapWithNoGrace(Duration.ofMillis(30)))
-        .reduce((a, b) -> a + "," + b, Materialized.as("session-reduce"))
+        .reduce(
+            (a, b) -> a + "," + b,
+            Materialized.<String, String, SessionStore<Bytes, byte[]>>as("session-reduce").withRetention(HOUR))
         .toStream()
         .to("out-session-reduce", Produced.with(sessionWindowed(), STR));
     grouped
@@ -77,8 +85,31 @@ final class WindowScenarios {
             (k, v, sum) -> sum + num(v),
             (k, a, b) -> a + b,
             Materialized.<String, Long, SessionStore<Bytes, byte[]>>as("session-sums")
-                .withValueSerde(LONG))
+                .withValueSerde(LONG)
+                .withRetention(HOUR))
         .toStream()
         .to("out-session-sum", Produced.with(sessionWindowed(), LONG));
+  }
+
+  static void windowedExpiry(StreamsBuilder builder) {
+    KGroupedStream<String, String> grouped =
+        builder.stream("events", Consumed.with(STR, STR)).groupByKey();
+    grouped
+        .windowedBy(TimeWindows.ofSizeWithNoGrace(Duration.ofMillis(100)))
+        .count(Materialized.as("expiry-tumbling"))
+        .toStream()
+        .to("out-expiry-tumbling", Produced.with(timeWindowed(100), LONG));
+    grouped
+        .windowedBy(
+            TimeWindows.ofSizeAndGrace(Duration.ofMillis(100), Duration.ofMillis(30))
+                .advanceBy(Duration.ofMillis(50)))
+        .reduce((a, b) -> a + "," + b, Materialized.as("expiry-hopping"))
+        .toStream()
+        .to("out-expiry-hopping", Produced.with(timeWindowed(100), STR));
+    grouped
+        .windowedBy(SessionWindows.ofInactivityGapAndGrace(Duration.ofMillis(40), Duration.ofMillis(20)))
+        .count(Materialized.as("expiry-session"))
+        .toStream()
+        .to("out-expiry-session", Produced.with(sessionWindowed(), LONG));
   }
 }
