@@ -22,6 +22,8 @@ final class Scenarios {
     ALL.put("table-source", TableScenarios::tableSource);
     ALL.put("stream-table-join", TableScenarios::streamTableJoin);
     ALL.put("table-table-join", TableScenarios::tableTableJoin);
+    ALL.put("processor-punctuation", ProcessorScenarios::processorPunctuation);
+    ALL.put("repartition-join", ProcessorScenarios::repartitionJoin);
   }
 
   private Scenarios() {}
