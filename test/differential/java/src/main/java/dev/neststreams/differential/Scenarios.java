@@ -24,6 +24,18 @@ final class Scenarios {
     ALL.put("table-table-join", TableScenarios::tableTableJoin);
     ALL.put("processor-punctuation", ProcessorScenarios::processorPunctuation);
     ALL.put("repartition-join", ProcessorScenarios::repartitionJoin);
+    // The new operators of issue #42 (TypeScript twins in scenarios/awaiting-operators).
+    ALL.put("stream-stream-join", StreamJoinScenarios::streamStreamJoin);
+    ALL.put("sliding-windows", StreamJoinScenarios::slidingWindows);
+    ALL.put("emit-on-window-close", StreamJoinScenarios::emitOnWindowClose);
+    ALL.put("global-table-join", StreamJoinScenarios::globalTableJoin);
+    ALL.put("suppress", TableOperatorScenarios::suppress);
+    ALL.put("table-group-by", TableOperatorScenarios::tableGroupBy);
+    ALL.put("to-table", TableOperatorScenarios::toTable);
+    ALL.put("cogroup", TableOperatorScenarios::cogroup);
+    ALL.put("table-outer-join", TableOperatorScenarios::tableOuterJoin);
+    ALL.put("foreign-key-join", TableOperatorScenarios::foreignKeyJoin);
+    ALL.put("process-values", TableOperatorScenarios::processValues);
   }
 
   private Scenarios() {}
