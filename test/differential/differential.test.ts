@@ -18,6 +18,8 @@ if (scenarios.length === 0) throw new Error(`no differential scenario named '${s
 /** Where the cases that differ are written in full (the case and both results). */
 const FAILURES_DIR = resolve(__dirname, '..', '..', '.test-results', 'differential');
 const REPORTS_SHOWN = 3;
+/** A scenario's time budget: 15 minutes, or 5 s per seed for long runs (two cores, shared). */
+const SCENARIO_TIMEOUT_MS = Math.max(900_000, size.seeds * 5_000);
 
 let java: JavaDriverProcess;
 beforeAll(() => {
@@ -28,27 +30,31 @@ afterAll(async () => {
 });
 
 describe.each(scenarios)('differential: $name', (scenario) => {
-  it(`equals Kafka Streams' TopologyTestDriver on ${size.seeds} seed(s) x ${size.records} records`, async () => {
-    const cases = casesOf(scenario, size);
-    // The JVM works through the cases while ours run.
-    const javaResults = cases.map((c) => java.run(c));
-    const reports: string[] = [];
-    const replay = (seed: number) =>
-      `  replay: npm run test:differential -- --scenario ${scenario.name} --first-seed ${seed} --seeds 1 (cases in full: ${FAILURES_DIR})`;
-    for (const [i, testCase] of cases.entries()) {
-      const ours = await runOurs(scenario, testCase);
-      const theirs = await javaResults[i];
-      const report = compareResults(scenario, testCase, theirs, ours);
-      if (!report) continue;
-      reports.push(`${report}\n${replay(testCase.seed)}`);
-      mkdirSync(FAILURES_DIR, { recursive: true });
-      const file = join(FAILURES_DIR, `${testCase.id.replace(/[#/]/g, '_')}.json`);
-      writeFileSync(file, JSON.stringify({ case: testCase, java: theirs, ours }, null, 1));
-    }
-    await Promise.allSettled(javaResults);
-    expect({
-      differing: `${reports.length} of ${cases.length} cases`,
-      first: reports.slice(0, REPORTS_SHOWN),
-    }).toEqual({ differing: `0 of ${cases.length} cases`, first: [] });
-  }, 900_000);
+  it(
+    `equals Kafka Streams' TopologyTestDriver on ${size.seeds} seed(s) x ${size.records} records`,
+    async () => {
+      const cases = casesOf(scenario, size);
+      // The JVM works through the cases while ours run.
+      const javaResults = cases.map((c) => java.run(c));
+      const reports: string[] = [];
+      const replay = (seed: number) =>
+        `  replay: npm run test:differential -- --scenario ${scenario.name} --first-seed ${seed} --seeds 1 (cases in full: ${FAILURES_DIR})`;
+      for (const [i, testCase] of cases.entries()) {
+        const ours = await runOurs(scenario, testCase);
+        const theirs = await javaResults[i];
+        const report = compareResults(scenario, testCase, theirs, ours);
+        if (!report) continue;
+        reports.push(`${report}\n${replay(testCase.seed)}`);
+        mkdirSync(FAILURES_DIR, { recursive: true });
+        const file = join(FAILURES_DIR, `${testCase.id.replace(/[#/]/g, '_')}.json`);
+        writeFileSync(file, JSON.stringify({ case: testCase, java: theirs, ours }, null, 1));
+      }
+      await Promise.allSettled(javaResults);
+      expect({
+        differing: `${reports.length} of ${cases.length} cases`,
+        first: reports.slice(0, REPORTS_SHOWN),
+      }).toEqual({ differing: `0 of ${cases.length} cases`, first: [] });
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
 });
