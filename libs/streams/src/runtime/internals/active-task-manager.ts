@@ -28,8 +28,6 @@ import {
   type ActiveTaskEntry,
 } from './active-task-entry';
 
-export type { ActiveTaskEntry } from './active-task-entry';
-
 /** What the task manager needs from the client that hosts it. */
 export interface ActiveTaskManagerOptions {
   readonly topology: Topology;

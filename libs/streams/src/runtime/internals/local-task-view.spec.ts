@@ -1,4 +1,5 @@
-import type { ActiveTaskEntry, ActiveTaskManager } from './active-task-manager';
+import type { ActiveTaskEntry } from './active-task-entry';
+import type { ActiveTaskManager } from './active-task-manager';
 import { LocalTaskView } from './local-task-view';
 import type { StandbyTask } from './standby-task';
 import type { StandbyTaskManager } from './standby-task-manager';
