@@ -9,7 +9,8 @@ import type {
   FetchedPartition,
   PartitionFetchPosition,
 } from '../../client/assigned-partition-reader';
-import { StateRestorer, type RestoreTarget } from './state-restorer';
+import type { RestoreTarget } from './restore-target';
+import { StateRestorer } from './state-restorer';
 
 const TOPIC = 'app-store-changelog';
 

@@ -1,7 +1,8 @@
 import type { ThrowawayGroupClient } from '../../client/kafkajs/throwaway-group-consumer';
 import type { ClusterAdmin } from '../../client/cluster-admin';
 import type { ChangelogRecord } from '../../processor/state-store-context';
-import { StateRestorer, type RestoreTarget } from './state-restorer';
+import type { RestoreTarget } from './restore-target';
+import { StateRestorer } from './state-restorer';
 import { RecordingLogger } from '../../../test-support/recording-logger';
 
 const TOPIC = 'app-store-changelog';

@@ -1,7 +1,6 @@
 import { ChangelogRestoreError } from '../../errors/changelog-restore.error';
 import { CorruptRecordBatchError } from '../../errors/corrupt-record-batch.error';
 import { topicPartitionKey } from '../../processor/topic-partition';
-import type { ChangelogRecord } from '../../processor/state-store-context';
 import { consoleStateLogger, type StateLogger } from '../../logging/logger';
 import type { StateRestoreListener } from '../state-restore-listener';
 import { PartitionOffsetOutOfRangeError } from '../../errors/internals/partition-offset-out-of-range.error';
@@ -10,6 +9,7 @@ import type { ClusterAdmin } from '../../client/cluster-admin';
 import { CORRUPT_BATCH_FETCHES, CorruptBatchFetches } from './corrupt-batch-fetches';
 import { restoreByAssignment } from './restore-by-assignment';
 import { RestoreProgress, type PartitionRestore } from './restore-progress';
+import type { RestoreResult, RestoreTarget } from './restore-target';
 import { restoreThroughGroup } from '../../client/kafkajs/restore-through-group';
 import {
   isTransientConsumerError,
@@ -25,42 +25,6 @@ import { fetchTopicOffsetsSettled } from '../../client/topic-admin';
  * again from the log start.
  */
 const LOG_START_RESTARTS = 3;
-
-/** One store's changelog partition to restore. */
-export interface RestoreTarget {
-  readonly storeName: string;
-  readonly topic: string;
-  readonly partition: number;
-  /** The first offset to read (checkpoint + 1); undefined reads from the log start. */
-  readonly startOffset: number | undefined;
-  /**
-   * Writes one polled batch to the engine as one write batch (no caching, no logging);
-   * `lastOffset` is the offset of its last record.
-   */
-  restoreBatch(records: readonly ChangelogRecord[], lastOffset: number): void | Promise<void>;
-  /** Empties the store (when its checkpoint is outside the log: a full restore follows). */
-  wipe(): Promise<void>;
-}
-
-/** How one partition's restore went. */
-export interface RestoreResult {
-  readonly storeName: string;
-  readonly topic: string;
-  readonly partition: number;
-  /** The first offset read. */
-  readonly startOffset: number;
-  /** The log end offset captured at the start (exclusive). */
-  readonly endOffset: number;
-  /** Records written to the store. */
-  readonly restored: number;
-  /**
-   * The offset the store is now consistent with (`endOffset - 1`), for the checkpoint;
-   * undefined when the changelog has never had a record.
-   */
-  readonly lastOffset: number | undefined;
-  /** The store was wiped (its checkpoint, or its position during the restore, was outside the log). */
-  readonly wiped: boolean;
-}
 
 /** Options of a {@link StateRestorer}. */
 export interface StateRestorerOptions {
