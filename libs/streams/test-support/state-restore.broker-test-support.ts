@@ -13,7 +13,7 @@ import type { MeteredKeyValueStore } from '../src/state/internals/metered/metere
 import type { StateStoreContext, StoreRegistration } from '../src/processor/state-store-context';
 import { Stores } from '../src/state/stores';
 import type { StateRestoreListener } from '../src/runtime/state-restore-listener';
-import { ChangelogTopics } from '../src/runtime/internals/changelog-topics';
+import { ChangelogTopics } from '../src/runtime/internals/topics/changelog-topics';
 import { StateDirectory } from '../src/runtime/internals/state-directory';
 import type { RestoreResult } from '../src/runtime/internals/restore-target';
 import { StateRestorer } from '../src/runtime/internals/state-restorer';

@@ -30,7 +30,7 @@ import {
   type ResolvedStreamsConfig,
   type StreamsConfig,
 } from './streams-config';
-import { prepareInternalTopics } from './internals/internal-topics';
+import { prepareInternalTopics } from './internals/topics/internal-topics';
 import { LocalTaskView } from './internals/local-task-view';
 import { lastStableAssignment } from './internals/last-stable-assignment';
 import { keepsTasks } from './internals/assignment-tasks';

@@ -1,6 +1,6 @@
 import type { Topology } from '../../processor/topology';
 import { changelogTopicName } from '../../state/internals/changelog-topic-name';
-import { changelogTopicConfig } from './changelog-topics';
+import { changelogTopicConfig } from './topics/changelog-topics';
 import type { StreamsGroupSpec, StreamsGroupSubtopology } from '../../client/group-consumer';
 
 /** What {@link streamsGroupSpec} reads the topology's physical topics with. */

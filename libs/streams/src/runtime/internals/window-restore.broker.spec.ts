@@ -5,7 +5,7 @@ import { Serdes } from '../../serde/serdes';
 import { changelogTopicName } from '../../state/internals/changelog-topic-name';
 import type { StoreRegistration } from '../../processor/state-store-context';
 import { Stores } from '../../state/stores';
-import { ChangelogTopics } from './changelog-topics';
+import { ChangelogTopics } from './topics/changelog-topics';
 import { KafkajsClusterAdmin } from '../../client/kafkajs/kafkajs-cluster-admin';
 import { StateDirectory } from './state-directory';
 import { StateRestorer } from './state-restorer';

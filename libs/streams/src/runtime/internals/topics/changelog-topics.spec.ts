@@ -1,5 +1,5 @@
-import { UnknownTopicError } from '../../errors/internals/unknown-topic.error';
-import type { ClusterAdmin, NewTopic } from '../../client/cluster-admin';
+import { UnknownTopicError } from '../../../errors/internals/unknown-topic.error';
+import type { ClusterAdmin, NewTopic } from '../../../client/cluster-admin';
 import { ChangelogTopics, changelogTopicConfig } from './changelog-topics';
 
 describe('changelogTopicConfig', () => {

@@ -1,11 +1,11 @@
-import { MissingSourceTopicError } from '../../errors/missing-source-topic.error';
-import type { Topology } from '../../processor/topology';
-import { changelogTopicName } from '../../state/internals/changelog-topic-name';
-import type { ClusterAdmin } from '../../client/cluster-admin';
+import { MissingSourceTopicError } from '../../../errors/missing-source-topic.error';
+import type { Topology } from '../../../processor/topology';
+import { changelogTopicName } from '../../../state/internals/changelog-topic-name';
+import type { ClusterAdmin } from '../../../client/cluster-admin';
 import { ChangelogTopics, type ChangelogTopicSpec } from './changelog-topics';
-import type { ResolvedStreamsConfig } from '../streams-config';
+import type { ResolvedStreamsConfig } from '../../streams-config';
 import { planRepartitionCounts } from './repartition-topic-counts';
-import { createTopicsAndWait, partitionCounts } from '../../client/topic-admin';
+import { createTopicsAndWait, partitionCounts } from '../../../client/topic-admin';
 
 /**
  * Prepares the topics a topology needs before it runs, as Kafka Streams does: checks that

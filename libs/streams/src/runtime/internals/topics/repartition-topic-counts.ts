@@ -1,5 +1,5 @@
-import { TopicsNotCopartitionedError } from '../../errors/topics-not-copartitioned.error';
-import type { InternalTopicDef, Subtopology } from '../../processor/internals/topology-nodes';
+import { TopicsNotCopartitionedError } from '../../../errors/topics-not-copartitioned.error';
+import type { InternalTopicDef, Subtopology } from '../../../processor/internals/topology-nodes';
 
 /** The partition counts of a topology's topics, as the runtime creates and reads them. */
 export interface PlannedPartitionCounts {

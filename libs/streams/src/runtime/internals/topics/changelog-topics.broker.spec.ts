@@ -1,8 +1,8 @@
-import { ConfigResourceTypes } from '../../client/kafkajs/kafkajs';
-import { ChangelogTopicMismatchError } from '../../errors/changelog-topic-mismatch.error';
+import { ConfigResourceTypes } from '../../../client/kafkajs/kafkajs';
+import { ChangelogTopicMismatchError } from '../../../errors/changelog-topic-mismatch.error';
 import { ChangelogTopics } from './changelog-topics';
-import { KafkajsClusterAdmin } from '../../client/kafkajs/kafkajs-cluster-admin';
-import { KafkaTestContext } from '../../../../../test/support/kafka-test-context';
+import { KafkajsClusterAdmin } from '../../../client/kafkajs/kafkajs-cluster-admin';
+import { KafkaTestContext } from '../../../../../../test/support/kafka-test-context';
 
 describe('changelog topics (real broker)', () => {
   const ctx = new KafkaTestContext();

@@ -1,6 +1,6 @@
-import { ChangelogTopicMismatchError } from '../../errors/changelog-topic-mismatch.error';
-import type { ClusterAdmin } from '../../client/cluster-admin';
-import { createTopicsAndWait } from '../../client/topic-admin';
+import { ChangelogTopicMismatchError } from '../../../errors/changelog-topic-mismatch.error';
+import type { ClusterAdmin } from '../../../client/cluster-admin';
+import { createTopicsAndWait } from '../../../client/topic-admin';
 
 /** Kafka Streams' `windowstore.changelog.additional.retention.ms` default: one day. */
 export const DEFAULT_WINDOW_CHANGELOG_ADDITIONAL_RETENTION_MS = 86_400_000;

@@ -1,4 +1,4 @@
-import { TopicsNotCopartitionedError } from '../../errors/topics-not-copartitioned.error';
+import { TopicsNotCopartitionedError } from '../../../errors/topics-not-copartitioned.error';
 import { planRepartitionCounts } from './repartition-topic-counts';
 
 const sub = (id: number, sourceTopics: string[], sinkTopics: string[] = []) => ({
