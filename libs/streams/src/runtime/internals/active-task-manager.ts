@@ -10,7 +10,7 @@ import type { RecordProducer, RecordProducerFactory } from '../../client/record-
 import type { StateDirectory } from './state-directory';
 import type { StateLogger } from '../../logging/logger';
 import type { StateRestoreListener } from '../state-restore-listener';
-import type { StateRestorer } from './state-restorer';
+import type { StateRestorer } from './restore/state-restorer';
 import { StreamTask } from './stream-task';
 import type { ResolvedStreamsConfig } from '../streams-config';
 import { TaskStateManager } from './task-state-manager';

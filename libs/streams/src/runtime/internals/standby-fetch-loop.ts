@@ -6,7 +6,7 @@ import type {
   AssignedPartitionReader,
   FetchedPartition,
 } from '../../client/assigned-partition-reader';
-import { CORRUPT_BATCH_FETCHES, CorruptBatchFetches } from './corrupt-batch-fetches';
+import { CORRUPT_BATCH_FETCHES, CorruptBatchFetches } from './restore/corrupt-batch-fetches';
 import type { StandbyPartition, StandbyTask } from './standby-task';
 
 /** A standby changelog partition and the task it belongs to. */

@@ -9,7 +9,7 @@ import type { KafkaClientAdapters } from '../../client/kafka-client-adapters';
 import type { StateDirectory } from './state-directory';
 import type { StateLogger } from '../../logging/logger';
 import type { StateRestoreListener } from '../state-restore-listener';
-import { StateRestorer } from './state-restorer';
+import { StateRestorer } from './restore/state-restorer';
 import { StandbyTaskManager } from './standby-task-manager';
 import { StreamThread, type StreamThreadListener } from './stream-thread';
 import { streamsGroupSpec } from './streams-group-spec';

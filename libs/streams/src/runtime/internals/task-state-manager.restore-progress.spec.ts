@@ -6,8 +6,8 @@ import { InMemoryRecordCollector } from '../../processor/internals/in-memory-rec
 import type { StoreRegistration } from '../../processor/state-store-context';
 import { TaskId } from '../../processor/task-id';
 import { StateDirectory } from './state-directory';
-import type { RestoreTarget } from './restore-target';
-import type { StateRestorer } from './state-restorer';
+import type { RestoreTarget } from './restore/restore-target';
+import type { StateRestorer } from './restore/state-restorer';
 import { TaskStateManager } from './task-state-manager';
 
 const TASK = new TaskId(0, 2);

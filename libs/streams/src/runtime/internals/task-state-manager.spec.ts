@@ -8,8 +8,8 @@ import { TaskEngines, type TaskEngine } from '../../state/internals/task-engines
 import { setCommitPhaseHook } from './commit-phases';
 import { StateDirectory } from './state-directory';
 import type { StateLogger } from '../../logging/logger';
-import type { RestoreResult, RestoreTarget } from './restore-target';
-import type { StateRestorer } from './state-restorer';
+import type { RestoreResult, RestoreTarget } from './restore/restore-target';
+import type { StateRestorer } from './restore/state-restorer';
 import { TaskStateManager } from './task-state-manager';
 
 const TASK = new TaskId(0, 2);

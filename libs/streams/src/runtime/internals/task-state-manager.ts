@@ -8,8 +8,8 @@ import type { StoreRegistration } from '../../processor/state-store-context';
 import type { StateDirectory } from './state-directory';
 import { consoleStateLogger, type StateLogger } from '../../logging/logger';
 import type { StateRestoreListener } from '../state-restore-listener';
-import type { RestoreResult, RestoreTarget } from './restore-target';
-import type { StateRestorer } from './state-restorer';
+import type { RestoreResult, RestoreTarget } from './restore/restore-target';
+import type { StateRestorer } from './restore/state-restorer';
 import { commitPhase } from './commit-phases';
 
 /** Kafka Streams' `OFFSET_DELTA_THRESHOLD_FOR_CHECKPOINT`: changelog records between checkpoints. */

@@ -1,7 +1,7 @@
 import type {
   AssignedPartitionReader,
   FetchedPartition,
-} from '../../client/assigned-partition-reader';
+} from '../../../client/assigned-partition-reader';
 import type { PartitionRestore, RestoreProgress } from './restore-progress';
 
 /**

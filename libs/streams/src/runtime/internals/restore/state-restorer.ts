@@ -1,23 +1,23 @@
-import { ChangelogRestoreError } from '../../errors/changelog-restore.error';
-import { CorruptRecordBatchError } from '../../errors/corrupt-record-batch.error';
-import { topicPartitionKey } from '../../processor/topic-partition';
-import { consoleStateLogger, type StateLogger } from '../../logging/logger';
-import type { StateRestoreListener } from '../state-restore-listener';
-import { PartitionOffsetOutOfRangeError } from '../../errors/internals/partition-offset-out-of-range.error';
-import type { AssignedPartitionReaderFactory } from '../../client/assigned-partition-reader';
-import type { ClusterAdmin } from '../../client/cluster-admin';
+import { ChangelogRestoreError } from '../../../errors/changelog-restore.error';
+import { CorruptRecordBatchError } from '../../../errors/corrupt-record-batch.error';
+import { topicPartitionKey } from '../../../processor/topic-partition';
+import { consoleStateLogger, type StateLogger } from '../../../logging/logger';
+import type { StateRestoreListener } from '../../state-restore-listener';
+import { PartitionOffsetOutOfRangeError } from '../../../errors/internals/partition-offset-out-of-range.error';
+import type { AssignedPartitionReaderFactory } from '../../../client/assigned-partition-reader';
+import type { ClusterAdmin } from '../../../client/cluster-admin';
 import { CORRUPT_BATCH_FETCHES, CorruptBatchFetches } from './corrupt-batch-fetches';
 import { restoreByAssignment } from './restore-by-assignment';
 import { RestoreProgress, type PartitionRestore } from './restore-progress';
 import type { RestoreResult, RestoreTarget } from './restore-target';
-import { restoreThroughGroup } from '../../client/kafkajs/restore-through-group';
+import { restoreThroughGroup } from '../../../client/kafkajs/restore-through-group';
 import {
   isTransientConsumerError,
   requireThrowawayGroupClient,
   type ThrowawayGroupClient,
-} from '../../client/kafkajs/throwaway-group-consumer';
-import { KafkajsClusterAdmin } from '../../client/kafkajs/kafkajs-cluster-admin';
-import { fetchTopicOffsetsSettled } from '../../client/topic-admin';
+} from '../../../client/kafkajs/throwaway-group-consumer';
+import { KafkajsClusterAdmin } from '../../../client/kafkajs/kafkajs-cluster-admin';
+import { fetchTopicOffsetsSettled } from '../../../client/topic-admin';
 
 /**
  * How many times one partition may leave its log (the broker deleting the records under its

@@ -1,14 +1,14 @@
-import type { ThrowawayGroupClient } from '../../client/kafkajs/throwaway-group-consumer';
-import type { ClusterAdmin } from '../../client/cluster-admin';
-import { CorruptRecordBatchError } from '../../errors/corrupt-record-batch.error';
-import { PartitionOffsetOutOfRangeError } from '../../errors/internals/partition-offset-out-of-range.error';
-import type { ChangelogRecord } from '../../processor/state-store-context';
-import { RecordingLogger } from '../../../test-support/recording-logger';
+import type { ThrowawayGroupClient } from '../../../client/kafkajs/throwaway-group-consumer';
+import type { ClusterAdmin } from '../../../client/cluster-admin';
+import { CorruptRecordBatchError } from '../../../errors/corrupt-record-batch.error';
+import { PartitionOffsetOutOfRangeError } from '../../../errors/internals/partition-offset-out-of-range.error';
+import type { ChangelogRecord } from '../../../processor/state-store-context';
+import { RecordingLogger } from '../../../../test-support/recording-logger';
 import type {
   AssignedPartitionReader,
   FetchedPartition,
   PartitionFetchPosition,
-} from '../../client/assigned-partition-reader';
+} from '../../../client/assigned-partition-reader';
 import type { RestoreTarget } from './restore-target';
 import { StateRestorer } from './state-restorer';
 

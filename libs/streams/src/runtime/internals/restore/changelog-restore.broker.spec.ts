@@ -1,8 +1,8 @@
 import { promises as fs } from 'node:fs';
-import { ConfigResourceTypes } from '../../client/kafkajs/kafkajs';
-import type { RecordProducer } from '../../client/record-producer';
-import { KafkaTestContext } from '../../../../../test/support/kafka-test-context';
-import { READER_CLIENTS } from '../../../test-support/assigned-reader-factories';
+import { ConfigResourceTypes } from '../../../client/kafkajs/kafkajs';
+import type { RecordProducer } from '../../../client/record-producer';
+import { KafkaTestContext } from '../../../../../../test/support/kafka-test-context';
+import { READER_CLIENTS } from '../../../../test-support/assigned-reader-factories';
 import {
   RecordingRestoreListener,
   TASK,
@@ -12,7 +12,7 @@ import {
   connectedProducer,
   createChangelog,
   tempStateDir,
-} from '../../../test-support/state-restore.broker-test-support';
+} from '../../../../test-support/state-restore.broker-test-support';
 
 /** Writes `n` keys (and overwrites and deletes some), committing every `perCommit` puts. */
 async function writeSome(

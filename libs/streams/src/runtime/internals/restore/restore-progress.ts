@@ -1,6 +1,6 @@
-import { ChangelogRestoreError } from '../../errors/changelog-restore.error';
-import type { ChangelogRecord } from '../../processor/state-store-context';
-import type { StateRestoreListener } from '../state-restore-listener';
+import { ChangelogRestoreError } from '../../../errors/changelog-restore.error';
+import type { ChangelogRecord } from '../../../processor/state-store-context';
+import type { StateRestoreListener } from '../../state-restore-listener';
 import type { RestoreTarget } from './restore-target';
 
 /** One changelog partition being restored: its bounds and how far it got. */

@@ -1,16 +1,16 @@
 import { promises as fs } from 'node:fs';
-import type { RecordProducer } from '../../client/record-producer';
-import { KafkaRecordCollector } from '../../processor/internals/kafka-record-collector';
-import { Serdes } from '../../serde/serdes';
-import { changelogTopicName } from '../../state/internals/changelog-topic-name';
-import type { StoreRegistration } from '../../processor/state-store-context';
-import { Stores } from '../../state/stores';
-import { ChangelogTopics } from './topics/changelog-topics';
-import { KafkajsClusterAdmin } from '../../client/kafkajs/kafkajs-cluster-admin';
-import { StateDirectory } from './state-directory';
+import type { RecordProducer } from '../../../client/record-producer';
+import { KafkaRecordCollector } from '../../../processor/internals/kafka-record-collector';
+import { Serdes } from '../../../serde/serdes';
+import { changelogTopicName } from '../../../state/internals/changelog-topic-name';
+import type { StoreRegistration } from '../../../processor/state-store-context';
+import { Stores } from '../../../state/stores';
+import { ChangelogTopics } from '../topics/changelog-topics';
+import { KafkajsClusterAdmin } from '../../../client/kafkajs/kafkajs-cluster-admin';
+import { StateDirectory } from '../state-directory';
 import { StateRestorer } from './state-restorer';
-import { TaskStateManager } from './task-state-manager';
-import { KafkaTestContext } from '../../../../../test/support/kafka-test-context';
+import { TaskStateManager } from '../task-state-manager';
+import { KafkaTestContext } from '../../../../../../test/support/kafka-test-context';
 import {
   PARTITIONS,
   RecordingLogger,
@@ -18,7 +18,7 @@ import {
   TASK,
   connectedProducer,
   tempStateDir,
-} from '../../../test-support/state-restore.broker-test-support';
+} from '../../../../test-support/state-restore.broker-test-support';
 
 const STORE = 'windowed-count-store';
 const MINUTE = 60_000;

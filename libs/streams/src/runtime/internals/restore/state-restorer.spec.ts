@@ -1,9 +1,9 @@
-import type { ThrowawayGroupClient } from '../../client/kafkajs/throwaway-group-consumer';
-import type { ClusterAdmin } from '../../client/cluster-admin';
-import type { ChangelogRecord } from '../../processor/state-store-context';
+import type { ThrowawayGroupClient } from '../../../client/kafkajs/throwaway-group-consumer';
+import type { ClusterAdmin } from '../../../client/cluster-admin';
+import type { ChangelogRecord } from '../../../processor/state-store-context';
 import type { RestoreTarget } from './restore-target';
 import { StateRestorer } from './state-restorer';
-import { RecordingLogger } from '../../../test-support/recording-logger';
+import { RecordingLogger } from '../../../../test-support/recording-logger';
 
 const TOPIC = 'app-store-changelog';
 const END = 10;

@@ -1,4 +1,4 @@
-import type { ChangelogRecord } from '../../processor/state-store-context';
+import type { ChangelogRecord } from '../../../processor/state-store-context';
 
 // The restore's contract with the stores: what a store gives it to restore, and what it
 // reports back (see StateRestorer).

@@ -1,4 +1,4 @@
-import { CorruptRecordBatchError } from '../../errors/corrupt-record-batch.error';
+import { CorruptRecordBatchError } from '../../../errors/corrupt-record-batch.error';
 
 /**
  * How many fetches may find the same record batch corrupt before a changelog read gives up on
