@@ -2,7 +2,7 @@
 // version) drives directly, as Kafka Streams' TopologyTestDriver drives its processor
 // internals. Not a public API: applications import `@nest-streams/streams`; this subpath may
 // change in any release.
-export { StreamTask } from '../runtime/internals/stream-task';
+export { StreamTask } from '../runtime/internals/task/stream-task';
 export { RecordCache } from '../state/internals/record-cache';
 export { InMemoryRecordCollector } from '../processor/internals/in-memory-record-collector';
 export { resolveStreamsConfig } from '../runtime/streams-config';

@@ -34,7 +34,7 @@ import { prepareInternalTopics } from './internals/topics/internal-topics';
 import { LocalTaskView } from './internals/local-task-view';
 import { lastStableAssignment } from './internals/last-stable-assignment';
 import { keepsTasks } from './internals/assignment-tasks';
-import { sumTaskMetrics } from './internals/task-metrics';
+import { sumTaskMetrics } from './internals/task/task-metrics';
 import type { ClientMetrics } from './client-metrics';
 import { changelogEndOffsetSums } from './internals/task-offset-sums';
 import { ClientSubscription } from './internals/client-subscription';

@@ -1,7 +1,7 @@
 import type { RecordCollector } from '../../processor/internals/record-collector';
 import type { TaskEngines } from '../../state/internals/task-engines';
 import type { EosProducer } from './eos-producer';
-import type { StreamTask } from './stream-task';
+import type { StreamTask } from './task/stream-task';
 import type { TaskStateManager } from './task-state-manager';
 
 /** The coordinator's timeout of a task's open transaction (kept from the kafkajs producer's). */

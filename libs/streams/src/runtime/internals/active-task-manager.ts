@@ -11,7 +11,7 @@ import type { StateDirectory } from './state-directory';
 import type { StateLogger } from '../../logging/logger';
 import type { StateRestoreListener } from '../state-restore-listener';
 import type { StateRestorer } from './restore/state-restorer';
-import { StreamTask } from './stream-task';
+import { StreamTask } from './task/stream-task';
 import type { ResolvedStreamsConfig } from '../streams-config';
 import { TaskStateManager } from './task-state-manager';
 import { commitPhase } from './commit-phases';

@@ -1,16 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Consumed } from '../../kstream/consumed';
-import { StreamsBuilder } from '../../kstream/streams-builder';
-import { Materialized } from '../../kstream/materialized';
-import { InMemoryRecordCollector } from '../../processor/internals/in-memory-record-collector';
-import { TaskId } from '../../processor/task-id';
-import { Serdes } from '../../serde/serdes';
-import type { KeyValueStore } from '../../state/key-value-store';
-import { RecordCache } from '../../state/internals/record-cache';
-import { resolveStreamsConfig } from '../streams-config';
-import type { ConsumedRecord } from '../../client/consumed-record';
+import { Consumed } from '../../../kstream/consumed';
+import { StreamsBuilder } from '../../../kstream/streams-builder';
+import { Materialized } from '../../../kstream/materialized';
+import { InMemoryRecordCollector } from '../../../processor/internals/in-memory-record-collector';
+import { TaskId } from '../../../processor/task-id';
+import { Serdes } from '../../../serde/serdes';
+import type { KeyValueStore } from '../../../state/key-value-store';
+import { RecordCache } from '../../../state/internals/record-cache';
+import { resolveStreamsConfig } from '../../streams-config';
+import type { ConsumedRecord } from '../../../client/consumed-record';
 import { StreamTask } from './stream-task';
 
 /**

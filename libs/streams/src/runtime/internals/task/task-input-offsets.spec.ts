@@ -1,4 +1,4 @@
-import type { ConsumedRecord } from '../../client/consumed-record';
+import type { ConsumedRecord } from '../../../client/consumed-record';
 import { TaskInputOffsets } from './task-input-offsets';
 
 const record = (topic: string, partition: number, offset: number): ConsumedRecord => ({

@@ -1,11 +1,11 @@
-import { DefaultStreamPartitioner } from '../../cluster/default-stream-partitioner';
-import { StreamsProcessingError } from '../../errors/streams-processing.error';
-import type { RecordCollector } from '../../processor/internals/record-collector';
-import type { SinkNodeDef } from '../../processor/internals/topology-nodes';
-import type { RecordMetadata } from '../../processor/processor-context';
-import type { Record } from '../../processor/record';
-import { HandlerResponse } from '../exception-handlers';
-import type { ResolvedStreamsConfig } from '../streams-config';
+import { DefaultStreamPartitioner } from '../../../cluster/default-stream-partitioner';
+import { StreamsProcessingError } from '../../../errors/streams-processing.error';
+import type { RecordCollector } from '../../../processor/internals/record-collector';
+import type { SinkNodeDef } from '../../../processor/internals/topology-nodes';
+import type { RecordMetadata } from '../../../processor/processor-context';
+import type { Record } from '../../../processor/record';
+import { HandlerResponse } from '../../exception-handlers';
+import type { ResolvedStreamsConfig } from '../../streams-config';
 import type { TaskMetrics } from './task-metrics';
 
 const partitioner = new DefaultStreamPartitioner();

@@ -2,15 +2,15 @@
  * A task's record input (SourceRecordReader) and output (SinkRecordWriter), tested together:
  * dead letters are partitioned by the output's rule.
  */
-import { InMemoryRecordCollector } from '../../processor/internals/in-memory-record-collector';
-import type { SinkNodeDef, SourceNodeDef } from '../../processor/internals/topology-nodes';
-import { Record } from '../../processor/record';
-import { Serdes } from '../../serde/serdes';
-import type { ConsumedRecord } from '../../client/consumed-record';
-import { DEAD_LETTER_HEADERS, logAndFail, sendToDeadLetterTopic } from '../exception-handlers';
+import { InMemoryRecordCollector } from '../../../processor/internals/in-memory-record-collector';
+import type { SinkNodeDef, SourceNodeDef } from '../../../processor/internals/topology-nodes';
+import { Record } from '../../../processor/record';
+import { Serdes } from '../../../serde/serdes';
+import type { ConsumedRecord } from '../../../client/consumed-record';
+import { DEAD_LETTER_HEADERS, logAndFail, sendToDeadLetterTopic } from '../../exception-handlers';
 import { SinkRecordWriter } from './sink-record-writer';
 import { SourceRecordReader } from './source-record-reader';
-import { resolveStreamsConfig, type StreamsConfig } from '../streams-config';
+import { resolveStreamsConfig, type StreamsConfig } from '../../streams-config';
 import { TaskMetrics } from './task-metrics';
 
 const source: SourceNodeDef = {

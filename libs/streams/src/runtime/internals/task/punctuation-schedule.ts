@@ -1,4 +1,4 @@
-import { PunctuationType, type Cancellable, type Punctuator } from '../../processor/punctuation';
+import { PunctuationType, type Cancellable, type Punctuator } from '../../../processor/punctuation';
 
 interface Scheduled {
   readonly type: PunctuationType;

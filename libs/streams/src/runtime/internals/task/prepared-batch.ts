@@ -1,5 +1,5 @@
-import type { Record } from '../../processor/record';
-import type { ConsumedRecord } from '../../client/consumed-record';
+import type { Record } from '../../../processor/record';
+import type { ConsumedRecord } from '../../../client/consumed-record';
 import { prefetchTargets, type TaskProcessorNode } from './task-processor-node';
 
 /** A consumed record deserialized, with the source node that reads its topic. */

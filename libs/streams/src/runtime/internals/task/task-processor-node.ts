@@ -1,5 +1,5 @@
-import type { Processor } from '../../processor/processor';
-import type { NodeDef } from '../../processor/internals/topology-nodes';
+import type { Processor } from '../../../processor/processor';
+import type { NodeDef } from '../../../processor/internals/topology-nodes';
 
 /** One node of a task's running copy of its sub-topology. */
 export interface TaskProcessorNode {

@@ -1,4 +1,4 @@
-import type { ConsumedRecord } from '../../client/consumed-record';
+import type { ConsumedRecord } from '../../../client/consumed-record';
 import { TopicPartitionTable } from './topic-partition-table';
 
 /** One input partition's offset. */

@@ -1,10 +1,10 @@
-import { StreamsProcessingError } from '../../errors/streams-processing.error';
-import type { RecordCollector } from '../../processor/internals/record-collector';
-import type { SourceNodeDef } from '../../processor/internals/topology-nodes';
-import { Record } from '../../processor/record';
-import type { ConsumedRecord } from '../../client/consumed-record';
-import { DEAD_LETTER_HEADERS, HandlerResponse } from '../exception-handlers';
-import type { ResolvedStreamsConfig } from '../streams-config';
+import { StreamsProcessingError } from '../../../errors/streams-processing.error';
+import type { RecordCollector } from '../../../processor/internals/record-collector';
+import type { SourceNodeDef } from '../../../processor/internals/topology-nodes';
+import { Record } from '../../../processor/record';
+import type { ConsumedRecord } from '../../../client/consumed-record';
+import { DEAD_LETTER_HEADERS, HandlerResponse } from '../../exception-handlers';
+import type { ResolvedStreamsConfig } from '../../streams-config';
 import type { TaskMetrics } from './task-metrics';
 
 /** What a {@link SourceRecordReader} reads with: its task's settings, collector and counters. */

@@ -1,4 +1,4 @@
-import type { ClientMetrics } from '../client-metrics';
+import type { ClientMetrics } from '../../client-metrics';
 
 /** Counters of one task, read by the runtime's metrics and the test driver. */
 export class TaskMetrics {
