@@ -10,7 +10,7 @@ export {
   commitPhase,
   setCommitPhaseHook,
   type CommitPhase,
-} from '../runtime/internals/commit-phases';
+} from '../runtime/internals/commit/commit-phases';
 export { LocalStoreProvider, type LocalStore } from '../query/internals/local-store-provider';
 export { executeStateQuery, type QueryableCopy } from '../query/internals/state-query-executor';
 export {

@@ -1,6 +1,6 @@
 import type { RecordCollector } from '../../processor/internals/record-collector';
 import type { TaskEngines } from '../../state/internals/task-engines';
-import type { EosProducer } from './eos-producer';
+import type { EosProducer } from './commit/eos-producer';
 import type { StreamTask } from './task/stream-task';
 import type { TaskStateManager } from './task-state-manager';
 

@@ -5,7 +5,7 @@ import type { RecordCollector } from '../../processor/internals/record-collector
 import { TaskId } from '../../processor/task-id';
 import type { Topology } from '../../processor/topology';
 import type { RecordCache } from '../../state/internals/record-cache';
-import { EosProducer } from './eos-producer';
+import { EosProducer } from './commit/eos-producer';
 import type { RecordProducer, RecordProducerFactory } from '../../client/record-producer';
 import type { StateDirectory } from './state-directory';
 import type { StateLogger } from '../../logging/logger';
@@ -14,12 +14,12 @@ import type { StateRestorer } from './restore/state-restorer';
 import { StreamTask } from './task/stream-task';
 import type { ResolvedStreamsConfig } from '../streams-config';
 import { TaskStateManager } from './task-state-manager';
-import { commitPhase } from './commit-phases';
+import { commitPhase } from './commit/commit-phases';
 import {
   commitAfterCheckpoints,
   commitInTaskTransactions,
   commitInThreadTransaction,
-} from './task-commits';
+} from './commit/task-commits';
 import { TaskEngines } from '../../state/internals/task-engines';
 import { TaskCreations } from './task-creations';
 import {

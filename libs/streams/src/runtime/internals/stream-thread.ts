@@ -5,7 +5,7 @@ import type {
   GroupFetchedBatch,
   GroupMetadata,
 } from '../../client/group-consumer';
-import { CommitSchedule, MAX_EXACTLY_ONCE_HOLD_MS } from './commit-schedule';
+import { CommitSchedule, MAX_EXACTLY_ONCE_HOLD_MS } from './commit/commit-schedule';
 import { InputPause, waitWithHeartbeats } from './input-pause';
 import { ThreadTaskMap } from './thread-task-map';
 import { closeLostTasks, handoverPending, lostTasks, openAssignedTasks } from './assignment-tasks';
@@ -13,7 +13,7 @@ import { ProbingRebalance } from './probing-rebalance';
 import { processInSlices } from './sliced-processing';
 import type { ActiveTaskEntry } from './active-task-entry';
 import { threadConsumerOptions, type StreamThreadOptions } from './stream-thread-options';
-import { commitFailureAction, isFencedError, isRebalanceError } from './commit-failure';
+import { commitFailureAction, isFencedError, isRebalanceError } from './commit/commit-failure';
 
 export type { StreamThreadListener, StreamThreadOptions } from './stream-thread-options';
 

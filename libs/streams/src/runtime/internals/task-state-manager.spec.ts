@@ -5,7 +5,7 @@ import { InMemoryRecordCollector } from '../../processor/internals/in-memory-rec
 import { TaskId } from '../../processor/task-id';
 import type { StoreRegistration } from '../../processor/state-store-context';
 import { TaskEngines, type TaskEngine } from '../../state/internals/task-engines';
-import { setCommitPhaseHook } from './commit-phases';
+import { setCommitPhaseHook } from './commit/commit-phases';
 import { StateDirectory } from './state-directory';
 import type { StateLogger } from '../../logging/logger';
 import type { RestoreResult, RestoreTarget } from './restore/restore-target';

@@ -10,7 +10,7 @@ import { consoleStateLogger, type StateLogger } from '../../logging/logger';
 import type { StateRestoreListener } from '../state-restore-listener';
 import type { RestoreResult, RestoreTarget } from './restore/restore-target';
 import type { StateRestorer } from './restore/state-restorer';
-import { commitPhase } from './commit-phases';
+import { commitPhase } from './commit/commit-phases';
 
 /** Kafka Streams' `OFFSET_DELTA_THRESHOLD_FOR_CHECKPOINT`: changelog records between checkpoints. */
 export const CHECKPOINT_OFFSET_DELTA_THRESHOLD = 10_000;

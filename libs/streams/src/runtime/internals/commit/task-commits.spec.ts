@@ -1,13 +1,13 @@
-import { CommitFailedError } from '../../errors/internals/commit-failed.error';
-import type { KafkaRecordCollector } from '../../processor/internals/kafka-record-collector';
-import type { ActiveTaskEntry } from './active-task-entry';
+import { CommitFailedError } from '../../../errors/internals/commit-failed.error';
+import type { KafkaRecordCollector } from '../../../processor/internals/kafka-record-collector';
+import type { ActiveTaskEntry } from '../active-task-entry';
 import { EosProducer } from './eos-producer';
-import type { GroupMetadata } from '../../client/group-consumer';
+import type { GroupMetadata } from '../../../client/group-consumer';
 import type {
   ConsumerGroupMetadata,
   OffsetToCommit,
   RecordProducer,
-} from '../../client/record-producer';
+} from '../../../client/record-producer';
 import { commitInThreadTransaction } from './task-commits';
 
 /** A transactional producer recording the calls the engine makes. */

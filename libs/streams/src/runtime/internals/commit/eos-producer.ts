@@ -1,4 +1,4 @@
-import type { BatchSender } from '../../processor/internals/kafka-record-collector';
+import type { BatchSender } from '../../../processor/internals/kafka-record-collector';
 import type {
   ConsumerGroupMetadata,
   OffsetToCommit,
@@ -6,7 +6,7 @@ import type {
   PartitionRecords,
   RecordProducer,
   SendOptions,
-} from '../../client/record-producer';
+} from '../../../client/record-producer';
 
 /**
  * A transactional producer under `exactly_once_v2`, over the {@link RecordProducer} port, in

@@ -1,8 +1,8 @@
-import { CommitFailedError } from '../../errors/internals/commit-failed.error';
-import { MemberFencedError } from '../../errors/internals/member-fenced.error';
-import { ProducerFencedError } from '../../errors/internals/producer-fenced.error';
-import { RebalanceInProgressError } from '../../errors/internals/rebalance-in-progress.error';
-import { UnknownMemberError } from '../../errors/internals/unknown-member.error';
+import { CommitFailedError } from '../../../errors/internals/commit-failed.error';
+import { MemberFencedError } from '../../../errors/internals/member-fenced.error';
+import { ProducerFencedError } from '../../../errors/internals/producer-fenced.error';
+import { RebalanceInProgressError } from '../../../errors/internals/rebalance-in-progress.error';
+import { UnknownMemberError } from '../../../errors/internals/unknown-member.error';
 
 const REBALANCE_ERROR_TYPES = new Set([
   'REBALANCE_IN_PROGRESS',

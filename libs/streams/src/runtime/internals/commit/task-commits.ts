@@ -1,10 +1,10 @@
-import { CommitFailedError } from '../../errors/internals/commit-failed.error';
-import type { KafkaRecordCollector } from '../../processor/internals/kafka-record-collector';
-import type { ActiveTaskEntry } from './active-task-entry';
+import { CommitFailedError } from '../../../errors/internals/commit-failed.error';
+import type { KafkaRecordCollector } from '../../../processor/internals/kafka-record-collector';
+import type { ActiveTaskEntry } from '../active-task-entry';
 import { commitPhase } from './commit-phases';
 import type { EosProducer } from './eos-producer';
-import type { GroupConsumer } from '../../client/group-consumer';
-import { groupOnlyMetadata, type OffsetToCommit } from '../../client/record-producer';
+import type { GroupConsumer } from '../../../client/group-consumer';
+import { groupOnlyMetadata, type OffsetToCommit } from '../../../client/record-producer';
 
 // The three ways a stream thread commits its due tasks (their caches already flushed), in
 // Kafka Streams' order. Each marks the tasks committed only once their commit succeeded.

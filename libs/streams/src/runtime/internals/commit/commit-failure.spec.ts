@@ -1,13 +1,13 @@
-import { CommitFailedError } from '../../errors/internals/commit-failed.error';
-import { MemberFencedError } from '../../errors/internals/member-fenced.error';
-import { ProducerFencedError } from '../../errors/internals/producer-fenced.error';
-import { RecordCollectorSendError } from '../../errors/record-collector-send.error';
-import { TransactionAbortedError } from '../../errors/internals/transaction-aborted.error';
+import { CommitFailedError } from '../../../errors/internals/commit-failed.error';
+import { MemberFencedError } from '../../../errors/internals/member-fenced.error';
+import { ProducerFencedError } from '../../../errors/internals/producer-fenced.error';
+import { RecordCollectorSendError } from '../../../errors/record-collector-send.error';
+import { TransactionAbortedError } from '../../../errors/internals/transaction-aborted.error';
 import {
   KafkaJSNonRetriableError,
   kafkajsProtocolError,
   kafkajsRetrierWrap,
-} from '../../../test-support/kafkajs-errors';
+} from '../../../../test-support/kafkajs-errors';
 import { commitFailureAction, isFencedError, isRebalanceError } from './commit-failure';
 
 const ILLEGAL_GENERATION = 22;
