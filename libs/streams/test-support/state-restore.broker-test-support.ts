@@ -14,12 +14,12 @@ import type { StateStoreContext, StoreRegistration } from '../src/processor/stat
 import { Stores } from '../src/state/stores';
 import type { StateRestoreListener } from '../src/runtime/state-restore-listener';
 import { ChangelogTopics } from '../src/runtime/internals/topics/changelog-topics';
-import { StateDirectory } from '../src/runtime/internals/state-directory';
+import { StateDirectory } from '../src/runtime/internals/task-state/state-directory';
 import type { RestoreResult } from '../src/runtime/internals/restore/restore-target';
 import { StateRestorer } from '../src/runtime/internals/restore/state-restorer';
 import { KafkajsClusterAdmin } from '../src/client/kafkajs/kafkajs-cluster-admin';
 import { KafkajsRecordProducer } from '../src/client/kafkajs/kafkajs-record-producer';
-import { TaskStateManager } from '../src/runtime/internals/task-state-manager';
+import { TaskStateManager } from '../src/runtime/internals/task-state/task-state-manager';
 import { RecordCache } from '../src/state/internals/record-cache';
 import type { KafkaTestContext } from '../../../test/support/kafka-test-context';
 import type { AssignedPartitionReaderFactory } from '../src/client/assigned-partition-reader';

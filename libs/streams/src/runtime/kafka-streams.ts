@@ -15,7 +15,7 @@ import {
   StreamThreadExceptionResponse,
   isValidTransition,
 } from './kafka-streams-state';
-import { StateDirectory } from './internals/state-directory';
+import { StateDirectory } from './internals/task-state/state-directory';
 import { completeStreamsLogger, consoleStreamsLogger, type StreamsLogger } from '../logging/logger';
 import type { StateRestoreListener } from './state-restore-listener';
 import type { StreamThread } from './internals/stream-thread';

@@ -7,13 +7,13 @@ import type { Topology } from '../../processor/topology';
 import type { RecordCache } from '../../state/internals/record-cache';
 import { EosProducer } from './commit/eos-producer';
 import type { RecordProducer, RecordProducerFactory } from '../../client/record-producer';
-import type { StateDirectory } from './state-directory';
+import type { StateDirectory } from './task-state/state-directory';
 import type { StateLogger } from '../../logging/logger';
 import type { StateRestoreListener } from '../state-restore-listener';
 import type { StateRestorer } from './restore/state-restorer';
 import { StreamTask } from './task/stream-task';
 import type { ResolvedStreamsConfig } from '../streams-config';
-import { TaskStateManager } from './task-state-manager';
+import { TaskStateManager } from './task-state/task-state-manager';
 import { commitPhase } from './commit/commit-phases';
 import {
   commitAfterCheckpoints,

@@ -10,7 +10,7 @@ import { StreamsBuilder } from '../../kstream/streams-builder';
 import { Serdes } from '../../serde/serdes';
 import { Stores } from '../../state/stores';
 import { StandbyTaskManager } from './standby-task-manager';
-import { StateDirectory } from './state-directory';
+import { StateDirectory } from './task-state/state-directory';
 import { resolveStreamsConfig } from '../streams-config';
 
 /** kafkajs consumer doubles: every consumer the manager makes, with its calls and events. */

@@ -3,7 +3,7 @@ import type { ClusterAdmin } from '../../client/cluster-admin';
 import type { Topology } from '../../processor/topology';
 import type { ChangelogRecord } from '../../processor/state-store-context';
 import type { LagInfo } from '../../query/streams-metadata';
-import type { StateDirectory } from './state-directory';
+import type { StateDirectory } from './task-state/state-directory';
 import type { StateLogger } from '../../logging/logger';
 import type { AssignedPartitionReaderFactory } from '../../client/assigned-partition-reader';
 import { StandbyFetchLoop } from './standby-fetch-loop';

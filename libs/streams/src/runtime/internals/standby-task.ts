@@ -8,10 +8,10 @@ import type {
 } from '../../processor/state-store-context';
 import type { StateStore } from '../../processor/state-store';
 import { TaskEngines } from '../../state/internals/task-engines';
-import type { StateDirectory } from './state-directory';
+import type { StateDirectory } from './task-state/state-directory';
 import type { StateLogger } from '../../logging/logger';
 import type { ResolvedStreamsConfig } from '../streams-config';
-import { TaskStateManager } from './task-state-manager';
+import { TaskStateManager } from './task-state/task-state-manager';
 
 /** A collector for standby stores: they never write (they only apply the changelog). */
 const NO_WRITES: RecordCollector = {

@@ -6,7 +6,7 @@ import type { RecordCache } from '../../state/internals/record-cache';
 import { chooseRocksDBEngineFor } from '../../state/internals/rocksdb/rocksdb-engine-choice';
 import { ActiveTaskManager } from './active-task-manager';
 import type { KafkaClientAdapters } from '../../client/kafka-client-adapters';
-import type { StateDirectory } from './state-directory';
+import type { StateDirectory } from './task-state/state-directory';
 import type { StateLogger } from '../../logging/logger';
 import type { StateRestoreListener } from '../state-restore-listener';
 import { StateRestorer } from './restore/state-restorer';

@@ -1,7 +1,7 @@
 import type { Topology } from '../../processor/topology';
 import { changelogTopicName } from '../../state/internals/changelog-topic-name';
 import { OffsetCheckpoint } from '../../state/internals/offset-checkpoint';
-import type { StateDirectory } from './state-directory';
+import type { StateDirectory } from './task-state/state-directory';
 import type { ClusterAdmin } from '../../client/cluster-admin';
 import { fetchTopicOffsetsSettled } from '../../client/topic-admin';
 

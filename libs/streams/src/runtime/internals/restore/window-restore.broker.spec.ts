@@ -7,9 +7,9 @@ import type { StoreRegistration } from '../../../processor/state-store-context';
 import { Stores } from '../../../state/stores';
 import { ChangelogTopics } from '../topics/changelog-topics';
 import { KafkajsClusterAdmin } from '../../../client/kafkajs/kafkajs-cluster-admin';
-import { StateDirectory } from '../state-directory';
+import { StateDirectory } from '../task-state/state-directory';
 import { StateRestorer } from './state-restorer';
-import { TaskStateManager } from '../task-state-manager';
+import { TaskStateManager } from '../task-state/task-state-manager';
 import { KafkaTestContext } from '../../../../../../test/support/kafka-test-context';
 import {
   PARTITIONS,

@@ -1,13 +1,13 @@
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ChangelogRestoreError } from '../../errors/changelog-restore.error';
-import { InMemoryRecordCollector } from '../../processor/internals/in-memory-record-collector';
-import type { StoreRegistration } from '../../processor/state-store-context';
-import { TaskId } from '../../processor/task-id';
+import { ChangelogRestoreError } from '../../../errors/changelog-restore.error';
+import { InMemoryRecordCollector } from '../../../processor/internals/in-memory-record-collector';
+import type { StoreRegistration } from '../../../processor/state-store-context';
+import { TaskId } from '../../../processor/task-id';
 import { StateDirectory } from './state-directory';
-import type { RestoreTarget } from './restore/restore-target';
-import type { StateRestorer } from './restore/state-restorer';
+import type { RestoreTarget } from '../restore/restore-target';
+import type { StateRestorer } from '../restore/state-restorer';
 import { TaskStateManager } from './task-state-manager';
 
 const TASK = new TaskId(0, 2);

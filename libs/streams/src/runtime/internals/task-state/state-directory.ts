@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { StateDirectoryLockedError } from '../../errors/state-directory-locked.error';
-import { TaskId } from '../../processor/task-id';
-import { CHECKPOINT_FILE_NAME } from '../../state/internals/offset-checkpoint';
+import { StateDirectoryLockedError } from '../../../errors/state-directory-locked.error';
+import { TaskId } from '../../../processor/task-id';
+import { CHECKPOINT_FILE_NAME } from '../../../state/internals/offset-checkpoint';
 
 /** Kafka Streams' default `state.cleanup.delay.ms`: 10 minutes. */
 export const DEFAULT_STATE_CLEANUP_DELAY_MS = 600_000;

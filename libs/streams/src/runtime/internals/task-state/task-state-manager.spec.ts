@@ -1,15 +1,15 @@
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { InMemoryRecordCollector } from '../../processor/internals/in-memory-record-collector';
-import { TaskId } from '../../processor/task-id';
-import type { StoreRegistration } from '../../processor/state-store-context';
-import { TaskEngines, type TaskEngine } from '../../state/internals/task-engines';
-import { setCommitPhaseHook } from './commit/commit-phases';
+import { InMemoryRecordCollector } from '../../../processor/internals/in-memory-record-collector';
+import { TaskId } from '../../../processor/task-id';
+import type { StoreRegistration } from '../../../processor/state-store-context';
+import { TaskEngines, type TaskEngine } from '../../../state/internals/task-engines';
+import { setCommitPhaseHook } from '../commit/commit-phases';
 import { StateDirectory } from './state-directory';
-import type { StateLogger } from '../../logging/logger';
-import type { RestoreResult, RestoreTarget } from './restore/restore-target';
-import type { StateRestorer } from './restore/state-restorer';
+import type { StateLogger } from '../../../logging/logger';
+import type { RestoreResult, RestoreTarget } from '../restore/restore-target';
+import type { StateRestorer } from '../restore/state-restorer';
 import { TaskStateManager } from './task-state-manager';
 
 const TASK = new TaskId(0, 2);

@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { StateDirectoryLockedError } from '../../errors/state-directory-locked.error';
-import { TaskId } from '../../processor/task-id';
+import { StateDirectoryLockedError } from '../../../errors/state-directory-locked.error';
+import { TaskId } from '../../../processor/task-id';
 import { PROCESS_FILE_NAME, StateDirectory } from './state-directory';
 
 describe('StateDirectory', () => {

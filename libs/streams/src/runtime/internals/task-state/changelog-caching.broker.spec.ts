@@ -1,13 +1,13 @@
-import type { RecordProducer } from '../../client/record-producer';
+import type { RecordProducer } from '../../../client/record-producer';
 import { promises as fs } from 'node:fs';
-import { KafkaTestContext } from '../../../../../test/support/kafka-test-context';
+import { KafkaTestContext } from '../../../../../../test/support/kafka-test-context';
 import {
   TaskState,
   changelogEndOffset,
   connectedProducer,
   createChangelog,
   tempStateDir,
-} from '../../../test-support/state-restore.broker-test-support';
+} from '../../../../test-support/state-restore.broker-test-support';
 
 describe('changelog with caching (real broker)', () => {
   let ctx: KafkaTestContext;

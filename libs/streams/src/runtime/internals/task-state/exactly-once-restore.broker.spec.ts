@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
-import { KafkaTestContext } from '../../../../../test/support/kafka-test-context';
-import { KafkajsRecordProducer } from '../../client/kafkajs/kafkajs-record-producer';
-import { READER_CLIENTS } from '../../../test-support/assigned-reader-factories';
+import { KafkaTestContext } from '../../../../../../test/support/kafka-test-context';
+import { KafkajsRecordProducer } from '../../../client/kafkajs/kafkajs-record-producer';
+import { READER_CLIENTS } from '../../../../test-support/assigned-reader-factories';
 import {
   RecordingRestoreListener,
   TASK,
@@ -9,7 +9,7 @@ import {
   changelogEndOffset,
   createChangelog,
   tempStateDir,
-} from '../../../test-support/state-restore.broker-test-support';
+} from '../../../../test-support/state-restore.broker-test-support';
 
 describe.each(READER_CLIENTS)('exactly-once state (real broker), read by %s', (readers) => {
   let ctx: KafkaTestContext;

@@ -1,16 +1,16 @@
-import { CorruptCheckpointError } from '../../errors/internals/corrupt-checkpoint.error';
-import type { RecordCollector } from '../../processor/internals/record-collector';
-import { topicPartitionKey, type TopicPartitionOffset } from '../../processor/topic-partition';
-import type { TaskId } from '../../processor/task-id';
-import { OffsetCheckpoint } from '../../state/internals/offset-checkpoint';
-import { TaskEngines } from '../../state/internals/task-engines';
-import type { StoreRegistration } from '../../processor/state-store-context';
+import { CorruptCheckpointError } from '../../../errors/internals/corrupt-checkpoint.error';
+import type { RecordCollector } from '../../../processor/internals/record-collector';
+import { topicPartitionKey, type TopicPartitionOffset } from '../../../processor/topic-partition';
+import type { TaskId } from '../../../processor/task-id';
+import { OffsetCheckpoint } from '../../../state/internals/offset-checkpoint';
+import { TaskEngines } from '../../../state/internals/task-engines';
+import type { StoreRegistration } from '../../../processor/state-store-context';
 import type { StateDirectory } from './state-directory';
-import { consoleStateLogger, type StateLogger } from '../../logging/logger';
-import type { StateRestoreListener } from '../state-restore-listener';
-import type { RestoreResult, RestoreTarget } from './restore/restore-target';
-import type { StateRestorer } from './restore/state-restorer';
-import { commitPhase } from './commit/commit-phases';
+import { consoleStateLogger, type StateLogger } from '../../../logging/logger';
+import type { StateRestoreListener } from '../../state-restore-listener';
+import type { RestoreResult, RestoreTarget } from '../restore/restore-target';
+import type { StateRestorer } from '../restore/state-restorer';
+import { commitPhase } from '../commit/commit-phases';
 
 /** Kafka Streams' `OFFSET_DELTA_THRESHOLD_FOR_CHECKPOINT`: changelog records between checkpoints. */
 export const CHECKPOINT_OFFSET_DELTA_THRESHOLD = 10_000;
