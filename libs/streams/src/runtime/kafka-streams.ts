@@ -19,7 +19,7 @@ import { StateDirectory } from './internals/task-state/state-directory';
 import { completeStreamsLogger, consoleStreamsLogger, type StreamsLogger } from '../logging/logger';
 import type { StateRestoreListener } from './state-restore-listener';
 import type { StreamThread } from './internals/stream-thread';
-import type { StandbyTaskManager } from './internals/standby-task-manager';
+import type { StandbyTaskManager } from './internals/standby/standby-task-manager';
 import { createStreamThread } from './internals/stream-thread-factory';
 import { threadFailureAction } from './internals/thread-failure-policy';
 import { TaskId } from '../processor/task-id';

@@ -2,7 +2,7 @@ import type { AssignmentInfo } from '../../cluster/internals/assignment-info';
 import type { StateLogger } from '../../logging/logger';
 import type { ActiveTaskManager } from './active-task-manager';
 import type { GroupAssignment, GroupConsumer } from '../../client/group-consumer';
-import type { StandbyTaskManager } from './standby-task-manager';
+import type { StandbyTaskManager } from './standby/standby-task-manager';
 import { isCreationCancelled } from './task-creations';
 
 /** What a stream thread changes its tasks with when an assignment arrives. */

@@ -10,7 +10,7 @@ import type { StateDirectory } from './task-state/state-directory';
 import type { StateLogger } from '../../logging/logger';
 import type { StateRestoreListener } from '../state-restore-listener';
 import { StateRestorer } from './restore/state-restorer';
-import { StandbyTaskManager } from './standby-task-manager';
+import { StandbyTaskManager } from './standby/standby-task-manager';
 import { StreamThread, type StreamThreadListener } from './stream-thread';
 import { streamsGroupSpec } from './streams-group-spec';
 import type { ResolvedStreamsConfig } from '../streams-config';

@@ -6,7 +6,7 @@ import type {
   GroupMetadata,
   StreamsGroupSpec,
 } from '../../client/group-consumer';
-import type { StandbyTaskManager } from './standby-task-manager';
+import type { StandbyTaskManager } from './standby/standby-task-manager';
 import { streamsGroupAssignor, type StreamsAssignorContext } from './streams-partition-assignor';
 import type { ResolvedStreamsConfig } from '../streams-config';
 import type { StateLogger } from '../../logging/logger';

@@ -2,16 +2,16 @@ import { EventEmitter } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ThrowawayGroupClient } from '../../client/kafkajs/throwaway-group-consumer';
-import type { ClusterAdmin } from '../../client/cluster-admin';
-import { Consumed } from '../../kstream/consumed';
-import { Materialized } from '../../kstream/materialized';
-import { StreamsBuilder } from '../../kstream/streams-builder';
-import { Serdes } from '../../serde/serdes';
-import { Stores } from '../../state/stores';
+import type { ThrowawayGroupClient } from '../../../client/kafkajs/throwaway-group-consumer';
+import type { ClusterAdmin } from '../../../client/cluster-admin';
+import { Consumed } from '../../../kstream/consumed';
+import { Materialized } from '../../../kstream/materialized';
+import { StreamsBuilder } from '../../../kstream/streams-builder';
+import { Serdes } from '../../../serde/serdes';
+import { Stores } from '../../../state/stores';
 import { StandbyTaskManager } from './standby-task-manager';
-import { StateDirectory } from './task-state/state-directory';
-import { resolveStreamsConfig } from '../streams-config';
+import { StateDirectory } from '../task-state/state-directory';
+import { resolveStreamsConfig } from '../../streams-config';
 
 /** kafkajs consumer doubles: every consumer the manager makes, with its calls and events. */
 function fakeKafka() {

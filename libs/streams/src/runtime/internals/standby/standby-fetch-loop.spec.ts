@@ -1,11 +1,11 @@
-import { CorruptRecordBatchError } from '../../errors/corrupt-record-batch.error';
-import type { ChangelogRecord } from '../../processor/state-store-context';
-import { PartitionOffsetOutOfRangeError } from '../../errors/internals/partition-offset-out-of-range.error';
+import { CorruptRecordBatchError } from '../../../errors/corrupt-record-batch.error';
+import type { ChangelogRecord } from '../../../processor/state-store-context';
+import { PartitionOffsetOutOfRangeError } from '../../../errors/internals/partition-offset-out-of-range.error';
 import type {
   AssignedPartitionReader,
   FetchedPartition,
   PartitionFetchPosition,
-} from '../../client/assigned-partition-reader';
+} from '../../../client/assigned-partition-reader';
 import { StandbyFetchLoop, type FollowedPartition } from './standby-fetch-loop';
 import type { StandbyPartition, StandbyTask } from './standby-task';
 

@@ -1,12 +1,12 @@
-import type { CorruptRecordBatchError } from '../../errors/corrupt-record-batch.error';
-import { PartitionOffsetOutOfRangeError } from '../../errors/internals/partition-offset-out-of-range.error';
-import type { ChangelogRecord } from '../../processor/state-store-context';
-import type { StateLogger } from '../../logging/logger';
+import type { CorruptRecordBatchError } from '../../../errors/corrupt-record-batch.error';
+import { PartitionOffsetOutOfRangeError } from '../../../errors/internals/partition-offset-out-of-range.error';
+import type { ChangelogRecord } from '../../../processor/state-store-context';
+import type { StateLogger } from '../../../logging/logger';
 import type {
   AssignedPartitionReader,
   FetchedPartition,
-} from '../../client/assigned-partition-reader';
-import { CORRUPT_BATCH_FETCHES, CorruptBatchFetches } from './restore/corrupt-batch-fetches';
+} from '../../../client/assigned-partition-reader';
+import { CORRUPT_BATCH_FETCHES, CorruptBatchFetches } from '../restore/corrupt-batch-fetches';
 import type { StandbyPartition, StandbyTask } from './standby-task';
 
 /** A standby changelog partition and the task it belongs to. */

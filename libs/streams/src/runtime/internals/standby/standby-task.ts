@@ -1,17 +1,17 @@
-import type { RecordCollector } from '../../processor/internals/record-collector';
-import { TaskId } from '../../processor/task-id';
-import type { Topology } from '../../processor/topology';
+import type { RecordCollector } from '../../../processor/internals/record-collector';
+import { TaskId } from '../../../processor/task-id';
+import type { Topology } from '../../../processor/topology';
 import type {
   ChangelogRecord,
   StateStoreContext,
   StoreRegistration,
-} from '../../processor/state-store-context';
-import type { StateStore } from '../../processor/state-store';
-import { TaskEngines } from '../../state/internals/task-engines';
-import type { StateDirectory } from './task-state/state-directory';
-import type { StateLogger } from '../../logging/logger';
-import type { ResolvedStreamsConfig } from '../streams-config';
-import { TaskStateManager } from './task-state/task-state-manager';
+} from '../../../processor/state-store-context';
+import type { StateStore } from '../../../processor/state-store';
+import { TaskEngines } from '../../../state/internals/task-engines';
+import type { StateDirectory } from '../task-state/state-directory';
+import type { StateLogger } from '../../../logging/logger';
+import type { ResolvedStreamsConfig } from '../../streams-config';
+import { TaskStateManager } from '../task-state/task-state-manager';
 
 /** A collector for standby stores: they never write (they only apply the changelog). */
 const NO_WRITES: RecordCollector = {

@@ -1,25 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import type { ClusterAdmin } from '../../client/cluster-admin';
-import type { Topology } from '../../processor/topology';
-import type { ChangelogRecord } from '../../processor/state-store-context';
-import type { LagInfo } from '../../query/streams-metadata';
-import type { StateDirectory } from './task-state/state-directory';
-import type { StateLogger } from '../../logging/logger';
-import type { AssignedPartitionReaderFactory } from '../../client/assigned-partition-reader';
+import type { ClusterAdmin } from '../../../client/cluster-admin';
+import type { Topology } from '../../../processor/topology';
+import type { ChangelogRecord } from '../../../processor/state-store-context';
+import type { LagInfo } from '../../../query/streams-metadata';
+import type { StateDirectory } from '../task-state/state-directory';
+import type { StateLogger } from '../../../logging/logger';
+import type { AssignedPartitionReaderFactory } from '../../../client/assigned-partition-reader';
 import { StandbyFetchLoop } from './standby-fetch-loop';
 // The fallback consumer (a throwaway group's, when the reader by assignment cannot be made) is
 // kafkajs only: @platformatic/kafka always reads by assignment.
 import {
   StandbyGroupConsumer,
   type StandbyGroupBatch,
-} from '../../client/kafkajs/standby-group-consumer';
+} from '../../../client/kafkajs/standby-group-consumer';
 import {
   requireThrowawayGroupClient,
   type ThrowawayGroupClient,
-} from '../../client/kafkajs/throwaway-group-consumer';
+} from '../../../client/kafkajs/throwaway-group-consumer';
 import { StandbyTask, type StandbyPartition } from './standby-task';
-import type { ResolvedStreamsConfig } from '../streams-config';
-import { fetchTopicOffsetsSettled } from '../../client/topic-admin';
+import type { ResolvedStreamsConfig } from '../../streams-config';
+import { fetchTopicOffsetsSettled } from '../../../client/topic-admin';
 
 /** How long a crashed standby consumer waits before it is replaced. */
 const RESTART_DELAY_MS = 1000;
