@@ -9,7 +9,7 @@ import { missingApplicationServerWarning } from './internals/application-server-
 import { StreamsConfigError } from '../errors/streams-config.error';
 import type { Topology } from '../processor/topology';
 import { RecordCache } from '../state/internals/record-cache';
-import type { ActiveTaskManager } from './internals/active-task-manager';
+import type { ActiveTaskManager } from './internals/active-tasks/active-task-manager';
 import {
   KafkaStreamsState,
   StreamThreadExceptionResponse,

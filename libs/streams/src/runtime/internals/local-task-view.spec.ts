@@ -1,5 +1,5 @@
-import type { ActiveTaskEntry } from './active-task-entry';
-import type { ActiveTaskManager } from './active-task-manager';
+import type { ActiveTaskEntry } from './active-tasks/active-task-entry';
+import type { ActiveTaskManager } from './active-tasks/active-task-manager';
 import { LocalTaskView } from './local-task-view';
 import type { StandbyTask } from './standby/standby-task';
 import type { StandbyTaskManager } from './standby/standby-task-manager';

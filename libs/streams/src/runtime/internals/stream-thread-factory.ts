@@ -4,7 +4,7 @@ import type { StreamsAssignorContext } from './streams-partition-assignor';
 import type { Topology } from '../../processor/topology';
 import type { RecordCache } from '../../state/internals/record-cache';
 import { chooseRocksDBEngineFor } from '../../state/internals/rocksdb/rocksdb-engine-choice';
-import { ActiveTaskManager } from './active-task-manager';
+import { ActiveTaskManager } from './active-tasks/active-task-manager';
 import type { KafkaClientAdapters } from '../../client/kafka-client-adapters';
 import type { StateDirectory } from './task-state/state-directory';
 import type { StateLogger } from '../../logging/logger';

@@ -1,5 +1,5 @@
 import type { AssignmentInfo } from '../../cluster/internals/assignment-info';
-import type { ActiveTaskManager } from './active-task-manager';
+import type { ActiveTaskManager } from './active-tasks/active-task-manager';
 import type {
   GroupConsumerFactory,
   GroupConsumerOptions,

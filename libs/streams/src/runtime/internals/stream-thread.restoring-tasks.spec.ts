@@ -5,7 +5,7 @@ import {
   streamThreadOptions,
   threadCallbacks,
 } from '../../../test-support/stream-thread-doubles';
-import { TaskCreations } from './task-creations';
+import { TaskCreations } from './active-tasks/task-creations';
 
 interface OpenTask {
   task: { id: { toString(): string }; commitNeeded(): boolean };

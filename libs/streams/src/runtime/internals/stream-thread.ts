@@ -11,7 +11,7 @@ import { ThreadTaskMap } from './thread-task-map';
 import { closeLostTasks, handoverPending, lostTasks, openAssignedTasks } from './assignment-tasks';
 import { ProbingRebalance } from './probing-rebalance';
 import { processInSlices } from './sliced-processing';
-import type { ActiveTaskEntry } from './active-task-entry';
+import type { ActiveTaskEntry } from './active-tasks/active-task-entry';
 import { threadConsumerOptions, type StreamThreadOptions } from './stream-thread-options';
 import { commitFailureAction, isFencedError, isRebalanceError } from './commit/commit-failure';
 

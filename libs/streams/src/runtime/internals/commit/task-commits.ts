@@ -1,6 +1,6 @@
 import { CommitFailedError } from '../../../errors/internals/commit-failed.error';
 import type { KafkaRecordCollector } from '../../../processor/internals/kafka-record-collector';
-import type { ActiveTaskEntry } from '../active-task-entry';
+import type { ActiveTaskEntry } from '../active-tasks/active-task-entry';
 import { commitPhase } from './commit-phases';
 import type { EosProducer } from './eos-producer';
 import type { GroupConsumer } from '../../../client/group-consumer';

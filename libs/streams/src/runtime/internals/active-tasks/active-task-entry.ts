@@ -1,8 +1,8 @@
-import type { RecordCollector } from '../../processor/internals/record-collector';
-import type { TaskEngines } from '../../state/internals/task-engines';
-import type { EosProducer } from './commit/eos-producer';
-import type { StreamTask } from './task/stream-task';
-import type { TaskStateManager } from './task-state/task-state-manager';
+import type { RecordCollector } from '../../../processor/internals/record-collector';
+import type { TaskEngines } from '../../../state/internals/task-engines';
+import type { EosProducer } from '../commit/eos-producer';
+import type { StreamTask } from '../task/stream-task';
+import type { TaskStateManager } from '../task-state/task-state-manager';
 
 /** The coordinator's timeout of a task's open transaction (kept from the kafkajs producer's). */
 export const EOS_TRANSACTION_TIMEOUT_MS = 60_000;

@@ -1,4 +1,4 @@
-import { TaskCreationCancelledError } from '../../errors/internals/task-creation-cancelled.error';
+import { TaskCreationCancelledError } from '../../../errors/internals/task-creation-cancelled.error';
 
 interface RunningCreation {
   readonly controller: AbortController;

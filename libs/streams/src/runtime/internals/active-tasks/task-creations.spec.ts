@@ -1,4 +1,4 @@
-import { TaskCreationCancelledError } from '../../errors/internals/task-creation-cancelled.error';
+import { TaskCreationCancelledError } from '../../../errors/internals/task-creation-cancelled.error';
 import { TaskCreations, isCreationCancelled } from './task-creations';
 
 /** A creation that runs until `finish` is called or its signal aborts (as a restore does). */

@@ -1,26 +1,26 @@
-import type { ClusterAdmin } from '../../client/cluster-admin';
-import type { GroupConsumer } from '../../client/group-consumer';
-import { KafkaRecordCollector } from '../../processor/internals/kafka-record-collector';
-import type { RecordCollector } from '../../processor/internals/record-collector';
-import { TaskId } from '../../processor/task-id';
-import type { Topology } from '../../processor/topology';
-import type { RecordCache } from '../../state/internals/record-cache';
-import { EosProducer } from './commit/eos-producer';
-import type { RecordProducer, RecordProducerFactory } from '../../client/record-producer';
-import type { StateDirectory } from './task-state/state-directory';
-import type { StateLogger } from '../../logging/logger';
-import type { StateRestoreListener } from '../state-restore-listener';
-import type { StateRestorer } from './restore/state-restorer';
-import { StreamTask } from './task/stream-task';
-import type { ResolvedStreamsConfig } from '../streams-config';
-import { TaskStateManager } from './task-state/task-state-manager';
-import { commitPhase } from './commit/commit-phases';
+import type { ClusterAdmin } from '../../../client/cluster-admin';
+import type { GroupConsumer } from '../../../client/group-consumer';
+import { KafkaRecordCollector } from '../../../processor/internals/kafka-record-collector';
+import type { RecordCollector } from '../../../processor/internals/record-collector';
+import { TaskId } from '../../../processor/task-id';
+import type { Topology } from '../../../processor/topology';
+import type { RecordCache } from '../../../state/internals/record-cache';
+import { EosProducer } from '../commit/eos-producer';
+import type { RecordProducer, RecordProducerFactory } from '../../../client/record-producer';
+import type { StateDirectory } from '../task-state/state-directory';
+import type { StateLogger } from '../../../logging/logger';
+import type { StateRestoreListener } from '../../state-restore-listener';
+import type { StateRestorer } from '../restore/state-restorer';
+import { StreamTask } from '../task/stream-task';
+import type { ResolvedStreamsConfig } from '../../streams-config';
+import { TaskStateManager } from '../task-state/task-state-manager';
+import { commitPhase } from '../commit/commit-phases';
 import {
   commitAfterCheckpoints,
   commitInTaskTransactions,
   commitInThreadTransaction,
-} from './commit/task-commits';
-import { TaskEngines } from '../../state/internals/task-engines';
+} from '../commit/task-commits';
+import { TaskEngines } from '../../../state/internals/task-engines';
 import { TaskCreations } from './task-creations';
 import {
   EOS_TRANSACTION_TIMEOUT_MS,
