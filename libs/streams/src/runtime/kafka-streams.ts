@@ -5,7 +5,7 @@ import { connectAdmin } from '../client/cluster-connection';
 import type { ClusterAdmin } from '../client/cluster-admin';
 import { createKafkaClientAdapters } from '../client/kafka-client';
 import type { KafkaClientAdapters } from '../client/kafka-client-adapters';
-import { missingApplicationServerWarning } from './internals/application-server-warning';
+import { missingApplicationServerWarning } from './internals/assignment/application-server-warning';
 import { StreamsConfigError } from '../errors/streams-config.error';
 import type { Topology } from '../processor/topology';
 import { RecordCache } from '../state/internals/record-cache';
@@ -32,12 +32,12 @@ import {
 } from './streams-config';
 import { prepareInternalTopics } from './internals/topics/internal-topics';
 import { LocalTaskView } from './internals/local-task-view';
-import { lastStableAssignment } from './internals/last-stable-assignment';
+import { lastStableAssignment } from './internals/assignment/last-stable-assignment';
 import { keepsTasks } from './internals/assignment-tasks';
 import { sumTaskMetrics } from './internals/task/task-metrics';
 import type { ClientMetrics } from './client-metrics';
-import { changelogEndOffsetSums } from './internals/task-offset-sums';
-import { ClientSubscription } from './internals/client-subscription';
+import { changelogEndOffsetSums } from './internals/assignment/task-offset-sums';
+import { ClientSubscription } from './internals/assignment/client-subscription';
 import { checkBrokerCertificate, kafkaAuthenticationError } from '../client/kafka-trust';
 import type {
   KafkaStreamsOptions,

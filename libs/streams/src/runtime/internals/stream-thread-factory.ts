@@ -1,6 +1,6 @@
 import type { ClusterAdmin } from '../../client/cluster-admin';
 import type { SubscriptionInfo } from '../../cluster/internals/assignment-info';
-import type { StreamsAssignorContext } from './streams-partition-assignor';
+import type { StreamsAssignorContext } from './assignment/streams-partition-assignor';
 import type { Topology } from '../../processor/topology';
 import type { RecordCache } from '../../state/internals/record-cache';
 import { chooseRocksDBEngineFor } from '../../state/internals/rocksdb/rocksdb-engine-choice';
@@ -12,9 +12,9 @@ import type { StateRestoreListener } from '../state-restore-listener';
 import { StateRestorer } from './restore/state-restorer';
 import { StandbyTaskManager } from './standby/standby-task-manager';
 import { StreamThread, type StreamThreadListener } from './stream-thread';
-import { streamsGroupSpec } from './streams-group-spec';
+import { streamsGroupSpec } from './assignment/streams-group-spec';
 import type { ResolvedStreamsConfig } from '../streams-config';
-import { ignoredStandbysWarning } from './streams-protocol-warning';
+import { ignoredStandbysWarning } from './assignment/streams-protocol-warning';
 
 /** What a stream thread is built from: the client's shared parts and its callbacks. */
 export interface StreamThreadFactoryOptions {

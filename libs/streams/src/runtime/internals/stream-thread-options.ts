@@ -7,7 +7,10 @@ import type {
   StreamsGroupSpec,
 } from '../../client/group-consumer';
 import type { StandbyTaskManager } from './standby/standby-task-manager';
-import { streamsGroupAssignor, type StreamsAssignorContext } from './streams-partition-assignor';
+import {
+  streamsGroupAssignor,
+  type StreamsAssignorContext,
+} from './assignment/streams-partition-assignor';
 import type { ResolvedStreamsConfig } from '../streams-config';
 import type { StateLogger } from '../../logging/logger';
 

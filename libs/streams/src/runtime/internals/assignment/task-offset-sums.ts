@@ -1,9 +1,9 @@
-import type { Topology } from '../../processor/topology';
-import { changelogTopicName } from '../../state/internals/changelog-topic-name';
-import { OffsetCheckpoint } from '../../state/internals/offset-checkpoint';
-import type { StateDirectory } from './task-state/state-directory';
-import type { ClusterAdmin } from '../../client/cluster-admin';
-import { fetchTopicOffsetsSettled } from '../../client/topic-admin';
+import type { Topology } from '../../../processor/topology';
+import { changelogTopicName } from '../../../state/internals/changelog-topic-name';
+import { OffsetCheckpoint } from '../../../state/internals/offset-checkpoint';
+import type { StateDirectory } from '../task-state/state-directory';
+import type { ClusterAdmin } from '../../../client/cluster-admin';
+import { fetchTopicOffsetsSettled } from '../../../client/topic-admin';
 
 /**
  * Offset sums of task state left on disk (the checkpoints of task directories), which a client

@@ -1,6 +1,6 @@
-import { LATEST_OFFSET, type SubscriptionInfo } from '../../cluster/internals/assignment-info';
-import type { StateLogger } from '../../logging/logger';
-import type { StateDirectory } from './task-state/state-directory';
+import { LATEST_OFFSET, type SubscriptionInfo } from '../../../cluster/internals/assignment-info';
+import type { StateLogger } from '../../../logging/logger';
+import type { StateDirectory } from '../task-state/state-directory';
 import { localTaskOffsetSums } from './task-offset-sums';
 
 /** What a {@link ClientSubscription} reads from its client when a rebalance asks. */

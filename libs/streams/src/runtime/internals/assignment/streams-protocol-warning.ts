@@ -1,4 +1,4 @@
-import type { ResolvedStreamsConfig } from '../streams-config';
+import type { ResolvedStreamsConfig } from '../../streams-config';
 
 /**
  * What a client under the streams rebalance protocol (KIP-1071) says when it was configured

@@ -1,7 +1,7 @@
-import { decodeInfo, type AssignmentInfo } from '../../cluster/internals/assignment-info';
-import type { StreamsLogger } from '../../logging/logger';
-import type { ResolvedStreamsConfig } from '../streams-config';
-import type { ClusterAdmin } from '../../client/cluster-admin';
+import { decodeInfo, type AssignmentInfo } from '../../../cluster/internals/assignment-info';
+import type { StreamsLogger } from '../../../logging/logger';
+import type { ResolvedStreamsConfig } from '../../streams-config';
+import type { ClusterAdmin } from '../../../client/cluster-admin';
 
 /** How long a starting client waits for the group's description before it goes on without. */
 export const LAST_STABLE_ASSIGNMENT_TIMEOUT_MS = 3_000;

@@ -3,7 +3,7 @@ import {
   encodeInfo,
   type AssignmentInfo,
   type SubscriptionInfo,
-} from '../../cluster/internals/assignment-info';
+} from '../../../cluster/internals/assignment-info';
 import { streamsGroupAssignor, type StreamsAssignorContext } from './streams-partition-assignor';
 
 function assigner(endOffsets: () => Promise<Record<string, number>>, cooperative = false) {

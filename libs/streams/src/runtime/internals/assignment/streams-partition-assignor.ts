@@ -2,20 +2,23 @@ import type {
   GroupAssignor,
   GroupMemberAssignment,
   TopicPartitions,
-} from '../../client/group-consumer';
+} from '../../../client/group-consumer';
 import {
   compareTaskIds,
   assignTasks,
   type ClientState,
-} from '../../cluster/internals/task-assignment';
-import { currentOwners, holdBackMovingTasks } from '../../cluster/internals/cooperative-assignment';
+} from '../../../cluster/internals/task-assignment';
+import {
+  currentOwners,
+  holdBackMovingTasks,
+} from '../../../cluster/internals/cooperative-assignment';
 import {
   decodeInfo,
   encodeInfo,
   type AssignmentInfo,
   type HostAssignment,
   type SubscriptionInfo,
-} from '../../cluster/internals/assignment-info';
+} from '../../../cluster/internals/assignment-info';
 
 /** The protocol name members agree on; a member with another assignor cannot join. */
 export const STREAMS_ASSIGNOR_NAME = 'nest-streams';

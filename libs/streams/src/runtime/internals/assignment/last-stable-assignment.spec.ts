@@ -1,5 +1,5 @@
-import { encodeInfo, type AssignmentInfo } from '../../cluster/internals/assignment-info';
-import type { DescribedGroup } from '../../client/cluster-admin';
+import { encodeInfo, type AssignmentInfo } from '../../../cluster/internals/assignment-info';
+import type { DescribedGroup } from '../../../client/cluster-admin';
 import { lastStableAssignment } from './last-stable-assignment';
 
 const info: AssignmentInfo = {

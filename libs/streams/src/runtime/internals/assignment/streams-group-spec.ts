@@ -1,7 +1,7 @@
-import type { Topology } from '../../processor/topology';
-import { changelogTopicName } from '../../state/internals/changelog-topic-name';
-import { changelogTopicConfig } from './topics/changelog-topics';
-import type { StreamsGroupSpec, StreamsGroupSubtopology } from '../../client/group-consumer';
+import type { Topology } from '../../../processor/topology';
+import { changelogTopicName } from '../../../state/internals/changelog-topic-name';
+import { changelogTopicConfig } from '../topics/changelog-topics';
+import type { StreamsGroupSpec, StreamsGroupSubtopology } from '../../../client/group-consumer';
 
 /** What {@link streamsGroupSpec} reads the topology's physical topics with. */
 export interface StreamsGroupSpecSource {

@@ -1,9 +1,9 @@
-import { Consumed } from '../../kstream/consumed';
-import { Materialized } from '../../kstream/materialized';
-import { Produced } from '../../kstream/produced';
-import { StreamsBuilder } from '../../kstream/streams-builder';
-import { Serdes } from '../../serde/serdes';
-import { streamsTopologyOf } from '../../client/platformatic/streams-group/streams-group-assignment';
+import { Consumed } from '../../../kstream/consumed';
+import { Materialized } from '../../../kstream/materialized';
+import { Produced } from '../../../kstream/produced';
+import { StreamsBuilder } from '../../../kstream/streams-builder';
+import { Serdes } from '../../../serde/serdes';
+import { streamsTopologyOf } from '../../../client/platformatic/streams-group/streams-group-assignment';
 import { streamsGroupSpec } from './streams-group-spec';
 
 describe('streamsGroupSpec', () => {
