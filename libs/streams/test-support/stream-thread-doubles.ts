@@ -1,6 +1,6 @@
 import { encodeInfo } from '../src/cluster/internals/assignment-info';
 import type { GroupAssignment } from '../src/client/group-consumer';
-import type { StreamThreadOptions } from '../src/runtime/internals/stream-thread';
+import type { StreamThreadOptions } from '../src/runtime/internals/thread/stream-thread';
 
 /** The stream thread's listener, each callback a fresh `mock()` (e.g. `jest.fn`). */
 export function threadCallbacks<F>(mock: () => F) {

@@ -18,10 +18,10 @@ import {
 import { StateDirectory } from './internals/task-state/state-directory';
 import { completeStreamsLogger, consoleStreamsLogger, type StreamsLogger } from '../logging/logger';
 import type { StateRestoreListener } from './state-restore-listener';
-import type { StreamThread } from './internals/stream-thread';
+import type { StreamThread } from './internals/thread/stream-thread';
 import type { StandbyTaskManager } from './internals/standby/standby-task-manager';
-import { createStreamThread } from './internals/stream-thread-factory';
-import { threadFailureAction } from './internals/thread-failure-policy';
+import { createStreamThread } from './internals/thread/stream-thread-factory';
+import { threadFailureAction } from './internals/thread/thread-failure-policy';
 import { TaskId } from '../processor/task-id';
 import { ClientQueries } from './internals/client-queries';
 import { KafkaStreamsQueries } from './kafka-streams-queries';
@@ -33,7 +33,7 @@ import {
 import { prepareInternalTopics } from './internals/topics/internal-topics';
 import { LocalTaskView } from './internals/local-task-view';
 import { lastStableAssignment } from './internals/assignment/last-stable-assignment';
-import { keepsTasks } from './internals/assignment-tasks';
+import { keepsTasks } from './internals/thread/assignment-tasks';
 import { sumTaskMetrics } from './internals/task/task-metrics';
 import type { ClientMetrics } from './client-metrics';
 import { changelogEndOffsetSums } from './internals/assignment/task-offset-sums';

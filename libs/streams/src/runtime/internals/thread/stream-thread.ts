@@ -1,19 +1,19 @@
-import { decodeInfo, type AssignmentInfo } from '../../cluster/internals/assignment-info';
+import { decodeInfo, type AssignmentInfo } from '../../../cluster/internals/assignment-info';
 import type {
   GroupAssignment,
   GroupConsumer,
   GroupFetchedBatch,
   GroupMetadata,
-} from '../../client/group-consumer';
-import { CommitSchedule, MAX_EXACTLY_ONCE_HOLD_MS } from './commit/commit-schedule';
+} from '../../../client/group-consumer';
+import { CommitSchedule, MAX_EXACTLY_ONCE_HOLD_MS } from '../commit/commit-schedule';
 import { InputPause, waitWithHeartbeats } from './input-pause';
 import { ThreadTaskMap } from './thread-task-map';
 import { closeLostTasks, handoverPending, lostTasks, openAssignedTasks } from './assignment-tasks';
 import { ProbingRebalance } from './probing-rebalance';
 import { processInSlices } from './sliced-processing';
-import type { ActiveTaskEntry } from './active-tasks/active-task-entry';
+import type { ActiveTaskEntry } from '../active-tasks/active-task-entry';
 import { threadConsumerOptions, type StreamThreadOptions } from './stream-thread-options';
-import { commitFailureAction, isFencedError, isRebalanceError } from './commit/commit-failure';
+import { commitFailureAction, isFencedError, isRebalanceError } from '../commit/commit-failure';
 
 export type { StreamThreadListener, StreamThreadOptions } from './stream-thread-options';
 

@@ -1,10 +1,10 @@
-import type { GroupConsumerStart, GroupFetchedBatch } from '../../client/group-consumer';
+import type { GroupConsumerStart, GroupFetchedBatch } from '../../../client/group-consumer';
 import { StreamThread } from './stream-thread';
 import {
   assignmentOfTasks,
   streamThreadOptions,
   threadCallbacks,
-} from '../../../test-support/stream-thread-doubles';
+} from '../../../../test-support/stream-thread-doubles';
 
 /**
  * An eager stream thread over a group consumer double that hands the test its listener and

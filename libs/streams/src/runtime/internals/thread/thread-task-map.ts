@@ -1,5 +1,5 @@
-import type { ActiveTaskManager } from './active-tasks/active-task-manager';
-import type { TopicPartitions } from '../../client/group-consumer';
+import type { ActiveTaskManager } from '../active-tasks/active-task-manager';
+import type { TopicPartitions } from '../../../client/group-consumer';
 
 const key = (topic: string, partition: number): string => `${topic}\u0000${partition}`;
 

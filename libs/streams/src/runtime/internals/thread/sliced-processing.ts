@@ -1,6 +1,6 @@
-import type { ConsumedRecord } from '../../client/consumed-record';
-import type { PreparedBatch } from './task/prepared-batch';
-import type { StreamTask } from './task/stream-task';
+import type { ConsumedRecord } from '../../../client/consumed-record';
+import type { PreparedBatch } from '../task/prepared-batch';
+import type { StreamTask } from '../task/stream-task';
 
 /** Records processed between two commit checks (Kafka Streams' `max.poll.records` is 1000). */
 export const MAX_RECORDS_PER_SLICE = 1000;

@@ -1,4 +1,4 @@
-import type { GroupConsumer, TopicPartitions } from '../../client/group-consumer';
+import type { GroupConsumer, TopicPartitions } from '../../../client/group-consumer';
 
 /**
  * Holds a member's input partitions while the tasks of its new assignment are created and

@@ -1,20 +1,20 @@
-import type { ClusterAdmin } from '../../client/cluster-admin';
-import type { SubscriptionInfo } from '../../cluster/internals/assignment-info';
-import type { StreamsAssignorContext } from './assignment/streams-partition-assignor';
-import type { Topology } from '../../processor/topology';
-import type { RecordCache } from '../../state/internals/record-cache';
-import { chooseRocksDBEngineFor } from '../../state/internals/rocksdb/rocksdb-engine-choice';
-import { ActiveTaskManager } from './active-tasks/active-task-manager';
-import type { KafkaClientAdapters } from '../../client/kafka-client-adapters';
-import type { StateDirectory } from './task-state/state-directory';
-import type { StateLogger } from '../../logging/logger';
-import type { StateRestoreListener } from '../state-restore-listener';
-import { StateRestorer } from './restore/state-restorer';
-import { StandbyTaskManager } from './standby/standby-task-manager';
+import type { ClusterAdmin } from '../../../client/cluster-admin';
+import type { SubscriptionInfo } from '../../../cluster/internals/assignment-info';
+import type { StreamsAssignorContext } from '../assignment/streams-partition-assignor';
+import type { Topology } from '../../../processor/topology';
+import type { RecordCache } from '../../../state/internals/record-cache';
+import { chooseRocksDBEngineFor } from '../../../state/internals/rocksdb/rocksdb-engine-choice';
+import { ActiveTaskManager } from '../active-tasks/active-task-manager';
+import type { KafkaClientAdapters } from '../../../client/kafka-client-adapters';
+import type { StateDirectory } from '../task-state/state-directory';
+import type { StateLogger } from '../../../logging/logger';
+import type { StateRestoreListener } from '../../state-restore-listener';
+import { StateRestorer } from '../restore/state-restorer';
+import { StandbyTaskManager } from '../standby/standby-task-manager';
 import { StreamThread, type StreamThreadListener } from './stream-thread';
-import { streamsGroupSpec } from './assignment/streams-group-spec';
-import type { ResolvedStreamsConfig } from '../streams-config';
-import { ignoredStandbysWarning } from './assignment/streams-protocol-warning';
+import { streamsGroupSpec } from '../assignment/streams-group-spec';
+import type { ResolvedStreamsConfig } from '../../streams-config';
+import { ignoredStandbysWarning } from '../assignment/streams-protocol-warning';
 
 /** What a stream thread is built from: the client's shared parts and its callbacks. */
 export interface StreamThreadFactoryOptions {

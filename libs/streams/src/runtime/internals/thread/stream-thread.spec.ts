@@ -1,11 +1,14 @@
 import { EventEmitter } from 'node:events';
-import { encodeInfo, type AssignmentInfo } from '../../cluster/internals/assignment-info';
-import { cancelGroupRejoin, groupRejoinPending } from '../../client/kafkajs/group-rejoin';
-import { AssignerProtocol } from '../../client/kafkajs/kafkajs';
-import { kafkajsGroupConsumerFactory } from '../../client/kafkajs/kafkajs-group-consumer';
-import { CommitFailedError } from '../../errors/internals/commit-failed.error';
+import { encodeInfo, type AssignmentInfo } from '../../../cluster/internals/assignment-info';
+import { cancelGroupRejoin, groupRejoinPending } from '../../../client/kafkajs/group-rejoin';
+import { AssignerProtocol } from '../../../client/kafkajs/kafkajs';
+import { kafkajsGroupConsumerFactory } from '../../../client/kafkajs/kafkajs-group-consumer';
+import { CommitFailedError } from '../../../errors/internals/commit-failed.error';
 import { StreamThread } from './stream-thread';
-import { streamThreadOptions, threadCallbacks } from '../../../test-support/stream-thread-doubles';
+import {
+  streamThreadOptions,
+  threadCallbacks,
+} from '../../../../test-support/stream-thread-doubles';
 
 /** A kafkajs consumer double: records calls and lets the test emit its instrumentation events. */
 function fakeConsumer() {

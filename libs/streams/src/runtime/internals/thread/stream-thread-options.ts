@@ -1,18 +1,18 @@
-import type { AssignmentInfo } from '../../cluster/internals/assignment-info';
-import type { ActiveTaskManager } from './active-tasks/active-task-manager';
+import type { AssignmentInfo } from '../../../cluster/internals/assignment-info';
+import type { ActiveTaskManager } from '../active-tasks/active-task-manager';
 import type {
   GroupConsumerFactory,
   GroupConsumerOptions,
   GroupMetadata,
   StreamsGroupSpec,
-} from '../../client/group-consumer';
-import type { StandbyTaskManager } from './standby/standby-task-manager';
+} from '../../../client/group-consumer';
+import type { StandbyTaskManager } from '../standby/standby-task-manager';
 import {
   streamsGroupAssignor,
   type StreamsAssignorContext,
-} from './assignment/streams-partition-assignor';
-import type { ResolvedStreamsConfig } from '../streams-config';
-import type { StateLogger } from '../../logging/logger';
+} from '../assignment/streams-partition-assignor';
+import type { ResolvedStreamsConfig } from '../../streams-config';
+import type { StateLogger } from '../../../logging/logger';
 
 /** What the thread tells the client that owns it. */
 export interface StreamThreadListener {

@@ -1,5 +1,5 @@
 import { InputPause, waitWithHeartbeats } from './input-pause';
-import type { TopicPartitions } from '../../client/group-consumer';
+import type { TopicPartitions } from '../../../client/group-consumer';
 
 describe('InputPause', () => {
   it('resumes what it paused, unless a later assignment paused again', () => {

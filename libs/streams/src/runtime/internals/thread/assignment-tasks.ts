@@ -1,9 +1,9 @@
-import type { AssignmentInfo } from '../../cluster/internals/assignment-info';
-import type { StateLogger } from '../../logging/logger';
-import type { ActiveTaskManager } from './active-tasks/active-task-manager';
-import type { GroupAssignment, GroupConsumer } from '../../client/group-consumer';
-import type { StandbyTaskManager } from './standby/standby-task-manager';
-import { isCreationCancelled } from './active-tasks/task-creations';
+import type { AssignmentInfo } from '../../../cluster/internals/assignment-info';
+import type { StateLogger } from '../../../logging/logger';
+import type { ActiveTaskManager } from '../active-tasks/active-task-manager';
+import type { GroupAssignment, GroupConsumer } from '../../../client/group-consumer';
+import type { StandbyTaskManager } from '../standby/standby-task-manager';
+import { isCreationCancelled } from '../active-tasks/task-creations';
 
 /** What a stream thread changes its tasks with when an assignment arrives. */
 export interface AssignmentTasksContext {

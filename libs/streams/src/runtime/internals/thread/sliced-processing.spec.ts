@@ -1,5 +1,5 @@
-import type { ConsumedRecord } from '../../client/consumed-record';
-import type { PreparedBatch } from './task/prepared-batch';
+import type { ConsumedRecord } from '../../../client/consumed-record';
+import type { PreparedBatch } from '../task/prepared-batch';
 import { MAX_RECORDS_PER_SLICE, processInSlices } from './sliced-processing';
 
 const records = (count: number): ConsumedRecord[] =>

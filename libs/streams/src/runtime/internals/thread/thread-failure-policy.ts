@@ -1,6 +1,6 @@
-import { isClusterUnreachableError } from '../../client/cluster-unreachable';
-import { findFencedInstanceIdError } from '../../client/group-error-names';
-import { StreamThreadExceptionResponse } from '../kafka-streams-state';
+import { isClusterUnreachableError } from '../../../client/cluster-unreachable';
+import { findFencedInstanceIdError } from '../../../client/group-error-names';
+import { StreamThreadExceptionResponse } from '../../kafka-streams-state';
 
 /** What the client does about a failed stream thread. */
 export type ThreadFailureAction =

@@ -1,11 +1,11 @@
-import type { GroupConsumerStart, TopicPartitions } from '../../client/group-consumer';
+import type { GroupConsumerStart, TopicPartitions } from '../../../client/group-consumer';
 import { StreamThread } from './stream-thread';
 import {
   assignmentOfTasks,
   streamThreadOptions,
   threadCallbacks,
-} from '../../../test-support/stream-thread-doubles';
-import { TaskCreations } from './active-tasks/task-creations';
+} from '../../../../test-support/stream-thread-doubles';
+import { TaskCreations } from '../active-tasks/task-creations';
 
 interface OpenTask {
   task: { id: { toString(): string }; commitNeeded(): boolean };

@@ -1,6 +1,6 @@
-import { FencedInstanceIdError } from '../../errors/internals/fenced-instance-id.error';
-import { StreamThreadExceptionResponse } from '../kafka-streams-state';
-import { KafkaJSConnectionError } from '../../../test-support/kafkajs-errors';
+import { FencedInstanceIdError } from '../../../errors/internals/fenced-instance-id.error';
+import { StreamThreadExceptionResponse } from '../../kafka-streams-state';
+import { KafkaJSConnectionError } from '../../../../test-support/kafkajs-errors';
 import { threadFailureAction, type ThreadFailureContext } from './thread-failure-policy';
 
 const unreachable = () => new KafkaJSConnectionError('Connection error: connect ECONNREFUSED');
