@@ -2,10 +2,10 @@ import type { KeyPartitioning, KeyQueryMetadata } from '../query/key-query-metad
 import type { StateQueryRequest, StateQueryResult } from '../query/state-query';
 import type { StoreQueryParameters } from '../query/store-query-parameters';
 import type { LagInfo, StreamsMetadata } from '../query/streams-metadata';
-import type { ClientQueries } from './internals/client-queries';
+import type { ClientQueries } from './internals/queries/client-queries';
 import type { ClusterAdmin } from '../client/cluster-admin';
-import { activeTaskMetadata, localStoreMetrics } from './internals/local-task-metadata';
-import type { LocalTaskView } from './internals/local-task-view';
+import { activeTaskMetadata, localStoreMetrics } from './internals/queries/local-task-metadata';
+import type { LocalTaskView } from './internals/queries/local-task-view';
 import type { LocalStoreMetrics } from '../state/store-metrics-snapshot';
 import type { TaskMetadata } from './task-metadata';
 import type { ResolvedStreamsConfig } from './streams-config';

@@ -23,7 +23,7 @@ import type { StandbyTaskManager } from './internals/standby/standby-task-manage
 import { createStreamThread } from './internals/thread/stream-thread-factory';
 import { threadFailureAction } from './internals/thread/thread-failure-policy';
 import { TaskId } from '../processor/task-id';
-import { ClientQueries } from './internals/client-queries';
+import { ClientQueries } from './internals/queries/client-queries';
 import { KafkaStreamsQueries } from './kafka-streams-queries';
 import {
   resolveStreamsConfig,
@@ -31,7 +31,7 @@ import {
   type StreamsConfig,
 } from './streams-config';
 import { prepareInternalTopics } from './internals/topics/internal-topics';
-import { LocalTaskView } from './internals/local-task-view';
+import { LocalTaskView } from './internals/queries/local-task-view';
 import { lastStableAssignment } from './internals/assignment/last-stable-assignment';
 import { keepsTasks } from './internals/thread/assignment-tasks';
 import { sumTaskMetrics } from './internals/task/task-metrics';

@@ -1,8 +1,11 @@
-import type { StateStore } from '../../processor/state-store';
-import type { LocalStoreMetrics, StoreMetricsSnapshot } from '../../state/store-metrics-snapshot';
-import type { RocksDBStoreMetrics } from '../../state/rocksdb-store-metrics';
-import type { TaskMetadata } from '../task-metadata';
-import type { ActiveTaskEntry } from './active-tasks/active-task-entry';
+import type { StateStore } from '../../../processor/state-store';
+import type {
+  LocalStoreMetrics,
+  StoreMetricsSnapshot,
+} from '../../../state/store-metrics-snapshot';
+import type { RocksDBStoreMetrics } from '../../../state/rocksdb-store-metrics';
+import type { TaskMetadata } from '../../task-metadata';
+import type { ActiveTaskEntry } from '../active-tasks/active-task-entry';
 
 /** What the metered layers of the engine offer (key-value, window and session stores). */
 interface MeteredStore {

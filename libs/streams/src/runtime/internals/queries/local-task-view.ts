@@ -1,10 +1,10 @@
-import type { LocalStore } from '../../query/internals/local-store-provider';
-import type { Position } from '../../query/position';
-import type { LagInfo } from '../../query/streams-metadata';
-import type { ActiveTaskManager } from './active-tasks/active-task-manager';
-import type { StandbyTaskManager } from './standby/standby-task-manager';
-import type { ClusterAdmin } from '../../client/cluster-admin';
-import { fetchTopicOffsetsSettled } from '../../client/topic-admin';
+import type { LocalStore } from '../../../query/internals/local-store-provider';
+import type { Position } from '../../../query/position';
+import type { LagInfo } from '../../../query/streams-metadata';
+import type { ActiveTaskManager } from '../active-tasks/active-task-manager';
+import type { StandbyTaskManager } from '../standby/standby-task-manager';
+import type { ClusterAdmin } from '../../../client/cluster-admin';
+import { fetchTopicOffsetsSettled } from '../../../client/topic-admin';
 
 /**
  * What this instance holds locally, for queries: each store's copies (active and standby),

@@ -1,8 +1,8 @@
-import type { ActiveTaskEntry } from './active-tasks/active-task-entry';
-import type { ActiveTaskManager } from './active-tasks/active-task-manager';
+import type { ActiveTaskEntry } from '../active-tasks/active-task-entry';
+import type { ActiveTaskManager } from '../active-tasks/active-task-manager';
 import { LocalTaskView } from './local-task-view';
-import type { StandbyTask } from './standby/standby-task';
-import type { StandbyTaskManager } from './standby/standby-task-manager';
+import type { StandbyTask } from '../standby/standby-task';
+import type { StandbyTaskManager } from '../standby/standby-task-manager';
 
 /** An active task entry of `0_<partition>` holding `stats` (restored or still restoring). */
 function activeEntry(partition: number, restored: boolean, offset: number): ActiveTaskEntry {

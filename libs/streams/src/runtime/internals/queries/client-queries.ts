@@ -1,13 +1,16 @@
-import type { AssignmentInfo } from '../../cluster/internals/assignment-info';
-import type { Topology } from '../../processor/topology';
-import { KeyQueryMetadata, type KeyPartitioning } from '../../query/key-query-metadata';
-import { LocalStoreProvider } from '../../query/internals/local-store-provider';
-import { executeStateQuery, type QueryableCopy } from '../../query/internals/state-query-executor';
-import { StreamsMetadataState } from '../../query/internals/streams-metadata-state';
-import type { StateQueryRequest, StateQueryResult } from '../../query/state-query';
-import type { StoreQueryParameters } from '../../query/store-query-parameters';
-import type { StreamsMetadata } from '../../query/streams-metadata';
-import { KafkaStreamsState } from '../kafka-streams-state';
+import type { AssignmentInfo } from '../../../cluster/internals/assignment-info';
+import type { Topology } from '../../../processor/topology';
+import { KeyQueryMetadata, type KeyPartitioning } from '../../../query/key-query-metadata';
+import { LocalStoreProvider } from '../../../query/internals/local-store-provider';
+import {
+  executeStateQuery,
+  type QueryableCopy,
+} from '../../../query/internals/state-query-executor';
+import { StreamsMetadataState } from '../../../query/internals/streams-metadata-state';
+import type { StateQueryRequest, StateQueryResult } from '../../../query/state-query';
+import type { StoreQueryParameters } from '../../../query/store-query-parameters';
+import type { StreamsMetadata } from '../../../query/streams-metadata';
+import { KafkaStreamsState } from '../../kafka-streams-state';
 import type { LocalTaskView } from './local-task-view';
 
 /** What the client's queries read from the client. */
