@@ -4,16 +4,7 @@ import type { EosProducer } from '../commit/eos-producer';
 import type { StreamTask } from '../task/stream-task';
 import type { TaskStateManager } from '../task-state/task-state-manager';
 
-/** The coordinator's timeout of a task's open transaction (kept from the kafkajs producer's). */
-export const EOS_TRANSACTION_TIMEOUT_MS = 60_000;
-/**
- * The coordinator's timeout of a thread's open transaction: Kafka Streams' `transaction.timeout.ms`
- * under exactly-once (10 s). A zombie's open transaction holds back the last stable offset of
- * every partition it wrote to, which the next owner's restore and stable offset read wait for.
- */
-export const THREAD_TRANSACTION_TIMEOUT_MS = 10_000;
-
-/** One running active task and what it owns. */
+/** One running active task and what it owns (what the commit protocol drives: a `CommittingTask`). */
 export interface ActiveTaskEntry {
   readonly task: StreamTask;
   readonly stateManager: TaskStateManager;

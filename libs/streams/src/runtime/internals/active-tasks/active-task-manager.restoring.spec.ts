@@ -12,10 +12,10 @@ function threadTransactionManager(tasks: Record<string, { restored: boolean }>) 
   } as unknown as ActiveTaskManagerOptions);
   const internals = manager as unknown as {
     entries: Map<string, unknown>;
-    threadProducer: unknown;
+    producers: { threadProducer: unknown };
   };
   let open = true; // the thread's transaction, until aborted
-  internals.threadProducer = {
+  internals.producers.threadProducer = {
     abort: async () => {
       if (!open) return false;
       open = false;

@@ -1,12 +1,9 @@
 import type { ClusterAdmin } from '../../../client/cluster-admin';
 import type { GroupConsumer } from '../../../client/group-consumer';
-import { KafkaRecordCollector } from '../../../processor/internals/kafka-record-collector';
-import type { RecordCollector } from '../../../processor/internals/record-collector';
 import { TaskId } from '../../../processor/task-id';
 import type { Topology } from '../../../processor/topology';
 import type { RecordCache } from '../../../state/internals/record-cache';
-import { EosProducer } from '../commit/eos-producer';
-import type { RecordProducer, RecordProducerFactory } from '../../../client/record-producer';
+import type { RecordProducerFactory } from '../../../client/record-producer';
 import type { StateDirectory } from '../task-state/state-directory';
 import type { StateLogger } from '../../../logging/logger';
 import type { StateRestoreListener } from '../../state-restore-listener';
@@ -14,19 +11,11 @@ import type { StateRestorer } from '../restore/state-restorer';
 import { StreamTask } from '../task/stream-task';
 import type { ResolvedStreamsConfig } from '../../streams-config';
 import { TaskStateManager } from '../task-state/task-state-manager';
-import { commitPhase } from '../commit/commit-phases';
-import {
-  commitAfterCheckpoints,
-  commitInTaskTransactions,
-  commitInThreadTransaction,
-} from '../commit/task-commits';
+import { commitTasks } from '../commit/commit-protocol';
+import { TaskProducers } from '../commit/task-producers';
 import { TaskEngines } from '../../../state/internals/task-engines';
 import { TaskCreations } from './task-creations';
-import {
-  EOS_TRANSACTION_TIMEOUT_MS,
-  THREAD_TRANSACTION_TIMEOUT_MS,
-  type ActiveTaskEntry,
-} from './active-task-entry';
+import type { ActiveTaskEntry } from './active-task-entry';
 
 /** What the task manager needs from the client that hosts it. */
 export interface ActiveTaskManagerOptions {
@@ -51,24 +40,14 @@ export interface ActiveTaskManagerOptions {
 }
 
 /**
- * Creates, restores, commits and closes the active tasks of one stream thread, following
- * Kafka Streams' commit order: flush caches, flush the producer (every changelog and output
- * record acknowledged), write checkpoints when due (the engines' memtables flushed first),
- * then commit input offsets — or, under exactly-once, commit output, changelog records and
- * offsets in one transaction, and only then write the transaction's store writes to RocksDB
- * (they waited in the engines' pending batches), so that RocksDB only ever holds committed
- * state and a crash costs only the tail after the last checkpoint.
- *
- * Exactly-once runs one transaction per thread where the client supports KIP-447 (its producer
- * sends the group's generation and member with the offsets, and its admin reads stable
- * offsets), and one per task otherwise (see {@link EosProducer}).
+ * Creates, restores, commits and closes the active tasks of one stream thread. The tasks write
+ * through the thread's {@link TaskProducers} (which producers, under which guarantee), and
+ * commit by the commit protocol (`commit-protocol.ts`: what is flushed, checkpointed and
+ * committed in which order, and when a write is durable).
  */
 export class ActiveTaskManager {
   private readonly entries = new Map<string, ActiveTaskEntry>();
-  private sharedProducer: RecordProducer | undefined;
-  private sharedCollector: KafkaRecordCollector | undefined;
-  /** Exactly-once with KIP-447: the thread's transactional producer, shared by its tasks. */
-  private threadProducer: EosProducer | undefined;
+  private readonly producers: TaskProducers;
   /** Tasks the latest eager assignment took away, still open (see suspendQueries). */
   private givenUp = new Set<string>();
   private readonly creations = new TaskCreations();
@@ -77,10 +56,12 @@ export class ActiveTaskManager {
   /** Time the completed commits took, in ms (Kafka Streams' commit latency, summed). */
   commitTimeMs = 0;
 
-  constructor(private readonly options: ActiveTaskManagerOptions) {}
+  constructor(private readonly options: ActiveTaskManagerOptions) {
+    this.producers = new TaskProducers(options);
+  }
 
   get exactlyOnce(): boolean {
-    return this.options.config.processingGuarantee === 'exactly_once_v2';
+    return this.producers.exactlyOnce;
   }
 
   /** The tasks in task order (sub-topology, then partition), however they were created. */
@@ -114,54 +95,17 @@ export class ActiveTaskManager {
 
   /** Whether the tasks share one transaction per thread (exactly-once with KIP-447). */
   get transactionPerThread(): boolean {
-    return this.threadProducer !== undefined;
+    return this.producers.transactionPerThread;
   }
 
-  /**
-   * Connects the shared producer: idempotent under at-least-once; under exactly-once the
-   * thread's transactional producer when the client has KIP-447 (else each task gets its own).
-   */
-  async start(): Promise<void> {
-    const { producers, admin } = this.options;
-    if (!this.exactlyOnce) {
-      this.sharedProducer = producers.idempotent();
-      await this.sharedProducer.connect();
-      this.sharedCollector = new KafkaRecordCollector({ sender: this.sharedProducer });
-      return;
-    }
-    const producer = producers.transactional(
-      this.options.threadTransactionalId(),
-      THREAD_TRANSACTION_TIMEOUT_MS,
-    );
-    if (!producer.supportsGroupMetadata || !admin.supportsRequireStable) return;
-    await this.connectThreadProducer(producer);
-    this.options.logger.info(
-      `exactly-once: one transactional producer for the thread's tasks (KIP-447), ${producer.transactionalId}`,
-    );
+  /** Connects the thread's shared producer (see {@link TaskProducers.start}). */
+  start(): Promise<void> {
+    return this.producers.start();
   }
 
-  /**
-   * Exactly-once with KIP-447, after the thread's tasks were closed dirty (they migrated):
-   * replaces the thread's producer, whose epoch may have been bumped (fenced) meanwhile.
-   */
-  async resetThreadProducer(): Promise<void> {
-    const old = this.threadProducer;
-    if (!old) return;
-    this.threadProducer = undefined;
-    await old.disconnect().catch(() => undefined);
-    await this.connectThreadProducer(
-      this.options.producers.transactional(
-        this.options.threadTransactionalId(),
-        THREAD_TRANSACTION_TIMEOUT_MS,
-      ),
-    );
-  }
-
-  private async connectThreadProducer(producer: RecordProducer): Promise<void> {
-    const threadProducer = new EosProducer(producer);
-    await threadProducer.connect();
-    this.threadProducer = threadProducer;
-    this.sharedCollector = new KafkaRecordCollector({ sender: threadProducer });
+  /** Replaces the thread's producer (see {@link TaskProducers.resetThreadProducer}). */
+  resetThreadProducer(): Promise<void> {
+    return this.producers.resetThreadProducer();
   }
 
   /**
@@ -202,7 +146,6 @@ export class ActiveTaskManager {
     const {
       topology,
       config,
-      producers,
       stateDirectory,
       restorer,
       cache,
@@ -212,20 +155,7 @@ export class ActiveTaskManager {
     } = this.options;
     const taskId = TaskId.parse(taskIdText);
     const subtopology = topology.subtopologies()[taskId.subtopologyId];
-    let eosProducer: EosProducer | undefined;
-    let collector: RecordCollector;
-    if (this.exactlyOnce && !this.threadProducer) {
-      eosProducer = new EosProducer(
-        producers.transactional(
-          `${config.applicationId}-${taskIdText}`,
-          EOS_TRANSACTION_TIMEOUT_MS,
-        ),
-      );
-      await eosProducer.connect();
-      collector = new KafkaRecordCollector({ sender: eosProducer });
-    } else {
-      collector = this.sharedCollector!;
-    }
+    const { collector, eosProducer } = await this.producers.forTask(taskIdText);
     const engines = new TaskEngines(config.statestoreUncommittedMaxBytes);
     const task = new StreamTask({
       id: taskId,
@@ -267,7 +197,7 @@ export class ActiveTaskManager {
     // id, so wait for a transaction of it that holds this task's offsets (KIP-447's stable
     // read) before the restore: once it ended, its changelog records are committed or aborted
     // (the restore then reads them or skips them), and its offsets match.
-    const stable = this.threadProducer
+    const stable = this.producers.transactionPerThread
       ? await this.options.admin.fetchCommittedOffsets(config.applicationId, inputTopics, {
           requireStable: true,
         })
@@ -290,9 +220,8 @@ export class ActiveTaskManager {
   }
 
   /**
-   * Commits every task that processed something (or all, with `force`). Under at-least-once
-   * the consumer commits the input offsets after the checkpoints; under exactly-once each
-   * task's transaction carries them.
+   * Commits every task that processed something (or all, with `force`), by the commit protocol
+   * (`commitTasks`). Returns how many it committed.
    *
    * @throws the producer's or the consumer's errors (a refused offset commit is a
    *   CommitFailedError): under exactly-once the caller closes the tasks dirty (a
@@ -306,24 +235,7 @@ export class ActiveTaskManager {
     const due = this.tasks().filter((e) => e.restored && (force || e.task.commitNeeded()));
     if (due.length === 0) return 0;
     const started = performance.now();
-    for (const entry of due) {
-      await entry.task.flushState();
-      commitPhase('caches-flushed', entry.task.id.toString());
-    }
-    const { applicationId } = this.options.config;
-    if (this.threadProducer) {
-      const restored = this.tasks().filter((e) => e.restored);
-      await commitInThreadTransaction(
-        { producer: this.threadProducer, collector: this.sharedCollector!, applicationId },
-        due,
-        restored,
-        consumer,
-      );
-    } else if (this.exactlyOnce) {
-      await commitInTaskTransactions(due, applicationId);
-    } else {
-      await commitAfterCheckpoints(this.sharedCollector!, due, consumer);
-    }
+    await commitTasks(due, this.producers, () => this.tasks().filter((e) => e.restored), consumer);
     this.commits++;
     this.commitTimeMs += performance.now() - started;
     return due.length;
@@ -357,7 +269,7 @@ export class ActiveTaskManager {
     // dropped some, those tasks close dirty as well (Kafka Streams revives every task of an
     // exactly-once-v2 thread when one is corrupted); an assignment creates them again.
     // (A task not yet restored has written nothing in it.)
-    const aborted = !clean && entry.restored && (await this.threadProducer?.abort());
+    const aborted = !clean && entry.restored && (await this.producers.abortThreadTransaction());
     await entry.stateManager.close(entry.restored ? clean : 'restoring').catch((error: unknown) => {
       this.options.logger.warn(`task ${taskIdText}: ${String(error)}`);
     });
@@ -371,20 +283,13 @@ export class ActiveTaskManager {
       }
       for (const id of others) await this.close(id, false);
       // Sends of the aborted transaction (and their errors) stay behind with the old collector.
-      if (this.threadProducer) {
-        this.sharedCollector = new KafkaRecordCollector({ sender: this.threadProducer });
-      }
+      this.producers.dropAbortedSends();
     }
   }
 
   /** Closes every task and the shared producer. */
   async closeAll(clean: boolean): Promise<void> {
     for (const id of this.taskIds()) await this.close(id, clean);
-    if (this.sharedCollector && clean) await this.sharedCollector.flush().catch(() => undefined);
-    await this.sharedProducer?.disconnect().catch(() => undefined);
-    await this.threadProducer?.disconnect().catch(() => undefined);
-    this.sharedProducer = undefined;
-    this.sharedCollector = undefined;
-    this.threadProducer = undefined;
+    await this.producers.close(clean);
   }
 }

@@ -36,7 +36,8 @@ export interface TaskStateManagerOptions {
 }
 
 /**
- * A task's changelog offsets and checkpoint file, with Kafka Streams' rules:
+ * A task's changelog offsets and checkpoint file, with Kafka Streams' rules (where a commit
+ * calls them: `commit-protocol.ts`):
  *
  * - `initialize()` reads `.checkpoint`. A corrupt file is deleted with a warning and every
  *   persistent store is wiped and fully restored.

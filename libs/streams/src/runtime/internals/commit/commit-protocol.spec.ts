@@ -8,7 +8,7 @@ import type {
   OffsetToCommit,
   RecordProducer,
 } from '../../../client/record-producer';
-import { commitInThreadTransaction } from './task-commits';
+import { commitInThreadTransaction } from './commit-protocol';
 
 /** A transactional producer recording the calls the engine makes. */
 class RecordingProducer implements RecordProducer {
