@@ -1,17 +1,15 @@
-import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { ChangelogRestoreError } from '../../../errors/changelog-restore.error';
 import { InMemoryRecordCollector } from '../../../processor/internals/in-memory-record-collector';
 import type { StoreRegistration } from '../../../processor/state-store-context';
-import { TaskId } from '../../../processor/task-id';
-import { StateDirectory } from './state-directory';
 import type { RestoreTarget } from '../restore/restore-target';
 import type { StateRestorer } from '../restore/state-restorer';
 import { TaskStateManager } from './task-state-manager';
-
-const TASK = new TaskId(0, 2);
-const TOPIC = 'app-s-changelog';
+import {
+  CHANGELOG,
+  TASK,
+  sendChangelogRecords,
+  useTaskDirectory,
+} from '../../../../test-support/task-state-test-support';
 
 /**
  * A restorer that wipes the store first (when `wipe`), writes batches ending at `lastOffsets`,
@@ -25,38 +23,31 @@ function stoppedRestorer(lastOffsets: number[], wipe = false): StateRestorer {
       for (const last of lastOffsets) {
         await target.restoreBatch([{ key: Buffer.from('k'), value: null, timestamp: 0 }], last);
       }
-      throw new ChangelogRestoreError(TOPIC, 2, 'the restore was aborted');
+      throw new ChangelogRestoreError(CHANGELOG, 2, 'the restore was aborted');
     },
   } as unknown as StateRestorer;
 }
 
 describe('TaskStateManager, a restore stopped part-way', () => {
-  let root: string;
-  let stateDirectory: StateDirectory;
+  const dir = useTaskDirectory('restore-progress-');
+  const { checkpointText, writeCheckpoint } = dir;
   const flushes: string[] = [];
-  beforeEach(async () => {
-    root = await fs.mkdtemp(path.join(os.tmpdir(), 'restore-progress-'));
-    stateDirectory = new StateDirectory({ stateDir: root, applicationId: 'app' });
-    await stateDirectory.taskDir(TASK);
+  beforeEach(() => {
     flushes.length = 0;
   });
-  afterEach(() => fs.rm(root, { recursive: true, force: true }));
 
-  const checkpointText = () => fs.readFile(stateDirectory.checkpointFilePath(TASK), 'utf8');
-  const writeCheckpoint = (offset: number) =>
-    fs.writeFile(stateDirectory.checkpointFilePath(TASK), `0\n1\n${TOPIC} 2 ${offset}\n`);
   const manager = (exactlyOnce: boolean, collector = new InMemoryRecordCollector()) => {
     const registration: StoreRegistration = {
       name: 's',
       persistent: true,
-      changelog: { topic: TOPIC, partition: 2 },
+      changelog: { topic: CHANGELOG, partition: 2 },
       store: { flush: async () => void flushes.push('s') },
       restoreBatch: () => undefined,
       wipe: async () => undefined,
     } as unknown as StoreRegistration;
     return new TaskStateManager({
       taskId: TASK,
-      stateDirectory,
+      stateDirectory: dir.stateDirectory,
       registrations: [registration],
       recordCollector: collector,
       exactlyOnce,
@@ -68,22 +59,16 @@ describe('TaskStateManager, a restore stopped part-way', () => {
     await writeCheckpoint(41);
     // The collector still holds an earlier incarnation's offset of the changelog partition.
     const collector = new InMemoryRecordCollector();
-    collector.startAt(TOPIC, 2, 500);
-    collector.send({
-      topic: TOPIC,
-      partition: 2,
-      key: Buffer.from('k'),
-      value: null,
-      timestamp: 0,
-    });
+    collector.startAt(CHANGELOG, 2, 500);
+    sendChangelogRecords(collector);
     const m = manager(false, collector);
     await m.initialize();
     await expect(m.restore(stoppedRestorer([60, 75]))).rejects.toThrow(ChangelogRestoreError);
     await m.checkpointRestoreProgress();
     expect(flushes).toEqual(['s']);
-    expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 75\n`);
+    expect(await checkpointText()).toBe(`0\n1\n${CHANGELOG} 2 75\n`);
     await m.close('restoring');
-    expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 75\n`);
+    expect(await checkpointText()).toBe(`0\n1\n${CHANGELOG} 2 75\n`);
 
     const next = manager(false);
     await next.initialize();
@@ -106,7 +91,7 @@ describe('TaskStateManager, a restore stopped part-way', () => {
     await expect(m.restore(stoppedRestorer([60]))).rejects.toThrow(ChangelogRestoreError);
     await m.checkpointRestoreProgress();
     await m.close('restoring');
-    expect(await stateDirectory.listTaskDirs()).toHaveLength(1);
-    expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 60\n`);
+    expect(await dir.stateDirectory.listTaskDirs()).toHaveLength(1);
+    expect(await checkpointText()).toBe(`0\n1\n${CHANGELOG} 2 60\n`);
   });
 });

@@ -1,19 +1,18 @@
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { InMemoryRecordCollector } from '../../../processor/internals/in-memory-record-collector';
-import { TaskId } from '../../../processor/task-id';
 import type { StoreRegistration } from '../../../processor/state-store-context';
 import { TaskEngines, type TaskEngine } from '../../../state/internals/task-engines';
 import { setCommitPhaseHook } from '../commit/commit-phases';
-import { StateDirectory } from './state-directory';
 import type { StateLogger } from '../../../logging/logger';
 import type { RestoreResult, RestoreTarget } from '../restore/restore-target';
 import type { StateRestorer } from '../restore/state-restorer';
 import { TaskStateManager } from './task-state-manager';
-
-const TASK = new TaskId(0, 2);
-const TOPIC = 'app-s-changelog';
+import {
+  CHANGELOG,
+  TASK,
+  sendChangelogRecords,
+  useTaskDirectory,
+} from '../../../../test-support/task-state-test-support';
 
 function registration(persistent = true, name = 's'): StoreRegistration & { wipes: number } {
   const reg = {
@@ -59,8 +58,8 @@ function fakeRestorer(end: number): StateRestorer & { targets: RestoreTarget[] }
 }
 
 describe('TaskStateManager', () => {
-  let root: string;
-  let stateDirectory: StateDirectory;
+  const dir = useTaskDirectory('task-state-');
+  const { checkpointText, writeCheckpoint } = dir;
   const warnings: string[] = [];
   const logger: StateLogger = {
     error: () => {},
@@ -69,15 +68,10 @@ describe('TaskStateManager', () => {
     warn: (m) => warnings.push(m),
   };
 
-  beforeEach(async () => {
-    root = await fs.mkdtemp(path.join(os.tmpdir(), 'task-state-'));
-    stateDirectory = new StateDirectory({ stateDir: root, applicationId: 'app' });
-    await stateDirectory.taskDir(TASK);
+  beforeEach(() => {
     warnings.length = 0;
   });
-  afterEach(() => fs.rm(root, { recursive: true, force: true }));
 
-  const checkpointText = () => fs.readFile(stateDirectory.checkpointFilePath(TASK), 'utf8');
   const manager = (
     reg: StoreRegistration[],
     exactlyOnce = false,
@@ -86,24 +80,13 @@ describe('TaskStateManager', () => {
   ) =>
     new TaskStateManager({
       taskId: TASK,
-      stateDirectory,
+      stateDirectory: dir.stateDirectory,
       registrations: reg,
       recordCollector: collector,
       exactlyOnce,
       engines,
       logger,
     });
-  const send = (collector: InMemoryRecordCollector, n: number) => {
-    for (let i = 0; i < n; i++) {
-      collector.send({
-        topic: TOPIC,
-        partition: 2,
-        key: Buffer.from('k'),
-        value: null,
-        timestamp: 0,
-      });
-    }
-  };
   /**
    * Engines that manage store `s`, with one engine recording its calls in `events`; its flush
    * is `flushEngine` when given.
@@ -131,18 +114,18 @@ describe('TaskStateManager', () => {
     const restorer = fakeRestorer(50);
     await m.restore(restorer);
     expect(restorer.targets[0].startOffset).toBeUndefined();
-    expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 49\n`);
+    expect(await checkpointText()).toBe(`0\n1\n${CHANGELOG} 2 49\n`);
   });
 
   it('resumes from checkpoint + 1', async () => {
-    await fs.writeFile(stateDirectory.checkpointFilePath(TASK), `0\n1\n${TOPIC} 2 41\n`);
+    await writeCheckpoint(41);
     const m = manager([registration()]);
     await m.initialize();
     expect(m.restoreTargets()[0].startOffset).toBe(42);
   });
 
   it('turns a corrupt checkpoint into a wipe and a full restore, with a warning', async () => {
-    await fs.writeFile(stateDirectory.checkpointFilePath(TASK), 'garbage');
+    await fs.writeFile(dir.stateDirectory.checkpointFilePath(TASK), 'garbage');
     const reg = registration();
     const m = manager([reg]);
     await m.initialize();
@@ -152,7 +135,7 @@ describe('TaskStateManager', () => {
   });
 
   it('never checkpoints in-memory stores and restores them from the beginning', async () => {
-    await fs.writeFile(stateDirectory.checkpointFilePath(TASK), `0\n1\n${TOPIC} 2 41\n`);
+    await writeCheckpoint(41);
     const m = manager([registration(false)]);
     await m.initialize();
     expect(m.restoreTargets()[0].startOffset).toBeUndefined();
@@ -163,19 +146,32 @@ describe('TaskStateManager', () => {
   describe('exactly-once, stores holding committed state only (their engines in TaskEngines)', () => {
     afterEach(() => setCommitPhaseHook(undefined));
 
+    /** A manager of store `s` over `engines`, initialized and restored up to `end`. */
+    const restored = async (collector: InMemoryRecordCollector, engines: TaskEngines, end = 0) => {
+      const m = manager([registration()], true, collector, engines);
+      await m.initialize();
+      await m.restore(fakeRestorer(end));
+      return m;
+    };
+    /** `n` changelog records acknowledged in a transaction of `m`'s task that committed. */
+    const commitRecords = (m: TaskStateManager, collector: InMemoryRecordCollector, n: number) => {
+      sendChangelogRecords(collector, n);
+      m.recordCommitted();
+    };
+
     it('keeps the checkpoint at start, resumes after it, and checkpoints after the restore', async () => {
-      await fs.writeFile(stateDirectory.checkpointFilePath(TASK), `0\n1\n${TOPIC} 2 41\n`);
+      await writeCheckpoint(41);
       const reg = registration();
       const events: string[] = [];
       const m = manager([reg], true, undefined, crashSafeEngines(events));
       await m.initialize();
-      expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 41\n`);
+      expect(await checkpointText()).toBe(`0\n1\n${CHANGELOG} 2 41\n`);
       expect(reg.wipes).toBe(0);
       expect(m.restoreTargets()[0].startOffset).toBe(42);
       setCommitPhaseHook((phase) => events.push(phase));
       await m.restore(fakeRestorer(50));
       expect(events).toEqual(['flush', 'stores-flushed', 'checkpoint-written']);
-      expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 49\n`);
+      expect(await checkpointText()).toBe(`0\n1\n${CHANGELOG} 2 49\n`);
     });
 
     it('still wipes a persistent store that has no checkpointed offset', async () => {
@@ -188,11 +184,9 @@ describe('TaskStateManager', () => {
     it('checkpoints the offsets of committed transactions only, past the threshold', async () => {
       const collector = new InMemoryRecordCollector();
       const events: string[] = [];
-      const m = manager([registration()], true, collector, crashSafeEngines(events));
-      await m.initialize();
-      await m.restore(fakeRestorer(0));
+      const m = await restored(collector, crashSafeEngines(events));
       events.length = 0;
-      send(collector, 10_002);
+      sendChangelogRecords(collector, 10_002);
       // Acknowledged, but the transaction has not committed: nothing of it is checkpointed.
       expect(m.checkpointIfNeeded()).toBe(false);
       await m.close(true);
@@ -201,7 +195,7 @@ describe('TaskStateManager', () => {
       expect(m.checkpointIfNeeded()).toBe(true);
       await m.whenCheckpointed();
       expect(events).toEqual(['flush', 'flush']);
-      expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 10001\n`);
+      expect(await checkpointText()).toBe(`0\n1\n${CHANGELOG} 2 10001\n`);
     });
 
     it('checkpoints in the background: the offsets taken at its start, one at a time', async () => {
@@ -213,26 +207,22 @@ describe('TaskStateManager', () => {
         flushes++;
         return hold ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve();
       });
-      const m = manager([registration()], true, collector, engines);
-      await m.initialize();
-      await m.restore(fakeRestorer(0));
+      const m = await restored(collector, engines);
       hold = true;
-      send(collector, 10_002);
-      m.recordCommitted();
+      commitRecords(m, collector, 10_002);
       expect(m.checkpointIfNeeded()).toBe(true);
       expect(flushes).toBe(2);
       // Committed while the engines flush: not claimed by this checkpoint, and no second one.
-      send(collector, 10_002);
-      m.recordCommitted();
+      commitRecords(m, collector, 10_002);
       expect(m.checkpointIfNeeded()).toBe(false);
       expect(await checkpointText()).toBe('0\n0\n');
       release();
       await m.whenCheckpointed();
-      expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 10001\n`);
+      expect(await checkpointText()).toBe(`0\n1\n${CHANGELOG} 2 10001\n`);
       expect(m.checkpointIfNeeded()).toBe(true);
       release();
       await m.whenCheckpointed();
-      expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 20003\n`);
+      expect(await checkpointText()).toBe(`0\n1\n${CHANGELOG} 2 20003\n`);
     });
 
     it('keeps the last checkpoint and warns when a background checkpoint fails', async () => {
@@ -241,44 +231,37 @@ describe('TaskStateManager', () => {
       const engines = crashSafeEngines([], () =>
         diskFull ? Promise.reject(new Error('disk full')) : Promise.resolve(),
       );
-      const m = manager([registration()], true, collector, engines);
-      await m.initialize();
-      await m.restore(fakeRestorer(5));
+      const m = await restored(collector, engines, 5);
       diskFull = true;
-      send(collector, 10_010);
-      m.recordCommitted();
+      commitRecords(m, collector, 10_010);
       expect(m.checkpointIfNeeded()).toBe(true);
       await m.whenCheckpointed();
-      expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 4\n`);
+      expect(await checkpointText()).toBe(`0\n1\n${CHANGELOG} 2 4\n`);
       expect(warnings.join()).toMatch(/checkpoint failed: Error: disk full/);
     });
 
     it('lets a clean close wait for the background checkpoint, then write its own', async () => {
       const collector = new InMemoryRecordCollector();
       const events: string[] = [];
-      const m = manager([registration()], true, collector, crashSafeEngines(events));
-      await m.initialize();
-      await m.restore(fakeRestorer(0));
-      send(collector, 10_002);
-      m.recordCommitted();
+      const m = await restored(collector, crashSafeEngines(events));
+      commitRecords(m, collector, 10_002);
       expect(m.checkpointIfNeeded()).toBe(true);
-      send(collector, 3);
-      m.recordCommitted();
+      commitRecords(m, collector, 3);
       await m.close(true);
-      expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 10004\n`);
+      expect(await checkpointText()).toBe(`0\n1\n${CHANGELOG} 2 10004\n`);
     });
 
     it('keeps the state and the last checkpoint on a dirty close', async () => {
-      await fs.writeFile(stateDirectory.checkpointFilePath(TASK), `0\n1\n${TOPIC} 2 41\n`);
+      await writeCheckpoint(41);
       const m = manager([registration()], true, undefined, crashSafeEngines([]));
       await m.initialize();
       await m.close(false);
-      expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 41\n`);
-      expect(await stateDirectory.listTaskDirs()).toHaveLength(1);
+      expect(await checkpointText()).toBe(`0\n1\n${CHANGELOG} 2 41\n`);
+      expect(await dir.stateDirectory.listTaskDirs()).toHaveLength(1);
     });
 
     it("falls back to the older rules when a store's engine is not managed", async () => {
-      await fs.writeFile(stateDirectory.checkpointFilePath(TASK), `0\n1\n${TOPIC} 2 41\n`);
+      await writeCheckpoint(41);
       const engines = crashSafeEngines([]);
       const m = manager(
         [registration(true, 's'), registration(true, 'own')],
@@ -289,13 +272,13 @@ describe('TaskStateManager', () => {
       await m.initialize();
       await expect(checkpointText()).rejects.toThrow(/ENOENT/);
       await m.close(false);
-      expect(await stateDirectory.listTaskDirs()).toEqual([]);
+      expect(await dir.stateDirectory.listTaskDirs()).toEqual([]);
     });
   });
 
   describe('exactly-once, stores of suppliers of their own (older rules)', () => {
     it('deletes the checkpoint at start and keeps using its offsets', async () => {
-      await fs.writeFile(stateDirectory.checkpointFilePath(TASK), `0\n1\n${TOPIC} 2 41\n`);
+      await writeCheckpoint(41);
       const reg = registration();
       const m = manager([reg], true);
       await m.initialize();
@@ -318,22 +301,16 @@ describe('TaskStateManager', () => {
       const collector = new InMemoryRecordCollector();
       const m = manager([registration()], true, collector);
       await m.initialize();
-      collector.startAt(TOPIC, 2, 70);
-      collector.send({
-        topic: TOPIC,
-        partition: 2,
-        key: Buffer.from('k'),
-        value: null,
-        timestamp: 0,
-      });
+      collector.startAt(CHANGELOG, 2, 70);
+      sendChangelogRecords(collector);
       expect(m.checkpointIfNeeded()).toBe(false);
       await m.close(true);
-      expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 70\n`);
+      expect(await checkpointText()).toBe(`0\n1\n${CHANGELOG} 2 70\n`);
 
       const dirty = manager([registration()], true);
       await dirty.initialize();
       await dirty.close(false);
-      expect(await stateDirectory.listTaskDirs()).toEqual([]);
+      expect(await dir.stateDirectory.listTaskDirs()).toEqual([]);
     });
   });
 
@@ -342,34 +319,24 @@ describe('TaskStateManager', () => {
     const m = manager([registration()], false, collector);
     await m.initialize();
     await m.restore(fakeRestorer(0));
-    const write = (n: number) => {
-      for (let i = 0; i < n; i++) {
-        collector.send({
-          topic: TOPIC,
-          partition: 2,
-          key: Buffer.from('k'),
-          value: null,
-          timestamp: 0,
-        });
-      }
-    };
+    const write = (n: number) => sendChangelogRecords(collector, n);
     write(10_000);
     expect(m.checkpointIfNeeded()).toBe(false); // offset 9,999: delta 9,999
     write(2);
     expect(m.checkpointIfNeeded()).toBe(true);
     await m.whenCheckpointed();
-    expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 10001\n`);
+    expect(await checkpointText()).toBe(`0\n1\n${CHANGELOG} 2 10001\n`);
     write(5);
     expect(m.checkpointIfNeeded()).toBe(false);
     await m.close(true);
-    expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 10006\n`);
+    expect(await checkpointText()).toBe(`0\n1\n${CHANGELOG} 2 10006\n`);
   });
 
   it('leaves the last checkpoint on a dirty close under at-least-once', async () => {
-    await fs.writeFile(stateDirectory.checkpointFilePath(TASK), `0\n1\n${TOPIC} 2 41\n`);
+    await writeCheckpoint(41);
     const m = manager([registration()]);
     await m.initialize();
     await m.close(false);
-    expect(await checkpointText()).toBe(`0\n1\n${TOPIC} 2 41\n`);
+    expect(await checkpointText()).toBe(`0\n1\n${CHANGELOG} 2 41\n`);
   });
 });
