@@ -2,6 +2,7 @@ import type { GroupConsumerStart, GroupFetchedBatch } from '../../../client/grou
 import { StreamThread } from './stream-thread';
 import {
   assignmentOfTasks,
+  groupConsumerDouble,
   streamThreadOptions,
   threadCallbacks,
 } from '../../../../test-support/stream-thread-doubles';
@@ -13,23 +14,12 @@ import {
 function eagerThread(entryParts: (id: string) => Record<string, unknown> = () => ({})) {
   let listener: GroupConsumerStart['listener'] | undefined;
   let handleBatch: GroupConsumerStart['handleBatch'] | undefined;
-  const consumer = {
+  const consumer = groupConsumerDouble({
     start: async (start: GroupConsumerStart) => {
       listener = start.listener;
       handleBatch = start.handleBatch;
     },
-    pause: () => undefined,
-    resume: () => undefined,
-    groupMetadata: () => ({
-      groupId: 'app',
-      memberId: 'm-a',
-      generationId: 2,
-      groupInstanceId: null,
-    }),
-    commitOffsets: async () => undefined,
-    enforceRebalance: async () => undefined,
-    close: async () => undefined,
-  };
+  });
   const created = new Set<string>();
   const suspended = new Set<string>();
   const entries = new Map<string, Record<string, unknown>>();

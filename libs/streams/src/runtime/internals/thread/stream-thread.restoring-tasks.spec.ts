@@ -2,6 +2,7 @@ import type { GroupConsumerStart, TopicPartitions } from '../../../client/group-
 import { StreamThread } from './stream-thread';
 import {
   assignmentOfTasks,
+  groupConsumerDouble,
   streamThreadOptions,
   threadCallbacks,
 } from '../../../../test-support/stream-thread-doubles';
@@ -23,20 +24,11 @@ function restoringThread(protocol: 'eager' | 'cooperative') {
   const flow: string[] = [];
   const describe = (partitions: readonly TopicPartitions[]) =>
     partitions.map((p) => `${p.topic}:${p.partitions.join(',')}`).join(' ');
-  const consumer = {
+  const consumer = groupConsumerDouble({
     start: async (start: GroupConsumerStart) => void (listener = start.listener),
     pause: (partitions: TopicPartitions[]) => void flow.push(`pause ${describe(partitions)}`),
     resume: (partitions: TopicPartitions[]) => void flow.push(`resume ${describe(partitions)}`),
-    groupMetadata: () => ({
-      groupId: 'app',
-      memberId: 'm-a',
-      generationId: 2,
-      groupInstanceId: null,
-    }),
-    commitOffsets: async () => undefined,
-    enforceRebalance: async () => undefined,
-    close: async () => undefined,
-  };
+  });
   const events: string[] = [];
   const open = new Map<string, OpenTask>();
   const restores = new Map<string, () => void>();

@@ -108,6 +108,30 @@ function thread(tasksOverrides: TasksOverrides = () => ({})) {
   };
 }
 
+const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+/** Process p-a's assignment of the active tasks `ids` (no standbys, no host map). */
+const activeAssignment = (ids: string[], probingRebalanceAtMs?: number): AssignmentInfo => ({
+  version: 1,
+  processId: 'p-a',
+  active: ids,
+  standby: [],
+  warmup: [],
+  hosts: [],
+  probingRebalanceAtMs,
+});
+
+/** Member m-a joins the group, assigned `info`'s active tasks (their partitions of `input`). */
+function join(t: ReturnType<typeof thread>, info: AssignmentInfo): void {
+  t.assignments.set('m-a', info);
+  t.emitter.emit('group-join', {
+    payload: {
+      memberId: 'm-a',
+      memberAssignment: { input: info.active.map((id) => Number(id.split('_')[1])) },
+    },
+  });
+}
+
 describe('StreamThread after stop (a broker outage replaced it)', () => {
   it('lets kafkajs restart a crashed consumer only while the thread runs', async () => {
     const t = thread();
@@ -161,7 +185,6 @@ describe('StreamThread probing rebalance (warm-ups placed)', () => {
     hosts: [],
     probingRebalanceAtMs,
   });
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
   it('rejoins as the same member, never leaving the group, once per probing time', async () => {
     const t = thread();
@@ -197,24 +220,12 @@ describe('StreamThread probing rebalance (warm-ups placed)', () => {
 });
 
 describe('StreamThread input during restores', () => {
-  const active = (ids: string[]): AssignmentInfo => ({
-    version: 1,
-    processId: 'p-a',
-    active: ids,
-    standby: [],
-    warmup: [],
-    hosts: [],
-    probingRebalanceAtMs: 0,
-  });
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+  const active = (ids: string[]): AssignmentInfo => activeAssignment(ids, 0);
 
   it('pauses the assigned input on a join and resumes it once the tasks are restored', async () => {
     const t = thread();
     await t.streamThread.start();
-    t.assignments.set('m-a', active(['0_0', '0_1']));
-    t.emitter.emit('group-join', {
-      payload: { memberId: 'm-a', memberAssignment: { input: [0, 1] } },
-    });
+    join(t, active(['0_0', '0_1']));
     await settle();
     expect(t.flow).toEqual(['pause input:0,1']); // still restoring
     expect(t.listener.onRunning).not.toHaveBeenCalled();
@@ -229,15 +240,9 @@ describe('StreamThread input during restores', () => {
   it("leaves a later join's input paused when an earlier assignment finishes restoring", async () => {
     const t = thread();
     await t.streamThread.start();
-    t.assignments.set('m-a', active(['0_0', '0_1']));
-    t.emitter.emit('group-join', {
-      payload: { memberId: 'm-a', memberAssignment: { input: [0, 1] } },
-    });
+    join(t, active(['0_0', '0_1']));
     await settle();
-    t.assignments.set('m-a', active(['0_0']));
-    t.emitter.emit('group-join', {
-      payload: { memberId: 'm-a', memberAssignment: { input: [0] } },
-    });
+    join(t, active(['0_0']));
     await settle();
 
     t.restored.resolve();
@@ -250,14 +255,7 @@ describe('StreamThread input during restores', () => {
 });
 
 describe('StreamThread when a commit is refused because the group moved on', () => {
-  const active = (ids: string[]): AssignmentInfo => ({
-    version: 1,
-    processId: 'p-a',
-    active: ids,
-    standby: [],
-    warmup: [],
-    hosts: [],
-  });
+  const active = (ids: string[]): AssignmentInfo => activeAssignment(ids);
   const refused = () =>
     new CommitFailedError('app', { cause: new Error('ILLEGAL_GENERATION (stale generation)') });
 
@@ -287,10 +285,7 @@ describe('StreamThread when a commit is refused because the group moved on', () 
 
   async function joinWithTasks(t: ReturnType<typeof thread>, ids: string[]): Promise<void> {
     await t.streamThread.start();
-    t.assignments.set('m-a', active(ids));
-    t.emitter.emit('group-join', {
-      payload: { memberId: 'm-a', memberAssignment: { input: ids.map((id) => Number(id[2])) } },
-    });
+    join(t, active(ids));
     t.restored.resolve();
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(t.listener.onRunning).toHaveBeenCalledTimes(1);
