@@ -29,6 +29,18 @@ const member = (memberId: string, info: Omit<SubscriptionInfo, 'version'>) => ({
   userData: encodeInfo({ version: 1, ...info }),
 });
 
+/** Member `m-a` (process a) as given, and `m-b` (process b) holding 0_1's state caught up. */
+const withCaughtUpB = (
+  a: Pick<SubscriptionInfo, 'taskOffsetSums' | 'previousActive' | 'ownedGeneration'>,
+) => [
+  member('m-a', { processId: 'a', ...a }),
+  member('m-b', { processId: 'b', taskOffsetSums: { '0_1': 100 }, previousActive: [] }),
+];
+
+/** Each member's assignment, by member id. */
+const infosOf = (result: readonly { memberId: string; userData: Buffer }[]) =>
+  new Map(result.map((m) => [m.memberId, decodeInfo<AssignmentInfo>(m.userData)]));
+
 async function assign(
   endOffsets: () => Promise<Record<string, number>>,
 ): Promise<{ byMember: Map<string, AssignmentInfo>; log: jest.Mock }> {
@@ -45,10 +57,7 @@ async function assign(
     ],
     partitionCounts: new Map([['input', 2]]),
   });
-  const byMember = new Map(
-    result.map(({ memberId, userData }) => [memberId, decodeInfo<AssignmentInfo>(userData)]),
-  );
-  return { byMember, log };
+  return { byMember: infosOf(result), log };
 }
 
 describe('streamsGroupAssignor', () => {
@@ -75,18 +84,14 @@ describe('streamsGroupAssignor', () => {
     const counts = new Map([['input', 2]]);
     // b holds 0_1's state caught up (a standby): the balanced target moves 0_1 to b.
     const first = await assignor.assign({
-      members: [
-        member('m-a', {
-          processId: 'a',
-          taskOffsetSums: { '0_0': -2, '0_1': -2 },
-          previousActive: ['0_0', '0_1'],
-          ownedGeneration: 7,
-        }),
-        member('m-b', { processId: 'b', taskOffsetSums: { '0_1': 100 }, previousActive: [] }),
-      ],
+      members: withCaughtUpB({
+        taskOffsetSums: { '0_0': -2, '0_1': -2 },
+        previousActive: ['0_0', '0_1'],
+        ownedGeneration: 7,
+      }),
       partitionCounts: counts,
     });
-    const one = new Map(first.map((m) => [m.memberId, decodeInfo<AssignmentInfo>(m.userData)]));
+    const one = infosOf(first);
     // a gives 0_1 up (no partition of it stays with a); b is not given it yet, but stands by.
     expect(one.get('m-a')).toMatchObject({ active: ['0_0'], standby: [] });
     expect(first.find((m) => m.memberId === 'm-a')!.partitions).toEqual([
@@ -102,18 +107,14 @@ describe('streamsGroupAssignor', () => {
 
     // The follow-up rebalance, once a gave 0_1 up: b gets it.
     const second = await assignor.assign({
-      members: [
-        member('m-a', {
-          processId: 'a',
-          taskOffsetSums: { '0_0': -2, '0_1': 100 },
-          previousActive: ['0_0'],
-          ownedGeneration: 8,
-        }),
-        member('m-b', { processId: 'b', taskOffsetSums: { '0_1': 100 }, previousActive: [] }),
-      ],
+      members: withCaughtUpB({
+        taskOffsetSums: { '0_0': -2, '0_1': 100 },
+        previousActive: ['0_0'],
+        ownedGeneration: 8,
+      }),
       partitionCounts: counts,
     });
-    const two = new Map(second.map((m) => [m.memberId, decodeInfo<AssignmentInfo>(m.userData)]));
+    const two = infosOf(second);
     expect(two.get('m-a')).toMatchObject({ active: ['0_0'] });
     expect(two.get('m-b')).toMatchObject({ active: ['0_1'], standby: [] });
     expect(second.find((m) => m.memberId === 'm-b')!.partitions).toEqual([
@@ -124,18 +125,14 @@ describe('streamsGroupAssignor', () => {
   it('eager: the same task moves in one rebalance', async () => {
     const { assignor } = assigner(async () => ({ '0_0': 100, '0_1': 100 }));
     const result = await assignor.assign({
-      members: [
-        member('m-a', {
-          processId: 'a',
-          taskOffsetSums: { '0_0': -2, '0_1': -2 },
-          previousActive: ['0_0', '0_1'],
-          ownedGeneration: 7,
-        }),
-        member('m-b', { processId: 'b', taskOffsetSums: { '0_1': 100 }, previousActive: [] }),
-      ],
+      members: withCaughtUpB({
+        taskOffsetSums: { '0_0': -2, '0_1': -2 },
+        previousActive: ['0_0', '0_1'],
+        ownedGeneration: 7,
+      }),
       partitionCounts: new Map([['input', 2]]),
     });
-    const infos = new Map(result.map((m) => [m.memberId, decodeInfo<AssignmentInfo>(m.userData)]));
+    const infos = infosOf(result);
     expect(infos.get('m-a')).toMatchObject({ active: ['0_0'] });
     expect(infos.get('m-b')).toMatchObject({ active: ['0_1'] });
   });
