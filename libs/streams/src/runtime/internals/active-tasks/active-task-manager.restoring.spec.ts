@@ -24,19 +24,24 @@ function threadTransactionManager(tasks: Record<string, { restored: boolean }>) 
     },
   };
   for (const [id, { restored }] of Object.entries(tasks)) {
-    internals.entries.set(id, {
-      task: {
-        id: { toString: () => id },
-        close: async (clean: boolean) =>
-          void events.push(`${id} closed ${clean ? 'clean' : 'dirty'}`),
-      },
-      collector: { flush: async () => undefined },
-      stateManager: { close: async () => undefined },
-      partitions: [],
-      restored,
-    });
+    internals.entries.set(id, taskEntry(id, restored, events));
   }
   return { manager, events };
+}
+
+/** An open task's entry whose close it records in `events`. */
+function taskEntry(id: string, restored: boolean, events: string[]) {
+  return {
+    task: {
+      id: { toString: () => id },
+      close: async (clean: boolean) =>
+        void events.push(`${id} closed ${clean ? 'clean' : 'dirty'}`),
+    },
+    collector: { flush: async () => undefined },
+    stateManager: { close: async () => undefined },
+    partitions: [],
+    restored,
+  };
 }
 
 describe('ActiveTaskManager closing a task still restoring', () => {
@@ -70,17 +75,7 @@ describe('ActiveTaskManager cancelling a creation that already ended', () => {
     };
     // The creation opens the task completely; the cancellation comes before its caller resumes.
     internals.open = async (id: string) => {
-      const entry = {
-        task: {
-          id: { toString: () => id },
-          close: async (clean: boolean) =>
-            void events.push(`${id} closed ${clean ? 'clean' : 'dirty'}`),
-        },
-        collector: { flush: async () => undefined },
-        stateManager: { close: async () => undefined },
-        partitions: [],
-        restored: true,
-      };
+      const entry = taskEntry(id, true, events);
       internals.entries.set(id, entry);
       return entry;
     };
