@@ -139,6 +139,15 @@ describe('StateRestorer by assignment', () => {
     logger = new RecordingLogger();
   });
 
+  /** Restores partition 0 (`a` to `g`) while its third fetch fails with `failure`. */
+  const restoreThroughFailedFetch = async (failure: Error) => {
+    const logs: Record<number, Log> = { 0: ['a', 'b', 'c', 'd', 'e', 'f', 'g'] };
+    const fake = fakeReaders(logs, { failures: { 2: failure } });
+    const written: string[] = [];
+    const [result] = await restorer(fake, logs, logger).restore([target(0, undefined, written)]);
+    return { fake, written, result };
+  };
+
   it('restores each partition from its start offset to the end captured at the start, skipping markers, and joins no group', async () => {
     const logs: Record<number, Log> = {
       0: ['a', 'b', null, 'c', 'd', null, 'e', null],
@@ -196,13 +205,10 @@ describe('StateRestorer by assignment', () => {
   });
 
   it('resumes from the positions reached with a new reader when the cluster is unreachable', async () => {
-    const logs: Record<number, Log> = { 0: ['a', 'b', 'c', 'd', 'e', 'f', 'g'] };
     const unreachable = Object.assign(new Error('Connection timeout'), {
       name: 'KafkaJSConnectionError',
     });
-    const fake = fakeReaders(logs, { failures: { 2: unreachable } });
-    const written: string[] = [];
-    const [result] = await restorer(fake, logs, logger).restore([target(0, undefined, written)]);
+    const { fake, written, result } = await restoreThroughFailedFetch(unreachable);
 
     expect(written).toEqual(['0:a', '0:b', '0:c', '0:d', '0:e', '0:f', '0:g']);
     expect(result).toMatchObject({ restored: 7, lastOffset: 6 });
@@ -266,11 +272,8 @@ describe('StateRestorer by assignment', () => {
   });
 
   it('fetches a corrupt record batch again with a new reader, and restores every record once when the fault does not repeat', async () => {
-    const logs: Record<number, Log> = { 0: ['a', 'b', 'c', 'd', 'e', 'f', 'g'] };
     const corrupt = new CorruptRecordBatchError(TOPIC, 0, 3, 0x1234abcd, 0x0badf00d);
-    const fake = fakeReaders(logs, { failures: { 2: corrupt } });
-    const written: string[] = [];
-    const [result] = await restorer(fake, logs, logger).restore([target(0, undefined, written)]);
+    const { fake, written, result } = await restoreThroughFailedFetch(corrupt);
 
     expect(written).toEqual(['0:a', '0:b', '0:c', '0:d', '0:e', '0:f', '0:g']);
     expect(result).toMatchObject({ restored: 7, lastOffset: 6 });
