@@ -1,7 +1,5 @@
 import { promises as fs } from 'node:fs';
 import { ConfigResourceTypes } from '../../../client/kafkajs/kafkajs';
-import type { RecordProducer } from '../../../client/record-producer';
-import { KafkaTestContext } from '../../../../../../test/support/kafka-test-context';
 import { READER_CLIENTS } from '../../../../test-support/assigned-reader-factories';
 import {
   RecordingRestoreListener,
@@ -9,9 +7,7 @@ import {
   TaskState,
   changelogEndOffset,
   changelogOf,
-  connectedProducer,
-  createChangelog,
-  tempStateDir,
+  useChangelogBroker,
 } from '../../../../test-support/state-restore.broker-test-support';
 
 /** Writes `n` keys (and overwrites and deletes some), committing every `perCommit` puts. */
@@ -41,42 +37,35 @@ const sorted = (m: Map<string, string>): [string, string][] =>
   [...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 
 describe.each(READER_CLIENTS)('restore from the changelog (real broker), read by %s', (readers) => {
-  let ctx: KafkaTestContext;
-  let producer: RecordProducer;
-  const dirs: string[] = [];
-  const stateDir = async () => {
-    const dir = await tempStateDir();
-    dirs.push(dir);
-    return dir;
+  const broker = useChangelogBroker();
+  const { stateDir } = broker;
+
+  /** The task, opened in state directory `dir` (a new one unless given). */
+  const openTask = async (dir?: string, caching = false): Promise<TaskState> => {
+    const task = new TaskState({
+      ctx: broker.ctx,
+      readers,
+      stateDir: dir ?? (await stateDir()),
+      sender: broker.producer,
+      caching,
+    });
+    await task.open();
+    return task;
+  };
+  /** The task, opened, restored, and `n` keys written (see writeSome), caching unless told. */
+  const writtenTask = async (n: number, dir?: string, caching = true) => {
+    const task = await openTask(dir, caching);
+    await task.restore();
+    return { task, expected: await writeSome(task, n) };
   };
 
-  beforeEach(async () => {
-    ctx = new KafkaTestContext();
-    producer = await connectedProducer(ctx);
-    await createChangelog(ctx);
-  });
-  afterEach(async () => {
-    await producer.disconnect();
-    await ctx.cleanup();
-    for (const dir of dirs.splice(0)) await fs.rm(dir, { recursive: true, force: true });
-  });
-
   it('rebuilds identical contents in a fresh state dir after a stop without checkpoint', async () => {
-    const first = new TaskState({
-      ctx,
-      readers,
-      stateDir: await stateDir(),
-      sender: producer,
-      caching: true,
-    });
-    await first.open();
-    await first.restore();
-    const expected = await writeSome(first, 1000);
+    const { ctx } = broker;
+    const { task: first, expected } = await writtenTask(1000);
     expect(sorted(new Map(await first.contents()))).toEqual(sorted(expected));
     await first.closeDirty();
 
-    const fresh = new TaskState({ ctx, readers, stateDir: await stateDir(), sender: producer });
-    await fresh.open();
+    const fresh = await openTask();
     const listener = new RecordingRestoreListener();
     await fresh.restore(listener);
     expect(await fresh.contents()).toEqual(sorted(expected));
@@ -94,11 +83,9 @@ describe.each(READER_CLIENTS)('restore from the changelog (real broker), read by
   });
 
   it('restores only the tail after a clean stop wrote the checkpoint', async () => {
+    const { ctx, producer } = broker;
     const dir = await stateDir();
-    const first = new TaskState({ ctx, readers, stateDir: dir, sender: producer, caching: true });
-    await first.open();
-    await first.restore();
-    const expected = await writeSome(first, 400);
+    const { task: first, expected } = await writtenTask(400, dir);
     await first.closeClean();
     const checkpointed = await changelogEndOffset(ctx);
     const checkpoint = await fs.readFile(first.stateDirectory.checkpointFilePath(TASK), 'utf8');
@@ -120,8 +107,7 @@ describe.each(READER_CLIENTS)('restore from the changelog (real broker), read by
     for (const { key, value } of tail) expected.set(key, value);
     expected.delete('late-0');
 
-    const second = new TaskState({ ctx, readers, stateDir: dir, sender: producer });
-    await second.open();
+    const second = await openTask(dir);
     const listener = new RecordingRestoreListener();
     const [result] = await second.restore(listener);
     expect(listener.starts[0].start).toBe(checkpointed);
@@ -136,16 +122,13 @@ describe.each(READER_CLIENTS)('restore from the changelog (real broker), read by
   });
 
   it('restores everything, with a warning, when the checkpoint is corrupt', async () => {
+    const { ctx } = broker;
     const dir = await stateDir();
-    const first = new TaskState({ ctx, readers, stateDir: dir, sender: producer, caching: true });
-    await first.open();
-    await first.restore();
-    const expected = await writeSome(first, 300);
+    const { task: first, expected } = await writtenTask(300, dir);
     await first.closeClean();
     await fs.writeFile(first.stateDirectory.checkpointFilePath(TASK), '0\n3\nnot a checkpoint\n');
 
-    const second = new TaskState({ ctx, readers, stateDir: dir, sender: producer });
-    await second.open();
+    const second = await openTask(dir);
     const listener = new RecordingRestoreListener();
     await second.restore(listener);
     expect(second.logger.warnings.join('\n')).toMatch(/checkpoint file .* is corrupt/);
@@ -156,10 +139,8 @@ describe.each(READER_CLIENTS)('restore from the changelog (real broker), read by
   });
 
   it('wipes the store and restores again from the log start when the broker deletes records under the restore', async () => {
-    const first = new TaskState({ ctx, readers, stateDir: await stateDir(), sender: producer });
-    await first.open();
-    await first.restore();
-    await writeSome(first, 1000);
+    const { ctx } = broker;
+    const { task: first } = await writtenTask(1000, undefined, false);
     await first.closeDirty();
     const end = await changelogEndOffset(ctx);
     const topic = changelogOf(ctx);
@@ -183,8 +164,7 @@ describe.each(READER_CLIENTS)('restore from the changelog (real broker), read by
     // After the restore's first fetch, the broker deletes the records before `logStart`
     // (`kafka-delete-records`; time or size retention does the same to a windowed changelog):
     // the restore's next position is no longer in the log.
-    const restoring = new TaskState({ ctx, readers, stateDir: await stateDir(), sender: producer });
-    await restoring.open();
+    const restoring = await openTask();
     const listener = new RecordingRestoreListener();
     let fetches = 0;
     const [result] = await restoring.restore(listener, {
@@ -213,8 +193,7 @@ describe.each(READER_CLIENTS)('restore from the changelog (real broker), read by
     );
 
     // What a restore that starts now, from the new log start, builds.
-    const fresh = new TaskState({ ctx, readers, stateDir: await stateDir(), sender: producer });
-    await fresh.open();
+    const fresh = await openTask();
     const [clean] = await fresh.restore();
     expect(clean).toMatchObject({ wiped: false, startOffset: logStart, endOffset: end });
     const contents = await fresh.contents();

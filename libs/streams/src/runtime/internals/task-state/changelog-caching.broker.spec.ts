@@ -1,34 +1,26 @@
-import type { RecordProducer } from '../../../client/record-producer';
-import { promises as fs } from 'node:fs';
-import { KafkaTestContext } from '../../../../../../test/support/kafka-test-context';
 import {
   TaskState,
   changelogEndOffset,
-  connectedProducer,
-  createChangelog,
-  tempStateDir,
+  useChangelogBroker,
 } from '../../../../test-support/state-restore.broker-test-support';
 
 describe('changelog with caching (real broker)', () => {
-  let ctx: KafkaTestContext;
-  let producer: RecordProducer;
-  let stateDir: string;
-
-  beforeEach(async () => {
-    ctx = new KafkaTestContext();
-    producer = await connectedProducer(ctx);
-    stateDir = await tempStateDir();
-    await createChangelog(ctx);
-  });
-  afterEach(async () => {
-    await producer.disconnect();
-    await ctx.cleanup();
-    await fs.rm(stateDir, { recursive: true, force: true });
-  });
+  const broker = useChangelogBroker();
+  const openTask = async (caching: boolean): Promise<TaskState> => {
+    const { ctx, producer } = broker;
+    const task = new TaskState({
+      ctx,
+      stateDir: await broker.stateDir(),
+      sender: producer,
+      caching,
+    });
+    await task.open();
+    return task;
+  };
 
   it('sends only flushed values to the changelog when caching is on', async () => {
-    const task = new TaskState({ ctx, stateDir, sender: producer, caching: true });
-    await task.open();
+    const { ctx } = broker;
+    const task = await openTask(true);
     await task.restore();
     for (let i = 0; i < 100; i++) task.store.put('alice', `a${i}`);
     for (let i = 0; i < 50; i++) task.store.put('bob', `b${i}`);
@@ -46,8 +38,8 @@ describe('changelog with caching (real broker)', () => {
   });
 
   it('sends every write when caching is off', async () => {
-    const task = new TaskState({ ctx, stateDir, sender: producer, caching: false });
-    await task.open();
+    const { ctx } = broker;
+    const task = await openTask(false);
     for (let i = 0; i < 100; i++) task.store.put('alice', `a${i}`);
     await task.commit();
     expect(await changelogEndOffset(ctx)).toBe(100);

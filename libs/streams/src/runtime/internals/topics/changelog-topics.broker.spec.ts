@@ -1,6 +1,6 @@
 import { ConfigResourceTypes } from '../../../client/kafkajs/kafkajs';
 import { ChangelogTopicMismatchError } from '../../../errors/changelog-topic-mismatch.error';
-import { ChangelogTopics } from './changelog-topics';
+import { ChangelogTopics, type ChangelogTopicSpec } from './changelog-topics';
 import { KafkajsClusterAdmin } from '../../../client/kafkajs/kafkajs-cluster-admin';
 import { KafkaTestContext } from '../../../../../../test/support/kafka-test-context';
 
@@ -52,12 +52,23 @@ describe('changelog topics (real broker)', () => {
     expect(await topics.ensure(specs)).toEqual({ created: [], existing: [kv, window] });
   });
 
+  /** What ensuring `spec` throws over an existing topic of `partitions` and `cleanupPolicy`. */
+  const ensureOver = async (
+    spec: ChangelogTopicSpec,
+    partitions: number,
+    cleanupPolicy: string,
+  ) => {
+    await ctx.createTopic(spec.topic, partitions, [
+      { name: 'cleanup.policy', value: cleanupPolicy },
+    ]);
+    return new ChangelogTopics(new KafkajsClusterAdmin(await ctx.admin()))
+      .ensure([spec])
+      .catch((e: unknown) => e);
+  };
+
   it('fails startup on a changelog with the wrong partition count, naming the topic and both counts', async () => {
     const topic = `${ctx.applicationId}-counts-changelog`;
-    await ctx.createTopic(topic, 2, [{ name: 'cleanup.policy', value: 'compact' }]);
-    const error = await new ChangelogTopics(new KafkajsClusterAdmin(await ctx.admin()))
-      .ensure([{ topic, kind: 'key-value', partitions: 3 }])
-      .catch((e: unknown) => e);
+    const error = await ensureOver({ topic, kind: 'key-value', partitions: 3 }, 2, 'compact');
     expect(error).toBeInstanceOf(ChangelogTopicMismatchError);
     expect(error).toMatchObject({
       code: 'CHANGELOG_TOPIC_MISMATCH',
@@ -72,10 +83,7 @@ describe('changelog topics (real broker)', () => {
 
   it('fails startup on a key-value changelog that is not compacted', async () => {
     const topic = `${ctx.applicationId}-deleting-changelog`;
-    await ctx.createTopic(topic, 1, [{ name: 'cleanup.policy', value: 'delete' }]);
-    const error = await new ChangelogTopics(new KafkajsClusterAdmin(await ctx.admin()))
-      .ensure([{ topic, kind: 'key-value', partitions: 1 }])
-      .catch((e: unknown) => e);
+    const error = await ensureOver({ topic, kind: 'key-value', partitions: 1 }, 1, 'delete');
     expect(error).toMatchObject({
       setting: 'cleanup.policy',
       expected: 'compact',
