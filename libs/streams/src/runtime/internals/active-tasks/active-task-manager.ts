@@ -9,6 +9,7 @@ import type { StateLogger } from '../../../logging/logger';
 import type { StateRestoreListener } from '../../state-restore-listener';
 import type { StateRestorer } from '../restore/state-restorer';
 import { StreamTask } from '../task/stream-task';
+import type { TaskTopics } from '../task/task-topics';
 import type { ResolvedStreamsConfig } from '../../streams-config';
 import { TaskStateManager } from '../task-state/task-state-manager';
 import { commitTasks } from '../commit/commit-protocol';
@@ -18,7 +19,7 @@ import { TaskCreations } from './task-creations';
 import type { ActiveTaskEntry } from './active-task-entry';
 
 /** What the task manager needs from the client that hosts it. */
-export interface ActiveTaskManagerOptions {
+export interface ActiveTaskManagerOptions extends TaskTopics {
   readonly topology: Topology;
   readonly config: ResolvedStreamsConfig;
   /** Creates the shared idempotent producer and the tasks' transactional producers. */
@@ -33,8 +34,6 @@ export interface ActiveTaskManagerOptions {
   readonly stateDirectory: StateDirectory;
   readonly restorer: StateRestorer;
   readonly cache: RecordCache;
-  readonly resolveTopic: (logical: string) => string;
-  readonly partitionsFor: (topic: string) => number;
   readonly logger: StateLogger;
   restoreListener(): StateRestoreListener | undefined;
 }

@@ -7,18 +7,15 @@ import type { Record } from '../../../processor/record';
 import { HandlerResponse } from '../../exception-handlers';
 import type { ResolvedStreamsConfig } from '../../streams-config';
 import type { TaskMetrics } from './task-metrics';
+import type { TaskTopics } from './task-topics';
 
 const partitioner = new DefaultStreamPartitioner();
 
 /** What a {@link SinkRecordWriter} writes with: its task's settings, collector and counters. */
-export interface SinkRecordWriterOptions {
+export interface SinkRecordWriterOptions extends TaskTopics {
   readonly taskId: string;
   readonly config: ResolvedStreamsConfig;
   readonly recordCollector: RecordCollector;
-  /** Logical topic name (as in the topology) to the physical one (internal topics prefixed). */
-  readonly resolveTopic: (logical: string) => string;
-  /** Partition count of an output topic (physical name). */
-  readonly partitionsFor: (topic: string) => number;
   readonly metrics: TaskMetrics;
   readonly log: (message: string) => void;
 }

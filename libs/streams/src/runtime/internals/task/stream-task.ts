@@ -18,10 +18,11 @@ import { preparedBatch, type PreparedBatch, type PreparedRecord } from './prepar
 import { SinkRecordWriter } from './sink-record-writer';
 import { SourceRecordReader } from './source-record-reader';
 import { TaskMetrics } from './task-metrics';
+import type { TaskTopics } from './task-topics';
 import { TaskInputOffsets, type InputOffset } from './task-input-offsets';
 
 /** What a task needs from the runtime that hosts it (the stream thread or the test driver). */
-export interface StreamTaskOptions {
+export interface StreamTaskOptions extends TaskTopics {
   readonly id: TaskId;
   readonly topology: Topology;
   readonly subtopology: Subtopology;
@@ -29,10 +30,6 @@ export interface StreamTaskOptions {
   readonly taskDir: string;
   readonly recordCollector: RecordCollector;
   readonly cache?: RecordCache;
-  /** Logical topic name (as in the topology) to the physical one (internal topics prefixed). */
-  readonly resolveTopic: (logical: string) => string;
-  /** Partition count of an output topic (physical name). */
-  readonly partitionsFor: (topic: string) => number;
   /** Wall-clock source; the test driver supplies a mock clock. */
   readonly now?: () => number;
   readonly log?: (message: string) => void;
