@@ -28,6 +28,7 @@ export {
   type StreamsConfig,
 } from './runtime/streams-config';
 export { streamsConfigFromProperties } from './runtime/streams-config-properties';
+export { KAFKA_STREAMS_FACTORY } from './runtime/kafka-streams-hosting';
 export type { ClientMetrics } from './runtime/client-metrics';
 export type { TaskMetadata } from './runtime/task-metadata';
 export { consoleStreamsLogger, type StreamsLogLevel, type StreamsLogger } from './logging/logger';
