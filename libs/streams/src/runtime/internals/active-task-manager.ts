@@ -228,7 +228,10 @@ export class ActiveTaskManager {
     } else {
       collector = this.sharedCollector!;
     }
-    const engines = new TaskEngines(config.statestoreUncommittedMaxBytes);
+    const engines = new TaskEngines(
+      config.statestoreUncommittedMaxBytes,
+      config.rocksDBMemory.writeBehind,
+    );
     const task = new StreamTask({
       id: taskId,
       topology,
