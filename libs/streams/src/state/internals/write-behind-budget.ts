@@ -1,4 +1,12 @@
-import type { TaskEngine } from './task-engines';
+/** What the budget reads of an engine (a `TaskEngine`). */
+export interface HeldWrites {
+  /** Bytes written and not handed to the engine yet. */
+  readonly uncommittedBytes: number;
+  /** Bytes of the batch the engine is writing now. */
+  readonly writingBytes?: number;
+  /** Resolves once what the engine held when called is written. */
+  writeHeld(): Promise<void>;
+}
 
 /**
  * The bound of an instance's write-behind: the bytes its RocksDB engines hold in memory
@@ -9,15 +17,15 @@ import type { TaskEngine } from './task-engines';
  * back instead of growing the memory.
  */
 export class WriteBehindBudget {
-  private readonly engines = new Set<TaskEngine>();
+  private readonly engines = new Set<HeldWrites>();
 
   constructor(readonly maxBytes: number) {}
 
-  enlist(engine: TaskEngine): void {
+  enlist(engine: HeldWrites): void {
     this.engines.add(engine);
   }
 
-  leave(engine: TaskEngine): void {
+  leave(engine: HeldWrites): void {
     this.engines.delete(engine);
   }
 
