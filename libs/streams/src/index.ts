@@ -79,6 +79,7 @@ export type {
 } from './kstream/functions';
 export { TimeWindows } from './kstream/windows/time-windows';
 export { SessionWindows } from './kstream/windows/session-windows';
+export { SlidingWindows } from './kstream/windows/sliding-windows';
 export { TimeWindowedSerde } from './kstream/windows/time-windowed.serde';
 export { SessionWindowedSerde } from './kstream/windows/session-windowed.serde';
 export { Window } from './windowing/window';

@@ -5,6 +5,7 @@ import { KTable, type StreamOfNode } from './ktable';
 import { SessionWindowedKStream } from './session-windowed-kstream';
 import { TimeWindowedKStream } from './time-windowed-kstream';
 import { SessionWindows } from './windows/session-windows';
+import type { SlidingWindows } from './windows/sliding-windows';
 import type { TimeWindows } from './windows/time-windows';
 import {
   GroupedStreamAggregateBuilder,
@@ -86,10 +87,15 @@ export class KGroupedStream<K, V> {
 
   /** Aggregates per key and time window (tumbling or hopping); see {@link TimeWindowedKStream}. */
   windowedBy(windows: TimeWindows): TimeWindowedKStream<K, V>;
+  /**
+   * Aggregates per key and sliding window (one window per distinct set of records within the
+   * time difference); see {@link TimeWindowedKStream}.
+   */
+  windowedBy(windows: SlidingWindows): TimeWindowedKStream<K, V>;
   /** Aggregates per key and session; see {@link SessionWindowedKStream}. */
   windowedBy(windows: SessionWindows): SessionWindowedKStream<K, V>;
   windowedBy(
-    windows: TimeWindows | SessionWindows,
+    windows: TimeWindows | SlidingWindows | SessionWindows,
   ): TimeWindowedKStream<K, V> | SessionWindowedKStream<K, V> {
     if (windows instanceof SessionWindows) {
       return new SessionWindowedKStream(this.node, windows, this.aggregates, this.streamOf);

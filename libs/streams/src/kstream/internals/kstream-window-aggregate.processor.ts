@@ -9,8 +9,8 @@ import { DroppedRecords } from './dropped-records';
 import type { DslWindowStore } from './dsl-window-stores';
 import type { AggregateFunction } from './kstream-aggregate.processor';
 import { AggregateSupplier } from './aggregate-supplier';
-import type { KTableValueGetter } from './ktable-value-getter';
 import { TupleForwarder } from './tuple-forwarder';
+import { WindowStoreValueGetter } from './window-store-value-getter';
 
 /**
  * Time-windowed `count`/`reduce`/`aggregate` (Kafka Streams' `KStreamWindowAggregate`): a
@@ -95,25 +95,6 @@ export class KStreamWindowAggregateProcessor<K, V, VA> implements Processor<
         ),
       );
     }
-  }
-}
-
-/** Reads a windowed table's row: the window store's value of the key's window. */
-class WindowStoreValueGetter<K, VA> implements KTableValueGetter<Windowed<K>, VA> {
-  private store!: DslWindowStore<K, VA>;
-
-  constructor(private readonly storeName: string) {}
-
-  init(context: ProcessorContext<unknown, unknown>): void {
-    this.store = context.getStateStore<DslWindowStore<K, VA>>(this.storeName);
-  }
-
-  get(key: Windowed<K>): ValueAndTimestamp<VA> | undefined {
-    return this.store.fetch(key.key, key.window.start);
-  }
-
-  async prefetch(keys: readonly Windowed<K>[]): Promise<void> {
-    await this.store.prefetch?.(keys.map((k) => ({ key: k.key, windowStart: k.window.start })));
   }
 }
 
