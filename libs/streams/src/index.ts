@@ -63,6 +63,7 @@ export { Produced } from './kstream/produced';
 export { Grouped } from './kstream/grouped';
 export { Repartitioned } from './kstream/repartitioned';
 export { Joined } from './kstream/joined';
+export { StreamJoined } from './kstream/stream-joined';
 export { Named } from './kstream/named';
 export { Materialized, type StoreType } from './kstream/materialized';
 export type { InferredSerde } from './kstream/serde-inference';
@@ -80,6 +81,7 @@ export type {
 export { TimeWindows } from './kstream/windows/time-windows';
 export { SessionWindows } from './kstream/windows/session-windows';
 export { SlidingWindows } from './kstream/windows/sliding-windows';
+export { JoinWindows } from './kstream/windows/join-windows';
 export { TimeWindowedSerde } from './kstream/windows/time-windowed.serde';
 export { SessionWindowedSerde } from './kstream/windows/session-windowed.serde';
 export { Window } from './windowing/window';

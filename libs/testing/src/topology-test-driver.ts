@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   InMemoryRecordCollector,
+  InternalConfig,
   isTimestamped,
   RecordCache,
   resolveStreamsConfig,
@@ -105,8 +106,21 @@ export class TopologyTestDriver implements OutputSource {
     });
   }
 
+  /**
+   * The tasks' configuration: {@link config} and, as in Kafka Streams' driver, both emit
+   * intervals of the DSL at 0 (left/outer join results and windows closing are emitted at the
+   * record that makes them due, not once per second of the mocked wall clock).
+   */
+  private get taskConfig() {
+    return {
+      ...this.config,
+      [InternalConfig.EMIT_INTERVAL_MS_KSTREAMS_OUTER_JOIN_SPURIOUS_RESULTS_FIX]: 0,
+      [InternalConfig.EMIT_INTERVAL_MS_KSTREAMS_WINDOWED_AGGREGATION]: 0,
+    };
+  }
+
   private async start(): Promise<void> {
-    const config = this.config;
+    const config = this.taskConfig;
     const cache = new RecordCache(config.statestoreCacheMaxBytes);
     for (const sub of this.topology.subtopologies()) {
       const id = new TaskId(sub.id, 0);

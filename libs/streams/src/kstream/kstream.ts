@@ -14,6 +14,8 @@ import type { Joined } from './joined';
 import type { Named } from './named';
 import type { Produced } from './produced';
 import type { Repartitioned } from './repartitioned';
+import type { StreamJoined } from './stream-joined';
+import type { JoinWindows } from './windows/join-windows';
 import {
   filterProcessor,
   flatMapProcessor,
@@ -26,6 +28,7 @@ import {
 import { NAMES } from './internals/naming';
 import { PassThroughProcessor } from './internals/pass-through.processor';
 import { streamTableJoin } from './internals/stream-table-join';
+import { streamStreamJoin, type StreamJoinKind } from './internals/stream-join/stream-stream-join';
 import { requireSameBuilder, unionTopics, type StreamNode } from './internals/stream-node';
 import type { ProcessorSupplier } from '../processor/processor';
 
@@ -227,34 +230,94 @@ export class KStream<K, V> {
   }
 
   /**
-   * Stream-table inner join: each record is joined with the table's current row for its key
-   * (`joiner(value, row)`); records without a row are dropped. Table updates emit nothing.
-   * The stream is repartitioned first when its key changed (topic `<joined name or this
-   * node's name>-repartition`); its topics and the table's must be co-partitioned, which the
-   * runtime checks at start.
+   * Stream-stream inner join (`otherStream`, `windows`): each record joins the other stream's
+   * records of the same key whose timestamps are within `windows` of its own
+   * (`joiner(thisValue, otherValue, key)`, at the later timestamp). Both streams keep their
+   * records in window stores (`KSTREAM-JOINTHIS-...-store`, `KSTREAM-JOINOTHER-...-store`,
+   * change-logged); a stream whose key changed is repartitioned first. Both sides' topics
+   * must be co-partitioned (checked at start).
    *
-   * @throws TopologyError when the table comes from another builder.
+   * Stream-table inner join (`table`): each record is joined with the table's current row for
+   * its key (`joiner(value, row, key)`); records without a row are dropped, table updates emit
+   * nothing. The stream is repartitioned first when its key changed (topic `<joined name or
+   * this node's name>-repartition`).
+   *
+   * @throws TopologyError when the other side comes from another builder, or for store
+   *   suppliers that do not fit the join window.
    */
+  join<VO, VR>(
+    otherStream: KStream<K, VO>,
+    joiner: ValueJoiner<V, VO, VR, K>,
+    windows: JoinWindows,
+    streamJoined?: StreamJoined<K, V, VO>,
+  ): KStream<K, VR>;
   join<VT, VR>(
     table: KTable<K, VT>,
-    joiner: ValueJoiner<V, VT, VR>,
+    joiner: ValueJoiner<V, VT, VR, K>,
     joined?: Joined<K, V, VT>,
+  ): KStream<K, VR>;
+  join<VO, VR>(
+    other: KStream<K, VO> | KTable<K, VO>,
+    joiner: ValueJoiner<V, VO, VR, K>,
+    third?: JoinWindows | Joined<K, V, VO>,
+    streamJoined?: StreamJoined<K, V, VO>,
   ): KStream<K, VR> {
-    return streamOf(streamTableJoin(this, table, (v, t) => joiner(v, t as VT), false, joined));
+    const join = (v: V | null, o: VO | null, k: K): VR => joiner(v as V, o as VO, k);
+    if (other instanceof KStream) {
+      return this.streamJoin(other, join, third as JoinWindows, streamJoined, 'inner');
+    }
+    return streamOf(streamTableJoin(this, other, join, false, third as Joined<K, V, VO>));
   }
 
   /**
-   * Stream-table left join: like {@link KStream.join}, but a record without a row is joined
-   * with `null`.
+   * Stream-stream left join: like the stream-stream {@link KStream.join}, and a record that
+   * found no partner once its window closed (stream time past its timestamp + after + grace)
+   * is emitted once with `null` for the other side (Kafka Streams' semantics since 3.1). The
+   * records waiting for that are kept in `KSTREAM-OUTERSHARED-...-store`.
    *
-   * @throws TopologyError when the table comes from another builder.
+   * Stream-table left join: like the stream-table {@link KStream.join}, but a record without a
+   * row is joined with `null`.
+   *
+   * @throws TopologyError as {@link KStream.join}.
    */
+  leftJoin<VO, VR>(
+    otherStream: KStream<K, VO>,
+    joiner: ValueJoiner<V, VO | null, VR, K>,
+    windows: JoinWindows,
+    streamJoined?: StreamJoined<K, V, VO>,
+  ): KStream<K, VR>;
   leftJoin<VT, VR>(
     table: KTable<K, VT>,
-    joiner: ValueJoiner<V, VT | null, VR>,
+    joiner: ValueJoiner<V, VT | null, VR, K>,
     joined?: Joined<K, V, VT>,
+  ): KStream<K, VR>;
+  leftJoin<VO, VR>(
+    other: KStream<K, VO> | KTable<K, VO>,
+    joiner: ValueJoiner<V, VO | null, VR, K>,
+    third?: JoinWindows | Joined<K, V, VO>,
+    streamJoined?: StreamJoined<K, V, VO>,
   ): KStream<K, VR> {
-    return streamOf(streamTableJoin(this, table, joiner, true, joined));
+    const join = (v: V | null, o: VO | null, k: K): VR => joiner(v as V, o, k);
+    if (other instanceof KStream) {
+      return this.streamJoin(other, join, third as JoinWindows, streamJoined, 'left');
+    }
+    return streamOf(streamTableJoin(this, other, join, true, third as Joined<K, V, VO>));
+  }
+
+  /**
+   * Stream-stream outer join: like the stream-stream {@link KStream.leftJoin}, for both sides:
+   * a record of either stream that found no partner once its window closed is emitted once
+   * with `null` for the missing side.
+   *
+   * @throws TopologyError as {@link KStream.join}.
+   */
+  outerJoin<VO, VR>(
+    otherStream: KStream<K, VO>,
+    joiner: ValueJoiner<V | null, VO | null, VR, K>,
+    windows: JoinWindows,
+    streamJoined?: StreamJoined<K, V, VO>,
+  ): KStream<K, VR> {
+    return this.streamJoin(otherStream, joiner, windows, streamJoined, 'outer');
   }
 
   /**
@@ -273,6 +336,16 @@ export class KStream<K, V> {
     this.addProcessor(name, supplier);
     this.node.builder.topology.connectProcessorAndStateStores(name, ...storeNames);
     return this.derive<KR, VR>(name, undefined, undefined, true);
+  }
+
+  private streamJoin<VO, VR>(
+    other: KStream<K, VO>,
+    joiner: ValueJoiner<V | null, VO | null, VR, K>,
+    windows: JoinWindows,
+    streamJoined: StreamJoined<K, V, VO> | undefined,
+    kind: StreamJoinKind,
+  ): KStream<K, VR> {
+    return streamOf(streamStreamJoin(this, other, joiner, windows, streamJoined, kind));
   }
 
   private stateless(

@@ -122,11 +122,11 @@ export class KTable<K, V> {
    */
   join<VO, VR>(
     other: KTable<K, VO>,
-    joiner: ValueJoiner<V, VO, VR>,
+    joiner: ValueJoiner<V, VO, VR, K>,
     named?: Named,
     materialized?: Materialized<K, VR>,
   ): KTable<K, VR> {
-    return this.doJoin(other, (v, o) => joiner(v, o as VO), false, named, materialized);
+    return this.doJoin(other, (v, o, k) => joiner(v, o as VO, k), false, named, materialized);
   }
 
   /**
@@ -136,7 +136,7 @@ export class KTable<K, V> {
    */
   leftJoin<VO, VR>(
     other: KTable<K, VO>,
-    joiner: ValueJoiner<V, VO | null, VR>,
+    joiner: ValueJoiner<V, VO | null, VR, K>,
     named?: Named,
     materialized?: Materialized<K, VR>,
   ): KTable<K, VR> {
@@ -169,7 +169,7 @@ export class KTable<K, V> {
 
   private doJoin<VO, VR>(
     other: KTable<K, VO>,
-    joiner: ValueJoiner<V, VO | null, VR>,
+    joiner: ValueJoiner<V, VO | null, VR, K>,
     leftJoin: boolean,
     named: Named | undefined,
     materialized: Materialized<K, VR> | undefined,

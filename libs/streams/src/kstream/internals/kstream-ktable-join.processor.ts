@@ -22,7 +22,7 @@ export class KStreamKTableJoinProcessor<K, V, VT, VR> implements Processor<K, V,
 
   constructor(
     getterSupplier: KTableValueGetterSupplier<K, VT>,
-    private readonly joiner: ValueJoiner<V, VT | null, VR>,
+    private readonly joiner: ValueJoiner<V, VT | null, VR, K>,
     private readonly leftJoin: boolean,
   ) {
     this.getter = getterSupplier.get();
@@ -46,11 +46,11 @@ export class KStreamKTableJoinProcessor<K, V, VT, VR> implements Processor<K, V,
         this.dropped.record('null-key');
         return;
       }
-      this.context.forward(record.withValue(this.joiner(value, null)));
+      this.context.forward(record.withValue(this.joiner(value, null, key)));
       return;
     }
     const row = this.getter.get(key);
     if (row === undefined && !this.leftJoin) return;
-    this.context.forward(record.withValue(this.joiner(value, row?.value ?? null)));
+    this.context.forward(record.withValue(this.joiner(value, row?.value ?? null, key)));
   }
 }

@@ -16,7 +16,7 @@ import type { KTableValueGetter, KTableValueGetterSupplier } from './ktable-valu
 export type TableJoinSide = 'inner' | 'left' | 'right-of-left';
 
 /** Joins this side's value with the other side's (the arguments are already in left/right order). */
-export type SideJoiner<V, VO, VR> = (thisValue: V | null, otherValue: VO | null) => VR;
+export type SideJoiner<V, VO, VR, K> = (thisValue: V | null, otherValue: VO | null, key: K) => VR;
 
 /**
  * One side of a table-table join (Kafka Streams' `KTableKTableJoin`, `...LeftJoin`,
@@ -37,7 +37,7 @@ export class KTableKTableJoinProcessor<K, V, VO, VR> implements Processor<
 
   constructor(
     otherGetter: KTableValueGetterSupplier<K, VO>,
-    private readonly joiner: SideJoiner<V, VO, VR>,
+    private readonly joiner: SideJoiner<V, VO, VR, K>,
     private readonly side: TableJoinSide,
     private readonly sendOldValues: boolean,
   ) {
@@ -63,14 +63,14 @@ export class KTableKTableJoinProcessor<K, V, VO, VR> implements Processor<
     let joinedOld: VR | null = null;
     if (this.side === 'right-of-left') {
       if (row === undefined) return;
-      joinedNew = this.joiner(newValue, row.value);
-      if (this.sendOldValues) joinedOld = this.joiner(oldValue, row.value);
+      joinedNew = this.joiner(newValue, row.value, key);
+      if (this.sendOldValues) joinedOld = this.joiner(oldValue, row.value, key);
     } else {
       if (row === undefined && this.side === 'inner') return;
       if (row === undefined && newValue === null && oldValue === null) return;
-      if (newValue !== null) joinedNew = this.joiner(newValue, row?.value ?? null);
+      if (newValue !== null) joinedNew = this.joiner(newValue, row?.value ?? null, key);
       if (this.sendOldValues && oldValue !== null) {
-        joinedOld = this.joiner(oldValue, row?.value ?? null);
+        joinedOld = this.joiner(oldValue, row?.value ?? null, key);
       }
     }
     const timestamp =

@@ -21,7 +21,7 @@ class KTableKTableJoinValueGetter<K, V1, V2, VR> implements KTableValueGetter<K,
   constructor(
     private readonly left: KTableValueGetter<K, V1>,
     private readonly right: KTableValueGetter<K, V2>,
-    private readonly joiner: ValueJoiner<V1, V2 | null, VR>,
+    private readonly joiner: ValueJoiner<V1, V2 | null, VR, K>,
     private readonly leftJoin: boolean,
   ) {}
 
@@ -36,7 +36,7 @@ class KTableKTableJoinValueGetter<K, V1, V2, VR> implements KTableValueGetter<K,
     const right = this.right.get(key);
     if (right === undefined && !this.leftJoin) return undefined;
     return {
-      value: this.joiner(left.value, right?.value ?? null),
+      value: this.joiner(left.value, right?.value ?? null, key),
       timestamp: right === undefined ? left.timestamp : Math.max(left.timestamp, right.timestamp),
     };
   }
@@ -57,7 +57,7 @@ export class KTableKTableJoinSupplier<K, V1, V2, VR> implements KTableProcessorS
   constructor(
     private readonly left: KTableProcessorSupplier<K, V1>,
     private readonly right: KTableProcessorSupplier<K, V2>,
-    private readonly joiner: ValueJoiner<V1, V2 | null, VR>,
+    private readonly joiner: ValueJoiner<V1, V2 | null, VR, K>,
     private readonly leftJoin: boolean,
     readonly storeName: string | undefined,
   ) {
@@ -68,7 +68,7 @@ export class KTableKTableJoinSupplier<K, V1, V2, VR> implements KTableProcessorS
   leftProcessorSupplier(): ProcessorSupplier<K, Change<V1>, K, Change<VR>> {
     return this.sideSupplier<V1, V2>(
       this.right,
-      (value, other) => this.joiner(value as V1, other),
+      (value, other, key) => this.joiner(value as V1, other, key),
       this.leftJoin ? 'left' : 'inner',
     );
   }
@@ -77,7 +77,7 @@ export class KTableKTableJoinSupplier<K, V1, V2, VR> implements KTableProcessorS
   rightProcessorSupplier(): ProcessorSupplier<K, Change<V2>, K, Change<VR>> {
     return this.sideSupplier<V2, V1>(
       this.left,
-      (value, other) => this.joiner(other as V1, value),
+      (value, other, key) => this.joiner(other as V1, value, key),
       this.leftJoin ? 'right-of-left' : 'inner',
     );
   }
@@ -89,7 +89,7 @@ export class KTableKTableJoinSupplier<K, V1, V2, VR> implements KTableProcessorS
   /** The processor of one side's updates, joining them with the `other` table's rows. */
   private sideSupplier<V, VO>(
     other: KTableProcessorSupplier<K, VO>,
-    joiner: SideJoiner<V, VO, VR>,
+    joiner: SideJoiner<V, VO, VR, K>,
     side: TableJoinSide,
   ): ProcessorSupplier<K, Change<V>, K, Change<VR>> {
     const otherView = other.view();

@@ -17,7 +17,7 @@ import type { TableNode } from './table-node';
 export function streamTableJoin<K, V, VT, VR>(
   stream: { readonly node: StreamNode<K, V>; readonly repartitionRequired: boolean },
   table: TableNode<K, VT>,
-  joiner: ValueJoiner<V, VT | null, VR>,
+  joiner: ValueJoiner<V, VT | null, VR, K>,
   leftJoin: boolean,
   joined: Joined<K, V, VT> | undefined,
 ): StreamNode<K, VR> {
