@@ -4,6 +4,8 @@ import type { Change } from './internals/change';
 import type { KStream } from './kstream';
 import type { Materialized } from './materialized';
 import type { Named } from './named';
+import type { Suppressed } from './suppressed';
+import { suppressTable } from './internals/suppress/suppress-table';
 import { bindingDefaultSerdes } from './internals/default-serde';
 import { KTableFilterSupplier } from './internals/ktable-filter.processor';
 import { KTableKTableJoinSupplier } from './internals/ktable-ktable-join.supplier';
@@ -45,6 +47,8 @@ export class KTable<K, V> {
    * gave (`Materialized.as`): query it through `KafkaStreams.store`. Otherwise undefined.
    */
   readonly queryableStoreName: string | undefined;
+  /** @internal A windowed table's window grace (see `TableNode.windowGraceMs`). */
+  readonly windowGraceMs: number | undefined;
 
   /** @internal */
   constructor(
@@ -55,6 +59,7 @@ export class KTable<K, V> {
     this.node = table.node;
     this.supplier = table.supplier;
     this.queryableStoreName = table.queryableStoreName;
+    this.windowGraceMs = table.windowGraceMs;
   }
 
   /**
@@ -99,6 +104,20 @@ export class KTable<K, V> {
       storeName: store?.storeName,
       valueSerde,
     });
+  }
+
+  /**
+   * Holds back the table's updates (Kafka Streams' `KTable.suppress`):
+   * `Suppressed.untilWindowCloses` emits one final result per window of a windowed table when
+   * it closes, `Suppressed.untilTimeLimit` the latest update of a key once stream time is the
+   * limit past its first held update. The updates wait in a buffer in memory
+   * (`KTABLE-SUPPRESS-STATE-STORE-<index>`, change-logged and restored at start); the result is
+   * not queryable.
+   *
+   * @throws TopologyError for `untilWindowCloses` on a table that is not windowed.
+   */
+  suppress(suppressed: Suppressed<K>): KTable<K, V> {
+    return new KTable<K, V>(suppressTable(this, suppressed), this.streamOf);
   }
 
   /**
@@ -258,6 +277,7 @@ export class KTable<K, V> {
         node: { ...this.node, name, keySerde, valueSerde: options.valueSerde },
         supplier,
         queryableStoreName: queryable,
+        windowGraceMs: this.windowGraceMs,
       },
       this.streamOf,
     );

@@ -11,9 +11,23 @@ import type {
 } from './internals/grouped-stream-aggregate-builder';
 import { windowAggregateSupplier } from './internals/kstream-window-aggregate.processor';
 import type { AggregateFunction } from './internals/kstream-aggregate.processor';
-import { slidingWindowStore, timestampedWindowStore } from './internals/window-store-materializer';
+import {
+  slidingWindowStore,
+  timestampedWindowStore,
+  withoutCaching,
+} from './internals/window-store-materializer';
 import { slidingWindowAggregateSupplier } from './internals/windowed/sliding-window-aggregate.processor';
-import { onWindowUpdateEmitter } from './internals/windowed/window-result-emitter';
+import {
+  slidingWindowCloseRange,
+  timeWindowCloseRange,
+  WindowCloseEmitter,
+} from './internals/windowed/window-close-emitter';
+import {
+  onWindowUpdateEmitter,
+  type WindowResultEmitter,
+} from './internals/windowed/window-result-emitter';
+import { EmitStrategy } from './windows/emit-strategy';
+import { TimeWindowedSerde } from './windows/time-windowed.serde';
 
 /**
  * A grouped stream windowed by time (Kafka Streams' `TimeWindowedKStream`), from
@@ -28,32 +42,48 @@ import { onWindowUpdateEmitter } from './internals/windowed/window-result-emitte
  * Errors: `TopologyError` for a taken name or a retention below the minimum: fix the call.
  */
 export class TimeWindowedKStream<K, V> {
-  /** One row per key and window in a timestamped window store. */
-  private readonly kind: AggregateKind<K, V, Windowed<K>>;
+  private strategy = EmitStrategy.onWindowUpdate();
 
   /** @internal Made by `KGroupedStream.windowedBy`. */
   constructor(
-    windows: TimeWindows | SlidingWindows,
+    private readonly windows: TimeWindows | SlidingWindows,
     private readonly aggregates: GroupedStreamAggregateBuilder<K, V>,
     /** @internal Makes the streams of the tables it makes. */
     private readonly streamOf: StreamOfNode,
-  ) {
-    this.kind =
-      windows instanceof TimeWindows
-        ? {
-            tableKeySerde: () => undefined,
-            store: timestampedWindowStore(windows),
-            supplier: (storeName, aggregate) =>
-              windowAggregateSupplier(storeName, windows, aggregate),
-          }
-        : {
-            tableKeySerde: () => undefined,
-            store: slidingWindowStore(windows),
-            supplier: <VA>(storeName: string, aggregate: AggregateFunction<K, V, VA>) =>
-              slidingWindowAggregateSupplier(storeName, windows, aggregate, () =>
-                onWindowUpdateEmitter<K, VA>(),
-              ),
-          };
+  ) {}
+
+  /**
+   * When the aggregations made after this call emit (Kafka Streams'
+   * `TimeWindowedKStream.emitStrategy`): every update (the default), or with
+   * `EmitStrategy.onWindowClose()` one final result per window once stream time passes its
+   * end plus grace (the window store is then not cached).
+   */
+  emitStrategy(strategy: EmitStrategy): this {
+    this.strategy = strategy;
+    return this;
+  }
+
+  /** One row per key and window in a timestamped window store, emitting as the strategy says. */
+  private get kind(): AggregateKind<K, V, Windowed<K>> {
+    const { windows } = this;
+    const onClose = this.strategy.type() === 'ON_WINDOW_CLOSE';
+    const time = windows instanceof TimeWindows;
+    const size = time ? windows.size() : windows.timeDifferenceMs();
+    const range = time ? timeWindowCloseRange(windows) : slidingWindowCloseRange(windows);
+    const store = time ? timestampedWindowStore(windows) : slidingWindowStore(windows);
+    const emitter =
+      <VA>(storeName: string) =>
+      (): WindowResultEmitter<K, VA> =>
+        onClose ? new WindowCloseEmitter<K, VA>(storeName, range) : onWindowUpdateEmitter<K, VA>();
+    return {
+      tableKeySerde: (keySerde) => keySerde && new TimeWindowedSerde(keySerde, size),
+      store: onClose ? withoutCaching(store) : store,
+      supplier: <VA>(storeName: string, aggregate: AggregateFunction<K, V, VA>) =>
+        time
+          ? windowAggregateSupplier(storeName, windows, aggregate, emitter<VA>(storeName))
+          : slidingWindowAggregateSupplier(storeName, windows, aggregate, emitter<VA>(storeName)),
+      windowGraceMs: windows.gracePeriodMs(),
+    };
   }
 
   /** Counts the records per key and window. */

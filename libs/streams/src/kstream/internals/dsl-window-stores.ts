@@ -41,6 +41,11 @@ export interface DslWindowRangeStore<K, V> extends DslWindowStore<K, V> {
   ): KeyValueIterator<number, ValueAndTimestamp<V>>;
   /** Every key's windows starting in `[timeFrom, timeTo]`. */
   fetchAll(timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, ValueAndTimestamp<V>>;
+  /** `fetchAll` including windows past retention still in a segment (the metered store has it). */
+  fetchAllInSegments?(
+    timeFrom: number,
+    timeTo: number,
+  ): KeyValueIterator<Windowed<K>, ValueAndTimestamp<V>>;
 }
 
 /** What the session aggregation uses of its session store (Kafka Streams' `SessionStore`). */
@@ -60,4 +65,9 @@ export interface DslSessionStore<K, V> {
   remove(sessionKey: Windowed<K>): void;
   /** Loads every live session of `keys`, for synchronous `findSessions` afterwards. */
   prefetch?(keys: readonly K[]): Promise<void>;
+  /**
+   * Every key's sessions ending in `[earliest, latest]`, including those past retention still
+   * in a segment (emit on window close reads the closed ones; the metered store has it).
+   */
+  findSessionsEndingIn?(earliest: number, latest: number): Iterable<KeyValue<Windowed<K>, V>>;
 }

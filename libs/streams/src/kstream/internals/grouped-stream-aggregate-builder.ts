@@ -42,6 +42,8 @@ export interface AggregateTableSpec<K, V, KT, VA> {
   ): MaterializedStore<StateStore>;
   /** The aggregate processor over that store. */
   supplier(storeName: string): AggregateSupplier<K, V, KT, VA>;
+  /** A windowed aggregation's window grace (see `TableNode.windowGraceMs`). */
+  readonly windowGraceMs?: number;
 }
 
 /**
@@ -59,6 +61,8 @@ export interface AggregateKind<K, V, KT> {
     storeName: string,
     aggregate: AggregateFunction<K, V, VA>,
   ): AggregateSupplier<K, V, KT, VA>;
+  /** A windowed aggregation's window grace (see `TableNode.windowGraceMs`). */
+  readonly windowGraceMs?: number;
 }
 
 /**
@@ -137,6 +141,7 @@ export class GroupedStreamAggregateBuilder<K, V> {
       node: { builder, name: processorName, keySerde: tableKeySerde, valueSerde, sourceTopics },
       supplier,
       queryableStoreName: store.queryableStoreName,
+      windowGraceMs: spec.windowGraceMs,
     };
   }
 
@@ -157,6 +162,7 @@ export class GroupedStreamAggregateBuilder<K, V> {
       store: (storeName, keySerde, valueSerde) =>
         kind.store(storeName, materialized, keySerde, valueSerde),
       supplier: (storeName) => kind.supplier(storeName, aggregate),
+      windowGraceMs: kind.windowGraceMs,
     });
   }
 

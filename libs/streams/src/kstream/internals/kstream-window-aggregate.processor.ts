@@ -6,11 +6,12 @@ import type { TimeWindows } from '../windows/time-windows';
 import { Windowed } from '../../windowing/windowed';
 import { change, type Change } from './change';
 import { DroppedRecords } from './dropped-records';
-import type { DslWindowStore } from './dsl-window-stores';
+import type { DslWindowRangeStore, DslWindowStore } from './dsl-window-stores';
 import type { AggregateFunction } from './kstream-aggregate.processor';
 import { AggregateSupplier } from './aggregate-supplier';
 import { TupleForwarder } from './tuple-forwarder';
 import { WindowStoreValueGetter } from './window-store-value-getter';
+import { onWindowUpdateEmitter, type WindowResultEmitter } from './windowed/window-result-emitter';
 
 /**
  * Time-windowed `count`/`reduce`/`aggregate` (Kafka Streams' `KStreamWindowAggregate`): a
@@ -18,6 +19,9 @@ import { WindowStoreValueGetter } from './window-store-value-getter';
  * for hopping ones) whose `end + grace` is still after the task's stream time; for a closed
  * window it is dropped and counted (`late`). Each update is emitted with the key
  * `Windowed(key, window)` (per record without caching, on cache flush with caching).
+ *
+ * With `EmitStrategy.onWindowClose()` (see `WindowCloseEmitter`) updates are not forwarded:
+ * each window is emitted once, after it closed.
  *
  * `prefetch` computes every window of each record's timestamp and loads those windows in one
  * multi-get.
@@ -38,6 +42,7 @@ export class KStreamWindowAggregateProcessor<K, V, VA> implements Processor<
     private readonly windows: TimeWindows,
     private readonly aggregate: AggregateFunction<K, V, VA>,
     private readonly sendOldValues: boolean,
+    private readonly emitter: WindowResultEmitter<K, VA> = onWindowUpdateEmitter(),
   ) {}
 
   init(context: ProcessorContext<Windowed<K>, Change<VA>>): void {
@@ -45,6 +50,7 @@ export class KStreamWindowAggregateProcessor<K, V, VA> implements Processor<
     this.context = context;
     this.store = context.getStateStore<DslWindowStore<K, VA>>(this.storeName);
     this.forwarder = TupleForwarder.ofTimestampedValues(this.store, context, this.sendOldValues);
+    this.emitter.init(context, this.store as DslWindowRangeStore<K, VA>);
   }
 
   async prefetch(records: readonly Record<K, V>[]): Promise<void> {
@@ -86,6 +92,7 @@ export class KStreamWindowAggregateProcessor<K, V, VA> implements Processor<
       }
       if (store.putUpdated) store.putUpdated(key, { value: aggregate, timestamp }, windowStart);
       else store.put(key, { value: aggregate, timestamp }, windowStart);
+      if (!this.emitter.emitsUpdates) continue;
       this.forwarder.maybeForward(
         new Record(
           new Windowed(key, window),
@@ -95,6 +102,7 @@ export class KStreamWindowAggregateProcessor<K, V, VA> implements Processor<
         ),
       );
     }
+    this.emitter.maybeEmitClosed(record, closeTime);
   }
 }
 
@@ -103,11 +111,12 @@ export function windowAggregateSupplier<K, V, VA>(
   storeName: string,
   windows: TimeWindows,
   aggregate: AggregateFunction<K, V, VA>,
+  emitter: () => WindowResultEmitter<K, VA> = onWindowUpdateEmitter,
 ): AggregateSupplier<K, V, Windowed<K>, VA> {
   return new AggregateSupplier(
     storeName,
     (sendOldValues) =>
-      new KStreamWindowAggregateProcessor(storeName, windows, aggregate, sendOldValues),
+      new KStreamWindowAggregateProcessor(storeName, windows, aggregate, sendOldValues, emitter()),
     () => new WindowStoreValueGetter<K, VA>(storeName),
   );
 }

@@ -33,6 +33,7 @@ export const NAMES = {
   KTABLE_LEFTTHIS: 'KTABLE-LEFTTHIS-',
   KTABLE_LEFTOTHER: 'KTABLE-LEFTOTHER-',
   KTABLE_MERGE: 'KTABLE-MERGE-',
+  KTABLE_SUPPRESS: 'KTABLE-SUPPRESS-',
 } as const;
 
 /** The suffix of generated store names: `<prefix>STATE-STORE-<index>`. */

@@ -23,6 +23,12 @@ export interface StoreRange {
   readonly segmentTimeTo?: number;
   /** Keeps an entry (the bounds may admit more, e.g. longer keys sharing a prefix). */
   accept?(storeKey: Buffer): boolean;
+  /**
+   * Segmented stores: also the entries past retention that a live segment still holds, as
+   * Kafka Streams' time-ordered window and session stores read (what emitting closed windows
+   * reads: a window closes when it leaves retention).
+   */
+  readonly pastRetention?: boolean;
 }
 
 /** A write by store key, with the timestamp to log it with (the current record's if absent). */

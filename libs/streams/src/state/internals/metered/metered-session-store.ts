@@ -107,6 +107,32 @@ export class MeteredSessionStore<K, AGG>
     return this.readAsync(query);
   }
 
+  /**
+   * Engine-internal, for emitting closed sessions (`EmitStrategy.onWindowClose()`): every
+   * key's sessions ending in `[earliestSessionEndTime, latestSessionEndTime]`, including those
+   * past retention that a live segment still holds, as Kafka Streams' time-ordered session
+   * store reads them; by segment, then key. Errors are those of `fetch`.
+   */
+  findSessionsEndingIn(
+    earliestSessionEndTime: number,
+    latestSessionEndTime: number,
+  ): SessionEntries<K, AGG> {
+    const stack = this.open();
+    this.metrics.add(OP.range, 1);
+    if (earliestSessionEndTime > latestSessionEndTime) return [];
+    return this.entries(
+      stack.read({
+        segmentTimeFrom: Math.max(0, earliestSessionEndTime),
+        segmentTimeTo: latestSessionEndTime,
+        pastRetention: true,
+        accept: (sessionKey) => {
+          const { end } = SessionKeySchema.fromBinary(sessionKey);
+          return end >= earliestSessionEndTime && end <= latestSessionEndTime;
+        },
+      }),
+    );
+  }
+
   private sessionKey({ key, window }: Windowed<K>): Buffer {
     return SessionKeySchema.toBinary(this.keyBytes(key), window.start, window.end);
   }

@@ -209,7 +209,7 @@ export class SegmentedBytesStore extends AbstractStoreLayer {
   }
 
   private *iterate(range: StoreRange): IterableIterator<KeyValueBytes> {
-    const minLive = this.minLiveTime();
+    const minLive = this.readFrom(range);
     for (const segment of this.searched(range, minLive)) {
       for (const entry of segment.range(
         range.lower ?? range.prefix,
@@ -219,6 +219,11 @@ export class SegmentedBytesStore extends AbstractStoreLayer {
         if (this.live(entry.key, range, minLive)) yield entry;
       }
     }
+  }
+
+  /** The smallest segment time `range` reads: live entries only, unless `pastRetention`. */
+  private readFrom(range: StoreRange): number {
+    return range.pastRetention ? 0 : this.minLiveTime();
   }
 
   /** The segments `range` may hold entries in, in its order. */
@@ -242,11 +247,11 @@ export class SegmentedBytesStore extends AbstractStoreLayer {
   async readAsync(range: StoreRange): Promise<KeyValueBytes[]> {
     this.requireOpen();
     const out: KeyValueBytes[] = [];
-    for (const segment of this.searched(range, this.minLiveTime())) {
+    for (const segment of this.searched(range, this.readFrom(range))) {
       if (segment.isDropped) continue;
       const lower = range.lower ?? range.prefix;
       const entries = await segment.rangeAsync(lower, range.upper, !!range.backward);
-      const minLive = this.minLiveTime();
+      const minLive = this.readFrom(range);
       for (const entry of entries) if (this.live(entry.key, range, minLive)) out.push(entry);
     }
     return out;
