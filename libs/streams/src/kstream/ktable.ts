@@ -1,20 +1,16 @@
-import type { ProcessorSupplier } from '../processor/processor';
 import type { Predicate, ValueJoiner, ValueMapper } from './functions';
-import type { Change } from './internals/change';
 import type { KStream } from './kstream';
 import type { Materialized } from './materialized';
 import type { Named } from './named';
 import type { Suppressed } from './suppressed';
-import { suppressTable } from './internals/suppress/suppress-table';
-import { bindingDefaultSerdes } from './internals/default-serde';
-import { KTableFilterSupplier } from './internals/ktable-filter.processor';
-import { KTableKTableJoinSupplier } from './internals/ktable-ktable-join.supplier';
-import { KTableMapValuesSupplier } from './internals/ktable-map-values.processor';
+import { tableTableJoin } from './internals/ktable-ktable-join';
+import type { TableJoinKind } from './internals/ktable-ktable-join.supplier';
 import { KTableToStreamProcessor } from './internals/ktable-to-stream.processor';
 import type { KTableProcessorSupplier } from './internals/ktable-value-getter';
 import { NAMES } from './internals/naming';
-import { requireSameBuilder, unionTopics, type StreamNode } from './internals/stream-node';
-import { storeNameFor, timestampedKeyValueStore } from './internals/store-materializer';
+import type { StreamNode } from './internals/stream-node';
+import { suppressTable } from './internals/suppress/suppress-table';
+import { tableFilter, tableMapValues } from './internals/table-operators';
 import type { TableNode } from './internals/table-node';
 
 /**
@@ -71,7 +67,7 @@ export class KTable<K, V> {
     named?: Named,
     materialized?: Materialized<K, V>,
   ): KTable<K, V> {
-    return this.doFilter(predicate, false, named, materialized);
+    return this.tableOf(tableFilter(this, predicate, false, named, materialized));
   }
 
   /** Drops the rows `predicate` accepts (see {@link KTable.filter}). */
@@ -80,7 +76,7 @@ export class KTable<K, V> {
     named?: Named,
     materialized?: Materialized<K, V>,
   ): KTable<K, V> {
-    return this.doFilter(predicate, true, named, materialized);
+    return this.tableOf(tableFilter(this, predicate, true, named, materialized));
   }
 
   /**
@@ -92,18 +88,7 @@ export class KTable<K, V> {
     named?: Named,
     materialized?: Materialized<K, VR>,
   ): KTable<K, VR> {
-    const { builder } = this.node;
-    const store = materialized
-      ? storeNameFor(builder, materialized, NAMES.KTABLE_MAPVALUES)
-      : undefined;
-    const name = named?.name ?? builder.newProcessorName(NAMES.KTABLE_MAPVALUES);
-    const supplier = new KTableMapValuesSupplier<K, V, VR>(this.supplier, mapper, store?.storeName);
-    const valueSerde = materialized?.valueSerde;
-    return this.addTableOperator<VR>(name, supplier, supplier.processorSupplier(), {
-      materialized,
-      storeName: store?.storeName,
-      valueSerde,
-    });
+    return this.tableOf(tableMapValues(this, mapper, named, materialized));
   }
 
   /**
@@ -117,7 +102,7 @@ export class KTable<K, V> {
    * @throws TopologyError for `untilWindowCloses` on a table that is not windowed.
    */
   suppress(suppressed: Suppressed<K>): KTable<K, V> {
-    return new KTable<K, V>(suppressTable(this, suppressed), this.streamOf);
+    return this.tableOf(suppressTable(this, suppressed));
   }
 
   /**
@@ -133,8 +118,8 @@ export class KTable<K, V> {
 
   /**
    * Table-table inner join on the key: the result has a row for every key both tables have,
-   * `joiner(thisValue, otherValue)`, updated when either side changes, timestamped with the
-   * later of the two rows. Both tables' topics must be co-partitioned (checked at start).
+   * `joiner(thisValue, otherValue, key)`, updated when either side changes, timestamped with
+   * the later of the two rows. Both tables' topics must be co-partitioned (checked at start).
    * Materialized (and queryable) when `materialized` is given.
    *
    * @throws TopologyError when `other` comes from another builder.
@@ -145,7 +130,13 @@ export class KTable<K, V> {
     named?: Named,
     materialized?: Materialized<K, VR>,
   ): KTable<K, VR> {
-    return this.doJoin(other, (v, o, k) => joiner(v, o as VO, k), false, named, materialized);
+    return this.tableJoin(
+      other,
+      (v, o, k) => joiner(v as V, o as VO, k),
+      'inner',
+      named,
+      materialized,
+    );
   }
 
   /**
@@ -159,127 +150,36 @@ export class KTable<K, V> {
     named?: Named,
     materialized?: Materialized<K, VR>,
   ): KTable<K, VR> {
-    return this.doJoin(other, joiner, true, named, materialized);
+    return this.tableJoin(other, (v, o, k) => joiner(v as V, o, k), 'left', named, materialized);
   }
 
-  private doFilter(
-    predicate: Predicate<K, V>,
-    not: boolean,
-    named: Named | undefined,
-    materialized: Materialized<K, V> | undefined,
-  ): KTable<K, V> {
-    const { builder } = this.node;
-    const store = materialized
-      ? storeNameFor(builder, materialized, NAMES.KTABLE_FILTER)
-      : undefined;
-    const name = named?.name ?? builder.newProcessorName(NAMES.KTABLE_FILTER);
-    const supplier = new KTableFilterSupplier<K, V>(
-      this.supplier,
-      predicate,
-      not,
-      store?.storeName,
-    );
-    return this.addTableOperator<V>(name, supplier, supplier.processorSupplier(), {
-      materialized,
-      storeName: store?.storeName,
-      valueSerde: materialized?.valueSerde ?? this.node.valueSerde,
-    });
-  }
-
-  private doJoin<VO, VR>(
+  /**
+   * Table-table outer join: a row for every key either table has, `joiner` getting `null`
+   * for the side without a row; deleted once both rows are.
+   *
+   * @throws TopologyError when `other` comes from another builder.
+   */
+  outerJoin<VO, VR>(
     other: KTable<K, VO>,
-    joiner: ValueJoiner<V, VO | null, VR, K>,
-    leftJoin: boolean,
+    joiner: ValueJoiner<V | null, VO | null, VR, K>,
+    named?: Named,
+    materialized?: Materialized<K, VR>,
+  ): KTable<K, VR> {
+    return this.tableJoin(other, joiner, 'outer', named, materialized);
+  }
+
+  private tableJoin<VO, VR>(
+    other: KTable<K, VO>,
+    joiner: ValueJoiner<V | null, VO | null, VR, K>,
+    kind: TableJoinKind,
     named: Named | undefined,
     materialized: Materialized<K, VR> | undefined,
   ): KTable<K, VR> {
-    requireSameBuilder(this.node, other.node, leftJoin ? 'leftJoin' : 'join');
-    const { builder } = this.node;
-    const store = materialized
-      ? storeNameFor(builder, materialized, NAMES.KTABLE_MERGE)
-      : undefined;
-    const mergeName = named?.name ?? builder.newProcessorName(NAMES.KTABLE_MERGE);
-    const thisName = named
-      ? `${named.name}-join-this`
-      : builder.newProcessorName(leftJoin ? NAMES.KTABLE_LEFTTHIS : NAMES.KTABLE_JOINTHIS);
-    const otherName = named
-      ? `${named.name}-join-other`
-      : builder.newProcessorName(leftJoin ? NAMES.KTABLE_LEFTOTHER : NAMES.KTABLE_JOINOTHER);
-    const sourceTopics = unionTopics(this.node.sourceTopics, other.node.sourceTopics);
-    builder.copartition(sourceTopics);
-    const join = new KTableKTableJoinSupplier<K, V, VO, VR>(
-      this.supplier,
-      other.supplier,
-      joiner,
-      leftJoin,
-      store?.storeName,
-    );
-    const { topology } = builder;
-    topology.addProcessor(thisName, join.leftProcessorSupplier(), this.node.name);
-    topology.addProcessor(otherName, join.rightProcessorSupplier(), other.node.name);
-    topology.connectProcessorAndStateStores(thisName, ...other.supplier.view().storeNames());
-    topology.connectProcessorAndStateStores(otherName, ...this.supplier.view().storeNames());
-    const keySerde = materialized?.keySerde ?? this.node.keySerde;
-    const valueSerde = materialized?.valueSerde;
-    let mergerSupplier = join.mergerSupplier();
-    let queryable: string | undefined;
-    if (store !== undefined) {
-      const built = timestampedKeyValueStore(store.storeName, materialized, keySerde, valueSerde);
-      mergerSupplier = bindingDefaultSerdes(mergerSupplier, built.defaultSerdes);
-      topology.addProcessor(mergeName, mergerSupplier, thisName, otherName);
-      topology.addStateStore(built.builder, mergeName);
-      queryable = built.queryableStoreName;
-    } else {
-      topology.addProcessor(mergeName, mergerSupplier, thisName, otherName);
-    }
-    return new KTable<K, VR>(
-      {
-        node: { builder, name: mergeName, keySerde, valueSerde, sourceTopics },
-        supplier: join,
-        queryableStoreName: queryable,
-      },
-      this.streamOf,
-    );
+    return this.tableOf(tableTableJoin(this, other, joiner, kind, named, materialized));
   }
 
-  private addTableOperator<VR>(
-    name: string,
-    supplier: KTableProcessorSupplier<K, VR>,
-    processorSupplier: ProcessorSupplier<K, Change<V>, K, Change<VR>>,
-    options: {
-      materialized: Materialized<K, VR> | undefined;
-      storeName: string | undefined;
-      valueSerde: StreamNode<K, VR>['valueSerde'];
-    },
-  ): KTable<K, VR> {
-    const { builder } = this.node;
-    const keySerde = options.materialized?.keySerde ?? this.node.keySerde;
-    let queryable: string | undefined;
-    if (options.storeName !== undefined) {
-      const built = timestampedKeyValueStore(
-        options.storeName,
-        options.materialized,
-        keySerde,
-        options.valueSerde,
-      );
-      builder.topology.addProcessor(
-        name,
-        bindingDefaultSerdes(processorSupplier, built.defaultSerdes),
-        this.node.name,
-      );
-      builder.topology.addStateStore(built.builder, name);
-      queryable = built.queryableStoreName;
-    } else {
-      builder.topology.addProcessor(name, processorSupplier, this.node.name);
-    }
-    return new KTable<K, VR>(
-      {
-        node: { ...this.node, name, keySerde, valueSerde: options.valueSerde },
-        supplier,
-        queryableStoreName: queryable,
-        windowGraceMs: this.windowGraceMs,
-      },
-      this.streamOf,
-    );
+  /** Wraps a table node made from this table, sharing its stream maker. */
+  private tableOf<KR, VR>(table: TableNode<KR, VR>): KTable<KR, VR> {
+    return new KTable<KR, VR>(table, this.streamOf);
   }
 }
