@@ -9,7 +9,8 @@ import type {
 } from './functions';
 import type { Grouped } from './grouped';
 import { KGroupedStream } from './kgrouped-stream';
-import type { KTable } from './ktable';
+import { KTable } from './ktable';
+import type { Materialized } from './materialized';
 import type { Joined } from './joined';
 import type { Named } from './named';
 import type { Produced } from './produced';
@@ -26,10 +27,11 @@ import {
   selectKeyProcessor,
 } from './internals/stateless.processor';
 import { NAMES } from './internals/naming';
-import { PassThroughProcessor } from './internals/pass-through.processor';
+import { mergeStreams, repartitionStream, streamToTopic } from './internals/stream-operators';
+import { streamToTable } from './internals/stream-to-table';
 import { streamTableJoin } from './internals/stream-table-join';
 import { streamStreamJoin, type StreamJoinKind } from './internals/stream-join/stream-stream-join';
-import { requireSameBuilder, unionTopics, type StreamNode } from './internals/stream-node';
+import type { StreamNode } from './internals/stream-node';
 import type { ProcessorSupplier } from '../processor/processor';
 
 /**
@@ -133,37 +135,13 @@ export class KStream<K, V> {
    * @throws TopologyError when `other` comes from another builder.
    */
   merge(other: KStream<K, V>, named?: Named): KStream<K, V> {
-    requireSameBuilder(this.node, other.node, 'merge');
-    const name = this.nameFor(named, NAMES.MERGE);
-    this.node.builder.topology.addProcessor(
-      name,
-      () => new PassThroughProcessor<K, V>(),
-      this.node.name,
-      other.node.name,
-    );
-    return new KStream<K, V>(
-      {
-        ...this.node,
-        name,
-        sourceTopics: unionTopics(this.node.sourceTopics, other.node.sourceTopics),
-      },
-      this.repartitionRequired || other.repartitionRequired,
-    );
+    const node = mergeStreams(this.node, other.node, named);
+    return new KStream<K, V>(node, this.repartitionRequired || other.repartitionRequired);
   }
 
   /** Writes every record to `topic` (serdes from `produced`, else the application defaults). */
   to(topic: string, produced?: Produced<K, V>): void {
-    const name = produced?.processorName ?? this.node.builder.newProcessorName(NAMES.SINK);
-    this.node.builder.topology.addSink<K, V>(
-      name,
-      topic,
-      {
-        keySerde: produced?.keySerde ?? this.node.keySerde,
-        valueSerde: produced?.valueSerde ?? this.node.valueSerde,
-        partitioner: produced?.partitioner,
-      },
-      this.node.name,
-    );
+    streamToTopic(this.node, topic, produced);
   }
 
   /**
@@ -174,22 +152,20 @@ export class KStream<K, V> {
    * @throws TopologyError when the repartition name is taken.
    */
   repartition(repartitioned?: Repartitioned<K, V>): KStream<K, V> {
-    const { builder } = this.node;
-    const prefix = repartitioned?.name ?? builder.newProcessorName(NAMES.REPARTITION);
-    const keySerde = repartitioned?.keySerde ?? this.node.keySerde;
-    const valueSerde = repartitioned?.valueSerde ?? this.node.valueSerde;
-    const { topic, sourceName } = builder.repartition({
-      parentName: this.node.name,
-      prefix,
-      keySerde,
-      valueSerde,
-      partitioner: repartitioned?.partitioner,
-      numPartitions: repartitioned?.numberOfPartitions,
-    });
-    return new KStream<K, V>(
-      { builder, name: sourceName, keySerde, valueSerde, sourceTopics: new Set([topic]) },
-      false,
-    );
+    return streamOf(repartitionStream(this.node, repartitioned));
+  }
+
+  /**
+   * The stream read as a table (Kafka Streams' `KStream.toTable`): each record an upsert of
+   * its key (a `null` value deletes it). The table source is `KSTREAM-TOTABLE-<n>` (or the
+   * `Named` name), repartitioned first (`<name>-repartition`) when the key changed; its store
+   * is `materialized`'s (and then queryable), else `KSTREAM-TOTABLE-STATE-STORE-<n>`, created
+   * only when a downstream operation reads the table.
+   *
+   * @throws TopologyError for a taken name.
+   */
+  toTable(named?: Named, materialized?: Materialized<K, V>): KTable<K, V> {
+    return new KTable<K, V>(streamToTable(this, named, materialized), streamOf);
   }
 
   /**

@@ -1,4 +1,14 @@
-import type { Predicate, ValueJoiner, ValueMapper } from './functions';
+import type {
+  Aggregator,
+  Initializer,
+  KeyValue,
+  KeyValueMapper,
+  Predicate,
+  Reducer,
+  ValueJoiner,
+  ValueMapper,
+} from './functions';
+import type { Grouped } from './grouped';
 import type { KStream } from './kstream';
 import type { Materialized } from './materialized';
 import type { Named } from './named';
@@ -11,6 +21,7 @@ import { NAMES } from './internals/naming';
 import type { StreamNode } from './internals/stream-node';
 import { suppressTable } from './internals/suppress/suppress-table';
 import { tableFilter, tableMapValues } from './internals/table-operators';
+import { groupTable } from './internals/table-grouping/grouped-table-aggregate-builder';
 import type { TableNode } from './internals/table-node';
 
 /**
@@ -19,6 +30,43 @@ import type { TableNode } from './internals/table-node';
  * make it, so it does not import their class). Internal.
  */
 export type StreamOfNode = <K, V>(node: StreamNode<K, V>) => KStream<K, V>;
+
+/**
+ * A table re-grouped by a new key (Kafka Streams' `KGroupedTable`), from `KTable.groupBy`:
+ * each aggregation keeps one row per new key in a timestamped key-value store (named by
+ * `Materialized.as`, and then queryable; else `KTABLE-AGGREGATE-STATE-STORE-<index>`) and
+ * returns it as a {@link KTable}. A row's update first removes its old value from the
+ * aggregate of the old value's key (the subtractor), then adds its new value to the new key's
+ * (the adder); a deleted row is only removed.
+ *
+ * The changes travel through the repartition topic `<applicationId>-<Grouped name, else the
+ * store name>-repartition`.
+ *
+ * Errors: `TopologyError` for a taken name; `RangeError` from `Materialized.as` for an invalid
+ * store name. The adder and subtractor fail the task when they throw.
+ */
+export interface KGroupedTable<K, V> {
+  /** Counts the rows per key (values in the store: `Serdes.Long()` unless given). */
+  count(materialized?: Materialized<K, number>, named?: Named): KTable<K, number>;
+  /** Combines the values per key: `adder(aggregate, new)`, `subtractor(aggregate, old)`. */
+  reduce(
+    adder: Reducer<V>,
+    subtractor: Reducer<V>,
+    materialized?: Materialized<K, V>,
+    named?: Named,
+  ): KTable<K, V>;
+  /**
+   * Folds the values per key from `initializer()`: `adder(key, new, aggregate)`,
+   * `subtractor(key, old, aggregate)`. Give `materialized` a value serde for `VA`.
+   */
+  aggregate<VA>(
+    initializer: Initializer<VA>,
+    adder: Aggregator<K, V, VA>,
+    subtractor: Aggregator<K, V, VA>,
+    materialized?: Materialized<K, VA>,
+    named?: Named,
+  ): KTable<K, VA>;
+}
 
 /**
  * A changelog stream read as a table (Kafka Streams' `KTable`): one current value per key,
@@ -103,6 +151,28 @@ export class KTable<K, V> {
    */
   suppress(suppressed: Suppressed<K>): KTable<K, V> {
     return this.tableOf(suppressTable(this, suppressed));
+  }
+
+  /**
+   * Re-groups the table by the key and value `selector` computes for each row (Kafka Streams'
+   * `KTable.groupBy`), for an aggregation that can also remove values: see
+   * {@link KGroupedTable}. With a `grouped` name `n`, the selecting processor is `n` and the
+   * repartition topic `n-repartition`.
+   *
+   * @throws TopologyError for a taken name.
+   */
+  groupBy<KR, VR>(
+    selector: KeyValueMapper<K, V, KeyValue<KR, VR>>,
+    grouped?: Grouped<KR, VR>,
+  ): KGroupedTable<KR, VR> {
+    const aggregates = groupTable(this, selector, grouped);
+    return {
+      count: (materialized, named) => this.tableOf(aggregates.count(materialized, named)),
+      reduce: (adder, subtractor, materialized, named) =>
+        this.tableOf(aggregates.reduce(adder, subtractor, materialized, named)),
+      aggregate: (initializer, adder, subtractor, materialized, named) =>
+        this.tableOf(aggregates.aggregate(initializer, adder, subtractor, materialized, named)),
+    };
   }
 
   /**
