@@ -190,7 +190,7 @@ export class KStream<K, V> {
    * `grouped` name `n`, the key-selecting processor is `n` and the topic `n-repartition`.
    */
   groupBy<KR>(selector: KeyValueMapper<K, V, KR>, grouped?: Grouped<KR, V>): KGroupedStream<KR, V> {
-    const name = grouped?.name ?? this.node.builder.newProcessorName(NAMES.KEY_SELECT);
+    const name = this.node.builder.nameOrGenerate(grouped?.name, NAMES.KEY_SELECT);
     this.addProcessor(name, () => selectKeyProcessor(selector));
     return new KGroupedStream<KR, V>(
       {
@@ -308,7 +308,8 @@ export class KStream<K, V> {
     named?: Named,
     ...storeNames: string[]
   ): KStream<KR, VR> {
-    const name = this.nameFor(named, NAMES.PROCESSOR);
+    // Kafka Streams burns no index for a named `process` (unlike most operations).
+    const name = named?.name ?? this.node.builder.newProcessorName(NAMES.PROCESSOR);
     this.addProcessor(name, supplier);
     this.node.builder.topology.connectProcessorAndStateStores(name, ...storeNames);
     return this.derive<KR, VR>(name, undefined, undefined, true);
@@ -340,7 +341,7 @@ export class KStream<K, V> {
   }
 
   private nameFor(named: Named | undefined, prefix: string): string {
-    return named?.name ?? this.node.builder.newProcessorName(prefix);
+    return this.node.builder.nameOrGenerate(named?.name, prefix);
   }
 
   private addProcessor<KR, VR>(name: string, supplier: ProcessorSupplier<K, V, KR, VR>): void {

@@ -10,7 +10,7 @@ function topology(...lines: string[]): string {
 }
 
 describe('KTable topology shapes', () => {
-  it('materializes a source table under a generated or the given store name', () => {
+  it('materializes a source table under the given store name, a generated one only when read (Kafka Streams 4.x)', () => {
     const builder = new StreamsBuilder();
     const users = builder.table('users', Consumed.with(Serdes.String(), Serdes.String()));
     const named = builder.table(
@@ -25,16 +25,16 @@ describe('KTable topology shapes', () => {
         '   Sub-topology: 0',
         '    Source: KSTREAM-SOURCE-0000000001 (topics: [users])',
         '      --> KTABLE-SOURCE-0000000002',
-        '    Processor: KTABLE-SOURCE-0000000002 (stores: [users-STATE-STORE-0000000000])',
+        '    Processor: KTABLE-SOURCE-0000000002 (stores: [])',
         '      --> none',
         '      <-- KSTREAM-SOURCE-0000000001',
         '',
         '   Sub-topology: 1',
-        '    Source: orders-source (topics: [orders])',
-        '      --> orders-source-table-source',
-        '    Processor: orders-source-table-source (stores: [orders-store])',
+        '    Source: orders-source-source (topics: [orders])',
+        '      --> orders-source',
+        '    Processor: orders-source (stores: [orders-store])',
         '      --> none',
-        '      <-- orders-source',
+        '      <-- orders-source-source',
         '',
       ),
     );

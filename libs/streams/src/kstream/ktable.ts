@@ -181,7 +181,7 @@ export class KTable<K, V> {
    */
   toStream(named?: Named): KStream<K, V> {
     const { builder } = this.node;
-    const name = named?.name ?? builder.newProcessorName(NAMES.KTABLE_TOSTREAM);
+    const name = builder.nameOrGenerate(named?.name, NAMES.KTABLE_TOSTREAM);
     builder.topology.addProcessor(name, () => new KTableToStreamProcessor<K, V>(), this.node.name);
     return this.streamOf({ ...this.node, name });
   }

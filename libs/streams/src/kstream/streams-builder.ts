@@ -18,8 +18,11 @@ import { storeNameFor, timestampedKeyValueStore } from './internals/store-materi
  *
  * Node names are generated as in Kafka Streams, `<KIND>-<10-digit index>` from one counter
  * per builder (`KSTREAM-SOURCE-0000000000`, `KSTREAM-AGGREGATE-0000000003`...), unless named
- * with `Named`, `Consumed.as`, `Grouped`... Name what you will keep: generated names (and the
- * repartition and changelog topics named after them) shift when the topology changes.
+ * with `Named`, `Consumed.as`, `Grouped`... A named operation still takes its index, as in
+ * Kafka Streams 4.x (except `process`, `processValues`, `repartition` and `suppress`, which
+ * take none when named), so naming one operation does not move the others' names. Name what
+ * you will keep: generated names (and the repartition and changelog topics named after them)
+ * shift when the topology changes.
  *
  * @example
  * const builder = new StreamsBuilder();
@@ -39,7 +42,7 @@ export class StreamsBuilder {
   /** A stream of the records of `topics` (one or more topics, read by one source node). */
   stream<K, V>(topics: string | readonly string[], consumed?: Consumed<K, V>): KStream<K, V> {
     const list = typeof topics === 'string' ? [topics] : [...topics];
-    const name = consumed?.processorName ?? this.internal.newProcessorName(NAMES.SOURCE);
+    const name = this.internal.nameOrGenerate(consumed?.processorName, NAMES.SOURCE);
     this.internal.topology.addSource<K, V>(name, list, {
       keySerde: consumed?.keySerde,
       valueSerde: consumed?.valueSerde,
@@ -58,27 +61,35 @@ export class StreamsBuilder {
   }
 
   /**
-   * A table of the latest value per key of `topic` (a `null` value deletes the key). Always
-   * materialized in a timestamped key-value store: named by `materialized` (and then
-   * queryable), else `<topic>-STATE-STORE-<index>`. Nodes: a source (`KSTREAM-SOURCE-...`)
-   * and `KTABLE-SOURCE-...` (with `Consumed.as(n)`: `n` and `n-table-source`).
+   * A table of the latest value per key of `topic` (a `null` value deletes the key), kept in a
+   * timestamped key-value store: named by `materialized` (and then queryable and always
+   * created), else `<topic>-STATE-STORE-<index>`, created only when a downstream operation
+   * reads the table (a join, old values for a groupBy or a suppression), as in Kafka Streams.
+   * Nodes: a source (`KSTREAM-SOURCE-...`) and `KTABLE-SOURCE-...` (with `Consumed.as(n)`:
+   * `n-source` and `n`).
    */
   table<K, V>(
     topic: string,
     consumed?: Consumed<K, V>,
     materialized?: Materialized<K, V>,
   ): KTable<K, V> {
-    const { storeName } = storeNameFor(this.internal, materialized, `${topic}-`);
-    const sourceName = consumed?.processorName ?? this.internal.newProcessorName(NAMES.SOURCE);
-    const tableSourceName =
-      consumed?.processorName !== undefined
-        ? `${consumed.processorName}-table-source`
-        : this.internal.newProcessorName(NAMES.KTABLE_SOURCE);
+    const { storeName, queryableStoreName } = storeNameFor(
+      this.internal,
+      materialized,
+      `${topic}-`,
+    );
+    const named = consumed?.processorName;
+    const sourceName = this.internal.suffixedOrGenerate(named, '-source', NAMES.SOURCE);
+    const tableSourceName = this.internal.nameOrGenerate(named, NAMES.KTABLE_SOURCE);
     const keySerde = consumed?.keySerde ?? materialized?.keySerde;
     const valueSerde = consumed?.valueSerde ?? materialized?.valueSerde;
     const store = timestampedKeyValueStore(storeName, materialized, keySerde, valueSerde);
-    const supplier = new KTableSourceSupplier<K, V>(storeName);
     const { topology } = this.internal;
+    const addStore = (): void => void topology.addStateStore(store.builder, tableSourceName);
+    const supplier = new KTableSourceSupplier<K, V>(
+      storeName,
+      queryableStoreName === undefined ? addStore : undefined,
+    );
     topology.addSource<K, V>(sourceName, topic, {
       keySerde,
       valueSerde,
@@ -89,7 +100,7 @@ export class StreamsBuilder {
       bindingDefaultSerdes(supplier.processorSupplier(), store.defaultSerdes),
       sourceName,
     );
-    topology.addStateStore(store.builder, tableSourceName);
+    if (queryableStoreName !== undefined) addStore();
     const node = {
       builder: this.internal,
       name: tableSourceName,
@@ -97,10 +108,7 @@ export class StreamsBuilder {
       valueSerde,
       sourceTopics: new Set([topic]),
     };
-    return new KTable<K, V>(
-      { node, supplier, queryableStoreName: store.queryableStoreName },
-      streamOf,
-    );
+    return new KTable<K, V>({ node, supplier, queryableStoreName }, streamOf);
   }
 
   /**

@@ -124,7 +124,7 @@ export class GroupedStreamAggregateBuilder<K, V> {
   table<KT, VA>(spec: AggregateTableSpec<K, V, KT, VA>): TableNode<KT, VA> {
     const { builder } = this.node;
     const { storeName } = storeNameFor(builder, spec.materialized, spec.prefix);
-    const processorName = spec.named?.name ?? builder.newProcessorName(spec.prefix);
+    const processorName = builder.nameOrGenerate(spec.named?.name, spec.prefix);
     const keySerde = spec.materialized?.keySerde ?? this.node.keySerde;
     const valueSerde = spec.materialized?.valueSerde ?? spec.defaultValueSerde;
     const store = spec.store(storeName, keySerde, valueSerde);

@@ -28,7 +28,7 @@ export function tableTableJoin<K, V1, V2, VR>(
   requireSameBuilder(left.node, right.node, kind === 'inner' ? 'join' : `${kind}Join`);
   const { builder } = left.node;
   const store = materialized ? storeNameFor(builder, materialized, NAMES.KTABLE_MERGE) : undefined;
-  const mergeName = named?.name ?? builder.newProcessorName(NAMES.KTABLE_MERGE);
+  const mergeName = builder.nameOrGenerate(named?.name, NAMES.KTABLE_MERGE);
   const sourceTopics = unionTopics(left.node.sourceTopics, right.node.sourceTopics);
   builder.copartition(sourceTopics);
   const join = new KTableKTableJoinSupplier<K, V1, V2, VR>(
@@ -38,12 +38,8 @@ export function tableTableJoin<K, V1, V2, VR>(
     kind,
     store?.storeName,
   );
-  const thisName = named
-    ? `${named.name}-join-this`
-    : builder.newProcessorName(NAMES.KTABLE_JOINTHIS);
-  const otherName = named
-    ? `${named.name}-join-other`
-    : builder.newProcessorName(NAMES.KTABLE_JOINOTHER);
+  const thisName = builder.suffixedOrGenerate(named?.name, '-join-this', NAMES.KTABLE_JOINTHIS);
+  const otherName = builder.suffixedOrGenerate(named?.name, '-join-other', NAMES.KTABLE_JOINOTHER);
   const { topology } = builder;
   topology.addProcessor(thisName, join.leftProcessorSupplier(), left.node.name);
   topology.addProcessor(otherName, join.rightProcessorSupplier(), right.node.name);

@@ -17,7 +17,7 @@ export function mergeStreams<K, V>(
   named: Named | undefined,
 ): StreamNode<K, V> {
   requireSameBuilder(a, b, 'merge');
-  const name = named?.name ?? a.builder.newProcessorName(NAMES.MERGE);
+  const name = a.builder.nameOrGenerate(named?.name, NAMES.MERGE);
   a.builder.topology.addProcessor(name, () => new PassThroughProcessor<K, V>(), a.name, b.name);
   return { ...a, name, sourceTopics: unionTopics(a.sourceTopics, b.sourceTopics) };
 }
@@ -33,7 +33,7 @@ export function streamToTopic<K, V>(
   topic: string,
   produced: Produced<K, V> | undefined,
 ): void {
-  const name = produced?.processorName ?? node.builder.newProcessorName(NAMES.SINK);
+  const name = node.builder.nameOrGenerate(produced?.processorName, NAMES.SINK);
   node.builder.topology.addSink<K, V>(
     name,
     topic,

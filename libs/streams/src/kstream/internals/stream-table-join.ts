@@ -37,7 +37,7 @@ export function streamTableJoin<K, V, VT, VR>(
   }
   const sourceTopics = unionTopics(left.sourceTopics, table.node.sourceTopics);
   builder.copartition(sourceTopics);
-  const name = joined?.name ?? builder.newProcessorName(leftJoin ? NAMES.LEFTJOIN : NAMES.JOIN);
+  const name = builder.nameOrGenerate(joined?.name, leftJoin ? NAMES.LEFTJOIN : NAMES.JOIN);
   const view = table.supplier.view();
   builder.topology.addProcessor(
     name,

@@ -62,7 +62,7 @@ describe('KStream.toTable through the TopologyTestDriver', () => {
       .to('out3');
     const description = builder.build().describe();
     expect(description).toContain(
-      '    Processor: KSTREAM-TOTABLE-0000000002 (stores: [KSTREAM-TOTABLE-STATE-STORE-0000000003])',
+      '    Processor: KSTREAM-TOTABLE-0000000003 (stores: [KSTREAM-TOTABLE-STATE-STORE-0000000004])',
     );
     expect(description).toContain('    Processor: t2 (stores: [t2-store])');
   });

@@ -22,7 +22,7 @@ export function streamToTable<K, V>(
   materialized: Materialized<K, V> | undefined,
 ): TableNode<K, V> {
   const { builder } = stream.node;
-  const name = named?.name ?? builder.newProcessorName(NAMES.TOTABLE);
+  const name = builder.nameOrGenerate(named?.name, NAMES.TOTABLE);
   const { storeName, queryableStoreName } = storeNameFor(builder, materialized, NAMES.TOTABLE);
   const keySerde = materialized?.keySerde ?? stream.node.keySerde;
   const valueSerde = materialized?.valueSerde ?? stream.node.valueSerde;

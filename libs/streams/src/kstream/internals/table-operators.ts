@@ -27,7 +27,7 @@ export function tableFilter<K, V>(
 ): TableNode<K, V> {
   const { builder } = table.node;
   const store = materialized ? storeNameFor(builder, materialized, NAMES.KTABLE_FILTER) : undefined;
-  const name = named?.name ?? builder.newProcessorName(NAMES.KTABLE_FILTER);
+  const name = builder.nameOrGenerate(named?.name, NAMES.KTABLE_FILTER);
   const supplier = new KTableFilterSupplier<K, V>(table.supplier, predicate, not, store?.storeName);
   return addTableOperator(table, name, supplier, supplier.processorSupplier(), {
     materialized,
@@ -52,7 +52,7 @@ export function tableMapValues<K, V, VR>(
   const store = materialized
     ? storeNameFor(builder, materialized, NAMES.KTABLE_MAPVALUES)
     : undefined;
-  const name = named?.name ?? builder.newProcessorName(NAMES.KTABLE_MAPVALUES);
+  const name = builder.nameOrGenerate(named?.name, NAMES.KTABLE_MAPVALUES);
   const supplier = new KTableMapValuesSupplier<K, V, VR>(table.supplier, mapper, store?.storeName);
   return addTableOperator(table, name, supplier, supplier.processorSupplier(), {
     materialized,

@@ -236,14 +236,14 @@ function joinNames<K, V1, V2>(
   const rightOuter = kind === 'outer';
   const thisSuffix = rightOuter ? '-outer-this-join' : '-this-join';
   const otherSuffix = leftOuter ? '-outer-other-join' : '-other-join';
-  const thisWindowed = name ? `${name}-this-windowed` : builder.newProcessorName(NAMES.WINDOWED);
-  const otherWindowed = name ? `${name}-other-windowed` : builder.newProcessorName(NAMES.WINDOWED);
+  const thisWindowed = builder.suffixedOrGenerate(name, '-this-windowed', NAMES.WINDOWED);
+  const otherWindowed = builder.suffixedOrGenerate(name, '-other-windowed', NAMES.WINDOWED);
   const thisPrefix = rightOuter ? NAMES.OUTERTHIS : NAMES.JOINTHIS;
   const joinThisGenerated = builder.newProcessorName(thisPrefix);
   const joinOtherGenerated = builder.newProcessorName(
     leftOuter ? NAMES.OUTEROTHER : NAMES.JOINOTHER,
   );
-  const merge = name ? `${name}-merge` : builder.newProcessorName(NAMES.MERGE);
+  const merge = builder.suffixedOrGenerate(name, '-merge', NAMES.MERGE);
   const base = streamJoined?.storeName;
   const thisSupplier = streamJoined?.thisStoreSupplier;
   const outerSuffix = rightOuter ? '-outer-shared-join' : '-left-shared-join';

@@ -129,12 +129,12 @@ describe('KTable.groupBy and KGroupedTable through the TopologyTestDriver', () =
     expect([...topology.internalTopicDefs().keys()]).toEqual(['by-region-repartition']);
     expect(topology.describe()).toContain(
       [
-        '    Source: KSTREAM-SOURCE-0000000003 (topics: [by-region-repartition])',
-        '      --> KTABLE-REDUCE-0000000004, agg',
+        '    Source: KSTREAM-SOURCE-0000000004 (topics: [by-region-repartition])',
+        '      --> KTABLE-REDUCE-0000000005, agg',
       ].join('\n'),
     );
     expect(topology.describe()).toContain(
-      '    Processor: agg (stores: [KTABLE-AGGREGATE-STATE-STORE-0000000007])',
+      '    Processor: agg (stores: [KTABLE-AGGREGATE-STATE-STORE-0000000008])',
     );
   });
 

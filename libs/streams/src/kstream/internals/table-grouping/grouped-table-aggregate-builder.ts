@@ -26,7 +26,7 @@ export function groupTable<K, V, KR, VR>(
   grouped: Grouped<KR, VR> | undefined,
 ): GroupedTableAggregateBuilder<KR, VR> {
   const { builder } = table.node;
-  const selectName = grouped?.name ?? builder.newProcessorName(NAMES.KTABLE_SELECT);
+  const selectName = builder.nameOrGenerate(grouped?.name, NAMES.KTABLE_SELECT);
   table.supplier.enableSendingOldValues();
   const pending: DefaultSerde<unknown>[] = [];
   const keySerde = serdeOrDefault(grouped?.keySerde, 'key', selectName, pending);
@@ -117,9 +117,9 @@ export class GroupedTableAggregateBuilder<K, V> {
   ): TableNode<K, VA> {
     const { builder } = this.node;
     const { storeName } = storeNameFor(builder, materialized, NAMES.KTABLE_AGGREGATE);
-    const sinkName = named ? `${named.name}-sink` : builder.newProcessorName(NAMES.SINK);
-    const sourceName = named ? `${named.name}-source` : builder.newProcessorName(NAMES.SOURCE);
-    const processorName = named?.name ?? builder.newProcessorName(prefix);
+    const sinkName = builder.suffixedOrGenerate(named?.name, '-sink', NAMES.SINK);
+    const sourceName = builder.suffixedOrGenerate(named?.name, '-source', NAMES.SOURCE);
+    const processorName = builder.nameOrGenerate(named?.name, prefix);
     const groupedName = this.grouped?.name;
     if (this.repartitionSource === undefined || groupedName === undefined) {
       const topic = `${groupedName ?? storeName}-repartition`;
