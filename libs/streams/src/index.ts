@@ -52,8 +52,10 @@ export {
 // The DSL
 export { StreamsBuilder } from './kstream/streams-builder';
 export { KStream } from './kstream/kstream';
-export { KTable } from './kstream/ktable';
-export { KGroupedStream } from './kstream/kgrouped-stream';
+export { KTable, type KGroupedTable } from './kstream/ktable';
+export { KGroupedStream, type CogroupedKStream } from './kstream/kgrouped-stream';
+export { TimeWindowedCogroupedKStream } from './kstream/time-windowed-cogrouped-kstream';
+export { SessionWindowedCogroupedKStream } from './kstream/session-windowed-cogrouped-kstream';
 export { TimeWindowedKStream } from './kstream/time-windowed-kstream';
 export { SessionWindowedKStream } from './kstream/session-windowed-kstream';
 export { BranchedKStream } from './kstream/branched-kstream';

@@ -36,6 +36,8 @@ export const NAMES = {
   KTABLE_AGGREGATE: 'KTABLE-AGGREGATE-',
   KTABLE_REDUCE: 'KTABLE-REDUCE-',
   TOTABLE: 'KSTREAM-TOTABLE-',
+  COGROUP_AGGREGATE: 'COGROUPKSTREAM-AGGREGATE-',
+  COGROUP_MERGE: 'COGROUPKSTREAM-MERGE-',
 } as const;
 
 /** The suffix of generated store names: `<prefix>STATE-STORE-<index>`. */
