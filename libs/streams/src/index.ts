@@ -96,6 +96,12 @@ export { Windowed } from './windowing/windowed';
 // The Processor API
 export { Topology, type SinkOptions, type SourceOptions } from './processor/topology';
 export type { Processor, ProcessorSupplier } from './processor/processor';
+export type {
+  FixedKeyProcessor,
+  FixedKeyProcessorContext,
+  FixedKeyProcessorSupplier,
+} from './processor/fixed-key-processor';
+export { FixedKeyRecord } from './processor/fixed-key-record';
 export type { ProcessorContext, RecordMetadata } from './processor/processor-context';
 export { PunctuationType, type Cancellable, type Punctuator } from './processor/punctuation';
 export { Record, type Headers } from './processor/record';

@@ -29,10 +29,11 @@ import {
 import { NAMES } from './internals/naming';
 import { mergeStreams, repartitionStream, streamToTopic } from './internals/stream-operators';
 import { streamToTable } from './internals/stream-to-table';
-import { streamTableJoin } from './internals/stream-table-join';
-import { streamStreamJoin, type StreamJoinKind } from './internals/stream-join/stream-stream-join';
+import { joinFromStream } from './internals/stream-join-dispatch';
 import type { StreamNode } from './internals/stream-node';
+import type { FixedKeyProcessorSupplier } from '../processor/fixed-key-processor';
 import type { ProcessorSupplier } from '../processor/processor';
+import { KStreamProcessValuesProcessor } from './internals/kstream-process-values.processor';
 
 /**
  * An unbounded stream of records (Kafka Streams' `KStream`): each record is an independent
@@ -239,10 +240,7 @@ export class KStream<K, V> {
     streamJoined?: StreamJoined<K, V, VO>,
   ): KStream<K, VR> {
     const join = (v: V | null, o: VO | null, k: K): VR => joiner(v as V, o as VO, k);
-    if (other instanceof KStream) {
-      return this.streamJoin(other, join, third as JoinWindows, streamJoined, 'inner');
-    }
-    return streamOf(streamTableJoin(this, other, join, false, third as Joined<K, V, VO>));
+    return streamOf(joinFromStream(this, other, join, third, streamJoined, 'inner'));
   }
 
   /**
@@ -274,10 +272,7 @@ export class KStream<K, V> {
     streamJoined?: StreamJoined<K, V, VO>,
   ): KStream<K, VR> {
     const join = (v: V | null, o: VO | null, k: K): VR => joiner(v as V, o, k);
-    if (other instanceof KStream) {
-      return this.streamJoin(other, join, third as JoinWindows, streamJoined, 'left');
-    }
-    return streamOf(streamTableJoin(this, other, join, true, third as Joined<K, V, VO>));
+    return streamOf(joinFromStream(this, other, join, third, streamJoined, 'left'));
   }
 
   /**
@@ -293,7 +288,7 @@ export class KStream<K, V> {
     windows: JoinWindows,
     streamJoined?: StreamJoined<K, V, VO>,
   ): KStream<K, VR> {
-    return this.streamJoin(otherStream, joiner, windows, streamJoined, 'outer');
+    return streamOf(joinFromStream(this, otherStream, joiner, windows, streamJoined, 'outer'));
   }
 
   /**
@@ -308,21 +303,39 @@ export class KStream<K, V> {
     named?: Named,
     ...storeNames: string[]
   ): KStream<KR, VR> {
-    // Kafka Streams burns no index for a named `process` (unlike most operations).
-    const name = named?.name ?? this.node.builder.newProcessorName(NAMES.PROCESSOR);
-    this.addProcessor(name, supplier);
-    this.node.builder.topology.connectProcessorAndStateStores(name, ...storeNames);
+    const name = this.addOwnProcessor(NAMES.PROCESSOR, supplier, named, storeNames);
     return this.derive<KR, VR>(name, undefined, undefined, true);
   }
 
-  private streamJoin<VO, VR>(
-    other: KStream<K, VO>,
-    joiner: ValueJoiner<V | null, VO | null, VR, K>,
-    windows: JoinWindows,
-    streamJoined: StreamJoined<K, V, VO> | undefined,
-    kind: StreamJoinKind,
+  /**
+   * Adds a processor of your own that transforms values, never keys (Kafka Streams'
+   * `processValues`, `KSTREAM-PROCESSVALUES-<n>`): it gets each record as a `FixedKeyRecord`
+   * and forwards copies with other values, so the result keeps this stream's partitioning (no
+   * repartition before the next stateful operation). Connected to the named stores.
+   *
+   * @throws TopologyError for an unknown store name or a taken processor name.
+   */
+  processValues<VR>(
+    supplier: FixedKeyProcessorSupplier<K, V, VR>,
+    named?: Named,
+    ...storeNames: string[]
   ): KStream<K, VR> {
-    return streamOf(streamStreamJoin(this, other, joiner, windows, streamJoined, kind));
+    const adapter = () => new KStreamProcessValuesProcessor<K, V, VR>(supplier());
+    const name = this.addOwnProcessor(NAMES.PROCESSVALUES, adapter, named, storeNames);
+    return this.derive<K, VR>(name, this.node.keySerde, undefined, this.repartitionRequired);
+  }
+
+  /** A processor of the user's, named (Kafka burns no index for it then) and with its stores. */
+  private addOwnProcessor<KR, VR>(
+    prefix: string,
+    supplier: ProcessorSupplier<K, V, KR, VR>,
+    named: Named | undefined,
+    storeNames: readonly string[],
+  ): string {
+    const name = named?.name ?? this.node.builder.newProcessorName(prefix);
+    this.addProcessor(name, supplier);
+    this.node.builder.topology.connectProcessorAndStateStores(name, ...storeNames);
+    return name;
   }
 
   private stateless(
