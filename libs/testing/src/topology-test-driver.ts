@@ -244,17 +244,16 @@ export class TopologyTestDriver implements OutputSource {
   async advanceWallClockTime(ms: number): Promise<void> {
     this.wallClock += ms;
     for (const task of this.tasks) task.punctuateWallClock(this.wallClock);
-    await this.drainInternal();
-    if (this.commitEveryRecord) await this.commit();
+    await this.completeWork();
   }
 
-  /** Flushes caches and stores of every task (what a commit does). */
+  /**
+   * Flushes caches and stores of every task (what a commit does), then processes what that
+   * wrote to the application's repartition topics, flushing again after each such record.
+   */
   async commit(): Promise<void> {
-    for (const task of this.tasks) {
-      await task.flushState();
-      task.markCommitted();
-    }
-    await this.drainInternal();
+    await this.flushTasks();
+    await this.completeWork(true);
   }
 
   /** Every record written to `topic` so far (raw bytes), including ones already read. */
@@ -333,9 +332,30 @@ export class TopologyTestDriver implements OutputSource {
   ): Promise<void> {
     if (this.closed) throw new Error('the driver is closed');
     await this.deliver({ topic, key, value, timestamp, headers });
-    await this.drainInternal();
+    await this.completeWork();
     for (const task of this.tasks) task.punctuateWallClock(this.wallClock);
-    if (this.commitEveryRecord) await this.commit();
+    await this.completeWork();
+  }
+
+  /**
+   * After a record: as Kafka Streams' driver, commits (when every record commits) and processes
+   * the records written to the application's repartition topics one by one, each followed by
+   * a commit too, until none is left. `commit` forces the commits.
+   */
+  private async completeWork(commit = this.commitEveryRecord): Promise<void> {
+    for (;;) {
+      if (commit) await this.flushTasks();
+      const next = this.nextInternalRecord();
+      if (next === undefined) return;
+      await this.deliver({ ...next, headers: next.headers ?? {} });
+    }
+  }
+
+  private async flushTasks(): Promise<void> {
+    for (const task of this.tasks) {
+      await task.flushState();
+      task.markCommitted();
+    }
   }
 
   private async deliver(record: {
@@ -353,14 +373,13 @@ export class TopologyTestDriver implements OutputSource {
     await task.process([{ topic, partition: 0, offset, timestamp, key, value, headers }]);
   }
 
-  /** Feeds records written to repartition topics to the sub-topologies that read them. */
-  private async drainInternal(): Promise<void> {
+  /** The next record written to a repartition topic and not processed yet, if any. */
+  private nextInternalRecord() {
     while (this.consumedUpTo < this.collector.records.length) {
       const record = this.collector.records[this.consumedUpTo++];
-      if (this.internalTopics.has(record.topic)) {
-        await this.deliver({ ...record, headers: record.headers ?? {} });
-      }
+      if (this.internalTopics.has(record.topic)) return record;
     }
+    return undefined;
   }
 
   private readingTask(physicalTopic: string): StreamTask | undefined {
