@@ -66,6 +66,7 @@ export { Grouped } from './kstream/grouped';
 export { Repartitioned } from './kstream/repartitioned';
 export { Joined } from './kstream/joined';
 export { StreamJoined } from './kstream/stream-joined';
+export { TableJoined } from './kstream/table-joined';
 export { BufferConfig, Suppressed, type BufferFullStrategy } from './kstream/suppressed';
 export { Named } from './kstream/named';
 export { Materialized, type StoreType } from './kstream/materialized';

@@ -13,6 +13,9 @@ import type { KStream } from './kstream';
 import type { Materialized } from './materialized';
 import type { Named } from './named';
 import type { Suppressed } from './suppressed';
+import type { TableJoined } from './table-joined';
+import { foreignKeyJoin } from './internals/fk-join/foreign-key-join';
+import type { ForeignKeyExtractor } from './internals/fk-join/subscription-send.processor';
 import { tableTableJoin } from './internals/ktable-ktable-join';
 import type { TableJoinKind } from './internals/ktable-ktable-join.supplier';
 import { KTableToStreamProcessor } from './internals/ktable-to-stream.processor';
@@ -192,35 +195,67 @@ export class KTable<K, V> {
    * the later of the two rows. Both tables' topics must be co-partitioned (checked at start).
    * Materialized (and queryable) when `materialized` is given.
    *
-   * @throws TopologyError when `other` comes from another builder.
+   * Foreign-key join (`foreignKeyExtractor`): each row of this table joins the row of `other`
+   * whose key `foreignKeyExtractor(value, key)` gives (many rows to one; no co-partitioning
+   * needed), updated when either row changes; rows without a foreign key or partner have no
+   * result. The join runs through `<name>-subscription-registration-topic`,
+   * `<name>-subscription-response-topic` and a subscription store (see `TableJoined`).
+   *
+   * @throws TopologyError when `other` comes from another builder, or for a taken name.
    */
   join<VO, VR>(
     other: KTable<K, VO>,
     joiner: ValueJoiner<V, VO, VR, K>,
     named?: Named,
     materialized?: Materialized<K, VR>,
+  ): KTable<K, VR>;
+  join<KO, VO, VR>(
+    other: KTable<KO, VO>,
+    foreignKeyExtractor: ForeignKeyExtractor<K, V, KO>,
+    joiner: ValueJoiner<V, VO, VR, K>,
+    tableJoined?: TableJoined<K, KO>,
+    materialized?: Materialized<K, VR>,
+  ): KTable<K, VR>;
+  join<KO, VO, VR>(
+    other: KTable<KO, VO>,
+    second: ForeignKeyExtractor<K, V, KO> | ValueJoiner<V, VO, VR, K>,
+    third?: ValueJoiner<V, VO, VR, K> | Named,
+    fourth?: TableJoined<K, KO> | Materialized<K, VR>,
+    fifth?: Materialized<K, VR>,
   ): KTable<K, VR> {
-    return this.tableJoin(
-      other,
-      (v, o, k) => joiner(v as V, o as VO, k),
-      'inner',
-      named,
-      materialized,
-    );
+    const nullable = second as ForeignKeyExtractor<K, V, KO> | ValueJoiner<V, VO | null, VR, K>;
+    const joiner = third as ValueJoiner<V, VO | null, VR, K> | Named | undefined;
+    return this.anyJoin(other, nullable, joiner, fourth, fifth, 'inner');
   }
 
   /**
    * Table-table left join: every row of this table, joined with `other`'s row or `null`.
+   * Foreign-key left join (`foreignKeyExtractor`): every row of this table, joined with the
+   * row its foreign key names or `null` (see {@link KTable.join}).
    *
-   * @throws TopologyError when `other` comes from another builder.
+   * @throws TopologyError when `other` comes from another builder, or for a taken name.
    */
   leftJoin<VO, VR>(
     other: KTable<K, VO>,
     joiner: ValueJoiner<V, VO | null, VR, K>,
     named?: Named,
     materialized?: Materialized<K, VR>,
+  ): KTable<K, VR>;
+  leftJoin<KO, VO, VR>(
+    other: KTable<KO, VO>,
+    foreignKeyExtractor: ForeignKeyExtractor<K, V, KO>,
+    joiner: ValueJoiner<V, VO | null, VR, K>,
+    tableJoined?: TableJoined<K, KO>,
+    materialized?: Materialized<K, VR>,
+  ): KTable<K, VR>;
+  leftJoin<KO, VO, VR>(
+    other: KTable<KO, VO>,
+    second: ForeignKeyExtractor<K, V, KO> | ValueJoiner<V, VO | null, VR, K>,
+    third?: ValueJoiner<V, VO | null, VR, K> | Named,
+    fourth?: TableJoined<K, KO> | Materialized<K, VR>,
+    fifth?: Materialized<K, VR>,
   ): KTable<K, VR> {
-    return this.tableJoin(other, (v, o, k) => joiner(v as V, o, k), 'left', named, materialized);
+    return this.anyJoin(other, second, third, fourth, fifth, 'left');
   }
 
   /**
@@ -236,6 +271,36 @@ export class KTable<K, V> {
     materialized?: Materialized<K, VR>,
   ): KTable<K, VR> {
     return this.tableJoin(other, joiner, 'outer', named, materialized);
+  }
+
+  /** A key join (`second` the joiner) or a foreign-key join (`third` the joiner). */
+  private anyJoin<KO, VO, VR>(
+    other: KTable<KO, VO>,
+    second: ForeignKeyExtractor<K, V, KO> | ValueJoiner<V, VO | null, VR, K>,
+    third: ValueJoiner<V, VO | null, VR, K> | Named | undefined,
+    fourth: TableJoined<K, KO> | Materialized<K, VR> | undefined,
+    fifth: Materialized<K, VR> | undefined,
+    kind: 'inner' | 'left',
+  ): KTable<K, VR> {
+    if (typeof third === 'function') {
+      const joiner = (v: V | null, o: VO | null, k: K): VR => third(v as V, o, k);
+      const extractor = second as ForeignKeyExtractor<K, V, KO>;
+      const tableJoined = fourth as TableJoined<K, KO> | undefined;
+      const table = foreignKeyJoin(
+        this,
+        other,
+        extractor,
+        joiner,
+        kind === 'left',
+        tableJoined,
+        fifth,
+      );
+      return this.tableOf(table);
+    }
+    const join = second as ValueJoiner<V, VO | null, VR, K>;
+    const joiner = (v: V | null, o: VO | null, k: K): VR => join(v as V, o, k);
+    const same = other as unknown as KTable<K, VO>;
+    return this.tableJoin(same, joiner, kind, third, fourth as Materialized<K, VR> | undefined);
   }
 
   private tableJoin<VO, VR>(
