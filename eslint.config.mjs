@@ -7,6 +7,7 @@ import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 
 // The engine's folders, lowest first: a folder imports only folders below it (types included).
 const ENGINE_LAYERS = [
+  'logging',
   'errors',
   'serde',
   'windowing',
@@ -14,14 +15,37 @@ const ENGINE_LAYERS = [
   'state',
   'kstream',
   'cluster',
+  'client',
   'query',
   'runtime',
 ];
-const LAYER_ZONES = ENGINE_LAYERS.slice(0, -1).map((layer, i) => ({
-  target: `./libs/streams/src/${layer}`,
-  from: ENGINE_LAYERS.slice(i + 1).map((above) => `./libs/streams/src/${above}`),
-  message: `libs/streams/src/${layer} is below ${ENGINE_LAYERS.slice(i + 1).join(', ')}: move the shared part down instead.`,
-}));
+/** The zones keeping each of `layers` (folders of `root`, lowest first) from the ones above it. */
+const layerZones = (root, layers) =>
+  layers.slice(0, -1).map((layer, i) => ({
+    target: `${root}/${layer}`,
+    from: layers.slice(i + 1).map((above) => `${root}/${above}`),
+    message: `${root.slice(2)}/${layer} is below ${layers.slice(i + 1).join(', ')}: move the shared part down instead.`,
+  }));
+const LAYER_ZONES = layerZones('./libs/streams/src', ENGINE_LAYERS);
+
+// The runtime's internal folders, lowest first, by the same rule: a task's topics, restore and
+// processing; the commit; a task's state on disk; standby and active tasks; the assignment;
+// the queries; the stream thread; the client's lifecycle (which KafkaStreams, above them all,
+// delegates to).
+const RUNTIME_LAYERS = [
+  'topics',
+  'restore',
+  'task',
+  'commit',
+  'task-state',
+  'standby',
+  'active-tasks',
+  'assignment',
+  'queries',
+  'thread',
+  'lifecycle',
+];
+const RUNTIME_ZONES = layerZones('./libs/streams/src/runtime/internals', RUNTIME_LAYERS);
 
 // The Nest module's folders, lowest first: a folder imports only folders below it and
 // streams.constants.ts (which imports none of them); above them all, at src/, the start-up,
@@ -41,6 +65,7 @@ const NEST_LAYERS = [
   'queries',
   'routing',
   'dashboard',
+  'management',
 ];
 const NEST_TOP = [
   'streams.runtime.ts',
@@ -77,13 +102,20 @@ const SOURCES_OF = (pkg) => ({
 /** @platformatic/kafka: only the engine's adapter of that client imports it. */
 const NO_PLATFORMATIC = {
   group: ['@platformatic/*'],
-  message: 'Only libs/streams/src/runtime/internals/platformatic/ imports @platformatic/kafka.',
+  message:
+    'Only libs/streams/src/client/platformatic/ imports @platformatic/kafka: use the ports of libs/streams/src/client/.',
 };
-/** kafkajs loads only through the module that fixes it first. */
+/** kafkajs (values and types): only the engine's adapter of that client imports it. */
+const NO_KAFKAJS = {
+  regex: '^kafkajs(/|$)',
+  message:
+    'Only libs/streams/src/client/kafkajs/ imports kafkajs: use the ports of libs/streams/src/client/ (specs: make kafkajs test data in libs/streams/test-support/).',
+};
+/** Within the kafkajs adapter, kafkajs loads only through the module that fixes it first. */
 const KAFKAJS_THROUGH_FIXES = {
   name: 'kafkajs',
   allowTypeImports: true,
-  message: "Import kafkajs' values from runtime/internals/kafkajs/kafkajs.",
+  message: "Import kafkajs' values from libs/streams/src/client/kafkajs/kafkajs.",
 };
 
 export default tseslint.config(
@@ -133,14 +165,22 @@ export default tseslint.config(
     },
   },
   {
-    // The engine is framework-free: it never imports Nest. Its @platformatic/kafka adapter is
-    // the only part that knows that client.
+    // The engine is framework-free: it never imports Nest. It reaches Kafka through the ports of
+    // its client layer (src/client/): only that layer's adapters import a Kafka client.
     files: ['libs/streams/**/*.ts'],
     ignores: [
-      'libs/streams/src/runtime/internals/kafkajs/kafkajs.ts',
-      'libs/streams/src/runtime/internals/platformatic/**',
-      '**/*.spec.ts',
+      'libs/streams/src/client/kafkajs/**',
+      'libs/streams/src/client/platformatic/**',
+      'libs/streams/src/client/**/*.spec.ts',
+      'libs/streams/test-support/**',
     ],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [NO_NEST, NO_PLATFORMATIC, NO_KAFKAJS] }],
+    },
+  },
+  {
+    files: ['libs/streams/src/client/kafkajs/**/*.ts'],
+    ignores: ['libs/streams/src/client/kafkajs/kafkajs.ts', '**/*.spec.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -149,14 +189,20 @@ export default tseslint.config(
     },
   },
   {
-    files: ['libs/streams/src/runtime/internals/platformatic/**/*.ts'],
+    files: ['libs/streams/src/client/platformatic/**/*.ts'],
     ignores: ['**/*.spec.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [NO_NEST], paths: [KAFKAJS_THROUGH_FIXES] }],
+      'no-restricted-imports': ['error', { patterns: [NO_NEST, NO_KAFKAJS] }],
     },
   },
   {
-    files: ['libs/streams/src/runtime/internals/kafkajs/kafkajs.ts', 'libs/streams/**/*.spec.ts'],
+    // The fixing module itself, the client layer's specs, and the engine's test support (which
+    // makes kafkajs test data for the specs outside the client layer).
+    files: [
+      'libs/streams/src/client/kafkajs/kafkajs.ts',
+      'libs/streams/src/client/**/*.spec.ts',
+      'libs/streams/test-support/**/*.ts',
+    ],
     rules: {
       'no-restricted-imports': ['error', { patterns: [NO_NEST] }],
     },
@@ -249,7 +295,7 @@ export default tseslint.config(
     ignores: ['**/*.spec.ts', '**/*.contract.ts'],
     plugins: { 'import-x': importX },
     rules: {
-      'import-x/no-restricted-paths': ['error', { zones: LAYER_ZONES }],
+      'import-x/no-restricted-paths': ['error', { zones: [...LAYER_ZONES, ...RUNTIME_ZONES] }],
     },
   },
   {

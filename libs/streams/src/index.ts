@@ -28,13 +28,10 @@ export {
   type StreamsConfig,
 } from './runtime/streams-config';
 export { streamsConfigFromProperties } from './runtime/streams-config-properties';
+export { KAFKA_STREAMS_FACTORY } from './runtime/kafka-streams-hosting';
 export type { ClientMetrics } from './runtime/client-metrics';
 export type { TaskMetadata } from './runtime/task-metadata';
-export {
-  consoleStreamsLogger,
-  type StreamsLogLevel,
-  type StreamsLogger,
-} from './runtime/state-logger';
+export { consoleStreamsLogger, type StreamsLogLevel, type StreamsLogger } from './logging/logger';
 export type { StateRestoreListener } from './runtime/state-restore-listener';
 export {
   DEAD_LETTER_HEADERS,

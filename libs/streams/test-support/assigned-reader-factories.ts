@@ -1,8 +1,8 @@
 // The readers by assignment of each client adapter, as broker tests make them: the contract
 // suite and the restore specs run against each.
-import type { AssignedPartitionReaderFactory } from '../src/runtime/internals/assigned-partition-reader';
-import { kafkajsAssignedReaderFactory } from '../src/runtime/internals/kafkajs/kafkajs-assigned-reader';
-import { platformaticAssignedReaderFactory } from '../src/runtime/internals/platformatic/platformatic-assigned-reader';
+import type { AssignedPartitionReaderFactory } from '../src/client/assigned-partition-reader';
+import { kafkajsAssignedReaderFactory } from '../src/client/kafkajs/kafkajs-assigned-reader';
+import { platformaticAssignedReaderFactory } from '../src/client/platformatic/platformatic-assigned-reader';
 import { brokers, type KafkaTestContext } from '../../../test/support/kafka-test-context';
 
 /** Each client's reader factory for a test's context (its brokers, its client id). */

@@ -6,7 +6,7 @@ import type {
   AssignedPartitionReader,
   AssignedPartitionReaderFactory,
   FetchedPartition,
-} from '../src/runtime/internals/assigned-partition-reader';
+} from '../src/client/assigned-partition-reader';
 import { KafkaTestContext } from '../../../test/support/kafka-test-context';
 import { EXPECTED_HEADERS, MESSAGES_WITH_HEADERS } from './record-headers.fixture';
 

@@ -3,10 +3,10 @@ import { BrokersUnreachableError } from '../src/errors/brokers-unreachable.error
 import { GroupNotDeletedError } from '../src/errors/internals/group-not-deleted.error';
 import { UnknownTopicError } from '../src/errors/internals/unknown-topic.error';
 import { UnstableOffsetsError } from '../src/errors/internals/unstable-offsets.error';
-import type { ClusterAdmin, NewTopic, TopicMetadata } from '../src/runtime/internals/cluster-admin';
-import { kafkajsRecordProducerFactory } from '../src/runtime/internals/kafkajs/kafkajs-record-producer';
-import { groupOnlyMetadata } from '../src/runtime/internals/record-producer';
-import { fetchTopicOffsetsSettled } from '../src/runtime/internals/topic-admin';
+import type { ClusterAdmin, NewTopic, TopicMetadata } from '../src/client/cluster-admin';
+import { kafkajsRecordProducerFactory } from '../src/client/kafkajs/kafkajs-record-producer';
+import { groupOnlyMetadata } from '../src/client/record-producer';
+import { fetchTopicOffsetsSettled } from '../src/client/topic-admin';
 import {
   KafkaTestContext,
   randomSuffix,

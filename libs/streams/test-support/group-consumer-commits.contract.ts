@@ -1,7 +1,7 @@
 import { expect, it } from '@jest/globals';
 import { CommitFailedError } from '../src/errors/internals/commit-failed.error';
 import { MemberFencedError } from '../src/errors/internals/member-fenced.error';
-import type { TopicPartitionOffset } from '../src/runtime/internals/group-consumer';
+import type { TopicPartitionOffset } from '../src/client/group-consumer';
 import { waitFor } from '../../../test/support/wait-for';
 import type { GroupConsumerHarness } from './group-consumer.harness';
 
@@ -51,13 +51,7 @@ export function describeGroupConsumerCommitCases(group: GroupConsumerHarness): v
     expect(await group.committed()).toEqual([]);
 
     const b = await group.startMember('b');
-    await waitFor(
-      () =>
-        group.last(b)?.partitions.length === 2 &&
-        group.last(a)?.generationId === group.last(b).generationId,
-      30_000,
-      'a and b share the partitions',
-    );
+    await group.sharedWith(a, b);
     const processed = counts.map((offset, partition) => ({
       topic: group.topic,
       partition,

@@ -1,5 +1,5 @@
 import type { Producer } from 'kafkajs';
-import type { ClusterAdmin } from '../src/runtime/internals/cluster-admin';
+import type { ClusterAdmin } from '../src/client/cluster-admin';
 import type {
   GroupAssignRequest,
   GroupConsumer,
@@ -7,8 +7,9 @@ import type {
   GroupFetchedBatch,
   TopicPartitionOffset,
   TopicPartitions,
-} from '../src/runtime/internals/group-consumer';
+} from '../src/client/group-consumer';
 import { KafkaTestContext, randomSuffix } from '../../../test/support/kafka-test-context';
+import { waitFor } from '../../../test/support/wait-for';
 
 /** One client's group consumers, and its admin adapter to read committed offsets back. */
 export interface GroupConsumerContractClient {
@@ -187,6 +188,20 @@ export class GroupConsumerHarness {
   /** The member's last assignment. */
   last(member: Member): Member['assignments'][number] {
     return member.assignments[member.assignments.length - 1];
+  }
+
+  /**
+   * Waits (30 s at most) until `joining` holds 2 of the 4 partitions and `member` is in the same
+   * generation: the group rebalanced with both.
+   */
+  async sharedWith(member: Member, joining: Member): Promise<void> {
+    await waitFor(
+      () =>
+        this.last(joining)?.partitions.length === 2 &&
+        this.last(member)?.generationId === this.last(joining).generationId,
+      30_000,
+      `${member.name} and ${joining.name} share the partitions`,
+    );
   }
 
   /** What the member processed, as the offsets to commit (by partition). */

@@ -4,7 +4,7 @@
 // on null; jest's module registry keeps the engine's fixed encoder out of these tests): the
 // decoder's unit spec covers null values.
 import type { Message } from 'kafkajs';
-import type { RecordHeaders } from '../src/runtime/internals/record-headers';
+import type { RecordHeaders } from '../src/client/wire-format/record-headers';
 
 /** The messages to produce, in order (no key: each goes to the partition it is sent to). */
 export const MESSAGES_WITH_HEADERS: Message[] = [

@@ -3,16 +3,16 @@ import { CommitFailedError } from '../src/errors/internals/commit-failed.error';
 import { MemberFencedError } from '../src/errors/internals/member-fenced.error';
 import { ProducerFencedError } from '../src/errors/internals/producer-fenced.error';
 import { UnknownTopicError } from '../src/errors/internals/unknown-topic.error';
-import type { FetchedRecord } from '../src/runtime/internals/assigned-partition-reader';
-import { KafkajsClusterAdmin } from '../src/runtime/internals/kafkajs/kafkajs-cluster-admin';
-import { kafkajsAssignedReaderFactory } from '../src/runtime/internals/kafkajs/kafkajs-assigned-reader';
+import type { FetchedRecord } from '../src/client/assigned-partition-reader';
+import { KafkajsClusterAdmin } from '../src/client/kafkajs/kafkajs-cluster-admin';
+import { kafkajsAssignedReaderFactory } from '../src/client/kafkajs/kafkajs-assigned-reader';
 import {
   groupOnlyMetadata,
   type ConsumerGroupMetadata,
   type ProducerRecord,
   type RecordProducer,
   type RecordProducerFactory,
-} from '../src/runtime/internals/record-producer';
+} from '../src/client/record-producer';
 import { KafkaTestContext, randomSuffix } from '../../../test/support/kafka-test-context';
 
 /** One client's way to create the port's adapters and to join a group with its consumer. */

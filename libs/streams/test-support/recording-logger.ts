@@ -1,4 +1,4 @@
-import type { StateLogger } from '../src/runtime/state-logger';
+import type { StateLogger } from '../src/logging/logger';
 
 /** A logger that keeps the warnings it is given and drops the rest. */
 export class RecordingLogger implements StateLogger {

@@ -63,10 +63,11 @@ export class StreamsBuilder {
   /**
    * A table of the latest value per key of `topic` (a `null` value deletes the key), kept in a
    * timestamped key-value store: named by `materialized` (and then queryable and always
-   * created), else `<topic>-STATE-STORE-<index>`, created only when a downstream operation
-   * reads the table (a join, old values for a groupBy or a suppression), as in Kafka Streams.
-   * Nodes: a source (`KSTREAM-SOURCE-...`) and `KTABLE-SOURCE-...` (with `Consumed.as(n)`:
-   * `n-source` and `n`).
+   * created), else `<topic>-STATE-STORE-<index>`. As in Kafka Streams, an unnamed table is
+   * materialized only when an operator reads its rows (a join) or forces its old values
+   * (`KTable.groupBy`, a suppression); otherwise it has no store and emits every record as it
+   * comes. Nodes: a source (`KSTREAM-SOURCE-...`) and `KTABLE-SOURCE-...` (with
+   * `Consumed.as(n)`: `n-source` and `n`, as Kafka Streams 4.x).
    */
   table<K, V>(
     topic: string,

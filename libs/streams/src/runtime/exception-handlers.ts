@@ -1,3 +1,5 @@
+import type { ConsumedRecord } from '../client/consumed-record';
+
 /** What a handler decides about a record it was given. */
 export enum HandlerResponse {
   /** Skip the record (it is counted) and go on. */
@@ -6,16 +8,12 @@ export enum HandlerResponse {
   FAIL = 'FAIL',
 }
 
-/** The raw record that could not be deserialized, exactly as consumed. */
-export interface FailedRecord {
-  readonly topic: string;
-  readonly partition: number;
-  readonly offset: number;
-  readonly timestamp: number;
-  readonly key: Buffer | null;
-  readonly value: Buffer | null;
-  readonly headers: { readonly [name: string]: Buffer | string | undefined };
-}
+/**
+ * The raw record that could not be deserialized, exactly as consumed.
+ *
+ * @interface
+ */
+export type FailedRecord = ConsumedRecord;
 
 /** Headers written on dead-letter records, named as in Kafka Streams (KIP-1034). */
 export const DEAD_LETTER_HEADERS = {

@@ -1,5 +1,5 @@
 import type { KafkaStreamsState, StreamThreadExceptionResponse } from './kafka-streams-state';
-import type { StreamsLogger } from './state-logger';
+import type { StreamsLogger } from '../logging/logger';
 
 /** Called on every state change. */
 export type StateListener = (newState: KafkaStreamsState, oldState: KafkaStreamsState) => void;

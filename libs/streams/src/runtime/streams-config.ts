@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { KafkaConfig } from 'kafkajs';
+import type { GroupProtocol, KafkaClientName } from '../client/kafka-client-settings';
+import type { KafkaConfig } from '../client/kafkajs/kafkajs';
 import { StreamsConfigError } from '../errors/streams-config.error';
 import { Serdes } from '../serde/serdes';
 import type { Serde } from '../serde/serde';
@@ -15,8 +16,8 @@ import {
 /** `processing.guarantee`. */
 export type ProcessingGuarantee = 'at_least_once' | 'exactly_once_v2';
 
-/** The Kafka client every consumer, producer and admin of the engine is made from. */
-export type KafkaClientName = 'kafkajs' | '@platformatic/kafka';
+/** The Kafka client layer's names, part of the public config. */
+export type { GroupProtocol, KafkaClientName };
 
 /**
  * How the classic consumer group protocol moves tasks between members in a rebalance:
@@ -25,14 +26,6 @@ export type KafkaClientName = 'kafkajs' | '@platformatic/kafka';
  * the new assignment).
  */
 export type RebalanceProtocol = 'cooperative' | 'eager';
-
-/**
- * Kafka's `group.protocol` for a streams application: `classic` (the consumer group protocol,
- * the engine's own assignor run by a member) or `streams` (KIP-1071's streams rebalance
- * protocol: the broker's group coordinator assigns tasks; Kafka 4.1 and newer, production-ready
- * from 4.2).
- */
-export type GroupProtocol = 'classic' | 'streams';
 
 /** The values of {@link StreamsConfig.kafkaClient}, the default first. */
 export const KAFKA_CLIENT_NAMES: readonly KafkaClientName[] = ['kafkajs', '@platformatic/kafka'];

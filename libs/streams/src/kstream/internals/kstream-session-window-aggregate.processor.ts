@@ -28,7 +28,8 @@ export interface SessionAggregation<K, V, VA> {
  * inactivity gap (merging them, aggregates combined with the merger) or starts a new one.
  * Merged sessions are removed and emitted as deletes; the resulting session is emitted with
  * the key `Windowed(key, [start, end])` at timestamp `end`. A record whose merged session
- * ends before `stream time - gap - grace` is dropped and counted (`late`).
+ * ends before `stream time - gap - grace` is dropped and counted (`late`); the stream time
+ * is the largest timestamp this processor saw, as in Kafka Streams.
  *
  * With `EmitStrategy.onWindowClose()` updates and merges are not forwarded: each session is
  * emitted once, when due (see `WindowCloseSchedule`) after it ended before that time, at its
@@ -41,10 +42,15 @@ export class KStreamSessionWindowAggregateProcessor<K, V, VA> implements Process
   Change<VA>
 > {
   readonly dropped = new DroppedRecords();
-  private context!: ProcessorContext<Windowed<K>, Change<VA>>;
   private store!: DslSessionStore<K, VA>;
   private forwarder!: TupleForwarder<Windowed<K>, VA, Windowed<K>, VA>;
+  private context!: ProcessorContext<Windowed<K>, Change<VA>>;
   private readonly schedule: WindowCloseSchedule | undefined;
+  /**
+   * The largest timestamp this processor saw (Kafka Streams' `observedStreamTime`): records
+   * with a null key, or dropped upstream, do not move it, unlike the task's stream time.
+   */
+  private observedStreamTime = -1;
 
   constructor(
     private readonly storeName: string,
@@ -79,8 +85,8 @@ export class KStreamSessionWindowAggregateProcessor<K, V, VA> implements Process
     if (this.dropped.nullKey(key)) return;
     const gap = this.windows.inactivityGap();
     const timestamp = record.timestamp;
-    const streamTime = Math.max(this.context.currentStreamTimeMs(), timestamp);
-    const closeTime = streamTime - gap - this.windows.gracePeriodMs();
+    this.observedStreamTime = Math.max(this.observedStreamTime, timestamp);
+    const closeTime = this.observedStreamTime - gap - this.windows.gracePeriodMs();
     const found = [...this.store.findSessions(key, timestamp - gap, timestamp + gap)].map(
       (session) => ({
         session,

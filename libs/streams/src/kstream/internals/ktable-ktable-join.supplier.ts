@@ -65,8 +65,8 @@ export class KTableKTableJoinSupplier<K, V1, V2, VR> implements KTableProcessorS
     private readonly kind: TableJoinKind,
     readonly storeName: string | undefined,
   ) {
-    if (kind !== 'inner') left.enableSendingOldValues();
-    if (kind === 'outer') right.enableSendingOldValues();
+    if (kind !== 'inner') left.enableSendingOldValues(true);
+    if (kind === 'outer') right.enableSendingOldValues(true);
   }
 
   /** The processor of the left table's updates. */
@@ -114,9 +114,11 @@ export class KTableKTableJoinSupplier<K, V1, V2, VR> implements KTableProcessorS
     };
   }
 
-  enableSendingOldValues(): void {
-    this.left.enableSendingOldValues();
-    this.right.enableSendingOldValues();
+  /** Joins read both tables' stores: both send old values, forced (as Kafka Streams). */
+  enableSendingOldValues(): boolean {
+    this.left.enableSendingOldValues(true);
+    this.right.enableSendingOldValues(true);
     this.sendOldValues = true;
+    return true;
   }
 }

@@ -11,7 +11,7 @@ import { TupleForwarder } from './tuple-forwarder';
 /**
  * `StreamsBuilder.table` and `KStream.toTable`: upserts every record of the topic into the
  * table's store (a `null` value deletes the row) and emits the change, per record without
- * caching or on cache flush with caching; without a store (an unmaterialized `toTable`) it
+ * caching or on cache flush with caching; without a store (an unmaterialized table) it
  * emits each record as the change to its value. Records with a `null` key are dropped and
  * counted.
  */
@@ -61,10 +61,11 @@ export class KTableSourceProcessor<K, V> implements Processor<K, V, K, Change<V>
 }
 
 /**
- * The KTable node of a source table: materialized in `storeName` (always, for
- * `StreamsBuilder.table`), or, given `materialize`, only once a downstream operation reads its
- * rows or needs old values (an unnamed `KStream.toTable`, as Kafka Streams' `KTableSource`):
- * `materialize` then adds the store to the topology, once.
+ * The KTable node of a source table, materialized as Kafka Streams' `KTableSource`: in
+ * `storeName` from the start when it is named (no `materialize` given), else only once a
+ * downstream operator reads its rows ({@link view}: joins) or forces old values from it
+ * (`enableSendingOldValues(true)`): `materialize` then adds the store to the topology, once.
+ * Unmaterialized, it has no store and emits every record as it comes.
  */
 export class KTableSourceSupplier<K, V> implements KTableProcessorSupplier<K, V> {
   private sendOldValues = false;
@@ -90,9 +91,11 @@ export class KTableSourceSupplier<K, V> implements KTableProcessorSupplier<K, V>
     return storeGetterSupplier(this.storeName);
   }
 
-  enableSendingOldValues(): void {
+  enableSendingOldValues(forceMaterialization: boolean): boolean {
+    if (!this.materialized && !forceMaterialization) return false;
     this.materializeOnce();
     this.sendOldValues = true;
+    return true;
   }
 
   private materializeOnce(): void {

@@ -1,6 +1,6 @@
 // The records a record collector hands to a producer, one partition at a time, and the
 // producer's acknowledgement of each partition. Defined here, below the runtime, so that the
-// collector and the runtime's producer port (runtime/internals/record-producer.ts) share them.
+// collector and the Kafka client layer's producer port (client/record-producer.ts) share them.
 import type { RecordHeaders } from './record-collector';
 
 /** One record to write, its partition chosen by the engine. */

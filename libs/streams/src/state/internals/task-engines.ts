@@ -22,7 +22,8 @@ const TASK_ENGINES = Symbol('nest-streams.taskEngines');
 
 /**
  * The persistent engines of one task (every RocksDB instance of its stores and window/session
- * segments), as the runtime drives them for checkpoints and exactly-once:
+ * segments), as the runtime drives them for checkpoints and exactly-once (when, in a commit:
+ * `runtime/internals/commit/commit-protocol.ts`):
  *
  * - durability: a commit only flushes the record caches; the engines' memtables are flushed by
  *   {@link flush} right before a checkpoint is written (Kafka Streams' order), so a

@@ -34,7 +34,9 @@ export class KTablePassThroughSupplier<K, V> implements KTableProcessorSupplier<
     return this.aggregations[0].view();
   }
 
-  enableSendingOldValues(): void {
-    for (const aggregation of this.aggregations) aggregation.enableSendingOldValues();
+  /** Aggregations are materialized: they all send old values when asked (as Kafka Streams). */
+  enableSendingOldValues(): boolean {
+    for (const aggregation of this.aggregations) aggregation.enableSendingOldValues(true);
+    return true;
   }
 }

@@ -51,8 +51,8 @@ export function foreignKeyJoin<K, V, KO, VO, VR>(
   requireSameBuilder(primary.node, foreign.node, leftJoin ? 'leftJoin' : 'join');
   const { builder } = primary.node;
   const { topology } = builder;
-  foreign.supplier.enableSendingOldValues();
-  primary.supplier.enableSendingOldValues();
+  foreign.supplier.enableSendingOldValues(true);
+  primary.supplier.enableSendingOldValues(true);
   const name = tableJoined?.name;
   const named = (suffix: string, prefix: string): string =>
     builder.suffixedOrGenerate(name, suffix, prefix);

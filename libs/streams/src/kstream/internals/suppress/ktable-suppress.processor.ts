@@ -130,7 +130,7 @@ export class KTableSuppressSupplier<K, V> implements KTableProcessorSupplier<K, 
     private readonly parent: KTableProcessorSupplier<K, V>,
     private readonly spec: SuppressionSpec<K>,
   ) {
-    parent.enableSendingOldValues();
+    parent.enableSendingOldValues(true);
   }
 
   processorSupplier(): ProcessorSupplier<K, Change<V>, K, Change<V>> {
@@ -145,8 +145,8 @@ export class KTableSuppressSupplier<K, V> implements KTableProcessorSupplier<K, 
     };
   }
 
-  enableSendingOldValues(): void {
-    this.parent.enableSendingOldValues();
+  enableSendingOldValues(forceMaterialization: boolean): boolean {
+    return this.parent.enableSendingOldValues(forceMaterialization);
   }
 }
 

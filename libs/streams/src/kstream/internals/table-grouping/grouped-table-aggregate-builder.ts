@@ -27,7 +27,7 @@ export function groupTable<K, V, KR, VR>(
 ): GroupedTableAggregateBuilder<KR, VR> {
   const { builder } = table.node;
   const selectName = builder.nameOrGenerate(grouped?.name, NAMES.KTABLE_SELECT);
-  table.supplier.enableSendingOldValues();
+  table.supplier.enableSendingOldValues(true);
   const pending: DefaultSerde<unknown>[] = [];
   const keySerde = serdeOrDefault(grouped?.keySerde, 'key', selectName, pending);
   const valueSerde = serdeOrDefault(grouped?.valueSerde, 'value', selectName, pending);

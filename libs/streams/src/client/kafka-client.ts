@@ -1,0 +1,23 @@
+// Chooses the Kafka client of a streams config: the one place that knows both.
+import type { StreamsLogger } from '../logging/logger';
+import type { KafkaClientAdapters } from './kafka-client-adapters';
+import type { KafkaClientSettings } from './kafka-client-settings';
+import { kafkajsClientAdapters } from './kafkajs/kafkajs-client';
+import { platformaticClientAdapters } from './platformatic/platformatic-client';
+
+/**
+ * The adapters of the client `config.kafkaClient` names (`kafkajs` unless set), from the config's
+ * connection settings; `logger` receives the client's logs (kafkajs' `logCreator`, platformatic's
+ * events).
+ *
+ * @throws StreamsConfigError when a `kafka` setting cannot be honoured by the chosen client
+ *   (see `platformaticClientOptions`): fix the setting, or choose the other client.
+ */
+export function createKafkaClientAdapters(
+  config: KafkaClientSettings,
+  logger: StreamsLogger,
+): KafkaClientAdapters {
+  return config.kafkaClient === '@platformatic/kafka'
+    ? platformaticClientAdapters(config, logger)
+    : kafkajsClientAdapters(config, logger);
+}

@@ -1,0 +1,37 @@
+// The kafkajs adapters of the four ports, made from the streams config.
+import type { KafkaClientAdapters } from '../kafka-client-adapters';
+import type { KafkaClientSettings } from '../kafka-client-settings';
+import type { StreamsLogger } from '../../logging/logger';
+import { Kafka, logLevel } from './kafkajs';
+import { kafkajsAssignedReaderFactory } from './kafkajs-assigned-reader';
+import { KafkajsClusterAdmin } from './kafkajs-cluster-admin';
+import { kafkajsGroupConsumerFactory } from './kafkajs-group-consumer';
+import { kafkajsLogCreator } from './kafkajs-log-creator';
+import { kafkajsRecordProducerFactory } from './kafkajs-record-producer';
+
+/**
+ * Every port's kafkajs adapter over one kafkajs client: `streams.kafka` as it is (kafkajs' own
+ * shape), the client id and brokers from the config, logging through `logger` (context
+ * `kafkajs`) from `kafka.logLevel` up (default WARN) unless `kafka.logCreator` is set.
+ * Never throws: kafkajs checks its settings when it connects (a bad one fails `start()`).
+ */
+export function kafkajsClientAdapters(
+  config: KafkaClientSettings,
+  logger: StreamsLogger,
+): KafkaClientAdapters {
+  const kafka = new Kafka({
+    logLevel: logLevel.WARN,
+    logCreator: kafkajsLogCreator(logger.child?.('kafkajs') ?? logger),
+    ...config.kafka,
+    clientId: config.clientId,
+    brokers: config.bootstrapServers,
+  });
+  return {
+    client: 'kafkajs',
+    clusterAdmin: () => new KafkajsClusterAdmin(kafka.admin(), config.bootstrapServers),
+    assignedReaders: kafkajsAssignedReaderFactory(kafka, { checkCrcs: config.checkCrcs }),
+    recordProducers: kafkajsRecordProducerFactory(kafka),
+    groupConsumers: kafkajsGroupConsumerFactory(kafka),
+    throwawayGroupClient: kafka,
+  };
+}

@@ -1,0 +1,261 @@
+import type { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
+import type { ConsumedRecord } from '../consumed-record';
+import {
+  DEFAULT_MAX_PARTITION_FETCH_BYTES,
+  type GroupConsumer,
+  type GroupConsumerFactory,
+  type GroupConsumerOptions,
+  type GroupConsumerStart,
+  type GroupMetadata,
+  type TopicPartitionOffset,
+  type TopicPartitions,
+} from '../group-consumer';
+import { RevocationCommit } from './revocation-commit';
+import { RebalanceInProgressError } from '../../errors/internals/rebalance-in-progress.error';
+import { AssignerProtocol } from './kafkajs';
+import { kafkajsGroupAssigner } from './kafkajs-group-assigner';
+import { kafkajsCommitError, kafkajsGroupError } from './kafkajs-group-errors';
+import { cancelGroupRejoin, joiningGeneration, requestGroupRejoin } from './group-rejoin';
+
+/** How often, and how many times, a member's own assignment is looked for in the group. */
+const DESCRIBE_ATTEMPTS = 50;
+const DESCRIBE_INTERVAL_MS = 100;
+
+/**
+ * The kafkajs adapter of {@link GroupConsumer}: one kafkajs `Consumer` in the group, with the
+ * engine's assignor as its only partition assigner, `run({ eachBatch })` as the fetch loop
+ * (one partition at a time, no auto-commit, no auto-resolve), and the engine's kafkajs patches
+ * for what kafkajs lacks:
+ * - a member's own assignment user data, which kafkajs drops: read back from the group
+ *   description (`describeGroup`, polled every 100 ms, 50 times);
+ * - the generation id, which kafkajs' GROUP_JOIN event lacks ({@link joiningGeneration});
+ * - `enforceRebalance`, which kafkajs has not: its next heartbeat fails with
+ *   REBALANCE_IN_PROGRESS and kafkajs rejoins as the same member ({@link requestGroupRejoin});
+ *   a kafkajs of another version, unpatched, leaves and joins again instead;
+ * - the eager revocation callback (`onRevoking` before every rejoin, {@link RevocationCommit},
+ *   and after a batch whose heartbeat found the group rebalancing).
+ *
+ * kafkajs restarts a crashed consumer by itself (10 retries), never once the adapter is
+ * closing; a consumer that restarted anyway and joins after `close` leaves the group at once.
+ * A crash kafkajs does not restart is reported through `onFailed`.
+ */
+export class KafkajsGroupConsumer implements GroupConsumer {
+  private consumer: Consumer | undefined;
+  private start$: GroupConsumerStart | undefined;
+  private closing = false;
+  private metadata: GroupMetadata | undefined;
+  private readonly revocation: RevocationCommit;
+
+  constructor(
+    private readonly kafka: Kafka,
+    private readonly options: GroupConsumerOptions,
+  ) {
+    this.revocation = new RevocationCommit(
+      () => ({ applicationId: options.groupId, sessionTimeoutMs: options.sessionTimeoutMs }),
+      () => this.start$?.listener.onRevoking() ?? Promise.resolve(),
+    );
+  }
+
+  get groupId(): string {
+    return this.options.groupId;
+  }
+
+  async start(start: GroupConsumerStart): Promise<void> {
+    const { options } = this;
+    this.start$ = start;
+    const consumer = this.kafka.consumer({
+      groupId: options.groupId,
+      partitionAssigners: [kafkajsGroupAssigner(options.assignor)],
+      sessionTimeout: options.sessionTimeoutMs,
+      heartbeatInterval: options.heartbeatIntervalMs,
+      rebalanceTimeout: options.rebalanceTimeoutMs,
+      readUncommitted: false,
+      allowAutoTopicCreation: false,
+      maxWaitTimeInMs: options.maxWaitTimeMs,
+      maxBytesPerPartition: options.maxBytesPerPartition ?? DEFAULT_MAX_PARTITION_FETCH_BYTES,
+      // kafkajs restarts a crashed consumer by itself; never once this adapter is closing.
+      retry: { retries: 10, restartOnFailure: () => Promise.resolve(!this.closing) },
+    });
+    this.consumer = consumer;
+    const { listener } = start;
+    consumer.on(consumer.events.REBALANCING, () => {
+      if (!this.closing) listener.onRebalancing();
+    });
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+      if (this.closing) {
+        // A restart kafkajs scheduled after a crash raced close() (its stop() only clears a
+        // restart timer that has not fired yet): this zombie member would take partitions.
+        void consumer.disconnect().catch(() => undefined);
+        return;
+      }
+      const { memberId, memberAssignment } = payload;
+      const generationId = joiningGeneration(options.groupId, memberId) ?? -1;
+      this.metadata = { groupId: options.groupId, memberId, generationId, groupInstanceId: null };
+      this.revocation.joined(memberId);
+      listener.onAssigned({
+        memberId,
+        generationId,
+        partitions: Object.entries(memberAssignment).map(([topic, partitions]) => ({
+          topic,
+          partitions: [...partitions],
+        })),
+        userData: () => this.readOwnUserData(consumer, memberId),
+      });
+    });
+    // A completed fetch (even an empty one) shows the poll loop is alive.
+    consumer.on(consumer.events.FETCH, () => listener.onFetch());
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      if (!this.closing && !payload.restart) listener.onFailed(payload.error);
+    });
+    await consumer.connect();
+    await consumer.subscribe({ topics: [...start.topics], fromBeginning: true });
+    await this.run(consumer);
+  }
+
+  pause(partitions: readonly TopicPartitions[]): void {
+    this.consumer?.pause(
+      partitions.map((p) => ({ topic: p.topic, partitions: [...p.partitions] })),
+    );
+  }
+
+  resume(partitions: readonly TopicPartitions[]): void {
+    this.consumer?.resume(
+      partitions.map((p) => ({ topic: p.topic, partitions: [...p.partitions] })),
+    );
+  }
+
+  seek(topic: string, partition: number, offset: number): void {
+    this.consumer?.seek({ topic, partition, offset: String(offset) });
+  }
+
+  async commitOffsets(offsets: readonly TopicPartitionOffset[]): Promise<void> {
+    if (!this.consumer || offsets.length === 0) return;
+    try {
+      await this.consumer.commitOffsets(
+        offsets.map(({ topic, partition, offset }) => ({
+          topic,
+          partition,
+          offset: String(offset),
+        })),
+      );
+    } catch (error) {
+      throw kafkajsCommitError(this.groupId, this.metadata?.memberId ?? '', error);
+    }
+  }
+
+  groupMetadata(): GroupMetadata | undefined {
+    return this.metadata;
+  }
+
+  async enforceRebalance(): Promise<void> {
+    const consumer = this.consumer;
+    const memberId = this.metadata?.memberId;
+    if (!consumer || this.closing || !memberId) return;
+    if (requestGroupRejoin(this.groupId, memberId)) return;
+    // A kafkajs of another version: leaving and joining again is the only way left.
+    await consumer.stop().catch(() => undefined);
+    if (!this.closing) await this.run(consumer).catch(() => undefined);
+  }
+
+  async rejoin(): Promise<void> {
+    const consumer = this.consumer;
+    if (!consumer || this.closing) return;
+    await consumer.stop();
+    await this.run(consumer);
+  }
+
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    this.revocation.stop();
+    if (this.metadata) cancelGroupRejoin(this.groupId, this.metadata.memberId);
+    const consumer = this.consumer;
+    if (!consumer) return;
+    await consumer.stop().catch(() => undefined);
+    await consumer.disconnect().catch(() => undefined);
+  }
+
+  private run(consumer: Consumer): Promise<void> {
+    return consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: 1,
+      eachBatch: (payload) => this.onBatch(payload),
+    });
+  }
+
+  private async onBatch({
+    batch,
+    resolveOffset,
+    heartbeat,
+    isRunning,
+    isStale,
+  }: EachBatchPayload): Promise<void> {
+    const start = this.start$;
+    if (!start || batch.messages.length === 0 || this.closing) return;
+    const records: ConsumedRecord[] = batch.messages.map((m) => ({
+      topic: batch.topic,
+      partition: batch.partition,
+      offset: Number(m.offset),
+      timestamp: Number(m.timestamp),
+      key: m.key ?? null,
+      value: m.value ?? null,
+      headers: (m.headers ?? {}) as ConsumedRecord['headers'],
+    }));
+    const consumed = await start.handleBatch({
+      topic: batch.topic,
+      partition: batch.partition,
+      records,
+      nextOffset: Number(batch.lastOffset()) + 1,
+      isCurrent: () => isRunning() && !isStale(),
+      heartbeat: async () => {
+        try {
+          await heartbeat();
+        } catch (error) {
+          throw kafkajsGroupError(this.groupId, this.metadata?.memberId ?? '', error) ?? error;
+        }
+      },
+    });
+    if (!consumed) return;
+    resolveOffset(batch.lastOffset());
+    try {
+      await heartbeat();
+    } catch (error) {
+      // kafkajs has no revocation callback: a heartbeat answered REBALANCE_IN_PROGRESS after
+      // the batch is the moment to commit, while this generation may still commit. kafkajs
+      // then rejoins (it needs its own error for that).
+      if (kafkajsGroupError(this.groupId, '', error)) {
+        await start.listener.onRevoking().catch(() => undefined);
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * This member's assignment user data, read back from the group description (kafkajs keeps
+   * only the partitions of a member's own assignment).
+   *
+   * @throws Error when the description never shows the member's assignment.
+   */
+  private async readOwnUserData(consumer: Consumer, memberId: string): Promise<Buffer> {
+    for (let attempt = 0; ; attempt++) {
+      // A later join of this consumer superseded the member (e.g. kafkajs rejoined on its own
+      // after UNKNOWN_MEMBER_ID while the thread rejoined too): its assignment is stale.
+      if (this.metadata?.memberId !== memberId) throw new RebalanceInProgressError(this.groupId);
+      const group = await consumer.describeGroup();
+      const member = group.members.find((m) => m.memberId === memberId);
+      if (member && member.memberAssignment.length > 0) {
+        const decoded = AssignerProtocol.MemberAssignment.decode(member.memberAssignment);
+        return decoded?.userData ?? Buffer.alloc(0);
+      }
+      if (attempt >= DESCRIBE_ATTEMPTS)
+        throw new Error(`member ${memberId} has no assignment in the group description`);
+      await new Promise((resolve) => setTimeout(resolve, DESCRIBE_INTERVAL_MS));
+    }
+  }
+}
+
+/** The kafkajs group consumers of a client: one per stream thread (or per test member). */
+export function kafkajsGroupConsumerFactory(kafka: Kafka): GroupConsumerFactory {
+  return (options) => new KafkajsGroupConsumer(kafka, options);
+}

@@ -1,0 +1,56 @@
+import { installGroupRejoin, type HeartbeatingConsumerGroup } from './group-rejoin';
+import { RevocationCommit } from './revocation-commit';
+
+class FakeGroup implements HeartbeatingConsumerGroup {
+  readonly steps: string[] = [];
+  constructor(
+    readonly groupId: string,
+    readonly memberId: string | null,
+  ) {}
+  async heartbeat(): Promise<void> {}
+  async joinAndSync(): Promise<void> {
+    this.steps.push('join');
+  }
+}
+
+describe('RevocationCommit (commit before kafkajs rejoins, eager onPartitionsRevoked)', () => {
+  beforeAll(() => installGroupRejoin(FakeGroup, (message) => new Error(message)));
+
+  const setup = () => {
+    const commits: string[] = [];
+    const revocation = new RevocationCommit(
+      () => ({ applicationId: 'app', sessionTimeoutMs: 6000 }),
+      async () => void commits.push('commit'),
+    );
+    return { commits, revocation };
+  };
+
+  it('commits before the member of the last generation rejoins, each time', async () => {
+    const { commits, revocation } = setup();
+    const member = new FakeGroup('app', 'm-1');
+    revocation.joined('m-1');
+    await member.joinAndSync();
+    await member.joinAndSync();
+    expect(commits).toEqual(['commit', 'commit']);
+    expect(member.steps).toEqual(['join', 'join']);
+  });
+
+  it('follows the member id: a new id replaces the old one', async () => {
+    const { commits, revocation } = setup();
+    revocation.joined('m-1');
+    revocation.joined('m-2');
+    await new FakeGroup('app', 'm-1').joinAndSync();
+    expect(commits).toEqual([]);
+    await new FakeGroup('app', 'm-2').joinAndSync();
+    expect(commits).toEqual(['commit']);
+  });
+
+  it('commits nothing on rejoins after the thread stopped, or in another group', async () => {
+    const { commits, revocation } = setup();
+    revocation.joined('m-3');
+    await new FakeGroup('other-app', 'm-3').joinAndSync();
+    revocation.stop();
+    await new FakeGroup('app', 'm-3').joinAndSync();
+    expect(commits).toEqual([]);
+  });
+});

@@ -1,0 +1,302 @@
+import { commitRefusal } from '../group-error-names';
+import { platformaticGroupError } from './platformatic-group-errors';
+import type { BaseOptions } from '@platformatic/kafka';
+import { sendOffsetCommit } from './platformatic-group-offsets';
+import { CommitFailedError } from '../../errors/internals/commit-failed.error';
+import { RebalanceInProgressError } from '../../errors/internals/rebalance-in-progress.error';
+import type {
+  GroupConsumer,
+  GroupConsumerFactory,
+  GroupConsumerOptions,
+  GroupConsumerStart,
+  GroupMetadata,
+  TopicPartitionOffset,
+  TopicPartitions,
+} from '../group-consumer';
+import { PlatformaticGroupMember, type ReceivedAssignment } from './platformatic-group-member';
+import { bridgePlatformaticLogs } from './platformatic-log-bridge';
+import { PlatformaticPartitionFetcher } from './platformatic-partition-fetcher';
+import type { StreamsLogger } from '../../logging/logger';
+
+const key = (topic: string, partition: number): string => `${topic}\u0000${partition}`;
+
+/**
+ * The @platformatic/kafka adapter of {@link GroupConsumer}. platformatic's consumer stream
+ * always runs its own group protocol and assignor, so the adapter uses platformatic only for
+ * group membership ({@link PlatformaticGroupMember}: `joinGroup`, its heartbeats and the
+ * rejoins the coordinator asks for, `leaveGroup`), with the engine's assignor and per-member
+ * assignment user data in the JoinGroup/SyncGroup requests, and fetches the assignment itself
+ * ({@link PlatformaticPartitionFetcher}: the engine's reader by assignment, read_committed,
+ * CRC-checked, aborted transactions filtered, headers decoded) from the committed offsets, else
+ * the log start. Records reach the engine as the kafkajs adapter hands them over: the same
+ * fields, headers in kafkajs' shape (`RecordHeaders`).
+ * Offsets are committed with platformatic's OffsetCommit API in the generation the member
+ * received: platformatic's own `commit` rejoins and commits again in the next generation when
+ * the group rebalanced, which would write offsets of partitions the member may have lost.
+ *
+ * `enforceRebalance` sends a JoinGroup with the member's id (platformatic's `joinGroup`); the
+ * coordinator rebalances when the leader rejoins or the subscription changed.
+ */
+export class PlatformaticGroupConsumer implements GroupConsumer {
+  private member: PlatformaticGroupMember | undefined;
+  private fetcher: PlatformaticPartitionFetcher | undefined;
+  private start$: GroupConsumerStart | undefined;
+  private received: ReceivedAssignment | undefined;
+  private current: ReceivedAssignment | undefined;
+  private rebalancing = false;
+  private closing = false;
+  private loop: Promise<void> = Promise.resolve();
+  /** The partitions of `current`, as keys. */
+  private owned = new Set<string>();
+  private readonly cooperative: boolean;
+  /** Cooperative: the engine giving up the partitions the latest assignment took away. */
+  private revoking: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly clientOptions: BaseOptions,
+    private readonly options: GroupConsumerOptions,
+    private readonly logger?: StreamsLogger,
+  ) {
+    this.cooperative = options.rebalanceProtocol === 'cooperative';
+  }
+
+  get groupId(): string {
+    return this.options.groupId;
+  }
+
+  async start(start: GroupConsumerStart): Promise<void> {
+    const { options } = this;
+    const { listener } = start;
+    this.start$ = start;
+    const member = new PlatformaticGroupMember(
+      {
+        ...this.clientOptions,
+        groupId: options.groupId,
+        sessionTimeout: options.sessionTimeoutMs,
+        heartbeatInterval: options.heartbeatIntervalMs,
+        rebalanceTimeout: options.rebalanceTimeoutMs,
+        autocommit: false,
+        ...(options.groupInstanceId ? { groupInstanceId: options.groupInstanceId } : {}),
+        protocols: [{ name: options.assignor.name, version: 1 }],
+        protocolsMetadata: () => Promise.resolve(options.assignor.subscriptionUserData()),
+      },
+      {
+        beforeJoin: (memberId) => this.beforeJoin(memberId),
+        subscriptionUserData: () => options.assignor.subscriptionUserData(),
+        heartbeatFailed: (error) => this.onHeartbeatFailed(error),
+        assign: (members) => this.assign(members),
+        received: (assignment) => (this.received = assignment),
+      },
+      options.sessionTimeoutMs / 2,
+    );
+    this.member = member;
+    if (this.logger) bridgePlatformaticLogs(member, this.logger);
+    member.topics.trackAll(...start.topics);
+    member.on('consumer:group:rebalance', () => this.markRebalancing());
+    member.on('consumer:group:join', () => this.onJoined());
+    // platformatic emits 'error' when a rejoin it started by itself failed for good.
+    member.on('error', (error: Error) => {
+      // A fenced static member's rejoin fails after platformatic's retries: report the cause.
+      if (!this.closing) listener.onFailed(member.staticMembership?.fenced ?? error);
+    });
+    this.fetcher = new PlatformaticPartitionFetcher(
+      member,
+      this.clientOptions,
+      options,
+      this.logger,
+      {
+        assignment: () => this.current,
+        // Eager: nothing is fetched while rebalancing. Cooperative: the member keeps fetching
+        // (and processing) the partitions it owns.
+        active: () => this.cooperative || !this.rebalancing,
+        closing: () => this.closing,
+        ...(this.cooperative ? { owns: (t, p) => this.owned.has(key(t, p)) } : {}),
+        handleBatch: start.handleBatch,
+        onFetch: () => listener.onFetch(),
+        onFailed: (error) => listener.onFailed(error),
+      },
+    );
+    await member.joinGroup({});
+    this.loop = this.fetcher.run();
+  }
+
+  pause(partitions: readonly TopicPartitions[]): void {
+    this.fetcher?.pause(partitions);
+  }
+
+  resume(partitions: readonly TopicPartitions[]): void {
+    this.fetcher?.resume(partitions);
+  }
+
+  seek(topic: string, partition: number, offset: number): void {
+    this.fetcher?.seek(topic, partition, offset);
+  }
+
+  async commitOffsets(offsets: readonly TopicPartitionOffset[]): Promise<void> {
+    const member = this.member;
+    const generation = this.current;
+    if (!member || offsets.length === 0) return;
+    if (!generation) {
+      throw new CommitFailedError(this.groupId, {
+        cause: new RebalanceInProgressError(this.groupId),
+      });
+    }
+    try {
+      const instanceId = this.options.groupInstanceId ?? null;
+      await sendOffsetCommit(member, this.groupId, generation, instanceId, offsets);
+    } catch (error) {
+      const { groupId, options } = this;
+      const groupError = platformaticGroupError(groupId, generation.memberId, error, options);
+      if (groupError?.code === 'FENCED_INSTANCE_ID') member.staticMembership?.fence(error);
+      throw groupError ? commitRefusal(groupId, groupError) : error;
+    }
+  }
+
+  groupMetadata(): GroupMetadata | undefined {
+    const current = this.current;
+    const member = this.member;
+    if (!current) return undefined;
+    // Cooperative: the member holds its partitions in the generation of its latest JoinGroup
+    // from the moment it joined it (a cooperative assignor gives nobody else a partition before
+    // its owner gave it up): commits name that generation, which the coordinator expects.
+    const live = this.cooperative && member?.memberId ? member : undefined;
+    return {
+      groupId: this.groupId,
+      memberId: live?.memberId ?? current.memberId,
+      generationId: live?.generationId ?? current.generationId,
+      groupInstanceId: this.options.groupInstanceId ?? null,
+    };
+  }
+
+  async enforceRebalance(): Promise<void> {
+    const member = this.member;
+    if (!member || this.closing) return;
+    void member.joinGroup({}).catch((error: Error) => {
+      if (!this.closing) this.start$?.listener.onFailed(error);
+    });
+  }
+
+  async rejoin(): Promise<void> {
+    const member = this.member;
+    if (!member || this.closing) return;
+    this.markRebalancing();
+    // A new member owns nothing: what the engine still holds it closes itself (it asked).
+    this.setCurrent(undefined);
+    this.fetcher?.clearPositions();
+    await this.leave(true);
+    await member.joinGroup({});
+  }
+
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    await this.loop.catch(() => undefined);
+    // KIP-345: a static member stays in the group, so a restart within the session is no rebalance.
+    if (this.member?.staticMembership) this.member.staticMembership.remainInGroup();
+    else if (this.member) await this.leave();
+    if (this.member) await (this.member.close(true) as Promise<void>).catch(() => undefined);
+    await this.fetcher?.close();
+  }
+
+  /** Leaves the group (closing the member's streams, if any); errors are thrown only if asked. */
+  private leave(throwErrors = false): Promise<void> {
+    return new Promise<void>((resolve, reject) =>
+      this.member!.leaveGroup(true, (error) => (error && throwErrors ? reject(error) : resolve())),
+    );
+  }
+
+  private markRebalancing(): void {
+    if (this.rebalancing || this.closing) return;
+    this.rebalancing = true;
+    this.start$?.listener.onRebalancing();
+  }
+
+  /**
+   * Before every JoinGroup. Eager: a rejoining member revokes everything (the engine commits).
+   * Cooperative: it keeps its partitions (the engine only lets a commit in flight finish), and a
+   * member joining without an id owns nothing any more: its partitions are dropped.
+   */
+  private async beforeJoin(memberId: string): Promise<void> {
+    if (this.closing) return;
+    if (memberId) this.markRebalancing();
+    // KIP-429 ordering: a member sends its next JoinGroup (and the partitions it owns) only
+    // once it gave up what its last assignment took away.
+    if (this.cooperative) await this.revoking;
+    if (this.cooperative && !memberId) await this.dropOwned();
+    else if (memberId) await this.start$!.listener.onRevoking();
+  }
+
+  /** A heartbeat failed: under cooperative, a lost membership drops the member's partitions. */
+  private async onHeartbeatFailed(error: Error): Promise<void> {
+    if (!this.cooperative || this.closing) return;
+    const groupError = platformaticGroupError(this.groupId, this.member?.memberId ?? '', error);
+    if (groupError && !(groupError instanceof RebalanceInProgressError)) await this.dropOwned();
+  }
+
+  /** Kafka's `onPartitionsLost`: the member's partitions may be someone else's already. */
+  private async dropOwned(): Promise<void> {
+    if (this.owned.size === 0) return;
+    this.logger?.warn(`group ${this.groupId}: membership lost, dropping its partitions`);
+    this.setCurrent(undefined);
+    this.fetcher?.clearPositions();
+    await this.start$!.listener.onLost();
+  }
+
+  private setCurrent(assignment: ReceivedAssignment | undefined): void {
+    this.current = assignment;
+    this.owned = new Set(
+      (assignment?.partitions ?? []).flatMap((p) => p.partitions.map((n) => key(p.topic, n))),
+    );
+  }
+
+  private onJoined(): void {
+    const assignment = this.received;
+    if (!assignment || this.closing) return;
+    const before = this.owned;
+    this.setCurrent(assignment);
+    this.rebalancing = false;
+    const revoked = [...before].filter((k) => !this.owned.has(k));
+    // Eager: positions start again from the committed offsets in every generation.
+    // Cooperative: kept partitions go on from where they are.
+    if (this.cooperative) this.fetcher?.retain(assignment.partitions);
+    else this.fetcher?.clearPositions();
+    const applied = this.start$!.listener.onAssigned({
+      memberId: assignment.memberId,
+      generationId: assignment.generationId,
+      partitions: assignment.partitions,
+      userData: () => Promise.resolve(assignment.userData),
+    });
+    // KIP-429: once the revoked partitions are given up, rejoin so that their next owners get
+    // them in a follow-up rebalance.
+    if (this.cooperative && revoked.length > 0) {
+      this.revoking = applied;
+      void applied.then(() => {
+        if (this.current === assignment) return this.enforceRebalance();
+      });
+    }
+  }
+
+  private async assign(
+    members: Parameters<GroupConsumerOptions['assignor']['assign']>[0]['members'],
+  ) {
+    const topics = [...new Set(members.flatMap((m) => m.topics))];
+    const metadata = await this.member!.metadata({ topics, forceUpdate: true });
+    const partitionCounts = new Map<string, number>();
+    for (const topic of topics) {
+      const count = metadata.topics.get(topic)?.partitionsCount;
+      if (count) partitionCounts.set(topic, count);
+    }
+    return this.options.assignor.assign({ members, partitionCounts });
+  }
+}
+
+/**
+ * The platformatic group consumers of a client's options (brokers, TLS, SASL, client id),
+ * logging to `logger` when given.
+ */
+export function platformaticGroupConsumerFactory(
+  clientOptions: BaseOptions,
+  logger?: StreamsLogger,
+): GroupConsumerFactory {
+  return (options) => new PlatformaticGroupConsumer(clientOptions, options, logger);
+}
