@@ -122,8 +122,9 @@ export class KStreamSessionWindowAggregateProcessor<K, V, VA> implements Process
     const upper = closeTime - 1;
     const lower = Math.max(0, schedule.lastEmitWindowCloseTime);
     if (upper < 0 || upper < lower) return;
+    // By end, then start, then key: the store's time-first order (stable sort keeps it).
     const closed = [...(this.store.findSessionsEndingIn?.(lower, upper) ?? [])].sort(
-      (a, b) => a.key.window.end - b.key.window.end,
+      (a, b) => a.key.window.end - b.key.window.end || a.key.window.start - b.key.window.start,
     );
     for (const { key, value } of closed) {
       this.context.forward(new Record(key, change(value, null), key.window.end, record.headers));

@@ -150,9 +150,9 @@ export class MeteredWindowStore<K, V>
 
   /**
    * Engine-internal, for emitting closed windows (`EmitStrategy.onWindowClose()`): `fetchAll`
-   * including the windows past retention that a live segment still holds, as Kafka Streams'
-   * time-ordered window store reads them (a window closes when it leaves retention). Errors
-   * are those of `fetchAll`.
+   * as Kafka Streams' time-ordered window store reads it, its retention bound included (windows
+   * starting at stream time - retention too; with retention = grace, the last window to close
+   * would be gone otherwise). Errors are those of `fetchAll`.
    */
   fetchAllInSegments(timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, V> {
     const stack = this.open();
@@ -161,7 +161,7 @@ export class MeteredWindowStore<K, V>
     const entries =
       range === undefined
         ? [][Symbol.iterator]()
-        : windowEntries(stack.read({ ...range, pastRetention: true }));
+        : windowEntries(stack.read({ ...range, retention: 'inclusive' }));
     return this.windowed(entries);
   }
 

@@ -221,9 +221,11 @@ export class SegmentedBytesStore extends AbstractStoreLayer {
     }
   }
 
-  /** The smallest segment time `range` reads: live entries only, unless `pastRetention`. */
+  /** The smallest segment time `range` reads (see `StoreRange.retention`). */
   private readFrom(range: StoreRange): number {
-    return range.pastRetention ? 0 : this.minLiveTime();
+    if (range.retention === 'segments') return 0;
+    if (range.retention === 'inclusive') return Math.max(0, this.minLiveTime() - 1);
+    return this.minLiveTime();
   }
 
   /** The segments `range` may hold entries in, in its order. */
