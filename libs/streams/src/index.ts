@@ -50,6 +50,7 @@ export {
 export { StreamsBuilder } from './kstream/streams-builder';
 export { KStream } from './kstream/kstream';
 export { KTable, type KGroupedTable } from './kstream/ktable';
+export { GlobalKTable } from './kstream/global-ktable';
 export { KGroupedStream, type CogroupedKStream } from './kstream/kgrouped-stream';
 export { TimeWindowedCogroupedKStream } from './kstream/time-windowed-cogrouped-kstream';
 export { SessionWindowedCogroupedKStream } from './kstream/session-windowed-cogrouped-kstream';

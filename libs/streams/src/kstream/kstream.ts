@@ -9,6 +9,7 @@ import type {
 } from './functions';
 import type { Grouped } from './grouped';
 import { KGroupedStream } from './kgrouped-stream';
+import type { GlobalKTable } from './global-ktable';
 import { KTable } from './ktable';
 import type { Materialized } from './materialized';
 import type { Joined } from './joined';
@@ -29,7 +30,7 @@ import {
 import { NAMES } from './internals/naming';
 import { mergeStreams, repartitionStream, streamToTopic } from './internals/stream-operators';
 import { streamToTable } from './internals/stream-to-table';
-import { joinFromStream } from './internals/stream-join-dispatch';
+import { joinFromStream, type JoinArguments } from './internals/stream-join-dispatch';
 import type { StreamNode } from './internals/stream-node';
 import type { FixedKeyProcessorSupplier } from '../processor/fixed-key-processor';
 import type { ProcessorSupplier } from '../processor/processor';
@@ -157,11 +158,9 @@ export class KStream<K, V> {
   }
 
   /**
-   * The stream read as a table (Kafka Streams' `KStream.toTable`): each record an upsert of
-   * its key (a `null` value deletes it). The table source is `KSTREAM-TOTABLE-<n>` (or the
-   * `Named` name), repartitioned first (`<name>-repartition`) when the key changed; its store
-   * is `materialized`'s (and then queryable), else `KSTREAM-TOTABLE-STATE-STORE-<n>`, created
-   * only when a downstream operation reads the table.
+   * The stream read as a table (Kafka Streams' `toTable`): each record upserts its key (`null`
+   * deletes it). `KSTREAM-TOTABLE-<n>`, repartitioned first when the key changed; its store is
+   * `materialized`'s (queryable), else `KSTREAM-TOTABLE-STATE-STORE-<n>`, created when read.
    *
    * @throws TopologyError for a taken name.
    */
@@ -174,16 +173,10 @@ export class KStream<K, V> {
    * repartitions (topic named after `grouped`'s name, else after the aggregation's store).
    */
   groupByKey(grouped?: Grouped<K, V>): KGroupedStream<K, V> {
-    return new KGroupedStream<K, V>(
-      {
-        ...this.node,
-        keySerde: grouped?.keySerde ?? this.node.keySerde,
-        valueSerde: grouped?.valueSerde ?? this.node.valueSerde,
-      },
-      this.repartitionRequired,
-      grouped?.name,
-      streamOf,
-    );
+    const keySerde = grouped?.keySerde ?? this.node.keySerde;
+    const valueSerde = grouped?.valueSerde ?? this.node.valueSerde;
+    const node = { ...this.node, keySerde, valueSerde };
+    return new KGroupedStream<K, V>(node, this.repartitionRequired, grouped?.name, streamOf);
   }
 
   /**
@@ -217,7 +210,8 @@ export class KStream<K, V> {
    * Stream-table inner join (`table`): each record is joined with the table's current row for
    * its key (`joiner(value, row, key)`); records without a row are dropped, table updates emit
    * nothing. The stream is repartitioned first when its key changed (topic `<joined name or
-   * this node's name>-repartition`).
+   * this node's name>-repartition`). Stream-global table join (`globalTable`): the same with
+   * the row of the key `keySelector(key, value)` computes, no repartition, no co-partitioning.
    *
    * @throws TopologyError when the other side comes from another builder, or for store
    *   suppliers that do not fit the join window.
@@ -233,14 +227,19 @@ export class KStream<K, V> {
     joiner: ValueJoiner<V, VT, VR, K>,
     joined?: Joined<K, V, VT>,
   ): KStream<K, VR>;
+  join<KG, VG, VR>(
+    globalTable: GlobalKTable<KG, VG>,
+    keySelector: KeyValueMapper<K, V, KG>,
+    joiner: ValueJoiner<V, VG, VR, K>,
+    named?: Named,
+  ): KStream<K, VR>;
   join<VO, VR>(
-    other: KStream<K, VO> | KTable<K, VO>,
-    joiner: ValueJoiner<V, VO, VR, K>,
-    third?: JoinWindows | Joined<K, V, VO>,
-    streamJoined?: StreamJoined<K, V, VO>,
+    other: KStream<K, VO> | KTable<K, VO> | GlobalKTable<unknown, VO>,
+    second: ValueJoiner<V, VO, VR, K> | KeyValueMapper<K, V, unknown>,
+    third?: JoinWindows | Joined<K, V, VO> | ValueJoiner<V, VO, VR, K>,
+    fourth?: StreamJoined<K, V, VO> | Named,
   ): KStream<K, VR> {
-    const join = (v: V | null, o: VO | null, k: K): VR => joiner(v as V, o as VO, k);
-    return streamOf(joinFromStream(this, other, join, third, streamJoined, 'inner'));
+    return this.joinWith(other, [second, third, fourth] as JoinArguments<K, V, VO, VR>, 'inner');
   }
 
   /**
@@ -249,8 +248,8 @@ export class KStream<K, V> {
    * is emitted once with `null` for the other side (Kafka Streams' semantics since 3.1). The
    * records waiting for that are kept in `KSTREAM-OUTERSHARED-...-store`.
    *
-   * Stream-table left join: like the stream-table {@link KStream.join}, but a record without a
-   * row is joined with `null`.
+   * Stream-table and stream-global table left joins: like {@link KStream.join}, but a record
+   * without a row is joined with `null`.
    *
    * @throws TopologyError as {@link KStream.join}.
    */
@@ -265,14 +264,19 @@ export class KStream<K, V> {
     joiner: ValueJoiner<V, VT | null, VR, K>,
     joined?: Joined<K, V, VT>,
   ): KStream<K, VR>;
+  leftJoin<KG, VG, VR>(
+    globalTable: GlobalKTable<KG, VG>,
+    keySelector: KeyValueMapper<K, V, KG>,
+    joiner: ValueJoiner<V, VG | null, VR, K>,
+    named?: Named,
+  ): KStream<K, VR>;
   leftJoin<VO, VR>(
-    other: KStream<K, VO> | KTable<K, VO>,
-    joiner: ValueJoiner<V, VO | null, VR, K>,
-    third?: JoinWindows | Joined<K, V, VO>,
-    streamJoined?: StreamJoined<K, V, VO>,
+    other: KStream<K, VO> | KTable<K, VO> | GlobalKTable<unknown, VO>,
+    second: ValueJoiner<V, VO | null, VR, K> | KeyValueMapper<K, V, unknown>,
+    third?: JoinWindows | Joined<K, V, VO> | ValueJoiner<V, VO | null, VR, K>,
+    fourth?: StreamJoined<K, V, VO> | Named,
   ): KStream<K, VR> {
-    const join = (v: V | null, o: VO | null, k: K): VR => joiner(v as V, o, k);
-    return streamOf(joinFromStream(this, other, join, third, streamJoined, 'left'));
+    return this.joinWith(other, [second, third, fourth] as JoinArguments<K, V, VO, VR>, 'left');
   }
 
   /**
@@ -288,7 +292,7 @@ export class KStream<K, V> {
     windows: JoinWindows,
     streamJoined?: StreamJoined<K, V, VO>,
   ): KStream<K, VR> {
-    return streamOf(joinFromStream(this, otherStream, joiner, windows, streamJoined, 'outer'));
+    return this.joinWith(otherStream, [joiner, windows, streamJoined], 'outer');
   }
 
   /**
@@ -323,6 +327,15 @@ export class KStream<K, V> {
     const adapter = () => new KStreamProcessValuesProcessor<K, V, VR>(supplier());
     const name = this.addOwnProcessor(NAMES.PROCESSVALUES, adapter, named, storeNames);
     return this.derive<K, VR>(name, this.node.keySerde, undefined, this.repartitionRequired);
+  }
+
+  private joinWith<VO, VR>(
+    other: KStream<K, VO> | KTable<K, VO> | GlobalKTable<unknown, VO>,
+    args: JoinArguments<K, V, VO, VR>,
+    kind: 'inner' | 'left' | 'outer',
+  ): KStream<K, VR> {
+    const joined = joinFromStream(this, other, args, kind);
+    return new KStream<K, VR>(joined.node, joined.repartitionRequired);
   }
 
   /** A processor of the user's, named (Kafka burns no index for it then) and with its stores. */

@@ -1,7 +1,10 @@
 import type { Topology } from '../processor/topology';
 import type { StateStore } from '../processor/state-store';
 import type { StoreBuilder } from '../processor/store-builder';
+import type { ProcessorSupplier } from '../processor/processor';
 import type { Consumed } from './consumed';
+import { GlobalKTable } from './global-ktable';
+import { globalTable } from './internals/global/global-table';
 import { KStream, streamOf } from './kstream';
 import { KTable } from './ktable';
 import type { Materialized } from './materialized';
@@ -110,6 +113,58 @@ export class StreamsBuilder {
       sourceTopics: new Set([topic]),
     };
     return new KTable<K, V>({ node, supplier, queryableStoreName }, streamOf);
+  }
+
+  /**
+   * A table every instance keeps whole (Kafka Streams' `globalTable`), from every partition of
+   * `topic`: join streams with it on any key (`KStream.join(globalTable, keySelector, joiner)`)
+   * without co-partitioning. Its store (`materialized`'s name, and then queryable, else
+   * `<topic>-STATE-STORE-<index>`) has no changelog: it is restored from `topic` at start. The
+   * TopologyTestDriver runs global stores; `KafkaStreams` does not yet.
+   *
+   * @throws TopologyError for a taken name or a topic already read.
+   */
+  globalTable<K, V>(
+    topic: string,
+    consumed?: Consumed<K, V>,
+    materialized?: Materialized<K, V>,
+  ): GlobalKTable<K, V> {
+    const table = globalTable(this.internal, topic, consumed, materialized);
+    return new GlobalKTable<K, V>(table.node, table.rows, table.queryableStoreName);
+  }
+
+  /**
+   * Adds a global store filled by a processor of your own (Kafka Streams' `addGlobalStore`):
+   * `stateUpdateSupplier` gets every record of every partition of `topic` and writes the store
+   * (`storeBuilder`, its logging turned off: the topic is its changelog); processors of any
+   * task read it with `getStateStore`. Nodes: `KSTREAM-SOURCE-<n>` and `KTABLE-SOURCE-<n>` (with
+   * `Consumed.as(n)`: `n-source` and `n`). Run by the TopologyTestDriver, not yet by
+   * `KafkaStreams`.
+   *
+   * @throws TopologyError for a taken store or node name, or a topic already read.
+   */
+  addGlobalStore<K, V>(
+    storeBuilder: StoreBuilder<StateStore>,
+    topic: string,
+    consumed: Consumed<K, V> | undefined,
+    stateUpdateSupplier: ProcessorSupplier<K, V>,
+  ): this {
+    const named = consumed?.processorName;
+    const sourceName = this.internal.suffixedOrGenerate(named, '-source', NAMES.SOURCE);
+    const processorName = this.internal.nameOrGenerate(named, NAMES.KTABLE_SOURCE);
+    this.internal.topology.addGlobalStore(
+      storeBuilder.withLoggingDisabled(),
+      sourceName,
+      {
+        keySerde: consumed?.keySerde,
+        valueSerde: consumed?.valueSerde,
+        timestampExtractor: consumed?.timestampExtractor,
+      },
+      topic,
+      processorName,
+      stateUpdateSupplier,
+    );
+    return this;
   }
 
   /**

@@ -11,6 +11,12 @@ export const InternalConfig = {
   /** How often (wall clock, ms) an emit-on-window-close aggregation looks for closed windows. Default 1000. */
   EMIT_INTERVAL_MS_KSTREAMS_WINDOWED_AGGREGATION:
     '__emit.interval.ms.kstreams.windowed.aggregation__',
+  /**
+   * Where a host running global stores hands them to the tasks' processors when its
+   * `getStateStore` does not resolve them: a `ReadonlyMap` of store name to opened store (the
+   * TopologyTestDriver sets it; not a Kafka setting).
+   */
+  GLOBAL_STATE_STORES: '__global.state.stores__',
 } as const;
 
 /**
@@ -26,4 +32,15 @@ export function internalLong(
   if (typeof value === 'number' && Number.isFinite(value)) return value;
   if (typeof value === 'string' && /^-?\d+$/.test(value)) return Number(value);
   return defaultValue;
+}
+
+/**
+ * The global stores a host hands its tasks (`InternalConfig.GLOBAL_STATE_STORES`), when it
+ * runs any: what `getStateStore` answers for a store no processor connects.
+ */
+export function globalStoresOf(configs: object): ReadonlyMap<string, unknown> | undefined {
+  const stores = (configs as { readonly [name: string]: unknown })[
+    InternalConfig.GLOBAL_STATE_STORES
+  ];
+  return stores instanceof Map ? (stores as ReadonlyMap<string, unknown>) : undefined;
 }
