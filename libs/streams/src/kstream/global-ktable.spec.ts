@@ -1,7 +1,9 @@
+import { GlobalStoresUnsupportedError } from '../errors/global-stores-unsupported.error';
 import { TopologyError } from '../errors/topology.error';
 import type { Processor } from '../processor/processor';
 import type { ProcessorContext } from '../processor/processor-context';
 import type { Record } from '../processor/record';
+import { KafkaStreams } from '../runtime/kafka-streams';
 import { Serdes } from '../serde/serdes';
 import type { KeyValueStore } from '../state/key-value-store';
 import { Stores } from '../state/stores';
@@ -163,5 +165,17 @@ describe('GlobalKTable', () => {
           () => ({ process: () => undefined }),
         ),
     ).toThrow(TopologyError);
+  });
+
+  it('is refused by KafkaStreams with a typed error until the runtime runs global stores', () => {
+    const builder = new StreamsBuilder();
+    ordersWithUsers(builder, false);
+    const create = () =>
+      new KafkaStreams(builder.build(), {
+        applicationId: 'global-spec',
+        bootstrapServers: ['127.0.0.1:1'],
+      });
+    expect(create).toThrow(GlobalStoresUnsupportedError);
+    expect(create).toThrow(/users-store/);
   });
 });

@@ -120,7 +120,8 @@ export class StreamsBuilder {
    * `topic`: join streams with it on any key (`KStream.join(globalTable, keySelector, joiner)`)
    * without co-partitioning. Its store (`materialized`'s name, and then queryable, else
    * `<topic>-STATE-STORE-<index>`) has no changelog: it is restored from `topic` at start. The
-   * TopologyTestDriver runs global stores; `KafkaStreams` does not yet.
+   * TopologyTestDriver runs global stores; `KafkaStreams` does not yet, and its constructor
+   * throws `GlobalStoresUnsupportedError` for such a topology.
    *
    * @throws TopologyError for a taken name or a topic already read.
    */
@@ -138,8 +139,8 @@ export class StreamsBuilder {
    * `stateUpdateSupplier` gets every record of every partition of `topic` and writes the store
    * (`storeBuilder`, its logging turned off: the topic is its changelog); processors of any
    * task read it with `getStateStore`. Nodes: `KSTREAM-SOURCE-<n>` and `KTABLE-SOURCE-<n>` (with
-   * `Consumed.as(n)`: `n-source` and `n`). Run by the TopologyTestDriver, not yet by
-   * `KafkaStreams`.
+   * `Consumed.as(n)`: `n-source` and `n`). Run by the TopologyTestDriver; `KafkaStreams`
+   * refuses it for now (`GlobalStoresUnsupportedError`).
    *
    * @throws TopologyError for a taken store or node name, or a topic already read.
    */

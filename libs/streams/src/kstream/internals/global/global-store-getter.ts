@@ -13,7 +13,7 @@ import type { KTableValueGetter, KTableValueGetterSupplier } from '../ktable-val
  * `appConfigs[InternalConfig.GLOBAL_STATE_STORES]` (what the TopologyTestDriver does).
  *
  * @throws UnknownStateStoreError when neither has it: the host does not run global stores
- *   (`KafkaStreams` does not yet; run the topology in the TopologyTestDriver).
+ *   (`KafkaStreams` refuses such a topology up front; run it in the TopologyTestDriver).
  */
 export function globalStateStore<S>(context: ProcessorContext<unknown, unknown>, name: string): S {
   try {
