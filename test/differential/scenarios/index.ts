@@ -1,5 +1,6 @@
 import type { DifferentialScenario } from '../harness/scenario';
 import { aggregateByKeyScenario, groupByRepartitionScenario } from './aggregation.scenario';
+import { globalTableJoinScenario } from './global-table.scenario';
 import {
   processorPunctuationScenario,
   processValuesScenario,
@@ -52,6 +53,7 @@ export const SCENARIOS: readonly DifferentialScenario[] = [
   cogroupScenario,
   foreignKeyJoinScenario,
   processValuesScenario,
+  globalTableJoinScenario,
 ];
 
 /** A scenario that differs from Kafka Streams, why, and seeds on which it does. */
