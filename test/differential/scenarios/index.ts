@@ -68,7 +68,8 @@ export interface AwaitingFix {
  * Scenarios that differ from Kafka Streams for a reason found and not fixed yet. `npm test`
  * runs each on its seeds and fails when it no longer differs there (move it to
  * {@link SCENARIOS} then); `--scenario NAME` runs one as a regular scenario, to see the
- * difference.
+ * difference. A scenario equal to Java on the CI seeds but not on some others stays in
+ * {@link SCENARIOS} and is listed here with the seeds that differ.
  */
 export const AWAITING_FIX: readonly AwaitingFix[] = [
   {
@@ -79,5 +80,15 @@ export const AWAITING_FIX: readonly AwaitingFix[] = [
       'latestEnd), which emit-on-close reads, does not filter by retention: such a session is ' +
       'emitted on close. Ours drops an entry past retention on put, so it never emits it.',
     seeds: [6, 10, 11],
+  },
+  {
+    // Equal on seeds 1-30 but these two (it runs in SCENARIOS too, on the CI seeds).
+    scenario: streamStreamJoinScenario,
+    reason:
+      'outerJoin: the scan emitting waiting records whose window closed runs at other records ' +
+      "than Kafka Streams' (its time tracker's minTime after a scan; not found yet): seed 23 " +
+      'emits a left record two results later than Java, seed 24 one more unjoined right ' +
+      'record (k3 null+cat). join, leftJoin and the no-grace join are equal on both seeds.',
+    seeds: [23, 24],
   },
 ];
