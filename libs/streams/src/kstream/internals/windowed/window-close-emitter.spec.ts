@@ -33,6 +33,20 @@ describe('EmitStrategy.onWindowClose through the TopologyTestDriver', () => {
       .to('out', Produced.with(str, str));
   }
 
+  /** Counts per tumbling window of `sizeMs` (no grace, retention `sizeMs`), on close. */
+  function tumblingCountsOnClose(sizeMs: number): StreamsBuilder {
+    const builder = new StreamsBuilder();
+    output(
+      builder
+        .stream('in', Consumed.with(str, str))
+        .groupByKey()
+        .windowedBy(TimeWindows.ofSizeWithNoGrace(sizeMs))
+        .emitStrategy(EmitStrategy.onWindowClose())
+        .count(),
+    );
+    return builder;
+  }
+
   const INPUT = [
     'k=a@1',
     'k=b@5',
@@ -97,31 +111,13 @@ describe('EmitStrategy.onWindowClose through the TopologyTestDriver', () => {
   });
 
   it('emits no window past retention (as the time-ordered store reads)', async () => {
-    const builder = new StreamsBuilder();
-    output(
-      builder
-        .stream('in', Consumed.with(str, str))
-        .groupByKey()
-        .windowedBy(TimeWindows.ofSizeWithNoGrace(10))
-        .emitStrategy(EmitStrategy.onWindowClose())
-        .count(),
-    );
-    await dsl.start(builder);
+    await dsl.start(tumblingCountsOnClose(10));
     // Retention 10: once a window starts at 20, the one at 0 is gone before it was emitted.
     expect(await perRecord(['k=a@1', 'k=b@25', 'k=c@31'])).toEqual([[], [], ['k@20/30=1@25']]);
   });
 
   it('emits the window starting exactly at stream time - retention', async () => {
-    const builder = new StreamsBuilder();
-    output(
-      builder
-        .stream('in', Consumed.with(str, str))
-        .groupByKey()
-        .windowedBy(TimeWindows.ofSizeWithNoGrace(10))
-        .emitStrategy(EmitStrategy.onWindowClose())
-        .count(),
-    );
-    await dsl.start(builder);
+    await dsl.start(tumblingCountsOnClose(10));
     // Retention 10: after the window at 10 is written, the one at 0 sits at the bound.
     expect(await perRecord(['j=a@5', 'j=b@10'])).toEqual([[], ['j@0/10=1@5']]);
   });
