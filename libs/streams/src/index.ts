@@ -49,8 +49,11 @@ export {
 // The DSL
 export { StreamsBuilder } from './kstream/streams-builder';
 export { KStream } from './kstream/kstream';
-export { KTable } from './kstream/ktable';
-export { KGroupedStream } from './kstream/kgrouped-stream';
+export { KTable, type KGroupedTable } from './kstream/ktable';
+export { GlobalKTable } from './kstream/global-ktable';
+export { KGroupedStream, type CogroupedKStream } from './kstream/kgrouped-stream';
+export { TimeWindowedCogroupedKStream } from './kstream/time-windowed-cogrouped-kstream';
+export { SessionWindowedCogroupedKStream } from './kstream/session-windowed-cogrouped-kstream';
 export { TimeWindowedKStream } from './kstream/time-windowed-kstream';
 export { SessionWindowedKStream } from './kstream/session-windowed-kstream';
 export { BranchedKStream } from './kstream/branched-kstream';
@@ -60,6 +63,9 @@ export { Produced } from './kstream/produced';
 export { Grouped } from './kstream/grouped';
 export { Repartitioned } from './kstream/repartitioned';
 export { Joined } from './kstream/joined';
+export { StreamJoined } from './kstream/stream-joined';
+export { TableJoined } from './kstream/table-joined';
+export { BufferConfig, Suppressed, type BufferFullStrategy } from './kstream/suppressed';
 export { Named } from './kstream/named';
 export { Materialized, type StoreType } from './kstream/materialized';
 export type { InferredSerde } from './kstream/serde-inference';
@@ -76,6 +82,9 @@ export type {
 } from './kstream/functions';
 export { TimeWindows } from './kstream/windows/time-windows';
 export { SessionWindows } from './kstream/windows/session-windows';
+export { SlidingWindows } from './kstream/windows/sliding-windows';
+export { JoinWindows } from './kstream/windows/join-windows';
+export { EmitStrategy, type EmitStrategyType } from './kstream/windows/emit-strategy';
 export { TimeWindowedSerde } from './kstream/windows/time-windowed.serde';
 export { SessionWindowedSerde } from './kstream/windows/session-windowed.serde';
 export { Window } from './windowing/window';
@@ -86,6 +95,12 @@ export { Windowed } from './windowing/windowed';
 // The Processor API
 export { Topology, type SinkOptions, type SourceOptions } from './processor/topology';
 export type { Processor, ProcessorSupplier } from './processor/processor';
+export type {
+  FixedKeyProcessor,
+  FixedKeyProcessorContext,
+  FixedKeyProcessorSupplier,
+} from './processor/fixed-key-processor';
+export { FixedKeyRecord } from './processor/fixed-key-record';
 export type { ProcessorContext, RecordMetadata } from './processor/processor-context';
 export { PunctuationType, type Cancellable, type Punctuator } from './processor/punctuation';
 export { Record, type Headers } from './processor/record';
@@ -209,6 +224,7 @@ export {
 export { UnknownStateStoreError } from './errors/unknown-state-store.error';
 export { StreamsConfigError } from './errors/streams-config.error';
 export { TopologyError } from './errors/topology.error';
+export { GlobalStoresUnsupportedError } from './errors/global-stores-unsupported.error';
 export { MissingSourceTopicError } from './errors/missing-source-topic.error';
 export { TopicsNotCopartitionedError } from './errors/topics-not-copartitioned.error';
 export { StaleTopologyError } from './errors/stale-topology.error';

@@ -5,7 +5,6 @@ import {
   InMemoryRecordCollector,
   isTimestamped,
   RecordCache,
-  resolveStreamsConfig,
   StreamTask,
   unwrapWindowStore,
 } from '@nest-streams/streams/internals';
@@ -28,8 +27,10 @@ import { PlainValueKeyValueStore } from './internals/plain-value-key-value-store
 import { GETTERS, kindOf, type StoreKind } from './internals/store-kinds';
 import { registerDriverTasks } from './internals/driver-tasks';
 import { type DriverMetrics, sumTaskMetrics } from './driver-metrics';
+import { driverConfig, driverTaskConfig } from './internals/driver-config';
+import { DriverGlobalStores } from './internals/driver-global-stores';
 import { rawRecord } from './internals/raw-record';
-import { RecordQueues } from './internals/record-queues';
+import { type QueuedRecord, RecordQueues } from './internals/record-queues';
 import { TestInputTopic } from './test-input-topic';
 import { TestOutputTopic, type OutputSource } from './test-output-topic';
 import type { TestRecord } from './test-record';
@@ -71,6 +72,7 @@ export class TopologyTestDriver implements OutputSource {
   private readonly readPositions = new Map<string, number>();
   private readonly inputOffsets = new Map<string, number>();
   private readonly queued = new RecordQueues();
+  private globals!: DriverGlobalStores;
   private consumedUpTo = 0;
   private wallClock: number;
   private closed = false;
@@ -102,17 +104,13 @@ export class TopologyTestDriver implements OutputSource {
   }
 
   private get config() {
-    return resolveStreamsConfig({
-      applicationId: 'topology-test-driver',
-      bootstrapServers: ['dummy:1234'],
-      ...this.options.config,
-      stateDir: this.stateDir,
-    });
+    return driverConfig(this.options.config, this.stateDir);
   }
 
   private async start(): Promise<void> {
-    const config = this.config;
-    this.topology.applyCacheSize(config.statestoreCacheMaxBytes);
+    this.topology.applyCacheSize(this.config.statestoreCacheMaxBytes);
+    this.globals = await DriverGlobalStores.open(this.topology, this.config, () => this.wallClock);
+    const config = driverTaskConfig(this.config, this.globals.all);
     const cache = new RecordCache(config.statestoreCacheMaxBytes);
     for (const sub of this.topology.subtopologies()) {
       const id = new TaskId(sub.id, 0);
@@ -142,8 +140,7 @@ export class TopologyTestDriver implements OutputSource {
     startTimestamp = 0,
     autoAdvanceMs = 0,
   ): TestInputTopic<K, V> {
-    if (!this.readingTask(topic))
-      throw new Error(`no source of the topology reads topic '${topic}'`);
+    if (!this.reads(topic)) throw new Error(`no source of the topology reads topic '${topic}'`);
     return new TestInputTopic(
       topic,
       { pipe: (...args) => this.pipe(...args) },
@@ -278,6 +275,7 @@ export class TopologyTestDriver implements OutputSource {
     this.closed = true;
     try {
       for (const task of this.tasks) await task.close(true);
+      await this.globals.close();
     } finally {
       rmSync(this.stateDir, { recursive: true, force: true });
     }
@@ -296,6 +294,8 @@ export class TopologyTestDriver implements OutputSource {
   }
 
   private store(name: string): StateStore {
+    const global = this.globals.all.get(name);
+    if (global) return global;
     for (const task of this.tasks) {
       const store = task.store(name);
       if (store) return store;
@@ -354,14 +354,9 @@ export class TopologyTestDriver implements OutputSource {
     }
   }
 
-  private async deliver(record: {
-    readonly topic: string;
-    readonly key: Buffer | null;
-    readonly value: Buffer | null;
-    readonly timestamp: number;
-    readonly headers: Headers;
-  }): Promise<void> {
+  private async deliver(record: QueuedRecord): Promise<void> {
     const { topic, key, value, timestamp, headers } = record;
+    if (this.globals.reads(topic)) return this.globals.process(record);
     const task = this.readingTask(topic);
     if (!task) return;
     const offset = this.inputOffsets.get(topic) ?? 0;
@@ -373,10 +368,15 @@ export class TopologyTestDriver implements OutputSource {
   private captureWritten(): void {
     while (this.consumedUpTo < this.collector.records.length) {
       const record = this.collector.records[this.consumedUpTo++];
-      if (this.readingTask(record.topic)) {
+      if (this.reads(record.topic)) {
         this.queued.add({ ...record, headers: record.headers ?? {} });
       }
     }
+  }
+
+  /** Whether a task or a global store reads `physicalTopic`. */
+  private reads(physicalTopic: string): boolean {
+    return this.readingTask(physicalTopic) !== undefined || this.globals.reads(physicalTopic);
   }
 
   private readingTask(physicalTopic: string): StreamTask | undefined {

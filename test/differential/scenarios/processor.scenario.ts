@@ -1,5 +1,8 @@
 import {
   Consumed,
+  type FixedKeyProcessor,
+  type FixedKeyProcessorContext,
+  type FixedKeyRecord,
   type KeyValueStore,
   Materialized,
   type Processor,
@@ -111,5 +114,49 @@ export const repartitionJoinScenario: DifferentialScenario = {
       )
       .toStream()
       .to('out-merged-sum', Produced.with(str, long));
+  },
+};
+
+/** Counts per key in a store and appends the count to the value (Java: `CountingValues`). */
+class CountingValues implements FixedKeyProcessor<string, string, string> {
+  private context!: FixedKeyProcessorContext<string, string>;
+  private store!: KeyValueStore<string, number>;
+
+  init(context: FixedKeyProcessorContext<string, string>): void {
+    this.context = context;
+    this.store = context.getStateStore<KeyValueStore<string, number>>('value-counts');
+  }
+
+  process(record: FixedKeyRecord<string, string>): void {
+    if (record.key === null) return;
+    const count = (this.store.get(record.key) ?? 0) + 1;
+    this.store.put(record.key, count);
+    this.context.forward(record.withValue(`${record.value}#${count}`));
+  }
+}
+
+/** processValues with a store, then groupByKey + count with no repartition between. */
+export const processValuesScenario: DifferentialScenario = {
+  name: 'process-values',
+  operators: 'KStream.processValues (FixedKeyProcessor with a store) + groupByKey count',
+  input: {
+    topics: [{ topic: 'events', keys: 6, values: 'number', tombstones: 0.05, nullKeys: 0.05 }],
+  },
+  outputs: [{ topic: 'out-process-values', key: 'string', value: 'long' }],
+  stores: [
+    { name: 'value-counts', kind: 'kv' },
+    { name: 'counted-after-values', kind: 'kv' },
+  ],
+  build(builder) {
+    builder.addStateStore(
+      Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore('value-counts'), str, long),
+    );
+    builder
+      .stream('events', Consumed.with(str, str))
+      .processValues(() => new CountingValues(), undefined, 'value-counts')
+      .groupByKey()
+      .count(Materialized.as('counted-after-values'))
+      .toStream()
+      .to('out-process-values', Produced.with(str, long));
   },
 };

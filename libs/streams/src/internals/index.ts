@@ -18,3 +18,4 @@ export {
   unwrapKeyValueStore,
   unwrapWindowStore,
 } from '../query/internals/timestamped-unwrapping';
+export { InternalConfig } from '../processor/internals/internal-config';

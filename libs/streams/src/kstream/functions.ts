@@ -41,7 +41,9 @@ export type Reducer<V> = (aggregate: V, value: V) => V;
 export type Merger<K, VA> = (key: K, aggregate1: VA, aggregate2: VA) => VA;
 
 /**
- * Combines a value of each side of a join. In a left join the right value is `null` when the
- * other side has no value for the key.
+ * Combines a value of each side of a join; the key comes third, so `(left, right) => ...` and
+ * `(left, right, key) => ...` both fit (Kafka's `ValueJoiner` and `ValueJoinerWithKey` in
+ * one). In a left join the right value is `null` when the other side has no value for the
+ * key; in an outer join either may be.
  */
-export type ValueJoiner<V1, V2, VR> = (value1: V1, value2: V2) => VR;
+export type ValueJoiner<V1, V2, VR, K = unknown> = (value1: V1, value2: V2, key: K) => VR;

@@ -9,11 +9,15 @@ import type {
 } from './functions';
 import type { Grouped } from './grouped';
 import { KGroupedStream } from './kgrouped-stream';
-import type { KTable } from './ktable';
+import type { GlobalKTable } from './global-ktable';
+import { KTable } from './ktable';
+import type { Materialized } from './materialized';
 import type { Joined } from './joined';
 import type { Named } from './named';
 import type { Produced } from './produced';
 import type { Repartitioned } from './repartitioned';
+import type { StreamJoined } from './stream-joined';
+import type { JoinWindows } from './windows/join-windows';
 import {
   filterProcessor,
   flatMapProcessor,
@@ -24,10 +28,13 @@ import {
   selectKeyProcessor,
 } from './internals/stateless.processor';
 import { NAMES } from './internals/naming';
-import { PassThroughProcessor } from './internals/pass-through.processor';
-import { streamTableJoin } from './internals/stream-table-join';
-import { requireSameBuilder, unionTopics, type StreamNode } from './internals/stream-node';
+import { mergeStreams, repartitionStream, streamToTopic } from './internals/stream-operators';
+import { streamToTable } from './internals/stream-to-table';
+import { joinFromStream, type JoinArguments } from './internals/stream-join-dispatch';
+import type { StreamNode } from './internals/stream-node';
+import type { FixedKeyProcessorSupplier } from '../processor/fixed-key-processor';
 import type { ProcessorSupplier } from '../processor/processor';
+import { KStreamProcessValuesProcessor } from './internals/kstream-process-values.processor';
 
 /**
  * An unbounded stream of records (Kafka Streams' `KStream`): each record is an independent
@@ -130,37 +137,13 @@ export class KStream<K, V> {
    * @throws TopologyError when `other` comes from another builder.
    */
   merge(other: KStream<K, V>, named?: Named): KStream<K, V> {
-    requireSameBuilder(this.node, other.node, 'merge');
-    const name = this.nameFor(named, NAMES.MERGE);
-    this.node.builder.topology.addProcessor(
-      name,
-      () => new PassThroughProcessor<K, V>(),
-      this.node.name,
-      other.node.name,
-    );
-    return new KStream<K, V>(
-      {
-        ...this.node,
-        name,
-        sourceTopics: unionTopics(this.node.sourceTopics, other.node.sourceTopics),
-      },
-      this.repartitionRequired || other.repartitionRequired,
-    );
+    const node = mergeStreams(this.node, other.node, named);
+    return new KStream<K, V>(node, this.repartitionRequired || other.repartitionRequired);
   }
 
   /** Writes every record to `topic` (serdes from `produced`, else the application defaults). */
   to(topic: string, produced?: Produced<K, V>): void {
-    const name = produced?.processorName ?? this.node.builder.newProcessorName(NAMES.SINK);
-    this.node.builder.topology.addSink<K, V>(
-      name,
-      topic,
-      {
-        keySerde: produced?.keySerde ?? this.node.keySerde,
-        valueSerde: produced?.valueSerde ?? this.node.valueSerde,
-        partitioner: produced?.partitioner,
-      },
-      this.node.name,
-    );
+    streamToTopic(this.node, topic, produced);
   }
 
   /**
@@ -171,22 +154,18 @@ export class KStream<K, V> {
    * @throws TopologyError when the repartition name is taken.
    */
   repartition(repartitioned?: Repartitioned<K, V>): KStream<K, V> {
-    const { builder } = this.node;
-    const prefix = repartitioned?.name ?? builder.newProcessorName(NAMES.REPARTITION);
-    const keySerde = repartitioned?.keySerde ?? this.node.keySerde;
-    const valueSerde = repartitioned?.valueSerde ?? this.node.valueSerde;
-    const { topic, sourceName } = builder.repartition({
-      parentName: this.node.name,
-      prefix,
-      keySerde,
-      valueSerde,
-      partitioner: repartitioned?.partitioner,
-      numPartitions: repartitioned?.numberOfPartitions,
-    });
-    return new KStream<K, V>(
-      { builder, name: sourceName, keySerde, valueSerde, sourceTopics: new Set([topic]) },
-      false,
-    );
+    return streamOf(repartitionStream(this.node, repartitioned));
+  }
+
+  /**
+   * The stream read as a table (Kafka Streams' `toTable`): each record upserts its key (`null`
+   * deletes it). `KSTREAM-TOTABLE-<n>`, repartitioned first when the key changed; its store is
+   * `materialized`'s (queryable), else `KSTREAM-TOTABLE-STATE-STORE-<n>`, created when read.
+   *
+   * @throws TopologyError for a taken name.
+   */
+  toTable(named?: Named, materialized?: Materialized<K, V>): KTable<K, V> {
+    return new KTable<K, V>(streamToTable(this, named, materialized), streamOf);
   }
 
   /**
@@ -194,16 +173,10 @@ export class KStream<K, V> {
    * repartitions (topic named after `grouped`'s name, else after the aggregation's store).
    */
   groupByKey(grouped?: Grouped<K, V>): KGroupedStream<K, V> {
-    return new KGroupedStream<K, V>(
-      {
-        ...this.node,
-        keySerde: grouped?.keySerde ?? this.node.keySerde,
-        valueSerde: grouped?.valueSerde ?? this.node.valueSerde,
-      },
-      this.repartitionRequired,
-      grouped?.name,
-      streamOf,
-    );
+    const keySerde = grouped?.keySerde ?? this.node.keySerde;
+    const valueSerde = grouped?.valueSerde ?? this.node.valueSerde;
+    const node = { ...this.node, keySerde, valueSerde };
+    return new KGroupedStream<K, V>(node, this.repartitionRequired, grouped?.name, streamOf);
   }
 
   /**
@@ -211,7 +184,7 @@ export class KStream<K, V> {
    * `grouped` name `n`, the key-selecting processor is `n` and the topic `n-repartition`.
    */
   groupBy<KR>(selector: KeyValueMapper<K, V, KR>, grouped?: Grouped<KR, V>): KGroupedStream<KR, V> {
-    const name = grouped?.name ?? this.node.builder.newProcessorName(NAMES.KEY_SELECT);
+    const name = this.node.builder.nameOrGenerate(grouped?.name, NAMES.KEY_SELECT);
     this.addProcessor(name, () => selectKeyProcessor(selector));
     return new KGroupedStream<KR, V>(
       {
@@ -227,34 +200,99 @@ export class KStream<K, V> {
   }
 
   /**
-   * Stream-table inner join: each record is joined with the table's current row for its key
-   * (`joiner(value, row)`); records without a row are dropped. Table updates emit nothing.
-   * The stream is repartitioned first when its key changed (topic `<joined name or this
-   * node's name>-repartition`); its topics and the table's must be co-partitioned, which the
-   * runtime checks at start.
+   * Stream-stream inner join (`otherStream`, `windows`): each record joins the other stream's
+   * records of the same key whose timestamps are within `windows` of its own
+   * (`joiner(thisValue, otherValue, key)`, at the later timestamp). Both streams keep their
+   * records in window stores (`KSTREAM-JOINTHIS-...-store`, `KSTREAM-JOINOTHER-...-store`,
+   * change-logged); a stream whose key changed is repartitioned first. Both sides' topics
+   * must be co-partitioned (checked at start).
    *
-   * @throws TopologyError when the table comes from another builder.
+   * Stream-table inner join (`table`): each record is joined with the table's current row for
+   * its key (`joiner(value, row, key)`); records without a row are dropped, table updates emit
+   * nothing. The stream is repartitioned first when its key changed (topic `<joined name or
+   * this node's name>-repartition`). Stream-global table join (`globalTable`): the same with
+   * the row of the key `keySelector(key, value)` computes, no repartition, no co-partitioning.
+   *
+   * @throws TopologyError when the other side comes from another builder, or for store
+   *   suppliers that do not fit the join window.
    */
+  join<VO, VR>(
+    otherStream: KStream<K, VO>,
+    joiner: ValueJoiner<V, VO, VR, K>,
+    windows: JoinWindows,
+    streamJoined?: StreamJoined<K, V, VO>,
+  ): KStream<K, VR>;
   join<VT, VR>(
     table: KTable<K, VT>,
-    joiner: ValueJoiner<V, VT, VR>,
+    joiner: ValueJoiner<V, VT, VR, K>,
     joined?: Joined<K, V, VT>,
+  ): KStream<K, VR>;
+  join<KG, VG, VR>(
+    globalTable: GlobalKTable<KG, VG>,
+    keySelector: KeyValueMapper<K, V, KG>,
+    joiner: ValueJoiner<V, VG, VR, K>,
+    named?: Named,
+  ): KStream<K, VR>;
+  join<VO, VR>(
+    other: KStream<K, VO> | KTable<K, VO> | GlobalKTable<unknown, VO>,
+    second: ValueJoiner<V, VO, VR, K> | KeyValueMapper<K, V, unknown>,
+    third?: JoinWindows | Joined<K, V, VO> | ValueJoiner<V, VO, VR, K>,
+    fourth?: StreamJoined<K, V, VO> | Named,
   ): KStream<K, VR> {
-    return streamOf(streamTableJoin(this, table, (v, t) => joiner(v, t as VT), false, joined));
+    return this.joinWith(other, [second, third, fourth] as JoinArguments<K, V, VO, VR>, 'inner');
   }
 
   /**
-   * Stream-table left join: like {@link KStream.join}, but a record without a row is joined
-   * with `null`.
+   * Stream-stream left join: like the stream-stream {@link KStream.join}, and a record that
+   * found no partner once its window closed (stream time past its timestamp + after + grace)
+   * is emitted once with `null` for the other side (Kafka Streams' semantics since 3.1). The
+   * records waiting for that are kept in `KSTREAM-OUTERSHARED-...-store`.
    *
-   * @throws TopologyError when the table comes from another builder.
+   * Stream-table and stream-global table left joins: like {@link KStream.join}, but a record
+   * without a row is joined with `null`.
+   *
+   * @throws TopologyError as {@link KStream.join}.
    */
+  leftJoin<VO, VR>(
+    otherStream: KStream<K, VO>,
+    joiner: ValueJoiner<V, VO | null, VR, K>,
+    windows: JoinWindows,
+    streamJoined?: StreamJoined<K, V, VO>,
+  ): KStream<K, VR>;
   leftJoin<VT, VR>(
     table: KTable<K, VT>,
-    joiner: ValueJoiner<V, VT | null, VR>,
+    joiner: ValueJoiner<V, VT | null, VR, K>,
     joined?: Joined<K, V, VT>,
+  ): KStream<K, VR>;
+  leftJoin<KG, VG, VR>(
+    globalTable: GlobalKTable<KG, VG>,
+    keySelector: KeyValueMapper<K, V, KG>,
+    joiner: ValueJoiner<V, VG | null, VR, K>,
+    named?: Named,
+  ): KStream<K, VR>;
+  leftJoin<VO, VR>(
+    other: KStream<K, VO> | KTable<K, VO> | GlobalKTable<unknown, VO>,
+    second: ValueJoiner<V, VO | null, VR, K> | KeyValueMapper<K, V, unknown>,
+    third?: JoinWindows | Joined<K, V, VO> | ValueJoiner<V, VO | null, VR, K>,
+    fourth?: StreamJoined<K, V, VO> | Named,
   ): KStream<K, VR> {
-    return streamOf(streamTableJoin(this, table, joiner, true, joined));
+    return this.joinWith(other, [second, third, fourth] as JoinArguments<K, V, VO, VR>, 'left');
+  }
+
+  /**
+   * Stream-stream outer join: like the stream-stream {@link KStream.leftJoin}, for both sides:
+   * a record of either stream that found no partner once its window closed is emitted once
+   * with `null` for the missing side.
+   *
+   * @throws TopologyError as {@link KStream.join}.
+   */
+  outerJoin<VO, VR>(
+    otherStream: KStream<K, VO>,
+    joiner: ValueJoiner<V | null, VO | null, VR, K>,
+    windows: JoinWindows,
+    streamJoined?: StreamJoined<K, V, VO>,
+  ): KStream<K, VR> {
+    return this.joinWith(otherStream, [joiner, windows, streamJoined], 'outer');
   }
 
   /**
@@ -269,10 +307,48 @@ export class KStream<K, V> {
     named?: Named,
     ...storeNames: string[]
   ): KStream<KR, VR> {
-    const name = this.nameFor(named, NAMES.PROCESSOR);
+    const name = this.addOwnProcessor(NAMES.PROCESSOR, supplier, named, storeNames);
+    return this.derive<KR, VR>(name, undefined, undefined, true);
+  }
+
+  /**
+   * Adds a processor of your own that transforms values, never keys (Kafka Streams'
+   * `processValues`, `KSTREAM-PROCESSVALUES-<n>`): it gets each record as a `FixedKeyRecord`
+   * and forwards copies with other values, so the result keeps this stream's partitioning (no
+   * repartition before the next stateful operation). Connected to the named stores.
+   *
+   * @throws TopologyError for an unknown store name or a taken processor name.
+   */
+  processValues<VR>(
+    supplier: FixedKeyProcessorSupplier<K, V, VR>,
+    named?: Named,
+    ...storeNames: string[]
+  ): KStream<K, VR> {
+    const adapter = () => new KStreamProcessValuesProcessor<K, V, VR>(supplier());
+    const name = this.addOwnProcessor(NAMES.PROCESSVALUES, adapter, named, storeNames);
+    return this.derive<K, VR>(name, this.node.keySerde, undefined, this.repartitionRequired);
+  }
+
+  private joinWith<VO, VR>(
+    other: KStream<K, VO> | KTable<K, VO> | GlobalKTable<unknown, VO>,
+    args: JoinArguments<K, V, VO, VR>,
+    kind: 'inner' | 'left' | 'outer',
+  ): KStream<K, VR> {
+    const joined = joinFromStream(this, other, args, kind);
+    return new KStream<K, VR>(joined.node, joined.repartitionRequired);
+  }
+
+  /** A processor of the user's, named (Kafka burns no index for it then) and with its stores. */
+  private addOwnProcessor<KR, VR>(
+    prefix: string,
+    supplier: ProcessorSupplier<K, V, KR, VR>,
+    named: Named | undefined,
+    storeNames: readonly string[],
+  ): string {
+    const name = named?.name ?? this.node.builder.newProcessorName(prefix);
     this.addProcessor(name, supplier);
     this.node.builder.topology.connectProcessorAndStateStores(name, ...storeNames);
-    return this.derive<KR, VR>(name, undefined, undefined, true);
+    return name;
   }
 
   private stateless(
@@ -291,7 +367,7 @@ export class KStream<K, V> {
   }
 
   private nameFor(named: Named | undefined, prefix: string): string {
-    return named?.name ?? this.node.builder.newProcessorName(prefix);
+    return this.node.builder.nameOrGenerate(named?.name, prefix);
   }
 
   private addProcessor<KR, VR>(name: string, supplier: ProcessorSupplier<K, V, KR, VR>): void {

@@ -10,7 +10,7 @@ function topology(...lines: string[]): string {
 }
 
 describe('KTable topology shapes', () => {
-  it('materializes a source table under a generated or the given store name', () => {
+  it('materializes a source table under the given store name, a generated one only when read (Kafka Streams 4.x)', () => {
     const builder = new StreamsBuilder();
     const users = builder.table('users', Consumed.with(Serdes.String(), Serdes.String()));
     const named = builder.table(
@@ -25,16 +25,16 @@ describe('KTable topology shapes', () => {
         '   Sub-topology: 0',
         '    Source: KSTREAM-SOURCE-0000000001 (topics: [users])',
         '      --> KTABLE-SOURCE-0000000002',
-        '    Processor: KTABLE-SOURCE-0000000002 (stores: [users-STATE-STORE-0000000000])',
+        '    Processor: KTABLE-SOURCE-0000000002 (stores: [])',
         '      --> none',
         '      <-- KSTREAM-SOURCE-0000000001',
         '',
         '   Sub-topology: 1',
-        '    Source: orders-source (topics: [orders])',
-        '      --> orders-source-table-source',
-        '    Processor: orders-source-table-source (stores: [orders-store])',
+        '    Source: orders-source-source (topics: [orders])',
+        '      --> orders-source',
+        '    Processor: orders-source (stores: [orders-store])',
         '      --> none',
-        '      <-- orders-source',
+        '      <-- orders-source-source',
         '',
       ),
     );
@@ -57,22 +57,22 @@ describe('KTable topology shapes', () => {
         '    Source: KSTREAM-SOURCE-0000000001 (topics: [left])',
         '      --> KTABLE-SOURCE-0000000002',
         '    Processor: KTABLE-SOURCE-0000000002 (stores: [left-STATE-STORE-0000000000])',
-        '      --> KTABLE-LEFTTHIS-0000000007, inner-join-this',
+        '      --> KTABLE-JOINTHIS-0000000007, inner-join-this',
         '      <-- KSTREAM-SOURCE-0000000001',
         '    Source: KSTREAM-SOURCE-0000000004 (topics: [right])',
         '      --> KTABLE-SOURCE-0000000005',
         '    Processor: KTABLE-SOURCE-0000000005 (stores: [right-STATE-STORE-0000000003])',
-        '      --> KTABLE-LEFTOTHER-0000000008, inner-join-other',
+        '      --> KTABLE-JOINOTHER-0000000008, inner-join-other',
         '      <-- KSTREAM-SOURCE-0000000004',
-        '    Processor: KTABLE-LEFTTHIS-0000000007 (stores: [right-STATE-STORE-0000000003])',
+        '    Processor: KTABLE-JOINTHIS-0000000007 (stores: [right-STATE-STORE-0000000003])',
         '      --> KTABLE-MERGE-0000000006',
         '      <-- KTABLE-SOURCE-0000000002',
-        '    Processor: KTABLE-LEFTOTHER-0000000008 (stores: [left-STATE-STORE-0000000000])',
+        '    Processor: KTABLE-JOINOTHER-0000000008 (stores: [left-STATE-STORE-0000000000])',
         '      --> KTABLE-MERGE-0000000006',
         '      <-- KTABLE-SOURCE-0000000005',
         '    Processor: KTABLE-MERGE-0000000006 (stores: [joined])',
         '      --> KTABLE-TOSTREAM-0000000009',
-        '      <-- KTABLE-LEFTTHIS-0000000007, KTABLE-LEFTOTHER-0000000008',
+        '      <-- KTABLE-JOINTHIS-0000000007, KTABLE-JOINOTHER-0000000008',
         '    Processor: KTABLE-TOSTREAM-0000000009 (stores: [])',
         '      --> KSTREAM-SINK-0000000010',
         '      <-- KTABLE-MERGE-0000000006',

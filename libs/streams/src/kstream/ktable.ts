@@ -1,18 +1,30 @@
-import type { ProcessorSupplier } from '../processor/processor';
-import type { Predicate, ValueJoiner, ValueMapper } from './functions';
-import type { Change } from './internals/change';
+import type {
+  Aggregator,
+  Initializer,
+  KeyValue,
+  KeyValueMapper,
+  Predicate,
+  Reducer,
+  ValueJoiner,
+  ValueMapper,
+} from './functions';
+import type { Grouped } from './grouped';
 import type { KStream } from './kstream';
 import type { Materialized } from './materialized';
 import type { Named } from './named';
-import { bindingDefaultSerdes } from './internals/default-serde';
-import { KTableFilterSupplier } from './internals/ktable-filter.processor';
-import { KTableKTableJoinSupplier } from './internals/ktable-ktable-join.supplier';
-import { KTableMapValuesSupplier } from './internals/ktable-map-values.processor';
+import type { Suppressed } from './suppressed';
+import type { TableJoined } from './table-joined';
+import { foreignKeyJoin } from './internals/fk-join/foreign-key-join';
+import type { ForeignKeyExtractor } from './internals/fk-join/subscription-send.processor';
+import { tableTableJoin } from './internals/ktable-ktable-join';
+import type { TableJoinKind } from './internals/ktable-ktable-join.supplier';
 import { KTableToStreamProcessor } from './internals/ktable-to-stream.processor';
 import type { KTableProcessorSupplier } from './internals/ktable-value-getter';
 import { NAMES } from './internals/naming';
-import { requireSameBuilder, unionTopics, type StreamNode } from './internals/stream-node';
-import { storeNameFor, timestampedKeyValueStore } from './internals/store-materializer';
+import type { StreamNode } from './internals/stream-node';
+import { suppressTable } from './internals/suppress/suppress-table';
+import { tableFilter, tableMapValues } from './internals/table-operators';
+import { groupTable } from './internals/table-grouping/grouped-table-aggregate-builder';
 import type { TableNode } from './internals/table-node';
 
 /**
@@ -21,6 +33,43 @@ import type { TableNode } from './internals/table-node';
  * make it, so it does not import their class). Internal.
  */
 export type StreamOfNode = <K, V>(node: StreamNode<K, V>) => KStream<K, V>;
+
+/**
+ * A table re-grouped by a new key (Kafka Streams' `KGroupedTable`), from `KTable.groupBy`:
+ * each aggregation keeps one row per new key in a timestamped key-value store (named by
+ * `Materialized.as`, and then queryable; else `KTABLE-AGGREGATE-STATE-STORE-<index>`) and
+ * returns it as a {@link KTable}. A row's update first removes its old value from the
+ * aggregate of the old value's key (the subtractor), then adds its new value to the new key's
+ * (the adder); a deleted row is only removed.
+ *
+ * The changes travel through the repartition topic `<applicationId>-<Grouped name, else the
+ * store name>-repartition`.
+ *
+ * Errors: `TopologyError` for a taken name; `RangeError` from `Materialized.as` for an invalid
+ * store name. The adder and subtractor fail the task when they throw.
+ */
+export interface KGroupedTable<K, V> {
+  /** Counts the rows per key (values in the store: `Serdes.Long()` unless given). */
+  count(materialized?: Materialized<K, number>, named?: Named): KTable<K, number>;
+  /** Combines the values per key: `adder(aggregate, new)`, `subtractor(aggregate, old)`. */
+  reduce(
+    adder: Reducer<V>,
+    subtractor: Reducer<V>,
+    materialized?: Materialized<K, V>,
+    named?: Named,
+  ): KTable<K, V>;
+  /**
+   * Folds the values per key from `initializer()`: `adder(key, new, aggregate)`,
+   * `subtractor(key, old, aggregate)`. Give `materialized` a value serde for `VA`.
+   */
+  aggregate<VA>(
+    initializer: Initializer<VA>,
+    adder: Aggregator<K, V, VA>,
+    subtractor: Aggregator<K, V, VA>,
+    materialized?: Materialized<K, VA>,
+    named?: Named,
+  ): KTable<K, VA>;
+}
 
 /**
  * A changelog stream read as a table (Kafka Streams' `KTable`): one current value per key,
@@ -45,6 +94,8 @@ export class KTable<K, V> {
    * gave (`Materialized.as`): query it through `KafkaStreams.store`. Otherwise undefined.
    */
   readonly queryableStoreName: string | undefined;
+  /** @internal A windowed table's window grace (see `TableNode.windowGraceMs`). */
+  readonly windowGraceMs: number | undefined;
 
   /** @internal */
   constructor(
@@ -55,6 +106,7 @@ export class KTable<K, V> {
     this.node = table.node;
     this.supplier = table.supplier;
     this.queryableStoreName = table.queryableStoreName;
+    this.windowGraceMs = table.windowGraceMs;
   }
 
   /**
@@ -66,7 +118,7 @@ export class KTable<K, V> {
     named?: Named,
     materialized?: Materialized<K, V>,
   ): KTable<K, V> {
-    return this.doFilter(predicate, false, named, materialized);
+    return this.tableOf(tableFilter(this, predicate, false, named, materialized));
   }
 
   /** Drops the rows `predicate` accepts (see {@link KTable.filter}). */
@@ -75,7 +127,7 @@ export class KTable<K, V> {
     named?: Named,
     materialized?: Materialized<K, V>,
   ): KTable<K, V> {
-    return this.doFilter(predicate, true, named, materialized);
+    return this.tableOf(tableFilter(this, predicate, true, named, materialized));
   }
 
   /**
@@ -87,18 +139,43 @@ export class KTable<K, V> {
     named?: Named,
     materialized?: Materialized<K, VR>,
   ): KTable<K, VR> {
-    const { builder } = this.node;
-    const store = materialized
-      ? storeNameFor(builder, materialized, NAMES.KTABLE_MAPVALUES)
-      : undefined;
-    const name = named?.name ?? builder.newProcessorName(NAMES.KTABLE_MAPVALUES);
-    const supplier = new KTableMapValuesSupplier<K, V, VR>(this.supplier, mapper, store?.storeName);
-    const valueSerde = materialized?.valueSerde;
-    return this.addTableOperator<VR>(name, supplier, supplier.processorSupplier(), {
-      materialized,
-      storeName: store?.storeName,
-      valueSerde,
-    });
+    return this.tableOf(tableMapValues(this, mapper, named, materialized));
+  }
+
+  /**
+   * Holds back the table's updates (Kafka Streams' `KTable.suppress`):
+   * `Suppressed.untilWindowCloses` emits one final result per window of a windowed table when
+   * it closes, `Suppressed.untilTimeLimit` the latest update of a key once stream time is the
+   * limit past its first held update. The updates wait in a buffer in memory
+   * (`KTABLE-SUPPRESS-STATE-STORE-<index>`, change-logged and restored at start); the result is
+   * not queryable.
+   *
+   * @throws TopologyError for `untilWindowCloses` on a table that is not windowed.
+   */
+  suppress(suppressed: Suppressed<K>): KTable<K, V> {
+    return this.tableOf(suppressTable(this, suppressed));
+  }
+
+  /**
+   * Re-groups the table by the key and value `selector` computes for each row (Kafka Streams'
+   * `KTable.groupBy`), for an aggregation that can also remove values: see
+   * {@link KGroupedTable}. With a `grouped` name `n`, the selecting processor is `n` and the
+   * repartition topic `n-repartition`.
+   *
+   * @throws TopologyError for a taken name.
+   */
+  groupBy<KR, VR>(
+    selector: KeyValueMapper<K, V, KeyValue<KR, VR>>,
+    grouped?: Grouped<KR, VR>,
+  ): KGroupedTable<KR, VR> {
+    const aggregates = groupTable(this, selector, grouped);
+    return {
+      count: (materialized, named) => this.tableOf(aggregates.count(materialized, named)),
+      reduce: (adder, subtractor, materialized, named) =>
+        this.tableOf(aggregates.reduce(adder, subtractor, materialized, named)),
+      aggregate: (initializer, adder, subtractor, materialized, named) =>
+        this.tableOf(aggregates.aggregate(initializer, adder, subtractor, materialized, named)),
+    };
   }
 
   /**
@@ -107,159 +184,137 @@ export class KTable<K, V> {
    */
   toStream(named?: Named): KStream<K, V> {
     const { builder } = this.node;
-    const name = named?.name ?? builder.newProcessorName(NAMES.KTABLE_TOSTREAM);
+    const name = builder.nameOrGenerate(named?.name, NAMES.KTABLE_TOSTREAM);
     builder.topology.addProcessor(name, () => new KTableToStreamProcessor<K, V>(), this.node.name);
     return this.streamOf({ ...this.node, name });
   }
 
   /**
    * Table-table inner join on the key: the result has a row for every key both tables have,
-   * `joiner(thisValue, otherValue)`, updated when either side changes, timestamped with the
-   * later of the two rows. Both tables' topics must be co-partitioned (checked at start).
+   * `joiner(thisValue, otherValue, key)`, updated when either side changes, timestamped with
+   * the later of the two rows. Both tables' topics must be co-partitioned (checked at start).
    * Materialized (and queryable) when `materialized` is given.
    *
-   * @throws TopologyError when `other` comes from another builder.
+   * Foreign-key join (`foreignKeyExtractor`): each row of this table joins the row of `other`
+   * whose key `foreignKeyExtractor(value, key)` gives (many rows to one; no co-partitioning
+   * needed), updated when either row changes; rows without a foreign key or partner have no
+   * result. The join runs through `<name>-subscription-registration-topic`,
+   * `<name>-subscription-response-topic` and a subscription store (see `TableJoined`).
+   *
+   * @throws TopologyError when `other` comes from another builder, or for a taken name.
    */
   join<VO, VR>(
     other: KTable<K, VO>,
-    joiner: ValueJoiner<V, VO, VR>,
+    joiner: ValueJoiner<V, VO, VR, K>,
     named?: Named,
     materialized?: Materialized<K, VR>,
+  ): KTable<K, VR>;
+  join<KO, VO, VR>(
+    other: KTable<KO, VO>,
+    foreignKeyExtractor: ForeignKeyExtractor<K, V, KO>,
+    joiner: ValueJoiner<V, VO, VR, K>,
+    tableJoined?: TableJoined<K, KO>,
+    materialized?: Materialized<K, VR>,
+  ): KTable<K, VR>;
+  join<KO, VO, VR>(
+    other: KTable<KO, VO>,
+    second: ForeignKeyExtractor<K, V, KO> | ValueJoiner<V, VO, VR, K>,
+    third?: ValueJoiner<V, VO, VR, K> | Named,
+    fourth?: TableJoined<K, KO> | Materialized<K, VR>,
+    fifth?: Materialized<K, VR>,
   ): KTable<K, VR> {
-    return this.doJoin(other, (v, o) => joiner(v, o as VO), false, named, materialized);
+    const nullable = second as ForeignKeyExtractor<K, V, KO> | ValueJoiner<V, VO | null, VR, K>;
+    const joiner = third as ValueJoiner<V, VO | null, VR, K> | Named | undefined;
+    return this.anyJoin(other, nullable, joiner, fourth, fifth, 'inner');
   }
 
   /**
    * Table-table left join: every row of this table, joined with `other`'s row or `null`.
+   * Foreign-key left join (`foreignKeyExtractor`): every row of this table, joined with the
+   * row its foreign key names or `null` (see {@link KTable.join}).
    *
-   * @throws TopologyError when `other` comes from another builder.
+   * @throws TopologyError when `other` comes from another builder, or for a taken name.
    */
   leftJoin<VO, VR>(
     other: KTable<K, VO>,
-    joiner: ValueJoiner<V, VO | null, VR>,
+    joiner: ValueJoiner<V, VO | null, VR, K>,
+    named?: Named,
+    materialized?: Materialized<K, VR>,
+  ): KTable<K, VR>;
+  leftJoin<KO, VO, VR>(
+    other: KTable<KO, VO>,
+    foreignKeyExtractor: ForeignKeyExtractor<K, V, KO>,
+    joiner: ValueJoiner<V, VO | null, VR, K>,
+    tableJoined?: TableJoined<K, KO>,
+    materialized?: Materialized<K, VR>,
+  ): KTable<K, VR>;
+  leftJoin<KO, VO, VR>(
+    other: KTable<KO, VO>,
+    second: ForeignKeyExtractor<K, V, KO> | ValueJoiner<V, VO | null, VR, K>,
+    third?: ValueJoiner<V, VO | null, VR, K> | Named,
+    fourth?: TableJoined<K, KO> | Materialized<K, VR>,
+    fifth?: Materialized<K, VR>,
+  ): KTable<K, VR> {
+    return this.anyJoin(other, second, third, fourth, fifth, 'left');
+  }
+
+  /**
+   * Table-table outer join: a row for every key either table has, `joiner` getting `null`
+   * for the side without a row; deleted once both rows are.
+   *
+   * @throws TopologyError when `other` comes from another builder.
+   */
+  outerJoin<VO, VR>(
+    other: KTable<K, VO>,
+    joiner: ValueJoiner<V | null, VO | null, VR, K>,
     named?: Named,
     materialized?: Materialized<K, VR>,
   ): KTable<K, VR> {
-    return this.doJoin(other, joiner, true, named, materialized);
+    return this.tableJoin(other, joiner, 'outer', named, materialized);
   }
 
-  private doFilter(
-    predicate: Predicate<K, V>,
-    not: boolean,
-    named: Named | undefined,
-    materialized: Materialized<K, V> | undefined,
-  ): KTable<K, V> {
-    const { builder } = this.node;
-    const store = materialized
-      ? storeNameFor(builder, materialized, NAMES.KTABLE_FILTER)
-      : undefined;
-    const name = named?.name ?? builder.newProcessorName(NAMES.KTABLE_FILTER);
-    const supplier = new KTableFilterSupplier<K, V>(
-      this.supplier,
-      predicate,
-      not,
-      store?.storeName,
-    );
-    return this.addTableOperator<V>(name, supplier, supplier.processorSupplier(), {
-      materialized,
-      storeName: store?.storeName,
-      valueSerde: materialized?.valueSerde ?? this.node.valueSerde,
-    });
+  /** A key join (`second` the joiner) or a foreign-key join (`third` the joiner). */
+  private anyJoin<KO, VO, VR>(
+    other: KTable<KO, VO>,
+    second: ForeignKeyExtractor<K, V, KO> | ValueJoiner<V, VO | null, VR, K>,
+    third: ValueJoiner<V, VO | null, VR, K> | Named | undefined,
+    fourth: TableJoined<K, KO> | Materialized<K, VR> | undefined,
+    fifth: Materialized<K, VR> | undefined,
+    kind: 'inner' | 'left',
+  ): KTable<K, VR> {
+    if (typeof third === 'function') {
+      const joiner = (v: V | null, o: VO | null, k: K): VR => third(v as V, o, k);
+      const extractor = second as ForeignKeyExtractor<K, V, KO>;
+      const tableJoined = fourth as TableJoined<K, KO> | undefined;
+      const table = foreignKeyJoin(
+        this,
+        other,
+        extractor,
+        joiner,
+        kind === 'left',
+        tableJoined,
+        fifth,
+      );
+      return this.tableOf(table);
+    }
+    const join = second as ValueJoiner<V, VO | null, VR, K>;
+    const joiner = (v: V | null, o: VO | null, k: K): VR => join(v as V, o, k);
+    const same = other as unknown as KTable<K, VO>;
+    return this.tableJoin(same, joiner, kind, third, fourth as Materialized<K, VR> | undefined);
   }
 
-  private doJoin<VO, VR>(
+  private tableJoin<VO, VR>(
     other: KTable<K, VO>,
-    joiner: ValueJoiner<V, VO | null, VR>,
-    leftJoin: boolean,
+    joiner: ValueJoiner<V | null, VO | null, VR, K>,
+    kind: TableJoinKind,
     named: Named | undefined,
     materialized: Materialized<K, VR> | undefined,
   ): KTable<K, VR> {
-    requireSameBuilder(this.node, other.node, leftJoin ? 'leftJoin' : 'join');
-    const { builder } = this.node;
-    const store = materialized
-      ? storeNameFor(builder, materialized, NAMES.KTABLE_MERGE)
-      : undefined;
-    const mergeName = named?.name ?? builder.newProcessorName(NAMES.KTABLE_MERGE);
-    const thisName = named
-      ? `${named.name}-join-this`
-      : builder.newProcessorName(leftJoin ? NAMES.KTABLE_LEFTTHIS : NAMES.KTABLE_JOINTHIS);
-    const otherName = named
-      ? `${named.name}-join-other`
-      : builder.newProcessorName(leftJoin ? NAMES.KTABLE_LEFTOTHER : NAMES.KTABLE_JOINOTHER);
-    const sourceTopics = unionTopics(this.node.sourceTopics, other.node.sourceTopics);
-    builder.copartition(sourceTopics);
-    const join = new KTableKTableJoinSupplier<K, V, VO, VR>(
-      this.supplier,
-      other.supplier,
-      joiner,
-      leftJoin,
-      store?.storeName,
-    );
-    const { topology } = builder;
-    topology.addProcessor(thisName, join.leftProcessorSupplier(), this.node.name);
-    topology.addProcessor(otherName, join.rightProcessorSupplier(), other.node.name);
-    topology.connectProcessorAndStateStores(thisName, ...other.supplier.view().storeNames());
-    topology.connectProcessorAndStateStores(otherName, ...this.supplier.view().storeNames());
-    const keySerde = materialized?.keySerde ?? this.node.keySerde;
-    const valueSerde = materialized?.valueSerde;
-    let mergerSupplier = join.mergerSupplier();
-    let queryable: string | undefined;
-    if (store !== undefined) {
-      const built = timestampedKeyValueStore(store.storeName, materialized, keySerde, valueSerde);
-      mergerSupplier = bindingDefaultSerdes(mergerSupplier, built.defaultSerdes);
-      topology.addProcessor(mergeName, mergerSupplier, thisName, otherName);
-      topology.addStateStore(built.builder, mergeName);
-      queryable = built.queryableStoreName;
-    } else {
-      topology.addProcessor(mergeName, mergerSupplier, thisName, otherName);
-    }
-    return new KTable<K, VR>(
-      {
-        node: { builder, name: mergeName, keySerde, valueSerde, sourceTopics },
-        supplier: join,
-        queryableStoreName: queryable,
-      },
-      this.streamOf,
-    );
+    return this.tableOf(tableTableJoin(this, other, joiner, kind, named, materialized));
   }
 
-  private addTableOperator<VR>(
-    name: string,
-    supplier: KTableProcessorSupplier<K, VR>,
-    processorSupplier: ProcessorSupplier<K, Change<V>, K, Change<VR>>,
-    options: {
-      materialized: Materialized<K, VR> | undefined;
-      storeName: string | undefined;
-      valueSerde: StreamNode<K, VR>['valueSerde'];
-    },
-  ): KTable<K, VR> {
-    const { builder } = this.node;
-    const keySerde = options.materialized?.keySerde ?? this.node.keySerde;
-    let queryable: string | undefined;
-    if (options.storeName !== undefined) {
-      const built = timestampedKeyValueStore(
-        options.storeName,
-        options.materialized,
-        keySerde,
-        options.valueSerde,
-      );
-      builder.topology.addProcessor(
-        name,
-        bindingDefaultSerdes(processorSupplier, built.defaultSerdes),
-        this.node.name,
-      );
-      builder.topology.addStateStore(built.builder, name);
-      queryable = built.queryableStoreName;
-    } else {
-      builder.topology.addProcessor(name, processorSupplier, this.node.name);
-    }
-    return new KTable<K, VR>(
-      {
-        node: { ...this.node, name, keySerde, valueSerde: options.valueSerde },
-        supplier,
-        queryableStoreName: queryable,
-      },
-      this.streamOf,
-    );
+  /** Wraps a table node made from this table, sharing its stream maker. */
+  private tableOf<KR, VR>(table: TableNode<KR, VR>): KTable<KR, VR> {
+    return new KTable<KR, VR>(table, this.streamOf);
   }
 }

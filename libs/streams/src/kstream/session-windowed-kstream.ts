@@ -13,7 +13,9 @@ import {
 } from './internals/kstream-session-window-aggregate.processor';
 import { NAMES } from './internals/naming';
 import type { StreamNode } from './internals/stream-node';
-import { sessionStore } from './internals/window-store-materializer';
+import { sessionStore, withoutCaching } from './internals/window-store-materializer';
+import { EmitStrategy } from './windows/emit-strategy';
+import { SessionWindowedSerde } from './windows/session-windowed.serde';
 
 /**
  * A grouped stream windowed by sessions of activity (Kafka Streams'
@@ -26,6 +28,8 @@ import { sessionStore } from './internals/window-store-materializer';
  * Errors: `TopologyError` for a taken name or a retention below gap + grace: fix the call.
  */
 export class SessionWindowedKStream<K, V> {
+  private strategy = EmitStrategy.onWindowUpdate();
+
   /** @internal Made by `KGroupedStream.windowedBy`. */
   constructor(
     private readonly node: StreamNode<K, V>,
@@ -34,6 +38,16 @@ export class SessionWindowedKStream<K, V> {
     /** @internal Makes the streams of the tables it makes. */
     private readonly streamOf: StreamOfNode,
   ) {}
+
+  /**
+   * When the aggregations made after this call emit: every update and merge (the default),
+   * or with `EmitStrategy.onWindowClose()` each session once, after stream time passed its
+   * end plus gap plus grace (the store is then not cached).
+   */
+  emitStrategy(strategy: EmitStrategy): this {
+    this.strategy = strategy;
+    return this;
+  }
 
   /** Counts the records per key and session. */
   count(materialized?: Materialized<K, number>, named?: Named): KTable<Windowed<K>, number> {
@@ -101,16 +115,19 @@ export class SessionWindowedKStream<K, V> {
     named: Named | undefined,
     defaultValueSerde: Serde<VA> | undefined,
   ): KTable<Windowed<K>, VA> {
+    const onClose = this.strategy.type() === 'ON_WINDOW_CLOSE';
+    const store = onClose ? withoutCaching(sessionStore(this.windows)) : sessionStore(this.windows);
     const table = this.aggregates.table<Windowed<K>, VA>({
       prefix,
       materialized,
       named,
       defaultValueSerde,
-      tableKeySerde: () => undefined,
+      tableKeySerde: (keySerde) => keySerde && new SessionWindowedSerde(keySerde),
       store: (storeName, keySerde, valueSerde) =>
-        sessionStore(this.windows)(storeName, materialized, keySerde, valueSerde),
+        store(storeName, materialized, keySerde, valueSerde),
       supplier: (storeName) =>
-        sessionAggregateSupplier<K, V, VA>(storeName, this.windows, aggregation),
+        sessionAggregateSupplier<K, V, VA>(storeName, this.windows, aggregation, onClose),
+      windowGraceMs: this.windows.inactivityGap() + this.windows.gracePeriodMs(),
     });
     return new KTable(table, this.streamOf);
   }

@@ -159,18 +159,18 @@ describe('StreamsBuilder', () => {
         '',
         '   Sub-topology: 1',
         '    Source: by-value-repartition-source (topics: [by-value-repartition])',
-        '      --> KSTREAM-AGGREGATE-0000000001, KSTREAM-REDUCE-0000000005',
-        '    Processor: KSTREAM-AGGREGATE-0000000001 (stores: [count-store])',
-        '      --> KTABLE-TOSTREAM-0000000009',
+        '      --> KSTREAM-AGGREGATE-0000000002, KSTREAM-REDUCE-0000000006',
+        '    Processor: KSTREAM-AGGREGATE-0000000002 (stores: [count-store])',
+        '      --> KTABLE-TOSTREAM-0000000010',
         '      <-- by-value-repartition-source',
-        '    Processor: KSTREAM-REDUCE-0000000005 (stores: [reduce-store])',
+        '    Processor: KSTREAM-REDUCE-0000000006 (stores: [reduce-store])',
         '      --> none',
         '      <-- by-value-repartition-source',
-        '    Processor: KTABLE-TOSTREAM-0000000009 (stores: [])',
-        '      --> KSTREAM-SINK-0000000010',
-        '      <-- KSTREAM-AGGREGATE-0000000001',
-        '    Sink: KSTREAM-SINK-0000000010 (topic: counts)',
-        '      <-- KTABLE-TOSTREAM-0000000009',
+        '    Processor: KTABLE-TOSTREAM-0000000010 (stores: [])',
+        '      --> KSTREAM-SINK-0000000011',
+        '      <-- KSTREAM-AGGREGATE-0000000002',
+        '    Sink: KSTREAM-SINK-0000000011 (topic: counts)',
+        '      <-- KTABLE-TOSTREAM-0000000010',
         '',
       ),
     );
@@ -216,9 +216,9 @@ describe('StreamsBuilder', () => {
       .noDefaultBranch();
     expect([...named.keys()]).toEqual(['amount-large', 'amount-small']);
     expect([...unnamed.keys()]).toEqual([
-      'KSTREAM-BRANCH-00000000031',
-      'KSTREAM-BRANCH-00000000032',
-      'KSTREAM-BRANCH-00000000030',
+      'KSTREAM-BRANCH-00000000041',
+      'KSTREAM-BRANCH-00000000042',
+      'KSTREAM-BRANCH-00000000040',
     ]);
     expect([...chained.keys()]).toEqual(['c-f']);
     expect(consumed).toBe(true);
@@ -232,8 +232,8 @@ describe('StreamsBuilder', () => {
     );
     expect(description).toContain(
       [
-        '    Processor: KSTREAM-BRANCH-0000000003 (stores: [])',
-        '      --> KSTREAM-BRANCH-00000000031, KSTREAM-BRANCH-00000000032, KSTREAM-BRANCH-00000000030',
+        '    Processor: KSTREAM-BRANCH-0000000004 (stores: [])',
+        '      --> KSTREAM-BRANCH-00000000041, KSTREAM-BRANCH-00000000042, KSTREAM-BRANCH-00000000040',
       ].join('\n'),
     );
   });

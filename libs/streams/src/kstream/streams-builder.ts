@@ -1,7 +1,10 @@
 import type { Topology } from '../processor/topology';
 import type { StateStore } from '../processor/state-store';
 import type { StoreBuilder } from '../processor/store-builder';
+import type { ProcessorSupplier } from '../processor/processor';
 import type { Consumed } from './consumed';
+import { GlobalKTable } from './global-ktable';
+import { globalTable } from './internals/global/global-table';
 import { KStream, streamOf } from './kstream';
 import { KTable } from './ktable';
 import type { Materialized } from './materialized';
@@ -18,8 +21,11 @@ import { storeNameFor, timestampedKeyValueStore } from './internals/store-materi
  *
  * Node names are generated as in Kafka Streams, `<KIND>-<10-digit index>` from one counter
  * per builder (`KSTREAM-SOURCE-0000000000`, `KSTREAM-AGGREGATE-0000000003`...), unless named
- * with `Named`, `Consumed.as`, `Grouped`... Name what you will keep: generated names (and the
- * repartition and changelog topics named after them) shift when the topology changes.
+ * with `Named`, `Consumed.as`, `Grouped`... A named operation still takes its index, as in
+ * Kafka Streams 4.x (except `process`, `processValues`, `repartition` and `suppress`, which
+ * take none when named), so naming one operation does not move the others' names. Name what
+ * you will keep: generated names (and the repartition and changelog topics named after them)
+ * shift when the topology changes.
  *
  * @example
  * const builder = new StreamsBuilder();
@@ -39,7 +45,7 @@ export class StreamsBuilder {
   /** A stream of the records of `topics` (one or more topics, read by one source node). */
   stream<K, V>(topics: string | readonly string[], consumed?: Consumed<K, V>): KStream<K, V> {
     const list = typeof topics === 'string' ? [topics] : [...topics];
-    const name = consumed?.processorName ?? this.internal.newProcessorName(NAMES.SOURCE);
+    const name = this.internal.nameOrGenerate(consumed?.processorName, NAMES.SOURCE);
     this.internal.topology.addSource<K, V>(name, list, {
       keySerde: consumed?.keySerde,
       valueSerde: consumed?.valueSerde,
@@ -59,32 +65,35 @@ export class StreamsBuilder {
 
   /**
    * A table of the latest value per key of `topic` (a `null` value deletes the key), kept in a
-   * timestamped key-value store named by `materialized` (and then queryable), else
-   * `<topic>-STATE-STORE-<index>`. As in Kafka Streams, an unnamed table is materialized only
-   * when an operator reads its rows (a join) or needs its old values (`KTable.groupBy`);
-   * otherwise it uses no store and emits every record as it comes. Nodes: a source
-   * (`KSTREAM-SOURCE-...`) and `KTABLE-SOURCE-...` (with `Consumed.as(n)`: `n` and
-   * `n-table-source`).
+   * timestamped key-value store: named by `materialized` (and then queryable and always
+   * created), else `<topic>-STATE-STORE-<index>`. As in Kafka Streams, an unnamed table is
+   * materialized only when an operator reads its rows (a join) or forces its old values
+   * (`KTable.groupBy`, a suppression); otherwise it has no store and emits every record as it
+   * comes. Nodes: a source (`KSTREAM-SOURCE-...`) and `KTABLE-SOURCE-...` (with
+   * `Consumed.as(n)`: `n-source` and `n`, as Kafka Streams 4.x).
    */
   table<K, V>(
     topic: string,
     consumed?: Consumed<K, V>,
     materialized?: Materialized<K, V>,
   ): KTable<K, V> {
-    const { storeName } = storeNameFor(this.internal, materialized, `${topic}-`);
-    const sourceName = consumed?.processorName ?? this.internal.newProcessorName(NAMES.SOURCE);
-    const tableSourceName =
-      consumed?.processorName !== undefined
-        ? `${consumed.processorName}-table-source`
-        : this.internal.newProcessorName(NAMES.KTABLE_SOURCE);
+    const { storeName, queryableStoreName } = storeNameFor(
+      this.internal,
+      materialized,
+      `${topic}-`,
+    );
+    const named = consumed?.processorName;
+    const sourceName = this.internal.suffixedOrGenerate(named, '-source', NAMES.SOURCE);
+    const tableSourceName = this.internal.nameOrGenerate(named, NAMES.KTABLE_SOURCE);
     const keySerde = consumed?.keySerde ?? materialized?.keySerde;
     const valueSerde = consumed?.valueSerde ?? materialized?.valueSerde;
     const store = timestampedKeyValueStore(storeName, materialized, keySerde, valueSerde);
+    const { topology } = this.internal;
+    const addStore = (): void => void topology.addStateStore(store.builder, tableSourceName);
     const supplier = new KTableSourceSupplier<K, V>(
       storeName,
-      store.queryableStoreName !== undefined,
+      queryableStoreName === undefined ? addStore : undefined,
     );
-    const { topology } = this.internal;
     topology.addSource<K, V>(sourceName, topic, {
       keySerde,
       valueSerde,
@@ -95,7 +104,7 @@ export class StreamsBuilder {
       bindingDefaultSerdes(supplier.processorSupplier(), store.defaultSerdes),
       sourceName,
     );
-    topology.addStateStore(store.builder, tableSourceName);
+    if (queryableStoreName !== undefined) addStore();
     const node = {
       builder: this.internal,
       name: tableSourceName,
@@ -103,10 +112,60 @@ export class StreamsBuilder {
       valueSerde,
       sourceTopics: new Set([topic]),
     };
-    return new KTable<K, V>(
-      { node, supplier, queryableStoreName: store.queryableStoreName },
-      streamOf,
+    return new KTable<K, V>({ node, supplier, queryableStoreName }, streamOf);
+  }
+
+  /**
+   * A table every instance keeps whole (Kafka Streams' `globalTable`), from every partition of
+   * `topic`: join streams with it on any key (`KStream.join(globalTable, keySelector, joiner)`)
+   * without co-partitioning. Its store (`materialized`'s name, and then queryable, else
+   * `<topic>-STATE-STORE-<index>`) has no changelog: it is restored from `topic` at start. The
+   * TopologyTestDriver runs global stores; `KafkaStreams` does not yet, and its constructor
+   * throws `GlobalStoresUnsupportedError` for such a topology.
+   *
+   * @throws TopologyError for a taken name or a topic already read.
+   */
+  globalTable<K, V>(
+    topic: string,
+    consumed?: Consumed<K, V>,
+    materialized?: Materialized<K, V>,
+  ): GlobalKTable<K, V> {
+    const table = globalTable(this.internal, topic, consumed, materialized);
+    return new GlobalKTable<K, V>(table.node, table.rows, table.queryableStoreName);
+  }
+
+  /**
+   * Adds a global store filled by a processor of your own (Kafka Streams' `addGlobalStore`):
+   * `stateUpdateSupplier` gets every record of every partition of `topic` and writes the store
+   * (`storeBuilder`, its logging turned off: the topic is its changelog); processors of any
+   * task read it with `getStateStore`. Nodes: `KSTREAM-SOURCE-<n>` and `KTABLE-SOURCE-<n>` (with
+   * `Consumed.as(n)`: `n-source` and `n`). Run by the TopologyTestDriver; `KafkaStreams`
+   * refuses it for now (`GlobalStoresUnsupportedError`).
+   *
+   * @throws TopologyError for a taken store or node name, or a topic already read.
+   */
+  addGlobalStore<K, V>(
+    storeBuilder: StoreBuilder<StateStore>,
+    topic: string,
+    consumed: Consumed<K, V> | undefined,
+    stateUpdateSupplier: ProcessorSupplier<K, V>,
+  ): this {
+    const named = consumed?.processorName;
+    const sourceName = this.internal.suffixedOrGenerate(named, '-source', NAMES.SOURCE);
+    const processorName = this.internal.nameOrGenerate(named, NAMES.KTABLE_SOURCE);
+    this.internal.topology.addGlobalStore(
+      storeBuilder.withLoggingDisabled(),
+      sourceName,
+      {
+        keySerde: consumed?.keySerde,
+        valueSerde: consumed?.valueSerde,
+        timestampExtractor: consumed?.timestampExtractor,
+      },
+      topic,
+      processorName,
+      stateUpdateSupplier,
     );
+    return this;
   }
 
   /**

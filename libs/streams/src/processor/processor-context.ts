@@ -56,4 +56,15 @@ export interface ProcessorContext<KForward = unknown, VForward = unknown> {
    * leaves it out counts as having children.
    */
   hasChildren?(): boolean;
+  /**
+   * A number this task's processors committed under `key` with the task's offsets (Kafka
+   * Streams' processor metadata, KIP-825): the emit-on-window-close aggregations keep the
+   * window close time they last emitted up to, so that a restarted task does not emit those
+   * windows again. Optional: without it (the runtime does not commit processor metadata yet)
+   * such an aggregation starts from nothing after a restart and emits again the closed windows
+   * its store still holds.
+   */
+  processorMetadataForKey?(key: string): number | undefined;
+  /** Records `value` under `key`, to be committed with the task's next offsets. Optional. */
+  addProcessorMetadataKeyValue?(key: string, value: number): void;
 }

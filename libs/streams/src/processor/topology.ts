@@ -4,6 +4,7 @@ import type { StateStore } from './state-store';
 import type { ProcessorSupplier } from './processor';
 import { describeTopology } from './internals/topology-description';
 import type {
+  GlobalStoreDef,
   InternalTopicDef,
   NodeDef,
   ProcessorNodeDef,
@@ -44,6 +45,7 @@ export class Topology {
   private readonly storeUsers = new Map<string, Set<string>>();
   private readonly internalTopics = new Map<string, InternalTopicDef>();
   private readonly copartitions: string[][] = [];
+  private readonly globals = new Map<string, GlobalStoreDef>();
   private subtopologiesCache: Subtopology[] | undefined;
 
   /** Adds a source reading `topics` (one or more). */
@@ -122,6 +124,45 @@ export class Topology {
     return this;
   }
 
+  /**
+   * Adds a global store (Kafka Streams' `Topology.addGlobalStore`): every instance keeps a full
+   * copy of it, filled from every partition of `topic` (its changelog: the store itself logs
+   * nothing) by the processor `processorName` (`stateUpdateSupplier`, which writes the store
+   * and forwards nothing) fed by the source `sourceName`. Any processor may read it with
+   * `getStateStore`; it makes no sub-topology and no task.
+   *
+   * @throws TopologyError when the builder has logging enabled (disable it: the topic is the
+   *   changelog), the store name or a node name is taken, or the topic is already read.
+   */
+  addGlobalStore<K, V>(
+    builder: TopologyStoreBuilder,
+    sourceName: string,
+    options: SourceOptions<K, V>,
+    topic: string,
+    processorName: string,
+    stateUpdateSupplier: ProcessorSupplier<K, V>,
+  ): this {
+    const storeName = builder.name;
+    if (builder.loggingEnabled) {
+      throw new TopologyError(
+        `global store '${storeName}' must not have logging enabled: its topic is its changelog (call withLoggingDisabled)`,
+      );
+    }
+    if (this.storeBuilders.has(storeName) || this.globals.has(storeName)) {
+      throw new TopologyError(`state store '${storeName}' is already added`);
+    }
+    this.addSource(sourceName, topic, options);
+    this.addNode({
+      kind: 'processor',
+      name: processorName,
+      supplier: stateUpdateSupplier as ProcessorSupplier<unknown, unknown, unknown, unknown>,
+      parents: [sourceName],
+      stores: new Set([storeName]),
+    });
+    this.globals.set(storeName, { storeName, builder, topic, sourceName, processorName });
+    return this;
+  }
+
   /** Gives `processorName` access to stores added before. */
   connectProcessorAndStateStores(processorName?: string, ...storeNames: string[]): this {
     if (processorName === undefined) return this;
@@ -174,7 +215,8 @@ export class Topology {
 
   /** A text like Kafka Streams' `TopologyDescription`, for logs and tests. */
   describe(): string {
-    return describeTopology(this.subtopologies(), this.nodes, this.childrenMap());
+    const globals = [...this.globals.values()];
+    return describeTopology(this.subtopologies(), this.nodes, this.childrenMap(), globals);
   }
 
   /** @internal The nodes, in insertion order. */
@@ -196,6 +238,12 @@ export class Topology {
   applyCacheSize(cacheMaxBytes: number): void {
     if (cacheMaxBytes !== 0) return;
     for (const builder of this.storeBuilders.values()) builder.withCachingDisabled();
+    for (const global of this.globals.values()) global.builder.withCachingDisabled();
+  }
+
+  /** @internal Global stores by store name, in the order they were added. */
+  globalStores(): ReadonlyMap<string, GlobalStoreDef> {
+    return this.globals;
   }
 
   /** @internal Internal (repartition) topics by logical name. */
@@ -237,7 +285,8 @@ export class Topology {
       if (users.size === 0)
         throw new TopologyError(`state store '${store}' is not connected to any processor`);
     }
-    const order = [...this.nodes.keys()];
+    const globalNodes = this.globalNodeNames();
+    const order = [...this.nodes.keys()].filter((n) => !globalNodes.has(n));
     const parent = new Map(order.map((n) => [n, n]));
     const find = (n: string): string => {
       let root = n;
@@ -251,7 +300,9 @@ export class Topology {
       if (ra !== rb) parent.set(rb, ra);
     };
     for (const node of this.nodes.values()) {
-      if (node.kind !== 'source') for (const p of node.parents) union(node.name, p);
+      if (node.kind !== 'source' && !globalNodes.has(node.name)) {
+        for (const p of node.parents) union(node.name, p);
+      }
     }
     for (const users of this.storeUsers.values()) {
       const [first, ...rest] = [...users];
@@ -302,8 +353,20 @@ export class Topology {
     (node as ProcessorNodeDef).stores.add(storeName);
   }
 
+  /** The source and processor names of the global stores. */
+  private globalNodeNames(): Set<string> {
+    return new Set([...this.globals.values()].flatMap((g) => [g.sourceName, g.processorName]));
+  }
+
   private checkParents(name: string, parentNames: readonly string[]): void {
     if (parentNames.length === 0) throw new TopologyError(`node '${name}' has no parent`);
+    const globalNodes = this.globalNodeNames();
+    const global = parentNames.find((parent) => globalNodes.has(parent));
+    if (global !== undefined) {
+      throw new TopologyError(
+        `'${global}' feeds a global store and cannot be the parent of '${name}'`,
+      );
+    }
     for (const parent of parentNames) {
       const node = this.nodes.get(parent);
       if (!node)

@@ -65,34 +65,34 @@ describe('the topology graph of the cluster page', () => {
             kind: 'source',
             name: 'by-value-repartition-source',
             topics: ['by-value-repartition'],
-            children: ['KSTREAM-AGGREGATE-0000000001', 'KSTREAM-REDUCE-0000000005'],
+            children: ['KSTREAM-AGGREGATE-0000000002', 'KSTREAM-REDUCE-0000000006'],
           },
           {
             kind: 'processor',
-            name: 'KSTREAM-AGGREGATE-0000000001',
+            name: 'KSTREAM-AGGREGATE-0000000002',
             stores: ['count-store'],
-            children: ['KTABLE-TOSTREAM-0000000009'],
+            children: ['KTABLE-TOSTREAM-0000000010'],
             parents: ['by-value-repartition-source'],
           },
           {
             kind: 'processor',
-            name: 'KSTREAM-REDUCE-0000000005',
+            name: 'KSTREAM-REDUCE-0000000006',
             stores: ['reduce-store'],
             children: [],
             parents: ['by-value-repartition-source'],
           },
           {
             kind: 'processor',
-            name: 'KTABLE-TOSTREAM-0000000009',
+            name: 'KTABLE-TOSTREAM-0000000010',
             stores: [],
-            children: ['KSTREAM-SINK-0000000010'],
-            parents: ['KSTREAM-AGGREGATE-0000000001'],
+            children: ['KSTREAM-SINK-0000000011'],
+            parents: ['KSTREAM-AGGREGATE-0000000002'],
           },
           {
             kind: 'sink',
-            name: 'KSTREAM-SINK-0000000010',
+            name: 'KSTREAM-SINK-0000000011',
             topic: 'counts',
-            parents: ['KTABLE-TOSTREAM-0000000009'],
+            parents: ['KTABLE-TOSTREAM-0000000010'],
           },
         ],
       },
@@ -145,12 +145,12 @@ describe('the topology graph of the cluster page', () => {
       ['topic:0:by-value-repartition', 'repartition-topic', 0],
       ['topic:1:by-value-repartition', 'repartition-topic', 1],
       ['node:by-value-repartition-source', 'source', 1],
-      ['node:KSTREAM-AGGREGATE-0000000001', 'processor', 1],
+      ['node:KSTREAM-AGGREGATE-0000000002', 'processor', 1],
       ['store:count-store', 'store', 1],
-      ['node:KSTREAM-REDUCE-0000000005', 'processor', 1],
+      ['node:KSTREAM-REDUCE-0000000006', 'processor', 1],
       ['store:reduce-store', 'store', 1],
-      ['node:KTABLE-TOSTREAM-0000000009', 'processor', 1],
-      ['node:KSTREAM-SINK-0000000010', 'sink', 1],
+      ['node:KTABLE-TOSTREAM-0000000010', 'processor', 1],
+      ['node:KSTREAM-SINK-0000000011', 'sink', 1],
       ['topic:1:counts', 'topic', 1],
     ]);
     // Physical names and changelogs.
@@ -160,13 +160,13 @@ describe('the topology graph of the cluster page', () => {
     // Columns by depth: records flow left to right; stores sit under their processor.
     const flow = graph.edges.filter((e) => e.kind === 'flow');
     for (const edge of flow) expect(node(edge.to).x).toBeGreaterThan(node(edge.from).x);
-    expect(node('store:count-store').x).toBe(node('node:KSTREAM-AGGREGATE-0000000001').x);
+    expect(node('store:count-store').x).toBe(node('node:KSTREAM-AGGREGATE-0000000002').x);
     expect(node('store:count-store').y).toBeGreaterThan(
-      node('node:KSTREAM-AGGREGATE-0000000001').y,
+      node('node:KSTREAM-AGGREGATE-0000000002').y,
     );
     expect(graph.edges.filter((e) => e.kind === 'store').map((e) => [e.from, e.to])).toEqual([
-      ['node:KSTREAM-AGGREGATE-0000000001', 'store:count-store'],
-      ['node:KSTREAM-REDUCE-0000000005', 'store:reduce-store'],
+      ['node:KSTREAM-AGGREGATE-0000000002', 'store:count-store'],
+      ['node:KSTREAM-REDUCE-0000000006', 'store:reduce-store'],
     ]);
     expect(flow).toHaveLength(11);
     // Every edge starts and ends on its boxes' borders.

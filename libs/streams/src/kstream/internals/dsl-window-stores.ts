@@ -1,4 +1,4 @@
-import type { KeyValue } from '../../state/key-value-store';
+import type { KeyValue, KeyValueIterator } from '../../state/key-value-store';
 import type { ValueAndTimestamp } from '../../state/value-and-timestamp';
 import type { Windowed } from '../../windowing/windowed';
 
@@ -24,6 +24,30 @@ export interface DslWindowStore<K, V> {
   forgetUpdate?(key: K, windowStart: number): void;
 }
 
+/**
+ * The range reads of a timestamped window store that the sliding-window aggregation and the
+ * emit-on-window-close strategy use (iterators read synchronously: engines with synchronous
+ * reads only, as every window store read of the DSL).
+ */
+export interface DslWindowRangeStore<K, V> extends DslWindowStore<K, V> {
+  fetch(key: K, windowStart: number): ValueAndTimestamp<V> | undefined;
+  /** `key`'s windows starting in `[timeFrom, timeTo]`, oldest first. */
+  fetch(key: K, timeFrom: number, timeTo: number): KeyValueIterator<number, ValueAndTimestamp<V>>;
+  /** `key`'s windows starting in `[timeFrom, timeTo]`, newest first. */
+  backwardFetch(
+    key: K,
+    timeFrom: number,
+    timeTo: number,
+  ): KeyValueIterator<number, ValueAndTimestamp<V>>;
+  /** Every key's windows starting in `[timeFrom, timeTo]`. */
+  fetchAll(timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, ValueAndTimestamp<V>>;
+  /** `fetchAll` including windows past retention still in a segment (the metered store has it). */
+  fetchAllInSegments?(
+    timeFrom: number,
+    timeTo: number,
+  ): KeyValueIterator<Windowed<K>, ValueAndTimestamp<V>>;
+}
+
 /** What the session aggregation uses of its session store (Kafka Streams' `SessionStore`). */
 export interface DslSessionStore<K, V> {
   /**
@@ -41,4 +65,9 @@ export interface DslSessionStore<K, V> {
   remove(sessionKey: Windowed<K>): void;
   /** Loads every live session of `keys`, for synchronous `findSessions` afterwards. */
   prefetch?(keys: readonly K[]): Promise<void>;
+  /**
+   * Every key's sessions ending in `[earliest, latest]`, including those past retention still
+   * in a segment (emit on window close reads the closed ones; the metered store has it).
+   */
+  findSessionsEndingIn?(earliest: number, latest: number): Iterable<KeyValue<Windowed<K>, V>>;
 }

@@ -42,6 +42,8 @@ export interface AggregateTableSpec<K, V, KT, VA> {
   ): MaterializedStore<StateStore>;
   /** The aggregate processor over that store. */
   supplier(storeName: string): AggregateSupplier<K, V, KT, VA>;
+  /** A windowed aggregation's window grace (see `TableNode.windowGraceMs`). */
+  readonly windowGraceMs?: number;
 }
 
 /**
@@ -59,6 +61,8 @@ export interface AggregateKind<K, V, KT> {
     storeName: string,
     aggregate: AggregateFunction<K, V, VA>,
   ): AggregateSupplier<K, V, KT, VA>;
+  /** A windowed aggregation's window grace (see `TableNode.windowGraceMs`). */
+  readonly windowGraceMs?: number;
 }
 
 /**
@@ -120,7 +124,7 @@ export class GroupedStreamAggregateBuilder<K, V> {
   table<KT, VA>(spec: AggregateTableSpec<K, V, KT, VA>): TableNode<KT, VA> {
     const { builder } = this.node;
     const { storeName } = storeNameFor(builder, spec.materialized, spec.prefix);
-    const processorName = spec.named?.name ?? builder.newProcessorName(spec.prefix);
+    const processorName = builder.nameOrGenerate(spec.named?.name, spec.prefix);
     const keySerde = spec.materialized?.keySerde ?? this.node.keySerde;
     const valueSerde = spec.materialized?.valueSerde ?? spec.defaultValueSerde;
     const store = spec.store(storeName, keySerde, valueSerde);
@@ -137,6 +141,7 @@ export class GroupedStreamAggregateBuilder<K, V> {
       node: { builder, name: processorName, keySerde: tableKeySerde, valueSerde, sourceTopics },
       supplier,
       queryableStoreName: store.queryableStoreName,
+      windowGraceMs: spec.windowGraceMs,
     };
   }
 
@@ -157,6 +162,7 @@ export class GroupedStreamAggregateBuilder<K, V> {
       store: (storeName, keySerde, valueSerde) =>
         kind.store(storeName, materialized, keySerde, valueSerde),
       supplier: (storeName) => kind.supplier(storeName, aggregate),
+      windowGraceMs: kind.windowGraceMs,
     });
   }
 

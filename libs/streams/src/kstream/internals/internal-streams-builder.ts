@@ -45,6 +45,25 @@ export class InternalStreamsBuilder {
     return `${prefix}${indexSuffix(this.index++)}`;
   }
 
+  /**
+   * A processor name as Kafka Streams 4.x picks it (`NamedInternal.orElseGenerateWithPrefix`):
+   * `name` when given, else `<prefix><index>`. One index is burnt either way, so naming an
+   * operation leaves the generated names of the others as they were.
+   */
+  nameOrGenerate(name: string | undefined, prefix: string): string {
+    const generated = this.newProcessorName(prefix);
+    return name ?? generated;
+  }
+
+  /**
+   * `<name><suffix>` when `name` is given, else `<prefix><index>`; one index burnt either way
+   * (Kafka Streams 4.x's `NamedInternal.suffixWithOrElseGet(suffix, provider, prefix)`).
+   */
+  suffixedOrGenerate(name: string | undefined, suffix: string, prefix: string): string {
+    const generated = this.newProcessorName(prefix);
+    return name === undefined ? generated : `${name}${suffix}`;
+  }
+
   /** `<prefix>STATE-STORE-<index>`, burning one index. */
   newStoreName(prefix: string): string {
     return `${prefix}${STATE_STORE_NAME}${indexSuffix(this.index++)}`;

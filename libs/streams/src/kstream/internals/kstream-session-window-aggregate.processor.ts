@@ -13,6 +13,7 @@ import type { DslSessionStore } from './dsl-window-stores';
 import { AggregateSupplier } from './aggregate-supplier';
 import type { KTableValueGetter } from './ktable-value-getter';
 import { TupleForwarder } from './tuple-forwarder';
+import { WindowCloseSchedule } from './windowed/window-close-schedule';
 
 /** The functions of a session aggregation. */
 export interface SessionAggregation<K, V, VA> {
@@ -29,6 +30,10 @@ export interface SessionAggregation<K, V, VA> {
  * the key `Windowed(key, [start, end])` at timestamp `end`. A record whose merged session
  * ends before `stream time - gap - grace` is dropped and counted (`late`); the stream time
  * is the largest timestamp this processor saw, as in Kafka Streams.
+ *
+ * With `EmitStrategy.onWindowClose()` updates and merges are not forwarded: each session is
+ * emitted once, when due (see `WindowCloseSchedule`) after it ended before that time, at its
+ * end, by end time, then key.
  */
 export class KStreamSessionWindowAggregateProcessor<K, V, VA> implements Processor<
   K,
@@ -39,6 +44,8 @@ export class KStreamSessionWindowAggregateProcessor<K, V, VA> implements Process
   readonly dropped = new DroppedRecords();
   private store!: DslSessionStore<K, VA>;
   private forwarder!: TupleForwarder<Windowed<K>, VA, Windowed<K>, VA>;
+  private context!: ProcessorContext<Windowed<K>, Change<VA>>;
+  private readonly schedule: WindowCloseSchedule | undefined;
   /**
    * The largest timestamp this processor saw (Kafka Streams' `observedStreamTime`): records
    * with a null key, or dropped upstream, do not move it, unlike the task's stream time.
@@ -50,10 +57,14 @@ export class KStreamSessionWindowAggregateProcessor<K, V, VA> implements Process
     private readonly windows: SessionWindows,
     private readonly aggregation: SessionAggregation<K, V, VA>,
     private readonly sendOldValues: boolean,
-  ) {}
+    emitOnWindowClose = false,
+  ) {
+    if (emitOnWindowClose) this.schedule = new WindowCloseSchedule(storeName);
+  }
 
   init(context: ProcessorContext<Windowed<K>, Change<VA>>): void {
     this.dropped.attach(context);
+    this.context = context;
     this.store = context.getStateStore<DslSessionStore<K, VA>>(this.storeName);
     this.forwarder = new TupleForwarder(
       this.store,
@@ -62,6 +73,7 @@ export class KStreamSessionWindowAggregateProcessor<K, V, VA> implements Process
       (key, newValue, oldValue) =>
         new Record(key, change(newValue, oldValue ?? null), key.window.end),
     );
+    this.schedule?.init(context);
   }
 
   async prefetch(records: readonly Record<K, V>[]): Promise<void> {
@@ -84,6 +96,7 @@ export class KStreamSessionWindowAggregateProcessor<K, V, VA> implements Process
     const merge = mergeSessions(timestamp, gap, found);
     if (merge.window.end < closeTime) {
       this.dropped.record('late');
+      this.maybeEmitClosed(record, closeTime);
       return;
     }
     const { initializer, aggregator, merger } = this.aggregation;
@@ -99,6 +112,24 @@ export class KStreamSessionWindowAggregateProcessor<K, V, VA> implements Process
     const sessionKey = new Windowed(key, merge.window);
     this.store.put(sessionKey, aggregate);
     this.emit(sessionKey, aggregate, null, record);
+    this.maybeEmitClosed(record, closeTime);
+  }
+
+  /** Emits the sessions that ended before `closeTime - 1` since the last emission (on close). */
+  private maybeEmitClosed(record: Record<K, V>, closeTime: number): void {
+    const schedule = this.schedule;
+    if (schedule === undefined || !schedule.due(closeTime)) return;
+    const upper = closeTime - 1;
+    const lower = Math.max(0, schedule.lastEmitWindowCloseTime);
+    if (upper < 0 || upper < lower) return;
+    // By end, then start, then key: the store's time-first order (stable sort keeps it).
+    const closed = [...(this.store.findSessionsEndingIn?.(lower, upper) ?? [])].sort(
+      (a, b) => a.key.window.end - b.key.window.end || a.key.window.start - b.key.window.start,
+    );
+    for (const { key, value } of closed) {
+      this.context.forward(new Record(key, change(value, null), key.window.end, record.headers));
+    }
+    schedule.emitted(closeTime);
   }
 
   private emit(
@@ -107,6 +138,7 @@ export class KStreamSessionWindowAggregateProcessor<K, V, VA> implements Process
     oldValue: VA | null,
     from: Record<K, V>,
   ): void {
+    if (this.schedule !== undefined) return;
     this.forwarder.maybeForward(
       new Record(key, change(newValue, oldValue), key.window.end, from.headers),
     );
@@ -143,11 +175,18 @@ export function sessionAggregateSupplier<K, V, VA>(
   storeName: string,
   windows: SessionWindows,
   aggregation: SessionAggregation<K, V, VA>,
+  emitOnWindowClose = false,
 ): AggregateSupplier<K, V, Windowed<K>, VA> {
   return new AggregateSupplier(
     storeName,
     (sendOldValues) =>
-      new KStreamSessionWindowAggregateProcessor(storeName, windows, aggregation, sendOldValues),
+      new KStreamSessionWindowAggregateProcessor(
+        storeName,
+        windows,
+        aggregation,
+        sendOldValues,
+        emitOnWindowClose,
+      ),
     () => new SessionStoreValueGetter<K, VA>(storeName),
   );
 }

@@ -6,19 +6,24 @@ import type { TimeWindows } from '../windows/time-windows';
 import { Windowed } from '../../windowing/windowed';
 import { change, type Change } from './change';
 import { DroppedRecords } from './dropped-records';
-import type { DslWindowStore } from './dsl-window-stores';
+import type { DslWindowRangeStore, DslWindowStore } from './dsl-window-stores';
 import type { AggregateFunction } from './kstream-aggregate.processor';
 import { AggregateSupplier } from './aggregate-supplier';
-import type { KTableValueGetter } from './ktable-value-getter';
 import { TupleForwarder } from './tuple-forwarder';
+import { WindowStoreValueGetter } from './window-store-value-getter';
+import { onWindowUpdateEmitter, type WindowResultEmitter } from './windowed/window-result-emitter';
 
 /**
  * Time-windowed `count`/`reduce`/`aggregate` (Kafka Streams' `KStreamWindowAggregate`): a
  * record updates every window containing its timestamp (one for tumbling windows, several
- * for hopping ones) whose `end + grace` is still after the stream time this processor saw; for a closed
- * window it is dropped and counted (`late`). As in Kafka Streams, only a null key is dropped:
- * a null value reaches the aggregator (a reduce's first null leaves the window empty). Each update is emitted with the key
- * `Windowed(key, window)` (per record without caching, on cache flush with caching).
+ * for hopping ones) whose `end + grace` is still after the stream time this processor saw;
+ * for a closed window it is dropped and counted (`late`). As in Kafka Streams, only a null
+ * key is dropped: a null value reaches the aggregator (a reduce's first null leaves the window
+ * empty). Each update is emitted with the key `Windowed(key, window)` (per record without
+ * caching, on cache flush with caching).
+ *
+ * With `EmitStrategy.onWindowClose()` (see `WindowCloseEmitter`) updates are not forwarded:
+ * each window is emitted once, after it closed.
  *
  * `prefetch` computes every window of each record's timestamp and loads those windows in one
  * multi-get.
@@ -43,12 +48,14 @@ export class KStreamWindowAggregateProcessor<K, V, VA> implements Processor<
     private readonly windows: TimeWindows,
     private readonly aggregate: AggregateFunction<K, V, VA>,
     private readonly sendOldValues: boolean,
+    private readonly emitter: WindowResultEmitter<K, VA> = onWindowUpdateEmitter(),
   ) {}
 
   init(context: ProcessorContext<Windowed<K>, Change<VA>>): void {
     this.dropped.attach(context);
     this.store = context.getStateStore<DslWindowStore<K, VA>>(this.storeName);
     this.forwarder = TupleForwarder.ofTimestampedValues(this.store, context, this.sendOldValues);
+    this.emitter.init(context, this.store as DslWindowRangeStore<K, VA>);
   }
 
   async prefetch(records: readonly Record<K, V>[]): Promise<void> {
@@ -92,6 +99,7 @@ export class KStreamWindowAggregateProcessor<K, V, VA> implements Processor<
       const row = aggregate === null ? null : { value: aggregate, timestamp };
       if (store.putUpdated) store.putUpdated(key, row, windowStart);
       else store.put(key, row, windowStart);
+      if (!this.emitter.emitsUpdates) continue;
       this.forwarder.maybeForward(
         new Record(
           new Windowed(key, window),
@@ -101,25 +109,7 @@ export class KStreamWindowAggregateProcessor<K, V, VA> implements Processor<
         ),
       );
     }
-  }
-}
-
-/** Reads a windowed table's row: the window store's value of the key's window. */
-class WindowStoreValueGetter<K, VA> implements KTableValueGetter<Windowed<K>, VA> {
-  private store!: DslWindowStore<K, VA>;
-
-  constructor(private readonly storeName: string) {}
-
-  init(context: ProcessorContext<unknown, unknown>): void {
-    this.store = context.getStateStore<DslWindowStore<K, VA>>(this.storeName);
-  }
-
-  get(key: Windowed<K>): ValueAndTimestamp<VA> | undefined {
-    return this.store.fetch(key.key, key.window.start);
-  }
-
-  async prefetch(keys: readonly Windowed<K>[]): Promise<void> {
-    await this.store.prefetch?.(keys.map((k) => ({ key: k.key, windowStart: k.window.start })));
+    this.emitter.maybeEmitClosed(record, closeTime);
   }
 }
 
@@ -128,11 +118,12 @@ export function windowAggregateSupplier<K, V, VA>(
   storeName: string,
   windows: TimeWindows,
   aggregate: AggregateFunction<K, V, VA>,
+  emitter: () => WindowResultEmitter<K, VA> = onWindowUpdateEmitter,
 ): AggregateSupplier<K, V, Windowed<K>, VA> {
   return new AggregateSupplier(
     storeName,
     (sendOldValues) =>
-      new KStreamWindowAggregateProcessor(storeName, windows, aggregate, sendOldValues),
+      new KStreamWindowAggregateProcessor(storeName, windows, aggregate, sendOldValues, emitter()),
     () => new WindowStoreValueGetter<K, VA>(storeName),
   );
 }

@@ -11,16 +11,17 @@ import type { KTableValueGetter, KTableValueGetterSupplier } from './ktable-valu
  * - `inner`: either side of an inner join, and the left side of a left join sees the other
  *   side as required (`inner`) or optional (`left`);
  * - `right-of-left`: the right table's processor of a left join (emits only when the left
- *   row exists, and then always, with `null` for a deleted right row).
+ *   row exists, and then always, with `null` for a deleted right row);
+ * - `outer`: either side of an outer join (emits when either row exists).
  */
-export type TableJoinSide = 'inner' | 'left' | 'right-of-left';
+export type TableJoinSide = 'inner' | 'left' | 'right-of-left' | 'outer';
 
 /** Joins this side's value with the other side's (the arguments are already in left/right order). */
-export type SideJoiner<V, VO, VR> = (thisValue: V | null, otherValue: VO | null) => VR;
+export type SideJoiner<V, VO, VR, K> = (thisValue: V | null, otherValue: VO | null, key: K) => VR;
 
 /**
- * One side of a table-table join (Kafka Streams' `KTableKTableJoin`, `...LeftJoin`,
- * `...RightJoin`): an update of this table looks up the other table's row for the key and
+ * One side of a table-table join (Kafka Streams' `KTableKTableInnerJoin`, `...LeftJoin`,
+ * `...RightJoin`, `...OuterJoin`): an update of this table looks up the other table's row for the key and
  * emits the joined change at `max(this timestamp, other row timestamp)`. Deletes propagate as
  * `newValue: null`. The two sides' outputs meet in a merge node.
  */
@@ -37,7 +38,7 @@ export class KTableKTableJoinProcessor<K, V, VO, VR> implements Processor<
 
   constructor(
     otherGetter: KTableValueGetterSupplier<K, VO>,
-    private readonly joiner: SideJoiner<V, VO, VR>,
+    private readonly joiner: SideJoiner<V, VO, VR, K>,
     private readonly side: TableJoinSide,
     private readonly sendOldValues: boolean,
   ) {
@@ -63,14 +64,21 @@ export class KTableKTableJoinProcessor<K, V, VO, VR> implements Processor<
     let joinedOld: VR | null = null;
     if (this.side === 'right-of-left') {
       if (row === undefined) return;
-      joinedNew = this.joiner(newValue, row.value);
-      if (this.sendOldValues) joinedOld = this.joiner(oldValue, row.value);
+      joinedNew = this.joiner(newValue, row.value, key);
+      if (this.sendOldValues) joinedOld = this.joiner(oldValue, row.value, key);
+    } else if (this.side === 'outer') {
+      if (row === undefined && newValue === null && oldValue === null) return;
+      const other = row?.value ?? null;
+      if (row !== undefined || newValue !== null) joinedNew = this.joiner(newValue, other, key);
+      if (this.sendOldValues && (row !== undefined || oldValue !== null)) {
+        joinedOld = this.joiner(oldValue, other, key);
+      }
     } else {
       if (row === undefined && this.side === 'inner') return;
       if (row === undefined && newValue === null && oldValue === null) return;
-      if (newValue !== null) joinedNew = this.joiner(newValue, row?.value ?? null);
+      if (newValue !== null) joinedNew = this.joiner(newValue, row?.value ?? null, key);
       if (this.sendOldValues && oldValue !== null) {
-        joinedOld = this.joiner(oldValue, row?.value ?? null);
+        joinedOld = this.joiner(oldValue, row?.value ?? null, key);
       }
     }
     const timestamp =

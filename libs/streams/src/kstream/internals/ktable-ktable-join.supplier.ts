@@ -16,13 +16,16 @@ import type {
 } from './ktable-value-getter';
 import { storeGetterSupplier } from './timestamped-store-getter';
 
+/** Which table-table join: inner, left (every left row) or outer (every row of either). */
+export type TableJoinKind = 'inner' | 'left' | 'outer';
+
 /** Reads an unmaterialized join result: joins the two tables' current rows. */
 class KTableKTableJoinValueGetter<K, V1, V2, VR> implements KTableValueGetter<K, VR> {
   constructor(
     private readonly left: KTableValueGetter<K, V1>,
     private readonly right: KTableValueGetter<K, V2>,
-    private readonly joiner: ValueJoiner<V1, V2 | null, VR>,
-    private readonly leftJoin: boolean,
+    private readonly joiner: ValueJoiner<V1 | null, V2 | null, VR, K>,
+    private readonly kind: TableJoinKind,
   ) {}
 
   init(context: ProcessorContext<unknown, unknown>): void {
@@ -32,12 +35,13 @@ class KTableKTableJoinValueGetter<K, V1, V2, VR> implements KTableValueGetter<K,
 
   get(key: K): ValueAndTimestamp<VR> | undefined {
     const left = this.left.get(key);
-    if (left === undefined) return undefined;
+    if (left === undefined && this.kind !== 'outer') return undefined;
     const right = this.right.get(key);
-    if (right === undefined && !this.leftJoin) return undefined;
+    if (left === undefined && right === undefined) return undefined;
+    if (right === undefined && this.kind === 'inner') return undefined;
     return {
-      value: this.joiner(left.value, right?.value ?? null),
-      timestamp: right === undefined ? left.timestamp : Math.max(left.timestamp, right.timestamp),
+      value: this.joiner(left?.value ?? null, right?.value ?? null, key),
+      timestamp: Math.max(left?.timestamp ?? -1, right?.timestamp ?? -1),
     };
   }
 
@@ -48,8 +52,8 @@ class KTableKTableJoinValueGetter<K, V1, V2, VR> implements KTableValueGetter<K,
 
 /**
  * The KTable node of a table-table join: the processors of both sides and of the merge, and
- * the value getter of the result. A left join makes the left table send old values, so that a
- * deleted left row is seen as a delete.
+ * the value getter of the result. An outer side sends old values (a left join's left table,
+ * both tables of an outer join), so that a deleted row is seen as a delete.
  */
 export class KTableKTableJoinSupplier<K, V1, V2, VR> implements KTableProcessorSupplier<K, VR> {
   private sendOldValues = false;
@@ -57,28 +61,31 @@ export class KTableKTableJoinSupplier<K, V1, V2, VR> implements KTableProcessorS
   constructor(
     private readonly left: KTableProcessorSupplier<K, V1>,
     private readonly right: KTableProcessorSupplier<K, V2>,
-    private readonly joiner: ValueJoiner<V1, V2 | null, VR>,
-    private readonly leftJoin: boolean,
+    private readonly joiner: ValueJoiner<V1 | null, V2 | null, VR, K>,
+    private readonly kind: TableJoinKind,
     readonly storeName: string | undefined,
   ) {
-    if (leftJoin) left.enableSendingOldValues(true);
+    if (kind !== 'inner') left.enableSendingOldValues(true);
+    if (kind === 'outer') right.enableSendingOldValues(true);
   }
 
   /** The processor of the left table's updates. */
   leftProcessorSupplier(): ProcessorSupplier<K, Change<V1>, K, Change<VR>> {
+    const side: TableJoinSide = this.kind === 'left' ? 'left' : this.kind;
     return this.sideSupplier<V1, V2>(
       this.right,
-      (value, other) => this.joiner(value as V1, other),
-      this.leftJoin ? 'left' : 'inner',
+      (value, other, key) => this.joiner(value, other, key),
+      side,
     );
   }
 
   /** The processor of the right table's updates. */
   rightProcessorSupplier(): ProcessorSupplier<K, Change<V2>, K, Change<VR>> {
+    const side: TableJoinSide = this.kind === 'left' ? 'right-of-left' : this.kind;
     return this.sideSupplier<V2, V1>(
       this.left,
-      (value, other) => this.joiner(other as V1, value),
-      this.leftJoin ? 'right-of-left' : 'inner',
+      (value, other, key) => this.joiner(other, value, key),
+      side,
     );
   }
 
@@ -89,7 +96,7 @@ export class KTableKTableJoinSupplier<K, V1, V2, VR> implements KTableProcessorS
   /** The processor of one side's updates, joining them with the `other` table's rows. */
   private sideSupplier<V, VO>(
     other: KTableProcessorSupplier<K, VO>,
-    joiner: SideJoiner<V, VO, VR>,
+    joiner: SideJoiner<V, VO, VR, K>,
     side: TableJoinSide,
   ): ProcessorSupplier<K, Change<V>, K, Change<VR>> {
     const otherView = other.view();
@@ -102,8 +109,7 @@ export class KTableKTableJoinSupplier<K, V1, V2, VR> implements KTableProcessorS
     const left = this.left.view();
     const right = this.right.view();
     return {
-      get: () =>
-        new KTableKTableJoinValueGetter(left.get(), right.get(), this.joiner, this.leftJoin),
+      get: () => new KTableKTableJoinValueGetter(left.get(), right.get(), this.joiner, this.kind),
       storeNames: () => [...left.storeNames(), ...right.storeNames()],
     };
   }

@@ -17,7 +17,7 @@ import type { TableNode } from './table-node';
 export function streamTableJoin<K, V, VT, VR>(
   stream: { readonly node: StreamNode<K, V>; readonly repartitionRequired: boolean },
   table: TableNode<K, VT>,
-  joiner: ValueJoiner<V, VT | null, VR>,
+  joiner: ValueJoiner<V, VT | null, VR, K>,
   leftJoin: boolean,
   joined: Joined<K, V, VT> | undefined,
 ): StreamNode<K, VR> {
@@ -37,7 +37,7 @@ export function streamTableJoin<K, V, VT, VR>(
   }
   const sourceTopics = unionTopics(left.sourceTopics, table.node.sourceTopics);
   builder.copartition(sourceTopics);
-  const name = joined?.name ?? builder.newProcessorName(leftJoin ? NAMES.LEFTJOIN : NAMES.JOIN);
+  const name = builder.nameOrGenerate(joined?.name, leftJoin ? NAMES.LEFTJOIN : NAMES.JOIN);
   const view = table.supplier.view();
   builder.topology.addProcessor(
     name,

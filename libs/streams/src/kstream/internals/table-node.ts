@@ -11,4 +11,10 @@ export interface TableNode<K, V> {
   readonly supplier: KTableProcessorSupplier<K, V>;
   /** The store's name when the user named it (`Materialized.as`), else undefined. */
   readonly queryableStoreName: string | undefined;
+  /**
+   * For a windowed table (a windowed aggregation, and the tables derived from it): how long
+   * after a window's end it closes (the grace; for sessions, gap plus grace). What
+   * `Suppressed.untilWindowCloses` waits for.
+   */
+  readonly windowGraceMs?: number;
 }

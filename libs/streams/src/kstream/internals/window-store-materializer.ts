@@ -5,6 +5,7 @@ import type { StoreBuilder } from '../../processor/store-builder';
 import { Stores } from '../../state/stores';
 import type { Materialized } from '../materialized';
 import type { SessionWindows } from '../windows/session-windows';
+import type { SlidingWindows } from '../windows/sliding-windows';
 import type { TimeWindows } from '../windows/time-windows';
 import { serdeOrDefault, type DefaultSerde } from './default-serde';
 import { withCachingAndLogging } from './key-value-store-materializer';
@@ -76,6 +77,44 @@ export function timestampedWindowStore(windows: TimeWindows): StoreMaterializer 
     (supplier, keySerde, valueSerde) =>
       Stores.timestampedWindowStoreBuilder(supplier, keySerde, valueSerde),
   );
+}
+
+/**
+ * The timestamped window store of a sliding-window aggregation, as Kafka Streams'
+ * `SlidingWindowStoreMaterializer`: windows of the time difference, retained for
+ * `materialized`'s retention, else `2 * difference + grace` (a record may need the windows of
+ * records up to twice the difference before it).
+ *
+ * @throws TopologyError for a retention below `2 * difference + grace`, or a key-value store
+ *   supplier.
+ */
+export function slidingWindowStore(windows: SlidingWindows): StoreMaterializer {
+  const size = windows.timeDifferenceMs();
+  return windowedStore(
+    'window',
+    {
+      minimumMs: 2 * size + windows.gracePeriodMs(),
+      what: 'twice the time difference plus grace period',
+    },
+    (name, retention, inMemory) =>
+      inMemory
+        ? Stores.inMemoryWindowStore(name, retention, size, false)
+        : Stores.persistentWindowStore(name, retention, size, false),
+    (supplier, keySerde, valueSerde) =>
+      Stores.timestampedWindowStoreBuilder(supplier, keySerde, valueSerde),
+  );
+}
+
+/**
+ * `materializer` with caching off whatever `Materialized` says: the store of an aggregation
+ * that emits on window close (Kafka Streams caches neither).
+ */
+export function withoutCaching(materializer: StoreMaterializer): StoreMaterializer {
+  return (storeName, materialized, keySerde, valueSerde) => {
+    const store = materializer(storeName, materialized, keySerde, valueSerde);
+    store.builder.withCachingDisabled();
+    return store;
+  };
 }
 
 /**

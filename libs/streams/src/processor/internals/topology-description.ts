@@ -1,4 +1,4 @@
-import type { NodeDef, Subtopology } from './topology-nodes';
+import type { GlobalStoreDef, NodeDef, Subtopology } from './topology-nodes';
 
 /**
  * Renders sub-topologies the way Kafka Streams' `TopologyDescription.toString()` does:
@@ -9,6 +9,7 @@ export function describeTopology(
   subtopologies: readonly Subtopology[],
   nodes: ReadonlyMap<string, NodeDef>,
   children: ReadonlyMap<string, readonly string[]>,
+  globalStores: readonly GlobalStoreDef[] = [],
 ): string {
   const lines = ['Topologies:'];
   for (const sub of subtopologies) {
@@ -33,5 +34,16 @@ export function describeTopology(
     }
     lines.push('');
   }
+  // Kafka numbers global stores among the sub-topologies; here they follow the last one.
+  globalStores.forEach((store, i) => {
+    lines.push(
+      `  Sub-topology: ${subtopologies.length + i} for global store (will not generate tasks)`,
+      `    Source: ${store.sourceName} (topics: [${store.topic}])`,
+      `      --> ${store.processorName}`,
+      `    Processor: ${store.processorName} (stores: [${store.storeName}])`,
+      '      --> none',
+      `      <-- ${store.sourceName}`,
+    );
+  });
   return `${lines.join('\n')}\n`;
 }

@@ -52,6 +52,20 @@ export interface InternalTopicDef {
   readonly kind: 'repartition';
 }
 
+/**
+ * A global store (Kafka Streams' `addGlobalStore`, `globalTable`): every instance keeps a full
+ * copy, filled from all partitions of `topic` by the processor `processorName` fed by the
+ * source `sourceName` (the topic is its changelog: the store logs nothing). Processors of every
+ * task read it; it forms no sub-topology and generates no task.
+ */
+export interface GlobalStoreDef {
+  readonly storeName: string;
+  readonly builder: TopologyStoreBuilder;
+  readonly topic: string;
+  readonly sourceName: string;
+  readonly processorName: string;
+}
+
 /** One connected part of a topology: its own tasks, one per input partition. */
 export interface Subtopology {
   readonly id: number;

@@ -1,5 +1,6 @@
 import { StreamsProcessingError } from '../../../errors/streams-processing.error';
 import { UnknownStateStoreError } from '../../../errors/unknown-state-store.error';
+import { globalStoresOf } from '../../../processor/internals/internal-config';
 import type { RecordCollector } from '../../../processor/internals/record-collector';
 import type { SourceNodeDef, Subtopology } from '../../../processor/internals/topology-nodes';
 import type { ProcessorContext, RecordMetadata } from '../../../processor/processor-context';
@@ -369,8 +370,10 @@ export class StreamTask {
           this.processNode(child, record as Record<unknown, unknown>);
       },
       getStateStore: <S>(name: string): S => {
-        const store = this.storesByName.get(name);
-        if (!store || def.kind !== 'processor' || !def.stores.has(name)) {
+        const own = def.kind === 'processor' && def.stores.has(name);
+        // Global stores need no connection (as in Kafka Streams): the host hands them over.
+        const store = own ? this.storesByName.get(name) : globalStoresOf(config)?.get(name);
+        if (!store) {
           throw new UnknownStateStoreError(
             `processor '${def.name}' is not connected to a state store named '${name}' (connect it in the topology)`,
           );

@@ -23,6 +23,13 @@ export interface StoreRange {
   readonly segmentTimeTo?: number;
   /** Keeps an entry (the bounds may admit more, e.g. longer keys sharing a prefix). */
   accept?(storeKey: Buffer): boolean;
+  /**
+   * Segmented stores: which entries count as live. `live` (the default): segment times from
+   * stream time - retention + 1. `inclusive`: from stream time - retention, as Kafka Streams'
+   * time-ordered window store reads (what emitting closed windows reads). `segments`: every
+   * entry a live segment still holds, as its time-ordered session store reads.
+   */
+  readonly retention?: 'live' | 'inclusive' | 'segments';
 }
 
 /** A write by store key, with the timestamp to log it with (the current record's if absent). */

@@ -107,6 +107,34 @@ export class MeteredSessionStore<K, AGG>
     return this.readAsync(query);
   }
 
+  /**
+   * Engine-internal, for emitting closed sessions (`EmitStrategy.onWindowClose()`): every
+   * key's sessions ending in `[earliestSessionEndTime, latestSessionEndTime]`, including those
+   * past retention that a live segment still holds, as Kafka Streams' time-ordered session
+   * store reads them, in its order: by end, then start, then key bytes. Errors are those of
+   * `fetch`.
+   */
+  findSessionsEndingIn(
+    earliestSessionEndTime: number,
+    latestSessionEndTime: number,
+  ): SessionEntries<K, AGG> {
+    const stack = this.open();
+    this.metrics.add(OP.range, 1);
+    if (earliestSessionEndTime > latestSessionEndTime) return [];
+    const found = [
+      ...stack.read({
+        segmentTimeFrom: Math.max(0, earliestSessionEndTime),
+        segmentTimeTo: latestSessionEndTime,
+        retention: 'segments',
+        accept: (sessionKey) => {
+          const { end } = SessionKeySchema.fromBinary(sessionKey);
+          return end >= earliestSessionEndTime && end <= latestSessionEndTime;
+        },
+      }),
+    ];
+    return this.entries(found.sort((a, b) => timeFirstOrder(a.key, b.key)));
+  }
+
   private sessionKey({ key, window }: Windowed<K>): Buffer {
     return SessionKeySchema.toBinary(this.keyBytes(key), window.start, window.end);
   }
@@ -156,4 +184,11 @@ export class MeteredSessionStore<K, AGG>
     }
     return result;
   }
+}
+
+/** The order of Kafka Streams' time-first session keys: end, then start, then key bytes. */
+function timeFirstOrder(a: Buffer, b: Buffer): number {
+  const x = SessionKeySchema.fromBinary(a);
+  const y = SessionKeySchema.fromBinary(b);
+  return x.end - y.end || x.start - y.start || Buffer.compare(x.key, y.key);
 }

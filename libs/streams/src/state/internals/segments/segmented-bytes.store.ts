@@ -209,7 +209,7 @@ export class SegmentedBytesStore extends AbstractStoreLayer {
   }
 
   private *iterate(range: StoreRange): IterableIterator<KeyValueBytes> {
-    const minLive = this.minLiveTime();
+    const minLive = this.readFrom(range);
     for (const segment of this.searched(range, minLive)) {
       for (const entry of segment.range(
         range.lower ?? range.prefix,
@@ -219,6 +219,13 @@ export class SegmentedBytesStore extends AbstractStoreLayer {
         if (this.live(entry.key, range, minLive)) yield entry;
       }
     }
+  }
+
+  /** The smallest segment time `range` reads (see `StoreRange.retention`). */
+  private readFrom(range: StoreRange): number {
+    if (range.retention === 'segments') return 0;
+    if (range.retention === 'inclusive') return Math.max(0, this.minLiveTime() - 1);
+    return this.minLiveTime();
   }
 
   /** The segments `range` may hold entries in, in its order. */
@@ -242,11 +249,11 @@ export class SegmentedBytesStore extends AbstractStoreLayer {
   async readAsync(range: StoreRange): Promise<KeyValueBytes[]> {
     this.requireOpen();
     const out: KeyValueBytes[] = [];
-    for (const segment of this.searched(range, this.minLiveTime())) {
+    for (const segment of this.searched(range, this.readFrom(range))) {
       if (segment.isDropped) continue;
       const lower = range.lower ?? range.prefix;
       const entries = await segment.rangeAsync(lower, range.upper, !!range.backward);
-      const minLive = this.minLiveTime();
+      const minLive = this.readFrom(range);
       for (const entry of entries) if (this.live(entry.key, range, minLive)) out.push(entry);
     }
     return out;

@@ -28,6 +28,7 @@ final class Scenarios {
     ALL.put("stream-stream-join", StreamJoinScenarios::streamStreamJoin);
     ALL.put("sliding-windows", StreamJoinScenarios::slidingWindows);
     ALL.put("emit-on-window-close", StreamJoinScenarios::emitOnWindowClose);
+    ALL.put("emit-on-session-close", StreamJoinScenarios::emitOnSessionClose);
     ALL.put("global-table-join", StreamJoinScenarios::globalTableJoin);
     ALL.put("suppress", TableOperatorScenarios::suppress);
     ALL.put("table-group-by", TableOperatorScenarios::tableGroupBy);

@@ -76,6 +76,11 @@ final class StreamJoinScenarios {
         .count(Materialized.as("closed-counts"))
         .toStream()
         .to("out-closed-count", Produced.with(WindowScenarios.timeWindowed(100), LONG));
+  }
+
+  static void emitOnSessionClose(StreamsBuilder builder) {
+    KGroupedStream<String, String> grouped =
+        builder.stream("events", Consumed.with(STR, STR)).groupByKey();
     grouped
         .windowedBy(SessionWindows.ofInactivityGapAndGrace(Duration.ofMillis(40), Duration.ofMillis(10)))
         .emitStrategy(EmitStrategy.onWindowClose())

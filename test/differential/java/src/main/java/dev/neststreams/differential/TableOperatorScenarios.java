@@ -24,6 +24,7 @@ import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
 import org.apache.kafka.streams.processor.api.FixedKeyRecord;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
+import org.apache.kafka.streams.state.WindowStore;
 
 /**
  * Twins of the table-side new operators' scenarios (test/differential/scenarios/awaiting-operators):
@@ -92,7 +93,10 @@ final class TableOperatorScenarios {
         .to("out-cogrouped", Produced.with(STR, STR));
     cogrouped
         .windowedBy(TimeWindows.ofSizeAndGrace(Duration.ofMillis(100), Duration.ofMillis(50)))
-        .aggregate(() -> "", Materialized.as("cogrouped-windows"))
+        .aggregate(
+            () -> "",
+            Materialized.<String, String, WindowStore<Bytes, byte[]>>as("cogrouped-windows")
+                .withRetention(Duration.ofHours(1)))
         .toStream()
         .to("out-cogrouped-windows", Produced.with(WindowScenarios.timeWindowed(100), STR));
   }

@@ -7,8 +7,8 @@ import {
   TimeWindowedSerde,
   TimeWindows,
 } from '@nest-streams/streams';
-import type { DifferentialScenario } from '../../harness/scenario';
-import { long, str } from '../serdes';
+import type { DifferentialScenario } from '../harness/scenario';
+import { long, num, str } from './serdes';
 
 /** suppress: final windowed counts, and a rate-limited count per key (emit early when full). */
 export const suppressScenario: DifferentialScenario = {
@@ -71,5 +71,53 @@ export const tableOuterJoinScenario: DifferentialScenario = {
       )
       .toStream()
       .to('out-outer', Produced.with(str, str));
+  },
+};
+
+/** Foreign-key table-table joins, inner and left: many orders to one customer. */
+export const foreignKeyJoinScenario: DifferentialScenario = {
+  name: 'foreign-key-join',
+  operators: 'KTable join, leftJoin KTable with a foreign-key extractor (subscription topics)',
+  input: {
+    topics: [
+      { topic: 'fk-orders', keys: 8, values: 'number', tombstones: 0.15, weight: 2 },
+      { topic: 'fk-customers', keys: 6, values: 'word', tombstones: 0.15 },
+    ],
+  },
+  outputs: [
+    { topic: 'out-fk-join', key: 'string', value: 'string' },
+    { topic: 'out-fk-left-join', key: 'string', value: 'string' },
+  ],
+  stores: [
+    { name: 'fk-orders-store', kind: 'kv' },
+    { name: 'fk-customers-store', kind: 'kv' },
+  ],
+  build(builder) {
+    const orders = builder.table(
+      'fk-orders',
+      Consumed.with(str, str),
+      Materialized.as<string, string>('fk-orders-store'),
+    );
+    const customers = builder.table(
+      'fk-customers',
+      Consumed.with(str, str),
+      Materialized.as<string, string>('fk-customers-store'),
+    );
+    orders
+      .join(
+        customers,
+        (v: string) => `k${num(v) % 6}`,
+        (o: string, c: string) => `${o}@${c}`,
+      )
+      .toStream()
+      .to('out-fk-join', Produced.with(str, str));
+    orders
+      .leftJoin(
+        customers,
+        (v: string) => `k${num(v) % 6}`,
+        (o: string, c: string | null) => `${o}@${c}`,
+      )
+      .toStream()
+      .to('out-fk-left-join', Produced.with(str, str));
   },
 };

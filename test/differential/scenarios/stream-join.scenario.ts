@@ -11,8 +11,8 @@ import {
   TimeWindowedSerde,
   TimeWindows,
 } from '@nest-streams/streams';
-import { keysOf, type DifferentialScenario } from '../../harness/scenario';
-import { long, num, str } from '../serdes';
+import { keysOf, type DifferentialScenario } from '../harness/scenario';
+import { long, num, str } from './serdes';
 
 const HOUR = 3_600_000;
 
@@ -88,33 +88,46 @@ export const slidingWindowsScenario: DifferentialScenario = {
   },
 };
 
-/** EmitStrategy.onWindowClose on time and session windows; the wall clock advances too. */
+/** EmitStrategy.onWindowClose on time windows; the wall clock advances too (throttling emits). */
 export const emitOnWindowCloseScenario: DifferentialScenario = {
   name: 'emit-on-window-close',
-  operators: 'EmitStrategy.onWindowClose on TimeWindows and SessionWindows',
+  operators: 'EmitStrategy.onWindowClose on TimeWindows',
   input: {
     topics: [{ topic: 'events', keys: 5, values: 'number', tombstones: 0.05, nullKeys: 0.03 }],
     wallClock: 0.05,
     wallClockMs: 1500,
   },
-  outputs: [
-    { topic: 'out-closed-count', key: 'time-windowed:100', value: 'long' },
-    { topic: 'out-closed-session', key: 'session-windowed', value: 'long' },
-  ],
-  stores: [
-    { name: 'closed-counts', kind: 'window' },
-    { name: 'closed-sessions', kind: 'session', keys: keysOf(5) },
-  ],
+  outputs: [{ topic: 'out-closed-count', key: 'time-windowed:100', value: 'long' }],
+  stores: [{ name: 'closed-counts', kind: 'window' }],
   caching: 'off',
   build(builder) {
-    const grouped = builder.stream('events', Consumed.with(str, str)).groupByKey();
-    grouped
+    builder
+      .stream('events', Consumed.with(str, str))
+      .groupByKey()
       .windowedBy(TimeWindows.ofSizeAndGrace(100, 20))
       .emitStrategy(EmitStrategy.onWindowClose())
       .count(Materialized.as('closed-counts'))
       .toStream()
       .to('out-closed-count', Produced.with(new TimeWindowedSerde(str, 100), long));
-    grouped
+  },
+};
+
+/** EmitStrategy.onWindowClose on session windows; the wall clock advances too. */
+export const emitOnSessionCloseScenario: DifferentialScenario = {
+  name: 'emit-on-session-close',
+  operators: 'EmitStrategy.onWindowClose on SessionWindows',
+  input: {
+    topics: [{ topic: 'events', keys: 5, values: 'number', tombstones: 0.05, nullKeys: 0.03 }],
+    wallClock: 0.05,
+    wallClockMs: 1500,
+  },
+  outputs: [{ topic: 'out-closed-session', key: 'session-windowed', value: 'long' }],
+  stores: [{ name: 'closed-sessions', kind: 'session', keys: keysOf(5) }],
+  caching: 'off',
+  build(builder) {
+    builder
+      .stream('events', Consumed.with(str, str))
+      .groupByKey()
       .windowedBy(SessionWindows.ofInactivityGapAndGrace(40, 10))
       .emitStrategy(EmitStrategy.onWindowClose())
       .count(Materialized.as('closed-sessions'))

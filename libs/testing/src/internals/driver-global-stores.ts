@@ -1,0 +1,165 @@
+import { join } from 'node:path';
+import type { QueuedRecord } from './record-queues';
+import {
+  type Processor,
+  type ProcessorContext,
+  type RecordMetadata,
+  Record,
+  type ResolvedStreamsConfig,
+  type Serde,
+  type StateStore,
+  TaskId,
+  type Topology,
+  UnknownStateStoreError,
+} from '@nest-streams/streams';
+
+/** One global store as the driver runs it: its store, source and update processor. */
+interface GlobalStoreRun {
+  readonly store: StateStore;
+  readonly processor: Processor<unknown, unknown, unknown, unknown>;
+  readonly keySerde: Serde<unknown>;
+  readonly valueSerde: Serde<unknown>;
+  readonly extract: (record: QueuedRecord, key: unknown, value: unknown) => number;
+}
+
+/**
+ * The global stores of a topology in the TopologyTestDriver (Kafka Streams' driver runs a
+ * global task the same way): each store is opened under `<stateDir>/<applicationId>/global`,
+ * its update processor (`globalTable`'s table source, or `addGlobalStore`'s) gets every record
+ * piped to the store's topic at once, and the tasks' processors reach the stores through
+ * `getStateStore`'s fallback (`InternalConfig.GLOBAL_STATE_STORES`).
+ *
+ * Errors: a global update processor calling `schedule` or `currentStreamTimeMs` gets an error
+ * (global processors have neither, as in Kafka Streams); one asking for a store other than a
+ * global one gets `UnknownStateStoreError`.
+ */
+export class DriverGlobalStores {
+  private readonly runs = new Map<string, GlobalStoreRun>();
+  private readonly stores = new Map<string, StateStore>();
+  private readonly offsets = new Map<string, number>();
+  private metadata: RecordMetadata | undefined;
+  private timestamp = 0;
+
+  private constructor(private readonly config: ResolvedStreamsConfig) {}
+
+  /** Opens `topology`'s global stores and initializes their update processors. */
+  static async open(
+    topology: Topology,
+    config: ResolvedStreamsConfig,
+    now: () => number,
+  ): Promise<DriverGlobalStores> {
+    const globals = new DriverGlobalStores(config);
+    const taskId = new TaskId(0, 0);
+    for (const def of topology.globalStores().values()) {
+      const store = def.builder.build();
+      await store.init({
+        applicationId: config.applicationId,
+        taskId,
+        taskDir: join(config.stateDir, config.applicationId, 'global'),
+        appConfigs: config as unknown as { readonly [name: string]: unknown },
+        currentTimestamp: () => globals.timestamp,
+        register: () => undefined,
+      });
+      globals.stores.set(def.storeName, store);
+    }
+    for (const def of topology.globalStores().values()) {
+      const source = topology.nodeDefs().get(def.sourceName);
+      const node = topology.nodeDefs().get(def.processorName);
+      if (source?.kind !== 'source' || node?.kind !== 'processor') continue;
+      const processor = node.supplier();
+      processor.init?.(globals.context(taskId, now));
+      globals.runs.set(def.topic, {
+        store: globals.stores.get(def.storeName)!,
+        processor,
+        keySerde: source.keySerde ?? config.defaultKeySerde,
+        valueSerde: source.valueSerde ?? config.defaultValueSerde,
+        extract: (record, key, value) =>
+          source.timestampExtractor
+            ? source.timestampExtractor(
+                { ...record, partition: 0, offset: globals.offsets.get(record.topic) ?? 0 },
+                key,
+                value,
+                -1,
+              )
+            : record.timestamp,
+      });
+    }
+    return globals;
+  }
+
+  /** Whether `topic` is a global store's topic. */
+  reads(topic: string): boolean {
+    return this.runs.has(topic);
+  }
+
+  /** The opened global stores by name (what the tasks' processors read). */
+  get all(): ReadonlyMap<string, StateStore> {
+    return this.stores;
+  }
+
+  /**
+   * Updates the global store of `record.topic` with `record`, then flushes the stores (Kafka
+   * Streams' driver flushes the global state after every global record too).
+   */
+  async process(record: QueuedRecord): Promise<void> {
+    const run = this.runs.get(record.topic)!;
+    const offset = this.offsets.get(record.topic) ?? 0;
+    const key = record.key === null ? null : run.keySerde.deserialize(record.key, record.topic);
+    const value =
+      record.value === null ? null : run.valueSerde.deserialize(record.value, record.topic);
+    this.timestamp = run.extract(record, key, value);
+    this.metadata = {
+      topic: record.topic,
+      partition: 0,
+      offset,
+      headers: record.headers,
+    };
+    try {
+      run.processor.process(new Record(key, value, this.timestamp, record.headers));
+    } finally {
+      this.metadata = undefined;
+      this.offsets.set(record.topic, offset + 1);
+    }
+    await this.flush();
+  }
+
+  /** Flushes every global store. */
+  async flush(): Promise<void> {
+    for (const store of this.stores.values()) await store.flush();
+  }
+
+  /** Closes the update processors and the stores. */
+  async close(): Promise<void> {
+    for (const run of this.runs.values()) run.processor.close?.();
+    for (const store of this.stores.values()) await store.close();
+  }
+
+  /** The context of a global update processor: its stores, no forwarding, no time of its own. */
+  private context(taskId: TaskId, now: () => number): ProcessorContext<unknown, unknown> {
+    return {
+      applicationId: this.config.applicationId,
+      taskId,
+      appConfigs: this.config as unknown as { readonly [name: string]: unknown },
+      recordMetadata: () => this.metadata,
+      forward: () => undefined,
+      getStateStore: <S>(name: string): S => {
+        const store = this.stores.get(name);
+        if (store === undefined) {
+          throw new UnknownStateStoreError(
+            `a global store processor can only read global stores, not '${name}'`,
+          );
+        }
+        return store as unknown as S;
+      },
+      schedule: () => {
+        throw new Error('global store processors cannot schedule punctuations');
+      },
+      commit: () => undefined,
+      currentStreamTimeMs: () => {
+        throw new Error('global store processors have no stream time');
+      },
+      currentSystemTimeMs: now,
+      hasChildren: () => false,
+    };
+  }
+}
