@@ -67,16 +67,10 @@ function serdesFor<K, V>(
  */
 export function timestampedWindowStore(windows: TimeWindows): StoreMaterializer {
   const size = windows.size();
-  return windowedStore(
-    'window',
-    { minimumMs: size + windows.gracePeriodMs(), what: 'window size plus grace period' },
-    (name, retention, inMemory) =>
-      inMemory
-        ? Stores.inMemoryWindowStore(name, retention, size, false)
-        : Stores.persistentWindowStore(name, retention, size, false),
-    (supplier, keySerde, valueSerde) =>
-      Stores.timestampedWindowStoreBuilder(supplier, keySerde, valueSerde),
-  );
+  return timestampedWindowsOf(size, {
+    minimumMs: size + windows.gracePeriodMs(),
+    what: 'window size plus grace period',
+  });
 }
 
 /**
@@ -90,16 +84,24 @@ export function timestampedWindowStore(windows: TimeWindows): StoreMaterializer 
  */
 export function slidingWindowStore(windows: SlidingWindows): StoreMaterializer {
   const size = windows.timeDifferenceMs();
+  return timestampedWindowsOf(size, {
+    minimumMs: 2 * size + windows.gracePeriodMs(),
+    what: 'twice the time difference plus grace period',
+  });
+}
+
+/** A timestamped window store of windows `size` long, retained at least `retention.minimumMs`. */
+function timestampedWindowsOf(
+  size: number,
+  retention: { minimumMs: number; what: string },
+): StoreMaterializer {
   return windowedStore(
     'window',
-    {
-      minimumMs: 2 * size + windows.gracePeriodMs(),
-      what: 'twice the time difference plus grace period',
-    },
-    (name, retention, inMemory) =>
+    retention,
+    (name, retentionMs, inMemory) =>
       inMemory
-        ? Stores.inMemoryWindowStore(name, retention, size, false)
-        : Stores.persistentWindowStore(name, retention, size, false),
+        ? Stores.inMemoryWindowStore(name, retentionMs, size, false)
+        : Stores.persistentWindowStore(name, retentionMs, size, false),
     (supplier, keySerde, valueSerde) =>
       Stores.timestampedWindowStoreBuilder(supplier, keySerde, valueSerde),
   );
