@@ -23,6 +23,7 @@ export {
   type GroupProtocol,
   type KafkaClientName,
   type RebalanceProtocol,
+  type MetricsRecordingLevel,
   type ProcessingGuarantee,
   type ResolvedStreamsConfig,
   type StreamsConfig,
@@ -41,10 +42,19 @@ export {
   logAndContinueOnProductionError,
   logAndFail,
   sendToDeadLetterTopic,
+  retryOnProductionError,
   type DeserializationExceptionHandler,
+  type FailedProduction,
   type FailedRecord,
   type ProductionExceptionHandler,
 } from './runtime/exception-handlers';
+export {
+  failOnProcessingError,
+  logAndContinueProcessing,
+  logAndFailProcessing,
+  type ProcessingErrorContext,
+  type ProcessingExceptionHandler,
+} from './runtime/processing-exception-handler';
 
 // The DSL
 export { StreamsBuilder } from './kstream/streams-builder';
