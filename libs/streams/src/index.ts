@@ -239,6 +239,7 @@ export { StoreClosedError } from './errors/store-closed.error';
 export { SyncReadUnavailableError } from './errors/sync-read-unavailable.error';
 export { UnsupportedStoreOperationError } from './errors/unsupported-store-operation.error';
 export { RocksDBConfigError } from './errors/rocksdb-config.error';
+export { RocksDBMemoryBudgetError } from './errors/rocksdb-memory-budget.error';
 export { RocksDBBindingConflictError } from './errors/rocksdb-binding-conflict.error';
 export { InvalidWindowError } from './errors/invalid-window.error';
 export { InvalidWindowedKeyError } from './errors/invalid-windowed-key.error';

@@ -53,6 +53,9 @@ export class KafkaStreams {
     this.config = resolveStreamsConfig(config);
     const logger = options.logger ? completeStreamsLogger(options.logger) : consoleStreamsLogger;
     topology.subtopologies();
+    // No record cache (`statestore.cache.max.bytes` 0): the stores run without their caching
+    // layer, as Kafka Streams rewrites the topology.
+    topology.applyCacheSize(this.config.statestoreCacheMaxBytes);
     this.lifecycle = new ClientLifecycle({
       topology,
       config: this.config,

@@ -155,7 +155,10 @@ export class ActiveTaskManager {
     const taskId = TaskId.parse(taskIdText);
     const subtopology = topology.subtopologies()[taskId.subtopologyId];
     const { collector, eosProducer } = await this.producers.forTask(taskIdText);
-    const engines = new TaskEngines(config.statestoreUncommittedMaxBytes);
+    const engines = new TaskEngines(
+      config.statestoreUncommittedMaxBytes,
+      config.rocksDBMemory.writeBehind,
+    );
     const task = new StreamTask({
       id: taskId,
       topology,

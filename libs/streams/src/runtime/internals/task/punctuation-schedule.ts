@@ -10,9 +10,11 @@ interface Scheduled {
 }
 
 /**
- * A task's punctuators. Stream-time ones fire when stream time reaches their next boundary
- * (once per call, however far time jumped, as Kafka Streams does); wall-clock ones fire when the
- * processing loop reports a time past theirs.
+ * A task's punctuators, scheduled as Kafka Streams' `PunctuationQueue` does. Stream-time ones
+ * are aligned to 0: the first fires at the task's first record, the next ones at the following
+ * multiples of the interval after it. Wall-clock ones fire one interval after they were
+ * scheduled, then every interval from there. Each fires at most once per call however far time
+ * jumped, and its next time is the first boundary after the call's time (missed ones skipped).
  */
 export class PunctuationSchedule {
   private readonly entries: Scheduled[] = [];
@@ -32,8 +34,8 @@ export class PunctuationSchedule {
       intervalMs,
       punctuator,
       node,
-      // Stream time: the first punctuation is at the first record; wall clock: one interval on.
-      next: type === PunctuationType.STREAM_TIME ? (now < 0 ? -1 : now) : now + intervalMs,
+      // Stream time: aligned to 0 (due at the first record); wall clock: one interval on.
+      next: type === PunctuationType.STREAM_TIME ? 0 : now + intervalMs,
       cancelled: false,
     };
     this.entries.push(entry);
@@ -49,10 +51,10 @@ export class PunctuationSchedule {
     let fired = 0;
     for (const entry of this.entries) {
       if (entry.cancelled || entry.type !== type || time < 0) continue;
-      if (entry.next < 0) entry.next = time;
       if (time >= entry.next) {
         run(entry.node, () => entry.punctuator(time));
-        entry.next = time + entry.intervalMs;
+        const missed = Math.floor((time - entry.next) / entry.intervalMs);
+        entry.next += (missed + 1) * entry.intervalMs;
         fired++;
       }
     }

@@ -29,7 +29,14 @@ function eagerThread(entryParts: (id: string) => Record<string, unknown> = () =>
       const parts = entryParts(id);
       made = {
         ...parts,
-        task: { id: { toString: () => id }, commitNeeded: () => false, ...(parts.task as object) },
+        // punctuateWallClock: the thread's wall-clock tick reaches restored tasks (a slow run
+        // sees one).
+        task: {
+          id: { toString: () => id },
+          commitNeeded: () => false,
+          punctuateWallClock: () => undefined,
+          ...(parts.task as object),
+        },
         partitions: [{ topic: 'input', partition: Number(id.split('_')[1]) }],
         restored: true,
       };

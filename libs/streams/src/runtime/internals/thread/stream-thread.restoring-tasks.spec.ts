@@ -9,7 +9,7 @@ import {
 import { TaskCreations } from '../active-tasks/task-creations';
 
 interface OpenTask {
-  task: { id: { toString(): string }; commitNeeded(): boolean };
+  task: { id: { toString(): string }; commitNeeded(): boolean; punctuateWallClock(): void };
   partitions: { topic: string; partition: number }[];
   restored: boolean;
 }
@@ -52,7 +52,12 @@ function restoringThread(protocol: 'eager' | 'cooperative') {
         (signal) => {
           events.push(`restore ${id}`);
           const entry: OpenTask = {
-            task: { id: { toString: () => id }, commitNeeded: () => false },
+            // The thread's wall-clock tick punctuates restored tasks (a slow run sees one).
+            task: {
+              id: { toString: () => id },
+              commitNeeded: () => false,
+              punctuateWallClock: () => undefined,
+            },
             partitions: [{ topic: 'input', partition: Number(id.split('_')[1]) }],
             restored: false,
           };
