@@ -234,6 +234,7 @@ export { BrokersUnreachableError } from './errors/brokers-unreachable.error';
 export { BrokerAuthenticationError } from './errors/broker-authentication.error';
 export { StreamsProcessingError } from './errors/streams-processing.error';
 export { RecordCollectorSendError } from './errors/record-collector-send.error';
+export { StreamsRunningError } from './errors/streams-running.error';
 export { ProcessorStateError } from './errors/processor-state.error';
 export { StoreClosedError } from './errors/store-closed.error';
 export { SyncReadUnavailableError } from './errors/sync-read-unavailable.error';
