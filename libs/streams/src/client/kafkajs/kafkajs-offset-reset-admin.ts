@@ -1,0 +1,53 @@
+import type { Admin } from 'kafkajs';
+import type { CommittedOffset } from '../cluster-admin';
+import { typedConnectionError } from '../cluster-connection';
+import type { OffsetForTimestamp, OffsetResetAdmin } from '../offset-reset-admin';
+
+/** The {@link OffsetResetAdmin} port over kafkajs' `Admin`. */
+export class KafkajsOffsetResetAdmin implements OffsetResetAdmin {
+  /** @param admin a kafkajs admin client (`kafka.admin()`), not connected yet. */
+  constructor(
+    private readonly admin: Admin,
+    private readonly brokers: readonly string[],
+  ) {}
+
+  async connect(): Promise<void> {
+    try {
+      await this.admin.connect();
+    } catch (error) {
+      throw typedConnectionError(error, this.brokers);
+    }
+  }
+
+  disconnect(): Promise<void> {
+    return this.admin.disconnect();
+  }
+
+  async deleteTopics(topics: readonly string[]): Promise<void> {
+    if (topics.length === 0) return;
+    try {
+      await this.admin.deleteTopics({ topics: [...topics], timeout: 30_000 });
+    } catch (error) {
+      if (!/UNKNOWN_TOPIC_OR_PARTITION|does not host this topic/i.test(String(error))) throw error;
+    }
+  }
+
+  async offsetsForTimestamp(topic: string, timestamp: number): Promise<OffsetForTimestamp[]> {
+    const offsets = await this.admin.fetchTopicOffsetsByTimestamp(topic, timestamp);
+    return offsets
+      .map((o) => ({ partition: o.partition, offset: Number(o.offset) }))
+      .sort((a, b) => a.partition - b.partition);
+  }
+
+  async alterCommittedOffsets(groupId: string, offsets: readonly CommittedOffset[]): Promise<void> {
+    const byTopic = new Map<string, { partition: number; offset: string }[]>();
+    for (const { topic, partition, offset } of offsets) {
+      const list = byTopic.get(topic) ?? [];
+      list.push({ partition, offset: String(offset) });
+      byTopic.set(topic, list);
+    }
+    for (const [topic, partitions] of byTopic) {
+      await this.admin.setOffsets({ groupId, topic, partitions });
+    }
+  }
+}

@@ -1,0 +1,39 @@
+// The engine's port for what resetting an application needs beyond `ClusterAdmin`: deleting
+// topics, finding offsets by timestamp and committing a stopped group's offsets (Kafka's
+// `kafka-streams-application-reset`). Adapters: ./kafkajs/kafkajs-offset-reset-admin.ts and
+// ./platformatic/platformatic-offset-reset-admin.ts.
+import type { CommittedOffset } from './cluster-admin';
+
+/** One partition's offset found for a timestamp. */
+export interface OffsetForTimestamp {
+  readonly partition: number;
+  /**
+   * The first offset whose record's timestamp is at or after the timestamp asked; -1 when no
+   * record is that recent (the caller then takes the log end, as Kafka's tool does).
+   */
+  readonly offset: number;
+}
+
+/**
+ * Topic deletion, offsets by timestamp and a group's committed offsets, in the engine's types.
+ *
+ * Errors: each method rejects with the client's error when the cluster refuses (an
+ * authorization failure, a group that still has members: `alterCommittedOffsets`), the
+ * operation not done; `BrokersUnreachableError` or the client's own error when no broker
+ * answers.
+ */
+export interface OffsetResetAdmin {
+  /** Connects (or checks the cluster answers), before any other call. */
+  connect(): Promise<void>;
+  /** Closes the connections. Never throws for a closed client. */
+  disconnect(): Promise<void>;
+  /** Deletes the topics (their data, for good). A topic already gone is not an error. */
+  deleteTopics(topics: readonly string[]): Promise<void>;
+  /** Each partition's first offset at or after `timestamp` (epoch ms), in partition order. */
+  offsetsForTimestamp(topic: string, timestamp: number): Promise<OffsetForTimestamp[]>;
+  /**
+   * Commits these offsets for the group (which must have no members: the broker refuses a
+   * commit from outside a live generation otherwise).
+   */
+  alterCommittedOffsets(groupId: string, offsets: readonly CommittedOffset[]): Promise<void>;
+}

@@ -1,0 +1,64 @@
+import type { Admin } from '@platformatic/kafka';
+import type { CommittedOffset } from '../cluster-admin';
+import type { OffsetForTimestamp, OffsetResetAdmin } from '../offset-reset-admin';
+import { platformaticConnectionError } from './platformatic-cluster-admin-errors';
+
+/** The {@link OffsetResetAdmin} port over @platformatic/kafka's `Admin`. */
+export class PlatformaticOffsetResetAdmin implements OffsetResetAdmin {
+  /** @param admin a platformatic admin client; it connects on first use. */
+  constructor(
+    private readonly admin: Admin,
+    private readonly brokers: readonly string[],
+  ) {}
+
+  async connect(): Promise<void> {
+    try {
+      await this.admin.metadata({ topics: [], forceUpdate: true });
+    } catch (error) {
+      throw platformaticConnectionError(error, this.brokers) ?? error;
+    }
+  }
+
+  async disconnect(): Promise<void> {
+    if (!this.admin.closed) await this.admin.close();
+  }
+
+  async deleteTopics(topics: readonly string[]): Promise<void> {
+    if (topics.length === 0) return;
+    const existing = new Set(await this.admin.listTopics());
+    const present = topics.filter((t) => existing.has(t));
+    if (present.length > 0) await this.admin.deleteTopics({ topics: present });
+  }
+
+  async offsetsForTimestamp(topic: string, timestamp: number): Promise<OffsetForTimestamp[]> {
+    const metadata = await this.admin.metadata({ topics: [topic] });
+    const count = metadata.topics.get(topic)?.partitionsCount ?? 0;
+    const [listed] = await this.admin.listOffsets({
+      topics: [
+        {
+          name: topic,
+          partitions: Array.from({ length: count }, (_, partitionIndex) => ({
+            partitionIndex,
+            timestamp: BigInt(timestamp),
+          })),
+        },
+      ],
+    });
+    return (listed?.partitions ?? [])
+      .map((p) => ({ partition: p.partitionIndex, offset: Number(p.offset) }))
+      .sort((a, b) => a.partition - b.partition);
+  }
+
+  async alterCommittedOffsets(groupId: string, offsets: readonly CommittedOffset[]): Promise<void> {
+    const byTopic = new Map<string, { partition: number; offset: bigint }[]>();
+    for (const { topic, partition, offset } of offsets) {
+      const list = byTopic.get(topic) ?? [];
+      list.push({ partition, offset: BigInt(offset) });
+      byTopic.set(topic, list);
+    }
+    await this.admin.alterConsumerGroupOffsets({
+      groupId,
+      topics: [...byTopic].map(([name, partitionOffsets]) => ({ name, partitionOffsets })),
+    });
+  }
+}
