@@ -11,6 +11,13 @@
 
 // The client and its settings
 export { KafkaStreams } from './runtime/kafka-streams';
+export { resetApplication, type ApplicationResetOptions } from './reset/reset-application';
+export type {
+  ApplicationResetReport,
+  ApplicationResetRequest,
+  ResetInputOffset,
+} from './reset/application-reset';
+export type { ResetPosition } from './reset/reset-position';
 export type {
   KafkaStreamsOptions,
   StateListener,
@@ -235,6 +242,7 @@ export { BrokerAuthenticationError } from './errors/broker-authentication.error'
 export { StreamsProcessingError } from './errors/streams-processing.error';
 export { RecordCollectorSendError } from './errors/record-collector-send.error';
 export { StreamsRunningError } from './errors/streams-running.error';
+export { ApplicationActiveError } from './errors/application-active.error';
 export { ProcessorStateError } from './errors/processor-state.error';
 export { StoreClosedError } from './errors/store-closed.error';
 export { SyncReadUnavailableError } from './errors/sync-read-unavailable.error';
