@@ -49,9 +49,8 @@ describe('application reset against the broker', () => {
   const running: KafkaStreams[] = [];
   afterAll(async () => {
     await Promise.all(running.map((s) => s.close()));
+    await (await ctx.admin()).deleteGroups([app]).catch(() => undefined);
     await ctx.cleanup();
-    const admin = await ctx.admin();
-    await admin.deleteGroups([app]).catch(() => undefined);
     rmSync(stateDir, { recursive: true, force: true });
   });
 

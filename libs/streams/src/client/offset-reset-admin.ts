@@ -2,7 +2,7 @@
 // topics, finding offsets by timestamp and committing a stopped group's offsets (Kafka's
 // `kafka-streams-application-reset`). Adapters: ./kafkajs/kafkajs-offset-reset-admin.ts and
 // ./platformatic/platformatic-offset-reset-admin.ts.
-import type { CommittedOffset } from './cluster-admin';
+import type { ClusterAdmin, CommittedOffset } from './cluster-admin';
 
 /** One partition's offset found for a timestamp. */
 export interface OffsetForTimestamp {
@@ -15,18 +15,14 @@ export interface OffsetForTimestamp {
 }
 
 /**
- * Topic deletion, offsets by timestamp and a group's committed offsets, in the engine's types.
+ * Topic deletion, offsets by timestamp and a group's committed offsets, in the engine's types,
+ * over the client of a {@link ResetAdmins}' cluster admin (which connects and disconnects it).
  *
  * Errors: each method rejects with the client's error when the cluster refuses (an
  * authorization failure, a group that still has members: `alterCommittedOffsets`), the
- * operation not done; `BrokersUnreachableError` or the client's own error when no broker
- * answers.
+ * operation not done, or when no broker answers.
  */
 export interface OffsetResetAdmin {
-  /** Connects (or checks the cluster answers), before any other call. */
-  connect(): Promise<void>;
-  /** Closes the connections. Never throws for a closed client. */
-  disconnect(): Promise<void>;
   /** Deletes the topics (their data, for good). A topic already gone is not an error. */
   deleteTopics(topics: readonly string[]): Promise<void>;
   /** Each partition's first offset at or after `timestamp` (epoch ms), in partition order. */
@@ -36,4 +32,13 @@ export interface OffsetResetAdmin {
    * commit from outside a live generation otherwise).
    */
   alterCommittedOffsets(groupId: string, offsets: readonly CommittedOffset[]): Promise<void>;
+}
+
+/**
+ * A cluster admin and the reset's operations over one admin client: `cluster.connect()` before
+ * any call of either, `cluster.disconnect()` when done.
+ */
+export interface ResetAdmins {
+  readonly cluster: ClusterAdmin;
+  readonly reset: OffsetResetAdmin;
 }

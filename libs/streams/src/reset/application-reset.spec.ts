@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ClusterAdmin, CommittedOffset } from '../client/cluster-admin';
-import type { OffsetResetAdmin } from '../client/offset-reset-admin';
+import type { OffsetResetAdmin, ResetAdmins } from '../client/offset-reset-admin';
 import { ApplicationActiveError } from '../errors/application-active.error';
-import { runApplicationReset, type ApplicationResetAdmins } from './application-reset';
+import { runApplicationReset } from './application-reset';
 
 /** A cluster of two input topics and an application's internal topics, recording changes. */
 function fakeCluster(groupState = 'Empty') {
@@ -40,8 +40,6 @@ function fakeCluster(groupState = 'Empty') {
     fetchTopicOffsets: async (topic: string) => logs[topic],
   } as unknown as ClusterAdmin;
   const reset: OffsetResetAdmin = {
-    connect: async () => undefined,
-    disconnect: async () => undefined,
     deleteTopics: async (topics) => void calls.push(`deleteTopics ${topics.join(',')}`),
     offsetsForTimestamp: async (topic, timestamp) => {
       calls.push(`offsetsForTimestamp ${topic} ${timestamp}`);
@@ -57,7 +55,7 @@ function fakeCluster(groupState = 'Empty') {
         `alterCommittedOffsets ${groupId} ${offsets.map((o) => `${o.topic}-${o.partition}@${o.offset}`).join(',')}`,
       ),
   };
-  return { admins: { cluster, reset } satisfies ApplicationResetAdmins, calls };
+  return { admins: { cluster, reset } satisfies ResetAdmins, calls };
 }
 
 describe('runApplicationReset', () => {

@@ -1,8 +1,8 @@
 // The steps of an application reset (Kafka's `kafka-streams-application-reset`), on the
 // engine's admin ports: refuse while the group has members, move the input topics' committed
 // offsets, delete the internal topics, wipe the local state.
-import type { ClusterAdmin, CommittedOffset } from '../client/cluster-admin';
-import type { OffsetResetAdmin } from '../client/offset-reset-admin';
+import type { CommittedOffset } from '../client/cluster-admin';
+import type { ResetAdmins } from '../client/offset-reset-admin';
 import { ApplicationActiveError } from '../errors/application-active.error';
 import { StateDirectory } from '../runtime/internals/task-state/state-directory';
 import { isInternalTopicOf } from './internal-topic-names';
@@ -49,12 +49,6 @@ export interface ApplicationResetReport {
   readonly cleanedStateDir?: string;
 }
 
-/** The admin ports a reset runs on, connected. */
-export interface ApplicationResetAdmins {
-  readonly cluster: ClusterAdmin;
-  readonly reset: OffsetResetAdmin;
-}
-
 /**
  * Runs the steps of a reset on connected admins, in Kafka's order: the group's state is checked
  * first (nothing is changed while it has members), then the input offsets are committed, then
@@ -67,7 +61,7 @@ export interface ApplicationResetAdmins {
  *   and running the reset again completes it.
  */
 export async function runApplicationReset(
-  admins: ApplicationResetAdmins,
+  admins: ResetAdmins,
   request: ApplicationResetRequest,
   now: number = Date.now(),
 ): Promise<ApplicationResetReport> {

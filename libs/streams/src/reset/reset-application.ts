@@ -59,13 +59,11 @@ export async function resetApplication(
     groupProtocol: 'classic',
   };
   const adapters = createKafkaClientAdapters(settings, options.logger ?? quiet);
-  const cluster = adapters.clusterAdmin();
-  const reset = adapters.offsetResetAdmin();
+  const admins = adapters.resetAdmins();
   try {
-    await cluster.connect();
-    await reset.connect();
-    return await runApplicationReset({ cluster, reset }, options);
+    await admins.cluster.connect();
+    return await runApplicationReset(admins, options);
   } finally {
-    await Promise.allSettled([cluster.disconnect(), reset.disconnect()]);
+    await admins.cluster.disconnect().catch(() => undefined);
   }
 }

@@ -30,7 +30,13 @@ export function kafkajsClientAdapters(
   return {
     client: 'kafkajs',
     clusterAdmin: () => new KafkajsClusterAdmin(kafka.admin(), config.bootstrapServers),
-    offsetResetAdmin: () => new KafkajsOffsetResetAdmin(kafka.admin(), config.bootstrapServers),
+    resetAdmins: () => {
+      const admin = kafka.admin();
+      return {
+        cluster: new KafkajsClusterAdmin(admin, config.bootstrapServers),
+        reset: new KafkajsOffsetResetAdmin(admin),
+      };
+    },
     assignedReaders: kafkajsAssignedReaderFactory(kafka, { checkCrcs: config.checkCrcs }),
     recordProducers: kafkajsRecordProducerFactory(kafka),
     groupConsumers: kafkajsGroupConsumerFactory(kafka),

@@ -1,27 +1,11 @@
 import type { Admin } from 'kafkajs';
 import type { CommittedOffset } from '../cluster-admin';
-import { typedConnectionError } from '../cluster-connection';
 import type { OffsetForTimestamp, OffsetResetAdmin } from '../offset-reset-admin';
 
 /** The {@link OffsetResetAdmin} port over kafkajs' `Admin`. */
 export class KafkajsOffsetResetAdmin implements OffsetResetAdmin {
-  /** @param admin a kafkajs admin client (`kafka.admin()`), not connected yet. */
-  constructor(
-    private readonly admin: Admin,
-    private readonly brokers: readonly string[],
-  ) {}
-
-  async connect(): Promise<void> {
-    try {
-      await this.admin.connect();
-    } catch (error) {
-      throw typedConnectionError(error, this.brokers);
-    }
-  }
-
-  disconnect(): Promise<void> {
-    return this.admin.disconnect();
-  }
+  /** @param admin a kafkajs admin client, connected by the cluster admin that shares it. */
+  constructor(private readonly admin: Admin) {}
 
   async deleteTopics(topics: readonly string[]): Promise<void> {
     if (topics.length === 0) return;

@@ -34,10 +34,13 @@ export function platformaticClientAdapters(
       bridgePlatformaticLogs(admin, log);
       return new PlatformaticClusterAdmin(admin, config.bootstrapServers);
     },
-    offsetResetAdmin: () => {
+    resetAdmins: () => {
       const admin = new Admin(options);
       bridgePlatformaticLogs(admin, log);
-      return new PlatformaticOffsetResetAdmin(admin, config.bootstrapServers);
+      return {
+        cluster: new PlatformaticClusterAdmin(admin, config.bootstrapServers),
+        reset: new PlatformaticOffsetResetAdmin(admin),
+      };
     },
     assignedReaders: platformaticAssignedReaderFactory(
       options,

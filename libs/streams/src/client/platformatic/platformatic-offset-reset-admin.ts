@@ -1,27 +1,11 @@
 import type { Admin } from '@platformatic/kafka';
 import type { CommittedOffset } from '../cluster-admin';
 import type { OffsetForTimestamp, OffsetResetAdmin } from '../offset-reset-admin';
-import { platformaticConnectionError } from './platformatic-cluster-admin-errors';
 
 /** The {@link OffsetResetAdmin} port over @platformatic/kafka's `Admin`. */
 export class PlatformaticOffsetResetAdmin implements OffsetResetAdmin {
-  /** @param admin a platformatic admin client; it connects on first use. */
-  constructor(
-    private readonly admin: Admin,
-    private readonly brokers: readonly string[],
-  ) {}
-
-  async connect(): Promise<void> {
-    try {
-      await this.admin.metadata({ topics: [], forceUpdate: true });
-    } catch (error) {
-      throw platformaticConnectionError(error, this.brokers) ?? error;
-    }
-  }
-
-  async disconnect(): Promise<void> {
-    if (!this.admin.closed) await this.admin.close();
-  }
+  /** @param admin a platformatic admin client, closed by the cluster admin that shares it. */
+  constructor(private readonly admin: Admin) {}
 
   async deleteTopics(topics: readonly string[]): Promise<void> {
     if (topics.length === 0) return;
