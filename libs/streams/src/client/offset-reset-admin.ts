@@ -42,3 +42,17 @@ export interface ResetAdmins {
   readonly cluster: ClusterAdmin;
   readonly reset: OffsetResetAdmin;
 }
+
+/** Offsets grouped by topic, in the order given, each partition's offset made by `offset`. */
+export function offsetsByTopic<O>(
+  offsets: readonly CommittedOffset[],
+  offset: (value: number) => O,
+): Map<string, { partition: number; offset: O }[]> {
+  const byTopic = new Map<string, { partition: number; offset: O }[]>();
+  for (const o of offsets) {
+    const list = byTopic.get(o.topic) ?? [];
+    list.push({ partition: o.partition, offset: offset(o.offset) });
+    byTopic.set(o.topic, list);
+  }
+  return byTopic;
+}

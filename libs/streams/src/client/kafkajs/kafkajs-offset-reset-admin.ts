@@ -1,6 +1,10 @@
 import type { Admin } from 'kafkajs';
 import type { CommittedOffset } from '../cluster-admin';
-import type { OffsetForTimestamp, OffsetResetAdmin } from '../offset-reset-admin';
+import {
+  offsetsByTopic,
+  type OffsetForTimestamp,
+  type OffsetResetAdmin,
+} from '../offset-reset-admin';
 
 /** The {@link OffsetResetAdmin} port over kafkajs' `Admin`. */
 export class KafkajsOffsetResetAdmin implements OffsetResetAdmin {
@@ -24,12 +28,7 @@ export class KafkajsOffsetResetAdmin implements OffsetResetAdmin {
   }
 
   async alterCommittedOffsets(groupId: string, offsets: readonly CommittedOffset[]): Promise<void> {
-    const byTopic = new Map<string, { partition: number; offset: string }[]>();
-    for (const { topic, partition, offset } of offsets) {
-      const list = byTopic.get(topic) ?? [];
-      list.push({ partition, offset: String(offset) });
-      byTopic.set(topic, list);
-    }
+    const byTopic = offsetsByTopic(offsets, String);
     for (const [topic, partitions] of byTopic) {
       await this.admin.setOffsets({ groupId, topic, partitions });
     }

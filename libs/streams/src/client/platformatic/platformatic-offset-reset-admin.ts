@@ -1,6 +1,10 @@
 import type { Admin } from '@platformatic/kafka';
 import type { CommittedOffset } from '../cluster-admin';
-import type { OffsetForTimestamp, OffsetResetAdmin } from '../offset-reset-admin';
+import {
+  offsetsByTopic,
+  type OffsetForTimestamp,
+  type OffsetResetAdmin,
+} from '../offset-reset-admin';
 
 /** The {@link OffsetResetAdmin} port over @platformatic/kafka's `Admin`. */
 export class PlatformaticOffsetResetAdmin implements OffsetResetAdmin {
@@ -34,12 +38,7 @@ export class PlatformaticOffsetResetAdmin implements OffsetResetAdmin {
   }
 
   async alterCommittedOffsets(groupId: string, offsets: readonly CommittedOffset[]): Promise<void> {
-    const byTopic = new Map<string, { partition: number; offset: bigint }[]>();
-    for (const { topic, partition, offset } of offsets) {
-      const list = byTopic.get(topic) ?? [];
-      list.push({ partition, offset: BigInt(offset) });
-      byTopic.set(topic, list);
-    }
+    const byTopic = offsetsByTopic(offsets, BigInt);
     await this.admin.alterConsumerGroupOffsets({
       groupId,
       topics: [...byTopic].map(([name, partitionOffsets]) => ({ name, partitionOffsets })),
