@@ -49,7 +49,7 @@ describe('application reset against the broker', () => {
   const running: KafkaStreams[] = [];
   afterAll(async () => {
     await Promise.all(running.map((s) => s.close()));
-    await (await ctx.admin()).deleteGroups([app]).catch(() => undefined);
+    await (await ctx.admin()).deleteGroups([app, `${app}-kip1071`]).catch(() => undefined);
     await ctx.cleanup();
     rmSync(stateDir, { recursive: true, force: true });
   });
@@ -186,4 +186,45 @@ describe('application reset against the broker', () => {
     await runUntil(third, 1000);
     expect(storeContents<OrderStats>(third, 'stats-store')).toEqual(truthOf([...old, ...recent]));
   });
+  // KIP-1071 needs @platformatic/kafka: run with NEST_STREAMS_CLIENT=@platformatic/kafka.
+  (streamsClient() === '@platformatic/kafka' ? it : it.skip)(
+    'refuses a streams group (KIP-1071), whose members the classic DescribeGroups cannot see',
+    async () => {
+      const input = await ctx.createTopic(ctx.topicName('reset-streams-in'), 1);
+      const streamsApp = `${app}-kip1071`;
+      const streams = new KafkaStreams(
+        statsTopology(input),
+        {
+          applicationId: streamsApp,
+          bootstrapServers: brokers(),
+          kafkaClient: '@platformatic/kafka',
+          groupProtocol: 'streams',
+          stateDir,
+        },
+        { logger: quiet },
+      );
+      running.push(streams);
+      await streams.start();
+      await waitFor(() => streams.state === KafkaStreamsState.RUNNING, 90_000, 'RUNNING');
+      for (const client of ['kafkajs', '@platformatic/kafka']) {
+        const refused = await nestStreams([
+          'reset',
+          '--application-id',
+          streamsApp,
+          '--input-topics',
+          input,
+          '--bootstrap-server',
+          brokers().join(','),
+          '--client',
+          client,
+        ]);
+        expect(refused).toEqual({
+          code: 1,
+          stdout: '',
+          stderr: `reset failed: UnsupportedGroupTypeError (UNSUPPORTED_GROUP_TYPE): application ${streamsApp}'s group is a streams group: nest-streams reset resets classic groups only (use Kafka's kafka-streams-application-reset)\n`,
+        });
+      }
+      expect(streams.state).toBe(KafkaStreamsState.RUNNING);
+    },
+  );
 });

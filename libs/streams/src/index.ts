@@ -243,6 +243,7 @@ export { StreamsProcessingError } from './errors/streams-processing.error';
 export { RecordCollectorSendError } from './errors/record-collector-send.error';
 export { StreamsRunningError } from './errors/streams-running.error';
 export { ApplicationActiveError } from './errors/application-active.error';
+export { UnsupportedGroupTypeError } from './errors/unsupported-group-type.error';
 export { ProcessorStateError } from './errors/processor-state.error';
 export { StoreClosedError } from './errors/store-closed.error';
 export { SyncReadUnavailableError } from './errors/sync-read-unavailable.error';

@@ -23,6 +23,11 @@ export interface OffsetForTimestamp {
  * operation not done, or when no broker answers.
  */
 export interface OffsetResetAdmin {
+  /**
+   * The protocol type the cluster lists the group under, of every group type (`consumer` for
+   * a classic group, `streams` for a KIP-1071 group); undefined when no group has that id.
+   */
+  groupProtocolType(groupId: string): Promise<string | undefined>;
   /** Deletes the topics (their data, for good). A topic already gone is not an error. */
   deleteTopics(topics: readonly string[]): Promise<void>;
   /** Each partition's first offset at or after `timestamp` (epoch ms), in partition order. */

@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import type { ClusterAdmin, CommittedOffset } from '../client/cluster-admin';
 import type { OffsetResetAdmin, ResetAdmins } from '../client/offset-reset-admin';
 import { ApplicationActiveError } from '../errors/application-active.error';
+import { UnsupportedGroupTypeError } from '../errors/unsupported-group-type.error';
 import { runApplicationReset } from './application-reset';
 
 /** A cluster of two input topics and an application's internal topics, recording changes. */
-function fakeCluster(groupState = 'Empty') {
+function fakeCluster(groupState = 'Empty', protocolType: string | undefined = 'consumer') {
   const calls: string[] = [];
   const committed: CommittedOffset[] = [
     { topic: 'orders', partition: 0, offset: 40 },
@@ -40,6 +41,7 @@ function fakeCluster(groupState = 'Empty') {
     fetchTopicOffsets: async (topic: string) => logs[topic],
   } as unknown as ClusterAdmin;
   const reset: OffsetResetAdmin = {
+    groupProtocolType: async () => protocolType,
     deleteTopics: async (topics) => void calls.push(`deleteTopics ${topics.join(',')}`),
     offsetsForTimestamp: async (topic, timestamp) => {
       calls.push(`offsetsForTimestamp ${topic} ${timestamp}`);
@@ -119,6 +121,19 @@ describe('runApplicationReset', () => {
       );
       expect(calls).toEqual(['describeGroup app']);
     }
+  });
+
+  it('refuses a KIP-1071 streams group, whose members it cannot see, changing nothing', async () => {
+    const { admins, calls } = fakeCluster('Dead', 'streams');
+    const error = await runApplicationReset(admins, {
+      applicationId: 'app',
+      inputTopics: ['orders'],
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnsupportedGroupTypeError);
+    expect((error as UnsupportedGroupTypeError).message).toBe(
+      "application app's group is a streams group: nest-streams reset resets classic groups only (use Kafka's kafka-streams-application-reset)",
+    );
+    expect(calls).toEqual([]);
   });
 
   it('changes nothing on a dry run, and reports the same plan', async () => {

@@ -4,6 +4,7 @@
 import type { CommittedOffset } from '../client/cluster-admin';
 import type { ResetAdmins } from '../client/offset-reset-admin';
 import { ApplicationActiveError } from '../errors/application-active.error';
+import { UnsupportedGroupTypeError } from '../errors/unsupported-group-type.error';
 import { StateDirectory } from '../runtime/internals/task-state/state-directory';
 import { isInternalTopicOf } from './internal-topic-names';
 import { positionTimestamp, targetOffset, type ResetPosition } from './reset-position';
@@ -55,7 +56,8 @@ export interface ApplicationResetReport {
  * the internal topics are deleted, then the local state is wiped.
  *
  * @throws ApplicationActiveError when the application's group has members: stop every
- *   instance, then run it again; StateDirectoryLockedError when an instance on this machine
+ *   instance, then run it again; UnsupportedGroupTypeError for a KIP-1071 `streams` group
+ *   (nothing changed): reset it with Kafka's tool; StateDirectoryLockedError when an instance on this machine
  *   holds the state directory (the cluster part is done by then: stop it and run again); the
  *   client's error when the cluster refuses a step (authorization): the steps before it are done,
  *   and running the reset again completes it.
@@ -68,6 +70,8 @@ export async function runApplicationReset(
   const { applicationId } = request;
   const position = request.position ?? { to: 'earliest' };
   const dryRun = request.dryRun ?? false;
+  const protocolType = await admins.reset.groupProtocolType(applicationId);
+  if (protocolType === 'streams') throw new UnsupportedGroupTypeError(applicationId, protocolType);
   const group = await admins.cluster.describeGroup(applicationId);
   if (group.state !== 'Empty' && group.state !== 'Dead') {
     throw new ApplicationActiveError(applicationId, group.state);

@@ -37,10 +37,12 @@ const quiet: StreamsLogger = {
  * `stateDir`, deletes the local state there (else call `KafkaStreams.cleanUp()` on each
  * instance before its next start). With `dryRun`, only reports what it would do.
  *
- * Works with the classic group protocol only (a KIP-1071 `streams` group is not described).
+ * Works with the classic group protocol only: a KIP-1071 `streams` group is refused.
  *
  * @throws ApplicationActiveError when the group has members: stop every instance (wait out
- *   the session timeout of a killed one) and run it again; BrokersUnreachableError when no
+ *   the session timeout of a killed one) and run it again; UnsupportedGroupTypeError for a
+ *   KIP-1071 `streams` group (nothing changed): reset it with Kafka's own tool;
+ *   BrokersUnreachableError when no
  *   broker answers: check `bootstrapServers` and the network; BrokerAuthenticationError when
  *   the brokers refuse the credentials: fix `kafka.sasl`; StateDirectoryLockedError when an
  *   instance on this machine holds `stateDir`: stop it and run again; the client's error when

@@ -11,6 +11,11 @@ export class KafkajsOffsetResetAdmin implements OffsetResetAdmin {
   /** @param admin a kafkajs admin client, connected by the cluster admin that shares it. */
   constructor(private readonly admin: Admin) {}
 
+  async groupProtocolType(groupId: string): Promise<string | undefined> {
+    const { groups } = await this.admin.listGroups();
+    return groups.find((g) => g.groupId === groupId)?.protocolType;
+  }
+
   async deleteTopics(topics: readonly string[]): Promise<void> {
     if (topics.length === 0) return;
     try {

@@ -11,6 +11,11 @@ export class PlatformaticOffsetResetAdmin implements OffsetResetAdmin {
   /** @param admin a platformatic admin client, closed by the cluster admin that shares it. */
   constructor(private readonly admin: Admin) {}
 
+  async groupProtocolType(groupId: string): Promise<string | undefined> {
+    const groups = await this.admin.listGroups({ types: ['classic', 'consumer', 'streams'] });
+    return groups.get(groupId)?.protocolType;
+  }
+
   async deleteTopics(topics: readonly string[]): Promise<void> {
     if (topics.length === 0) return;
     const existing = new Set(await this.admin.listTopics());
