@@ -280,6 +280,8 @@ describe('reliability: security between the instances and of the public port', (
     const [a, b] = cluster.instances;
     const user = cluster.users.find((u) => cluster.ownerOf.get(u) === b.endpoint)!;
     const path = `/stats/${user}`;
+    // A token for another user's path (never this request's own, whoever owns users[0]).
+    const otherUser = cluster.users.find((u) => u !== user)!;
     // A standby read forwarded by b to a (which holds the standby copy of b's partitions).
     const claim = { from: b.endpoint, target: a.endpoint, standby: true, url: path };
     const genuine = signHopAsMember(TEST_CLUSTER_SECRET, claim);
@@ -311,7 +313,7 @@ describe('reliability: security between the instances and of the public port', (
       forged: await outcome(signHopAsMember('not-the-cluster-secret!!', claim)),
       previousVersion: await outcome(previousVersionHop(TEST_CLUSTER_SECRET, claim)),
       otherPath: await outcome(
-        signHopAsMember(TEST_CLUSTER_SECRET, { ...claim, url: `/stats/${cluster.users[0]}` }),
+        signHopAsMember(TEST_CLUSTER_SECRET, { ...claim, url: `/stats/${otherUser}` }),
       ),
     };
     // A flood of replays: counted, not logged again.

@@ -12,6 +12,8 @@ import { EXPECTED_HEADERS, MESSAGES_WITH_HEADERS } from './record-headers.fixtur
 
 /** Rounds a fetch may need while a new topic's leader or a marker is not there yet. */
 const ROUNDS = 50;
+/** How long the broker may take to write the markers of transactions a test has decided. */
+const DECIDED_WITHIN_MS = 15_000;
 
 /**
  * Runs the reader-by-assignment contract against the real broker for the readers `factory`
@@ -70,16 +72,26 @@ export function assignedReaderContract(
       throw new Error(`partition ${partition} was never fetched`);
     }
 
-    /** Fetches a partition from `offset` until its last stable offset; every fetch's result. */
+    /**
+     * Fetches a partition from `offset` to its end once every transaction the test decided is
+     * decided on the log too; every fetch's result. A commit or abort returns before the broker
+     * writes its markers (the coordinator answers EndTxn, then sends WriteTxnMarkers), so until
+     * then the last stable offset stays below the high watermark: read on after a pause.
+     */
     async function readToEnd(partition: number, offset: number): Promise<FetchedPartition[]> {
       const fetches: FetchedPartition[] = [];
-      for (let at = offset, round = 0; round < ROUNDS; round++) {
+      const deadline = Date.now() + DECIDED_WITHIN_MS;
+      for (let at = offset; Date.now() < deadline;) {
         const fetched = await fetchOne(partition, at);
         fetches.push(fetched);
         at = fetched.nextOffset;
-        if (at >= fetched.lastStableOffset) return fetches;
+        if (at < fetched.lastStableOffset) continue;
+        if (fetched.lastStableOffset === fetched.highWatermark) return fetches;
+        await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      throw new Error(`partition ${partition} never reached its end`);
+      throw new Error(
+        `partition ${partition} never reached its end with every transaction decided`,
+      );
     }
 
     /**

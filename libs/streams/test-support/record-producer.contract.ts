@@ -72,23 +72,30 @@ export function describeRecordProducerContract(
     };
     const txId = (label: string) => `${ctx.applicationId}-${label}`;
 
-    /** Every record of a partition a read_committed reader sees from offset 0 to the last stable offset. */
+    /**
+     * Every record of a partition a read_committed reader sees from offset 0 to its end, once the
+     * transactions the test decided are decided on the log too: a commit or abort returns before
+     * the broker writes its markers (the coordinator answers EndTxn, then sends
+     * WriteTxnMarkers), and until then the last stable offset stays below the high watermark.
+     */
     async function readCommitted(topic: string, partition: number): Promise<FetchedRecord[]> {
       const reader = kafkajsAssignedReaderFactory(ctx.kafka)({ maxWaitTimeMs: 50 })!;
       const records: FetchedRecord[] = [];
+      const deadline = Date.now() + 15_000;
       try {
-        let offset = 0;
-        for (let round = 0; round < 50; round++) {
+        for (let offset = 0; Date.now() < deadline;) {
           const [fetched] = await reader.fetch([{ topic, partition, offset }]);
           if (!fetched) continue;
           records.push(...fetched.records);
           offset = fetched.nextOffset;
-          if (fetched.lastStableOffset >= 0 && offset >= fetched.lastStableOffset) break;
+          if (offset < fetched.lastStableOffset) continue;
+          if (fetched.lastStableOffset === fetched.highWatermark) return records;
+          await new Promise((resolve) => setTimeout(resolve, 50));
         }
       } finally {
         await reader.close();
       }
-      return records;
+      throw new Error(`${topic}-${partition}: no end with every transaction decided in 15 s`);
     }
     /** The headers of the first `count` records of a topic, read by a plain kafkajs consumer. */
     async function readHeaders(topic: string, count: number): Promise<Record<string, unknown>[]> {
