@@ -18,6 +18,8 @@ const ENGINE_LAYERS = [
   'client',
   'query',
   'runtime',
+  'reset',
+  'cli',
 ];
 /** The zones keeping each of `layers` (folders of `root`, lowest first) from the ones above it. */
 const layerZones = (root, layers) =>

@@ -11,6 +11,13 @@
 
 // The client and its settings
 export { KafkaStreams } from './runtime/kafka-streams';
+export { resetApplication, type ApplicationResetOptions } from './reset/reset-application';
+export type {
+  ApplicationResetReport,
+  ApplicationResetRequest,
+  ResetInputOffset,
+} from './reset/application-reset';
+export type { ResetPosition } from './reset/reset-position';
 export type {
   KafkaStreamsOptions,
   StateListener,
@@ -23,6 +30,7 @@ export {
   type GroupProtocol,
   type KafkaClientName,
   type RebalanceProtocol,
+  type MetricsRecordingLevel,
   type ProcessingGuarantee,
   type ResolvedStreamsConfig,
   type StreamsConfig,
@@ -41,10 +49,19 @@ export {
   logAndContinueOnProductionError,
   logAndFail,
   sendToDeadLetterTopic,
+  retryOnProductionError,
   type DeserializationExceptionHandler,
+  type FailedProduction,
   type FailedRecord,
   type ProductionExceptionHandler,
 } from './runtime/exception-handlers';
+export {
+  failOnProcessingError,
+  logAndContinueProcessing,
+  logAndFailProcessing,
+  type ProcessingErrorContext,
+  type ProcessingExceptionHandler,
+} from './runtime/processing-exception-handler';
 
 // The DSL
 export { StreamsBuilder } from './kstream/streams-builder';
@@ -240,6 +257,9 @@ export { BrokersUnreachableError } from './errors/brokers-unreachable.error';
 export { BrokerAuthenticationError } from './errors/broker-authentication.error';
 export { StreamsProcessingError } from './errors/streams-processing.error';
 export { RecordCollectorSendError } from './errors/record-collector-send.error';
+export { StreamsRunningError } from './errors/streams-running.error';
+export { ApplicationActiveError } from './errors/application-active.error';
+export { UnsupportedGroupTypeError } from './errors/unsupported-group-type.error';
 export { ProcessorStateError } from './errors/processor-state.error';
 export { StoreClosedError } from './errors/store-closed.error';
 export { SyncReadUnavailableError } from './errors/sync-read-unavailable.error';

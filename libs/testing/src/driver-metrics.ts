@@ -6,6 +6,8 @@ export interface DriverMetrics {
   produced: number;
   skippedDeserialization: number;
   skippedInvalidTimestamp: number;
+  /** Records a processor failed on that the processing-exception handler skipped. */
+  skippedProcessing: number;
   deadLettered: number;
   droppedRecords: number;
 }
@@ -17,6 +19,7 @@ export function sumTaskMetrics(tasks: readonly StreamTask[]): DriverMetrics {
     produced: 0,
     skippedDeserialization: 0,
     skippedInvalidTimestamp: 0,
+    skippedProcessing: 0,
     deadLettered: 0,
     droppedRecords: 0,
   };

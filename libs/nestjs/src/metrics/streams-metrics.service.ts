@@ -206,6 +206,16 @@ export class StreamsMetricsService {
         'skippedInvalidTimestamp',
       ],
       [
+        'skipped_processing_records',
+        'Records skipped: a processor threw and the processing-exception handler continued.',
+        'skippedProcessing',
+      ],
+      [
+        'skipped_production_records',
+        'Output records dropped: the production-exception handler continued.',
+        'skippedProduction',
+      ],
+      [
         'dead_lettered_records',
         'Skipped records written to the dead-letter topic.',
         'deadLettered',

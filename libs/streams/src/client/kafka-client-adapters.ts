@@ -5,6 +5,7 @@ import type { KafkaClientName } from './kafka-client-settings';
 import type { AssignedPartitionReaderFactory } from './assigned-partition-reader';
 import type { ClusterAdmin } from './cluster-admin';
 import type { GroupConsumerFactory } from './group-consumer';
+import type { ResetAdmins } from './offset-reset-admin';
 import type { RecordProducerFactory } from './record-producer';
 import type { ThrowawayGroupClient } from './kafkajs/throwaway-group-consumer';
 
@@ -17,6 +18,11 @@ export interface KafkaClientAdapters {
   readonly client: KafkaClientName;
   /** A new cluster admin, not connected: `connect()` it, and `disconnect()` it when done. */
   clusterAdmin(): ClusterAdmin;
+  /**
+   * A new cluster admin and the application reset's operations over the same client, not
+   * connected: `cluster.connect()` it, and `cluster.disconnect()` it when done.
+   */
+  resetAdmins(): ResetAdmins;
   /** Readers by assignment (restores and standbys), with the config's `checkCrcs`. */
   readonly assignedReaders: AssignedPartitionReaderFactory;
   /** The idempotent and transactional producers. */

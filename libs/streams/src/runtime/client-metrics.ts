@@ -13,6 +13,8 @@ export interface ClientMetrics {
   skippedInvalidTimestamp: number;
   /** Records the production-exception handler skipped. */
   skippedProduction: number;
+  /** Records a processor failed on, skipped by the processing-exception handler. */
+  skippedProcessing: number;
   /** Records sent to the dead-letter topic. */
   deadLettered: number;
   /** Records the DSL dropped on purpose: null key or value, late, no join partner. */

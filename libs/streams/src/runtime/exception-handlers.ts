@@ -6,6 +6,15 @@ export enum HandlerResponse {
   CONTINUE = 'CONTINUE',
   /** Stop the processing loop: the error goes to the uncaught-exception handler. */
   FAIL = 'FAIL',
+  /**
+   * Production handler only, for a send the broker refused with a retriable error (Kafka
+   * Streams' `ProductionExceptionHandlerResponse.RETRY`, KIP-1065): under at-least-once the
+   * same batch is sent again (after `retry.backoff.ms`, 100 ms, until `task.timeout.ms`; the
+   * idempotent producer keeps it once and in order). Anywhere else (a serialization error, a
+   * non-retriable send error, exactly-once, whose aborted transaction is replayed from the
+   * committed offsets) it counts as FAIL, with a warning.
+   */
+  RETRY = 'RETRY',
 }
 
 /**
@@ -40,14 +49,39 @@ export interface DeserializationExceptionHandler {
   readonly deadLetterTopic?: string;
 }
 
-/** Decides what happens when an output record cannot be serialized or sent. */
+/**
+ * The output record a {@link ProductionExceptionHandler} is asked about. For a serialization
+ * error, the key and value as the processor forwarded them; for a send error, the first record
+ * of the batch the broker refused (its bytes) and how many records the batch held.
+ */
+export interface FailedProduction {
+  readonly topic: string;
+  readonly key: unknown;
+  readonly value: unknown;
+  /** `serialization` (the sink's serde threw) or `send` (the broker refused the batch). */
+  readonly kind?: 'serialization' | 'send';
+  /** For `send`: the partition and the number of records of the refused batch. */
+  readonly partition?: number;
+  readonly records?: number;
+  /** For `send`: whether the broker's error is retriable (what RETRY needs). */
+  readonly retriable?: boolean;
+}
+
+/**
+ * Decides what happens when an output record cannot be serialized or sent
+ * (`default.production.exception.handler`): CONTINUE drops it (counted in `skippedProduction`;
+ * a serialization error's input record is also dead-lettered when a dead-letter topic is set),
+ * FAIL stops the processing loop, RETRY sends a retriable send error's batch again (see
+ * {@link HandlerResponse.RETRY}).
+ */
 export interface ProductionExceptionHandler {
   /** Decides about one record; `log` writes a warning to the client's logger. */
-  handle(
-    record: { topic: string; key: unknown; value: unknown },
-    error: Error,
-    log?: (message: string) => void,
-  ): HandlerResponse;
+  handle(record: FailedProduction, error: Error, log?: (message: string) => void): HandlerResponse;
+  /**
+   * When set, the input record whose output could not be serialized is written here when the
+   * handler answers CONTINUE (overrides `deadLetterQueueTopic`).
+   */
+  readonly deadLetterTopic?: string;
 }
 
 /**
@@ -120,3 +154,22 @@ export function logAndContinueOnProductionError(
 export const failOnProductionError: ProductionExceptionHandler = {
   handle: () => HandlerResponse.FAIL,
 };
+
+/**
+ * Retries a send the broker refused with a retriable error (a leader moving, a timeout), and
+ * fails on anything else, serialization errors included. Logs each retry to `log` when given,
+ * else to the client's logger.
+ */
+export function retryOnProductionError(
+  log?: (message: string) => void,
+): ProductionExceptionHandler {
+  return {
+    handle(record, error, clientLog) {
+      if (record.kind !== 'send' || record.retriable !== true) return HandlerResponse.FAIL;
+      (log ?? clientLog ?? console.warn)(
+        `retrying ${record.records ?? 1} records to ${record.topic}-${record.partition ?? '?'}: ${error.message}`,
+      );
+      return HandlerResponse.RETRY;
+    },
+  };
+}

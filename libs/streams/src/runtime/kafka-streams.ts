@@ -120,6 +120,19 @@ export class KafkaStreams {
     return this.lifecycle.startupProblem;
   }
 
+  /**
+   * Deletes this application's local state: every task directory under
+   * `<state.dir>/<application.id>` (Kafka Streams' `cleanUp()`). Call it before {@link start}
+   * (or after {@link close}); the next start restores every store from its changelog. With
+   * `nest-streams reset`, what replays an application from a chosen point.
+   *
+   * @throws StreamsRunningError while the client is started (call it before `start()` or after
+   *   `close()`); StateDirectoryLockedError when another instance holds the state directory.
+   */
+  async cleanUp(): Promise<void> {
+    return this.lifecycle.cleanUp();
+  }
+
   /** Stops processing cleanly (commit, checkpoint, leave the group). Idempotent. */
   async close(): Promise<void> {
     return this.lifecycle.close();

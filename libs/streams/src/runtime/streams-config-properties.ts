@@ -25,6 +25,8 @@ const PROPERTY_NAMES: Record<string, keyof StreamsConfig> = {
   'check.crcs': 'checkCrcs',
   'group.instance.id': 'groupInstanceId',
   'group.protocol': 'groupProtocol',
+  'errors.dead.letter.queue.topic.name': 'deadLetterQueueTopic',
+  'metrics.recording.level': 'metricsRecordingLevel',
 };
 /** The settings whose properties are numbers. */
 const NUMERIC = new Set<keyof StreamsConfig>([

@@ -17,6 +17,19 @@ import {
   failOnProductionError,
   logAndContinue,
 } from './exception-handlers';
+import {
+  type ProcessingExceptionHandler,
+  failOnProcessingError,
+} from './processing-exception-handler';
+
+/**
+ * `metrics.recording.level`: which metrics are recorded (Kafka Streams' levels). `INFO` (the
+ * default) records the client, thread and task metrics, dropped records and end-to-end
+ * latencies; `DEBUG` adds the per-processor-node rates and latencies and RocksDB's
+ * statistics-based metrics (block cache hit ratios, write stalls, bytes read and written:
+ * RocksDB statistics cost a few per cent of its throughput); `TRACE` adds nothing more here.
+ */
+export type MetricsRecordingLevel = 'INFO' | 'DEBUG' | 'TRACE';
 
 /** `processing.guarantee`. */
 export type ProcessingGuarantee = 'at_least_once' | 'exactly_once_v2';
@@ -81,6 +94,23 @@ export interface StreamsConfig {
   deserializationExceptionHandler?: DeserializationExceptionHandler;
   /** `default.production.exception.handler`; default fail. */
   productionExceptionHandler?: ProductionExceptionHandler;
+  /**
+   * `processing.exception.handler` (KIP-1033): what a processor's or punctuator's error does;
+   * default fail (the uncaught-exception handler decides), as Kafka Streams' default
+   * `LogAndFailProcessingExceptionHandler`. `logAndContinueProcessing()` skips the record.
+   */
+  processingExceptionHandler?: ProcessingExceptionHandler;
+  /**
+   * `errors.dead.letter.queue.topic.name` (KIP-1034): where every handler that answers
+   * CONTINUE writes the input record it skipped (deserialization, processing and
+   * serialization errors), its bytes unchanged and the error and origin in Kafka's
+   * `__streams.errors.*` headers; a handler's own `deadLetterTopic` wins. The topic must exist
+   * (with as many partitions as you like: the record's key bytes choose one). Unset: no dead
+   * letters unless a handler names a topic.
+   */
+  deadLetterQueueTopic?: string;
+  /** `metrics.recording.level` (see {@link MetricsRecordingLevel}); default `INFO`. */
+  metricsRecordingLevel?: MetricsRecordingLevel;
   /** `rocksdb.config.setter`; when given (or a store's own), it decides each store's memory. */
   rocksDBConfigSetter?: RocksDBConfigSetter;
   /**
@@ -215,7 +245,12 @@ export type ResolvedStreamsConfig = Required<Omit<StreamsConfig, OptionalSetting
 
 /** The settings that have no default: unset stays unset. */
 type OptionalSetting =
-  'applicationServer' | 'queryEndpoint' | 'rocksDBConfigSetter' | 'kafka' | 'groupInstanceId';
+  | 'applicationServer'
+  | 'queryEndpoint'
+  | 'rocksDBConfigSetter'
+  | 'kafka'
+  | 'groupInstanceId'
+  | 'deadLetterQueueTopic';
 
 const APPLICATION_ID = /^[a-zA-Z0-9._-]+$/;
 /** Kafka's rule for a `group.instance.id` (`JoinGroupRequest.validateGroupInstanceId`). */
@@ -312,6 +347,9 @@ export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConf
     defaultValueSerde: config.defaultValueSerde ?? (Serdes.Bytes() as Serde<unknown>),
     deserializationExceptionHandler: config.deserializationExceptionHandler ?? logAndContinue(),
     productionExceptionHandler: config.productionExceptionHandler ?? failOnProductionError,
+    processingExceptionHandler: config.processingExceptionHandler ?? failOnProcessingError,
+    deadLetterQueueTopic: config.deadLetterQueueTopic,
+    metricsRecordingLevel: config.metricsRecordingLevel ?? 'INFO',
     rocksDBConfigSetter: config.rocksDBConfigSetter,
     rocksDBMemoryBudgetMb:
       memory.budget.bytes === undefined ? 'unbounded' : memory.budget.bytes / 1024 / 1024,
@@ -339,6 +377,11 @@ export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConf
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
       throw new StreamsConfigError(`${key} must be a non-negative number, got ${String(value)}`);
     }
+  }
+  if (!['INFO', 'DEBUG', 'TRACE'].includes(resolved.metricsRecordingLevel)) {
+    throw new StreamsConfigError(
+      `metrics.recording.level must be INFO, DEBUG or TRACE, got '${String(resolved.metricsRecordingLevel)}'`,
+    );
   }
   if (typeof resolved.checkCrcs !== 'boolean') {
     throw new StreamsConfigError(

@@ -212,6 +212,7 @@ export class DriverKafkaStreams extends KafkaStreams {
       skippedDeserialization: sum?.skippedDeserialization ?? 0,
       skippedInvalidTimestamp: sum?.skippedInvalidTimestamp ?? 0,
       skippedProduction: 0,
+      skippedProcessing: sum?.skippedProcessing ?? 0,
       deadLettered: sum?.deadLettered ?? 0,
       droppedRecords: sum?.droppedRecords ?? 0,
       commits: 0,

@@ -5,6 +5,7 @@ import type { StreamsLogger } from '../../logging/logger';
 import { Kafka, logLevel } from './kafkajs';
 import { kafkajsAssignedReaderFactory } from './kafkajs-assigned-reader';
 import { KafkajsClusterAdmin } from './kafkajs-cluster-admin';
+import { KafkajsOffsetResetAdmin } from './kafkajs-offset-reset-admin';
 import { kafkajsGroupConsumerFactory } from './kafkajs-group-consumer';
 import { kafkajsLogCreator } from './kafkajs-log-creator';
 import { kafkajsRecordProducerFactory } from './kafkajs-record-producer';
@@ -29,6 +30,13 @@ export function kafkajsClientAdapters(
   return {
     client: 'kafkajs',
     clusterAdmin: () => new KafkajsClusterAdmin(kafka.admin(), config.bootstrapServers),
+    resetAdmins: () => {
+      const admin = kafka.admin();
+      return {
+        cluster: new KafkajsClusterAdmin(admin, config.bootstrapServers),
+        reset: new KafkajsOffsetResetAdmin(admin),
+      };
+    },
     assignedReaders: kafkajsAssignedReaderFactory(kafka, { checkCrcs: config.checkCrcs }),
     recordProducers: kafkajsRecordProducerFactory(kafka),
     groupConsumers: kafkajsGroupConsumerFactory(kafka),

@@ -6,6 +6,7 @@ import type { StreamsLogger } from '../../logging/logger';
 import { platformaticAssignedReaderFactory } from './platformatic-assigned-reader';
 import { platformaticClientOptions } from './platformatic-client-options';
 import { PlatformaticClusterAdmin } from './platformatic-cluster-admin';
+import { PlatformaticOffsetResetAdmin } from './platformatic-offset-reset-admin';
 import { bridgePlatformaticLogs } from './platformatic-log-bridge';
 import { platformaticGroupConsumerFactory } from './platformatic-group-consumer';
 import { platformaticRecordProducerFactory } from './platformatic-record-producer';
@@ -32,6 +33,14 @@ export function platformaticClientAdapters(
       const admin = new Admin(options);
       bridgePlatformaticLogs(admin, log);
       return new PlatformaticClusterAdmin(admin, config.bootstrapServers);
+    },
+    resetAdmins: () => {
+      const admin = new Admin(options);
+      bridgePlatformaticLogs(admin, log);
+      return {
+        cluster: new PlatformaticClusterAdmin(admin, config.bootstrapServers),
+        reset: new PlatformaticOffsetResetAdmin(admin),
+      };
     },
     assignedReaders: platformaticAssignedReaderFactory(
       options,

@@ -103,4 +103,50 @@ describe('KafkaRecordCollector', () => {
     expect(() => collector.send(record('cl', 0, 'b'))).toThrow(RecordCollectorSendError);
     expect(collector.offset('cl', 0)).toBeUndefined();
   });
+
+  it('sends a failed batch again while onSendError answers retry, in order, once', async () => {
+    const sender = new FakeSender();
+    const decisions: number[] = [];
+    const collector = new KafkaRecordCollector({
+      sender,
+      retryBackoffMs: 1,
+      onSendError: ({ attempts, partitions }) => {
+        decisions.push(attempts, partitions[0].records.length);
+        return 'retry';
+      },
+    });
+    sender.failNext = true;
+    collector.send(record('out', 0, 'a'));
+    collector.send(record('out', 0, 'b'));
+    await collector.flush();
+    expect(decisions).toEqual([1, 2]);
+    expect(sender.batches).toHaveLength(1);
+    expect(collector.offset('out', 0)).toBe(101);
+    expect(collector.acknowledgedRecords).toBe(2);
+  });
+
+  it('drops a failed batch on continue (counted), and fails once retries run past the timeout', async () => {
+    const sender = new FakeSender();
+    const dropping = new KafkaRecordCollector({ sender, onSendError: () => 'continue' });
+    sender.failNext = true;
+    dropping.send(record('out', 0, 'a'));
+    await dropping.flush();
+    expect(dropping.droppedRecords).toBe(1);
+    dropping.send(record('out', 0, 'b'));
+    await dropping.flush();
+    expect(dropping.offset('out', 0)).toBe(100);
+
+    const failing = new FakeSender();
+    const retrying = new KafkaRecordCollector({
+      sender: { send: () => Promise.reject(new Error('still down')) },
+      retryBackoffMs: 5,
+      retryTimeoutMs: 20,
+      onSendError: () => 'retry',
+    });
+    retrying.send(record('out', 0, 'a'));
+    await expect(retrying.flush()).rejects.toThrow(
+      /sending 1 records to out failed \(\d+ attempts\): still down/,
+    );
+    expect(failing.batches).toEqual([]);
+  });
 });

@@ -27,6 +27,26 @@ export interface KafkaRecordCollectorOptions {
   readonly lingerMs?: number;
   /** Producer acks; default -1 (all in-sync replicas), required for changelogs. */
   readonly acks?: -1 | 1;
+  /**
+   * Decides about a batch the producer could not send (the production-exception handler):
+   * `retry` sends it again after `retryBackoffMs` (until `retryTimeoutMs` after the first
+   * failure, then `fail`), `continue` drops its records (counted in {@link droppedRecords}),
+   * `fail` keeps the failure (the default, without this option).
+   */
+  readonly onSendError?: (failure: BatchSendFailure) => 'continue' | 'retry' | 'fail';
+  /** Wait between two sends of a batch; default 100 ms (Kafka's `retry.backoff.ms`). */
+  readonly retryBackoffMs?: number;
+  /** How long a batch is sent again before it fails; default 300,000 ms (`task.timeout.ms`). */
+  readonly retryTimeoutMs?: number;
+}
+
+/** A batch the producer could not send, as {@link KafkaRecordCollectorOptions.onSendError} sees it. */
+export interface BatchSendFailure {
+  readonly error: unknown;
+  /** The batch's partitions, each with its records. */
+  readonly partitions: readonly { topic: string; partition: number; records: ProducerRecord[] }[];
+  /** Sends of this batch so far (1 at the first failure). */
+  readonly attempts: number;
 }
 
 /** Pending records by topic-partition key, in the order their partitions got a first record. */
@@ -55,8 +75,9 @@ export class KafkaRecordCollector implements RecordCollector {
   private failure: RecordCollectorSendError | undefined;
   private readonly acked = new Map<string, TopicPartitionOffset>();
   private sentRecords = 0;
+  private dropped = 0;
 
-  constructor(options: KafkaRecordCollectorOptions) {
+  constructor(private readonly options: KafkaRecordCollectorOptions) {
     this.sender = options.sender;
     this.maxBatchRecords = options.maxBatchRecords ?? 1000;
     this.lingerMs = options.lingerMs ?? 100;
@@ -71,6 +92,11 @@ export class KafkaRecordCollector implements RecordCollector {
   /** Records acknowledged by the broker so far. */
   get acknowledgedRecords(): number {
     return this.sentRecords;
+  }
+
+  /** Records of failed batches that `onSendError` dropped (`continue`). */
+  get droppedRecords(): number {
+    return this.dropped;
   }
 
   send(record: CollectedRecord): void {
@@ -128,23 +154,37 @@ export class KafkaRecordCollector implements RecordCollector {
   private async sendBatch(batch: PendingBatch): Promise<void> {
     if (this.failure) return;
     const partitions = [...batch.values()];
-    try {
-      const acks = await this.sender.send(partitions, { acks: this.acks });
-      for (const { topic, partition, baseOffset } of acks) {
-        const key = topicPartitionKey(topic, partition);
-        const count = batch.get(key)?.records.length;
-        if (count === undefined) continue;
-        this.acked.set(key, { topic, partition, offset: baseOffset + count - 1 });
-        this.sentRecords += count;
+    const started = Date.now();
+    for (let attempts = 1; ; attempts++) {
+      try {
+        const acks = await this.sender.send(partitions, { acks: this.acks });
+        for (const { topic, partition, baseOffset } of acks) {
+          const key = topicPartitionKey(topic, partition);
+          const count = batch.get(key)?.records.length;
+          if (count === undefined) continue;
+          this.acked.set(key, { topic, partition, offset: baseOffset + count - 1 });
+          this.sentRecords += count;
+        }
+        return;
+      } catch (error) {
+        const decision = this.options.onSendError?.({ error, partitions, attempts }) ?? 'fail';
+        const timeout = this.options.retryTimeoutMs ?? 300_000;
+        if (decision === 'retry' && Date.now() - started < timeout) {
+          await new Promise((resolve) => setTimeout(resolve, this.options.retryBackoffMs ?? 100));
+          continue;
+        }
+        const count = partitions.reduce((n, p) => n + p.records.length, 0);
+        if (decision === 'continue') {
+          this.dropped += count;
+          return;
+        }
+        const topics = [...new Set(partitions.map((p) => p.topic))];
+        this.failure = new RecordCollectorSendError(
+          `sending ${count} records to ${topics.join(', ')} failed${attempts > 1 ? ` (${attempts} attempts)` : ''}: ${error instanceof Error ? error.message : String(error)}`,
+          { cause: error },
+        );
+        return;
       }
-    } catch (error) {
-      const topics = [...new Set(partitions.map((p) => p.topic))];
-      this.failure = new RecordCollectorSendError(
-        `sending ${partitions.reduce((n, p) => n + p.records.length, 0)} records to ${topics.join(
-          ', ',
-        )} failed: ${error instanceof Error ? error.message : String(error)}`,
-        { cause: error },
-      );
     }
   }
 

@@ -5,6 +5,7 @@ import { KafkaRecordCollector } from '../../../processor/internals/kafka-record-
 import type { RecordCollector } from '../../../processor/internals/record-collector';
 import type { ResolvedStreamsConfig } from '../../streams-config';
 import { EosProducer } from './eos-producer';
+import { sendErrorPolicy } from './send-error-policy';
 
 /** The coordinator's timeout of a task's open transaction (kept from the kafkajs producer's). */
 export const EOS_TRANSACTION_TIMEOUT_MS = 60_000;
@@ -89,7 +90,12 @@ export class TaskProducers {
     if (!this.exactlyOnce) {
       this.sharedProducer = producers.idempotent();
       await this.sharedProducer.connect();
-      this.sharedCollector = new KafkaRecordCollector({ sender: this.sharedProducer });
+      const { config, logger } = this.options;
+      this.sharedCollector = new KafkaRecordCollector({
+        sender: this.sharedProducer,
+        onSendError: sendErrorPolicy(config, (message) => logger.warn(message)),
+        retryTimeoutMs: config.taskTimeoutMs,
+      });
       return;
     }
     const producer = producers.transactional(

@@ -29,6 +29,7 @@ import { ClientQueries } from '../queries/client-queries';
 import type { StandbyTaskManager } from '../standby/standby-task-manager';
 import { sumTaskMetrics } from '../task/task-metrics';
 import { StateDirectory } from '../task-state/state-directory';
+import { StreamsRunningError } from '../../../errors/streams-running.error';
 import { keepsTasks } from '../thread/assignment-tasks';
 import type { StreamThread } from '../thread/stream-thread';
 import { createStreamThread } from '../thread/stream-thread-factory';
@@ -177,6 +178,25 @@ export class ClientLifecycle {
 
   get startupProblem(): StreamsError | undefined {
     return this.currentStartupProblem;
+  }
+
+  /**
+   * Deletes this application's local state (every task directory) before `start()` or after
+   * `close()`; the next start restores the stores from their changelogs.
+   *
+   * @throws StreamsRunningError while the client is started; StateDirectoryLockedError when
+   *   another instance holds the state directory.
+   */
+  async cleanUp(): Promise<void> {
+    const state = this.currentState;
+    if (
+      state !== KafkaStreamsState.CREATED &&
+      state !== KafkaStreamsState.NOT_RUNNING &&
+      state !== KafkaStreamsState.ERROR
+    ) {
+      throw new StreamsRunningError('cleanUp()', state);
+    }
+    await this.stateDirectory.cleanUp();
   }
 
   async close(): Promise<void> {

@@ -6,6 +6,8 @@ import type { RecordMetadata } from '../../../processor/processor-context';
 import type { Record } from '../../../processor/record';
 import { HandlerResponse } from '../../exception-handlers';
 import type { ResolvedStreamsConfig } from '../../streams-config';
+import type { ConsumedRecord } from '../../../client/consumed-record';
+import { asError, type DeadLetterWriter } from './dead-letter-writer';
 import type { TaskMetrics } from './task-metrics';
 import type { TaskTopics } from './task-topics';
 
@@ -18,6 +20,10 @@ export interface SinkRecordWriterOptions extends TaskTopics {
   readonly recordCollector: RecordCollector;
   readonly metrics: TaskMetrics;
   readonly log: (message: string) => void;
+  /** Where the input record of an output that cannot be serialized goes, on CONTINUE. */
+  readonly deadLetters: DeadLetterWriter;
+  /** The input record being processed (`undefined` in a punctuation or a commit's flush). */
+  readonly currentSource: () => ConsumedRecord | undefined;
 }
 
 /**
@@ -28,7 +34,8 @@ export interface SinkRecordWriterOptions extends TaskTopics {
  * Errors: a record that cannot be serialized goes to the production-exception handler; when it
  * answers FAIL, `send` throws {@link StreamsProcessingError} naming the input record being
  * processed (fix the serde or the data, or choose CONTINUE to drop such records, counted in
- * `skippedProduction`).
+ * `skippedProduction`, their input record dead-lettered when a dead-letter topic is set).
+ * RETRY cannot help a serde: it counts as FAIL, with a warning (as in Kafka Streams).
  */
 export class SinkRecordWriter {
   private nullKeyCounter = 0;
@@ -55,26 +62,8 @@ export class SinkRecordWriter {
           ? null
           : (def.valueSerde ?? config.defaultValueSerde).serialize(record.value, topic);
     } catch (error) {
-      // An output that cannot be serialized goes to the production-exception handler.
-      const err = error instanceof Error ? error : new Error(String(error));
-      const response = config.productionExceptionHandler.handle(
-        { topic, key: record.key, value: record.value },
-        err,
-        this.options.log,
-      );
-      if (response === HandlerResponse.CONTINUE) {
-        metrics.skippedProduction++;
-        this.options.log(
-          `dropping an output record to ${topic}: ${err.message} (production handler: continue)`,
-        );
-        return;
-      }
-      throw new StreamsProcessingError(
-        `an output record to ${topic} could not be serialized and the production handler chose FAIL: ${err.message}`,
-        this.options.taskId,
-        origin && { topic: origin.topic, partition: origin.partition, offset: origin.offset },
-        { cause: err },
-      );
+      this.onSerializationError(topic, record, asError(error), origin);
+      return;
     }
     let partition: number | undefined;
     if (def.partitioner)
@@ -89,6 +78,45 @@ export class SinkRecordWriter {
       headers: record.headers,
     });
     metrics.produced++;
+  }
+
+  /** Asks the production handler about an output `record` its serde could not serialize. */
+  private onSerializationError(
+    topic: string,
+    record: Record<unknown, unknown>,
+    err: Error,
+    origin: RecordMetadata | undefined,
+  ): void {
+    const { config, metrics } = this.options;
+    const handler = config.productionExceptionHandler;
+    const response = handler.handle(
+      { topic, key: record.key, value: record.value, kind: 'serialization' },
+      err,
+      this.options.log,
+    );
+    if (response === HandlerResponse.CONTINUE) {
+      metrics.skippedProduction++;
+      this.options.log(
+        `dropping an output record to ${topic}: ${err.message} (production handler: continue)`,
+      );
+      const deadLetterTopic = handler.deadLetterTopic ?? config.deadLetterQueueTopic;
+      const source = this.options.currentSource();
+      if (deadLetterTopic !== undefined && source !== undefined) {
+        this.options.deadLetters.write(deadLetterTopic, source, err);
+      }
+      return;
+    }
+    if (response === HandlerResponse.RETRY) {
+      this.options.log(
+        `the production handler answered RETRY to a serialization error of a record to ${topic}: treated as FAIL`,
+      );
+    }
+    throw new StreamsProcessingError(
+      `an output record to ${topic} could not be serialized and the production handler chose FAIL: ${err.message}`,
+      this.options.taskId,
+      origin && { topic: origin.topic, partition: origin.partition, offset: origin.offset },
+      { cause: err },
+    );
   }
 
   /** The partition of `topic` for serialized `key`: murmur2, or round robin for `null`. */

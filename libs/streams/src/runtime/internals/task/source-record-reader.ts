@@ -1,10 +1,11 @@
 import { StreamsProcessingError } from '../../../errors/streams-processing.error';
-import type { RecordCollector } from '../../../processor/internals/record-collector';
 import type { SourceNodeDef } from '../../../processor/internals/topology-nodes';
 import { Record } from '../../../processor/record';
 import type { ConsumedRecord } from '../../../client/consumed-record';
-import { DEAD_LETTER_HEADERS, HandlerResponse } from '../../exception-handlers';
+import { HandlerResponse } from '../../exception-handlers';
 import type { ResolvedStreamsConfig } from '../../streams-config';
+import type { DeadLetterWriter } from './dead-letter-writer';
+import { asError } from './dead-letter-writer';
 import type { TaskMetrics } from './task-metrics';
 
 /** What a {@link SourceRecordReader} reads with: its task's settings, collector and counters. */
@@ -12,9 +13,7 @@ export interface SourceRecordReaderOptions {
   readonly taskId: string;
   readonly config: ResolvedStreamsConfig;
   /** Where dead letters go. */
-  readonly recordCollector: RecordCollector;
-  /** The partition of the dead-letter topic for a raw key (the task's output rule). */
-  readonly partitionFor: (topic: string, key: Buffer | null) => number;
+  readonly deadLetters: DeadLetterWriter;
   readonly metrics: TaskMetrics;
   readonly log: (message: string) => void;
 }
@@ -58,8 +57,7 @@ export class SourceRecordReader {
           ? null
           : (def.valueSerde ?? config.defaultValueSerde).deserialize(raw.value, raw.topic);
     } catch (error) {
-      const cause = error instanceof Error ? error : new Error(String(error));
-      this.onDeserializationError(raw, cause, sends);
+      this.onDeserializationError(raw, asError(error), sends);
       return undefined;
     }
     const timestamp = def.timestampExtractor
@@ -88,26 +86,8 @@ export class SourceRecordReader {
       );
     }
     metrics.skippedDeserialization++;
-    const topic = handler.deadLetterTopic;
+    const topic = handler.deadLetterTopic ?? config.deadLetterQueueTopic;
     if (topic === undefined) return;
-    sends.push(() => {
-      this.options.recordCollector.send({
-        topic,
-        partition: this.options.partitionFor(topic, raw.key),
-        key: raw.key,
-        value: raw.value,
-        timestamp: raw.timestamp,
-        headers: {
-          ...raw.headers,
-          [DEAD_LETTER_HEADERS.exception]: error.name,
-          [DEAD_LETTER_HEADERS.message]: error.message,
-          [DEAD_LETTER_HEADERS.stacktrace]: error.stack ?? '',
-          [DEAD_LETTER_HEADERS.topic]: raw.topic,
-          [DEAD_LETTER_HEADERS.partition]: String(raw.partition),
-          [DEAD_LETTER_HEADERS.offset]: String(raw.offset),
-        },
-      });
-      metrics.deadLettered++;
-    });
+    sends.push(() => this.options.deadLetters.write(topic, raw, error));
   }
 }

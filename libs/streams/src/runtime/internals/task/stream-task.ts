@@ -1,4 +1,6 @@
 import { StreamsProcessingError } from '../../../errors/streams-processing.error';
+import { DeadLetterWriter } from './dead-letter-writer';
+import { ProcessingErrors } from './processing-errors';
 import { UnknownStateStoreError } from '../../../errors/unknown-state-store.error';
 import { globalStoresOf } from '../../../processor/internals/internal-config';
 import type { RecordCollector } from '../../../processor/internals/record-collector';
@@ -59,6 +61,8 @@ export class StreamTask {
   private readonly log: (message: string) => void;
   private currentNode: TaskProcessorNode | undefined;
   private currentMetadata: RecordMetadata | undefined;
+  /** The input record being processed, as consumed (for dead letters). */
+  private currentSource: ConsumedRecord | undefined;
   private currentTimestamp = 0;
   private streamTime = -1;
   private wallClock = 0;
@@ -66,6 +70,7 @@ export class StreamTask {
   private processedSinceCommit = 0;
   private readonly reader: SourceRecordReader;
   private readonly writer: SinkRecordWriter;
+  private readonly errors: ProcessingErrors;
   private initialized = false;
 
   constructor(private readonly options: StreamTaskOptions) {
@@ -73,22 +78,27 @@ export class StreamTask {
     this.now = options.now ?? Date.now;
     this.log = options.log ?? ((m) => console.warn(m));
     this.wallClock = this.now();
+    const deadLetters = new DeadLetterWriter({
+      recordCollector: options.recordCollector,
+      partitionFor: (topic, key) => this.writer.partitionFor(topic, key),
+      metrics: this.metrics,
+    });
     const common = {
       taskId: this.id.toString(),
       config: options.config,
-      recordCollector: options.recordCollector,
       metrics: this.metrics,
       log: this.log,
+      deadLetters,
     };
     this.writer = new SinkRecordWriter({
       ...common,
+      recordCollector: options.recordCollector,
       resolveTopic: options.resolveTopic,
       partitionsFor: options.partitionsFor,
+      currentSource: () => this.currentSource,
     });
-    this.reader = new SourceRecordReader({
-      ...common,
-      partitionFor: (topic, key) => this.writer.partitionFor(topic, key),
-    });
+    this.reader = new SourceRecordReader(common);
+    this.errors = new ProcessingErrors(common);
   }
 
   /** Builds and opens the task's stores; returns their registrations (for restore). */
@@ -135,7 +145,7 @@ export class StreamTask {
     }
     for (const node of this.nodes.values()) {
       if (!node.processor?.init) continue;
-      this.runInNode(node, () => node.processor!.init!(this.contextFor(node)));
+      this.runInNode(node, () => node.processor!.init!(this.contextFor(node)), false);
     }
     this.initialized = true;
   }
@@ -197,6 +207,7 @@ export class StreamTask {
         offset: raw.offset,
         headers: raw.headers,
       };
+      this.currentSource = raw;
       this.currentTimestamp = record.timestamp;
       if (record.timestamp > this.streamTime) this.streamTime = record.timestamp;
       for (const child of source.children) this.processNode(child, record);
@@ -206,6 +217,7 @@ export class StreamTask {
       if (this.punctuations.size > 0) this.punctuate(PunctuationType.STREAM_TIME, this.streamTime);
     }
     this.currentMetadata = undefined;
+    this.currentSource = undefined;
   }
 
   /** Fires due wall-clock punctuators; the processing loop calls it regularly. */
@@ -249,7 +261,7 @@ export class StreamTask {
       for (const node of this.nodes.values()) {
         if (node.processor?.close) {
           try {
-            this.runInNode(node, () => node.processor!.close!());
+            this.runInNode(node, () => node.processor!.close!(), false);
           } catch (error) {
             if (clean) throw error;
           }
@@ -291,14 +303,9 @@ export class StreamTask {
     try {
       node.processor!.process(record);
     } catch (error) {
-      if (error instanceof StreamsProcessingError) throw error;
-      const origin = this.currentMetadata;
-      throw new StreamsProcessingError(
-        `processor '${node.def.name}' of task ${this.id.toString()} failed${origin ? ` on ${origin.topic}-${origin.partition}@${origin.offset}` : ''}: ${error instanceof Error ? error.message : String(error)}`,
-        this.id.toString(),
-        origin && { topic: origin.topic, partition: origin.partition, offset: origin.offset },
-        { cause: error },
-      );
+      const metadata = this.currentMetadata;
+      const source = metadata && this.currentSource;
+      this.errors.onError({ nodeName: node.def.name, record, metadata, source }, error);
     } finally {
       this.currentNode = previous;
       this.currentTimestamp = previousTimestamp;
@@ -309,23 +316,19 @@ export class StreamTask {
     return this.punctuations.fire(type, time, (nodeName, fn) => {
       const node = this.nodes.get(nodeName)!;
       this.currentMetadata = undefined;
-      this.runInNode(node, fn);
+      this.runInNode(node, fn, true);
     });
   }
 
-  private runInNode(node: TaskProcessorNode, fn: () => void): void {
+  /** Runs `fn` as `node`; a punctuator's error (`handled`) goes to the processing handler. */
+  private runInNode(node: TaskProcessorNode, fn: () => void, handled: boolean): void {
     const previous = this.currentNode;
     this.currentNode = node;
     try {
       fn();
     } catch (error) {
-      if (error instanceof StreamsProcessingError) throw error;
-      throw new StreamsProcessingError(
-        `processor '${node.def.name}' of task ${this.id.toString()} failed: ${error instanceof Error ? error.message : String(error)}`,
-        this.id.toString(),
-        undefined,
-        { cause: error },
-      );
+      if (handled) this.errors.onError({ nodeName: node.def.name }, error);
+      else this.errors.failed({ nodeName: node.def.name }, error);
     } finally {
       this.currentNode = previous;
     }

@@ -12,6 +12,8 @@ export class TaskMetrics {
   skippedInvalidTimestamp = 0;
   /** Output records dropped because they could not be serialized (production handler: continue). */
   skippedProduction = 0;
+  /** Records a processor or punctuator failed on, skipped by the processing handler. */
+  skippedProcessing = 0;
   /** Skipped records written to the dead-letter topic. */
   deadLettered = 0;
   /**
@@ -33,6 +35,7 @@ export function sumTaskMetrics(
     skippedDeserialization: 0,
     skippedInvalidTimestamp: 0,
     skippedProduction: 0,
+    skippedProcessing: 0,
     deadLettered: 0,
     droppedRecords: 0,
     commits,
@@ -44,6 +47,7 @@ export function sumTaskMetrics(
     sum.skippedDeserialization += metrics.skippedDeserialization;
     sum.skippedInvalidTimestamp += metrics.skippedInvalidTimestamp;
     sum.skippedProduction += metrics.skippedProduction;
+    sum.skippedProcessing += metrics.skippedProcessing;
     sum.deadLettered += metrics.deadLettered;
     sum.droppedRecords += metrics.droppedRecords;
   }

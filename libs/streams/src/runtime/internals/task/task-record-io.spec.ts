@@ -7,7 +7,15 @@ import type { SinkNodeDef, SourceNodeDef } from '../../../processor/internals/to
 import { Record } from '../../../processor/record';
 import { Serdes } from '../../../serde/serdes';
 import type { ConsumedRecord } from '../../../client/consumed-record';
-import { DEAD_LETTER_HEADERS, logAndFail, sendToDeadLetterTopic } from '../../exception-handlers';
+import {
+  DEAD_LETTER_HEADERS,
+  HandlerResponse,
+  logAndContinue,
+  logAndContinueOnProductionError,
+  logAndFail,
+  sendToDeadLetterTopic,
+} from '../../exception-handlers';
+import { DeadLetterWriter } from './dead-letter-writer';
 import { SinkRecordWriter } from './sink-record-writer';
 import { SourceRecordReader } from './source-record-reader';
 import { resolveStreamsConfig, type StreamsConfig } from '../../streams-config';
@@ -46,16 +54,24 @@ function setup(config: Partial<StreamsConfig> = {}) {
     metrics,
     log: (m: string) => void logs.push(m),
   };
-  const writer = new SinkRecordWriter({
+  const deadLetters = new DeadLetterWriter({
+    recordCollector: collector,
+    partitionFor: (topic: string, key: Buffer | null): number => writer.partitionFor(topic, key),
+    metrics,
+  });
+  let currentSource: ConsumedRecord | undefined;
+  const writer: SinkRecordWriter = new SinkRecordWriter({
     ...common,
+    deadLetters,
+    currentSource: () => currentSource,
     resolveTopic: (t) => t,
     partitionsFor: () => 4,
   });
-  const reader = new SourceRecordReader({
-    ...common,
-    partitionFor: (topic, key) => writer.partitionFor(topic, key),
-  });
-  return { metrics, collector, logs, writer, reader };
+  const reader = new SourceRecordReader({ ...common, deadLetters });
+  const processing = (source?: ConsumedRecord) => {
+    currentSource = source;
+  };
+  return { metrics, collector, logs, writer, reader, deadLetters, processing };
 }
 
 describe('SourceRecordReader', () => {
@@ -93,6 +109,20 @@ describe('SourceRecordReader', () => {
       [DEAD_LETTER_HEADERS.partition]: '2',
       [DEAD_LETTER_HEADERS.offset]: '41',
     });
+  });
+
+  it('dead-letters to deadLetterQueueTopic (KIP-1034) when the handler continues and names no topic', () => {
+    const { reader, metrics, collector } = setup({
+      deserializationExceptionHandler: logAndContinue(() => undefined),
+      deadLetterQueueTopic: 'all-errors',
+    });
+    const sends: (() => void)[] = [];
+    expect(reader.read(raw('alice', '{not json'), source, -1, sends)).toBeUndefined();
+    sends.forEach((send) => send());
+    expect(metrics).toMatchObject({ skippedDeserialization: 1, deadLettered: 1 });
+    const [letter] = collector.recordsFor('all-errors');
+    expect(letter.headers?.[DEAD_LETTER_HEADERS.exception]).toBe('SerializationError');
+    expect(letter.headers?.[DEAD_LETTER_HEADERS.offset]).toBe('41');
   });
 
   it('throws with the record position when the handler says FAIL', () => {
@@ -134,5 +164,46 @@ describe('SinkRecordWriter', () => {
         headers: {},
       }),
     ).toThrow(/could not be serialized and the production handler chose FAIL/);
+  });
+
+  const origin = { topic: 'events', partition: 2, offset: 41, headers: {} };
+  const bad = { ...sink, valueSerde: Serdes.Long() as never };
+
+  it('on CONTINUE drops the output, counts it and dead-letters the input record being processed', () => {
+    const { writer, collector, metrics, processing } = setup({
+      productionExceptionHandler: logAndContinueOnProductionError(() => undefined),
+      deadLetterQueueTopic: 'dlq',
+    });
+    processing(raw('alice', '{"amount":3}'));
+    writer.send(bad, new Record('alice', 'not a number', 5), origin);
+    expect(collector.recordsFor('out')).toEqual([]);
+    expect(metrics).toMatchObject({ produced: 0, skippedProduction: 1, deadLettered: 1 });
+    const [letter] = collector.recordsFor('dlq');
+    expect(letter.value).toEqual(Buffer.from('{"amount":3}'));
+    expect(letter.headers).toMatchObject({
+      origin: 'test',
+      [DEAD_LETTER_HEADERS.topic]: 'events',
+      [DEAD_LETTER_HEADERS.partition]: '2',
+      [DEAD_LETTER_HEADERS.offset]: '41',
+    });
+  });
+
+  it('treats RETRY of a serialization error as FAIL, with a warning', () => {
+    const kinds: (string | undefined)[] = [];
+    const { writer, logs } = setup({
+      productionExceptionHandler: {
+        handle: (record) => {
+          kinds.push(record.kind);
+          return HandlerResponse.RETRY;
+        },
+      },
+    });
+    expect(() => writer.send(bad, new Record('alice', 'x', 5), origin)).toThrow(
+      /production handler chose FAIL/,
+    );
+    expect(kinds).toEqual(['serialization']);
+    expect(logs).toEqual([
+      'the production handler answered RETRY to a serialization error of a record to out: treated as FAIL',
+    ]);
   });
 });

@@ -74,12 +74,26 @@ export async function prepareInternalTopics(
   const sinks = [...topology.nodeDefs().values()].flatMap((n) =>
     n.kind === 'sink' ? [resolveTopic(n.topic)] : [],
   );
-  const dlq = config.deserializationExceptionHandler.deadLetterTopic;
-  const outputs = [...new Set([...sinks, ...(dlq ? [dlq] : []), ...specs.map((s) => s.topic)])];
+  const outputs = [
+    ...new Set([...sinks, ...deadLetterTopics(config), ...specs.map((s) => s.topic)]),
+  ];
   const partitionsByTopic = await partitionCounts(admin, outputs);
   for (const [topic, n] of repartition) partitionsByTopic.set(topic, n);
   for (const [topic, n] of counts) partitionsByTopic.set(topic, n);
   const missingOutputs = outputs.filter((t) => !partitionsByTopic.has(t));
   if (missingOutputs.length > 0) throw new MissingSourceTopicError(missingOutputs);
   return partitionsByTopic;
+}
+
+/**
+ * Every topic a handler may write dead letters to: each handler's own and the config's
+ * `deadLetterQueueTopic` (which every handler without a topic of its own falls back to).
+ */
+export function deadLetterTopics(config: ResolvedStreamsConfig): string[] {
+  return [
+    config.deserializationExceptionHandler.deadLetterTopic,
+    config.processingExceptionHandler.deadLetterTopic,
+    config.productionExceptionHandler.deadLetterTopic,
+    config.deadLetterQueueTopic,
+  ].filter((t): t is string => t !== undefined);
 }

@@ -1,0 +1,169 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Consumed } from '../../../kstream/consumed';
+import { Produced } from '../../../kstream/produced';
+import { StreamsBuilder } from '../../../kstream/streams-builder';
+import { InMemoryRecordCollector } from '../../../processor/internals/in-memory-record-collector';
+import { TaskId } from '../../../processor/task-id';
+import { Serdes } from '../../../serde/serdes';
+import type { ConsumedRecord } from '../../../client/consumed-record';
+import { DEAD_LETTER_HEADERS, HandlerResponse } from '../../exception-handlers';
+import {
+  logAndContinueProcessing,
+  type ProcessingErrorContext,
+  type ProcessingExceptionHandler,
+} from '../../processing-exception-handler';
+import { resolveStreamsConfig, type StreamsConfig } from '../../streams-config';
+import { StreamTask } from './stream-task';
+
+/**
+ * KIP-1033's processing exception handler in a task: a mapper that throws on one value, a
+ * sibling branch that does not. CONTINUE drops the record from the failing node on (the sibling
+ * still gets it), counts it, and dead-letters the input record as consumed; FAIL throws.
+ */
+describe('StreamTask: processing errors', () => {
+  const dirs: string[] = [];
+  afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+  async function task(config: Partial<StreamsConfig>) {
+    const builder = new StreamsBuilder();
+    const stream = builder.stream('in', Consumed.with(Serdes.String(), Serdes.String()));
+    stream
+      .mapValues((v) => {
+        if (v === 'boom') throw new RangeError(`cannot map ${v}`);
+        return v.toUpperCase();
+      })
+      .to('upper', Produced.with(Serdes.String(), Serdes.String()));
+    stream.to('copy', Produced.with(Serdes.String(), Serdes.String()));
+    const topology = builder.build();
+    const stateDir = mkdtempSync(join(tmpdir(), 'processing-errors-'));
+    dirs.push(stateDir);
+    const resolved = resolveStreamsConfig({
+      applicationId: 'errors',
+      bootstrapServers: ['dummy:1234'],
+      stateDir,
+      ...config,
+    });
+    const [sub] = topology.subtopologies();
+    const id = new TaskId(sub.id, 0);
+    const collector = new InMemoryRecordCollector();
+    const logs: string[] = [];
+    const t = new StreamTask({
+      id,
+      topology,
+      subtopology: sub,
+      config: resolved,
+      taskDir: join(stateDir, id.toString()),
+      recordCollector: collector,
+      resolveTopic: (topic) => topic,
+      partitionsFor: () => 1,
+      log: (m) => void logs.push(m),
+    });
+    await t.initializeStores();
+    t.initializeTopology();
+    return { task: t, collector, logs };
+  }
+
+  const input = (values: string[]): ConsumedRecord[] =>
+    values.map((value, i) => ({
+      topic: 'in',
+      partition: 0,
+      offset: 10 + i,
+      timestamp: 1_000 + i,
+      key: Buffer.from(`k${i}`),
+      value: Buffer.from(value),
+      headers: { trace: 't' },
+    }));
+  const values = (collector: InMemoryRecordCollector, topic: string) =>
+    collector.recordsFor(topic).map((r) => r.value?.toString());
+
+  it('fails by default, naming the node, the task and the record', async () => {
+    const { task: t } = await task({});
+    await expect(t.process(input(['a', 'boom']))).rejects.toThrow(
+      /processor 'KSTREAM-MAPVALUES-\d+' of task 0_0 failed on in-0@11: cannot map boom/,
+    );
+  });
+
+  it('on CONTINUE drops the record from the failing node on, counts it, and dead-letters it', async () => {
+    const {
+      task: t,
+      collector,
+      logs,
+    } = await task({
+      processingExceptionHandler: logAndContinueProcessing({ deadLetterTopic: 'dlq' }),
+    });
+    await t.process(input(['a', 'boom', 'c']));
+    expect(values(collector, 'upper')).toEqual(['A', 'C']);
+    expect(values(collector, 'copy')).toEqual(['a', 'boom', 'c']);
+    expect(t.metrics).toMatchObject({ processed: 3, skippedProcessing: 1, deadLettered: 1 });
+    expect(t.offsetsToCommit()).toEqual([{ topic: 'in', partition: 0, offset: 13 }]);
+    const [letter] = collector.recordsFor('dlq');
+    expect(letter.key).toEqual(Buffer.from('k1'));
+    expect(letter.value).toEqual(Buffer.from('boom'));
+    const { [DEAD_LETTER_HEADERS.stacktrace]: stack, ...headers } = letter.headers ?? {};
+    expect(headers).toEqual({
+      trace: 't',
+      [DEAD_LETTER_HEADERS.exception]: 'RangeError',
+      [DEAD_LETTER_HEADERS.message]: 'cannot map boom',
+      [DEAD_LETTER_HEADERS.topic]: 'in',
+      [DEAD_LETTER_HEADERS.partition]: '0',
+      [DEAD_LETTER_HEADERS.offset]: '11',
+    });
+    expect(String(stack).startsWith('RangeError: cannot map boom')).toBe(true);
+    expect(logs).toEqual([
+      expect.stringMatching(
+        /^skipping: processor 'KSTREAM-MAPVALUES-\d+' of task 0_0 failed on in-0@11: cannot map boom \(processing error; handler: log and continue\)$/,
+      ),
+    ]);
+  });
+
+  it('gives a custom handler the record, the node, the task and the raw input; deadLetterQueueTopic applies', async () => {
+    const seen: [ProcessingErrorContext, unknown, string][] = [];
+    const handler: ProcessingExceptionHandler = {
+      handle: (context, record, error) => {
+        seen.push([context, record?.value, error.message]);
+        return HandlerResponse.CONTINUE;
+      },
+    };
+    const { task: t, collector } = await task({
+      processingExceptionHandler: handler,
+      deadLetterQueueTopic: 'all-errors',
+    });
+    await t.process(input(['boom']));
+    expect(seen).toEqual([
+      [
+        {
+          processorNodeId: expect.stringMatching(/^KSTREAM-MAPVALUES-\d+$/),
+          taskId: '0_0',
+          topic: 'in',
+          partition: 0,
+          offset: 10,
+          headers: { trace: 't' },
+          sourceRawKey: Buffer.from('k0'),
+          sourceRawValue: Buffer.from('boom'),
+        },
+        'boom',
+        'cannot map boom',
+      ],
+    ]);
+    expect(values(collector, 'all-errors')).toEqual(['boom']);
+  });
+
+  it('fails when the handler answers RETRY, or throws itself', async () => {
+    const retrying = await task({
+      processingExceptionHandler: { handle: () => HandlerResponse.RETRY },
+    });
+    await expect(retrying.task.process(input(['boom']))).rejects.toThrow(/cannot map boom/);
+    const throwing = await task({
+      processingExceptionHandler: {
+        handle: () => {
+          throw new Error('handler bug');
+        },
+      },
+    });
+    await expect(throwing.task.process(input(['boom']))).rejects.toThrow(
+      /the processing exception handler threw while handling an error of processor 'KSTREAM-MAPVALUES-\d+' of task 0_0: handler bug/,
+    );
+  });
+});
