@@ -111,6 +111,7 @@ describe.each(clusterFaultMatrix().map((row) => [row.label, row] as const))(
             events: SIZE.phaseEvents,
             faultAt: FAULT_AT,
             exactTimeoutMs: SIZE.exactTimeoutMs,
+            log: (line) => progress(`${row.slug} ${line}`),
           });
         } catch (e) {
           error = e;

@@ -56,30 +56,36 @@ export async function exactNow(
   const notThere = (where: string, userId: string, answer: SeatAnswer | Error) => {
     usersBehind++;
     eventsBehind += feed.dispatchedOf(userId);
-    const what =
-      answer instanceof Error
-        ? String(answer)
-        : `${answer.status}${header(answer.headers, 'x-stale') ? ' stale' : ''}`;
+    const what = isAnswer(answer)
+      ? `${answer.status}${header(answer.headers, 'x-stale') ? ' stale' : ''}`
+      : String(answer);
     if (behind.length < 10) behind.push(`${where} ${userId}: ${what}`);
   };
-  for (const [i, userId] of users.entries()) {
-    const seat = seats[i % seats.length];
-    const where = `seat ${seat.index}`;
-    const answer = await app
-      .get(seat, `/stats/${encodeURIComponent(userId)}`, 10_000)
-      .catch((e: Error) => e);
-    if (answer instanceof Error || answer.status !== 200 || header(answer.headers, 'x-stale')) {
-      notThere(where, userId, answer);
-      continue;
+  // Eight requests at a time, 5 s each: a hung instance costs one poll seconds, not minutes.
+  let next = 0;
+  const worker = async () => {
+    while (next < users.length) {
+      const i = next++;
+      const userId = users[i];
+      const seat = seats[i % seats.length];
+      const where = `seat ${seat.index}`;
+      const answer = await app
+        .get(seat, `/stats/${encodeURIComponent(userId)}`, 5_000)
+        .catch((e: Error) => e);
+      if (!isAnswer(answer) || answer.status !== 200 || header(answer.headers, 'x-stale')) {
+        notThere(where, userId, answer);
+        continue;
+      }
+      judge(where, userId, JSON.parse(answer.body) as { count: number; sum: number });
     }
-    judge(where, userId, JSON.parse(answer.body) as { count: number; sum: number });
-  }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
   const all = feed.users();
   const path = `/stats/range?from=${all[0]}&to=${all[all.length - 1]}`;
   for (const seat of seats) {
     const where = `range via seat ${seat.index}`;
-    const answer = await app.get(seat, path, 10_000).catch((e: Error) => e);
-    if (answer instanceof Error || answer.status !== 200) {
+    const answer = await app.get(seat, path, 5_000).catch((e: Error) => e);
+    if (!isAnswer(answer) || answer.status !== 200) {
       notThere(where, '(all users)', answer);
       continue;
     }
@@ -93,4 +99,12 @@ export async function exactNow(
   }
   const exact = usersBehind === 0 && wrong.length === 0;
   return { exact, behind, usersBehind, eventsBehind, wrong };
+}
+
+/**
+ * An HTTP answer rather than the error of a request that got none (told apart by shape: an
+ * error made by Node's http module is no `instanceof Error` inside a Jest test's realm).
+ */
+function isAnswer(value: SeatAnswer | Error): value is SeatAnswer {
+  return typeof (value as Partial<SeatAnswer>).status === 'number' && 'headers' in value;
 }

@@ -12,6 +12,8 @@ export interface PhaseSettings {
   readonly faultAt: number;
   /** How long the answers may take to be exact once every event is produced. */
   readonly exactTimeoutMs: number;
+  /** Progress lines (the fault, the end of the feed, each application exact). */
+  readonly log: (line: string) => void;
 }
 
 /** What the queries got, by kind, during the phase. */
@@ -57,6 +59,8 @@ export interface PhaseResult {
   readonly recoverSeconds: number;
   readonly produceSeconds: number;
   readonly events: number;
+  /** Partitions the feed sent again because its producer resolved without them. */
+  readonly feedResentPartitions: number;
   readonly apps: AppPhaseResult[];
 }
 
@@ -78,6 +82,7 @@ export async function runFaultPhase(
     failures: a.checker.failures.length,
   }));
   const first = feed.acknowledged;
+  const resentBefore = feed.resentPartitions;
   const started = Date.now();
   const budget = (settings.events / feed.options.rate) * 3_000 + 120_000;
   feed.release();
@@ -88,13 +93,20 @@ export async function runFaultPhase(
   );
   const faultAt = Date.now();
   const outcome = await fault.inject(fixture);
+  settings.log(
+    `${fault.name}: node(s) ${outcome.victims.join(', ')} hit at event ${feed.acknowledged}`,
+  );
   await until(fixture, () => feed.acknowledged >= first + settings.events, budget);
   feed.hold();
   await until(fixture, () => feed.acknowledged === feed.dispatched, 120_000);
   const producedAt = Date.now();
+  settings.log(`${fault.name}: all ${feed.acknowledged} events produced`);
 
   const exactAt = await Promise.all(
     fixture.apps.map((app) => waitExact(fixture, app, settings.exactTimeoutMs)),
+  );
+  settings.log(
+    `${fault.name}: exact after ${exactAt.map((e) => e.at && seconds(e.at - faultAt)).join(' / ')} s`,
   );
   const recoverMs = await outcome.recover();
   const rejoined = await Promise.all(fixture.apps.map((app) => waitExact(fixture, app, 60_000)));
@@ -134,6 +146,7 @@ export async function runFaultPhase(
     recoverSeconds: seconds(recoverMs),
     produceSeconds: seconds(producedAt - started),
     events: feed.acknowledged - first,
+    feedResentPartitions: feed.resentPartitions - resentBefore,
     apps,
   };
 }
