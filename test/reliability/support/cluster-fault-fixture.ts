@@ -221,12 +221,16 @@ export class ClusterFaultFixture {
 
   private watch(): void {
     for (const app of this.apps) {
-      if (this.healthFailures.has(app.applicationId)) continue;
-      try {
-        app.cluster.assertHealthy();
-      } catch (error) {
-        this.healthFailures.set(app.applicationId, { at: Date.now(), message: brief(error) });
+      if (!this.healthFailures.has(app.applicationId)) {
+        try {
+          app.cluster.assertHealthy();
+        } catch (error) {
+          this.healthFailures.set(app.applicationId, { at: Date.now(), message: brief(error) });
+        }
       }
+      // A process that exited on its own takes no more queries once its exit is recorded: the
+      // connections it refuses afterwards are not wrong answers of their own.
+      for (const seat of app.cluster.seats) if (!seat.instance.alive) seat.alive = false;
     }
   }
 }
@@ -254,9 +258,12 @@ export function offsetsPartition(id: string, n: number): number {
 /** The terminal colour codes of Nest's logger. */
 const ANSI_COLOUR = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
 
-/** An instance failure's first line and the last lines of its output, without colours. */
+/** An instance failure's first line and its last warnings and errors, without colours. */
 function brief(error: unknown): string {
   const lines = String(error).replace(ANSI_COLOUR, '').split('\n');
-  const tail = lines.slice(1).filter((l) => l.trim() && !l.includes('Mapped {'));
-  return [lines[0], ...tail.slice(-12)].join('\n');
+  // The warnings, errors and state changes, without the retry a dead broker repeats every second.
+  const tail = lines
+    .slice(1)
+    .filter((l) => /WARN|ERROR|STATE/.test(l) && !l.includes('standby changelog read failed'));
+  return [lines[0], ...tail.slice(-8)].join('\n');
 }

@@ -106,7 +106,7 @@ export async function runFaultPhase(
     fixture.apps.map((app) => waitExact(fixture, app, settings.exactTimeoutMs)),
   );
   settings.log(
-    `${fault.name}: exact after ${exactAt.map((e) => e.at && seconds(e.at - faultAt)).join(' / ')} s`,
+    `${fault.name}: exact after ${exactAt.map((e) => (e.at === null ? 'never' : seconds(e.at - faultAt))).join(' / ')} s`,
   );
   const recoverMs = await outcome.recover();
   const rejoined = await Promise.all(fixture.apps.map((app) => waitExact(fixture, app, 60_000)));
