@@ -187,8 +187,10 @@ export class KafkaCluster {
   }
 
   /**
-   * Waits until every partition of every topic, internal ones included, has a leader and all
-   * its replicas in sync; resolves with the ms it took.
+   * Waits until every node is a registered, unfenced broker of the cluster's metadata (a topic
+   * created with the default replication factor of 3 needs all three) and every partition of
+   * every topic, internal ones included, has a leader and all its replicas in sync; resolves
+   * with the ms it took.
    *
    * @throws Error after `timeoutMs`, naming the partitions still short of replicas.
    */
@@ -197,10 +199,15 @@ export class KafkaCluster {
     let short: PartitionReplicas[] = [];
     for (;;) {
       try {
+        const listed = await this.withAdmin(
+          async (admin) => (await admin.describeCluster()).brokers,
+        );
         short = (await this.partitions()).filter(
           (p) => p.leader < 0 || p.isr.length < p.replicas.length,
         );
-        if (short.length === 0) return Date.now() - started;
+        if (short.length === 0 && listed.length === this.nodeIds.length) {
+          return Date.now() - started;
+        }
       } catch {
         // a node still coming back: ask again
       }

@@ -1,5 +1,5 @@
 import type { KafkaCluster } from '../../support/kafka-cluster';
-import type { ClusterFaultFixture } from './cluster-fault-fixture';
+import { PARTITIONS, type ClusterFaultFixture } from './cluster-fault-fixture';
 
 /** The faults of the cluster-fault suite, by name. */
 export type ClusterFaultName =
@@ -77,10 +77,16 @@ export async function nodeRoles(fixture: ClusterFaultFixture): Promise<NodeRoles
   }));
 }
 
-/** The thread transactional ids the exactly-once instances logged. */
+/**
+ * The transactional ids of the exactly-once instances: their threads' (KIP-447, as they logged
+ * them: @platformatic/kafka), else one per task (`<applicationId>-0_<partition>`: kafkajs has
+ * no KIP-447, so the engine gives each task a transactional producer of its own).
+ */
 export function threadTransactionalIds(fixture: ClusterFaultFixture): string[] {
   const outputs = fixture.eos.cluster.seats.map((s) => s.instance.output).join('\n');
-  return [...new Set([...outputs.matchAll(THREAD_PRODUCER)].map((m) => m[1]))];
+  const threads = [...new Set([...outputs.matchAll(THREAD_PRODUCER)].map((m) => m[1]))];
+  if (threads.length > 0) return threads;
+  return Array.from({ length: PARTITIONS }, (_, p) => `${fixture.eos.applicationId}-0_${p}`);
 }
 
 /** A kill of the node `choose` picks; recovered by restarting it and waiting for full ISR. */

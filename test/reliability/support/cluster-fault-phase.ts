@@ -92,10 +92,9 @@ export async function runFaultPhase(
     budget,
   );
   const faultAt = Date.now();
+  const atEvent = feed.acknowledged;
   const outcome = await fault.inject(fixture);
-  settings.log(
-    `${fault.name}: node(s) ${outcome.victims.join(', ')} hit at event ${feed.acknowledged}`,
-  );
+  settings.log(`${fault.name}: node(s) ${outcome.victims.join(', ')} hit at event ${atEvent}`);
   await until(fixture, () => feed.acknowledged >= first + settings.events, budget);
   feed.hold();
   await until(fixture, () => feed.acknowledged === feed.dispatched, 120_000);
