@@ -165,7 +165,10 @@ async function waitExact(
   }
 }
 
-/** Waits for `condition`, failing at once when the feed fails or every application broke. */
+/**
+ * Waits for `condition`; fails at once when the feed fails, and stops waiting (the phase goes on
+ * to record each application's failure) once every application broke.
+ */
 async function until(
   fixture: ClusterFaultFixture,
   condition: () => boolean,
@@ -173,6 +176,7 @@ async function until(
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
+    if (fixture.apps.every((app) => fixture.failureOf(app))) return;
     fixture.assertFeeding();
     if (Date.now() > deadline) {
       const { dispatched, acknowledged } = fixture.feed;
