@@ -96,12 +96,27 @@ describe.each(clusterFaultMatrix().map((row) => [row.label, row] as const))(
           await fixture.close();
           fixture = undefined;
         }
-        fixture ??= await ClusterFaultFixture.start(cluster, row.setup, {
-          users: SIZE.users,
-          rate: SIZE.rate,
-          events: Math.ceil(row.faults.length * SIZE.phaseEvents * 1.3),
+        const scenario = `cluster-faults-${row.slug}-${name}`;
+        const figures = {
+          fault: name,
+          client: row.setup.client,
+          groupProtocol: row.setup.groupProtocol,
+          rebalanceProtocol: row.setup.rebalanceProtocol ?? 'default',
           seed: SEED,
-        });
+        };
+        try {
+          fixture ??= await ClusterFaultFixture.start(cluster, row.setup, {
+            users: SIZE.users,
+            rate: SIZE.rate,
+            events: Math.ceil(row.faults.length * SIZE.phaseEvents * 1.3),
+            seed: SEED,
+          });
+        } catch (error) {
+          // The applications did not start on the cluster: the scenario fails, recorded as such.
+          const problem = `the applications did not start: ${String(error).slice(0, 2000)}`;
+          recordFigures(scenario, { ...figures, passed: false, problems: [problem] });
+          throw error;
+        }
         progress(`${row.slug} ${name}: applications ready (${fixture.topic})`);
         const fault = CLUSTER_FAULTS[name];
         let result: PhaseResult | undefined;
@@ -117,18 +132,13 @@ describe.each(clusterFaultMatrix().map((row) => [row.label, row] as const))(
           error = e;
           fixture.feed.hold();
         }
-        const scenario = `cluster-faults-${row.slug}-${name}`;
         if (dumpDir) {
           mkdirSync(dumpDir, { recursive: true });
           fixture.dumpOutputs(dumpDir, scenario);
         }
         const found = result ? problems(result) : [`the phase failed: ${String(error)}`];
         recordFigures(scenario, {
-          fault: name,
-          client: row.setup.client,
-          groupProtocol: row.setup.groupProtocol,
-          rebalanceProtocol: row.setup.rebalanceProtocol ?? 'default',
-          seed: SEED,
+          ...figures,
           passed: found.length === 0,
           ...(result ?? { error: String(error) }),
           problems: found.slice(0, 20),

@@ -125,7 +125,18 @@ export class ClusterFaultFixture {
         async () => (await Promise.all(clusters.map((c) => c.allReady()))).every(Boolean),
         240_000,
         'every instance of both applications ready',
-        { context: () => clusters.map((c) => c.outputs()).join('\n') },
+        {
+          // An instance that exited or reached ERROR will not become ready: say so at once.
+          abortIf: () => {
+            try {
+              clusters.forEach((c) => c.assertHealthy());
+              return undefined;
+            } catch (error) {
+              return brief(error);
+            }
+          },
+          context: () => clusters.map((c) => c.outputs()).join('\n'),
+        },
       );
     } catch (error) {
       await Promise.all(clusters.map((c) => c.close()));
