@@ -11,10 +11,11 @@
 
 // The client and its settings
 export { KafkaStreams } from './runtime/kafka-streams';
-export type {
-  KafkaStreamsOptions,
-  StateListener,
-  StreamsUncaughtExceptionHandler,
+export {
+  defaultUncaughtExceptionHandler,
+  type KafkaStreamsOptions,
+  type StateListener,
+  type StreamsUncaughtExceptionHandler,
 } from './runtime/kafka-streams-options';
 export { KafkaStreamsState, StreamThreadExceptionResponse } from './runtime/kafka-streams-state';
 export {
@@ -220,6 +221,7 @@ export { CorruptRecordBatchError } from './errors/corrupt-record-batch.error';
 export { KafkaAuthenticationError } from './errors/kafka-authentication.error';
 export { StateDirectoryLockedError } from './errors/state-directory-locked.error';
 export { BrokersUnreachableError } from './errors/brokers-unreachable.error';
+export { ClusterFaultTimeoutError } from './errors/cluster-fault-timeout.error';
 export { BrokerAuthenticationError } from './errors/broker-authentication.error';
 export { StreamsProcessingError } from './errors/streams-processing.error';
 export { RecordCollectorSendError } from './errors/record-collector-send.error';

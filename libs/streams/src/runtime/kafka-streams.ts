@@ -10,11 +10,7 @@ import { StreamsConfigError } from '../errors/streams-config.error';
 import type { Topology } from '../processor/topology';
 import { RecordCache } from '../state/internals/record-cache';
 import type { ActiveTaskManager } from './internals/active-task-manager';
-import {
-  KafkaStreamsState,
-  StreamThreadExceptionResponse,
-  isValidTransition,
-} from './kafka-streams-state';
+import { KafkaStreamsState, isValidTransition } from './kafka-streams-state';
 import { StateDirectory } from './internals/state-directory';
 import { completeStreamsLogger, consoleStreamsLogger, type StreamsLogger } from '../logging/logger';
 import type { StateRestoreListener } from './state-restore-listener';
@@ -39,10 +35,11 @@ import type { ClientMetrics } from './client-metrics';
 import { changelogEndOffsetSums } from './internals/task-offset-sums';
 import { ClientSubscription } from './internals/client-subscription';
 import { checkBrokerCertificate, kafkaAuthenticationError } from '../client/kafka-trust';
-import type {
-  KafkaStreamsOptions,
-  StateListener,
-  StreamsUncaughtExceptionHandler,
+import {
+  defaultUncaughtExceptionHandler,
+  type KafkaStreamsOptions,
+  type StateListener,
+  type StreamsUncaughtExceptionHandler,
 } from './kafka-streams-options';
 
 /**
@@ -76,8 +73,7 @@ export class KafkaStreams extends KafkaStreamsQueries {
   private readonly subscription: ClientSubscription;
   protected processId = '';
   private partitionsByTopic = new Map<string, number>();
-  private exceptionHandler: StreamsUncaughtExceptionHandler = () =>
-    StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+  private exceptionHandler: StreamsUncaughtExceptionHandler = defaultUncaughtExceptionHandler;
   private restoreListener: StateRestoreListener | undefined;
   private closing: Promise<void> | undefined;
   private shutdownRequested = false;
@@ -136,7 +132,7 @@ export class KafkaStreams extends KafkaStreamsQueries {
     return () => this.events.off('state', listener);
   }
 
-  /** Sets what an uncaught processing error does; default SHUTDOWN_CLIENT. */
+  /** Sets what an uncaught processing error does; default `defaultUncaughtExceptionHandler`. */
   setUncaughtExceptionHandler(handler: StreamsUncaughtExceptionHandler): void {
     this.exceptionHandler = handler;
   }
