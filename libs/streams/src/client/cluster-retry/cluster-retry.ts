@@ -15,6 +15,8 @@ export interface RetriedCall<T> {
   readonly name: string;
   /** `delivery` (sends, transactions: `delivery.timeout.ms`) or `api` (`default.api.timeout.ms`). */
   readonly bound: RetryBound;
+  /** A bound of the caller's, in ms, instead of the setting's (a lag read for a health check). */
+  readonly boundMs?: number;
   /** One attempt (1, 2, ...). */
   attempt(attempt: number): Promise<T>;
   /**
@@ -73,9 +75,31 @@ export class ClusterRetry {
     return this.options.classify(error);
   }
 
+  /**
+   * For a call the client itself retried for the bound (kafkajs' producer, whose retry counts
+   * come from `retriesWithin`): the `ClusterFaultTimeoutError` of its transient fault, or
+   * `undefined` when the error is no transient fault (the caller throws it as it is).
+   */
+  exhausted(
+    name: string,
+    bound: RetryBound,
+    error: unknown,
+    attempts: number,
+  ): ClusterFaultTimeoutError | undefined {
+    const fault = this.options.classify(error);
+    if (!fault) return undefined;
+    const { name: boundName, ms } = boundOf(this.settings, bound);
+    return new ClusterFaultTimeoutError(name, boundName, ms, attempts, fault.reason, {
+      cause: error,
+    });
+  }
+
   /** Runs `call` until it succeeds, fails for good, or its fault outlasts the bound. */
   async run<T>(call: RetriedCall<T>): Promise<T> {
-    const bound = boundOf(this.settings, call.bound);
+    const bound =
+      call.boundMs === undefined
+        ? boundOf(this.settings, call.bound)
+        : { name: "the call's timeout", ms: call.boundMs };
     const started = this.now();
     for (let attempt = 1; ; attempt++) {
       try {

@@ -2,8 +2,11 @@
 import type { StateLogger } from '../../logging/logger';
 import { ClusterRetry } from '../cluster-retry/cluster-retry';
 import {
+  boundOf,
   DEFAULT_CLUSTER_RETRY_SETTINGS,
+  retriesWithin,
   type ClusterRetrySettings,
+  type RetryBound,
 } from '../cluster-retry/cluster-retry-settings';
 import {
   findTransientFault,
@@ -56,4 +59,28 @@ export function kafkajsClusterRetry(
   logger?: StateLogger,
 ): ClusterRetry {
   return new ClusterRetry(settings, { classify: kafkajsTransientFault, logger });
+}
+
+/**
+ * kafkajs' retry options that follow the policy: its retrier waits `retry.backoff.ms` first,
+ * doubling (±20 %) up to `retry.backoff.max.ms`, and counts attempts instead of time: as many
+ * retries as fill `bound` (`retriesWithin`), each request's own time on top.
+ */
+export function kafkajsRetryOptions(
+  settings: ClusterRetrySettings,
+  bound: RetryBound,
+): {
+  retries: number;
+  initialRetryTime: number;
+  maxRetryTime: number;
+  multiplier: number;
+  factor: number;
+} {
+  return {
+    retries: retriesWithin(settings, boundOf(settings, bound).ms),
+    initialRetryTime: settings.retryBackoffMs,
+    maxRetryTime: Math.max(settings.retryBackoffMs, settings.retryBackoffMaxMs),
+    multiplier: 2,
+    factor: 0.2,
+  };
 }
