@@ -151,7 +151,7 @@ export class StreamThread {
     const held = this.cooperative
       ? this.taskMap.unmapped(assignment.partitions)
       : assignment.partitions;
-    const resume = this.inputPause.pause(this.consumer!, held);
+    const resume = this.inputPause.pause(this.consumer!, held, assignment.partitions);
     let revoked!: () => void;
     const lostClosed = new Promise<void>((resolve) => (revoked = resolve));
     this.assignmentReady = this.serialized(() => this.applyAssignment(assignment, resume, revoked));
