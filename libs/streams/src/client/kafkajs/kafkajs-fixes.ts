@@ -2,6 +2,7 @@ import Module from 'node:module';
 import { dirname } from 'node:path';
 import { decodeMessagesModule } from './decode-messages';
 import { installCommittedFetch, type FetchingBroker } from './filter-aborted-messages';
+import { installConnectionDisconnect, type DisconnectingConnection } from './connection-disconnect';
 import { groupMessagesPerPartition } from './group-messages-per-partition';
 import { installGroupRejoin, type HeartbeatingConsumerGroup } from './group-rejoin';
 import { locateKafkajs, type KafkajsInstallation } from './kafkajs-internals';
@@ -24,6 +25,7 @@ export const REPLACED_KAFKAJS_MODULES = {
 } as const;
 
 const REQUEST_QUEUE = './src/network/requestQueue';
+const CONNECTION = './src/network/connection';
 const BROKER = './src/broker';
 const CONSUMER_GROUP = './src/consumer/consumerGroup';
 const ERRORS = './src/errors';
@@ -53,11 +55,12 @@ let installed: KafkajsFixesOutcome | undefined;
  * fetched records' decoding (no `Long` per record, no header object copies; a record batch that
  * compaction emptied moves the consumer past it instead of holding it there), the
  * read_committed filter of aborted transactions ({@link installCommittedFetch}), the request
- * queue's negative timeout (a `TimeoutNegativeWarning` on Node 24), and a way for a member to
+ * queue's negative timeout (a `TimeoutNegativeWarning` on Node 24), the `connect` listeners a
+ * failed connection's disconnects pile up ({@link installConnectionDisconnect}), and a way for a member to
  * rejoin its group without leaving it ({@link installGroupRejoin}). The four modules are
  * pre-seeded into `require.cache` under their own file names, so kafkajs' own `require` finds
- * the replacements; the methods are replaced on `RequestQueue.prototype`, `Broker.prototype`
- * and `ConsumerGroup.prototype` (which works whatever loaded kafkajs first).
+ * the replacements; the methods are replaced on `RequestQueue.prototype`, `Connection.prototype`,
+ * `Broker.prototype` and `ConsumerGroup.prototype` (which works whatever loaded kafkajs first).
  *
  * Never throws: a kafkajs of another version, one the engine cannot locate, or one whose
  * producer another module loaded first, runs unpatched, reported once as a process warning
@@ -86,7 +89,7 @@ function apply(options: KafkajsFixesOptions, warn: (message: string) => void): K
     const reason = `kafkajs ${kafkajs.version} is installed, the fixes are for ${KAFKAJS_FIXED_VERSION}`;
     warn(
       `${reason}: it runs unpatched (quadratic grouping of produced messages, slower record ` +
-        `encoding and decoding, aborted records read by a read_committed consumer after some fetches, a TimeoutNegativeWarning on Node 24, probing rebalances that leave the group). ` +
+        `encoding and decoding, aborted records read by a read_committed consumer after some fetches, a TimeoutNegativeWarning on Node 24, a MaxListenersExceededWarning while a broker is down, probing rebalances that leave the group). ` +
         `Install kafkajs ${KAFKAJS_FIXED_VERSION}.`,
     );
     return { applied: [], skipped: [reason] };
@@ -117,6 +120,11 @@ function apply(options: KafkajsFixesOptions, warn: (message: string) => void): K
   };
   queueClass.prototype.scheduleCheckPendingRequests = scheduleCheckPendingRequests;
   applied.push('scheduleCheckPendingRequests');
+  installConnectionDisconnect(
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    require(kafkajs.resolve(CONNECTION)) as { prototype: DisconnectingConnection },
+  );
+  applied.push('connectionDisconnect');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   installCommittedFetch(require(kafkajs.resolve(BROKER)) as { prototype: FetchingBroker });
   applied.push('filterAbortedMessages');
