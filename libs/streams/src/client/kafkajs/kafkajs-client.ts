@@ -43,7 +43,7 @@ export function kafkajsClientAdapters(
       ),
     assignedReaders: kafkajsAssignedReaderFactory(kafka, { checkCrcs: config.checkCrcs }),
     recordProducers: kafkajsRecordProducerFactory(kafka, retry),
-    groupConsumers: kafkajsGroupConsumerFactory(kafka),
+    groupConsumers: kafkajsGroupConsumerFactory(kafka, retry),
     throwawayGroupClient: kafka,
   };
 }

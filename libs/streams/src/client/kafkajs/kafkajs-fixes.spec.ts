@@ -222,6 +222,7 @@ describe('kafkajs fixes', () => {
         'connectionDisconnect',
         'filterAbortedMessages',
         'groupRejoin',
+        'groupCoordinatorRefresh',
       ],
       skipped: [
         'groupMessagesPerPartition: kafkajs loaded ./src/producer/groupMessagesPerPartition before @nest-streams/streams',

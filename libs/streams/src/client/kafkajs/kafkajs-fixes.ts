@@ -5,6 +5,11 @@ import { installCommittedFetch, type FetchingBroker } from './filter-aborted-mes
 import { installConnectionDisconnect, type DisconnectingConnection } from './connection-disconnect';
 import { groupMessagesPerPartition } from './group-messages-per-partition';
 import { installGroupRejoin, type HeartbeatingConsumerGroup } from './group-rejoin';
+import {
+  installCoordinatorRefresh,
+  type CoordinatedConsumerGroup,
+} from './group-coordinator-refresh';
+import { kafkajsTransientFault } from './kafkajs-transient-faults';
 import { locateKafkajs, type KafkajsInstallation } from './kafkajs-internals';
 import { produceV3RequestModule } from './produce-v3-request';
 import { decodeRecordV0 } from './record-v0-decoder';
@@ -29,6 +34,8 @@ const CONNECTION = './src/network/connection';
 const BROKER = './src/broker';
 const CONSUMER_GROUP = './src/consumer/consumerGroup';
 const ERRORS = './src/errors';
+/** The faults after which a group's coordinator is found again: it moved, died or hangs. */
+const LOST_COORDINATOR = new Set(['coordinator', 'connection', 'timeout']);
 
 /** What {@link installKafkajsFixes} did. */
 export interface KafkajsFixesOutcome {
@@ -56,7 +63,8 @@ let installed: KafkajsFixesOutcome | undefined;
  * compaction emptied moves the consumer past it instead of holding it there), the
  * read_committed filter of aborted transactions ({@link installCommittedFetch}), the request
  * queue's negative timeout (a `TimeoutNegativeWarning` on Node 24), the `connect` listeners a
- * failed connection's disconnects pile up ({@link installConnectionDisconnect}), and a way for a member to
+ * failed connection's disconnects pile up ({@link installConnectionDisconnect}), a group's
+ * coordinator found again when it moved or died ({@link installCoordinatorRefresh}), and a way for a member to
  * rejoin its group without leaving it ({@link installGroupRejoin}). The four modules are
  * pre-seeded into `require.cache` under their own file names, so kafkajs' own `require` finds
  * the replacements; the methods are replaced on `RequestQueue.prototype`, `Connection.prototype`,
@@ -147,6 +155,11 @@ function apply(options: KafkajsFixesOptions, warn: (message: string) => void): K
       }),
   );
   applied.push('groupRejoin');
+  installCoordinatorRefresh(
+    groupClass as unknown as { prototype: CoordinatedConsumerGroup },
+    (error) => LOST_COORDINATOR.has(kafkajsTransientFault(error)?.kind ?? ''),
+  );
+  applied.push('groupCoordinatorRefresh');
   if (skipped.length > 0) {
     warn(
       `${skipped.join('; ')}: those fixes are not in effect. Import @nest-streams/streams ` +
