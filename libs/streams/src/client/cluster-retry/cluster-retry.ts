@@ -35,7 +35,10 @@ export interface RetriedCall<T> {
 export interface ClusterRetryOptions {
   /** The client's classification of its own errors. */
   readonly classify: FaultClassifier;
-  /** Where a call that keeps failing is reported (a warning at its first and every 10th retry). */
+  /**
+   * Where retried calls are told: the first retry at debug, every 10th as a warning, the
+   * success after more than 10 attempts at info (after fewer, at debug).
+   */
   readonly logger?: StateLogger;
   readonly now?: () => number;
   readonly sleep?: (ms: number) => Promise<void>;
@@ -106,9 +109,9 @@ export class ClusterRetry {
         const result = await call.attempt(attempt);
         if (attempt > 1) {
           const seconds = ((this.now() - started) / 1000).toFixed(1);
-          this.options.logger?.info(
-            `${call.name} succeeded after ${attempt} attempts (${seconds} s)`,
-          );
+          const line = `${call.name} succeeded after ${attempt} attempts (${seconds} s)`;
+          if (attempt > 10) this.options.logger?.info(line);
+          else this.options.logger?.debug(line);
         }
         return result;
       } catch (error) {
@@ -129,10 +132,12 @@ export class ClusterRetry {
             },
           );
         }
+        // A fault a few retries overcome is common (a leader moves): told at debug; one that
+        // lasts, at every 10th attempt, as a warning.
         if (attempt === 1 || attempt % 10 === 0) {
-          this.options.logger?.warn(
-            `${call.name} failed (${fault.reason}); retrying with back-off within ${bound.name} (attempt ${attempt}, ${Math.round(elapsed / 1000)} s of ${Math.round(bound.ms / 1000)} s)`,
-          );
+          const line = `${call.name} failed (${fault.reason}); retrying with back-off within ${bound.name} (attempt ${attempt}, ${Math.round(elapsed / 1000)} s of ${Math.round(bound.ms / 1000)} s)`;
+          if (attempt === 1) this.options.logger?.debug(line);
+          else this.options.logger?.warn(line);
         }
         await this.sleep(pause);
         if (call.stopped?.()) throw error;
