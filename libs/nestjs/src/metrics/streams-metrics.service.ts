@@ -8,9 +8,10 @@ import {
 import { StreamsStateTracker } from '../health/internals/streams-state.tracker';
 import { StreamsModuleSettings } from '../settings/internals/streams-module.settings';
 import {
+  MESSAGE_REFUSAL_REASONS,
   REFUSAL_REASONS,
   type RefusalReason,
-} from '../security/internals/instance-message.authenticator';
+} from '../security/internals/instance.authenticator';
 
 /** How the routing interceptor answered a request. */
 export type RoutingOutcome = 'local' | 'forwarded' | 'standby' | 'unavailable';
@@ -37,7 +38,8 @@ const ROCKSDB_GAUGES: readonly (keyof RocksDBStoreMetrics)[] = [
  * state, records processed / produced / skipped, restore progress, standby lag, per-store
  * operation counts, rates and latencies, record-cache hit ratio, RocksDB properties (when the
  * store reports them), rebalance count and duration, the routing outcomes of `@RouteByKey`
- * requests, and the instance-to-instance messages refused (by reason). Names start with the `prefix` option (`kafka_streams_`).
+ * requests, the instance-to-instance messages refused and the hop tokens of forwarded requests
+ * refused (by reason). Names start with the `prefix` option (`kafka_streams_`).
  *
  * With metrics off (`metrics: false`) every method is a no-op and {@link registry} is empty.
  */
@@ -46,8 +48,10 @@ export class StreamsMetricsService {
   /** The registry to scrape (also served by the module's metrics controller). */
   readonly registry: Registry;
   private readonly enabled: boolean;
-  private readonly routing: Counter<'outcome'> | undefined;
+  /** The routing counter's series, one per outcome, bound to their labels once. */
+  private readonly routing: Partial<Record<RoutingOutcome, { inc(): void }>> = {};
   private readonly refusals: Counter<'reason'> | undefined;
+  private readonly hopRefusals: Counter<'reason'> | undefined;
   private readonly rebalances: Counter | undefined;
   private readonly rebalanceDuration: Histogram | undefined;
   private streams: KafkaStreams | undefined;
@@ -70,14 +74,15 @@ export class StreamsMetricsService {
     if (defaultMetrics) collectDefaultMetrics({ register: this.registry });
     const p = prefix;
     const registers = [this.registry];
-    this.routing = new Counter({
+    const routing = new Counter({
       name: `${p}routing_requests_total`,
       help: 'Requests of @RouteByKey routes by outcome: answered here (local), forwarded to the owner, answered by a standby, or 503 (unavailable).',
       labelNames: ['outcome'],
       registers,
     });
     for (const outcome of ['local', 'forwarded', 'standby', 'unavailable'] as const) {
-      this.routing.inc({ outcome }, 0);
+      routing.inc({ outcome }, 0);
+      this.routing[outcome] = routing.labels({ outcome });
     }
     this.refusals = new Counter({
       name: `${p}query_refusals_total`,
@@ -86,6 +91,13 @@ export class StreamsMetricsService {
       registers,
     });
     for (const reason of REFUSAL_REASONS) this.refusals.inc({ reason }, 0);
+    this.hopRefusals = new Counter({
+      name: `${p}hop_refusals_total`,
+      help: 'Forwarded requests whose hop token was refused before any store was read (the request then got no hop privilege), by reason (unauthenticated, bad_signature, expired, replayed, wrong_target, overloaded).',
+      labelNames: ['reason'],
+      registers,
+    });
+    for (const reason of MESSAGE_REFUSAL_REASONS) this.hopRefusals.inc({ reason }, 0);
     this.rebalances = new Counter({
       name: `${p}rebalances_total`,
       help: 'Rebalances this client went through (entries into REBALANCING).',
@@ -113,12 +125,17 @@ export class StreamsMetricsService {
   recordRouting(outcome: RoutingOutcome): void {
     this.outcomes[outcome]++;
     if (outcome === 'unavailable') this.unavailableAnswers++;
-    this.routing?.inc({ outcome });
+    this.routing[outcome]?.inc();
   }
 
   /** Counts one refused instance-to-instance message or connection. */
   recordQueryRefusal(reason: RefusalReason): void {
     this.refusals?.inc({ reason });
+  }
+
+  /** Counts one refused hop token of a forwarded request. */
+  recordHopRefusal(reason: RefusalReason): void {
+    this.hopRefusals?.inc({ reason });
   }
 
   /** @internal Counts a 503 the exception filter answered (a retriable engine error). */

@@ -3,6 +3,7 @@ import {
   HttpException,
   Inject,
   Injectable,
+  Logger,
   RequestMethod,
   ServiceUnavailableException,
   type CallHandler,
@@ -12,7 +13,7 @@ import {
 import { HTTP_CODE_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingHttpHeaders } from 'node:http';
-import { from, mergeMap, Observable, of, tap } from 'rxjs';
+import { from, mergeMap, Observable, of } from 'rxjs';
 import { type HostInfo, SerializationError, StreamsError } from '@nest-streams/streams';
 import type {
   KeyFrom,
@@ -34,10 +35,15 @@ import {
   relayableHeaders,
   type ForwardedResponse,
 } from './internals/http-request.forwarder';
-import { HopAuthenticator } from '../security/internals/hop-authenticator';
+import { HopAuthenticator, type HopCheck } from '../security/internals/hop-authenticator';
+import { RefusalLog } from '../security/internals/refusal.log';
 import { KeyOwnerLocator, type KeyLocation } from '../ownership/internals/key-owner.locator';
 import { OwnerUnreachableError } from '../errors/owner-unreachable.error';
-import { ownerThenStandby } from '../ownership/internals/owner-then-standby';
+import {
+  answersHere,
+  ownerThenStandby,
+  type FallbackOptions,
+} from '../ownership/internals/owner-then-standby';
 import type { RouteInput } from '../ownership/internals/route-decision';
 
 /** The parts of an Express/Fastify-style request the interceptor reads. */
@@ -49,6 +55,8 @@ export interface HttpRequestLike {
   readonly params?: Record<string, string>;
   readonly query?: Record<string, unknown>;
   readonly body?: unknown;
+  /** The connection (Express and Fastify requests both have it). */
+  readonly socket?: { readonly remoteAddress?: string };
 }
 
 /**
@@ -64,7 +72,9 @@ type HttpResponse = unknown;
  * - owner is this instance: runs the handler;
  * - owner is another instance of the current metadata: forwards the same request (method,
  *   path, query, body) to its `application.server` once (hop header `X-Streams-Forwarded`,
- *   authenticated by `X-Streams-Hop-Token`, an HMAC keyed with the cluster secret), and relays its answer;
+ *   authenticated by `X-Streams-Hop-Token`: the instances' one scheme, an HMAC keyed with the
+ *   cluster secret over the target, method, path, a timestamp and a one-time nonce), and
+ *   relays its answer;
  * - no confirmed owner (`KeyQueryMetadata.NOT_AVAILABLE`), a retriable engine error, or a
  *   forwarded request that reached an instance that does not own the key: 503 with
  *   `Retry-After`;
@@ -72,11 +82,28 @@ type HttpResponse = unknown;
  *   copy answers, marked `X-Stale: true` and `X-Lag: <records>`; otherwise 503.
  *
  * Forwarding targets come only from the cluster metadata; nothing in the request (Host,
- * hop header) can send a request elsewhere. A hop header without a valid token (forged by a
- * client) is ignored: the request is routed as any other. A missing key gives 400.
+ * hop header) can send a request elsewhere. Hop headers without a valid token (forged by a
+ * client, replayed, expired, sealed for another instance, or from an older version) are
+ * refused before any store is read, counted (`hop_refusals_total{reason}`) and logged
+ * (rate-limited): the request gets no hop privilege and is routed as any other. A missing key
+ * gives 400.
  */
 @Injectable()
 export class StoreRoutingInterceptor implements NestInterceptor {
+  private readonly refusals = new RefusalLog(
+    (line) => new Logger('StoreRoutingInterceptor').warn(line),
+    {
+      subject: 'the hop token of a forwarded request',
+      meanings: {
+        unauthenticated:
+          'hop headers without a token of this version: a client forging them, or an instance of an older version during a rolling update (the request is routed as a client request)',
+      },
+    },
+  );
+
+  /** Each handler's `@RouteByKey` declaration (`null`: none), read on its first request. */
+  private readonly routes = new Map<object, RouteByKeyMetadata | null>();
+
   constructor(
     @Inject(StreamsMetadataAccessor) private readonly accessor: StreamsMetadataAccessor,
     @Inject(KeyOwnerLocator) private readonly locator: KeyOwnerLocator,
@@ -95,23 +122,35 @@ export class StoreRoutingInterceptor implements NestInterceptor {
     if (this.settings.http.servedByHeader) {
       this.setHeader(response, SERVED_BY_HEADER, this.settings.servedBy);
     }
-    const route = this.accessor.getRouteByKey(context.getHandler());
+    const route = this.routeOf(context.getHandler());
     if (!route) return this.handle(next, response, false);
-    return from(this.route(route, request, response, next, context)).pipe(
-      mergeMap((result) => result),
-    );
+    return this.route(route, request, response, next, context);
   }
 
-  private async route(
+  /** The handler's `@RouteByKey` declaration, read once per handler. */
+  private routeOf(handler: ReturnType<ExecutionContext['getHandler']>): RouteByKeyMetadata | null {
+    let route = this.routes.get(handler);
+    if (route === undefined) {
+      route = this.accessor.getRouteByKey(handler) ?? null;
+      this.routes.set(handler, route);
+    }
+    return route;
+  }
+
+  /**
+   * Where the request runs: here at once when this instance holds the key's active copy (no
+   * promise on the way), else through {@link ownerThenStandby} (forwarded, or a standby copy).
+   */
+  private route(
     route: RouteByKeyMetadata,
     request: HttpRequestLike,
     response: HttpResponse,
     next: CallHandler,
     context: ExecutionContext,
-  ): Promise<Observable<unknown>> {
+  ): Observable<unknown> {
     const key = extractKey(route.keyFrom, request);
     const allowStale = route.options.allowStaleReads ?? this.settings.allowStaleReads;
-    const hop = this.hops.verify(request.headers, request.method, urlOf(request));
+    const { hop } = this.checkHop(request);
     const forwardedFrom = hop?.from;
     const standbyRead = hop?.standby === true;
 
@@ -130,34 +169,50 @@ export class StoreRoutingInterceptor implements NestInterceptor {
       throw error;
     }
     const input: RouteInput = { ...location, forwardedFrom };
+    const fallback = { allowStale, standbyRead };
+    if (answersHere(input, fallback)) {
+      this.metrics.recordRouting('local');
+      return this.handle(next, response, false);
+    }
+    return from(this.routeAway(input, fallback, request, response, next, context)).pipe(
+      mergeMap((result) => result),
+    );
+  }
+
+  /** {@link route} for a key this instance cannot answer from its active copy. */
+  private async routeAway(
+    input: RouteInput,
+    fallback: FallbackOptions,
+    request: HttpRequestLike,
+    response: HttpResponse,
+    next: CallHandler,
+    context: ExecutionContext,
+  ): Promise<Observable<unknown>> {
+    const { allowStale } = fallback;
     try {
-      return await ownerThenStandby<Observable<unknown>>(
-        input,
-        { allowStale, standbyRead },
-        async (target) => {
-          if (target.local) {
-            this.metrics.recordRouting(target.standby ? 'standby' : 'local');
-            // Fresh changelog ends, so the lag each standby copy reports with its answer is current.
-            if (target.standby) await this.locator.refreshLags();
-            return this.handle(next, response, target.standby);
-          }
-          let answer: ForwardedResponse;
-          try {
-            answer = await this.forward(request, target.host, target.standby);
-          } catch (error) {
-            if (error instanceof OwnerUnreachableError) return { unreachable: error };
-            throw error;
-          }
-          // An owner answering 503 cannot answer either: a standby may, when allowed.
-          if (answer.status === 503 && allowStale && !target.standby) {
-            return {
-              unreachable: new OwnerUnreachableError(target.host.toString(), 'it answered 503'),
-            };
-          }
-          this.metrics.recordRouting(target.standby ? 'standby' : 'forwarded');
-          return this.relay(answer, response, context);
-        },
-      );
+      return await ownerThenStandby<Observable<unknown>>(input, fallback, async (target) => {
+        if (target.local) {
+          this.metrics.recordRouting(target.standby ? 'standby' : 'local');
+          // Fresh changelog ends, so the lag each standby copy reports with its answer is current.
+          if (target.standby) await this.locator.refreshLags();
+          return this.handle(next, response, target.standby);
+        }
+        let answer: ForwardedResponse;
+        try {
+          answer = await this.forward(request, target.host, target.standby);
+        } catch (error) {
+          if (error instanceof OwnerUnreachableError) return { unreachable: error };
+          throw error;
+        }
+        // An owner answering 503 cannot answer either: a standby may, when allowed.
+        if (answer.status === 503 && allowStale && !target.standby) {
+          return {
+            unreachable: new OwnerUnreachableError(target.host.toString(), 'it answered 503'),
+          };
+        }
+        this.metrics.recordRouting(target.standby ? 'standby' : 'forwarded');
+        return this.relay(answer, response, context);
+      });
     } catch (error) {
       if (error instanceof StreamsError && error.retriable) {
         throw this.unavailable(response, error.message);
@@ -168,29 +223,32 @@ export class StoreRoutingInterceptor implements NestInterceptor {
 
   /**
    * Runs the handler with its store reads recorded (standby copies allowed with
-   * `staleStores`), and marks the answer `X-Stale: true` and `X-Lag: <records>` when a standby
-   * copy answered any of its reads — whatever was decided before, the marks say what served.
+   * `staleStores`), and marks the answer `X-Stale: true` and `X-Lag: <records>` as soon as a
+   * standby copy answers any of its reads — whatever was decided before, the marks say what
+   * served.
    */
   private handle(
     next: CallHandler,
     response: HttpResponse,
     staleStores: boolean,
   ): Observable<unknown> {
+    const onStale = (lag: number): void => {
+      this.setHeader(response, STALE_HEADER, 'true');
+      this.setHeader(response, LAG_HEADER, String(lag));
+    };
     return new Observable((subscriber) =>
-      StoreReadContext.run({ staleStores }, () => {
-        const record = StoreReadContext.current();
-        const mark = () => {
-          const stale = StoreReadContext.staleness(record);
-          if (stale === undefined) return;
-          this.setHeader(response, STALE_HEADER, 'true');
-          this.setHeader(response, LAG_HEADER, String(stale.lag));
-        };
-        return next
-          .handle()
-          .pipe(tap({ next: mark, error: mark }))
-          .subscribe(subscriber);
-      }),
+      StoreReadContext.run({ staleStores, onStale }, () => next.handle().subscribe(subscriber)),
     );
+  }
+
+  /** The request's hop, trusted or refused; a refusal is counted and logged (rate-limited). */
+  private checkHop(request: HttpRequestLike): HopCheck {
+    const check = this.hops.verify(request.headers, request.method, urlOf(request));
+    if (check.refused !== undefined) {
+      this.metrics.recordHopRefusal(check.refused);
+      this.refusals.refused(check.refused, request.socket?.remoteAddress, check.from);
+    }
+    return check;
   }
 
   private forward(
@@ -199,11 +257,10 @@ export class StoreRoutingInterceptor implements NestInterceptor {
     standby: boolean,
   ): Promise<ForwardedResponse> {
     const url = urlOf(request);
-    const headers = this.hops.sign(this.settings.servedBy, standby, request.method, url);
     return this.forwarder.forward(
       { method: request.method, url, headers: request.headers, body: request.body },
       target,
-      headers,
+      () => this.hops.sign(target.toString(), standby, request.method, url),
       this.settings.forwardingTimeoutMs,
     );
   }
