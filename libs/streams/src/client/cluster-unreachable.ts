@@ -1,6 +1,6 @@
 import { BrokersUnreachableError } from '../errors/brokers-unreachable.error';
 import { ClusterFaultTimeoutError } from '../errors/cluster-fault-timeout.error';
-import { isCertificateFailure } from './kafka-trust';
+import { isCertificateFailure } from './certificate-failure';
 
 /**
  * kafkajs errors that mean "the cluster cannot be reached right now" even though kafkajs marks

@@ -4,7 +4,7 @@
 import { BrokersUnreachableError } from '../../errors/brokers-unreachable.error';
 import { PartitionLeaderNotAvailableError } from '../../errors/internals/partition-leader-not-available.error';
 import { StreamsError } from '../../errors/streams.error';
-import { isCertificateFailure } from '../kafka-trust';
+import { isCertificateFailure } from '../certificate-failure';
 
 /**
  * What a transient fault asks of the retry:
