@@ -14,6 +14,8 @@ import { DEFAULT_CLUSTER_RETRY_SETTINGS } from '../cluster-retry/cluster-retry-s
 import { PlatformaticCoordinators } from './platformatic-coordinators';
 import { sendOffsetCommit } from './platformatic-group-offsets';
 import { PlatformaticTransactionOffsets } from './platformatic-transaction-offsets';
+import { StreamsGroupCoordinator } from './streams-group/streams-group-coordinator';
+import { unchangedHeartbeat } from '../../../test-support/streams-group-heartbeat.fixture';
 import { platformaticTransientFault } from './platformatic-transient-faults';
 
 /** API keys of the requests the fake cluster answers. */
@@ -21,6 +23,7 @@ const OFFSET_COMMIT = 8;
 const FIND_COORDINATOR = 10;
 const ADD_OFFSETS_TO_TXN = 25;
 const TXN_OFFSET_COMMIT = 28;
+const STREAMS_GROUP_HEARTBEAT = 88;
 
 /**
  * A platformatic client's parts the coordinator requests use, over a fake three-node cluster:
@@ -192,5 +195,18 @@ describe('the coordinator requests of the platformatic adapters', () => {
       groupInstanceId: null,
     });
     expect(cluster.requests.slice(9)).toEqual(['10@0', '25@3', '10@0', '28@3']);
+  });
+
+  it('streams group heartbeat: a coordinator that refuses the connection is found again (issue #38)', async () => {
+    // The group coordinator died; FindCoordinator still names it once, then node 2.
+    cluster.dead.add(1);
+    cluster.coordinators = [1, 2];
+    const coordinator = new StreamsGroupCoordinator(cluster as never, 'g');
+    const heartbeat = () => coordinator.heartbeat(unchangedHeartbeat('g', 'm', 3));
+    await expect(heartbeat()).rejects.toThrow('Connection to node 1 failed.');
+    expect(coordinator.coordinatorId).toBeUndefined();
+    await heartbeat();
+    expect(coordinator.coordinatorId).toBe(2);
+    expect(cluster.requests).toEqual(['10@0', '10@0', `${STREAMS_GROUP_HEARTBEAT}@2`]);
   });
 });

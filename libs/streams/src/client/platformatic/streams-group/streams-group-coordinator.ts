@@ -112,8 +112,10 @@ export class StreamsGroupCoordinator {
   }
 
   private async send<A extends unknown[], R>(api: Api<A, R>, args: A): Promise<R> {
-    const connection = await this.connection();
     try {
+      // A coordinator that died refuses the connection itself: forgotten too, or every later
+      // heartbeat would go to the dead node (issue #38: the streams group lost its member).
+      const connection = await this.connection();
       return await new Promise<R>((resolve, reject) =>
         api(connection, ...args, (error: Error | null, response?: R) =>
           error || response === undefined
@@ -122,7 +124,7 @@ export class StreamsGroupCoordinator {
         ),
       );
     } catch (error) {
-      // A network error: the next call looks the coordinator up again.
+      // A network error (connecting or answering): the next call looks the coordinator up again.
       this.forget();
       throw error;
     }
