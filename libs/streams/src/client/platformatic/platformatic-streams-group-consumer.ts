@@ -135,6 +135,7 @@ export class PlatformaticStreamsGroupConsumer implements GroupConsumer {
         instanceId: options.groupInstanceId ?? null,
         rebalanceTimeoutMs: options.rebalanceTimeoutMs,
         heartbeatIntervalMs: options.heartbeatIntervalMs,
+        classify: (error) => this.retry.classify(error),
       },
       {
         reconcile: (epoch, tasks) => this.serially(() => this.reconcile(epoch, tasks)),
