@@ -48,16 +48,47 @@ const FULL: readonly MatrixRow[] = [
 ];
 
 /**
+ * Known failures: scenarios that fail for a defect not fixed yet, each with its root cause as
+ * far as it is known (docs/reliability.md, "Known failure"). They stay in the full matrix and
+ * are left out of CI's until fixed; remove an entry with its fix.
+ */
+export const KNOWN_FAILURES: readonly {
+  readonly slug: string;
+  readonly fault: ClusterFaultName;
+  readonly rootCause: string;
+}[] = [
+  {
+    slug: 'kafkajs',
+    fault: 'broker-hung',
+    rootCause:
+      'when the hung node is the group coordinator, kafkajs waits on it for its 30 s request ' +
+      'timeout (Java marks the coordinator unknown after session.timeout.ms), the members are ' +
+      'dropped, and in the rebalances that follow an instance answered as the active with ' +
+      'counts 1-7 events below the committed ones (exactly-once, seed 61207): which store ' +
+      'served behind the committed offsets is not established',
+  },
+];
+
+/** A row's faults without its known failures. */
+function withoutKnownFailures(row: MatrixRow): MatrixRow {
+  const known = (fault: ClusterFaultName) =>
+    KNOWN_FAILURES.some((k) => k.slug === row.slug && k.fault === fault);
+  return { ...row, faults: row.faults.filter((fault) => !known(fault)) };
+}
+
+/**
  * What CI runs (reduced size, about 10 minutes): every fault but the rolling restart (4 minutes
  * on its own) on the default client (kafkajs); on @platformatic/kafka the leader kill under the
- * cooperative protocol and under the streams protocol. See docs/reliability.md for what each
- * costs.
+ * cooperative protocol and under the streams protocol; not the {@link KNOWN_FAILURES}. See
+ * docs/reliability.md for what each costs.
  */
-const CI: readonly MatrixRow[] = [
-  { ...KAFKAJS, faults: EVERY_FAULT.filter((fault) => fault !== 'rolling-restart') },
-  { ...PLATFORMATIC, faults: ['leader-kill'] },
-  { ...STREAMS, faults: ['leader-kill'] },
-];
+const CI: readonly MatrixRow[] = (
+  [
+    { ...KAFKAJS, faults: EVERY_FAULT.filter((fault) => fault !== 'rolling-restart') },
+    { ...PLATFORMATIC, faults: ['leader-kill'] },
+    { ...STREAMS, faults: ['leader-kill'] },
+  ] satisfies MatrixRow[]
+).map(withoutKnownFailures);
 
 /**
  * The rows to run: the full matrix at full size (`--full`), CI's subset at reduced size;
