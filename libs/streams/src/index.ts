@@ -18,10 +18,11 @@ export type {
   ResetInputOffset,
 } from './reset/application-reset';
 export type { ResetPosition } from './reset/reset-position';
-export type {
-  KafkaStreamsOptions,
-  StateListener,
-  StreamsUncaughtExceptionHandler,
+export {
+  defaultUncaughtExceptionHandler,
+  type KafkaStreamsOptions,
+  type StateListener,
+  type StreamsUncaughtExceptionHandler,
 } from './runtime/kafka-streams-options';
 export { KafkaStreamsState, StreamThreadExceptionResponse } from './runtime/kafka-streams-state';
 export {
@@ -254,6 +255,7 @@ export { CorruptRecordBatchError } from './errors/corrupt-record-batch.error';
 export { KafkaAuthenticationError } from './errors/kafka-authentication.error';
 export { StateDirectoryLockedError } from './errors/state-directory-locked.error';
 export { BrokersUnreachableError } from './errors/brokers-unreachable.error';
+export { ClusterFaultTimeoutError } from './errors/cluster-fault-timeout.error';
 export { BrokerAuthenticationError } from './errors/broker-authentication.error';
 export { StreamsProcessingError } from './errors/streams-processing.error';
 export { RecordCollectorSendError } from './errors/record-collector-send.error';

@@ -51,6 +51,15 @@ export interface FetchCommittedOffsetsOptions {
   readonly timeoutMs?: number;
 }
 
+/** How {@link ClusterAdmin.fetchTopicOffsets} reads. */
+export interface FetchTopicOffsetsOptions {
+  /**
+   * How long a transient cluster fault is retried, in ms, instead of `default.api.timeout.ms`
+   * (a lag read behind a health check or a query waits less).
+   */
+  readonly timeoutMs?: number;
+}
+
 /** One member of a classic consumer group, as DescribeGroups tells it. */
 export interface DescribedGroupMember {
   readonly memberId: string;
@@ -163,7 +172,7 @@ export interface ClusterAdmin {
    *   PartitionLeaderNotAvailableError (retriable) while a partition's leadership moves. The
    *   engine retries both for a bounded time (`fetchTopicOffsetsSettled`).
    */
-  fetchTopicOffsets(topic: string): Promise<PartitionOffsets[]>;
+  fetchTopicOffsets(topic: string, options?: FetchTopicOffsetsOptions): Promise<PartitionOffsets[]>;
 
   /**
    * Whether {@link fetchCommittedOffsets} can wait for stable offsets (KIP-447's

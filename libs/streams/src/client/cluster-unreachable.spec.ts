@@ -6,6 +6,7 @@ import {
   KafkaJSProtocolError,
 } from 'kafkajs';
 import { BrokersUnreachableError } from '../errors/brokers-unreachable.error';
+import { ClusterFaultTimeoutError } from '../errors/cluster-fault-timeout.error';
 import { RecordCollectorSendError } from '../errors/record-collector-send.error';
 import { StreamsProcessingError } from '../errors/streams-processing.error';
 import { SerializationError } from '../serde/serialization.error';
@@ -47,6 +48,16 @@ describe('isClusterUnreachableError', () => {
       retryTime: 1,
     });
     expect(isClusterUnreachableError(exhausted)).toBe(false);
+  });
+
+  it('is false for a fault the engine retried for its bound already (the handler decides)', () => {
+    const refused = new KafkaJSConnectionError('Connection error: connect ECONNREFUSED');
+    const timeout = new ClusterFaultTimeoutError('produce', 'delivery.timeout.ms', 1, 3, 'x', {
+      cause: refused,
+    });
+    expect(isClusterUnreachableError(timeout)).toBe(false);
+    const send = new RecordCollectorSendError('sending 1 record failed', { cause: timeout });
+    expect(isClusterUnreachableError(send)).toBe(false);
   });
 
   it('is true for a changelog send that failed because the broker was down', () => {

@@ -1,5 +1,6 @@
 import { BrokersUnreachableError } from '../errors/brokers-unreachable.error';
-import { isCertificateFailure } from './kafka-trust';
+import { ClusterFaultTimeoutError } from '../errors/cluster-fault-timeout.error';
+import { isCertificateFailure } from './certificate-failure';
 
 /**
  * kafkajs errors that mean "the cluster cannot be reached right now" even though kafkajs marks
@@ -24,13 +25,16 @@ const UNREACHABLE_ERROR_NAMES = new Set([
  * Streams keeps going through such errors until `task.timeout.ms`; the client replaces its
  * thread (tasks closed dirty, rejoin, restore) instead of shutting down.
  *
- * Not unreachable: errors from processors or serdes, and broker refusals that will not change
- * by themselves (a record too large, an authorization or authentication failure, a broker
- * certificate this client does not trust, a fenced producer epoch).
+ * Not unreachable: errors from processors or serdes, broker refusals that will not change by
+ * themselves (a record too large, an authorization or authentication failure, a broker
+ * certificate this client does not trust, a fenced producer epoch), and a
+ * `ClusterFaultTimeoutError` (the engine retried the fault for its bound already: it goes to
+ * the uncaught-exception handler, whose default replaces the thread).
  */
 export function isClusterUnreachableError(error: unknown, depth = 0): boolean {
   if (depth > 8 || typeof error !== 'object' || error === null) return false;
   if (depth === 0 && isCertificateFailure(error)) return false;
+  if (error instanceof ClusterFaultTimeoutError) return false;
   // A ClusterAdmin adapter's own typing of an unreachable cluster (whatever its client's errors).
   if (error instanceof BrokersUnreachableError) return true;
   const e = error as {

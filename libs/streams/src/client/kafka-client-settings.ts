@@ -1,5 +1,6 @@
 // The part of the streams config the Kafka client adapters are made from; the engine's
 // `ResolvedStreamsConfig` is one, so the runtime hands its config as it is.
+import type { ClusterRetrySettings } from './cluster-retry/cluster-retry-settings';
 import type { KafkaConfig } from './kafkajs/kafkajs';
 
 /** The Kafka client every consumer, producer and admin of the engine is made from. */
@@ -13,8 +14,11 @@ export type KafkaClientName = 'kafkajs' | '@platformatic/kafka';
  */
 export type GroupProtocol = 'classic' | 'streams';
 
-/** The connection settings every adapter of one client is made from. */
-export interface KafkaClientSettings {
+/**
+ * The connection settings every adapter of one client is made from, with the retry and timeout
+ * settings of every call (`retry.backoff.ms`, `request.timeout.ms`, `delivery.timeout.ms`, ...).
+ */
+export interface KafkaClientSettings extends ClusterRetrySettings {
   /** The client the adapters are made from. */
   readonly kafkaClient: KafkaClientName;
   /** `client.id` prefix of every client. */

@@ -9,6 +9,7 @@ import { PlatformaticRecordProducer } from './platformatic/platformatic-record-p
 import { PlatformaticGroupConsumer } from './platformatic/platformatic-group-consumer';
 import type { GroupConsumerOptions } from './group-consumer';
 import type { KafkaClientAdapters } from './kafka-client-adapters';
+import { RetryingClusterAdmin } from './cluster-retry/retrying-cluster-admin';
 
 const base: StreamsConfig = { applicationId: 'client-spec', bootstrapServers: ['127.0.0.1:1'] };
 /** The kafkajs logs (its partitioner notice) dropped. */
@@ -36,7 +37,10 @@ async function adaptersOf(clients: KafkaClientAdapters): Promise<string[]> {
   const consumer = clients.groupConsumers(groupOptions);
   const reader = clients.assignedReaders();
   try {
-    return [admin, producer, transactional, consumer].map((a) => a.constructor.name);
+    // The cluster admin's calls go through the retry policy, around the client's adapter.
+    expect(admin).toBeInstanceOf(RetryingClusterAdmin);
+    const adapter = (admin as RetryingClusterAdmin).admin;
+    return [adapter, producer, transactional, consumer].map((a) => a.constructor.name);
   } finally {
     await Promise.all([admin.disconnect(), producer.disconnect(), transactional.disconnect()]);
     await reader?.close();

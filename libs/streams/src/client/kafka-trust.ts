@@ -1,49 +1,8 @@
 import { isIP } from 'node:net';
 import { connect, type ConnectionOptions } from 'node:tls';
 import { KafkaAuthenticationError } from '../errors/kafka-authentication.error';
+import { certificateFailure, inCauseChain } from './certificate-failure';
 import type { KafkaClientSettings } from './kafka-client-settings';
-
-/** Node's codes for a peer certificate that does not verify (untrusted, expired, wrong host). */
-const CERTIFICATE_ERRORS = new Set([
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'CERT_UNTRUSTED',
-  'CERT_REJECTED',
-  'CERT_SIGNATURE_FAILURE',
-  'CERT_HAS_EXPIRED',
-  'CERT_NOT_YET_VALID',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-]);
-
-interface ErrorLike {
-  name?: unknown;
-  code?: unknown;
-  message?: unknown;
-  cause?: unknown;
-  originalError?: unknown;
-}
-
-/** The first error of `error`'s cause chain that `match` accepts. */
-function inChain(error: unknown, match: (e: ErrorLike) => boolean): ErrorLike | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth++) {
-    const e = current as ErrorLike;
-    if (match(e)) return e;
-    current = e.cause ?? e.originalError;
-  }
-  return undefined;
-}
-
-/** Whether `error` (or its cause) is a broker certificate this client does not trust. */
-export function isCertificateFailure(error: unknown): boolean {
-  return (
-    inChain(error, (e) => typeof e.code === 'string' && CERTIFICATE_ERRORS.has(e.code)) !==
-    undefined
-  );
-}
 
 /**
  * The typed error for a failure of trust between this client and the Kafka cluster found in
@@ -60,8 +19,8 @@ export function kafkaAuthenticationError(
   // kafkajs' own error first (its message is the broker's); else the ClusterAdmin port's typed
   // one, which is what @platformatic/kafka's refusal reaches the engine as.
   const sasl =
-    inChain(error, (e) => e.name === 'KafkaJSSASLAuthenticationError') ??
-    inChain(error, (e) => e.name === 'BrokerAuthenticationError');
+    inCauseChain(error, (e) => e.name === 'KafkaJSSASLAuthenticationError') ??
+    inCauseChain(error, (e) => e.name === 'BrokerAuthenticationError');
   if (sasl) {
     const settings = config.kafka?.sasl as { mechanism?: string; username?: string } | undefined;
     const who =
@@ -74,7 +33,7 @@ export function kafkaAuthenticationError(
       { cause: error },
     );
   }
-  const tls = inChain(error, (e) => typeof e.code === 'string' && CERTIFICATE_ERRORS.has(e.code));
+  const tls = certificateFailure(error);
   if (tls) {
     return new KafkaAuthenticationError(
       'tls',

@@ -74,7 +74,9 @@ export async function fetchTopicOffsetsSettled(
   const deadline = Date.now() + timeoutMs;
   for (let delay = 50; ; delay = Math.min(1000, delay * 2)) {
     try {
-      return await admin.fetchTopicOffsets(topic);
+      return await admin.fetchTopicOffsets(topic, {
+        timeoutMs: Math.max(0, deadline - Date.now()),
+      });
     } catch (error) {
       if (!isLeadershipError(error) || Date.now() + delay > deadline) throw error;
     }

@@ -1,5 +1,6 @@
 // The public entry of an application reset: connects the chosen client's admins and runs the
 // reset's steps (./application-reset.ts).
+import { DEFAULT_CLUSTER_RETRY_SETTINGS } from '../client/cluster-retry/cluster-retry-settings';
 import { createKafkaClientAdapters } from '../client/kafka-client';
 import type { KafkaClientName, KafkaClientSettings } from '../client/kafka-client-settings';
 import type { StreamsLogger } from '../logging/logger';
@@ -59,6 +60,7 @@ export async function resetApplication(
     kafka: options.kafka,
     checkCrcs: true,
     groupProtocol: 'classic',
+    ...DEFAULT_CLUSTER_RETRY_SETTINGS,
   };
   const adapters = createKafkaClientAdapters(settings, options.logger ?? quiet);
   const admins = adapters.resetAdmins();

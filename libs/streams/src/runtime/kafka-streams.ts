@@ -78,7 +78,7 @@ export class KafkaStreams {
     return this.lifecycle.onStateChange(listener);
   }
 
-  /** Sets what an uncaught processing error does; default SHUTDOWN_CLIENT. */
+  /** Sets what an uncaught processing error does; default `defaultUncaughtExceptionHandler`. */
   setUncaughtExceptionHandler(handler: StreamsUncaughtExceptionHandler): void {
     this.lifecycle.exceptionHandler = handler;
   }

@@ -68,6 +68,33 @@ describe('resolveStreamsConfig', () => {
     );
   });
 
+  it("takes Kafka's retry and timeout settings, with Kafka's names and defaults", () => {
+    expect(resolveStreamsConfig(base)).toMatchObject({
+      retryBackoffMs: 100,
+      retryBackoffMaxMs: 1_000,
+      requestTimeoutMs: 30_000,
+      deliveryTimeoutMs: 120_000,
+      defaultApiTimeoutMs: 60_000,
+    });
+    const properties = streamsConfigFromProperties({
+      'retry.backoff.ms': '50',
+      'retry.backoff.max.ms': '2000',
+      'request.timeout.ms': '10000',
+      'delivery.timeout.ms': '90000',
+      'default.api.timeout.ms': '45000',
+    });
+    expect(properties).toEqual({
+      retryBackoffMs: 50,
+      retryBackoffMaxMs: 2_000,
+      requestTimeoutMs: 10_000,
+      deliveryTimeoutMs: 90_000,
+      defaultApiTimeoutMs: 45_000,
+    });
+    expect(() => resolveStreamsConfig({ ...base, deliveryTimeoutMs: -1 })).toThrow(
+      new StreamsConfigError('deliveryTimeoutMs must be a non-negative number, got -1'),
+    );
+  });
+
   it('takes max.partition.fetch.bytes as a positive integer, and its property', () => {
     expect(
       resolveStreamsConfig({ ...base, maxPartitionFetchBytes: 4096 }).maxPartitionFetchBytes,

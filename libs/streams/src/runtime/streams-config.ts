@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { GroupProtocol, KafkaClientName } from '../client/kafka-client-settings';
+import { DEFAULT_CLUSTER_RETRY_SETTINGS } from '../client/cluster-retry/cluster-retry-settings';
 import type { KafkaConfig } from '../client/kafkajs/kafkajs';
 import { StreamsConfigError } from '../errors/streams-config.error';
 import { Serdes } from '../serde/serdes';
@@ -152,6 +153,23 @@ export interface StreamsConfig {
    * request timeouts) before the uncaught-exception handler decides.
    */
   taskTimeoutMs?: number;
+  /**
+   * `retry.backoff.ms`; default 100. The first pause before a Kafka call that met a transient
+   * cluster fault (a leader or coordinator that moved, a refused connection, a request timeout)
+   * is retried; the pause doubles (±20 %) up to {@link StreamsConfig.retryBackoffMaxMs}.
+   */
+  retryBackoffMs?: number;
+  /** `retry.backoff.max.ms`; default 1000. The longest pause between two attempts of a call. */
+  retryBackoffMaxMs?: number;
+  /** `request.timeout.ms`; default 30000. How long one request waits for its answer. */
+  requestTimeoutMs?: number;
+  /**
+   * `delivery.timeout.ms`; default 120000. How long a send or a transaction call is retried
+   * through a transient fault before `ClusterFaultTimeoutError` reaches the thread's handler.
+   */
+  deliveryTimeoutMs?: number;
+  /** `default.api.timeout.ms`; default 60000. The same bound for offset, admin and group calls. */
+  defaultApiTimeoutMs?: number;
   /** Consumer `session.timeout.ms`; default 45000 (Kafka 4's default). */
   sessionTimeoutMs?: number;
   /** Consumer `heartbeat.interval.ms`; default 3000. */
@@ -362,6 +380,12 @@ export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConf
     stateCleanupDelayMs: config.stateCleanupDelayMs ?? 600_000,
     maxTaskIdleMs: config.maxTaskIdleMs ?? 0,
     taskTimeoutMs: config.taskTimeoutMs ?? 300_000,
+    retryBackoffMs: config.retryBackoffMs ?? DEFAULT_CLUSTER_RETRY_SETTINGS.retryBackoffMs,
+    retryBackoffMaxMs: config.retryBackoffMaxMs ?? DEFAULT_CLUSTER_RETRY_SETTINGS.retryBackoffMaxMs,
+    requestTimeoutMs: config.requestTimeoutMs ?? DEFAULT_CLUSTER_RETRY_SETTINGS.requestTimeoutMs,
+    deliveryTimeoutMs: config.deliveryTimeoutMs ?? DEFAULT_CLUSTER_RETRY_SETTINGS.deliveryTimeoutMs,
+    defaultApiTimeoutMs:
+      config.defaultApiTimeoutMs ?? DEFAULT_CLUSTER_RETRY_SETTINGS.defaultApiTimeoutMs,
     sessionTimeoutMs: config.sessionTimeoutMs ?? 45_000,
     heartbeatIntervalMs: config.heartbeatIntervalMs ?? 3_000,
     maxPartitionFetchBytes: config.maxPartitionFetchBytes ?? 1_048_576,
@@ -457,4 +481,9 @@ export const NON_NEGATIVE: readonly (keyof StreamsConfig & keyof ResolvedStreams
   'stateCleanupDelayMs',
   'maxTaskIdleMs',
   'taskTimeoutMs',
+  'retryBackoffMs',
+  'retryBackoffMaxMs',
+  'requestTimeoutMs',
+  'deliveryTimeoutMs',
+  'defaultApiTimeoutMs',
 ];

@@ -9,27 +9,39 @@ import { KafkajsOffsetResetAdmin } from './kafkajs-offset-reset-admin';
 import { kafkajsGroupConsumerFactory } from './kafkajs-group-consumer';
 import { kafkajsLogCreator } from './kafkajs-log-creator';
 import { kafkajsRecordProducerFactory } from './kafkajs-record-producer';
+import { kafkajsClusterRetry } from './kafkajs-transient-faults';
+import { RetryingClusterAdmin } from '../cluster-retry/retrying-cluster-admin';
 
 /**
  * Every port's kafkajs adapter over one kafkajs client: `streams.kafka` as it is (kafkajs' own
- * shape), the client id and brokers from the config, logging through `logger` (context
- * `kafkajs`) from `kafka.logLevel` up (default WARN) unless `kafka.logCreator` is set.
+ * shape), the client id and brokers from the config, `request.timeout.ms` as kafkajs'
+ * `requestTimeout` unless `kafka.requestTimeout` says otherwise, logging through `logger`
+ * (context `kafkajs`) from `kafka.logLevel` up (default WARN) unless `kafka.logCreator` is set.
+ * The admin's and the producers' calls retry transient cluster faults through the engine's
+ * policy ({@link kafkajsClusterRetry}) within the config's bounds.
  * Never throws: kafkajs checks its settings when it connects (a bad one fails `start()`).
  */
 export function kafkajsClientAdapters(
   config: KafkaClientSettings,
   logger: StreamsLogger,
 ): KafkaClientAdapters {
+  const log = logger.child?.('kafkajs') ?? logger;
   const kafka = new Kafka({
     logLevel: logLevel.WARN,
-    logCreator: kafkajsLogCreator(logger.child?.('kafkajs') ?? logger),
+    logCreator: kafkajsLogCreator(log),
+    requestTimeout: config.requestTimeoutMs,
     ...config.kafka,
     clientId: config.clientId,
     brokers: config.bootstrapServers,
   });
+  const retry = kafkajsClusterRetry(config, log);
   return {
     client: 'kafkajs',
-    clusterAdmin: () => new KafkajsClusterAdmin(kafka.admin(), config.bootstrapServers),
+    clusterAdmin: () =>
+      new RetryingClusterAdmin(
+        new KafkajsClusterAdmin(kafka.admin(), config.bootstrapServers, () => kafka.admin()),
+        retry,
+      ),
     resetAdmins: () => {
       const admin = kafka.admin();
       return {
@@ -38,8 +50,8 @@ export function kafkajsClientAdapters(
       };
     },
     assignedReaders: kafkajsAssignedReaderFactory(kafka, { checkCrcs: config.checkCrcs }),
-    recordProducers: kafkajsRecordProducerFactory(kafka),
-    groupConsumers: kafkajsGroupConsumerFactory(kafka),
+    recordProducers: kafkajsRecordProducerFactory(kafka, retry),
+    groupConsumers: kafkajsGroupConsumerFactory(kafka, retry),
     throwawayGroupClient: kafka,
   };
 }

@@ -3,7 +3,6 @@ import { GroupNotDeletedError } from '../../errors/internals/group-not-deleted.e
 import { PartitionLeaderNotAvailableError } from '../../errors/internals/partition-leader-not-available.error';
 import { UnknownTopicError } from '../../errors/internals/unknown-topic.error';
 import type {
-  ClusterAdmin,
   CommittedOffset,
   ConsumerGroupListing,
   DescribedGroup,
@@ -15,6 +14,7 @@ import type {
 } from '../cluster-admin';
 import { describedGroup } from '../cluster-admin';
 import { typedConnectionError } from '../cluster-connection';
+import type { RefreshableClusterAdmin } from '../cluster-retry/retrying-cluster-admin';
 import { AssignerProtocol, ConfigResourceTypes } from './kafkajs';
 
 /** Kafka errors of a partition whose leadership is moving. */
@@ -28,19 +28,35 @@ const LEADERSHIP_ERRORS = new Set([
 const UNKNOWN_TOPIC = 'UNKNOWN_TOPIC_OR_PARTITION';
 
 /**
- * The {@link ClusterAdmin} port over kafkajs' `Admin`. Errors the port names are typed from
+ * The `ClusterAdmin` port over kafkajs' `Admin`. Errors the port names are typed from
  * kafkajs' protocol errors (the original as `cause`); any other error is kafkajs' own.
  */
-export class KafkajsClusterAdmin implements ClusterAdmin {
+export class KafkajsClusterAdmin implements RefreshableClusterAdmin {
   /**
    * @param admin a kafkajs admin client (`kafka.admin()`), not connected yet.
    * @param brokers the bootstrap brokers, named by connection errors; without them a failed
    *   `connect` throws kafkajs' own error.
+   * @param renew makes a new kafkajs admin client, for {@link forgetMetadata}.
    */
   constructor(
-    private readonly admin: Admin,
+    private admin: Admin,
     private readonly brokers?: readonly string[],
+    private readonly renew?: () => Admin,
   ) {}
+
+  /**
+   * kafkajs' admin keeps its metadata until `metadataMaxAge` (5 minutes) and gives up on a moved
+   * leader without asking again (`fetchTopicOffsets` on NOT_LEADER_OR_FOLLOWER): the admin is
+   * replaced by a new one (`renew`), connected, with metadata of its own. Never throws: a new
+   * admin that cannot connect fails the next call.
+   */
+  async forgetMetadata(): Promise<void> {
+    if (!this.renew) return;
+    const old = this.admin;
+    this.admin = this.renew();
+    void old.disconnect().catch(() => undefined);
+    await this.admin.connect().catch(() => undefined);
+  }
 
   async connect(): Promise<void> {
     try {
@@ -109,6 +125,7 @@ export class KafkajsClusterAdmin implements ClusterAdmin {
     });
   }
 
+  /** One attempt (the engine's retries come from `RetryingClusterAdmin`, with their bound). */
   async fetchTopicOffsets(topic: string): Promise<PartitionOffsets[]> {
     const offsets = await this.admin.fetchTopicOffsets(topic).catch((error: unknown) => {
       throw typedTopicError(error, topic);

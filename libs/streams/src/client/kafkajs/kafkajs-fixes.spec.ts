@@ -77,6 +77,36 @@ describe('kafkajs fixes', () => {
     expect(result.warnings).toEqual(major >= 24 ? ['TimeoutNegativeWarning'] : []);
   });
 
+  it("pile no 'connect' listeners on a refused connection's socket, however often disconnected", () => {
+    const run = (fixed: boolean) =>
+      inNode<{ warnings: string[]; added: number; status: string }>(`
+        ${fixed ? `require(${JSON.stringify(FIXES)});` : ''}
+        const Connection = require(${JSON.stringify(kafkajs.resolve('./src/network/connection'))});
+        const warnings = [];
+        process.on('warning', (warning) => warnings.push(warning.name));
+        const log = { debug() {}, info() {}, warn() {}, error() {} };
+        const logger = { namespace: () => log };
+        const socketFactory = require(${JSON.stringify(kafkajs.resolve('./src/network/socketFactory'))})();
+        const connection = new Connection({ host: '127.0.0.1', port: 1, logger, socketFactory, connectionTimeout: 1000, requestTimeout: 1000 });
+        connection.connect().catch(async () => {
+          // kafkajs disconnects a failed connection at each retry that meets it.
+          const before = connection.socket.listenerCount('connect');
+          for (let i = 0; i < 12; i++) await connection.disconnect();
+          const added = connection.socket.listenerCount('connect') - before;
+          setTimeout(() => {
+            console.log(JSON.stringify({ warnings, added, status: connection.connectionStatus }));
+            process.exit(0);
+          }, 50);
+        });
+      `);
+    expect(run(true)).toEqual({ warnings: [], added: 0, status: 'disconnected' });
+    expect(run(false)).toEqual({
+      warnings: ['MaxListenersExceededWarning'],
+      added: 12,
+      status: 'disconnected',
+    });
+  });
+
   it('encode a produce request byte for byte as kafkajs 2.2.4 does', async () => {
     const Long = kafkajs.load<{ fromValue(v: number): unknown }>('./src/utils/long');
     const original = kafkajs.load<(a: ProduceV3Arguments) => Encoded>(
@@ -189,8 +219,10 @@ describe('kafkajs fixes', () => {
         'recordV0Decoder',
         'decodeMessages',
         'scheduleCheckPendingRequests',
+        'connectionDisconnect',
         'filterAbortedMessages',
         'groupRejoin',
+        'groupCoordinatorRefresh',
       ],
       skipped: [
         'groupMessagesPerPartition: kafkajs loaded ./src/producer/groupMessagesPerPartition before @nest-streams/streams',

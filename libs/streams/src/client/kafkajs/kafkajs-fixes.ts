@@ -2,8 +2,14 @@ import Module from 'node:module';
 import { dirname } from 'node:path';
 import { decodeMessagesModule } from './decode-messages';
 import { installCommittedFetch, type FetchingBroker } from './filter-aborted-messages';
+import { installConnectionDisconnect, type DisconnectingConnection } from './connection-disconnect';
 import { groupMessagesPerPartition } from './group-messages-per-partition';
 import { installGroupRejoin, type HeartbeatingConsumerGroup } from './group-rejoin';
+import {
+  installCoordinatorRefresh,
+  type CoordinatedConsumerGroup,
+} from './group-coordinator-refresh';
+import { kafkajsTransientFault } from './kafkajs-transient-faults';
 import { locateKafkajs, type KafkajsInstallation } from './kafkajs-internals';
 import { produceV3RequestModule } from './produce-v3-request';
 import { decodeRecordV0 } from './record-v0-decoder';
@@ -24,9 +30,12 @@ export const REPLACED_KAFKAJS_MODULES = {
 } as const;
 
 const REQUEST_QUEUE = './src/network/requestQueue';
+const CONNECTION = './src/network/connection';
 const BROKER = './src/broker';
 const CONSUMER_GROUP = './src/consumer/consumerGroup';
 const ERRORS = './src/errors';
+/** The faults after which a group's coordinator is found again: it moved, died or hangs. */
+const LOST_COORDINATOR = new Set(['coordinator', 'connection', 'timeout']);
 
 /** What {@link installKafkajsFixes} did. */
 export interface KafkajsFixesOutcome {
@@ -53,11 +62,13 @@ let installed: KafkajsFixesOutcome | undefined;
  * fetched records' decoding (no `Long` per record, no header object copies; a record batch that
  * compaction emptied moves the consumer past it instead of holding it there), the
  * read_committed filter of aborted transactions ({@link installCommittedFetch}), the request
- * queue's negative timeout (a `TimeoutNegativeWarning` on Node 24), and a way for a member to
+ * queue's negative timeout (a `TimeoutNegativeWarning` on Node 24), the `connect` listeners a
+ * failed connection's disconnects pile up ({@link installConnectionDisconnect}), a group's
+ * coordinator found again when it moved or died ({@link installCoordinatorRefresh}), and a way for a member to
  * rejoin its group without leaving it ({@link installGroupRejoin}). The four modules are
  * pre-seeded into `require.cache` under their own file names, so kafkajs' own `require` finds
- * the replacements; the methods are replaced on `RequestQueue.prototype`, `Broker.prototype`
- * and `ConsumerGroup.prototype` (which works whatever loaded kafkajs first).
+ * the replacements; the methods are replaced on `RequestQueue.prototype`, `Connection.prototype`,
+ * `Broker.prototype` and `ConsumerGroup.prototype` (which works whatever loaded kafkajs first).
  *
  * Never throws: a kafkajs of another version, one the engine cannot locate, or one whose
  * producer another module loaded first, runs unpatched, reported once as a process warning
@@ -86,7 +97,7 @@ function apply(options: KafkajsFixesOptions, warn: (message: string) => void): K
     const reason = `kafkajs ${kafkajs.version} is installed, the fixes are for ${KAFKAJS_FIXED_VERSION}`;
     warn(
       `${reason}: it runs unpatched (quadratic grouping of produced messages, slower record ` +
-        `encoding and decoding, aborted records read by a read_committed consumer after some fetches, a TimeoutNegativeWarning on Node 24, probing rebalances that leave the group). ` +
+        `encoding and decoding, aborted records read by a read_committed consumer after some fetches, a TimeoutNegativeWarning on Node 24, a MaxListenersExceededWarning while a broker is down, probing rebalances that leave the group). ` +
         `Install kafkajs ${KAFKAJS_FIXED_VERSION}.`,
     );
     return { applied: [], skipped: [reason] };
@@ -117,6 +128,11 @@ function apply(options: KafkajsFixesOptions, warn: (message: string) => void): K
   };
   queueClass.prototype.scheduleCheckPendingRequests = scheduleCheckPendingRequests;
   applied.push('scheduleCheckPendingRequests');
+  installConnectionDisconnect(
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    require(kafkajs.resolve(CONNECTION)) as { prototype: DisconnectingConnection },
+  );
+  applied.push('connectionDisconnect');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   installCommittedFetch(require(kafkajs.resolve(BROKER)) as { prototype: FetchingBroker });
   applied.push('filterAbortedMessages');
@@ -139,6 +155,11 @@ function apply(options: KafkajsFixesOptions, warn: (message: string) => void): K
       }),
   );
   applied.push('groupRejoin');
+  installCoordinatorRefresh(
+    groupClass as unknown as { prototype: CoordinatedConsumerGroup },
+    (error) => LOST_COORDINATOR.has(kafkajsTransientFault(error)?.kind ?? ''),
+  );
+  applied.push('groupCoordinatorRefresh');
   if (skipped.length > 0) {
     warn(
       `${skipped.join('; ')}: those fixes are not in effect. Import @nest-streams/streams ` +

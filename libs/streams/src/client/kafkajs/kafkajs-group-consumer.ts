@@ -14,6 +14,8 @@ import { RevocationCommit } from './revocation-commit';
 import { RebalanceInProgressError } from '../../errors/internals/rebalance-in-progress.error';
 import { AssignerProtocol } from './kafkajs';
 import { kafkajsGroupAssigner } from './kafkajs-group-assigner';
+import type { ClusterRetry } from '../cluster-retry/cluster-retry';
+import { kafkajsClusterRetry, kafkajsRetryOptions } from './kafkajs-transient-faults';
 import { kafkajsCommitError, kafkajsGroupError } from './kafkajs-group-errors';
 import { cancelGroupRejoin, joiningGeneration, requestGroupRejoin } from './group-rejoin';
 
@@ -49,6 +51,7 @@ export class KafkajsGroupConsumer implements GroupConsumer {
   constructor(
     private readonly kafka: Kafka,
     private readonly options: GroupConsumerOptions,
+    private readonly retry: ClusterRetry = kafkajsClusterRetry(),
   ) {
     this.revocation = new RevocationCommit(
       () => ({ applicationId: options.groupId, sessionTimeoutMs: options.sessionTimeoutMs }),
@@ -73,8 +76,13 @@ export class KafkajsGroupConsumer implements GroupConsumer {
       allowAutoTopicCreation: false,
       maxWaitTimeInMs: options.maxWaitTimeMs,
       maxBytesPerPartition: options.maxBytesPerPartition ?? DEFAULT_MAX_PARTITION_FETCH_BYTES,
-      // kafkajs restarts a crashed consumer by itself; never once this adapter is closing.
-      retry: { retries: 10, restartOnFailure: () => Promise.resolve(!this.closing) },
+      // kafkajs retries a commit, and its fetch loop, with the policy's back-off within
+      // default.api.timeout.ms; it restarts a crashed consumer by itself, never once this
+      // adapter is closing.
+      retry: {
+        ...kafkajsRetryOptions(this.retry.settings, 'api'),
+        restartOnFailure: () => Promise.resolve(!this.closing),
+      },
     });
     this.consumer = consumer;
     const { listener } = start;
@@ -139,7 +147,10 @@ export class KafkajsGroupConsumer implements GroupConsumer {
         })),
       );
     } catch (error) {
-      throw kafkajsCommitError(this.groupId, this.metadata?.memberId ?? '', error);
+      const typed = kafkajsCommitError(this.groupId, this.metadata?.memberId ?? '', error);
+      // kafkajs retried the commit within default.api.timeout.ms (its retrier's count).
+      const name = `OffsetCommit of group ${this.groupId}`;
+      throw typed !== error ? typed : (this.retry.exhausted(name, 'api', error, 1) ?? error);
     }
   }
 
@@ -256,6 +267,9 @@ export class KafkajsGroupConsumer implements GroupConsumer {
 }
 
 /** The kafkajs group consumers of a client: one per stream thread (or per test member). */
-export function kafkajsGroupConsumerFactory(kafka: Kafka): GroupConsumerFactory {
-  return (options) => new KafkajsGroupConsumer(kafka, options);
+export function kafkajsGroupConsumerFactory(
+  kafka: Kafka,
+  retry: ClusterRetry = kafkajsClusterRetry(),
+): GroupConsumerFactory {
+  return (options) => new KafkajsGroupConsumer(kafka, options, retry);
 }

@@ -25,12 +25,16 @@ describe('kafkajsLogCreator', () => {
     log(entry(logLevel.DEBUG, 'Connection', 'Request Metadata(key: 3, version: 6)'));
     // A failed connection attempt: the engine reports the unreachable cluster itself.
     log(entry(logLevel.ERROR, 'Connection', 'Connection error: connect ECONNREFUSED 127.0.0.1:1'));
+    // Retries bounded by delivery.timeout.ms, on purpose.
+    const bounded = 'Limiting retries for the idempotent producer may invalidate EoS guarantees';
+    log(entry(logLevel.WARN, 'Producer', bounded));
     expect(lines).toEqual([
       'error [Runner] Crash {"groupId":"g"}',
       'warn [Runner] The group is rebalancing, re-joining',
       'info [Consumer] Starting {"groupId":"g"}',
       'debug [Connection] Request Metadata(key: 3, version: 6)',
       'debug [Connection] Connection error: connect ECONNREFUSED 127.0.0.1:1',
+      `debug [Producer] ${bounded}`,
     ]);
   });
 

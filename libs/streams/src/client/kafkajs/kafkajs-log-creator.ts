@@ -11,6 +11,9 @@ const CONNECTION_ATTEMPTS = [
   { namespace: 'Connection', message: 'Connection error' },
   { namespace: 'Connection', message: 'Connection timeout' },
   { namespace: 'BrokerPool', message: 'Failed to connect to seed broker' },
+  // Told at each producer's creation: the engine bounds its retries by delivery.timeout.ms, as
+  // Java's producer does (a send that fails still fails the thread, whose tasks close dirty).
+  { namespace: 'Producer', message: 'Limiting retries for the idempotent producer' },
 ];
 
 /** Fields of a kafkajs log entry that are not worth a line's space. */
@@ -20,7 +23,8 @@ const DROPPED = new Set(['timestamp', 'logger', 'message', 'stack']);
  * kafkajs' `logCreator` writing to the engine's logger: ERROR → `error`, WARN → `warn`, INFO →
  * `info`, DEBUG → `debug`, one line per entry: `[<namespace>] <message> <other fields as JSON>`
  * (no stack traces: the engine reports the errors that matter itself, typed). Failed connection
- * attempts go to `debug` (see {@link CONNECTION_ATTEMPTS}).
+ * attempts, and the producer's notice of its bounded retries, go to `debug` (see
+ * {@link CONNECTION_ATTEMPTS}).
  */
 export function kafkajsLogCreator(logger: StreamsLogger): logCreator {
   return () => (entry: LogEntry) => {

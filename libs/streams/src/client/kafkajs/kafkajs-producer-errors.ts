@@ -59,8 +59,3 @@ export function typedKafkajsProducerError(error: unknown, context: ProducerError
   );
   return typed ?? error;
 }
-
-/** Whether kafkajs' error is the coordinator's CONCURRENT_TRANSACTIONS (retry shortly). */
-export function isConcurrentTransactions(error: unknown): boolean {
-  return hasKafkaError(error, 'CONCURRENT_TRANSACTIONS');
-}

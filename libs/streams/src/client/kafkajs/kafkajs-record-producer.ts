@@ -10,11 +10,16 @@ import {
   type SendOptions,
 } from '../record-producer';
 import { UnknownTopicError } from '../../errors/internals/unknown-topic.error';
-import { isConcurrentTransactions, typedKafkajsProducerError } from './kafkajs-producer-errors';
+import type { ClusterRetry } from '../cluster-retry/cluster-retry';
+import type { TransientFault } from '../cluster-retry/transient-fault';
+import { typedKafkajsProducerError } from './kafkajs-producer-errors';
+import { kafkajsClusterRetry, kafkajsRetryOptions } from './kafkajs-transient-faults';
 
-/** Attempts of a `sendOffsets` refused with CONCURRENT_TRANSACTIONS, and the pause between. */
-const CONCURRENT_ATTEMPTS = 20;
-const CONCURRENT_PAUSE_MS = 100;
+/** What a send's partitions left without an acknowledgement are retried as. */
+const UNACKNOWLEDGED: TransientFault = {
+  kind: 'leadership',
+  reason: 'partitions not acknowledged',
+};
 
 /**
  * The {@link RecordProducer} port over a kafkajs `Producer` (idempotent, one request in flight).
@@ -22,6 +27,16 @@ const CONCURRENT_PAUSE_MS = 100;
  * id and nothing of the member (no KIP-447), so `supportsGroupMetadata` is false and fencing
  * must come from one transactional id per task. Errors are typed as the port names them (the
  * kafkajs error as `cause`); others are kafkajs' own.
+ *
+ * Transient cluster faults follow the engine's retry policy ({@link ClusterRetry}): kafkajs'
+ * own retrier, which resends a request with its sequence numbers, gets the policy's back-off
+ * and as many retries as fill `delivery.timeout.ms`; what it still fails with is a
+ * `ClusterFaultTimeoutError`. kafkajs 2.2.4's `sendMessages` keeps, across its retries, the
+ * answer of each broker that answered once and sends only to the others: a partition whose
+ * leader moved to a broker that had answered is never sent, and the send resolves without it.
+ * Those partitions (never sent: their sequence numbers untaken) are sent again, after a
+ * back-off, until acknowledged (within `delivery.timeout.ms`); a partition the topic does not
+ * have is an `UnknownTopicError` at once.
  */
 export class KafkajsRecordProducer implements RecordProducer {
   readonly supportsGroupMetadata = false;
@@ -35,13 +50,15 @@ export class KafkajsRecordProducer implements RecordProducer {
    * @param transactionTimeoutMs the coordinator's timeout of an open transaction.
    */
   constructor(
-    kafka: Kafka,
+    private readonly kafka: Kafka,
     readonly transactionalId: string | undefined,
     transactionTimeoutMs = 60_000,
+    private readonly retry: ClusterRetry = kafkajsClusterRetry(),
   ) {
     this.producer = kafka.producer({
       idempotent: true,
       maxInFlightRequests: 1,
+      retry: kafkajsRetryOptions(retry.settings, 'delivery'),
       ...(transactionalId !== undefined
         ? { transactionalId, transactionTimeout: transactionTimeoutMs }
         : {}),
@@ -106,25 +123,24 @@ export class KafkajsRecordProducer implements RecordProducer {
       topics: [...topics].map(([topic, partitions]) => ({ topic, partitions })),
     };
     // kafkajs sends AddOffsetsToTxn without retrying CONCURRENT_TRANSACTIONS (the coordinator
-    // still completing the previous step), which Java's producer retries: so does this adapter.
-    // Nothing was added when it fails that way, so the whole call is sent again.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await transaction.sendOffsets(request);
-        return;
-      } catch (error) {
-        const typed = this.typed(error, [...topics.keys()], group.groupId);
-        if (attempt >= CONCURRENT_ATTEMPTS || !isConcurrentTransactions(error)) throw typed;
-        await new Promise((resolve) => setTimeout(resolve, CONCURRENT_PAUSE_MS));
-      }
-    }
+    // still completing the previous step), which Java's producer retries: so does this adapter,
+    // with the other transient faults. AddOffsetsToTxn and TxnOffsetCommit of the same offsets
+    // in the same transaction may be sent again.
+    await this.retry.run({
+      name: `offsets of group ${group.groupId} to transaction ${this.transactionalId}`,
+      bound: 'delivery',
+      attempt: () =>
+        transaction.sendOffsets(request).catch((error: unknown) => {
+          throw this.typed(error, [...topics.keys()], group.groupId);
+        }),
+    });
   }
 
   async commitTransaction(): Promise<void> {
     await this.openTransaction()
       .commit()
       .catch((error: unknown) => {
-        throw this.typed(error, []);
+        throw this.exhaustedOrTyped(`commit of transaction ${this.transactionalId}`, error);
       });
     this.transaction = undefined;
   }
@@ -137,7 +153,7 @@ export class KafkajsRecordProducer implements RecordProducer {
     // drains its in-flight batches before the EndTxn of an abort.
     await this.sending;
     await transaction.abort().catch((error: unknown) => {
-      throw this.typed(error, []);
+      throw this.exhaustedOrTyped(`abort of transaction ${this.transactionalId}`, error);
     });
   }
 
@@ -155,46 +171,79 @@ export class KafkajsRecordProducer implements RecordProducer {
       throw transactionEndedError();
     }
     if (batch.length === 0) return [];
-    const topics = new Map<string, Message[]>();
-    for (const { topic, partition, records } of batch) {
-      let messages = topics.get(topic);
-      if (!messages) topics.set(topic, (messages = []));
-      for (const r of records) {
-        messages.push({
-          key: r.key,
-          value: r.value,
-          partition,
-          timestamp: String(r.timestamp),
-          headers: r.headers as Message['headers'],
-        });
-      }
-    }
+    const topics = new Set(batch.map((p) => p.topic));
     const sender = transaction ?? this.producer;
-    const metadata = await sender
-      .sendBatch({
-        topicMessages: [...topics].map(([topic, messages]) => ({ topic, messages })),
-        acks: options.acks ?? -1,
-      })
-      .catch((error: unknown) => {
-        throw this.typed(error, [...topics.keys()]);
-      });
-    const acks = metadata.flatMap(({ topicName, partition, baseOffset }) =>
-      baseOffset === undefined
-        ? []
-        : [{ topic: topicName, partition, baseOffset: Number(baseOffset) }],
-    );
-    // kafkajs drops the records of a partition it finds no leader for (one the topic does not
-    // have) and resolves without it.
-    const missing = batch.find(
-      (p) => !acks.some((a) => a.topic === p.topic && a.partition === p.partition),
-    );
-    if (missing) throw new UnknownTopicError(`${missing.topic}-${missing.partition}`);
+    const names = [...topics];
+    const name = `produce to ${names.join(', ')}`;
+    const pending = new Map(batch.map((p) => [`${p.topic}:${p.partition}`, p]));
+    const acks: PartitionAck[] = [];
+    await this.retry.run({
+      name,
+      bound: 'delivery',
+      attempt: async (attempt) => {
+        if (transaction && (transaction !== this.transaction || !transaction.isActive())) {
+          throw transactionEndedError();
+        }
+        const metadata = await sender
+          .sendBatch({
+            topicMessages: messagesOf(pending.values()),
+            acks: options.acks ?? -1,
+          })
+          .catch((error: unknown) => {
+            // kafkajs retried it for delivery.timeout.ms already (its retrier's count).
+            const typed = this.typed(error, names);
+            throw typed !== error
+              ? typed
+              : (this.retry.exhausted(name, 'delivery', error, attempt) ?? error);
+          });
+        for (const { topicName, partition, baseOffset } of metadata) {
+          const key = `${topicName}:${partition}`;
+          if (baseOffset === undefined || !pending.has(key)) continue;
+          pending.delete(key);
+          acks.push({ topic: topicName, partition, baseOffset: Number(baseOffset) });
+        }
+        if (pending.size === 0) return;
+        // kafkajs resolves without a partition it found no leader for (one the topic does not
+        // have), or whose leader moved to a broker that had answered (see the class).
+        const unknown = await this.firstUnknownPartition([...pending.values()]);
+        if (unknown) throw new UnknownTopicError(unknown);
+        throw new UnacknowledgedPartitionsError([...pending.keys()]);
+      },
+      alsoRetry: (error) =>
+        error instanceof UnacknowledgedPartitionsError ? UNACKNOWLEDGED : undefined,
+    });
     return acks;
+  }
+
+  /** `topic-partition` of the first of `partitions` its topic does not have, if any. */
+  private async firstUnknownPartition(
+    partitions: readonly PartitionRecords[],
+  ): Promise<string | undefined> {
+    const admin = this.kafka.admin();
+    try {
+      await admin.connect();
+      const topics = [...new Set(partitions.map((p) => p.topic))];
+      const { topics: metadata } = await admin.fetchTopicMetadata({ topics });
+      const counts = new Map(metadata.map((t) => [t.name, t.partitions.length]));
+      const unknown = partitions.find((p) => p.partition >= (counts.get(p.topic) ?? 0));
+      return unknown ? `${unknown.topic}-${unknown.partition}` : undefined;
+    } catch {
+      return undefined; // the metadata could not be read: retried as a fault
+    } finally {
+      await admin.disconnect().catch(() => undefined);
+    }
   }
 
   private openTransaction(): Transaction {
     if (!this.transaction?.isActive()) throw new Error('no transaction is open');
     return this.transaction;
+  }
+
+  /** kafkajs retried a transaction call for `delivery.timeout.ms` (its retrier's count). */
+  private exhaustedOrTyped(name: string, error: unknown): unknown {
+    const typed = this.typed(error, []);
+    if (typed !== error) return typed; // fenced, aborted: not transient
+    return this.retry.exhausted(name, 'delivery', error, 1) ?? error;
   }
 
   private typed(error: unknown, topics: readonly string[], groupId?: string): unknown {
@@ -206,11 +255,44 @@ export class KafkajsRecordProducer implements RecordProducer {
   }
 }
 
-/** The engine's producers over a kafkajs client. */
-export function kafkajsRecordProducerFactory(kafka: Kafka): RecordProducerFactory {
+/** A send's partitions kafkajs resolved without: sent again after a back-off. */
+class UnacknowledgedPartitionsError extends Error {
+  constructor(readonly partitions: readonly string[]) {
+    super(
+      `no acknowledgement for ${partitions.join(', ')}: their leaders moved; sending them again`,
+    );
+  }
+}
+
+/** kafkajs' `topicMessages` of `partitions`' records, grouped by topic. */
+function messagesOf(
+  partitions: Iterable<PartitionRecords>,
+): { topic: string; messages: Message[] }[] {
+  const topics = new Map<string, Message[]>();
+  for (const { topic, partition, records } of partitions) {
+    let messages = topics.get(topic);
+    if (!messages) topics.set(topic, (messages = []));
+    for (const r of records) {
+      messages.push({
+        key: r.key,
+        value: r.value,
+        partition,
+        timestamp: String(r.timestamp),
+        headers: r.headers as Message['headers'],
+      });
+    }
+  }
+  return [...topics].map(([topic, messages]) => ({ topic, messages }));
+}
+
+/** The engine's producers over a kafkajs client, retrying through `retry`. */
+export function kafkajsRecordProducerFactory(
+  kafka: Kafka,
+  retry: ClusterRetry = kafkajsClusterRetry(),
+): RecordProducerFactory {
   return {
-    idempotent: () => new KafkajsRecordProducer(kafka, undefined),
+    idempotent: () => new KafkajsRecordProducer(kafka, undefined, undefined, retry),
     transactional: (transactionalId, transactionTimeoutMs) =>
-      new KafkajsRecordProducer(kafka, transactionalId, transactionTimeoutMs),
+      new KafkajsRecordProducer(kafka, transactionalId, transactionTimeoutMs, retry),
   };
 }

@@ -33,6 +33,7 @@ import {
   type RawFetchResponse,
 } from './platformatic-fetch';
 import { decodeRawPartition } from './platformatic-records';
+import { platformaticTransientFault } from './platformatic-transient-faults';
 
 /**
  * Partition errors after which the partition's leader is looked up again, as Java's fetcher
@@ -56,6 +57,15 @@ const LOOK_UP_AGAIN = new Set(
 const OFFSET_OUT_OF_RANGE = protocolErrors.OFFSET_OUT_OF_RANGE.code;
 
 type FetchApi = API<FetchRequestArguments, RawFetchResponse>;
+
+/**
+ * Whether a leader's failed fetch is one to leave out of a round (its partitions fetched again
+ * once their leader is found): a transient fault, not an answer about the records (an offset out
+ * of range, a corrupt batch) or a refusal.
+ */
+function isLeaderFault(error: unknown): boolean {
+  return platformaticTransientFault(error) !== undefined;
+}
 
 /** A partition to fetch, with the topic id and leader epoch its metadata gave. */
 interface LedPosition {
@@ -86,8 +96,9 @@ interface LedPosition {
  * - `CorruptRecordBatchError` (retriable): fetch again; a batch that fails each time is
  *   corrupt on the broker;
  * - platformatic's errors as it reports them, positions unchanged: `NetworkError`,
- *   `TimeoutError` or `MultipleErrors` (its retries spent) when the cluster is unreachable
- *   (fetch again, or give up); `UserError` "Unknown topic" when a topic does not exist (create
+ *   `TimeoutError` or `MultipleErrors` (its retries spent) when no leader of the fetch answered
+ *   (fetch again, or give up; a leader that does not answer while others do leaves its
+ *   partitions out of the result, and is looked up again); `UserError` "Unknown topic" when a topic does not exist (create
  *   it, or stop reading it); `ResponseError` for any other partition or request error (an
  *   authorization failure: fix the ACLs); `UnsupportedApiError` for a broker older than Kafka
  *   3.1 (no Fetch v13: use the kafkajs reader there).
@@ -148,10 +159,16 @@ class PlatformaticAssignedReader implements AssignedPartitionReader {
       list.push({ position, topicId: topic.id, leaderEpoch: partition.leaderEpoch });
     }
     if (leaderless) this.client.clearMetadata();
-    const fetched = await Promise.all(
+    // One leader that does not answer (it died; its partitions move) holds back no other's
+    // partitions: they come back, its own are left out (its leader looked up again next time).
+    // Only when no leader answered does the fetch fail.
+    const fetched = await Promise.allSettled(
       [...byLeader].map(([leader, led]) => this.fetchFrom(api, metadata, leader, led)),
     );
-    return fetched.flat();
+    const failed = fetched.find((f) => f.status === 'rejected');
+    const answered = fetched.flatMap((f) => (f.status === 'fulfilled' ? [f.value] : []));
+    if (failed && (answered.length === 0 || !isLeaderFault(failed.reason))) throw failed.reason;
+    return answered.flat();
   }
 
   async close(): Promise<void> {

@@ -17,6 +17,8 @@ describe('platformaticClientOptions', () => {
     expect(optionsOf(undefined)).toEqual({
       clientId: 'options-spec',
       bootstrapBrokers: ['kafka-0:9093', 'kafka-1:9093'],
+      requestTimeout: 30_000,
+      retryDelay: expect.any(Function),
     });
     expect(optionsOf(undefined, 'orders').clientId).toBe('orders');
   });
@@ -39,6 +41,14 @@ describe('platformaticClientOptions', () => {
       retryDelay: 500,
     });
     expect(optionsOf({ ssl: true }).tls).toEqual({});
+    // Unless told, platformatic's retries pause as the engine's policy: 100 ms doubling to 1 s.
+    const delay = optionsOf(undefined).retryDelay as (...args: unknown[]) => number;
+    const pauses = [1, 2, 3, 4, 5, 6].map((attempt) => delay(undefined, 'metadata', attempt));
+    pauses.forEach((pause, i) => {
+      const nominal = Math.min(100 * 2 ** i, 1000);
+      expect(pause).toBeGreaterThanOrEqual(Math.min(nominal * 0.8, 1000));
+      expect(pause).toBeLessThanOrEqual(Math.min(nominal * 1.2, 1000));
+    });
     expect(optionsOf({ ssl: false }).tls).toBeUndefined();
   });
 

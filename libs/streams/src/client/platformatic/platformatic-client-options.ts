@@ -2,6 +2,7 @@
 import type { BaseOptions, SASLOptions } from '@platformatic/kafka';
 import { StreamsConfigError } from '../../errors/streams-config.error';
 import type { KafkaClientSettings } from '../kafka-client-settings';
+import { retryBackoff } from '../cluster-retry/cluster-retry-settings';
 
 /** kafkajs' SASL mechanisms and platformatic's names for them; AWS IAM has none. */
 const SASL_MECHANISMS = {
@@ -21,8 +22,10 @@ const KAFKA_KEYS = new Set(['ssl', 'sasl', 'connectionTimeout', 'requestTimeout'
  * The @platformatic/kafka client options of a streams config: `bootstrapServers` as
  * `bootstrapBrokers`, `clientId`, and from `kafka`: `ssl` as `tls`, `sasl` (`plain`,
  * `scram-sha-256`, `scram-sha-512`: username and password; `oauthbearer`: its provider's token,
- * asked at each authentication), `connectionTimeout` as `connectTimeout`, `requestTimeout`,
- * `retry.retries` and `retry.initialRetryTime` (as `retryDelay`).
+ * asked at each authentication), `connectionTimeout` as `connectTimeout`, `requestTimeout`
+ * (else `request.timeout.ms`), `retry.retries` and `retry.initialRetryTime` (as a fixed
+ * `retryDelay`; else the pause of the engine's retry policy, `retry.backoff.ms` doubling up to
+ * `retry.backoff.max.ms`).
  *
  * @throws StreamsConfigError naming the first setting platformatic cannot honour (`sasl`
  *   mechanism `aws`, `logLevel`, `logCreator`, `socketFactory`, `authenticationTimeout`,
@@ -41,14 +44,17 @@ export function platformaticClientOptions(config: KafkaClientSettings): BaseOpti
   const options: BaseOptions = {
     clientId: config.clientId,
     bootstrapBrokers: [...config.bootstrapServers],
+    requestTimeout: kafka.requestTimeout ?? config.requestTimeoutMs,
+    // platformatic's own retries (its lookups, metadata, coordinator calls) back off as the
+    // engine's policy does, unless `kafka.retry.initialRetryTime` asks for a fixed pause.
+    retryDelay:
+      kafka.retry?.initialRetryTime ??
+      ((_client: unknown, _operation: string, attempt: number) => retryBackoff(config, attempt)),
   };
   if (kafka.ssl) options.tls = kafka.ssl === true ? {} : kafka.ssl;
   if (kafka.sasl) options.sasl = platformaticSasl(kafka.sasl);
   if (kafka.connectionTimeout !== undefined) options.connectTimeout = kafka.connectionTimeout;
-  if (kafka.requestTimeout !== undefined) options.requestTimeout = kafka.requestTimeout;
   if (kafka.retry?.retries !== undefined) options.retries = kafka.retry.retries;
-  if (kafka.retry?.initialRetryTime !== undefined)
-    options.retryDelay = kafka.retry.initialRetryTime;
   return options;
 }
 

@@ -11,12 +11,16 @@ import { bridgePlatformaticLogs } from './platformatic-log-bridge';
 import { platformaticGroupConsumerFactory } from './platformatic-group-consumer';
 import { platformaticRecordProducerFactory } from './platformatic-record-producer';
 import { platformaticStreamsGroupConsumerFactory } from './platformatic-streams-group-consumer';
+import { platformaticClusterRetry } from './platformatic-transient-faults';
+import { RetryingClusterAdmin } from '../cluster-retry/retrying-cluster-admin';
 
 /**
  * Every port's @platformatic/kafka adapter, each client made with the options
  * {@link platformaticClientOptions} maps from the config. No throwaway-group fallback: the
  * reader always reads by assignment. What each client reports goes to `logger` (context
- * `@platformatic/kafka`) through {@link bridgePlatformaticLogs}.
+ * `@platformatic/kafka`) through {@link bridgePlatformaticLogs}. Every call the adapters make
+ * retries transient cluster faults through the engine's policy ({@link platformaticClusterRetry})
+ * within the config's bounds.
  *
  * @throws StreamsConfigError for a `kafka` setting platformatic cannot honour (see
  *   {@link platformaticClientOptions}): remove it, or use `kafkaClient: 'kafkajs'`.
@@ -27,12 +31,16 @@ export function platformaticClientAdapters(
 ): KafkaClientAdapters {
   const options = platformaticClientOptions(config);
   const log = logger.child?.('@platformatic/kafka') ?? logger;
+  const retry = platformaticClusterRetry(config, log);
   return {
     client: '@platformatic/kafka',
     clusterAdmin: () => {
       const admin = new Admin(options);
       bridgePlatformaticLogs(admin, log);
-      return new PlatformaticClusterAdmin(admin, config.bootstrapServers);
+      return new RetryingClusterAdmin(
+        new PlatformaticClusterAdmin(admin, config.bootstrapServers),
+        retry,
+      );
     },
     resetAdmins: () => {
       const admin = new Admin(options);
@@ -47,11 +55,11 @@ export function platformaticClientAdapters(
       { checkCrcs: config.checkCrcs },
       log,
     ),
-    recordProducers: platformaticRecordProducerFactory(options, log),
+    recordProducers: platformaticRecordProducerFactory(options, log, retry),
     groupConsumers:
       config.groupProtocol === 'streams'
-        ? platformaticStreamsGroupConsumerFactory(options, log)
-        : platformaticGroupConsumerFactory(options, log),
+        ? platformaticStreamsGroupConsumerFactory(options, log, retry)
+        : platformaticGroupConsumerFactory(options, log, retry),
     throwawayGroupClient: undefined,
   };
 }

@@ -3,7 +3,6 @@ import { BrokerAuthenticationError } from '../../errors/broker-authentication.er
 import { UnknownTopicError } from '../../errors/internals/unknown-topic.error';
 import { UnstableOffsetsError } from '../../errors/internals/unstable-offsets.error';
 import type {
-  ClusterAdmin,
   CommittedOffset,
   ConsumerGroupListing,
   DescribedGroup,
@@ -22,6 +21,7 @@ import {
   typedTopicError,
 } from './platformatic-cluster-admin-errors';
 import { describeClassicGroup } from './platformatic-describe-group';
+import type { RefreshableClusterAdmin } from '../cluster-retry/retrying-cluster-admin';
 
 /** ListOffsets' timestamps for the log start and the high watermark. */
 const EARLIEST = -2n;
@@ -30,14 +30,14 @@ const LATEST = -1n;
 const UNSTABLE_RETRY_MS = 100;
 
 /**
- * The {@link ClusterAdmin} port over @platformatic/kafka's `Admin`. Its errors are typed as the
+ * The `ClusterAdmin` port over @platformatic/kafka's `Admin`. Its errors are typed as the
  * port names them (the platformatic error as `cause`); a network failure of any operation is a
  * `BrokersUnreachableError`.
  *
  * platformatic's `createTopics` takes one set of configs for all the topics of a call, so each
  * topic is created by a call of its own (in parallel).
  */
-export class PlatformaticClusterAdmin implements ClusterAdmin {
+export class PlatformaticClusterAdmin implements RefreshableClusterAdmin {
   /**
    * @param admin a platformatic admin client (`new Admin({ clientId, bootstrapBrokers })`); it
    *   connects on first use, and {@link disconnect} closes it.
@@ -74,6 +74,11 @@ export class PlatformaticClusterAdmin implements ClusterAdmin {
 
   async disconnect(): Promise<void> {
     if (!this.admin.closed) await this.admin.close();
+  }
+
+  /** Drops platformatic's cached metadata (leaders, brokers): the next call asks again. */
+  async forgetMetadata(): Promise<void> {
+    this.admin.clearMetadata();
   }
 
   async createTopics(topics: readonly NewTopic[]): Promise<void> {

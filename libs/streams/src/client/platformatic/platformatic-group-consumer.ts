@@ -16,6 +16,9 @@ import type {
 import { PlatformaticGroupMember, type ReceivedAssignment } from './platformatic-group-member';
 import { bridgePlatformaticLogs } from './platformatic-log-bridge';
 import { PlatformaticPartitionFetcher } from './platformatic-partition-fetcher';
+import { PlatformaticCoordinators } from './platformatic-coordinators';
+import { platformaticClusterRetry } from './platformatic-transient-faults';
+import type { ClusterRetry } from '../cluster-retry/cluster-retry';
 import type { StreamsLogger } from '../../logging/logger';
 
 const key = (topic: string, partition: number): string => `${topic}\u0000${partition}`;
@@ -52,10 +55,13 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
   /** Cooperative: the engine giving up the partitions the latest assignment took away. */
   private revoking: Promise<void> = Promise.resolve();
 
+  private coordinators: PlatformaticCoordinators | undefined;
+
   constructor(
     private readonly clientOptions: BaseOptions,
     private readonly options: GroupConsumerOptions,
     private readonly logger?: StreamsLogger,
+    private readonly retry: ClusterRetry = platformaticClusterRetry(),
   ) {
     this.cooperative = options.rebalanceProtocol === 'cooperative';
   }
@@ -90,6 +96,7 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
       options.sessionTimeoutMs / 2,
     );
     this.member = member;
+    this.coordinators = new PlatformaticCoordinators(member);
     if (this.logger) bridgePlatformaticLogs(member, this.logger);
     member.topics.trackAll(...start.topics);
     member.on('consumer:group:rebalance', () => this.markRebalancing());
@@ -104,6 +111,7 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
       this.clientOptions,
       options,
       this.logger,
+      this.retry,
       {
         assignment: () => this.current,
         // Eager: nothing is fetched while rebalancing. Cooperative: the member keeps fetching
@@ -143,7 +151,8 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
     }
     try {
       const instanceId = this.options.groupInstanceId ?? null;
-      await sendOffsetCommit(member, this.groupId, generation, instanceId, offsets);
+      const sender = { member, coordinators: this.coordinators!, retry: this.retry };
+      await sendOffsetCommit(sender, this.groupId, generation, instanceId, offsets);
     } catch (error) {
       const { groupId, options } = this;
       const groupError = platformaticGroupError(groupId, generation.memberId, error, options);
@@ -297,6 +306,7 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
 export function platformaticGroupConsumerFactory(
   clientOptions: BaseOptions,
   logger?: StreamsLogger,
+  retry: ClusterRetry = platformaticClusterRetry(),
 ): GroupConsumerFactory {
-  return (options) => new PlatformaticGroupConsumer(clientOptions, options, logger);
+  return (options) => new PlatformaticGroupConsumer(clientOptions, options, logger, retry);
 }

@@ -1,7 +1,9 @@
-import { kGetApi, kGetConnection, type Connection, type Consumer } from '@platformatic/kafka';
+import { kGetApi, type Consumer } from '@platformatic/kafka';
 import type { ConsumedRecord } from '../consumed-record';
 import type { FetchedRecord } from '../assigned-partition-reader';
 import type { TopicPartitionOffset } from '../group-consumer';
+import type { ClusterRetry } from '../cluster-retry/cluster-retry';
+import type { PlatformaticCoordinators } from './platformatic-coordinators';
 import { offsetCommitTopics } from './platformatic-records';
 
 /** The generation a commit names. */
@@ -10,15 +12,28 @@ export interface CommitGeneration {
   readonly memberId: string;
 }
 
+/** Who sends a group's OffsetCommit, and how it retries. */
+export interface OffsetCommitSender {
+  readonly member: Consumer;
+  /** The group's coordinator, found with FindCoordinator and forgotten after a fault. */
+  readonly coordinators: PlatformaticCoordinators;
+  readonly retry: ClusterRetry;
+}
+
 /**
  * Sends one OffsetCommit of `offsets` to the group's coordinator in `generation`, with
  * platformatic's OffsetCommit API (its own `commit` would rejoin and commit again in a later
- * generation, writing offsets of partitions the member may have lost).
+ * generation, writing offsets of partitions the member may have lost). The coordinator is the
+ * one FindCoordinator names (not the member's: platformatic forgets it only inside its own
+ * calls); a coordinator that died, moved or is loading, a refused connection or a timeout is
+ * looked up again and the commit retried with back-off within `default.api.timeout.ms`, as
+ * Java's consumer marks the coordinator unknown and retries.
  *
- * @throws the client's error as it is (the caller types the group errors).
+ * @throws the client's error as it is when the coordinator refuses (the caller types the group
+ *   errors); `ClusterFaultTimeoutError` when no coordinator answered within the bound.
  */
 export async function sendOffsetCommit(
-  member: Consumer,
+  { member, coordinators, retry }: OffsetCommitSender,
   groupId: string,
   generation: CommitGeneration,
   groupInstanceId: string | null,
@@ -28,25 +43,28 @@ export async function sendOffsetCommit(
   const api = await new Promise<(...args: unknown[]) => void>((resolve, reject) =>
     member[kGetApi]('OffsetCommit', (e, a) => (e ? reject(e) : resolve(a as never))),
   );
-  const metadata = await member.metadata({ topics: topics.map((t) => t.name) });
-  const coordinator = metadata.brokers.get(member.coordinatorId ?? -1);
-  if (!coordinator) throw new Error(`no coordinator known for group ${groupId}`);
-  const connection = await new Promise<Connection>((resolve, reject) =>
-    member[kGetConnection](coordinator, (e, c) =>
-      e || !c ? reject(e ?? new Error('no connection')) : resolve(c),
-    ),
-  );
-  await new Promise<void>((resolve, reject) =>
-    api(
-      connection,
-      groupId,
-      generation.generationId,
-      generation.memberId,
-      groupInstanceId,
-      topics,
-      (e: Error | null) => (e ? reject(e) : resolve()),
-    ),
-  );
+  await retry.run({
+    name: `OffsetCommit of group ${groupId}`,
+    bound: 'api',
+    attempt: async () => {
+      const connection = await coordinators.connection('group', groupId);
+      await new Promise<void>((resolve, reject) =>
+        api(
+          connection,
+          groupId,
+          generation.generationId,
+          generation.memberId,
+          groupInstanceId,
+          topics,
+          (e: Error | null) => (e ? reject(e) : resolve()),
+        ),
+      );
+    },
+    onFault: (fault) => {
+      if (fault.kind !== 'busy') coordinators.forget('group', groupId);
+    },
+    stopped: () => member.closed,
+  });
 }
 
 /**

@@ -2,7 +2,9 @@ import type { BaseOptions, Consumer } from '@platformatic/kafka';
 import { PartitionOffsetOutOfRangeError } from '../../errors/internals/partition-offset-out-of-range.error';
 import { RebalanceInProgressError } from '../../errors/internals/rebalance-in-progress.error';
 import type { StreamsLogger } from '../../logging/logger';
-import type { AssignedPartitionReader } from '../assigned-partition-reader';
+import type { AssignedPartitionReader, FetchedPartition } from '../assigned-partition-reader';
+import { ClusterFaultTimeoutError } from '../../errors/cluster-fault-timeout.error';
+import type { ClusterRetry } from '../cluster-retry/cluster-retry';
 import {
   DEFAULT_MAX_PARTITION_FETCH_BYTES,
   type GroupBatchHandler,
@@ -14,7 +16,7 @@ import { consumedRecord, earliestOffset, startPositions } from './platformatic-g
 
 const key = (topic: string, partition: number): string => `${topic}\u0000${partition}`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** Consecutive failed fetches after which the loop gives up and reports the last error. */
+/** Consecutive failed fetches (not transient faults) after which the loop reports the last. */
 const MAX_FETCH_FAILURES = 20;
 
 /** One assignment's partitions; compared by identity to tell a batch of an older one. */
@@ -66,6 +68,7 @@ export class PlatformaticPartitionFetcher {
     clientOptions: BaseOptions,
     options: Pick<GroupConsumerOptions, 'groupId' | 'maxWaitTimeMs' | 'maxBytesPerPartition'>,
     logger: StreamsLogger | undefined,
+    private readonly retry: ClusterRetry,
     private readonly hooks: PartitionFetcherHooks,
   ) {
     this.groupId = options.groupId;
@@ -112,27 +115,29 @@ export class PlatformaticPartitionFetcher {
     await this.reader.close().catch(() => undefined);
   }
 
-  /** Fetches until the consumer closes (or fails: reported through `onFailed`). */
+  /**
+   * Fetches until the consumer closes (or fails: reported through `onFailed`). A fetch that
+   * meets a transient cluster fault (a leader that moved or died, a refused connection) is
+   * attempted again through the engine's retry policy, with the assignment as it is then, until
+   * `default.api.timeout.ms` without a successful fetch (then `ClusterFaultTimeoutError`); other
+   * errors are tried again 20 times, 200 ms apart, before they are reported.
+   */
   async run(): Promise<void> {
     const { hooks } = this;
     let failures = 0;
     while (!hooks.closing()) {
-      const assignment = hooks.assignment();
-      const wanted = (assignment?.partitions ?? []).flatMap((p) =>
-        p.partitions.map((partition) => ({ topic: p.topic, partition })),
-      );
-      const fetchable = hooks.active()
-        ? wanted.filter((p) => !this.paused.has(key(p.topic, p.partition)))
-        : [];
-      if (fetchable.length === 0) {
-        await sleep(Math.min(100, this.maxWaitTimeMs));
-        continue;
-      }
       try {
-        await this.initPositions(fetchable);
-        const fetched = await this.reader.fetch(
-          fetchable.map((p) => ({ ...p, offset: this.positions.get(key(p.topic, p.partition))! })),
-        );
+        const round = await this.retry.run({
+          name: `Fetch of group ${this.groupId}'s partitions`,
+          bound: 'api',
+          attempt: () => this.fetchRound(),
+          stopped: () => hooks.closing(),
+        });
+        if (round === undefined) {
+          await sleep(Math.min(100, this.maxWaitTimeMs));
+          continue;
+        }
+        const { assignment, fetched } = round;
         failures = 0;
         hooks.onFetch();
         const currentAssignment = () =>
@@ -164,16 +169,26 @@ export class PlatformaticPartitionFetcher {
             this.positions.set(k, part.nextOffset);
           }
         }
-      } catch (error) {
+      } catch (caught) {
         if (hooks.closing()) return;
+        let error = caught;
         if (error instanceof PartitionOffsetOutOfRangeError) {
-          this.positions.set(
-            key(error.topic, error.partition),
-            await earliestOffset(this.client, error.topic, error.partition),
-          );
-          continue;
+          const { topic, partition } = error;
+          const start = await this.retry
+            .run({
+              name: `ListOffsets of ${topic}-${partition}`,
+              bound: 'api',
+              attempt: () => earliestOffset(this.client, topic, partition),
+              onFault: () => this.client.clearMetadata(),
+            })
+            .catch((e: unknown) => e as Error);
+          if (typeof start === 'number') {
+            this.positions.set(key(topic, partition), start);
+            continue;
+          }
+          error = start;
         }
-        if (++failures >= MAX_FETCH_FAILURES) {
+        if (error instanceof ClusterFaultTimeoutError || ++failures >= MAX_FETCH_FAILURES) {
           hooks.onFailed(error instanceof Error ? error : new Error(String(error)));
           return;
         }
@@ -182,11 +197,38 @@ export class PlatformaticPartitionFetcher {
     }
   }
 
+  /**
+   * One fetch of the assignment's partitions that are active and not paused (their positions
+   * found first), or `undefined` when there are none.
+   */
+  private async fetchRound(): Promise<
+    { assignment: FetchAssignment | undefined; fetched: FetchedPartition[] } | undefined
+  > {
+    const { hooks } = this;
+    const assignment = hooks.assignment();
+    const wanted = (assignment?.partitions ?? []).flatMap((p) =>
+      p.partitions.map((partition) => ({ topic: p.topic, partition })),
+    );
+    const fetchable = hooks.active()
+      ? wanted.filter((p) => !this.paused.has(key(p.topic, p.partition)))
+      : [];
+    if (fetchable.length === 0) return undefined;
+    await this.initPositions(fetchable);
+    const fetched = await this.reader.fetch(
+      fetchable.map((p) => ({ ...p, offset: this.positions.get(key(p.topic, p.partition))! })),
+    );
+    return { assignment, fetched };
+  }
+
   /** Positions of partitions that have none: the committed offset, else the log start. */
   private async initPositions(partitions: { topic: string; partition: number }[]): Promise<void> {
     const missing = partitions.filter((p) => !this.positions.has(key(p.topic, p.partition)));
     if (missing.length === 0) return;
-    for (const { topic, partition, offset } of await startPositions(this.client, missing)) {
+    const starts = await startPositions(this.client, missing).catch((error: unknown) => {
+      this.client.clearMetadata(); // a moved leader or coordinator: asked again next time
+      throw error;
+    });
+    for (const { topic, partition, offset } of starts) {
       if (!this.positions.has(key(topic, partition)))
         this.positions.set(key(topic, partition), offset);
     }

@@ -1,12 +1,16 @@
 import {
   kOptions,
-  kPerformWithRetry,
+  NetworkError,
   protocolErrors,
   ResponseError,
   type ClusterMetadata,
   type Producer,
 } from '@platformatic/kafka';
+import { ClusterFaultTimeoutError } from '../../errors/cluster-fault-timeout.error';
+import { DEFAULT_CLUSTER_RETRY_SETTINGS } from '../cluster-retry/cluster-retry-settings';
+import { ClusterRetry } from '../cluster-retry/cluster-retry';
 import type { PartitionRecords } from '../record-producer';
+import { platformaticTransientFault } from './platformatic-transient-faults';
 import {
   incrementSequence,
   PlatformaticProduceSender,
@@ -86,8 +90,19 @@ class FakeProducer {
     ]),
   } as unknown as ClusterMetadata;
 
+  /** Connections refused by broker 1 before its partitions move to broker 0 (it died). */
+  refusalsBeforeMove = 0;
+  readonly closed = false;
+
   readonly connections = {
-    get: async (broker: { host: string }) => this.connection(Number(broker.host.slice(1))),
+    get: async (broker: { host: string }) => {
+      const id = Number(broker.host.slice(1));
+      if (id === 1 && this.refusalsBeforeMove > 0) {
+        if (--this.refusalsBeforeMove === 0) this.moveLeadersTo(0);
+        throw new NetworkError('Connection to b1:1 failed.');
+      }
+      return this.connection(id);
+    },
   };
 
   listApis = async () => [{ apiKey: 0, minVersion: 3, maxVersion: 3 }];
@@ -99,13 +114,12 @@ class FakeProducer {
     this.producerEpoch = 0;
   };
 
-  /** No retries: what the sender does around platformatic's retry loop is under test. */
-  [kPerformWithRetry](
-    _id: string,
-    operation: (cb: (error: Error | null, result?: unknown) => void) => void,
-    callback: (error: Error | null, result?: unknown) => void,
-  ): void {
-    operation(callback);
+  /** The controller elects `broker` the leader of every partition. */
+  private moveLeadersTo(broker: number): void {
+    const topic = this.metadataValue.topics.get('t') as unknown as {
+      partitions: { leader: number }[];
+    };
+    for (const partition of topic.partitions) partition.leader = broker;
   }
 
   private connection(broker: number) {
@@ -152,12 +166,24 @@ const records = (topic: string, partition: number, count: number): PartitionReco
 describe('PlatformaticProduceSender (on a fake producer)', () => {
   let producer: FakeProducer;
   let sender: PlatformaticProduceSender;
-  const send = (batch: PartitionRecords[], transaction?: PlatformaticTransaction) =>
-    sender.send(batch, -1, producer.metadataValue, transaction);
+  let clock: number;
+  /** The engine's policy on a clock that the back-off moves. */
+  let retry: ClusterRetry;
+  const send = async (batch: PartitionRecords[], transaction?: PlatformaticTransaction) => {
+    const prepared = await sender.prepare(batch, -1, producer.metadataValue, transaction);
+    return sender.deliver(prepared, retry, 'Produce to t', (error) => error);
+  };
 
   beforeEach(() => {
     producer = new FakeProducer();
     sender = new PlatformaticProduceSender(producer as unknown as Producer);
+    clock = 0;
+    retry = new ClusterRetry(DEFAULT_CLUSTER_RETRY_SETTINGS, {
+      classify: platformaticTransientFault,
+      now: () => clock,
+      sleep: async (ms) => void (clock += ms),
+      random: () => 0.5,
+    });
   });
 
   it('sends one request per leader, with the producer id and sequences per partition', async () => {
@@ -192,7 +218,7 @@ describe('PlatformaticProduceSender (on a fake producer)', () => {
 
   it('refuses acks other than -1, as platformatic does for an idempotent producer', async () => {
     await expect(
-      sender.send([records('t', 0, 1)], 1, producer.metadataValue, undefined),
+      sender.prepare([records('t', 0, 1)], 1, producer.metadataValue, undefined),
     ).rejects.toThrow('Idempotent producer requires acks to be ALL (-1).');
   });
 
@@ -205,13 +231,49 @@ describe('PlatformaticProduceSender (on a fake producer)', () => {
     expect(producer.sent.at(-1)!.batches[0]).toMatchObject({ producerId: 101n, baseSequence: 0 });
   });
 
-  it('looks a stale leader up again and sends once more', async () => {
+  it('looks a stale leader up again and sends the same batch until it is acknowledged', async () => {
     producer.failures.push('NOT_LEADER_OR_FOLLOWER');
     await send([records('t', 0, 2)]);
     expect(producer.metadataCleared).toBe(1);
     expect(producer.sent.map((r) => r.batches[0].baseSequence)).toEqual([0, 0]);
-    producer.failures.push('NOT_LEADER_OR_FOLLOWER', 'NOT_LEADER_OR_FOLLOWER');
-    await expect(send([records('t', 0, 1)])).rejects.toBeInstanceOf(ResponseError);
+    producer.failures.push('NOT_LEADER_OR_FOLLOWER', 'NOT_ENOUGH_REPLICAS', 'REQUEST_TIMED_OUT');
+    await send([records('t', 0, 1)]);
+    expect(producer.sent.slice(2).map((r) => r.batches[0].baseSequence)).toEqual([2, 2, 2, 2]);
+    expect(producer.inits).toBe(0);
+  });
+
+  it("sends a dead leader's partitions to the new leader, not the acknowledged ones again (issue #38, C)", async () => {
+    // Broker 1 died: its connections are refused (platformatic's retries were spent on them
+    // before) until the controller elects broker 0 the leader of its partitions.
+    producer.refusalsBeforeMove = 4;
+    const acks = await send([records('t', 0, 2), records('t', 1, 3)]);
+    expect(acks).toEqual([
+      { topic: 't', partition: 0, baseOffset: 0 },
+      { topic: 't', partition: 1, baseOffset: 10 },
+    ]);
+    const sent = producer.sent.map((r) => ({
+      broker: r.broker,
+      batches: r.batches.map((b) => [b.partition, b.baseSequence, b.records]),
+    }));
+    expect(sent).toEqual([
+      { broker: 0, batches: [[0, 0, 2]] },
+      { broker: 0, batches: [[1, 0, 3]] },
+    ]);
+    expect(producer.metadataCleared).toBe(4);
+    expect(clock).toBe(100 + 200 + 400 + 800);
+  });
+
+  it('gives up with ClusterFaultTimeoutError once a fault outlasts delivery.timeout.ms', async () => {
+    producer.refusalsBeforeMove = Number.MAX_SAFE_INTEGER;
+    const error = await send([records('t', 1, 1)]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ClusterFaultTimeoutError);
+    expect((error as ClusterFaultTimeoutError).bound).toBe('delivery.timeout.ms');
+    expect(clock).toBeLessThanOrEqual(120_000);
+    expect(clock).toBeGreaterThan(118_000);
+    // The next send takes a new producer id: this one's batch may be half written.
+    producer.refusalsBeforeMove = 0;
+    await send([records('t', 1, 1)]);
+    expect(producer.inits).toBe(1);
   });
 
   it('recovers a lost producer state once with a new id outside a transaction', async () => {

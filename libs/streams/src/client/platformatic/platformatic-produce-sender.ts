@@ -3,12 +3,13 @@
 // producer's own send encodes each record field into a buffer of its own and concatenates them
 // (most of the platformatic engine's producer time). The platformatic `Producer` still owns
 // the producer id and epoch (InitProducerId), the transaction (AddPartitionsToTxn, EndTxn),
-// metadata, connections and retries; this module keeps the sequence numbers.
+// metadata and connections; this module keeps the sequence numbers, and the record producer
+// retries its attempts through the engine's retry policy.
 import {
   findErrorBy,
   kOptions,
-  kPerformWithRetry,
-  NetworkError,
+  ProtocolError,
+  ResponseError,
   UserError,
   type API,
   type ClusterMetadata,
@@ -28,6 +29,7 @@ import {
   type ProduceVersion,
 } from './platformatic-produce-request';
 import { NegotiatedApi } from './platformatic-negotiated-api';
+import type { ClusterRetry } from '../cluster-retry/cluster-retry';
 
 type ProduceApi = API<ProduceRequestArguments, ProduceResponse>;
 
@@ -78,11 +80,12 @@ export function incrementSequence(sequence: number, increment: number): number {
   return sequence > max - increment ? increment - (max - sequence) - 1 : sequence + increment;
 }
 
-/** The partitions of one send that go to one leader. */
-interface Destination {
-  /** A partition of the destination: its leader is looked up again on every attempt. */
-  readonly first: { readonly topic: string; readonly partition: number };
-  readonly partitions: PartitionRecords[];
+/** One partition's records of a send, encoded once: an attempt resends the same batch. */
+interface EncodedSendPartition {
+  readonly topic: string;
+  readonly partition: number;
+  readonly records: PartitionRecords;
+  batch: Buffer;
 }
 
 /** The producer identity one request's batches carry. */
@@ -93,14 +96,39 @@ interface Identity {
 }
 
 /**
+ * One send in progress: its partitions encoded once (their sequence numbers taken once), the
+ * acknowledged ones, and those still to send. See {@link PlatformaticProduceSender.deliver}.
+ */
+export class PendingSend {
+  readonly acks: PartitionAck[] = [];
+  readonly pending = new Map<string, EncodedSendPartition>();
+  /** The lost producer state was recovered once (outside a transaction). */
+  recovered = false;
+
+  constructor(
+    readonly api: ProduceApi,
+    readonly acksMode: number,
+    readonly transaction: PlatformaticTransaction | undefined,
+    public identity: Identity,
+  ) {}
+
+  /** The topics of the partitions still to send. */
+  topics(): string[] {
+    return [...new Set([...this.pending.values()].map((p) => p.topic))];
+  }
+}
+
+/**
  * Sends records through a platformatic `Producer`'s connections with the engine's encoder,
  * keeping its semantics: idempotent batches (its producer id and epoch, sequence numbers per
- * partition), acks -1 only, one Produce request per leader, sent concurrently, each retried by
- * platformatic's retry loop (its `retries` and `retryDelay`; a stale leader is not retried but
- * looked up again and sent once more), a lost producer state (UNKNOWN_PRODUCER_ID,
- * OUT_OF_ORDER_SEQUENCE_NUMBER) outside a transaction recovered once with a new producer id,
- * and after a failed send outside a transaction a new producer id before the next one. Inside a
- * transaction each new partition is added to it first (platformatic's `addPartitions`).
+ * partition), acks -1 only, one Produce request per leader, sent concurrently. A send is
+ * {@link prepare}d (each new partition added to the transaction first, platformatic's
+ * `addPartitions`; outside a transaction a new producer id after a failed send), then
+ * {@link deliver}ed: attempted until every partition is acknowledged; each attempt sends the partitions not
+ * acknowledged yet, with the batches (and sequence numbers) of the first, to their leaders as the
+ * metadata names them then, so the broker drops a batch it wrote already (idempotence) and a
+ * partition whose leader moved reaches the new one. A lost producer state (UNKNOWN_PRODUCER_ID,
+ * OUT_OF_ORDER_SEQUENCE_NUMBER) outside a transaction is recovered once with a new producer id.
  */
 export class PlatformaticProduceSender {
   private readonly sequences = new ProducerSequences();
@@ -119,18 +147,19 @@ export class PlatformaticProduceSender {
   }
 
   /**
-   * Sends `batch` (its partitions checked against `metadata`), in `transaction` when given, and
-   * resolves with each partition's base offset.
+   * Prepares `batch` (its partitions checked against `metadata`) for {@link attempt}: adds its
+   * partitions to `transaction` when given, takes a new producer id after a failed send outside
+   * one, and encodes each partition's records once.
    *
-   * @throws platformatic's errors as its producer reports them (`ResponseError`,
-   *   `MultipleErrors` after retries, `NetworkError`, `UserError` for acks other than -1).
+   * @throws platformatic's errors (`UserError` for acks other than -1; AddPartitionsToTxn's and
+   *   InitProducerId's errors after platformatic's retries): nothing was sent, prepare again.
    */
-  async send(
+  async prepare(
     batch: readonly PartitionRecords[],
     acks: number,
     metadata: ClusterMetadata,
     transaction: PlatformaticTransaction | undefined,
-  ): Promise<PartitionAck[]> {
+  ): Promise<PendingSend> {
     if (acks !== -1) throw new UserError('Idempotent producer requires acks to be ALL (-1).');
     const api = await this.produceApi.get();
     if (transaction) {
@@ -145,41 +174,130 @@ export class PlatformaticProduceSender {
       await this.producer.initIdempotentProducer({});
       this.renewProducerId = false;
     }
-    const identity = this.identity(transaction);
-    const destinations = new Map<number, Destination>();
-    for (const partitionRecords of batch) {
-      const { topic, partition } = partitionRecords;
-      const leader = metadata.topics.get(topic)!.partitions[partition].leader;
-      let destination = destinations.get(leader);
-      if (!destination) {
-        destinations.set(leader, (destination = { first: { topic, partition }, partitions: [] }));
-      }
-      destination.partitions.push(partitionRecords);
+    const send = new PendingSend(api, acks, transaction, this.identity(transaction));
+    for (const records of batch) {
+      const { topic, partition } = records;
+      send.pending.set(`${topic}:${partition}`, { topic, partition, records, batch: EMPTY });
     }
-    const requests = [...destinations.values()].map((d) => ({
-      destination: d,
-      topics: this.encode(d.partitions, identity),
-    }));
-    // Every request ends before the send does, failed or not (as platformatic's producer
-    // waits for each destination): the next send never overtakes one of this send's requests.
-    const settled = await Promise.allSettled(
-      requests.map(({ destination, topics }) =>
-        this.sendTo(api, destination, topics, identity, acks, true, !transaction),
-      ),
-    );
-    const result: PartitionAck[] = [];
-    for (const outcome of settled) {
-      if (outcome.status === 'rejected') {
-        if (!transaction) this.renewProducerId = true;
-        throw outcome.reason;
+    this.encode(send);
+    return send;
+  }
+
+  /**
+   * One attempt of `send`: its partitions not acknowledged yet, one Produce request per leader
+   * (looked up in the producer's metadata, asked again when `refreshMetadata`), concurrently;
+   * each acknowledged partition leaves `pending`. Every request ends before the attempt does,
+   * failed or not (the next send never overtakes one of this send's requests).
+   *
+   * @throws the first request's error when a partition is left (platformatic's `ResponseError`,
+   *   `NetworkError`, `TimeoutError`; a leaderless partition's LEADER_NOT_AVAILABLE).
+   */
+  private async attempt(send: PendingSend, refreshMetadata: boolean): Promise<void> {
+    const metadata = await this.producer.metadata({
+      topics: send.topics(),
+      forceUpdate: refreshMetadata,
+      retries: 0,
+    });
+    const byLeader = new Map<number, EncodedSendPartition[]>();
+    let leaderless: EncodedSendPartition | undefined;
+    for (const entry of send.pending.values()) {
+      const leader = metadata.topics.get(entry.topic)?.partitions[entry.partition]?.leader;
+      if (leader === undefined || !metadata.brokers.has(leader)) {
+        leaderless ??= entry;
+        continue;
       }
-      for (const { name, partitionResponses } of outcome.value.responses) {
-        for (const { index, baseOffset } of partitionResponses) {
-          result.push({ topic: name, partition: index, baseOffset: Number(baseOffset) });
+      let list = byLeader.get(leader);
+      if (!list) byLeader.set(leader, (list = []));
+      list.push(entry);
+    }
+    const timeout = this.producer[kOptions].timeout ?? DEFAULT_TIMEOUT_MS;
+    const settled = await Promise.allSettled(
+      [...byLeader].map(async ([leader, entries]) => {
+        const connection = await this.producer.connections.get(metadata.brokers.get(leader)!);
+        const topics = topicsOf(entries);
+        return send.api.async(
+          connection,
+          send.identity.transactionalId,
+          send.acksMode,
+          timeout,
+          topics,
+        );
+      }),
+    );
+    let failure: unknown;
+    for (const outcome of settled) {
+      const response =
+        outcome.status === 'fulfilled'
+          ? outcome.value
+          : outcome.reason instanceof ResponseError
+            ? (outcome.reason.response as ProduceResponse | undefined)
+            : undefined;
+      if (outcome.status === 'rejected') failure ??= outcome.reason;
+      for (const { name, partitionResponses } of response?.responses ?? []) {
+        for (const { index, baseOffset, errorCode } of partitionResponses as PartitionOutcome[]) {
+          const key = `${name}:${index}`;
+          if ((errorCode ?? 0) !== 0 || !send.pending.has(key)) continue;
+          send.pending.delete(key);
+          send.acks.push({ topic: name, partition: index, baseOffset: Number(baseOffset) });
         }
       }
     }
-    return result;
+    if (send.pending.size === 0) return;
+    if (failure === undefined && leaderless) {
+      this.producer.clearMetadata();
+      failure = new ProtocolError(
+        'LEADER_NOT_AVAILABLE',
+        `no leader of ${leaderless.topic}-${leaderless.partition} in the metadata`,
+      );
+    }
+    if (!send.transaction && !send.recovered && isProducerStateLost(failure)) {
+      // The broker lost this producer's state: a new producer id, the batches encoded again.
+      send.recovered = true;
+      this.sequences.clear();
+      await this.producer.initIdempotentProducer({});
+      send.identity = this.identity(undefined);
+      this.encode(send);
+      return this.attempt(send, false);
+    }
+    throw failure ?? new Error('the broker acknowledged no record of the send');
+  }
+
+  /**
+   * {@link attempt}s `send` through the engine's retry policy (`delivery.timeout.ms`) until every
+   * partition is acknowledged: after a transient fault (a leader that moved or died, too few
+   * in-sync replicas, a timeout) the metadata is asked again and the partitions left are sent
+   * to their leaders then. `typed` types an attempt's error before the policy classifies it.
+   * Once given up, outside a transaction the next send takes a new producer id first.
+   *
+   * @throws the typed error of an attempt when it is not transient; `ClusterFaultTimeoutError`
+   *   when a fault outlasted `delivery.timeout.ms`.
+   */
+  async deliver(
+    send: PendingSend,
+    retry: ClusterRetry,
+    name: string,
+    typed: (error: unknown) => unknown,
+  ): Promise<PartitionAck[]> {
+    let refresh = false;
+    try {
+      await retry.run({
+        name,
+        bound: 'delivery',
+        attempt: () =>
+          this.attempt(send, refresh).catch((error: unknown) => {
+            throw typed(error);
+          }),
+        onFault: () => {
+          refresh = true;
+          this.producer.clearMetadata();
+        },
+        stopped: () => this.producer.closed,
+      });
+    } catch (error) {
+      if (!send.transaction) this.renewProducerId = true;
+      throw error;
+    }
+    return send.acks;
   }
 
   /** The producer's current id and epoch, the sequence numbers following them. */
@@ -192,103 +310,50 @@ export class PlatformaticProduceSender {
     return { producerId, producerEpoch, transactionalId: transaction ? transaction.id : null };
   }
 
-  /** One record batch per partition, each taking its sequence numbers. */
-  private encode(partitions: readonly PartitionRecords[], identity: Identity): EncodedTopic[] {
-    const topics = new Map<string, EncodedTopic & { partitions: unknown[] }>();
-    for (const { topic, partition, records } of partitions) {
-      let entry = topics.get(topic);
-      if (!entry) topics.set(topic, (entry = { topic, partitions: [] }));
-      const batch = encodeRecordBatch(records, {
-        producerId: identity.producerId,
-        producerEpoch: identity.producerEpoch,
-        baseSequence: this.sequences.take(topic, partition, records.length),
-        transactional: identity.transactionalId !== null,
+  /** One record batch per pending partition, each taking its sequence numbers. */
+  private encode(send: PendingSend): void {
+    for (const entry of send.pending.values()) {
+      entry.batch = encodeRecordBatch(entry.records.records, {
+        producerId: send.identity.producerId,
+        producerEpoch: send.identity.producerEpoch,
+        baseSequence: this.sequences.take(
+          entry.topic,
+          entry.partition,
+          entry.records.records.length,
+        ),
+        transactional: send.identity.transactionalId !== null,
       });
-      entry.partitions.push({ partition, batch });
-    }
-    return [...topics.values()];
-  }
-
-  /**
-   * One Produce request to a destination's leader through platformatic's retry loop, as its
-   * producer sends one (`#performSingleDestinationSend`).
-   */
-  private async sendTo(
-    api: ProduceApi,
-    destination: Destination,
-    topics: readonly EncodedTopic[],
-    identity: Identity,
-    acks: number,
-    repeatOnStaleMetadata: boolean,
-    recoverProducerState: boolean,
-  ): Promise<ProduceResponse> {
-    try {
-      return await this.attempts(api, destination, topics, identity, acks, repeatOnStaleMetadata);
-    } catch (error) {
-      const err = error as Error;
-      if (repeatOnStaleMetadata && findErrorBy(err, 'hasStaleMetadata', true)) {
-        this.producer.clearMetadata();
-        return this.sendTo(api, destination, topics, identity, acks, false, recoverProducerState);
-      }
-      if (recoverProducerState && isProducerStateLost(err)) {
-        this.sequences.clear();
-        await this.producer.initIdempotentProducer({});
-        const renewed = this.identity(undefined);
-        const encoded = this.encode(destination.partitions, renewed);
-        return this.sendTo(api, destination, encoded, renewed, acks, repeatOnStaleMetadata, false);
-      }
-      throw error;
     }
   }
+}
 
-  private attempts(
-    api: ProduceApi,
-    { first }: Destination,
-    topics: readonly EncodedTopic[],
-    identity: Identity,
-    acks: number,
-    repeatOnStaleMetadata: boolean,
-  ): Promise<ProduceResponse> {
-    const names = topics.map((t) => t.topic);
-    const timeout = this.producer[kOptions].timeout ?? DEFAULT_TIMEOUT_MS;
-    let refreshMetadata = false;
-    return new Promise((resolve, reject) => {
-      void this.producer[kPerformWithRetry]<ProduceResponse>(
-        'produce',
-        (retryCallback) => {
-          this.producer
-            .metadata({ topics: names, forceUpdate: refreshMetadata, retries: 0 })
-            .then((metadata) => {
-              refreshMetadata = false;
-              const leader = metadata.topics.get(first.topic)!.partitions[first.partition].leader;
-              return this.producer.connections.get(metadata.brokers.get(leader)!);
-            })
-            .then((connection) =>
-              api.async(connection, identity.transactionalId, acks, timeout, topics),
-            )
-            .then(
-              (response) => retryCallback(null, response),
-              (error: Error) => {
-                refreshMetadata = NetworkError.isRetryable(error);
-                retryCallback(error);
-              },
-            );
-        },
-        (error, response) => (error ? reject(error) : resolve(response!)),
-        0,
-        [],
-        (error) => repeatOnStaleMetadata && !!findErrorBy(error, 'hasStaleMetadata', true),
-      );
-    });
+/** A partition of a Produce answer, with the error code platformatic's parser keeps. */
+interface PartitionOutcome {
+  readonly index: number;
+  readonly baseOffset: bigint;
+  readonly errorCode?: number;
+}
+
+/** The request's topics of `entries`, each with its partitions' batches. */
+function topicsOf(entries: readonly EncodedSendPartition[]): EncodedTopic[] {
+  const topics = new Map<
+    string,
+    { topic: string; partitions: { partition: number; batch: Buffer }[] }
+  >();
+  for (const { topic, partition, batch } of entries) {
+    let entry = topics.get(topic);
+    if (!entry) topics.set(topic, (entry = { topic, partitions: [] }));
+    entry.partitions.push({ partition, batch });
   }
+  return [...topics.values()];
 }
 
 const EMPTY = Buffer.alloc(0);
 
 /** The errors after which platformatic's producer takes a new producer id (outside a transaction). */
-function isProducerStateLost(error: Error): boolean {
+function isProducerStateLost(error: unknown): boolean {
   return (
-    !!findErrorBy(error, 'apiId', 'UNKNOWN_PRODUCER_ID') ||
-    !!findErrorBy(error, 'apiId', 'OUT_OF_ORDER_SEQUENCE_NUMBER')
+    !!findErrorBy(error as Error, 'apiId', 'UNKNOWN_PRODUCER_ID') ||
+    !!findErrorBy(error as Error, 'apiId', 'OUT_OF_ORDER_SEQUENCE_NUMBER')
   );
 }

@@ -27,8 +27,3 @@ export function typedPlatformaticProducerError(
   );
   return typed ?? typedTopicError(error, context.topics.join(', '), brokers);
 }
-
-/** Whether a platformatic error carries one of the Kafka errors `names`. */
-export function hasKafkaError(error: unknown, names: readonly string[]): boolean {
-  return findKafkaError(error, names) !== undefined;
-}

@@ -19,6 +19,9 @@ import { typedPlatformaticProducerError } from './platformatic-producer-errors';
 import { PlatformaticTransactionOffsets } from './platformatic-transaction-offsets';
 import type { StreamsLogger } from '../../logging/logger';
 import { bridgePlatformaticLogs } from './platformatic-log-bridge';
+import { platformaticClusterRetry } from './platformatic-transient-faults';
+import type { ClusterRetry } from '../cluster-retry/cluster-retry';
+import { StreamsError } from '../../errors/streams.error';
 
 /**
  * What a new producer sends with InitProducerId: no producer id and epoch yet (-1, as Java's
@@ -85,6 +88,7 @@ export class PlatformaticRecordProducer implements RecordProducer {
     readonly transactionalId: string | undefined,
     transactionTimeoutMs = 60_000,
     logger?: StreamsLogger,
+    private readonly retry: ClusterRetry = platformaticClusterRetry(),
   ) {
     this.producer = new Producer({
       ...clientOptions,
@@ -103,7 +107,7 @@ export class PlatformaticRecordProducer implements RecordProducer {
     );
     this.offsets =
       transactionalId !== undefined
-        ? new PlatformaticTransactionOffsets(this.producer, transactionalId)
+        ? new PlatformaticTransactionOffsets(this.producer, transactionalId, retry)
         : undefined;
   }
 
@@ -113,7 +117,7 @@ export class PlatformaticRecordProducer implements RecordProducer {
         await this.producer.initIdempotentProducer({});
         return;
       }
-      const transaction = await this.producer.beginTransaction(NEW_PRODUCER);
+      const transaction = await this.begin(`InitProducerId of ${this.transactionalId}`);
       await transaction.cancel();
     } catch (error) {
       throw this.typed(error, []);
@@ -137,11 +141,25 @@ export class PlatformaticRecordProducer implements RecordProducer {
     this.throwIfFenced();
     if (this.transactionalId === undefined) throw new Error('not a transactional producer');
     if (this.transaction) throw new Error('a transaction is already open');
-    this.transaction = await this.producer
-      .beginTransaction(NEW_PRODUCER)
-      .catch((error: unknown) => {
-        throw this.typed(error, []);
-      });
+    this.transaction = await this.begin(`beginning a transaction of ${this.transactionalId}`);
+  }
+
+  /**
+   * platformatic's `beginTransaction` (FindCoordinator, InitProducerId the first time), through
+   * the retry policy: a failed begin leaves platformatic's transaction in place, cancelled before
+   * the next attempt.
+   */
+  private begin(name: string): Promise<PlatformaticTransaction> {
+    return this.retry.run({
+      name,
+      bound: 'delivery',
+      attempt: () =>
+        this.producer.beginTransaction(NEW_PRODUCER).catch(async (error: unknown) => {
+          await this.producer.transaction?.cancel().catch(() => undefined);
+          throw this.typed(error, []);
+        }),
+      stopped: () => this.producer.closed,
+    });
   }
 
   async sendOffsetsToTransaction(
@@ -161,8 +179,15 @@ export class PlatformaticRecordProducer implements RecordProducer {
     this.throwIfFenced();
     const transaction = this.transaction;
     if (!transaction) throw new Error('no transaction is open');
-    await transaction.commit().catch((error: unknown) => {
-      throw this.typed(error, []);
+    // EndTxn(commit) again after a transient fault: the coordinator completes it once.
+    await this.retry.run({
+      name: `EndTxn (commit) of ${this.transactionalId}`,
+      bound: 'delivery',
+      attempt: () =>
+        transaction.commit().catch((error: unknown) => {
+          throw this.typed(error, []);
+        }),
+      stopped: () => this.producer.closed,
     });
     this.transaction = undefined;
   }
@@ -182,10 +207,20 @@ export class PlatformaticRecordProducer implements RecordProducer {
       await transaction.cancel(); // the broker aborted it when the id was fenced
       return;
     }
-    await transaction.abort().catch(async (error: unknown) => {
-      await transaction.cancel().catch(() => undefined);
-      throw this.typed(error, []);
-    });
+    await this.retry
+      .run({
+        name: `EndTxn (abort) of ${this.transactionalId}`,
+        bound: 'delivery',
+        attempt: () =>
+          transaction.abort().catch((error: unknown) => {
+            throw this.typed(error, []);
+          }),
+        stopped: () => this.producer.closed,
+      })
+      .catch(async (error: unknown) => {
+        await transaction.cancel().catch(() => undefined);
+        throw error;
+      });
   }
 
   async disconnect(): Promise<void> {
@@ -207,23 +242,30 @@ export class PlatformaticRecordProducer implements RecordProducer {
     if (transaction && (transaction !== this.transaction || transaction.completed)) {
       throw transactionEndedError();
     }
-    try {
-      const metadata = await this.producer.metadata({ topics });
-      for (const { topic, partition } of batch) {
-        const count = metadata.topics.get(topic)?.partitionsCount ?? 0;
-        if (!Number.isInteger(partition) || partition < 0 || partition >= count) {
-          throw new UnknownTopicError(`${topic}-${partition}`);
+    const name = `Produce to ${topics.join(', ')}`;
+    const prepared = await this.retry.run({
+      name: transaction ? `AddPartitionsToTxn before ${name}` : name,
+      bound: 'delivery',
+      attempt: async () => {
+        try {
+          const metadata = await this.producer.metadata({ topics });
+          for (const { topic, partition } of batch) {
+            const count = metadata.topics.get(topic)?.partitionsCount ?? 0;
+            if (!Number.isInteger(partition) || partition < 0 || partition >= count) {
+              throw new UnknownTopicError(`${topic}-${partition}`);
+            }
+          }
+          if (transaction && transaction !== this.transaction) throw transactionEndedError();
+          if (transaction) this.joined.add(transaction);
+          return await this.sender.prepare(batch, options.acks ?? -1, metadata, transaction);
+        } catch (error) {
+          throw this.typed(error, topics);
         }
-      }
-      if (transaction && transaction !== this.transaction) {
-        throw transactionEndedError();
-      }
-      if (transaction) this.joined.add(transaction);
-      return await this.sender.send(batch, options.acks ?? -1, metadata, transaction);
-    } catch (error) {
-      if (error instanceof UnknownTopicError) throw error;
-      throw this.typed(error, topics);
-    }
+      },
+      onFault: () => this.producer.clearMetadata(),
+      stopped: () => this.producer.closed,
+    });
+    return this.sender.deliver(prepared, this.retry, name, (error) => this.typed(error, topics));
   }
 
   private throwIfFenced(): void {
@@ -235,6 +277,10 @@ export class PlatformaticRecordProducer implements RecordProducer {
     topics: readonly string[],
     group?: Pick<ConsumerGroupMetadata, 'groupId' | 'memberId' | 'groupInstanceId'>,
   ): unknown {
+    if (error instanceof StreamsError) {
+      if (error instanceof ProducerFencedError) this.fenced = error;
+      return error; // typed already (an unknown topic; a fault retried for its bound)
+    }
     const typed = typedPlatformaticProducerError(
       error,
       {
@@ -257,10 +303,18 @@ export class PlatformaticRecordProducer implements RecordProducer {
 export function platformaticRecordProducerFactory(
   clientOptions: BaseOptions,
   logger?: StreamsLogger,
+  retry: ClusterRetry = platformaticClusterRetry(),
 ): RecordProducerFactory {
   return {
-    idempotent: () => new PlatformaticRecordProducer(clientOptions, undefined, undefined, logger),
+    idempotent: () =>
+      new PlatformaticRecordProducer(clientOptions, undefined, undefined, logger, retry),
     transactional: (transactionalId, transactionTimeoutMs) =>
-      new PlatformaticRecordProducer(clientOptions, transactionalId, transactionTimeoutMs, logger),
+      new PlatformaticRecordProducer(
+        clientOptions,
+        transactionalId,
+        transactionTimeoutMs,
+        logger,
+        retry,
+      ),
   };
 }

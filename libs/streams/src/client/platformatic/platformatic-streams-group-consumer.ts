@@ -21,6 +21,8 @@ import type {
 import { platformaticGroupError } from './platformatic-group-errors';
 import { bridgePlatformaticLogs } from './platformatic-log-bridge';
 import { PlatformaticPartitionFetcher } from './platformatic-partition-fetcher';
+import { platformaticClusterRetry } from './platformatic-transient-faults';
+import type { ClusterRetry } from '../cluster-retry/cluster-retry';
 import { offsetCommitTopics } from './platformatic-records';
 import {
   QUERY_ENDPOINT_TAG,
@@ -81,6 +83,7 @@ export class PlatformaticStreamsGroupConsumer implements GroupConsumer {
     private readonly clientOptions: BaseOptions,
     private readonly options: GroupConsumerOptions,
     private readonly logger?: StreamsLogger,
+    private readonly retry: ClusterRetry = platformaticClusterRetry(),
   ) {}
 
   get groupId(): string {
@@ -108,6 +111,7 @@ export class PlatformaticStreamsGroupConsumer implements GroupConsumer {
       this.clientOptions,
       options,
       this.logger,
+      this.retry,
       {
         assignment: () => this.current,
         active: () => !this.rebalancing && !this.closing,
@@ -131,6 +135,7 @@ export class PlatformaticStreamsGroupConsumer implements GroupConsumer {
         instanceId: options.groupInstanceId ?? null,
         rebalanceTimeoutMs: options.rebalanceTimeoutMs,
         heartbeatIntervalMs: options.heartbeatIntervalMs,
+        classify: (error) => this.retry.classify(error),
       },
       {
         reconcile: (epoch, tasks) => this.serially(() => this.reconcile(epoch, tasks)),
@@ -180,18 +185,30 @@ export class PlatformaticStreamsGroupConsumer implements GroupConsumer {
       const api = await new Promise<(...args: unknown[]) => void>((resolve, reject) =>
         client[kGetApi]('OffsetCommit', (e, a) => (e ? reject(e) : resolve(a as never))),
       );
-      const connection: Connection = await coordinator.connection();
-      await new Promise<void>((resolve, reject) =>
-        api(
-          connection,
-          this.groupId,
-          member.memberEpoch,
-          member.memberId,
-          this.options.groupInstanceId ?? null,
-          offsetCommitTopics(offsets),
-          (e: Error | null) => (e ? reject(e) : resolve()),
-        ),
-      );
+      // A coordinator that moved or died is looked up again (the streams group's heartbeat
+      // finds it too), the commit retried within default.api.timeout.ms.
+      await this.retry.run({
+        name: `OffsetCommit of streams group ${this.groupId}`,
+        bound: 'api',
+        attempt: async () => {
+          const connection: Connection = await coordinator.connection();
+          await new Promise<void>((resolve, reject) =>
+            api(
+              connection,
+              this.groupId,
+              member.memberEpoch,
+              member.memberId,
+              this.options.groupInstanceId ?? null,
+              offsetCommitTopics(offsets),
+              (e: Error | null) => (e ? reject(e) : resolve()),
+            ),
+          );
+        },
+        onFault: (fault) => {
+          if (fault.kind !== 'busy') coordinator.forget();
+        },
+        stopped: () => this.closing,
+      });
     } catch (error) {
       const groupError = platformaticGroupError(this.groupId, member.memberId, error);
       throw groupError ? new CommitFailedError(this.groupId, { cause: groupError }) : error;
@@ -375,6 +392,7 @@ async function bounded<T>(promise: Promise<T>, ms: number): Promise<T | undefine
 export function platformaticStreamsGroupConsumerFactory(
   clientOptions: BaseOptions,
   logger?: StreamsLogger,
+  retry: ClusterRetry = platformaticClusterRetry(),
 ): GroupConsumerFactory {
-  return (options) => new PlatformaticStreamsGroupConsumer(clientOptions, options, logger);
+  return (options) => new PlatformaticStreamsGroupConsumer(clientOptions, options, logger, retry);
 }

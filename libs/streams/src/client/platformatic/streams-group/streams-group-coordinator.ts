@@ -1,11 +1,5 @@
-import {
-  FindCoordinatorKeyTypes,
-  kGetApi,
-  kGetBootstrapConnection,
-  kGetConnection,
-  type Base,
-  type Connection,
-} from '@platformatic/kafka';
+import type { Base, Connection } from '@platformatic/kafka';
+import { PlatformaticCoordinators, type Coordinator } from '../platformatic-coordinators';
 import { streamsGroupDescribeV0, streamsGroupHeartbeatV0 } from './streams-group-apis';
 import type { DescribedStreamsGroup } from './streams-group-describe';
 import type { StreamsGroupHeartbeatRequest } from './streams-group-heartbeat-request';
@@ -40,12 +34,6 @@ export function isCoordinatorLookupError(error: unknown): boolean {
   return false;
 }
 
-interface Coordinator {
-  readonly nodeId: number;
-  readonly host: string;
-  readonly port: number;
-}
-
 type Api<A extends unknown[], R> = (
   connection: Connection,
   ...args: [...A, (e: Error | null, r?: R) => void]
@@ -61,11 +49,14 @@ type Api<A extends unknown[], R> = (
  */
 export class StreamsGroupCoordinator {
   private coordinator: Coordinator | undefined;
+  private readonly coordinators: PlatformaticCoordinators;
 
   constructor(
-    private readonly client: Base,
+    client: Base,
     readonly groupId: string,
-  ) {}
+  ) {
+    this.coordinators = new PlatformaticCoordinators(client);
+  }
 
   /** The coordinator's node id, once found. */
   get coordinatorId(): number | undefined {
@@ -85,7 +76,7 @@ export class StreamsGroupCoordinator {
       >,
       [request],
     );
-    if (isCoordinatorError(response.errorCode)) this.coordinator = undefined;
+    if (isCoordinatorError(response.errorCode)) this.forget();
     return response;
   }
 
@@ -104,29 +95,27 @@ export class StreamsGroupCoordinator {
     );
     const group = response.groups.find((g) => g.groupId === this.groupId);
     if (!group) throw new Error(`the coordinator did not describe streams group ${this.groupId}`);
-    if (isCoordinatorError(group.errorCode)) this.coordinator = undefined;
+    if (isCoordinatorError(group.errorCode)) this.forget();
     return group;
   }
 
   /** Forgets the coordinator: the next call looks it up again (it moved). */
   forget(): void {
     this.coordinator = undefined;
+    this.coordinators.forget('group', this.groupId);
   }
 
   /** The group coordinator's connection (looked up when unknown). */
   async connection(): Promise<Connection> {
-    const coordinator = this.coordinator ?? (await this.find());
-    this.coordinator = coordinator;
-    return new Promise<Connection>((resolve, reject) =>
-      this.client[kGetConnection](coordinator, (error, connection) =>
-        error || !connection ? reject(error ?? new Error('no connection')) : resolve(connection),
-      ),
-    );
+    this.coordinator = await this.coordinators.find('group', this.groupId);
+    return this.coordinators.connection('group', this.groupId);
   }
 
   private async send<A extends unknown[], R>(api: Api<A, R>, args: A): Promise<R> {
-    const connection = await this.connection();
     try {
+      // A coordinator that died refuses the connection itself: forgotten too, or every later
+      // heartbeat would go to the dead node (issue #38: the streams group lost its member).
+      const connection = await this.connection();
       return await new Promise<R>((resolve, reject) =>
         api(connection, ...args, (error: Error | null, response?: R) =>
           error || response === undefined
@@ -135,37 +124,9 @@ export class StreamsGroupCoordinator {
         ),
       );
     } catch (error) {
-      // A network error: the next call looks the coordinator up again.
-      this.coordinator = undefined;
+      // A network error (connecting or answering): the next call looks the coordinator up again.
+      this.forget();
       throw error;
     }
   }
-
-  private async find(): Promise<Coordinator> {
-    const client = this.client;
-    const connection = await new Promise<Connection>((resolve, reject) =>
-      client[kGetBootstrapConnection]((error, c) =>
-        error || !c ? reject(error ?? new Error('no bootstrap connection')) : resolve(c),
-      ),
-    );
-    const api = await new Promise<Api<[number, string[]], FindCoordinatorResponse>>(
-      (resolve, reject) =>
-        client[kGetApi]('FindCoordinator', (error, a) =>
-          error || !a ? reject(error ?? new Error('no FindCoordinator API')) : resolve(a as never),
-        ),
-    );
-    const response = await new Promise<FindCoordinatorResponse>((resolve, reject) =>
-      api(connection, FindCoordinatorKeyTypes.GROUP, [this.groupId], (error, r) =>
-        error || !r ? reject(error ?? new Error('no response')) : resolve(r),
-      ),
-    );
-    const found =
-      response.coordinators.find((c) => c.key === this.groupId) ?? response.coordinators[0];
-    if (!found) throw new Error(`no coordinator found for group ${this.groupId}`);
-    return { nodeId: found.nodeId, host: found.host, port: found.port };
-  }
-}
-
-interface FindCoordinatorResponse {
-  coordinators: { key: string; nodeId: number; host: string; port: number }[];
 }

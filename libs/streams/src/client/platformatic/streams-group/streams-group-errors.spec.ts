@@ -2,7 +2,11 @@ import { IncorrectlyPartitionedTopicsError } from '../../../errors/incorrectly-p
 import { MissingInternalTopicsError } from '../../../errors/missing-internal-topics.error';
 import { MissingSourceTopicError } from '../../../errors/missing-source-topic.error';
 import { StaleTopologyError } from '../../../errors/stale-topology.error';
+import { NetworkError } from '@platformatic/kafka';
+import { ClusterFaultTimeoutError } from '../../../errors/cluster-fault-timeout.error';
+import { platformaticTransientFault } from '../platformatic-transient-faults';
 import {
+  heartbeatsTimedOut,
   streamsGroupErrorAction,
   streamsGroupRejectedError,
   streamsGroupStatusOutcome,
@@ -69,5 +73,16 @@ describe('streams group errors and statuses', () => {
       { subtopologyId: '10', partitions: [1] },
     ]);
     expect(taskIdsFor([])).toEqual([]);
+  });
+
+  it('heartbeats that failed with a transient fault for the rebalance timeout: retriable (issue #38)', () => {
+    const refused = new NetworkError('Connection to 127.0.0.1:9092 failed.');
+    const error = heartbeatsTimedOut('g', 60_000, 30, refused, platformaticTransientFault);
+    expect(error).toBeInstanceOf(ClusterFaultTimeoutError);
+    expect(error).toMatchObject({ bound: 'the rebalance timeout', boundMs: 60_000, attempts: 30 });
+    expect((error as ClusterFaultTimeoutError).cause).toBe(refused);
+    const other = new Error('not a fault');
+    expect(heartbeatsTimedOut('g', 60_000, 1, other, platformaticTransientFault)).toBe(other);
+    expect(heartbeatsTimedOut('g', 60_000, 1, refused, undefined)).toBe(refused);
   });
 });

@@ -1,11 +1,13 @@
 // What a streams group's error codes and statuses mean to a member: the typed errors of the
 // engine, and which ones the member survives.
+import { ClusterFaultTimeoutError } from '../../../errors/cluster-fault-timeout.error';
 import { IncorrectlyPartitionedTopicsError } from '../../../errors/incorrectly-partitioned-topics.error';
 import { MissingInternalTopicsError } from '../../../errors/missing-internal-topics.error';
 import { MissingSourceTopicError } from '../../../errors/missing-source-topic.error';
 import { StaleTopologyError } from '../../../errors/stale-topology.error';
 import { StreamsGroupRejectedError } from '../../../errors/streams-group-rejected.error';
 import type { StreamsError } from '../../../errors/streams.error';
+import type { FaultClassifier } from '../../cluster-retry/transient-fault';
 import {
   StreamsGroupStatusCode,
   type StreamsGroupStatus,
@@ -105,4 +107,30 @@ export function streamsGroupStatusOutcome(
     default:
       return { status, error: undefined, fatal: false };
   }
+}
+
+/**
+ * The error a member fails with when its heartbeats failed for the rebalance timeout: a
+ * transient fault (its coordinator refused or unreachable) as a retriable
+ * `ClusterFaultTimeoutError`, which the default uncaught-exception handler answers by replacing
+ * the thread (a new member joins); any other error as it is.
+ */
+export function heartbeatsTimedOut(
+  groupId: string,
+  rebalanceTimeoutMs: number,
+  attempts: number,
+  error: unknown,
+  classify: FaultClassifier | undefined,
+): Error {
+  const fault = classify?.(error);
+  if (!fault) return error instanceof Error ? error : new Error(String(error));
+  const call = `StreamsGroupHeartbeat of streams group ${groupId}`;
+  return new ClusterFaultTimeoutError(
+    call,
+    'the rebalance timeout',
+    rebalanceTimeoutMs,
+    attempts,
+    fault.reason,
+    { cause: error },
+  );
 }

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type { FaultClassifier } from '../../cluster-retry/transient-fault';
 import {
   isCoordinatorError,
   isCoordinatorLookupError,
   type StreamsGroupCoordinator,
 } from './streams-group-coordinator';
 import {
+  heartbeatsTimedOut,
   streamsGroupErrorAction,
   streamsGroupErrorName,
   streamsGroupRejectedError,
@@ -41,6 +43,11 @@ export interface StreamsGroupMemberOptions {
   readonly rebalanceTimeoutMs: number;
   /** The heartbeat interval until the broker names its own. */
   readonly heartbeatIntervalMs: number;
+  /**
+   * The client's transient faults: a heartbeat failing with one for the rebalance timeout fails
+   * the member with a retriable `ClusterFaultTimeoutError` (the thread is replaced), not as it is.
+   */
+  readonly classify?: FaultClassifier;
 }
 
 /** What the member asks of its owner (the adapter). Callbacks must not throw. */
@@ -197,6 +204,7 @@ export class StreamsGroupMember {
   }
 
   private async run(): Promise<void> {
+    let failures = 0;
     while (!this.stopped && !this.dead) {
       const pending = this.wakePending;
       this.wakePending = false;
@@ -212,10 +220,15 @@ export class StreamsGroupMember {
       if (this.stopped) return;
       try {
         const response = await this.coordinator.heartbeat(await this.request());
+        failures = 0;
         await this.onResponse(response);
       } catch (error) {
+        failures++;
         if (Date.now() - this.lastSuccess > this.options.rebalanceTimeoutMs) {
-          this.fail(error instanceof Error ? error : new Error(String(error)));
+          const { classify, rebalanceTimeoutMs } = this.options;
+          this.fail(
+            heartbeatsTimedOut(this.groupId, rebalanceTimeoutMs, failures, error, classify),
+          );
           return;
         }
         await sleep(Math.min(1000, this.intervalMs));

@@ -12,12 +12,12 @@ import { TaskId } from '../../../processor/task-id';
 import type { Topology } from '../../../processor/topology';
 import { RecordCache } from '../../../state/internals/record-cache';
 import type { ClientMetrics } from '../../client-metrics';
-import type { StateListener, StreamsUncaughtExceptionHandler } from '../../kafka-streams-options';
 import {
-  KafkaStreamsState,
-  StreamThreadExceptionResponse,
-  isValidTransition,
-} from '../../kafka-streams-state';
+  defaultUncaughtExceptionHandler,
+  type StateListener,
+  type StreamsUncaughtExceptionHandler,
+} from '../../kafka-streams-options';
+import { KafkaStreamsState, isValidTransition } from '../../kafka-streams-state';
 import type { StateRestoreListener } from '../../state-restore-listener';
 import type { ResolvedStreamsConfig } from '../../streams-config';
 import type { ActiveTaskManager } from '../active-tasks/active-task-manager';
@@ -55,9 +55,8 @@ export interface ClientLifecycleOptions {
  */
 export class ClientLifecycle {
   readonly queries: ClientQueries;
-  /** What an uncaught processing error does; default SHUTDOWN_CLIENT. */
-  exceptionHandler: StreamsUncaughtExceptionHandler = () =>
-    StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+  /** What an uncaught processing error does; default `defaultUncaughtExceptionHandler`. */
+  exceptionHandler: StreamsUncaughtExceptionHandler = defaultUncaughtExceptionHandler;
   /** The listener of changelog restores, read when a task is created. */
   restoreListener: StateRestoreListener | undefined;
   private readonly events = new EventEmitter();

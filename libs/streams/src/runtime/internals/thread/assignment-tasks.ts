@@ -83,37 +83,42 @@ export async function openAssignedTasks(
   opened: AssignedTasksOpened,
 ): Promise<void> {
   if (!context.cooperative) {
-    await createAssignedTasks(context, info);
+    await createAssignedTasks(context, info, opened.current);
     if (!opened.current()) return; // stopping: its creations were cancelled
     await assignStandbys(context, info);
     opened.started();
     return;
   }
-  void createAssignedTasks(context, info).then(
-    () =>
+  void createAssignedTasks(context, info, opened.current)
+    .then(() =>
       opened.queued(async () => {
         if (!opened.current()) return;
         await assignStandbys(context, info);
         opened.started();
       }),
-    (error: unknown) => opened.failed(error),
-  );
+    )
+    .catch((error: unknown) => opened.failed(error));
 }
 
 /**
  * The assignment's active tasks: creates the new ones, and waits for those an earlier
  * assignment is still creating (cooperative). A creation cancelled meanwhile (a later
- * assignment took the task away, or the thread stops) is not a failure.
+ * assignment took the task away, or the thread stops) is not a failure. An assignment that a
+ * later one superseded while its standbys were released (`current` false) creates nothing: the
+ * later one, which may give those tasks to this client as standbys, decides (its creations and
+ * standbys would otherwise open the same stores).
  *
  * @throws the first task creation's error (the others were still awaited).
  */
 async function createAssignedTasks(
   { tasks, standbys }: AssignmentTasksContext,
   info: AssignmentInfo,
+  current: () => boolean,
 ): Promise<void> {
   const earlier = info.active.flatMap((id) => tasks.creationOf(id) ?? []);
   const created = info.active.filter((id) => !tasks.get(id) && !tasks.creationOf(id));
   for (const id of created) await standbys.release(id);
+  if (!current()) return;
   const creations = await Promise.allSettled([
     ...earlier,
     ...created.map((id) => tasks.create(id)),

@@ -19,6 +19,28 @@ describe('InputPause', () => {
       'resume [{"topic":"t","partitions":[1]}]',
     ]);
   });
+
+  it("resumes what a superseded assignment held, though the latest held nothing (issue #38's stall)", () => {
+    // Cooperative (and the streams protocol): assignment X holds partitions 0-5 while their
+    // tasks restore; Y, before X applied, revokes 3-5 and holds no partition of its own (0-2
+    // are mapped to tasks by then). X, superseded, never resumes; Y's resume must.
+    const calls: string[] = [];
+    const consumer = {
+      pause: (p: readonly TopicPartitions[]) => void calls.push(`pause ${JSON.stringify(p)}`),
+      resume: (p: readonly TopicPartitions[]) => void calls.push(`resume ${JSON.stringify(p)}`),
+    };
+    const pause = new InputPause();
+    pause.pause(consumer, [{ topic: 'in', partitions: [0, 1, 2, 3, 4, 5] }]);
+    const latest = pause.pause(consumer, [], [{ topic: 'in', partitions: [0, 1, 2] }]);
+    latest();
+    latest(); // nothing held any more
+    expect(calls).toEqual([
+      'pause [{"topic":"in","partitions":[0,1,2,3,4,5]}]',
+      'pause []',
+      'resume [{"topic":"in","partitions":[0,1,2]}]',
+      'resume []',
+    ]);
+  });
 });
 
 describe('waitWithHeartbeats', () => {

@@ -173,4 +173,39 @@ describe('StreamThread writes held behind RocksDB', () => {
     expect(ran).toEqual(['run 0', 'wait for RocksDB', 'run 1000']);
     await t.streamThread.stop();
   });
+
+  it('heartbeats while a batch waits on its writes, so the session outlives a hung broker (#38)', async () => {
+    let caughtUp!: () => void;
+    const t = eagerThread(() => ({
+      task: {
+        prepare: (records: unknown[]) => ({ records, loaded: Promise.resolve() }),
+        run: () => undefined,
+        commitRequestedByProcessor: () => false,
+        offsets: { skipTo: () => undefined },
+      },
+      engines: {
+        overUncommittedLimit: () => false,
+        overWriteBehindLimit: () => true,
+        writeHeld: () => new Promise<void>((resolve) => (caughtUp = resolve)),
+      },
+    }));
+    await t.streamThread.start();
+    await t.assign(['0_0']);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    let heartbeats = 0;
+    const consumed = t.handleBatch()({
+      topic: 'input',
+      partition: 0,
+      records: [{ offset: 0 }],
+      nextOffset: 1,
+      isCurrent: () => true,
+      heartbeat: async () => void heartbeats++,
+    } as unknown as GroupFetchedBatch);
+    // The heartbeat interval of the doubles is 1 s: one heartbeat while the writes are held.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect(heartbeats).toBe(1);
+    caughtUp();
+    await expect(consumed).resolves.toBe(true);
+    await t.streamThread.stop();
+  });
 });

@@ -151,7 +151,7 @@ export class StreamThread {
     const held = this.cooperative
       ? this.taskMap.unmapped(assignment.partitions)
       : assignment.partitions;
-    const resume = this.inputPause.pause(this.consumer!, held);
+    const resume = this.inputPause.pause(this.consumer!, held, assignment.partitions);
     let revoked!: () => void;
     const lostClosed = new Promise<void>((resolve) => (revoked = resolve));
     this.assignmentReady = this.serialized(() => this.applyAssignment(assignment, resume, revoked));
@@ -196,7 +196,7 @@ export class StreamThread {
     if (!entry) return false;
     const { records } = batch;
     let consumed = false;
-    await this.serialized(async () => {
+    const processed = this.serialized(async () => {
       // The task may have been closed while this batch waited for its turn (its tasks migrated,
       // or a new assignment took it): the batch is dropped, its next owner fetches it again.
       if (this.failed || this.stopping || this.migrating) return;
@@ -214,6 +214,13 @@ export class StreamThread {
       entry.task.offsets.skipTo(batch.topic, batch.partition, last, batch.nextOffset);
       consumed = true;
     }).catch((error: unknown) => this.fail(error));
+    // The member heartbeats while the batch waits its turn and is processed, as Java's consumer
+    // does from its own thread: a commit held by a hung broker (a produce retried within
+    // delivery.timeout.ms) must not let the session expire, the group hand the tasks to another
+    // instance and this one answer queries from stores the new owner has moved past (#38).
+    await waitWithHeartbeats(processed, this.options.config.heartbeatIntervalMs, () =>
+      batch.heartbeat(),
+    );
     this.lastBatchAt = Date.now();
     this.lastProgress = this.lastBatchAt;
     return consumed && !this.failed;

@@ -1,0 +1,123 @@
+import type { Kafka, ProducerBatch, RecordMetadata } from 'kafkajs';
+import { ClusterFaultTimeoutError } from '../../errors/cluster-fault-timeout.error';
+import { UnknownTopicError } from '../../errors/internals/unknown-topic.error';
+import { ClusterRetry } from '../cluster-retry/cluster-retry';
+import { DEFAULT_CLUSTER_RETRY_SETTINGS } from '../cluster-retry/cluster-retry-settings';
+import type { PartitionRecords } from '../record-producer';
+import { KafkajsRecordProducer } from './kafkajs-record-producer';
+import { kafkajsTransientFault } from './kafkajs-transient-faults';
+
+/**
+ * A kafkajs client whose producer acknowledges each sent partition except those in `dropped`
+ * (kafkajs 2.2.4 resolves a send without a partition whose leader moved to a broker that had
+ * answered an earlier attempt); its admin names `partitions` partitions per topic.
+ */
+function fakeKafka(dropped: string[][], partitions = 6) {
+  const sent: string[][] = [];
+  const producerOptions: unknown[] = [];
+  const producer = {
+    connect: async () => undefined,
+    disconnect: async () => undefined,
+    sendBatch: async ({ topicMessages }: ProducerBatch): Promise<RecordMetadata[]> => {
+      const keys = (topicMessages ?? []).flatMap(({ topic, messages }) => [
+        ...new Set(messages.map((m) => `${topic}-${m.partition}`)),
+      ]);
+      sent.push(keys);
+      const drop = new Set(dropped.shift() ?? []);
+      return keys
+        .filter((key) => !drop.has(key))
+        .map((key) => {
+          const cut = key.lastIndexOf('-');
+          const partition = Number(key.slice(cut + 1));
+          return {
+            topicName: key.slice(0, cut),
+            partition,
+            errorCode: 0,
+            baseOffset: `${partition * 10}`,
+          };
+        });
+    },
+  };
+  const kafka = {
+    producer: (options: unknown) => (producerOptions.push(options), producer),
+    admin: () => ({
+      connect: async () => undefined,
+      disconnect: async () => undefined,
+      fetchTopicMetadata: async ({ topics }: { topics: string[] }) => ({
+        topics: topics.map((name) => ({
+          name,
+          partitions: Array.from({ length: partitions }, (_, partitionId) => ({ partitionId })),
+        })),
+      }),
+    }),
+  } as unknown as Kafka;
+  return { kafka, sent, producerOptions };
+}
+
+const records = (topic: string, partition: number): PartitionRecords => ({
+  topic,
+  partition,
+  records: [{ key: Buffer.from('k'), value: Buffer.from('v'), timestamp: 1 }],
+});
+
+describe('KafkajsRecordProducer', () => {
+  let clock: number;
+  let retry: ClusterRetry;
+
+  beforeEach(() => {
+    clock = 0;
+    retry = new ClusterRetry(DEFAULT_CLUSTER_RETRY_SETTINGS, {
+      classify: kafkajsTransientFault,
+      now: () => clock,
+      sleep: async (ms) => void (clock += ms),
+      random: () => 0.5,
+    });
+  });
+
+  it('sends again the partitions kafkajs resolved without, until acknowledged (issue #38, A)', async () => {
+    // The leader of changelog-3 moved to the broker that answered for changelog-1.
+    const { kafka, sent } = fakeKafka([['changelog-3'], ['changelog-3']]);
+    const producer = new KafkajsRecordProducer(kafka, undefined, undefined, retry);
+    const acks = await producer.send([records('changelog', 1), records('changelog', 3)]);
+    expect(acks).toEqual([
+      { topic: 'changelog', partition: 1, baseOffset: 10 },
+      { topic: 'changelog', partition: 3, baseOffset: 30 },
+    ]);
+    // Only the partition never sent goes out again: the acknowledged one is not duplicated.
+    expect(sent).toEqual([['changelog-1', 'changelog-3'], ['changelog-3'], ['changelog-3']]);
+    expect(clock).toBe(100 + 200);
+  });
+
+  it('throws UnknownTopicError at once for a partition the topic does not have', async () => {
+    const { kafka, sent } = fakeKafka([['changelog-9']], 6);
+    const producer = new KafkajsRecordProducer(kafka, undefined, undefined, retry);
+    await expect(producer.send([records('changelog', 9)])).rejects.toBeInstanceOf(
+      UnknownTopicError,
+    );
+    expect(sent).toHaveLength(1);
+  });
+
+  it('gives up with ClusterFaultTimeoutError when a partition stays unacknowledged', async () => {
+    const { kafka } = fakeKafka(Array.from({ length: 1_000 }, () => ['changelog-2']));
+    const producer = new KafkajsRecordProducer(kafka, undefined, undefined, retry);
+    const error = await producer.send([records('changelog', 2)]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ClusterFaultTimeoutError);
+    expect((error as ClusterFaultTimeoutError).bound).toBe('delivery.timeout.ms');
+  });
+
+  it("gives kafkajs' retrier the policy's back-off and as many retries as fill delivery.timeout.ms", () => {
+    const { kafka, producerOptions } = fakeKafka([]);
+    new KafkajsRecordProducer(kafka, 'app-0_1', 10_000, retry);
+    expect(producerOptions[0]).toMatchObject({
+      idempotent: true,
+      transactionalId: 'app-0_1',
+      retry: {
+        initialRetryTime: 100,
+        maxRetryTime: 1000,
+        multiplier: 2,
+        factor: 0.2,
+        retries: 123,
+      },
+    });
+  });
+});
