@@ -88,13 +88,52 @@ describe('KafkajsRecordProducer', () => {
     expect(clock).toBe(100 + 200);
   });
 
-  it('throws UnknownTopicError at once for a partition the topic does not have', async () => {
+  it('throws UnknownTopicError before sending for a partition the topic does not have', async () => {
     const { kafka, sent } = fakeKafka([['changelog-9']], 6);
     const producer = new KafkajsRecordProducer(kafka, undefined, undefined, retry);
     await expect(producer.send([records('changelog', 9)])).rejects.toBeInstanceOf(
       UnknownTopicError,
     );
-    expect(sent).toHaveLength(1);
+    expect(sent).toHaveLength(0);
+  });
+
+  it('throws UnknownTopicError before sending to a topic the cluster does not have, not after delivery.timeout.ms', async () => {
+    const { kafka, sent } = fakeKafka([]);
+    const unknownTopic = Object.assign(
+      new Error('This server does not host this topic-partition'),
+      {
+        type: 'UNKNOWN_TOPIC_OR_PARTITION',
+      },
+    );
+    (kafka as unknown as { admin: () => unknown }).admin = () => ({
+      connect: async () => undefined,
+      disconnect: async () => undefined,
+      fetchTopicMetadata: async () => Promise.reject(unknownTopic),
+    });
+    const producer = new KafkajsRecordProducer(kafka, undefined, undefined, retry);
+    const error = await producer.send([records('missing', 0)]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnknownTopicError);
+    expect(error).toMatchObject({ topic: 'missing' });
+    expect(sent).toHaveLength(0);
+    expect(clock).toBe(0);
+  });
+
+  it("reads a topic's partition count once, for every later send", async () => {
+    const { kafka, sent } = fakeKafka([]);
+    let lookups = 0;
+    const admin = (kafka as unknown as { admin: () => { fetchTopicMetadata: unknown } }).admin;
+    (kafka as unknown as { admin: () => unknown }).admin = () => {
+      const real = admin() as { fetchTopicMetadata: (a: unknown) => Promise<unknown> };
+      return {
+        ...real,
+        fetchTopicMetadata: (a: unknown) => (lookups++, real.fetchTopicMetadata(a)),
+      };
+    };
+    const producer = new KafkajsRecordProducer(kafka, undefined, undefined, retry);
+    await producer.send([records('changelog', 1)]);
+    await producer.send([records('changelog', 2)]);
+    expect(lookups).toBe(1);
+    expect(sent).toEqual([['changelog-1'], ['changelog-2']]);
   });
 
   it('gives up with ClusterFaultTimeoutError when a partition stays unacknowledged', async () => {

@@ -13,6 +13,7 @@ import { UnknownTopicError } from '../../errors/internals/unknown-topic.error';
 import type { ClusterRetry } from '../cluster-retry/cluster-retry';
 import type { TransientFault } from '../cluster-retry/transient-fault';
 import { typedKafkajsProducerError } from './kafkajs-producer-errors';
+import { KafkajsTopicCheck } from './kafkajs-topic-check';
 import { kafkajsClusterRetry, kafkajsRetryOptions } from './kafkajs-transient-faults';
 
 /** What a send's partitions left without an acknowledgement are retried as. */
@@ -35,8 +36,8 @@ const UNACKNOWLEDGED: TransientFault = {
  * answer of each broker that answered once and sends only to the others: a partition whose
  * leader moved to a broker that had answered is never sent, and the send resolves without it.
  * Those partitions (never sent: their sequence numbers untaken) are sent again, after a
- * back-off, until acknowledged (within `delivery.timeout.ms`); a partition the topic does not
- * have is an `UnknownTopicError` at once.
+ * back-off, until acknowledged (within `delivery.timeout.ms`); a topic or partition the cluster
+ * does not have is an `UnknownTopicError` before the first send to it ({@link KafkajsTopicCheck}).
  */
 export class KafkajsRecordProducer implements RecordProducer {
   readonly supportsGroupMetadata = false;
@@ -50,10 +51,11 @@ export class KafkajsRecordProducer implements RecordProducer {
    * @param transactionTimeoutMs the coordinator's timeout of an open transaction.
    */
   constructor(
-    private readonly kafka: Kafka,
+    kafka: Kafka,
     readonly transactionalId: string | undefined,
     transactionTimeoutMs = 60_000,
     private readonly retry: ClusterRetry = kafkajsClusterRetry(),
+    private readonly topicCheck = new KafkajsTopicCheck(kafka),
   ) {
     this.producer = kafka.producer({
       idempotent: true,
@@ -177,6 +179,8 @@ export class KafkajsRecordProducer implements RecordProducer {
     const name = `produce to ${names.join(', ')}`;
     const pending = new Map(batch.map((p) => [`${p.topic}:${p.partition}`, p]));
     const acks: PartitionAck[] = [];
+    const missing = await this.topicCheck.firstUnknown(pending.values());
+    if (missing) throw new UnknownTopicError(missing);
     await this.retry.run({
       name,
       bound: 'delivery',
@@ -205,7 +209,7 @@ export class KafkajsRecordProducer implements RecordProducer {
         if (pending.size === 0) return;
         // kafkajs resolves without a partition it found no leader for (one the topic does not
         // have), or whose leader moved to a broker that had answered (see the class).
-        const unknown = await this.firstUnknownPartition([...pending.values()]);
+        const unknown = await this.topicCheck.firstUnknown(pending.values());
         if (unknown) throw new UnknownTopicError(unknown);
         throw new UnacknowledgedPartitionsError([...pending.keys()]);
       },
@@ -213,25 +217,6 @@ export class KafkajsRecordProducer implements RecordProducer {
         error instanceof UnacknowledgedPartitionsError ? UNACKNOWLEDGED : undefined,
     });
     return acks;
-  }
-
-  /** `topic-partition` of the first of `partitions` its topic does not have, if any. */
-  private async firstUnknownPartition(
-    partitions: readonly PartitionRecords[],
-  ): Promise<string | undefined> {
-    const admin = this.kafka.admin();
-    try {
-      await admin.connect();
-      const topics = [...new Set(partitions.map((p) => p.topic))];
-      const { topics: metadata } = await admin.fetchTopicMetadata({ topics });
-      const counts = new Map(metadata.map((t) => [t.name, t.partitions.length]));
-      const unknown = partitions.find((p) => p.partition >= (counts.get(p.topic) ?? 0));
-      return unknown ? `${unknown.topic}-${unknown.partition}` : undefined;
-    } catch {
-      return undefined; // the metadata could not be read: retried as a fault
-    } finally {
-      await admin.disconnect().catch(() => undefined);
-    }
   }
 
   private openTransaction(): Transaction {
@@ -290,9 +275,10 @@ export function kafkajsRecordProducerFactory(
   kafka: Kafka,
   retry: ClusterRetry = kafkajsClusterRetry(),
 ): RecordProducerFactory {
+  const topicCheck = new KafkajsTopicCheck(kafka);
   return {
-    idempotent: () => new KafkajsRecordProducer(kafka, undefined, undefined, retry),
+    idempotent: () => new KafkajsRecordProducer(kafka, undefined, undefined, retry, topicCheck),
     transactional: (transactionalId, transactionTimeoutMs) =>
-      new KafkajsRecordProducer(kafka, transactionalId, transactionTimeoutMs, retry),
+      new KafkajsRecordProducer(kafka, transactionalId, transactionTimeoutMs, retry, topicCheck),
   };
 }
