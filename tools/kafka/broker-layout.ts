@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isPort } from './free-port';
 import type { BrokerLayout } from './server-properties';
 
 /** The file in a broker home recording the ports and storage of its last formatted start. */
@@ -60,8 +61,4 @@ export function reusableBrokerLayout(home: string): SavedBrokerLayout | undefine
     return undefined;
   }
   return { brokerPort, controllerPort, logDir, clusterId, ...(saslSsl ? { saslSsl } : {}) };
-}
-
-function isPort(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value > 0 && value < 65_536;
 }

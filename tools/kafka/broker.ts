@@ -1,18 +1,5 @@
-import { spawn, spawnSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-  closeSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-// kafkajs with the engine's fixes (no TimeoutNegativeWarning on Node 24): importing
-// @nest-streams/streams installs them, before anything loads kafkajs.
-import '@nest-streams/streams';
-import { Kafka, logLevel } from 'kafkajs';
 import { BrokerToolError } from './broker-error';
 import {
   newClusterId,
@@ -20,18 +7,11 @@ import {
   writeBrokerLayout,
   type SavedBrokerLayout,
 } from './broker-layout';
-import { freePort, portIsFree } from './free-port';
-import { findJava } from './java-runtime';
-import { pinnedKafkaVersion, resolveBrokerClasspath } from './maven-classpath';
-import {
-  CONSOLE_LOG,
-  DATA_DIR,
-  KAFKA_HOME,
-  LOG4J_CONFIG,
-  LOGS_DIR,
-  SERVER_LOG,
-  STATE_FILE,
-} from './paths';
+import { distinctFreePorts, portIsFree } from './free-port';
+import { formatKafkaStorage, kafkaJvm, kafkaJvmArgs, kafkaLogTail, spawnKafka } from './kafka-jvm';
+import { answersMetadata } from './metadata-probe';
+import { isAlive, signalGroup, sleep } from './node-process';
+import { CONSOLE_LOG, DATA_DIR, KAFKA_HOME, LOGS_DIR, SERVER_LOG, STATE_FILE } from './paths';
 import { scramFormatArgs, type SaslSslListener } from './sasl-ssl-listener';
 import { serverProperties } from './server-properties';
 
@@ -93,9 +73,8 @@ export async function startBroker(options: StartOptions = {}): Promise<BrokerSta
   }
   if (running) return running;
 
-  const { java } = findJava();
-  const classpath = resolveBrokerClasspath(log);
-  const kafkaVersion = pinnedKafkaVersion();
+  const jvm = kafkaJvm(log);
+  const { kafkaVersion } = jvm;
 
   mkdirSync(LOGS_DIR, { recursive: true });
   const previous = options.reuseData ? reusableBrokerLayout(KAFKA_HOME) : undefined;
@@ -113,39 +92,11 @@ export async function startBroker(options: StartOptions = {}): Promise<BrokerSta
   const propertiesFile = join(KAFKA_HOME, 'server.properties');
   writeFileSync(propertiesFile, serverProperties(layout));
 
-  const jvmArgs = [
-    '-Xms256m',
-    '-Xmx1g',
-    '-XX:+UseG1GC',
-    '-XX:MaxGCPauseMillis=20',
-    '-Djava.awt.headless=true',
-    `-Dlog4j2.configurationFile=${LOG4J_CONFIG}`,
-    `-Dkafka.logs.dir=${LOGS_DIR}`,
-    '-cp',
-    classpath,
-  ];
+  const jvmArgs = kafkaJvmArgs(jvm, LOGS_DIR, { min: '256m', max: '1g' });
   if (!previous) {
-    const format = spawnSync(
-      java,
-      [
-        ...jvmArgs,
-        'kafka.tools.StorageTool',
-        'format',
-        // `=` keeps the id one token whatever it starts with.
-        `--cluster-id=${layout.clusterId}`,
-        '-c',
-        propertiesFile,
-        // SCRAM users go into the cluster metadata with Kafka's own tool, as on any KRaft cluster.
-        ...(layout.saslSsl ? scramFormatArgs(layout.saslSsl.listener) : []),
-      ],
-      { encoding: 'utf8' },
-    );
-    if (format.status !== 0) {
-      throw new BrokerToolError(
-        'Formatting the KRaft storage failed.',
-        `${format.stdout}${format.stderr}`.trim().split('\n').slice(-20).join('\n'),
-      );
-    }
+    // SCRAM users go into the cluster metadata with Kafka's own tool, as on any KRaft cluster.
+    const scram = layout.saslSsl ? scramFormatArgs(layout.saslSsl.listener) : [];
+    formatKafkaStorage(jvm, jvmArgs, layout.clusterId, propertiesFile, scram);
     writeBrokerLayout(KAFKA_HOME, layout);
   }
 
@@ -155,18 +106,7 @@ export async function startBroker(options: StartOptions = {}): Promise<BrokerSta
     `Starting Apache Kafka ${kafkaVersion} (KRaft, single node) on 127.0.0.1:${brokerPort}${secure}...`,
   );
   const started = Date.now();
-  const out = openSync(CONSOLE_LOG, 'a');
-  const child = spawn(java, [...jvmArgs, 'kafka.Kafka', propertiesFile], {
-    detached: true,
-    stdio: ['ignore', out, out],
-  });
-  closeSync(out);
-  child.unref();
-  if (child.pid === undefined) throw new BrokerToolError(`Could not spawn ${java}.`);
-  let exited: number | null = null;
-  child.on('exit', (code) => {
-    exited = code ?? -1;
-  });
+  const child = spawnKafka(jvm, jvmArgs, propertiesFile, CONSOLE_LOG);
 
   const brokers = `127.0.0.1:${brokerPort}`;
   const state: BrokerState = {
@@ -180,11 +120,12 @@ export async function startBroker(options: StartOptions = {}): Promise<BrokerSta
 
   const deadline = Date.now() + (options.timeoutMs ?? 90_000);
   while (Date.now() < deadline) {
+    const exited = child.exitCode();
     if (exited !== null) {
       rmSync(STATE_FILE, { force: true });
       throw new BrokerToolError(
         `The Kafka broker exited with code ${exited} during start-up; see ${SERVER_LOG}.`,
-        logTail(),
+        kafkaLogTail(LOGS_DIR),
       );
     }
     if (await answersMetadata(brokers)) {
@@ -193,11 +134,11 @@ export async function startBroker(options: StartOptions = {}): Promise<BrokerSta
     }
     await sleep(250);
   }
-  killGroup(child.pid, 'SIGKILL');
+  signalGroup(child.pid, 'SIGKILL');
   rmSync(STATE_FILE, { force: true });
   throw new BrokerToolError(
     `The Kafka broker did not answer a metadata request within ${(options.timeoutMs ?? 90_000) / 1000} s; see ${SERVER_LOG}.`,
-    logTail(),
+    kafkaLogTail(LOGS_DIR),
   );
 }
 
@@ -209,10 +150,10 @@ export async function stopBroker(options: StopOptions = {}): Promise<boolean> {
   const state = readState();
   if (!state) return false;
   if (isAlive(state.pid)) {
-    killGroup(state.pid, 'SIGTERM');
+    signalGroup(state.pid, 'SIGTERM');
     const deadline = Date.now() + (options.graceMs ?? 20_000);
     while (isAlive(state.pid) && Date.now() < deadline) await sleep(100);
-    if (isAlive(state.pid)) killGroup(state.pid, 'SIGKILL');
+    if (isAlive(state.pid)) signalGroup(state.pid, 'SIGKILL');
     while (isAlive(state.pid)) await sleep(50);
   }
   rmSync(STATE_FILE, { force: true });
@@ -225,7 +166,7 @@ export async function runningBroker(): Promise<BrokerState | undefined> {
   const state = readState();
   if (!state) return undefined;
   if (isAlive(state.pid) && (await answersMetadata(state.brokers))) return state;
-  if (isAlive(state.pid)) killGroup(state.pid, 'SIGKILL');
+  if (isAlive(state.pid)) signalGroup(state.pid, 'SIGKILL');
   rmSync(STATE_FILE, { force: true });
   return undefined;
 }
@@ -236,26 +177,6 @@ function readState(): BrokerState | undefined {
     return JSON.parse(readFileSync(STATE_FILE, 'utf8')) as BrokerState;
   } catch {
     return undefined;
-  }
-}
-
-async function answersMetadata(brokers: string): Promise<boolean> {
-  const admin = new Kafka({
-    clientId: 'nest-streams-broker-probe',
-    brokers: [brokers],
-    logLevel: logLevel.NOTHING,
-    connectionTimeout: 1000,
-    requestTimeout: 2000,
-    retry: { retries: 0 },
-  }).admin();
-  try {
-    await admin.connect();
-    const cluster = await admin.describeCluster();
-    return cluster.brokers.length > 0 && cluster.controller !== null;
-  } catch {
-    return false;
-  } finally {
-    await admin.disconnect().catch(() => undefined);
   }
 }
 
@@ -271,42 +192,4 @@ async function freshLayout(saslSsl: SaslSslListener | undefined): Promise<SavedB
     clusterId: newClusterId(),
     ...(saslSsl ? { saslSsl: { port: saslSslPort, listener: saslSsl } } : {}),
   };
-}
-
-async function distinctFreePorts(count: number): Promise<number[]> {
-  const ports = new Set<number>();
-  while (ports.size < count) ports.add(await freePort());
-  return [...ports];
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    try {
-      process.kill(pid, signal);
-    } catch {
-      // already gone
-    }
-  }
-}
-
-function logTail(lines = 30): string {
-  const tails = [SERVER_LOG, CONSOLE_LOG]
-    .filter((file) => existsSync(file))
-    .map((file) => readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n'));
-  return tails.join('\n---\n');
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

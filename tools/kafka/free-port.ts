@@ -41,3 +41,15 @@ export function portIsFree(port: number): Promise<boolean> {
     server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
+
+/** Whether `value` is a TCP port number (an integer from 1 to 65535). */
+export function isPort(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 && value < 65_536;
+}
+
+/** `count` different ports from {@link freePort}. */
+export async function distinctFreePorts(count: number): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < count) ports.add(await freePort());
+  return [...ports];
+}

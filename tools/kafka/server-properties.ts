@@ -21,28 +21,92 @@ export function serverProperties({
   saslSsl,
 }: BrokerLayout): string {
   const secure = saslSsl ? `,SASL_SSL://127.0.0.1:${saslSsl.port}` : '';
-  const props: Record<string, string | number | boolean> = {
+  return render({
+    ...nodeProperties({
+      nodeId: 1,
+      voters: `1@127.0.0.1:${controllerPort}`,
+      listeners: `PLAINTEXT://127.0.0.1:${brokerPort},CONTROLLER://127.0.0.1:${controllerPort}${secure}`,
+      advertisedListeners: `PLAINTEXT://127.0.0.1:${brokerPort}${secure}`,
+      protocolMap: `PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT${saslSsl ? ',SASL_SSL:SASL_SSL' : ''}`,
+      logDir,
+      replicas: 1,
+      minInsync: 1,
+    }),
+    ...(saslSsl ? saslSslProperties(saslSsl.listener) : {}),
+  });
+}
+
+/** One node of a local multi-node cluster (see cluster-layout.ts). */
+export interface ClusterNodeSettings {
+  nodeId: number;
+  brokerPort: number;
+  controllerPort: number;
+  logDir: string;
+  /** `id@127.0.0.1:controllerPort` of every node, comma-separated. */
+  voters: string;
+  /** How many nodes the cluster has: the replication factor of every topic. */
+  nodes: number;
+}
+
+/**
+ * server.properties of one node of a local multi-node cluster: each node broker+controller
+ * (a KRaft quorum of every node), every topic and internal topic (`__consumer_offsets`,
+ * `__transaction_state`, `__share_group_state`) replicated on every node with a minimum of
+ * `nodes - 1` in-sync replicas (2 of 3: one node may die without refusing a write), and the
+ * single node's settings that make tests fast.
+ */
+export function clusterNodeProperties(node: ClusterNodeSettings): string {
+  const { nodeId, brokerPort, controllerPort, logDir, voters, nodes } = node;
+  return render(
+    nodeProperties({
+      nodeId,
+      voters,
+      listeners: `PLAINTEXT://127.0.0.1:${brokerPort},CONTROLLER://127.0.0.1:${controllerPort}`,
+      advertisedListeners: `PLAINTEXT://127.0.0.1:${brokerPort}`,
+      protocolMap: 'PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
+      logDir,
+      replicas: nodes,
+      minInsync: Math.max(1, nodes - 1),
+    }),
+  );
+}
+
+type Properties = Record<string, string | number | boolean>;
+
+interface NodeIdentity {
+  nodeId: number;
+  voters: string;
+  listeners: string;
+  advertisedListeners: string;
+  protocolMap: string;
+  logDir: string;
+  replicas: number;
+  minInsync: number;
+}
+
+function nodeProperties(node: NodeIdentity): Properties {
+  return {
     'process.roles': 'broker,controller',
-    'node.id': 1,
-    'controller.quorum.voters': `1@127.0.0.1:${controllerPort}`,
-    listeners: `PLAINTEXT://127.0.0.1:${brokerPort},CONTROLLER://127.0.0.1:${controllerPort}${secure}`,
-    'advertised.listeners': `PLAINTEXT://127.0.0.1:${brokerPort}${secure}`,
-    'listener.security.protocol.map': `PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT${saslSsl ? ',SASL_SSL:SASL_SSL' : ''}`,
+    'node.id': node.nodeId,
+    'controller.quorum.voters': node.voters,
+    listeners: node.listeners,
+    'advertised.listeners': node.advertisedListeners,
+    'listener.security.protocol.map': node.protocolMap,
     'controller.listener.names': 'CONTROLLER',
     'inter.broker.listener.name': 'PLAINTEXT',
-    'log.dirs': logDir,
+    'log.dirs': node.logDir,
     'num.partitions': 1,
-    'default.replication.factor': 1,
-    'min.insync.replicas': 1,
+    'default.replication.factor': node.replicas,
+    'min.insync.replicas': node.minInsync,
     'auto.create.topics.enable': false,
     'delete.topic.enable': true,
-    'offsets.topic.replication.factor': 1,
+    'offsets.topic.replication.factor': node.replicas,
     'offsets.topic.num.partitions': 10,
-    'transaction.state.log.replication.factor': 1,
-    'transaction.state.log.min.isr': 1,
+    'transaction.state.log.replication.factor': node.replicas,
+    'transaction.state.log.min.isr': node.minInsync,
     'transaction.state.log.num.partitions': 10,
-    'share.coordinator.state.topic.replication.factor': 1,
-    'share.coordinator.state.topic.min.isr': 1,
+    'share.coordinator.state.topic.replication.factor': node.replicas,
+    'share.coordinator.state.topic.min.isr': node.minInsync,
     'group.initial.rebalance.delay.ms': 0,
     'group.min.session.timeout.ms': 1000,
     // Streams groups (KIP-1071) as fast as the classic ones in tests: no initial delay, the
@@ -64,8 +128,10 @@ export function serverProperties({
     'num.io.threads': 4,
     'log.cleaner.threads': 1,
     'log.cleaner.dedupe.buffer.size': 16777216,
-    ...(saslSsl ? saslSslProperties(saslSsl.listener) : {}),
   };
+}
+
+function render(props: Properties): string {
   return `${Object.entries(props)
     .map(([key, value]) => `${key}=${String(value)}`)
     .join('\n')}\n`;

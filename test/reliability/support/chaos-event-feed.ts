@@ -45,6 +45,8 @@ export class ChaosEventFeed {
   private heldSince: number | undefined;
   /** Time spent held so far: the schedule moves on by it, so a release is no burst. */
   private heldMs = 0;
+  /** Partitions of a batch sent again because the producer resolved without them. */
+  resentPartitions = 0;
 
   constructor(
     private readonly kafka: Kafka,
@@ -183,12 +185,25 @@ export class ChaosEventFeed {
       list.push(event);
       perPartition.set(truth.partition, list);
     }
-    const metadata = await producer.send({ topic, messages });
-    for (const { partition, baseOffset } of metadata) {
-      const base = Number(baseOffset);
-      (perPartition.get(partition) ?? []).forEach((event, i) => {
-        this.truth(event.userId).offsets.push(base + i);
-      });
+    // kafkajs (2.2.4) can resolve without the records of a partition: when a partition's leader
+    // moves between two attempts of one send (a broker died) to a broker that already answered
+    // the first attempt, its retry sends nothing more to that broker (`sendMessages` keeps the
+    // answers of brokers that answered) and the moved partition is left out. They were never
+    // acknowledged: send them again, with the sequence numbers the idempotent producer gave
+    // back, until every partition of the batch is acknowledged.
+    let unacknowledged = messages;
+    for (;;) {
+      const metadata = await producer.send({ topic, messages: unacknowledged });
+      for (const { partition, baseOffset } of metadata) {
+        const base = Number(baseOffset);
+        (perPartition.get(partition) ?? []).forEach((event, i) => {
+          this.truth(event.userId).offsets.push(base + i);
+        });
+        perPartition.delete(partition);
+      }
+      if (perPartition.size === 0) break;
+      this.resentPartitions += perPartition.size;
+      unacknowledged = unacknowledged.filter((m) => perPartition.has(m.partition!));
     }
     this.acknowledgedTotal += batch.length;
   }

@@ -1,0 +1,75 @@
+import type { ClientSetup } from './cluster-fault-fixture';
+import type { ClusterFaultName } from './cluster-fault-injectors';
+import { reliabilitySize } from './reliability-size';
+
+/** One row of the matrix: a client and group protocol, and the faults run on it in turn. */
+export interface MatrixRow {
+  /** `kafkajs`, `platformatic-cooperative`, `platformatic-streams`: names the figures' files. */
+  readonly slug: string;
+  readonly label: string;
+  readonly setup: ClientSetup;
+  readonly faults: readonly ClusterFaultName[];
+}
+
+const EVERY_FAULT: readonly ClusterFaultName[] = [
+  'leader-kill',
+  'group-coordinator-kill',
+  'transaction-coordinator-kill',
+  'controller-kill',
+  'broker-hung',
+  'rolling-restart',
+];
+
+const KAFKAJS: Omit<MatrixRow, 'faults'> = {
+  slug: 'kafkajs',
+  label: 'kafkajs, classic protocol (eager)',
+  setup: { client: 'kafkajs', groupProtocol: 'classic' },
+};
+const PLATFORMATIC: Omit<MatrixRow, 'faults'> = {
+  slug: 'platformatic-cooperative',
+  label: '@platformatic/kafka, classic protocol, cooperative',
+  setup: {
+    client: '@platformatic/kafka',
+    groupProtocol: 'classic',
+    rebalanceProtocol: 'cooperative',
+  },
+};
+const STREAMS: Omit<MatrixRow, 'faults'> = {
+  slug: 'platformatic-streams',
+  label: "@platformatic/kafka, streams protocol (KIP-1071, groupProtocol 'streams')",
+  setup: { client: '@platformatic/kafka', groupProtocol: 'streams' },
+};
+
+/** Every fault on both clients; the streams protocol during the leader and coordinator kills. */
+const FULL: readonly MatrixRow[] = [
+  { ...KAFKAJS, faults: EVERY_FAULT },
+  { ...PLATFORMATIC, faults: EVERY_FAULT },
+  { ...STREAMS, faults: ['leader-kill', 'group-coordinator-kill'] },
+];
+
+/**
+ * What CI runs (reduced size, about 10 minutes): every fault but the rolling restart (4 minutes
+ * on its own) on the default client (kafkajs); on @platformatic/kafka the leader kill under the
+ * cooperative protocol and under the streams protocol. See docs/reliability.md for what each
+ * costs.
+ */
+const CI: readonly MatrixRow[] = [
+  { ...KAFKAJS, faults: EVERY_FAULT.filter((fault) => fault !== 'rolling-restart') },
+  { ...PLATFORMATIC, faults: ['leader-kill'] },
+  { ...STREAMS, faults: ['leader-kill'] },
+];
+
+/**
+ * The rows to run: the full matrix at full size (`--full`), CI's subset at reduced size;
+ * `CLUSTER_FAULTS_MATRIX=full` or `ci` chooses either at any size.
+ *
+ * @throws Error naming the variable when it holds another value.
+ */
+export function clusterFaultMatrix(): readonly MatrixRow[] {
+  const chosen =
+    process.env.CLUSTER_FAULTS_MATRIX || (reliabilitySize() === 'full' ? 'full' : 'ci');
+  if (chosen !== 'full' && chosen !== 'ci') {
+    throw new Error(`CLUSTER_FAULTS_MATRIX must be full or ci, got '${chosen}'`);
+  }
+  return chosen === 'full' ? FULL : CI;
+}
