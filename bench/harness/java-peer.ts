@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { findJava } from '../../tools/kafka/java-runtime';
+import { findJava } from '@nest-streams/testing/kafka';
 
 /** The Maven project of the Java Kafka Streams peer. */
 export const JAVA_PEER_DIR = resolve(__dirname, '..', 'peers', 'kafka-streams-java');

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../kafka/free-port';
+import { freePort } from '@nest-streams/testing/kafka';
 
 /** The example application, run from its sources (the built one runs the same code). */
 const MAIN = join(__dirname, '..', '..', 'apps', 'order-stats', 'src', 'main.ts');

@@ -2,7 +2,7 @@ import { type INestApplication } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
-import { freePort } from '../../../../../tools/kafka/free-port';
+import { freePort } from '@nest-streams/testing/kafka';
 import { InteractiveQueryServer } from '../../queries/internals/interactive-query.server';
 import { fromWire } from '../../queries/internals/wire-codec';
 import { StreamsModule } from '../../streams.module';
