@@ -13,6 +13,54 @@ const CONNECTION_ATTEMPTS = [
   { namespace: 'BrokerPool', message: 'Failed to connect to seed broker' },
 ];
 
+/**
+ * kafkajs' text of a group coordinator's routine answers: a rebalance under way
+ * (REBALANCE_IN_PROGRESS), a member or generation the coordinator dropped in one
+ * (UNKNOWN_MEMBER_ID, ILLEGAL_GENERATION), a coordinator moving or loading (NOT_COORDINATOR,
+ * COORDINATOR_LOAD_IN_PROGRESS, COORDINATOR_NOT_AVAILABLE). kafkajs rejoins or retries on each,
+ * and the engine reports a rebalance by its state (REBALANCING), so these go to `debug`.
+ */
+const ROUTINE_GROUP_ANSWERS = new Set([
+  'The group is rebalancing, so a rejoin is needed',
+  'The coordinator is not aware of this member',
+  'Specified group generation id is not valid',
+  "The coordinator is loading and hence can't process requests for this group",
+  'The group coordinator is not available',
+  'This is not the correct coordinator for this group',
+]);
+
+/**
+ * kafkajs' text of a Metadata answer for a topic that was just created and has not reached
+ * every broker's metadata yet (UNKNOWN_TOPIC_OR_PARTITION, LEADER_NOT_AVAILABLE): the engine
+ * polls until its new topics have leaders, and names a source topic that does not exist itself
+ * (`MissingSourceTopicError`), so these go to `debug`.
+ */
+const ROUTINE_METADATA_ANSWERS = new Set([
+  'This server does not host this topic-partition',
+  'There is no leader for this topic-partition as we are in the middle of a leadership election',
+]);
+
+/** The consumer's own lines when it rejoins after one of {@link ROUTINE_GROUP_ANSWERS}. */
+const ROUTINE_REJOINS = new Set([
+  'The group is rebalancing, re-joining',
+  'The coordinator is not aware of this member, re-joining the group',
+]);
+
+/** Whether an entry is routine: at `debug`, whatever kafkajs' level. */
+function routine(entry: LogEntry): boolean {
+  const { message, error } = entry.log as { message: string; error?: unknown };
+  if (
+    CONNECTION_ATTEMPTS.some(
+      (c) => entry.namespace === c.namespace && message.startsWith(c.message),
+    )
+  )
+    return true;
+  if (entry.namespace === 'Runner' && ROUTINE_REJOINS.has(message)) return true;
+  if (entry.namespace !== 'Connection' || typeof error !== 'string') return false;
+  if (message.startsWith('Response Metadata(')) return ROUTINE_METADATA_ANSWERS.has(error);
+  return message.startsWith('Response ') && ROUTINE_GROUP_ANSWERS.has(error);
+}
+
 /** Fields of a kafkajs log entry that are not worth a line's space. */
 const DROPPED = new Set(['timestamp', 'logger', 'message', 'stack']);
 
@@ -20,15 +68,14 @@ const DROPPED = new Set(['timestamp', 'logger', 'message', 'stack']);
  * kafkajs' `logCreator` writing to the engine's logger: ERROR → `error`, WARN → `warn`, INFO →
  * `info`, DEBUG → `debug`, one line per entry: `[<namespace>] <message> <other fields as JSON>`
  * (no stack traces: the engine reports the errors that matter itself, typed). Failed connection
- * attempts go to `debug` (see {@link CONNECTION_ATTEMPTS}).
+ * attempts and routine answers go to `debug` (see {@link CONNECTION_ATTEMPTS},
+ * {@link ROUTINE_GROUP_ANSWERS}, {@link ROUTINE_METADATA_ANSWERS}): a healthy start and
+ * rebalance log no error or warning.
  */
 export function kafkajsLogCreator(logger: StreamsLogger): logCreator {
   return () => (entry: LogEntry) => {
     const line = kafkajsLine(entry);
-    const attempt = CONNECTION_ATTEMPTS.some(
-      (c) => entry.namespace === c.namespace && entry.log.message.startsWith(c.message),
-    );
-    switch (attempt ? logLevel.DEBUG : entry.level) {
+    switch (routine(entry) ? logLevel.DEBUG : entry.level) {
       case logLevel.ERROR:
         logger.error(line);
         break;

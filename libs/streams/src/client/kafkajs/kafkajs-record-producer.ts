@@ -11,6 +11,7 @@ import {
 } from '../record-producer';
 import { UnknownTopicError } from '../../errors/internals/unknown-topic.error';
 import { isConcurrentTransactions, typedKafkajsProducerError } from './kafkajs-producer-errors';
+import { Partitioners } from './kafkajs';
 
 /** Attempts of a `sendOffsets` refused with CONCURRENT_TRANSACTIONS, and the pause between. */
 const CONCURRENT_ATTEMPTS = 20;
@@ -40,6 +41,9 @@ export class KafkajsRecordProducer implements RecordProducer {
     transactionTimeoutMs = 60_000,
   ) {
     this.producer = kafka.producer({
+      // Every batch names its partition (the engine places keys itself); naming the partitioner
+      // keeps kafkajs from warning that its default changed in 2.0.
+      createPartitioner: Partitioners.DefaultPartitioner,
       idempotent: true,
       maxInFlightRequests: 1,
       ...(transactionalId !== undefined
