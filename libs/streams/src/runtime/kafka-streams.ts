@@ -16,6 +16,7 @@ import {
   isValidTransition,
 } from './kafka-streams-state';
 import { StateDirectory } from './internals/state-directory';
+import { heldByAnotherProcess, StartupWait, startFailureLine } from './internals/startup-wait';
 import { completeStreamsLogger, consoleStreamsLogger, type StreamsLogger } from '../logging/logger';
 import type { StateRestoreListener } from './state-restore-listener';
 import type { StreamThread } from './internals/stream-thread';
@@ -154,16 +155,16 @@ export class KafkaStreams extends KafkaStreamsQueries {
   }
 
   /**
-   * Starts processing: locks the state directory, connects to the cluster (retrying an
-   * unreachable one until `task.timeout.ms`, see {@link startupProblem}), creates the internal
-   * topics (repartition and changelog) with Kafka Streams' configs, and joins the group.
-   * Resolves once the client joined the group's first rebalance started (state REBALANCING);
-   * RUNNING follows when the assigned tasks are restored.
+   * Starts processing: locks the state directory, connects to the cluster, checks the source
+   * topics, creates the internal topics (repartition and changelog) with Kafka Streams' configs,
+   * and joins the group. A cause that may resolve itself (another process holding the state
+   * directory, unreachable brokers, a missing source topic) is waited for until
+   * `task.timeout.ms`, logged once and reported as {@link startupProblem}. Resolves once the
+   * client joined the group's first rebalance (REBALANCING); RUNNING follows once restored.
    *
-   * @throws StateDirectoryLockedError, BrokersUnreachableError (after `task.timeout.ms`),
-   *   KafkaAuthenticationError (refused SASL credentials, an untrusted broker certificate: at
-   *   once), MissingSourceTopicError, ChangelogTopicMismatchError: the error is logged and the
-   *   client goes to ERROR.
+   * @throws StateDirectoryLockedError, BrokersUnreachableError, MissingSourceTopicError (each
+   *   after `task.timeout.ms`), KafkaAuthenticationError (refused credentials, an untrusted
+   *   certificate: at once), ChangelogTopicMismatchError: logged, the client goes to ERROR.
    */
   async start(): Promise<void> {
     if (this.currentState !== KafkaStreamsState.CREATED) {
@@ -172,23 +173,25 @@ export class KafkaStreams extends KafkaStreamsQueries {
       );
     }
     this.setState(KafkaStreamsState.REBALANCING);
+    const waits = {
+      taskTimeoutMs: this.config.taskTimeoutMs,
+      logger: this.logger,
+      onProblem: (problem?: StreamsError) => (this.currentStartupProblem = problem),
+      stopped: () => this.closing !== undefined,
+    };
+    const wait = new StartupWait(waits);
     try {
-      await this.stateDirectory.lock();
+      await wait.retry(() => this.stateDirectory.lock(), heldByAnotherProcess);
       this.processId = await this.stateDirectory.processId();
       await checkBrokerCertificate(this.config);
       this.admin = this.clients.clusterAdmin();
-      await connectAdmin(this.admin, {
-        brokers: this.config.bootstrapServers,
-        taskTimeoutMs: this.config.taskTimeoutMs,
-        logger: this.logger,
-        onProblem: (problem) => (this.currentStartupProblem = problem),
-        stopped: () => this.closing !== undefined,
-      });
-      this.partitionsByTopic = await prepareInternalTopics(
-        this.admin,
-        this.topology,
-        this.config,
-        (t) => this.resolveTopic(t),
+      await connectAdmin(this.admin, { ...waits, brokers: this.config.bootstrapServers });
+      this.partitionsByTopic = await wait.retry(
+        () =>
+          prepareInternalTopics(this.admin!, this.topology, this.config, (t) =>
+            this.resolveTopic(t),
+          ),
+        (error) => error instanceof MissingSourceTopicError,
       );
       await this.subscription.refreshLocalOffsetSums();
       // Route queries by the group's current host map until this client's own first assignment.
@@ -204,28 +207,25 @@ export class KafkaStreams extends KafkaStreamsQueries {
         this.logger,
       );
     } catch (error) {
-      this.currentStartupProblem = undefined;
       // Refused credentials or an untrusted broker certificate: one typed error, logged and
       // thrown (the connection's own BrokerAuthenticationError is its cause).
       const failure = kafkaAuthenticationError(error, this.config) ?? error;
-      const message = failure instanceof Error ? failure.message : String(failure);
+      this.currentStartupProblem =
+        !this.closing && failure instanceof StreamsError ? failure : undefined;
       if (this.closing) {
-        this.logger.debug(`start() ended by close(): ${message}`);
+        this.logger.debug(`start() ended by close(): ${startFailureLine(failure)}`);
         throw failure;
       }
-      // The error's class and code too: what to look up, and what to alert on.
-      const code = failure instanceof StreamsError ? ` [${failure.code}]` : '';
-      const kind = failure instanceof Error ? `${failure.name}${code}: ` : '';
-      this.logger.error(`could not start: ${kind}${message}`);
+      this.logger.error(`could not start: ${startFailureLine(failure)}`);
       await this.shutdown(KafkaStreamsState.PENDING_ERROR);
       throw failure;
     }
   }
 
   /**
-   * While `start()` keeps trying to reach the cluster, why the last attempt failed (a
-   * `BrokersUnreachableError` naming the brokers); `undefined` once connected, and otherwise.
-   * What a readiness probe can report while the client starts.
+   * While `start()` waits on a cause that may resolve itself, that cause (e.g. a
+   * `BrokersUnreachableError` naming the brokers); after a failed start (ERROR), the error that
+   * failed it; otherwise `undefined`. What a readiness probe reports while the client starts.
    */
   get startupProblem(): StreamsError | undefined {
     return this.currentStartupProblem;
