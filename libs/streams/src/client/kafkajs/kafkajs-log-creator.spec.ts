@@ -34,7 +34,7 @@ describe('kafkajsLogCreator', () => {
     ]);
   });
 
-  it("writes routine answers (a group's, a new topic's metadata) and the rejoins at debug", () => {
+  it("writes routine answers (a group's, a new topic's, a moving leader's, a late one) and the rejoins at debug", () => {
     const lines: string[] = [];
     const at = (level: string) => (message: string) => void lines.push(`${level} ${message}`);
     const log = kafkajsLogCreator({
@@ -64,11 +64,21 @@ describe('kafkajsLogCreator', () => {
     );
     const metadata = (error: string) =>
       entry(logLevel.ERROR, 'Connection', 'Response Metadata(key: 3, version: 6)', { error });
+    const offsets = (error: string) =>
+      entry(logLevel.ERROR, 'Connection', 'Response ListOffsets(key: 2, version: 3)', { error });
     log(metadata('This server does not host this topic-partition'));
+    log(offsets('This server does not host this topic-partition'));
     log(
       metadata(
         'There is no leader for this topic-partition as we are in the middle of a leadership election',
       ),
+    );
+    log(offsets('This server is not the leader for that topic-partition'));
+    log(
+      entry(logLevel.WARN, 'RequestQueue', 'Response without match', {
+        broker: '127.0.0.1:9092',
+        correlationId: 1,
+      }),
     );
     // Not routine: another error in a response, a topic error outside Metadata, and the same
     // text from another logger.
@@ -85,7 +95,10 @@ describe('kafkajsLogCreator', () => {
       'debug [Runner] The group is rebalancing, re-joining {"groupId":"g"}',
       'debug [Runner] The coordinator is not aware of this member, re-joining the group',
       'debug [Connection] Response Metadata(key: 3, version: 6) {"error":"This server does not host this topic-partition"}',
+      'debug [Connection] Response ListOffsets(key: 2, version: 3) {"error":"This server does not host this topic-partition"}',
       'debug [Connection] Response Metadata(key: 3, version: 6) {"error":"There is no leader for this topic-partition as we are in the middle of a leadership election"}',
+      'debug [Connection] Response ListOffsets(key: 2, version: 3) {"error":"This server is not the leader for that topic-partition"}',
+      'debug [RequestQueue] Response without match {"broker":"127.0.0.1:9092","correlationId":1}',
       'error [Connection] Response Heartbeat(key: 12, version: 3) {"error":"Not authorized to access group: Group authorization failed","correlationId":7}',
       'error [Connection] Response Heartbeat(key: 12, version: 3) {"error":"This server does not host this topic-partition","correlationId":7}',
       'error [Runner] The group is rebalancing, so a rejoin is needed',

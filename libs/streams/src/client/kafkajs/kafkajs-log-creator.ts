@@ -30,21 +30,36 @@ const ROUTINE_GROUP_ANSWERS = new Set([
 ]);
 
 /**
- * kafkajs' text of a Metadata answer for a topic that was just created and has not reached
- * every broker's metadata yet (UNKNOWN_TOPIC_OR_PARTITION, LEADER_NOT_AVAILABLE): the engine
- * polls until its new topics have leaders, and names a source topic that does not exist itself
- * (`MissingSourceTopicError`), so these go to `debug`.
+ * kafkajs' text of a partition's leadership moving or not elected yet (NOT_LEADER_FOR_PARTITION,
+ * LEADER_NOT_AVAILABLE: right after a topic is created, or while a broker fails over), in any
+ * answer: kafkajs refreshes its metadata and retries, and the engine reports what stays broken
+ * itself (typed errors), so these go to `debug`.
  */
-const ROUTINE_METADATA_ANSWERS = new Set([
-  'This server does not host this topic-partition',
+const ROUTINE_LEADERSHIP_ANSWERS = new Set([
+  'This server is not the leader for that topic-partition',
   'There is no leader for this topic-partition as we are in the middle of a leadership election',
 ]);
+
+/**
+ * kafkajs' text of UNKNOWN_TOPIC_OR_PARTITION, routine in a Metadata or ListOffsets answer for a
+ * topic just created (not in every broker's metadata yet): the engine polls until its new
+ * topics have leaders, and names a source topic that does not exist itself
+ * (`MissingSourceTopicError`). Elsewhere (a Produce to a deleted topic) it is not routine.
+ */
+const NEW_TOPIC_ANSWER = 'This server does not host this topic-partition';
 
 /** The consumer's own lines when it rejoins after one of {@link ROUTINE_GROUP_ANSWERS}. */
 const ROUTINE_REJOINS = new Set([
   'The group is rebalancing, re-joining',
   'The coordinator is not aware of this member, re-joining the group',
 ]);
+
+/**
+ * A connection's note that an answer came for a request no longer waited for: the engine
+ * closed that connection with a fetch in flight (a restore or standby reader given up in a
+ * rebalance). A request that timed out fails its caller, which the engine reports itself.
+ */
+const LATE_ANSWER = { namespace: 'RequestQueue', message: 'Response without match' };
 
 /** Whether an entry is routine: at `debug`, whatever kafkajs' level. */
 function routine(entry: LogEntry): boolean {
@@ -56,9 +71,14 @@ function routine(entry: LogEntry): boolean {
   )
     return true;
   if (entry.namespace === 'Runner' && ROUTINE_REJOINS.has(message)) return true;
+  if (entry.namespace === LATE_ANSWER.namespace && message === LATE_ANSWER.message) return true;
   if (entry.namespace !== 'Connection' || typeof error !== 'string') return false;
-  if (message.startsWith('Response Metadata(')) return ROUTINE_METADATA_ANSWERS.has(error);
-  return message.startsWith('Response ') && ROUTINE_GROUP_ANSWERS.has(error);
+  if (!message.startsWith('Response ')) return false;
+  if (ROUTINE_GROUP_ANSWERS.has(error) || ROUTINE_LEADERSHIP_ANSWERS.has(error)) return true;
+  return (
+    error === NEW_TOPIC_ANSWER &&
+    (message.startsWith('Response Metadata(') || message.startsWith('Response ListOffsets('))
+  );
 }
 
 /** Fields of a kafkajs log entry that are not worth a line's space. */
@@ -69,8 +89,9 @@ const DROPPED = new Set(['timestamp', 'logger', 'message', 'stack']);
  * `info`, DEBUG → `debug`, one line per entry: `[<namespace>] <message> <other fields as JSON>`
  * (no stack traces: the engine reports the errors that matter itself, typed). Failed connection
  * attempts and routine answers go to `debug` (see {@link CONNECTION_ATTEMPTS},
- * {@link ROUTINE_GROUP_ANSWERS}, {@link ROUTINE_METADATA_ANSWERS}): a healthy start and
- * rebalance log no error or warning.
+ * {@link ROUTINE_GROUP_ANSWERS}, {@link ROUTINE_LEADERSHIP_ANSWERS}, {@link NEW_TOPIC_ANSWER},
+ * {@link LATE_ANSWER}): a healthy
+ * start and rebalance log no error or warning.
  */
 export function kafkajsLogCreator(logger: StreamsLogger): logCreator {
   return () => (entry: LogEntry) => {
