@@ -43,6 +43,7 @@ const NEST_LAYERS = [
   'queries',
   'routing',
   'dashboard',
+  'management',
 ];
 const NEST_TOP = [
   'streams.runtime.ts',
@@ -196,7 +197,7 @@ export default tseslint.config(
   },
   {
     // The module's specs may take free ports from the development broker's tools.
-    files: ['libs/nestjs/**/*.spec.ts'],
+    files: ['libs/nestjs/**/*.spec.ts', 'libs/nestjs/test-support/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -14,6 +14,7 @@ module.exports = {
   testPathIgnorePatterns: [
     '/node_modules/',
     '<rootDir>/test/reliability/',
+    '<rootDir>/test/differential/',
     '<rootDir>/test/consumer/fixture/',
   ],
   globalSetup: '<rootDir>/test/support/global-setup.ts',

@@ -1,6 +1,7 @@
 /**
  * The cluster page as a person sees it: two order-stats instances against the real broker,
- * the page opened in headless Chromium, read from what it shows (the text of its cards and
+ * the page served on the management port with its key look-up on (MANAGEMENT_PORT,
+ * DASHBOARD_LOOKUP=true) and opened in headless Chromium, read from what it shows (the text of its cards and
  * tables); then one instance stopped, and the page followed until it shows the instance gone
  * and its tasks moved. Screenshots go to DASHBOARD_SCREENSHOTS (default: a temporary folder).
  */
@@ -8,6 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
+import { freePort } from '@nest-streams/testing/kafka';
 import { OrderStatsInstance } from '../../tools/instances/order-stats-instance';
 import { HeadlessChromium } from '../support/headless-chromium';
 import { readyAndRunning } from '../support/health';
@@ -71,7 +73,18 @@ describe.each(HTTP_PLATFORMS)('the cluster page in a browser, on %s', (platform)
       NUM_STANDBY_REPLICAS: '1',
       COMMIT_INTERVAL_MS: '200',
     };
-    instances.push(...(await OrderStatsInstance.startMany(2, env, dirs)));
+    // The page on each instance's management port (as deployed), its key look-up on.
+    const managementPorts: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      const managementPort = await freePort();
+      managementPorts.push(managementPort);
+      const started = await OrderStatsInstance.startMany(
+        1,
+        { ...env, MANAGEMENT_PORT: String(managementPort), DASHBOARD_LOOKUP: 'true' },
+        dirs,
+      );
+      instances.push(...started);
+    }
     const [a, b] = instances;
     const output = () =>
       instances.map((i) => `--- ${i.endpoint}\n${i.output.slice(-3000)}`).join('\n');
@@ -111,8 +124,10 @@ describe.each(HTTP_PLATFORMS)('the cluster page in a browser, on %s', (platform)
       { context: output },
     );
 
+    // Not on the client port: only on the management port.
+    expect((await a.request('/streams/ui')).status).toBe(404);
     browser = await HeadlessChromium.launch();
-    const page = await browser.open(`http://${a.endpoint}/streams/ui`);
+    const page = await browser.open(`http://127.0.0.1:${managementPorts[0]}/streams/ui`);
 
     // Both instances listed, both answering.
     await waitFor(
@@ -213,8 +228,10 @@ describe.each(HTTP_PLATFORMS)('the cluster page in a browser, on %s', (platform)
       fullPage: true,
     });
 
-    // Nothing went wrong in the page, and it asked nothing of anyone but its own instance.
+    // Nothing went wrong in the page, and it asked nothing of anyone but its own instance (its
+    // management port).
     expect(browser.errors).toEqual([]);
-    expect(browser.requests.filter((url) => !url.startsWith(`http://${a.endpoint}/`))).toEqual([]);
+    const origin = `http://127.0.0.1:${managementPorts[0]}/`;
+    expect(browser.requests.filter((url) => !url.startsWith(origin))).toEqual([]);
   }, 300_000);
 });

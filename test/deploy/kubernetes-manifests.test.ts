@@ -2,8 +2,8 @@
  * The Kubernetes manifests of deploy/kubernetes/base against the example application's code:
  * they parse, set only variables the application reads, agree on ports, probe paths and the
  * advertised address, mount the state directory on the volume claim, and leave the shutdown
- * (preStop + drain + close) inside the grace period. A change on either side that breaks the
- * other fails here.
+ * (preStop + drain + close) inside the grace period (TLS between the replicas:
+ * kubernetes-tls.test.ts). A change on either side that breaks the other fails here.
  */
 import 'reflect-metadata';
 import { PATH_METADATA } from '@nestjs/common/constants';
@@ -69,7 +69,11 @@ describe('Kubernetes manifests of the example application', () => {
     expect([...resources].sort()).toEqual(files.sort());
     expect(manifests.map((m) => m.kind).sort()).toEqual(
       [
+        'Certificate',
+        'Certificate',
         'ConfigMap',
+        'Issuer',
+        'Issuer',
         'Kustomization',
         'NetworkPolicy',
         'PodDisruptionBudget',
@@ -96,9 +100,14 @@ describe('Kubernetes manifests of the example application', () => {
       'FORWARDING_SECRET',
       'SHUTDOWN_DRAIN_MS',
       'MANAGEMENT_PORT',
+      'CLUSTER_TLS_CERT_FILE',
+      'CLUSTER_TLS_KEY_FILE',
+      'CLUSTER_TLS_CA_FILE',
     ]) {
       expect(set).toContain(required);
     }
+    // The key look-up stays off (DASHBOARD_LOOKUP unset): the page shows no store data.
+    expect(set).not.toContain('DASHBOARD_LOOKUP');
     expect(value('HOST')).toBe('0.0.0.0');
     // Never the local-development switch that starts without the cluster secret.
     expect(set).not.toContain('SECURITY_INSECURE');
@@ -111,8 +120,11 @@ describe('Kubernetes manifests of the example application', () => {
     // Static membership and kafkajs do not go together: the client is set beside the id.
     expect(env.find((e) => e.name === 'KAFKA_CLIENT')?.value).toBe('@platformatic/kafka');
     // The application and the engine accept a pod's name (`<StatefulSet>-<ordinal>`) as the id.
+    // (Without the TLS files: they exist in the pod, from the Secret; see the TLS case below.)
     const literals = Object.fromEntries(
-      env.filter((e) => e.value !== undefined).map((e) => [e.name, e.value]),
+      env
+        .filter((e) => e.value !== undefined && !e.name.startsWith('CLUSTER_TLS_'))
+        .map((e) => [e.name, e.value]),
     );
     const podName = `${set.name}-2`;
     const config = orderStatsConfig({ ...configMap, ...literals, GROUP_INSTANCE_ID: podName });
@@ -202,6 +214,19 @@ describe('Kubernetes manifests of the example application', () => {
     ).toEqual([['http']]);
   });
 
+  it('serves the operator surfaces on the management port only, the key look-up off', () => {
+    const config = orderStatsConfig({ ...configMap, MANAGEMENT_PORT: value('MANAGEMENT_PORT') });
+    expect(config.managementPort).toBe(portOf('management'));
+    expect(config.dashboardLookup).toBe(false);
+    // The management port is not in any Service: reachable by the policy's peers and a port forward.
+    for (const service of byKind('Service')) {
+      const targets = (at(service.doc, 'spec.ports') as { targetPort: string }[]).map(
+        (p) => p.targetPort,
+      );
+      expect(targets).not.toContain('management');
+    }
+  });
+
   it('selects the pods with every selector', () => {
     const labels = at(set.doc, 'spec.template.metadata.labels') as Record<string, string>;
     expect(at(set.doc, 'spec.selector.matchLabels')).toEqual(labels);
@@ -229,6 +254,8 @@ describe('Kubernetes manifests of the example application', () => {
     for (const spec of Object.values(specs)) expect(routes).toContain(spec.path);
     for (const key of ['startupProbe', 'readinessProbe', 'livenessProbe']) {
       expect(at(container, `${key}.httpGet.port`)).toBe('http');
+      // The client port serves HTTPS with CLUSTER_TLS_* (apps/order-stats/src/main.ts).
+      expect(at(container, `${key}.httpGet.scheme`)).toBe('HTTPS');
     }
     // Readiness reacts within seconds; liveness never fires before readiness could.
     expect(specs.readiness.periodSeconds * specs.readiness.failureThreshold).toBeLessThanOrEqual(

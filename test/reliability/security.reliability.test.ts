@@ -4,7 +4,15 @@ import {
 } from '../../tools/instances/order-stats-instance';
 import { HttpTestCluster } from './support/http-cluster';
 import { InstanceVitals } from './support/instance-vitals';
-import { frame, RawQueryConnection, sealAsMember } from './support/query-port-client';
+import {
+  frame,
+  frameOf,
+  RawQueryConnection,
+  sealAsMember,
+  stream,
+} from './support/query-port-client';
+import { previousVersionHop, signHopAsMember } from '../security/support/hop-token';
+import { countDelta, refusalsOf } from '../security/support/security-probes';
 import { recordFigures } from './support/reliability-report';
 import { sized } from './support/reliability-size';
 
@@ -36,17 +44,24 @@ function rowsIn(answer: unknown): number {
 }
 
 /**
- * The query port of the example application as an outsider on the same network finds it, with
- * `FORWARDING_SECRET` set (two instances, exact data): the issue's probe gets nothing; forged,
- * replayed, expired and misdirected queries are refused before any store is read; malformed
+ * The example application as an outsider on the same network finds it (two instances, exact
+ * data, `FORWARDING_SECRET` set, the cluster page's key look-up on). On the query port the
+ * issue's probe gets nothing; forged, replayed, expired and misdirected queries are refused
+ * before any store is read; malformed
  * frames (not JSON, 10,000-deep nesting, a 2 GB length prefix, 50 MB of data, half a frame then
  * silence) and 1,000 idle connections crash nothing, hold no memory and do not block the event
  * loop (probed from outside every 50 ms); every refusal is counted by reason and the log stays
  * short. Afterwards both instances still answer every user exactly, ranges included (which go
- * through the query port between the instances).
+ * through the query port between the instances). On the public port a hop token opens its
+ * privilege once, and the key look-up answers members only.
  */
-describe('reliability: security of the instance-to-instance query port', () => {
-  const cluster = new HttpTestCluster({ users: 50, events: 2_000 });
+describe('reliability: security between the instances and of the public port', () => {
+  // The cluster page's key look-up on (DASHBOARD_LOOKUP): on PORT, for cluster members only.
+  const cluster = new HttpTestCluster({
+    users: 50,
+    events: 2_000,
+    env: { DASHBOARD_LOOKUP: 'true' },
+  });
   afterAll(() => cluster.stop());
 
   it('gives outsiders nothing and survives what they send', async () => {
@@ -54,7 +69,7 @@ describe('reliability: security of the instance-to-instance query port', () => {
     const floodSize = sized({ reduced: 1_000, full: 20_000 });
     await cluster.start();
     const [a, b] = cluster.instances;
-    const refusalsBefore = await Promise.all([refusals(a), refusals(b)]);
+    const refusalsBefore = await Promise.all([a, b].map(async (i) => (await refusalsOf(i)).query));
     const idleVitals = new InstanceVitals(a.process.pid!, a.port);
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const baseline = await idleVitals.stop();
@@ -161,7 +176,7 @@ describe('reliability: security of the instance-to-instance query port', () => {
     const finalChecked = await cluster.checkAllUsersExact();
     const range = await a.request('/stats/range?from=user-000&to=user-999');
     const expectedRange = cluster.users.map((userId) => ({ userId, ...cluster.truth.get(userId) }));
-    const after = await Promise.all([refusals(a), refusals(b)]);
+    const after = await Promise.all([a, b].map(async (i) => (await refusalsOf(i)).query));
     const delta = (i: 0 | 1) =>
       Object.fromEntries(
         Object.entries(after[i])
@@ -253,48 +268,129 @@ describe('reliability: security of the instance-to-instance query port', () => {
     expect(finalChecked).toBe(cluster.users.length * 2);
     expect(range.body).toEqual(expectedRange);
   });
-});
 
-/** A hand-made frame: `<length>#<text>`. */
-function frameOf(text: string): string {
-  return `${text.length}#${text}`;
-}
+  /**
+   * A hop's privilege (reading the target's standby copy directly, or not being forwarded on)
+   * is given once, to a fresh token sealed for that instance and that request: a replayed,
+   * late, misdirected, forged or earlier-version token is refused before any store is read,
+   * counted by reason and logged once per reason per 10 s, and its request is answered as a
+   * client's (forwarded to the owner).
+   */
+  it('trusts a hop token once, for its target only', async () => {
+    const [a, b] = cluster.instances;
+    const user = cluster.users.find((u) => cluster.ownerOf.get(u) === b.endpoint)!;
+    const path = `/stats/${user}`;
+    // A standby read forwarded by b to a (which holds the standby copy of b's partitions).
+    const claim = { from: b.endpoint, target: a.endpoint, standby: true, url: path };
+    const genuine = signHopAsMember(TEST_CLUSTER_SECRET, claim);
+    const before = await Promise.all([a, b].map(refusalsOf));
+    const outcome = async (headers: Record<string, string>) => {
+      const r = await a.request(path, headers);
+      return {
+        status: r.status,
+        body: r.body,
+        servedBy: r.headers.get('x-served-by'),
+        stale: r.headers.get('x-stale'),
+      };
+    };
+    const trusted = await outcome(genuine);
+    const asClient = {
+      status: 200,
+      body: cluster.truth.get(user),
+      servedBy: b.endpoint,
+      stale: null,
+    };
+    const refused = {
+      replayed: await outcome(genuine),
+      expired: await outcome(
+        signHopAsMember(TEST_CLUSTER_SECRET, { ...claim, ts: Date.now() - 60_000 }),
+      ),
+      misdirected: await outcome(
+        signHopAsMember(TEST_CLUSTER_SECRET, { ...claim, target: b.endpoint }),
+      ),
+      forged: await outcome(signHopAsMember('not-the-cluster-secret!!', claim)),
+      previousVersion: await outcome(previousVersionHop(TEST_CLUSTER_SECRET, claim)),
+      otherPath: await outcome(
+        signHopAsMember(TEST_CLUSTER_SECRET, { ...claim, url: `/stats/${cluster.users[0]}` }),
+      ),
+    };
+    // A flood of replays: counted, not logged again.
+    const flood = await Promise.all(Array.from({ length: 100 }, () => outcome(genuine)));
+    const after = await Promise.all([a, b].map(refusalsOf));
+    const logLines = (a.output.match(/refused the hop token of a forwarded request/g) ?? []).length;
+    recordFigures('security-hops', {
+      trusted,
+      refused,
+      floodAnsweredAsClient: flood.filter((o) => JSON.stringify(o) === JSON.stringify(asClient))
+        .length,
+      hopRefusalsA: countDelta(before[0].hop, after[0].hop),
+      hopRefusalsB: countDelta(before[1].hop, after[1].hop),
+      logLines,
+    });
 
-/** Sends `head` then 64 KB chunks of `x` until `limit` bytes or until the server closes. */
-async function stream(
-  port: number,
-  head: string,
-  limit: number,
-): Promise<{ bytesSent: number; closedByServer: boolean; openMs: number }> {
-  const conn = await RawQueryConnection.open(port);
-  const chunk = 'x'.repeat(64 * 1024);
-  let bytesSent = head.length;
-  conn.write(head);
-  let closed = false;
-  void conn.closed.then(() => (closed = true));
-  while (!closed && bytesSent < limit) {
-    if (!conn.write(chunk)) break;
-    bytesSent += chunk.length;
-    if (conn.socket.writableLength > 1024 * 1024) {
-      await Promise.race([
-        new Promise((resolve) => conn.socket.once('drain', resolve)),
-        conn.closed,
-      ]);
+    // Trusted once: a's standby copy answered, marked stale.
+    expect(trusted).toEqual({
+      status: 200,
+      body: cluster.truth.get(user),
+      servedBy: a.endpoint,
+      stale: 'true',
+    });
+    // Every other token: no privilege; answered as a client's request is, by the owner.
+    for (const answer of [...Object.values(refused), ...flood]) expect(answer).toEqual(asClient);
+    expect(countDelta(before[0].hop, after[0].hop)).toEqual({
+      replayed: 101,
+      expired: 1,
+      wrong_target: 1,
+      bad_signature: 2,
+      unauthenticated: 1,
+    });
+    // b trusted every request a forwarded to it (fresh tokens), and refused nothing.
+    expect(countDelta(before[1].hop, after[1].hop)).toEqual({});
+    expect(countDelta(before[0].query, after[0].query)).toEqual({});
+    // One line per reason (all within 10 s).
+    expect(logLines).toBe(5);
+  });
+
+  /**
+   * The cluster page's key look-up, on with DASHBOARD_LOOKUP=true and no management port:
+   * served on the public port, it answers only a caller holding the cluster secret.
+   */
+  it('answers the key look-up on the public port to members only', async () => {
+    const [a] = cluster.instances;
+    const user = cluster.users[0];
+    const lookup = `/streams/ui/api/lookup?store=stats-store&key=${user}`;
+    const outsider = await Promise.all(
+      [
+        {},
+        { authorization: 'Bearer not-the-cluster-secret' },
+        { authorization: `Basic ${TEST_CLUSTER_SECRET}` },
+        signHopAsMember('not-the-cluster-secret!!', {
+          from: a.endpoint,
+          target: a.endpoint,
+          url: lookup,
+        }),
+      ].map(async (headers) => {
+        const r = await a.request(lookup, headers);
+        return {
+          status: r.status,
+          challenge: r.headers.get('www-authenticate'),
+          rows: rowsIn(r.body),
+        };
+      }),
+    );
+    const member = await a.request<{ copies: { role: string; answer: { value: string } }[] }>(
+      lookup,
+      { authorization: `Bearer ${TEST_CLUSTER_SECRET}` },
+    );
+    for (const answer of outsider) {
+      expect(answer).toEqual({
+        status: 401,
+        challenge: 'Bearer realm="nest-streams cluster page"',
+        rows: 0,
+      });
     }
-  }
-  const closedByServer = closed || bytesSent < limit;
-  conn.close();
-  return { bytesSent, closedByServer, openMs: await conn.closed };
-}
-
-/** The instance's `query_refusals_total` by reason. */
-async function refusals(instance: OrderStatsInstance): Promise<Record<string, number>> {
-  const text = String((await instance.request('/metrics')).body);
-  const result: Record<string, number> = {};
-  for (const match of text.matchAll(
-    /^kafka_streams_query_refusals_total\{reason="(\w+)"\} (\d+)$/gm,
-  )) {
-    result[match[1]] = Number(match[2]);
-  }
-  return result;
-}
+    expect(member.status).toBe(200);
+    const active = member.body.copies.find((c) => c.role === 'active');
+    expect(JSON.parse(active!.answer.value)).toEqual(cluster.truth.get(user));
+  });
+});

@@ -85,3 +85,41 @@ export function preStopSeconds(container = appContainer()): number {
   if (command[0] !== 'sleep') throw new Error(`unexpected preStop ${JSON.stringify(command)}`);
   return Number(command[1]);
 }
+
+/** Where the application container reads its TLS files, moved to a directory of this machine. */
+export interface LocalClusterTls {
+  /** `CLUSTER_TLS_CERT_FILE`, `_KEY_FILE`, `_CA_FILE` as the manifests set them, under `dir`. */
+  readonly env: Record<string, string>;
+  /** The same three paths by role: write the PEM files there. */
+  readonly files: { readonly cert: string; readonly key: string; readonly ca: string };
+}
+
+/**
+ * The container's `CLUSTER_TLS_*` variables with the mount path of the volume they point into
+ * replaced by `dir`: what a pod of the manifests reads, for a process started on this machine.
+ *
+ * @throws Error when a variable is missing or points outside every volume mount.
+ */
+export function localClusterTls(dir: string, container = appContainer()): LocalClusterTls {
+  const env = (container.env ?? []) as { name: string; value?: string }[];
+  const mounts = (container.volumeMounts ?? []) as { mountPath: string }[];
+  const local = (name: string): string => {
+    const file = env.find((e) => e.name === name)?.value;
+    const mount = mounts.find((m) => file?.startsWith(`${m.mountPath}/`));
+    if (!file || !mount) throw new Error(`${name} is not a file of a volume mount`);
+    return join(dir, file.slice(mount.mountPath.length + 1));
+  };
+  const files = {
+    cert: local('CLUSTER_TLS_CERT_FILE'),
+    key: local('CLUSTER_TLS_KEY_FILE'),
+    ca: local('CLUSTER_TLS_CA_FILE'),
+  };
+  return {
+    env: {
+      CLUSTER_TLS_CERT_FILE: files.cert,
+      CLUSTER_TLS_KEY_FILE: files.key,
+      CLUSTER_TLS_CA_FILE: files.ca,
+    },
+    files,
+  };
+}

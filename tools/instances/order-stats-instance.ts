@@ -104,9 +104,13 @@ export class OrderStatsInstance {
     return this.process.exitCode === null && this.process.signalCode === null;
   }
 
-  /** `GET path` (10 s at most): the answer, its body parsed when it is JSON. */
-  async request<T = unknown>(path: string): Promise<Answer<T>> {
+  /** `GET path` with `headers` (10 s at most): the answer, its body parsed when it is JSON. */
+  async request<T = unknown>(
+    path: string,
+    headers: Readonly<Record<string, string>> = {},
+  ): Promise<Answer<T>> {
     const response = await fetch(`http://${this.endpoint}${path}`, {
+      headers,
       signal: AbortSignal.timeout(10_000),
     });
     const text = await response.text();

@@ -47,15 +47,23 @@ const config = orderStatsConfig();
         allowStaleReads: config.allowStaleReads,
         remote: { port: config.queryPort, host: config.host },
       },
-      // With MANAGEMENT_PORT, /metrics is served by the management server only.
-      metrics: { endpoint: config.managementPort === undefined ? 'metrics' : false },
+      metrics: { endpoint: 'metrics' },
       shutdown: { drainMs: config.shutdownDrainMs },
       security: {
-        clusterSecret: config.forwardingSecret,
+        // FORWARDING_SECRET, a comma list during a rotation (the first signs, any verifies).
+        clusterSecret: config.forwardingSecrets.length > 0 ? config.forwardingSecrets : undefined,
         insecure: config.security.insecure,
         tls: config.security.clusterTls,
       },
-      dashboard: { path: 'streams/ui' },
+      // The key look-up only with DASHBOARD_LOOKUP=true.
+      dashboard: { path: 'streams/ui', lookup: config.dashboardLookup },
+      // /metrics, the cluster page and /streams/metadata: on MANAGEMENT_PORT alone when it is
+      // set, else routes of PORT.
+      management: {
+        port: config.managementPort,
+        host: config.host,
+        metadataEndpoint: 'streams/metadata',
+      },
     }),
   ],
   providers: [

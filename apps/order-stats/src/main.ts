@@ -3,14 +3,13 @@ import { Logger } from '@nestjs/common';
 import { KafkaStreams, KafkaStreamsState } from '@nest-streams/streams';
 import { AppModule } from './app.module';
 import { createApplication } from './http-platform';
-import { startManagementServer } from './management.server';
 import { orderStatsConfig } from './order-stats.config';
 
 const logger = new Logger('OrderStats');
 
 /**
  * Starts one instance of the order-stats service (environment: see the README). HTTP (HTTPS
- * with CLUSTER_TLS_*; the management server on MANAGEMENT_PORT when set) comes up at once
+ * with CLUSTER_TLS_*; the module's management server on MANAGEMENT_PORT when set) comes up at once
  * (the probes answer while the client connects and restores); when the client fails for good
  * (state ERROR) the process exits with 1, so its supervisor (Kubernetes) restarts it: after a
  * failed start the module does it (`client.exitOnStartFailure`, once the start named its cause);
@@ -38,7 +37,6 @@ async function bootstrap(): Promise<void> {
   });
   exitOnError(streams.state); // a start that failed before the listener was there
   await app.listen(config.port, config.host);
-  await startManagementServer(app, config);
   logger.log(
     `order-stats listening on ${config.port}${tls ? ' (HTTPS)' : ''} as ${config.applicationServer} (${config.httpPlatform})` +
       (config.managementPort === undefined ? '' : `, management on ${config.managementPort}`),

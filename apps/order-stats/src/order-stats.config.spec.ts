@@ -9,15 +9,27 @@ describe('orderStatsConfig', () => {
     );
   });
 
-  it('reads the forwarding secret, unset by default', () => {
-    expect(orderStatsConfig({}).forwardingSecret).toBeUndefined();
-    expect(orderStatsConfig({ FORWARDING_SECRET: '' }).forwardingSecret).toBeUndefined();
-    expect(orderStatsConfig({ FORWARDING_SECRET: 'a-long-shared-secret' }).forwardingSecret).toBe(
-      'a-long-shared-secret',
+  it('reads the forwarding secret, unset by default, and a comma list during a rotation', () => {
+    expect(orderStatsConfig({}).forwardingSecrets).toEqual([]);
+    expect(orderStatsConfig({ FORWARDING_SECRET: '' }).forwardingSecrets).toEqual([]);
+    expect(
+      orderStatsConfig({ FORWARDING_SECRET: 'a-long-shared-secret' }).forwardingSecrets,
+    ).toEqual(['a-long-shared-secret']);
+    expect(
+      orderStatsConfig({ FORWARDING_SECRET: 'the-new-shared-secret, the-old-shared-secret' })
+        .forwardingSecrets,
+    ).toEqual(['the-new-shared-secret', 'the-old-shared-secret']);
+  });
+
+  it('reads the key look-up switch, off by default', () => {
+    expect(orderStatsConfig({}).dashboardLookup).toBe(false);
+    expect(orderStatsConfig({ DASHBOARD_LOOKUP: 'true' }).dashboardLookup).toBe(true);
+    expect(() => orderStatsConfig({ DASHBOARD_LOOKUP: 'yes' })).toThrow(
+      "DASHBOARD_LOOKUP must be true or false, got 'yes'",
     );
   });
 
-  it('reads the management port, unset by default (metrics and metadata on PORT)', () => {
+  it('reads the management port, unset by default (metrics, metadata and the page on PORT)', () => {
     expect(orderStatsConfig({}).managementPort).toBeUndefined();
     expect(orderStatsConfig({ MANAGEMENT_PORT: '9090' }).managementPort).toBe(9090);
     expect(() => orderStatsConfig({ MANAGEMENT_PORT: 'x' })).toThrow(

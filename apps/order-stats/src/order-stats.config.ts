@@ -38,16 +38,22 @@ export interface OrderStatsConfig {
   /**
    * The cluster secret, shared by the instances (`FORWARDING_SECRET`, 16+ characters): it
    * authenticates instance-to-instance queries and forwarded requests. Required, unless
-   * `SECURITY_INSECURE=true` (local development only).
+   * `SECURITY_INSECURE=true` (local development only). During a rotation, a comma list (the
+   * first signs, any verifies): `new,old`; empty when unset.
    */
-  readonly forwardingSecret: string | undefined;
+  readonly forwardingSecrets: readonly string[];
   /** Kafka TLS/SASL, TLS between the instances, the insecure switch (see order-stats.security.ts). */
   readonly security: OrderStatsSecurity;
   /**
-   * Port of the management server (`MANAGEMENT_PORT`): when set, `/metrics` and
-   * `/streams/metadata` are served there only, not on `PORT`.
+   * Port of the management server (`MANAGEMENT_PORT`): when set, `/metrics`,
+   * `/streams/metadata` and the cluster page are served there only, not on `PORT`.
    */
   readonly managementPort: number | undefined;
+  /**
+   * The cluster page's key look-up (`DASHBOARD_LOOKUP=true`; default off): on the management
+   * port when there is one, else on `PORT` for callers that send the cluster secret.
+   */
+  readonly dashboardLookup: boolean;
   /** Dead-letter topic for records that do not parse (`DEAD_LETTER_TOPIC`), else log and skip. */
   readonly deadLetterTopic: string | undefined;
   /** Interface the HTTP and query servers bind (`HOST`, default 127.0.0.1; 0.0.0.0 in a pod). */
@@ -114,6 +120,7 @@ export const ORDER_STATS_ENVIRONMENT = [
   'HTTP_PLATFORM',
   'ROCKSDB_MEMORY_MB',
   'MANAGEMENT_PORT',
+  'DASHBOARD_LOOKUP',
   'KAFKA_CLIENT',
   'REBALANCE_PROTOCOL',
   'GROUP_INSTANCE_ID',
@@ -160,6 +167,10 @@ export function orderStatsConfig(env: NodeJS.ProcessEnv = process.env): OrderSta
   if (groupProtocol !== 'classic' && groupProtocol !== 'streams') {
     throw new Error(`GROUP_PROTOCOL must be classic or streams, got '${groupProtocol}'`);
   }
+  const dashboardLookup = env.DASHBOARD_LOOKUP || 'false';
+  if (dashboardLookup !== 'true' && dashboardLookup !== 'false') {
+    throw new Error(`DASHBOARD_LOOKUP must be true or false, got '${dashboardLookup}'`);
+  }
   const rocksdbMemoryMb = integer(env, 'ROCKSDB_MEMORY_MB', 256);
   if (rocksdbMemoryMb < 16) {
     throw new Error(`ROCKSDB_MEMORY_MB must be at least 16, got '${env.ROCKSDB_MEMORY_MB}'`);
@@ -180,9 +191,13 @@ export function orderStatsConfig(env: NodeJS.ProcessEnv = process.env): OrderSta
     queryPort: integer(env, 'QUERY_PORT', port + 10_000),
     allowStaleReads: (env.ALLOW_STALE_READS ?? 'true') === 'true',
     forwardingTimeoutMs: integer(env, 'FORWARDING_TIMEOUT_MS', 5000),
-    forwardingSecret: env.FORWARDING_SECRET || undefined,
+    forwardingSecrets: (env.FORWARDING_SECRET ?? '')
+      .split(',')
+      .map((secret) => secret.trim())
+      .filter(Boolean),
     security: orderStatsSecurity(env),
     managementPort: env.MANAGEMENT_PORT ? integer(env, 'MANAGEMENT_PORT', 0) : undefined,
+    dashboardLookup: dashboardLookup === 'true',
     deadLetterTopic: env.DEAD_LETTER_TOPIC || undefined,
     host: env.HOST || '127.0.0.1',
     shutdownDrainMs: integer(env, 'SHUTDOWN_DRAIN_MS', 0),

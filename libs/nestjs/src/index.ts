@@ -21,6 +21,7 @@ export type {
   StreamsEngineOptions,
   StreamsHealthOptions,
   StreamsHttpOptions,
+  StreamsManagementOptions,
   StreamsMetricsOptions,
   StreamsModuleExtras,
   StreamsModuleOptions,

@@ -4,6 +4,7 @@ import { StreamsExceptionFilter } from './http/streams-exception.filter';
 import { disabledExceptionFilter } from './http/internals/disabled-exception.filter';
 import { createDashboardController } from './dashboard/internals/dashboard.controller';
 import { createMetricsController } from './metrics/internals/streams-metrics.controller';
+import { createClusterLayoutController } from './management/internals/cluster-layout.controller';
 import { StoreRoutingInterceptor } from './routing/store-routing.interceptor';
 import { passThroughInterceptor } from './routing/internals/pass-through.interceptor';
 import { StreamsModuleSettings } from './settings/internals/streams-module.settings';
@@ -22,7 +23,8 @@ const DEFAULT_EXTRAS: StreamsModuleExtras = { isGlobal: true };
  *
  * Everything else is decided from the options once they are resolved (so `forRootAsync` takes
  * the same shape as `forRoot`): the global interceptor and filter follow `http.global`, the
- * metrics endpoint follows `metrics.endpoint`, the cluster page `dashboard`.
+ * metrics endpoint follows `metrics.endpoint`, the cluster page `dashboard`, the cluster's layout
+ * `management.metadataEndpoint`, and where all three are served `management.port`.
  */
 export const {
   ConfigurableModuleClass: ConfigurableStreamsModule,
@@ -58,6 +60,7 @@ export const {
         ...(definition.controllers ?? []),
         createMetricsController(),
         createDashboardController(),
+        createClusterLayoutController(),
       ],
     };
     return module;

@@ -47,12 +47,17 @@ export const ROUTE_BY_KEY_METADATA = 'nest-streams:route-by-key';
 /** Hop header: set on a forwarded request, naming the instance (`host:port`) that forwarded it. */
 export const FORWARDED_HEADER = 'x-streams-forwarded';
 /**
- * On a forwarded request: HMAC-SHA256 (hex) of the hop (forwarding instance, standby flag,
- * method, path), keyed with the cluster's `security.clusterSecret`. Hop headers without a valid token
- * are ignored.
+ * On a forwarded request: `<target> <timestamp> <nonce> <mac>`, the target instance's
+ * `application.server`, the epoch ms it was signed at, a one-time nonce and an HMAC-SHA256
+ * (base64url, keyed with the cluster's `security.clusterSecret`) over the target, the
+ * forwarding instance, both of those and the request line (owner or standby read, method,
+ * path). A hop whose token is not valid, fresh, unused and for this instance gets no hop
+ * privilege.
  */
 export const HOP_TOKEN_HEADER = 'x-streams-hop-token';
 /** Set on a request forwarded to a standby: the receiver may answer from its standby copy. */
 export const STANDBY_READ_HEADER = 'x-streams-standby-read';
 /** Message pattern of instance-to-instance queries (suffixed with the target endpoint). */
 export const QUERY_MESSAGE_PATTERN = 'nest-streams.query';
+/** Message pattern a hop token is sealed for (suffixed with the target's `application.server`). */
+export const HOP_MESSAGE_PATTERN = 'nest-streams.hop';

@@ -3,9 +3,11 @@ import { DiscoveryModule } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { KafkaStreams } from '@nest-streams/streams';
 import { ClusterViewBuilder } from './dashboard/internals/cluster-view.builder';
+import { DashboardApi } from './dashboard/internals/dashboard.api';
 import { FiguresSampler } from './dashboard/internals/figures-sampler';
 import { InstanceReporter } from './dashboard/internals/instance-reporter';
 import { KeyInspector } from './dashboard/internals/key-inspector';
+import { ManagementServer } from './management/internals/management.server';
 import { StreamsMetadataAccessor } from './discovery/internals/streams-metadata.accessor';
 import { StreamsExplorer } from './discovery/internals/streams.explorer';
 import { StreamsHealthIndicator } from './health/streams-health.indicator';
@@ -18,7 +20,10 @@ import { InteractiveQueryClient } from './queries/internals/interactive-query.cl
 import { InteractiveQueryServer } from './queries/internals/interactive-query.server';
 import { InteractiveQueryService } from './queries/interactive-query.service';
 import { storeFacadeProviders } from './queries/internals/store-facade.providers';
-import { HopAuthenticator } from './security/internals/hop-authenticator';
+import {
+  HopAuthenticator,
+  instanceAuthenticatorProvider,
+} from './security/internals/hop-authenticator';
 import { HttpRequestForwarder } from './routing/internals/http-request.forwarder';
 import { KeyOwnerLocator } from './ownership/internals/key-owner.locator';
 import { StoreRoutingInterceptor } from './routing/store-routing.interceptor';
@@ -53,7 +58,7 @@ const SHARED = [
  * `StreamsModule.forRoot(options)` / `forRootAsync({ imports, inject, useFactory | useClass |
  * useExisting })`: the options (`StreamsModuleOptions`) carry the engine's settings under
  * `streams` and one key per part of the module (`http`, `queries`, `metrics`, `health`,
- * `shutdown`, `client`, `security`, `dashboard`); `isGlobal` sits beside them. The module finds the decorated
+ * `shutdown`, `client`, `security`, `dashboard`, `management`); `isGlobal` sits beside them. The module finds the decorated
  * parts (`@StateStore`, `@Aggregate`, `@Count`, `@Reduce`, `@Topology()`, `@RocksDBConfig()`),
  * builds the topology and creates `KafkaStreams` at module init, starts it on application
  * bootstrap (in the background by default: HTTP serves the probes while it connects and
@@ -63,8 +68,9 @@ const SHARED = [
  * Injectable: `KafkaStreams`, `InteractiveQueryService`, `StreamsHealthIndicator`,
  * `StreamsMetricsService`, store facades (`@InjectStore(name)`). For every HTTP route it
  * registers `StoreRoutingInterceptor` and `StreamsExceptionFilter` (unless `http.global:
- * false`), serves Prometheus metrics when `metrics.endpoint` names a path, and the cluster page
- * when `dashboard` is on.
+ * false`), serves Prometheus metrics when `metrics.endpoint` names a path, the cluster page
+ * when `dashboard` is on and the cluster's layout with `management.metadataEndpoint`: as routes
+ * of the application, or on the management server alone with `management.port`.
  *
  * @example
  * StreamsModule.forRootAsync({
@@ -88,6 +94,7 @@ const SHARED = [
   imports: [DiscoveryModule, TerminusModule],
   providers: [
     ...SHARED,
+    instanceAuthenticatorProvider,
     StreamsExplorer,
     InteractiveQueryServer,
     ServedByListener,
@@ -97,6 +104,8 @@ const SHARED = [
     { provide: INSTANCE_REPORT_SOURCE, useExisting: InstanceReporter },
     ClusterViewBuilder,
     KeyInspector,
+    DashboardApi,
+    ManagementServer,
     {
       provide: KafkaStreams,
       useFactory: (host: KafkaStreamsHost) => host.proxy(),

@@ -16,6 +16,9 @@ import { KafkaStreamsHost } from '../src/client/internals/kafka-streams.host';
 import type { KeyValueStoreFacade } from '../src/queries/key-value-store.facade';
 import { StoreReadContext } from '../src/queries/internals/store-read-context';
 import { HttpRequestForwarder } from '../src/routing/internals/http-request.forwarder';
+import { HopAuthenticator } from '../src/security/internals/hop-authenticator';
+import { InstanceAuthenticator } from '../src/security/internals/instance.authenticator';
+import { StreamsModuleSettings } from '../src/settings/internals/streams-module.settings';
 import { StreamsModule } from '../src/streams.module';
 import { FakeKafkaStreams, instance } from './fake-kafka-streams';
 import { deadEndpoint, Peer, sumAggregation } from './http-fixtures';
@@ -23,6 +26,21 @@ import { baseOptions } from './stats-module-fixtures';
 
 /** This instance's advertised endpoint: never contacted (only compared). */
 export const SELF = '127.0.0.1:1111';
+/** The cluster secret of the application and of every instance around it. */
+export const CLUSTER_SECRET = 'routing-spec-cluster-secret';
+
+/**
+ * The hop authenticator of another instance of the cluster, advertised as `self` (with a
+ * clock of its own): what it signs, and how it checks what it is sent.
+ */
+export function hopsOf(self: string, clock: () => number = Date.now): HopAuthenticator {
+  const settings = new StreamsModuleSettings({
+    ...baseOptions,
+    streams: { ...baseOptions.streams, applicationServer: self },
+    security: { clusterSecret: CLUSTER_SECRET },
+  });
+  return new HopAuthenticator(settings, new InstanceAuthenticator(settings.security, clock));
+}
 
 /** What the routing specs' controller saw, and what it should throw (reset before each test). */
 export const routed: { handled: string[]; failWith: Error | undefined } = {
@@ -107,7 +125,7 @@ export function useRoutingApp(platform: 'express' | 'fastify'): void {
         StreamsModule.forRoot({
           ...baseOptions,
           streams: { ...baseOptions.streams, applicationServer: SELF },
-          security: { clusterSecret: 'routing-spec-cluster-secret' },
+          security: { clusterSecret: CLUSTER_SECRET },
           http: { servedByHeader: true, retryAfterSeconds: 3, forwardingTimeoutMs: 2000 },
           metrics: { endpoint: 'metrics' },
         }),

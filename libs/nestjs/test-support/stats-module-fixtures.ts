@@ -1,11 +1,15 @@
 import { Injectable, type INestApplication } from '@nestjs/common';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
+import { freePort } from '@nest-streams/testing/kafka';
 import { Serdes, TimeWindows } from '@nest-streams/streams';
 import { Aggregate } from '../src/decorators/aggregate.decorator';
 import { Count } from '../src/decorators/count.decorator';
 import { StateStore } from '../src/decorators/state-store.decorator';
 import { StreamsModule } from '../src/streams.module';
 import type { StreamsModuleOptions } from '../src/settings/streams-module-options.interface';
+import { sumAggregation } from './http-fixtures';
 
 export interface Event {
   userId: string;
@@ -36,6 +40,48 @@ export function serverOptions(
     security: { clusterSecret: `${applicationId}-cluster-secret` },
   };
 }
+
+/**
+ * An instance of the module ({@link serverOptions} of `applicationId`, then `options`) with a
+ * sum of topic `amounts` into store `totals`, on `platform`, listening on a free local port
+ * (its `applicationServer`); close it with `app.close()`.
+ */
+export async function listeningServer(
+  platform: 'express' | 'fastify',
+  applicationId: string,
+  options: Partial<StreamsModuleOptions>,
+): Promise<{ app: INestApplication; url: string }> {
+  const port = await freePort();
+  const moduleRef = await Test.createTestingModule({
+    imports: [
+      StreamsModule.forRoot({ ...serverOptions(applicationId, `127.0.0.1:${port}`), ...options }),
+    ],
+    providers: [sumAggregation('totals', 'amounts')],
+  }).compile();
+  const app = moduleRef.createNestApplication(
+    platform === 'fastify' ? new FastifyAdapter() : new ExpressAdapter(),
+    { logger: false },
+  );
+  await app.listen(port, '127.0.0.1');
+  return { app, url: `http://127.0.0.1:${port}` };
+}
+
+/** What the key look-up of `alice` in `totals` answers before the client runs: no owner yet. */
+export const ALICE_WITHOUT_OWNER = {
+  store: 'totals',
+  key: 'alice',
+  partition: null,
+  activeHost: null,
+  standbyHosts: [],
+  copies: [],
+};
+
+/** What the key look-up answers while it is off (`dashboard.lookup` unset). */
+export const LOOKUP_OFF = {
+  statusCode: 404,
+  error: 'Not Found',
+  message: 'the key look-up is off: turn it on with dashboard.lookup (README, Cluster page)',
+};
 
 /** The example application's aggregations: stats per user and 5-minute counts. */
 @StateStore('stats-store', { keySerde: Serdes.String(), valueSerde: Serdes.Json<Stats>() })

@@ -5,6 +5,7 @@
  * @module @nest-streams/testing
  */
 export * from './topology-test-driver';
+export type { DriverMetrics } from './driver-metrics';
 export * from './test-input-topic';
 export * from './test-output-topic';
 export * from './test-record';

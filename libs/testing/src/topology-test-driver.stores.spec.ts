@@ -1,7 +1,9 @@
 import {
   Consumed,
   Materialized,
+  Produced,
   Serdes,
+  SessionWindowedSerde,
   SessionWindows,
   Stores,
   StreamsBuilder,
@@ -74,6 +76,12 @@ describe('TopologyTestDriver: typed store getters', () => {
     ]);
   });
 
+  it('shows window stores with the timestamps of the records that wrote them', () => {
+    const windows = driver.getTimestampedWindowStore<string, number>('per-minute');
+    expect(windows.fetch('alice', 0)).toEqual({ value: 2, timestamp: 20_000 });
+    expect(windows.fetch('alice', 120_000)).toEqual({ value: 1, timestamp: 125_000 });
+  });
+
   it('shows session stores', () => {
     const sessions = driver.getSessionStore<string, number>('sessions');
     expect(sessions.fetchSession('alice', 1_000, 20_000)).toBe(2);
@@ -119,6 +127,35 @@ describe('TopologyTestDriver: plain stores', () => {
       expect(() => driver.getTimestampedKeyValueStore('plain')).toThrow(
         "state store 'plain' keeps plain values, without timestamps: use getKeyValueStore",
       );
+    } finally {
+      await driver.close();
+    }
+  });
+});
+
+describe('TopologyTestDriver: a record cache of 0 bytes', () => {
+  it('strips the caching layers, as Kafka Streams does: every update goes downstream as it happens', async () => {
+    const builder = new StreamsBuilder();
+    const sessionKey = new SessionWindowedSerde(Serdes.String());
+    builder
+      .stream('clicks', Consumed.with(Serdes.String(), Serdes.String()))
+      .groupByKey()
+      .windowedBy(SessionWindows.ofInactivityGapWithNoGrace(10))
+      .reduce((a, b) => `${a}${b}`, Materialized.as<string, string>('sessions'))
+      .toStream()
+      .to('out', Produced.with(sessionKey, Serdes.String()));
+    const driver = await TopologyTestDriver.create(builder.build(), {
+      config: { statestoreCacheMaxBytes: 0 },
+    });
+    try {
+      const clicks = driver.createInputTopic('clicks', Serdes.String(), Serdes.String());
+      // A session reduced to null: a caching layer would drop the delete of a session its
+      // store never held; without one it is forwarded, as Kafka Streams' uncached store does.
+      await clicks.pipeInput('k', null, 20);
+      const out = driver.createOutputTopic('out', sessionKey, Serdes.String());
+      expect(out.readRecordsToList().map((r) => [r.key?.toString(), r.value])).toEqual([
+        ['[k@20/20]', null],
+      ]);
     } finally {
       await driver.close();
     }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -27,13 +27,19 @@ import {
 import { PlainValueKeyValueStore } from './internals/plain-value-key-value-store';
 import { GETTERS, kindOf, type StoreKind } from './internals/store-kinds';
 import { registerDriverTasks } from './internals/driver-tasks';
+import { type DriverMetrics, sumTaskMetrics } from './driver-metrics';
+import { rawRecord } from './internals/raw-record';
+import { RecordQueues } from './internals/record-queues';
 import { TestInputTopic } from './test-input-topic';
 import { TestOutputTopic, type OutputSource } from './test-output-topic';
 import type { TestRecord } from './test-record';
 
 /** Options of the {@link TopologyTestDriver}. */
 export interface TopologyTestDriverOptions {
-  /** Streams settings; `applicationId` and `bootstrapServers` get test defaults. */
+  /**
+   * Streams settings; `applicationId` and `bootstrapServers` get test defaults. The state lives
+   * in a new directory under `stateDir` (default the OS temp directory).
+   */
   config?: Partial<StreamsConfig>;
   /** The mocked wall clock's start (ms). Default 0. */
   initialWallClockTimeMs?: number;
@@ -52,10 +58,10 @@ export interface TopologyTestDriverOptions {
 /**
  * Runs a topology synchronously without a broker, like Kafka Streams' `TopologyTestDriver`:
  * one task per sub-topology (every topic has one partition), records piped into input topics
- * are processed at once (and records written to the application's repartition topics are fed
- * to the sub-topology that reads them), output topics are read back, stores are inspected, and
- * the wall clock is mocked for punctuators. State lives in a temporary state directory that
- * `close()` deletes.
+ * are processed at once (and records written to topics the topology reads, its repartition
+ * topics included, are fed back to it, one at a time in Kafka Streams' order, each committed),
+ * output topics are read back, stores are inspected, and the wall clock is mocked for
+ * punctuators. State lives in a temporary state directory that `close()` deletes.
  *
  * Errors from processors surface from `pipeInput` as `StreamsProcessingError`.
  */
@@ -64,7 +70,7 @@ export class TopologyTestDriver implements OutputSource {
   private readonly tasks: StreamTask[] = [];
   private readonly readPositions = new Map<string, number>();
   private readonly inputOffsets = new Map<string, number>();
-  private readonly internalTopics: Set<string>;
+  private readonly queued = new RecordQueues();
   private consumedUpTo = 0;
   private wallClock: number;
   private closed = false;
@@ -76,9 +82,6 @@ export class TopologyTestDriver implements OutputSource {
   ) {
     this.wallClock = options.initialWallClockTimeMs ?? 0;
     registerDriverTasks(this, this.tasks);
-    this.internalTopics = new Set(
-      [...topology.internalTopicDefs().keys()].map((t) => this.physical(t)),
-    );
   }
 
   /** Builds the tasks, opens their stores and initializes their processors. */
@@ -86,7 +89,9 @@ export class TopologyTestDriver implements OutputSource {
     topology: Topology,
     options: TopologyTestDriverOptions = {},
   ): Promise<TopologyTestDriver> {
-    const stateDir = mkdtempSync(join(tmpdir(), 'topology-test-driver-'));
+    const parent = options.config?.stateDir ?? tmpdir();
+    mkdirSync(parent, { recursive: true });
+    const stateDir = mkdtempSync(join(parent, 'topology-test-driver-'));
     const driver = new TopologyTestDriver(topology, stateDir, options);
     await driver.start();
     return driver;
@@ -107,6 +112,7 @@ export class TopologyTestDriver implements OutputSource {
 
   private async start(): Promise<void> {
     const config = this.config;
+    this.topology.applyCacheSize(config.statestoreCacheMaxBytes);
     const cache = new RecordCache(config.statestoreCacheMaxBytes);
     for (const sub of this.topology.subtopologies()) {
       const id = new TaskId(sub.id, 0);
@@ -205,6 +211,22 @@ export class TopologyTestDriver implements OutputSource {
   }
 
   /**
+   * A window store whose values carry the timestamp of the record that wrote them (the DSL's
+   * windowed aggregation stores), as Kafka Streams' `getTimestampedWindowStore`.
+   * @throws UnknownStateStoreError when there is no such store, it is not a window store, or
+   *   it keeps plain values (use {@link getWindowStore}).
+   */
+  getTimestampedWindowStore<K, V>(name: string): ReadOnlyWindowStore<K, ValueAndTimestamp<V>> {
+    const store = this.storeOfKind(name, 'window');
+    if (!isTimestamped(store)) {
+      throw new UnknownStateStoreError(
+        `state store '${name}' keeps plain values, without timestamps: use getWindowStore`,
+      );
+    }
+    return store as ReadOnlyWindowStore<K, ValueAndTimestamp<V>>;
+  }
+
+  /**
    * A session store (session-windowed aggregations, `Stores.sessionStoreBuilder`), as Kafka
    * Streams' `getSessionStore`.
    *
@@ -230,17 +252,14 @@ export class TopologyTestDriver implements OutputSource {
   async advanceWallClockTime(ms: number): Promise<void> {
     this.wallClock += ms;
     for (const task of this.tasks) task.punctuateWallClock(this.wallClock);
-    await this.drainInternal();
-    if (this.commitEveryRecord) await this.commit();
+    if (this.commitEveryRecord) await this.flushTasks();
+    await this.processQueued();
   }
 
   /** Flushes caches and stores of every task (what a commit does). */
   async commit(): Promise<void> {
-    for (const task of this.tasks) {
-      await task.flushState();
-      task.markCommitted();
-    }
-    await this.drainInternal();
+    await this.flushTasks();
+    await this.processQueued();
   }
 
   /** Every record written to `topic` so far (raw bytes), including ones already read. */
@@ -249,19 +268,8 @@ export class TopologyTestDriver implements OutputSource {
   }
 
   /** Task metrics summed over tasks: processed, skipped, dead-lettered, dropped by the DSL. */
-  metrics() {
-    const sum = {
-      processed: 0,
-      produced: 0,
-      skippedDeserialization: 0,
-      skippedInvalidTimestamp: 0,
-      deadLettered: 0,
-      droppedRecords: 0,
-    };
-    for (const task of this.tasks) {
-      for (const key of Object.keys(sum) as (keyof typeof sum)[]) sum[key] += task.metrics[key];
-    }
-    return sum;
+  metrics(): DriverMetrics {
+    return sumTaskMetrics(this.tasks);
   }
 
   /** Closes every task (flushing) and deletes the state directory. */
@@ -318,10 +326,32 @@ export class TopologyTestDriver implements OutputSource {
     headers: Headers,
   ): Promise<void> {
     if (this.closed) throw new Error('the driver is closed');
-    await this.deliver({ topic, key, value, timestamp, headers });
-    await this.drainInternal();
+    this.queued.add({ topic, key, value, timestamp, headers });
+    await this.processQueued();
     for (const task of this.tasks) task.punctuateWallClock(this.wallClock);
     if (this.commitEveryRecord) await this.commit();
+  }
+
+  private async flushTasks(): Promise<void> {
+    for (const task of this.tasks) {
+      await task.flushState();
+      task.markCommitted();
+    }
+  }
+
+  /**
+   * Processes the waiting records as Kafka Streams' driver does: one at a time, in its task's
+   * order (see `RecordQueues`), committing after each (unless `commitEveryRecord` is off);
+   * records written to topics the topology reads (repartition topics, or its own source
+   * topics) join the queue as they are written.
+   */
+  private async processQueued(): Promise<void> {
+    this.captureWritten();
+    for (let record = this.queued.poll(); record; record = this.queued.poll()) {
+      await this.deliver(record);
+      if (this.commitEveryRecord) await this.flushTasks();
+      this.captureWritten();
+    }
   }
 
   private async deliver(record: {
@@ -339,12 +369,12 @@ export class TopologyTestDriver implements OutputSource {
     await task.process([{ topic, partition: 0, offset, timestamp, key, value, headers }]);
   }
 
-  /** Feeds records written to repartition topics to the sub-topologies that read them. */
-  private async drainInternal(): Promise<void> {
+  /** Queues the records written since the last call to topics the topology reads. */
+  private captureWritten(): void {
     while (this.consumedUpTo < this.collector.records.length) {
       const record = this.collector.records[this.consumedUpTo++];
-      if (this.internalTopics.has(record.topic)) {
-        await this.deliver({ ...record, headers: record.headers ?? {} });
+      if (this.readingTask(record.topic)) {
+        this.queued.add({ ...record, headers: record.headers ?? {} });
       }
     }
   }
@@ -362,23 +392,4 @@ export class TopologyTestDriver implements OutputSource {
       ? `${this.config.applicationId}-${logical}`
       : logical;
   }
-}
-
-/** A collected record as the driver shows it: bytes, headers always present. */
-function rawRecord(r: {
-  readonly key: Buffer | null;
-  readonly value: Buffer | null;
-  readonly timestamp: number;
-  readonly headers?: Headers;
-  readonly partition: number;
-  readonly offset: number;
-}): TestRecord<Buffer | null, Buffer | null> {
-  return {
-    key: r.key,
-    value: r.value,
-    timestamp: r.timestamp,
-    headers: r.headers ?? {},
-    partition: r.partition,
-    offset: r.offset,
-  };
 }

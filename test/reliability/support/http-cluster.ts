@@ -44,6 +44,8 @@ export class HttpTestCluster {
   /** When the events were stamped (all within the minute before). */
   readonly producedAt = Date.now();
   private readonly dirs: string[] = [];
+  /** The environment each instance was started with (its state directory included). */
+  private readonly envs: Record<string, string>[] = [];
 
   constructor(private readonly options: HttpTestClusterOptions) {}
 
@@ -74,7 +76,8 @@ export class HttpTestCluster {
     for (let i = 0; i < 2; i++) {
       const dir = mkdtempSync(join(tmpdir(), 'http-cluster-'));
       this.dirs.push(dir);
-      this.instances.push(await OrderStatsInstance.start({ ...env, STATE_DIR: dir }));
+      this.envs.push({ ...env, STATE_DIR: dir });
+      this.instances.push(await OrderStatsInstance.start(this.envs[i]));
     }
     await this.waitReady();
 
@@ -179,6 +182,25 @@ export class HttpTestCluster {
       'm',
     );
     return scrapes.reduce((n, s) => n + Number(pattern.exec(String(s.body))?.[1] ?? NaN), 0);
+  }
+
+  /**
+   * Restarts instance `index` as a rolling update does: SIGTERM, then a new process on the same
+   * ports and state directory with its environment changed by `env` (kept for later restarts);
+   * waits until both are ready with the same metadata and learns the owners again (a restart
+   * may move partitions).
+   */
+  async restart(index: number, env: Readonly<Record<string, string>> = {}): Promise<void> {
+    const old = this.instances[index];
+    await old.stop();
+    this.envs[index] = { ...this.envs[index], ...env };
+    this.instances[index] = await OrderStatsInstance.start(this.envs[index], {
+      port: old.port,
+      queryPort: old.queryPort,
+    });
+    await this.waitReady();
+    this.ownerOf.clear();
+    await this.learnOwners();
   }
 
   /** Kills both processes, deletes the topics and state directories. */

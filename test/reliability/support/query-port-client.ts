@@ -109,16 +109,55 @@ export function sealAsMember(
   payload: unknown,
   options: { from?: string; ts?: number; nonce?: string } = {},
 ): Record<string, unknown> {
-  const key = createHmac('sha256', createHash('sha256').update(secret).digest())
-    .update('nest-streams instance messages v1')
-    .digest();
   const from = options.from ?? '127.0.0.1:1';
   const ts = options.ts ?? Date.now();
   const nonce = options.nonce ?? randomBytes(16).toString('base64url');
   const body = JSON.stringify(payload);
+  const mac = memberMac(secret, [pattern, from, String(ts), nonce, body]);
+  return { sealed: 1, pattern, from, ts, nonce, body, mac };
+}
+
+/**
+ * The MAC a member computes over a request's fields (pattern, sender, timestamp, nonce, body),
+ * as the wire format describes it (see {@link sealAsMember}): base64url.
+ */
+export function memberMac(secret: string, fields: readonly string[]): string {
+  const key = createHmac('sha256', createHash('sha256').update(secret).digest())
+    .update('nest-streams instance messages v1')
+    .digest();
   const hmac = createHmac('sha256', key).update('request');
-  for (const field of [pattern, from, String(ts), nonce, body]) {
-    hmac.update(`\n${Buffer.byteLength(field)}:`).update(field);
+  for (const field of fields) hmac.update(`\n${Buffer.byteLength(field)}:`).update(field);
+  return hmac.digest('base64url');
+}
+
+/** A hand-made frame: `<length>#<text>`. */
+export function frameOf(text: string): string {
+  return `${text.length}#${text}`;
+}
+
+/** Sends `head` then 64 KB chunks of `x` until `limit` bytes or until the server closes. */
+export async function stream(
+  port: number,
+  head: string,
+  limit: number,
+): Promise<{ bytesSent: number; closedByServer: boolean; openMs: number }> {
+  const conn = await RawQueryConnection.open(port);
+  const chunk = 'x'.repeat(64 * 1024);
+  let bytesSent = head.length;
+  conn.write(head);
+  let closed = false;
+  void conn.closed.then(() => (closed = true));
+  while (!closed && bytesSent < limit) {
+    if (!conn.write(chunk)) break;
+    bytesSent += chunk.length;
+    if (conn.socket.writableLength > 1024 * 1024) {
+      await Promise.race([
+        new Promise((resolve) => conn.socket.once('drain', resolve)),
+        conn.closed,
+      ]);
+    }
   }
-  return { sealed: 1, pattern, from, ts, nonce, body, mac: hmac.digest('base64url') };
+  const closedByServer = closed || bytesSent < limit;
+  conn.close();
+  return { bytesSent, closedByServer, openMs: await conn.closed };
 }

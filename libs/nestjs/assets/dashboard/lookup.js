@@ -1,6 +1,7 @@
 // @ts-check
 // Look up a key: where it lives (partition, active and standby hosts) and what each copy
-// answers, a standby's answer marked stale with its lag.
+// answers, a standby's answer marked stale with its lag. Off unless the module turns it on; on
+// the application's port it asks for a cluster secret (sent as a bearer token, kept nowhere).
 
 /** @typedef {import('../../src/dashboard/internals/key-inspector').KeyInspection} KeyInspection */
 /** @typedef {import('../../src/dashboard/internals/key-inspector').CopyAnswer} CopyAnswer */
@@ -33,12 +34,16 @@ async function lookUp(api, store, key) {
   result.replaceChildren(h('p', { class: 'muted' }, `looking up ${key}…`));
   try {
     const query = new URLSearchParams({ store, key });
-    const response = await fetch(`${api}/lookup?${query.toString()}`, {
-      headers: { accept: 'application/json' },
-    });
+    const secret = /** @type {HTMLInputElement} */ (byId('lookup-secret')).value;
+    /** @type {Record<string, string>} */
+    const headers = { accept: 'application/json' };
+    if (secret !== '') headers.authorization = `Bearer ${secret}`;
+    const response = await fetch(`${api}/lookup?${query.toString()}`, { headers });
     const body = await response.json();
     if (!response.ok) {
       const message = typeof body?.message === 'string' ? body.message : response.statusText;
+      // Asked for a cluster secret: show its field.
+      if (response.status === 401) byId('lookup-secret-field').hidden = false;
       result.replaceChildren(h('p', { class: 'error' }, `${response.status}: ${message}`));
       return;
     }

@@ -8,9 +8,10 @@ import {
 import { StreamsStateTracker } from '../health/internals/streams-state.tracker';
 import { StreamsModuleSettings } from '../settings/internals/streams-module.settings';
 import {
+  MESSAGE_REFUSAL_REASONS,
   REFUSAL_REASONS,
   type RefusalReason,
-} from '../security/internals/instance-message.authenticator';
+} from '../security/internals/instance.authenticator';
 
 /** How the routing interceptor answered a request. */
 export type RoutingOutcome = 'local' | 'forwarded' | 'standby' | 'unavailable';
@@ -37,7 +38,8 @@ const ROCKSDB_GAUGES: readonly (keyof RocksDBStoreMetrics)[] = [
  * state, records processed / produced / skipped, restore progress, standby lag, per-store
  * operation counts, rates and latencies, record-cache hit ratio, RocksDB properties (when the
  * store reports them), rebalance count and duration, the routing outcomes of `@RouteByKey`
- * requests, and the instance-to-instance messages refused (by reason). Names start with the `prefix` option (`kafka_streams_`).
+ * requests, the instance-to-instance messages refused and the hop tokens of forwarded requests
+ * refused (by reason). Names start with the `prefix` option (`kafka_streams_`).
  *
  * With metrics off (`metrics: false`) every method is a no-op and {@link registry} is empty.
  */
@@ -48,6 +50,7 @@ export class StreamsMetricsService {
   private readonly enabled: boolean;
   private readonly routing: Counter<'outcome'> | undefined;
   private readonly refusals: Counter<'reason'> | undefined;
+  private readonly hopRefusals: Counter<'reason'> | undefined;
   private readonly rebalances: Counter | undefined;
   private readonly rebalanceDuration: Histogram | undefined;
   private streams: KafkaStreams | undefined;
@@ -86,6 +89,13 @@ export class StreamsMetricsService {
       registers,
     });
     for (const reason of REFUSAL_REASONS) this.refusals.inc({ reason }, 0);
+    this.hopRefusals = new Counter({
+      name: `${p}hop_refusals_total`,
+      help: 'Forwarded requests whose hop token was refused before any store was read (the request then got no hop privilege), by reason (unauthenticated, bad_signature, expired, replayed, wrong_target, overloaded).',
+      labelNames: ['reason'],
+      registers,
+    });
+    for (const reason of MESSAGE_REFUSAL_REASONS) this.hopRefusals.inc({ reason }, 0);
     this.rebalances = new Counter({
       name: `${p}rebalances_total`,
       help: 'Rebalances this client went through (entries into REBALANCING).',
@@ -119,6 +129,11 @@ export class StreamsMetricsService {
   /** Counts one refused instance-to-instance message or connection. */
   recordQueryRefusal(reason: RefusalReason): void {
     this.refusals?.inc({ reason });
+  }
+
+  /** Counts one refused hop token of a forwarded request. */
+  recordHopRefusal(reason: RefusalReason): void {
+    this.hopRefusals?.inc({ reason });
   }
 
   /** @internal Counts a 503 the exception filter answered (a retriable engine error). */

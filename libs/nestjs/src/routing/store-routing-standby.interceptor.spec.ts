@@ -2,18 +2,17 @@ import { StateStoreMigratedError } from '@nest-streams/streams';
 import { partitionOf } from '../../test-support/fake-kafka-streams';
 import { call } from '../../test-support/http-fixtures';
 import {
-  app,
   base,
   dead,
   fake,
   forward,
+  hopsOf,
   owner,
   routed,
   SELF,
   standby,
   useRoutingApp,
 } from '../../test-support/routing-spec-harness';
-import { HopAuthenticator } from '../security/internals/hop-authenticator';
 
 /** The routing's standby fallbacks: stale-marked answers, and 503s rather than a wrong 404. */
 describe.each(['express', 'fastify'] as const)(
@@ -122,7 +121,7 @@ describe.each(['express', 'fastify'] as const)(
       fake.localCopy = undefined;
       fake.keyValueCopies = [];
       const answer = await call(base, '/stats/read/u1', {
-        headers: app.get(HopAuthenticator).sign(owner.endpoint, false, 'GET', '/stats/read/u1'),
+        headers: hopsOf(owner.endpoint).sign(SELF, false, 'GET', '/stats/read/u1'),
       });
       expect(answer.status).toBe(503);
       expect(forward).not.toHaveBeenCalled();
@@ -160,7 +159,7 @@ describe.each(['express', 'fastify'] as const)(
       fake.owns(dead, [SELF], p);
       fake.keyValueCopies = [{ partition: p, active: false, lag: 2, values: { u1: 4 } }];
       const answer = await call(base, '/stats/read/u1', {
-        headers: app.get(HopAuthenticator).sign(owner.endpoint, true, 'GET', '/stats/read/u1'),
+        headers: hopsOf(owner.endpoint).sign(SELF, true, 'GET', '/stats/read/u1'),
       });
       expect(answer.status).toBe(200);
       expect(answer.json).toEqual({ userId: 'u1', value: 4 });

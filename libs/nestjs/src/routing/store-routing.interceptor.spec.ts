@@ -13,13 +13,13 @@ import {
   dead,
   fake,
   forward,
+  hopsOf,
   owner,
   routed,
   SELF,
   standby,
   useRoutingApp,
 } from '../../test-support/routing-spec-harness';
-import { HopAuthenticator } from '../security/internals/hop-authenticator';
 
 describe.each(['express', 'fastify'] as const)('StoreRoutingInterceptor on %s', (platform) => {
   useRoutingApp(platform);
@@ -91,7 +91,7 @@ describe.each(['express', 'fastify'] as const)('StoreRoutingInterceptor on %s', 
   it('never forwards again a request that carries a valid hop header', async () => {
     fake.owns(owner.endpoint);
     const answer = await call(base, '/stats/u1', {
-      headers: app.get(HopAuthenticator).sign(standby.endpoint, false, 'GET', '/stats/u1'),
+      headers: hopsOf(standby.endpoint).sign(SELF, false, 'GET', '/stats/u1'),
     });
     expect(answer.status).toBe(503);
     expect(answer.headers['retry-after']).toBe('3');
@@ -102,7 +102,7 @@ describe.each(['express', 'fastify'] as const)('StoreRoutingInterceptor on %s', 
 
   it('ignores forged hop headers: forwards once to the owner with its own signed hop', async () => {
     fake.owns(owner.endpoint);
-    const signed = app.get(HopAuthenticator).sign(standby.endpoint, true, 'GET', '/stats/u2');
+    const signed = hopsOf(standby.endpoint).sign(SELF, true, 'GET', '/stats/u2');
     for (const headers of [
       { 'X-Streams-Forwarded': 'evil.example:80', 'X-Streams-Standby-Read': 'true' },
       { 'x-streams-forwarded': standby.endpoint, 'x-streams-hop-token': '0'.repeat(64) },
@@ -116,12 +116,60 @@ describe.each(['express', 'fastify'] as const)('StoreRoutingInterceptor on %s', 
       const hop = owner.seen[0].headers;
       expect(hop['x-streams-forwarded']).toBe(SELF);
       expect(hop['x-streams-standby-read']).toBeUndefined();
-      expect(app.get(HopAuthenticator).verify(hop, 'GET', '/stats/u1')).toEqual({
-        from: SELF,
-        standby: false,
+      // A hop the owner trusts: signed for it, for this request.
+      expect(hopsOf(owner.endpoint).verify(hop, 'GET', '/stats/u1')).toEqual({
+        hop: { from: SELF, standby: false },
       });
     }
     expect(routed.handled).toEqual([]);
+  });
+
+  it('refuses a replayed, late or misdirected hop before any store is read, counting each reason', async () => {
+    const refusals = async () => {
+      const text = await app.get(StreamsMetricsService).metrics();
+      return Object.fromEntries(
+        [...text.matchAll(/^kafka_streams_hop_refusals_total\{reason="(\w+)"\} (\d+)$/gm)].map(
+          (m) => [m[1], Number(m[2])],
+        ),
+      );
+    };
+    const before = await refusals();
+    fake.owns(owner.endpoint);
+    // A genuine hop from the standby instance: trusted once (a forwarded request that reached
+    // a non-owner is never forwarded on: 503).
+    const genuine = hopsOf(standby.endpoint).sign(SELF, false, 'GET', '/stats/u1');
+    expect((await call(base, '/stats/u1', { headers: genuine })).status).toBe(503);
+    expect(forward).not.toHaveBeenCalled();
+    // Replayed, signed 60 s ago, signed for the owner: no hop privilege, routed as any client's.
+    const late = hopsOf(standby.endpoint, () => Date.now() - 60_000);
+    for (const headers of [
+      genuine,
+      late.sign(SELF, false, 'GET', '/stats/u1'),
+      hopsOf(standby.endpoint).sign(owner.endpoint, false, 'GET', '/stats/u1'),
+    ]) {
+      const answer = await call(base, '/stats/u1', { headers });
+      expect({ status: answer.status, json: answer.json }).toEqual({
+        status: 200,
+        json: { from: 'owner' },
+      });
+    }
+    expect(routed.handled).toEqual([]);
+    expect(forward).toHaveBeenCalledTimes(3);
+    const after = await refusals();
+    const delta = Object.fromEntries(
+      Object.keys(after)
+        .map((reason) => [reason, after[reason] - (before[reason] ?? 0)])
+        .filter(([, n]) => n !== 0),
+    );
+    expect(delta).toEqual({ replayed: 1, expired: 1, wrong_target: 1 });
+    expect(Object.keys(after).sort()).toEqual([
+      'bad_signature',
+      'expired',
+      'overloaded',
+      'replayed',
+      'unauthenticated',
+      'wrong_target',
+    ]);
   });
 
   it('forwards only to the owner named by the metadata, whatever the Host header says', async () => {

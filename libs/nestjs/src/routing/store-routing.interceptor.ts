@@ -3,6 +3,7 @@ import {
   HttpException,
   Inject,
   Injectable,
+  Logger,
   RequestMethod,
   ServiceUnavailableException,
   type CallHandler,
@@ -34,7 +35,8 @@ import {
   relayableHeaders,
   type ForwardedResponse,
 } from './internals/http-request.forwarder';
-import { HopAuthenticator } from '../security/internals/hop-authenticator';
+import { HopAuthenticator, type HopCheck } from '../security/internals/hop-authenticator';
+import { RefusalLog } from '../security/internals/refusal.log';
 import { KeyOwnerLocator, type KeyLocation } from '../ownership/internals/key-owner.locator';
 import { OwnerUnreachableError } from '../errors/owner-unreachable.error';
 import { ownerThenStandby } from '../ownership/internals/owner-then-standby';
@@ -49,6 +51,8 @@ export interface HttpRequestLike {
   readonly params?: Record<string, string>;
   readonly query?: Record<string, unknown>;
   readonly body?: unknown;
+  /** The connection (Express and Fastify requests both have it). */
+  readonly socket?: { readonly remoteAddress?: string };
 }
 
 /**
@@ -64,7 +68,9 @@ type HttpResponse = unknown;
  * - owner is this instance: runs the handler;
  * - owner is another instance of the current metadata: forwards the same request (method,
  *   path, query, body) to its `application.server` once (hop header `X-Streams-Forwarded`,
- *   authenticated by `X-Streams-Hop-Token`, an HMAC keyed with the cluster secret), and relays its answer;
+ *   authenticated by `X-Streams-Hop-Token`: the instances' one scheme, an HMAC keyed with the
+ *   cluster secret over the target, method, path, a timestamp and a one-time nonce), and
+ *   relays its answer;
  * - no confirmed owner (`KeyQueryMetadata.NOT_AVAILABLE`), a retriable engine error, or a
  *   forwarded request that reached an instance that does not own the key: 503 with
  *   `Retry-After`;
@@ -72,11 +78,25 @@ type HttpResponse = unknown;
  *   copy answers, marked `X-Stale: true` and `X-Lag: <records>`; otherwise 503.
  *
  * Forwarding targets come only from the cluster metadata; nothing in the request (Host,
- * hop header) can send a request elsewhere. A hop header without a valid token (forged by a
- * client) is ignored: the request is routed as any other. A missing key gives 400.
+ * hop header) can send a request elsewhere. Hop headers without a valid token (forged by a
+ * client, replayed, expired, sealed for another instance, or from an older version) are
+ * refused before any store is read, counted (`hop_refusals_total{reason}`) and logged
+ * (rate-limited): the request gets no hop privilege and is routed as any other. A missing key
+ * gives 400.
  */
 @Injectable()
 export class StoreRoutingInterceptor implements NestInterceptor {
+  private readonly refusals = new RefusalLog(
+    (line) => new Logger('StoreRoutingInterceptor').warn(line),
+    {
+      subject: 'the hop token of a forwarded request',
+      meanings: {
+        unauthenticated:
+          'hop headers without a token of this version: a client forging them, or an instance of an older version during a rolling update (the request is routed as a client request)',
+      },
+    },
+  );
+
   constructor(
     @Inject(StreamsMetadataAccessor) private readonly accessor: StreamsMetadataAccessor,
     @Inject(KeyOwnerLocator) private readonly locator: KeyOwnerLocator,
@@ -111,7 +131,7 @@ export class StoreRoutingInterceptor implements NestInterceptor {
   ): Promise<Observable<unknown>> {
     const key = extractKey(route.keyFrom, request);
     const allowStale = route.options.allowStaleReads ?? this.settings.allowStaleReads;
-    const hop = this.hops.verify(request.headers, request.method, urlOf(request));
+    const { hop } = this.checkHop(request);
     const forwardedFrom = hop?.from;
     const standbyRead = hop?.standby === true;
 
@@ -193,17 +213,26 @@ export class StoreRoutingInterceptor implements NestInterceptor {
     );
   }
 
+  /** The request's hop, trusted or refused; a refusal is counted and logged (rate-limited). */
+  private checkHop(request: HttpRequestLike): HopCheck {
+    const check = this.hops.verify(request.headers, request.method, urlOf(request));
+    if (check.refused !== undefined) {
+      this.metrics.recordHopRefusal(check.refused);
+      this.refusals.refused(check.refused, request.socket?.remoteAddress, check.from);
+    }
+    return check;
+  }
+
   private forward(
     request: HttpRequestLike,
     target: HostInfo,
     standby: boolean,
   ): Promise<ForwardedResponse> {
     const url = urlOf(request);
-    const headers = this.hops.sign(this.settings.servedBy, standby, request.method, url);
     return this.forwarder.forward(
       { method: request.method, url, headers: request.headers, body: request.body },
       target,
-      headers,
+      () => this.hops.sign(target.toString(), standby, request.method, url),
       this.settings.forwardingTimeoutMs,
     );
   }

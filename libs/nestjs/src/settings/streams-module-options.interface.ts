@@ -1,3 +1,4 @@
+import type { CanActivate } from '@nestjs/common';
 import type { ClientOptions, Server } from '@nestjs/microservices';
 import type {
   StateRestoreListener,
@@ -199,13 +200,17 @@ export interface StreamsTlsOptions {
 export interface StreamsSecurityOptions {
   /**
    * Secret shared by every instance of the application (16 characters or more; 32 random
-   * bytes, base64, is a good choice). It keys the HMAC of every instance-to-instance query (a
-   * query without a valid one is refused before any store is read) and of the hop header of
-   * forwarded requests (`X-Streams-Hop-Token`: a hop header without a valid token is ignored).
-   * Required as soon as the instance works with others (`streams.applicationServer` or
-   * `queries.remote` set): without it the module refuses to start, unless `insecure`.
+   * bytes, base64, is a good choice). It keys the HMAC of every message between instances:
+   * instance-to-instance queries (a query without a valid one is refused before any store is
+   * read) and the hop token of forwarded requests (`X-Streams-Hop-Token`: a hop without a
+   * valid one gets no hop privilege). Required as soon as the instance works with others
+   * (`streams.applicationServer` or `queries.remote` set): without it the module refuses to
+   * start, unless `insecure`.
+   *
+   * A list rotates it without downtime: the first secret signs, any of them verifies. Roll
+   * `[old, new]` out to every instance, then `[new, old]`, then `[new]`.
    */
-  readonly clusterSecret?: string;
+  readonly clusterSecret?: string | readonly string[];
   /**
    * Local development only: lets an instance that works with others start without
    * `clusterSecret`, keying the HMACs with a key derived from `streams.applicationId`, which
@@ -213,9 +218,9 @@ export interface StreamsSecurityOptions {
    */
   readonly insecure?: boolean;
   /**
-   * How far a query's timestamp may be from the receiver's clock, in ms (the replay window: a
-   * query is accepted once, and only within it); default 30000. Keep the instances' clocks
-   * synchronised (NTP) well within it.
+   * How far a message's timestamp (a query's, a hop token's) may be from the receiver's clock,
+   * in ms (the replay window: a message is accepted once, and only within it); default 30000.
+   * Keep the instances' clocks synchronised (NTP) well within it.
    */
   readonly replayWindowMs?: number;
   /** TLS between the instances; default off (the HMACs authenticate, nothing is encrypted). */
@@ -227,10 +232,11 @@ export interface StreamsSecurityOptions {
  * elsewhere) showing the topology as a graph, every instance with its tasks (active, standby,
  * warm-up) per store and partition, standby lags, restore progress, client state and last
  * rebalance, live figures (processed records/s, commit latency, cache hit ratio, input lag per
- * partition, query rate and 503s) over the last minutes, and a key look-up across its copies.
- * Each instance reports itself over the instance-to-instance query transport
- * (`queries.remote`). The page and its data are not authenticated by the module: guard them as
- * you guard the rest of the application (a global guard applies to them).
+ * partition, query rate and 503s) over the last minutes, and, when `lookup` is on, a key
+ * look-up across its copies. Each instance reports itself over the instance-to-instance query
+ * transport (`queries.remote`). With `management.port` the page and its data are served there
+ * only; on the application's port, guard them as the rest of the application (a global guard
+ * applies to them).
  */
 export interface StreamsDashboardOptions {
   /** Path of the page (its data is under `<path>/api/`); default `streams/ui`. */
@@ -239,6 +245,36 @@ export interface StreamsDashboardOptions {
   readonly sampleIntervalMs?: number;
   /** How far back the live figures go (and how long a departed instance stays listed), in ms; default 600000. */
   readonly historyMs?: number;
+  /**
+   * The key look-up (`GET <path>/api/lookup?store=&key=`): what every copy of a key holds, in
+   * any store of the topology. Default off (it answers 404). `true` turns it on: on the
+   * management port (`management.port`) it is open to whoever reaches that port; on the
+   * application's HTTP port it answers only requests with `Authorization: Bearer <a cluster
+   * secret>` (401 otherwise; use HTTPS). `{ guard }` turns it on with your Nest guard instead
+   * of the cluster secret on the application's port (an instance: `new MyGuard(...)`).
+   */
+  readonly lookup?: boolean | { readonly guard: CanActivate };
+}
+
+/**
+ * Where the operator surfaces are served: the Prometheus endpoint (`metrics.endpoint`), the
+ * cluster page and its API (`dashboard`), and the cluster's layout (`metadataEndpoint`).
+ */
+export interface StreamsManagementOptions {
+  /**
+   * Port of the management server (plain HTTP): when set, every operator surface is served
+   * there and none on the application's HTTP port, so that a network policy can keep it
+   * inside the cluster. Default none: they are routes of the application's HTTP server.
+   */
+  readonly port?: number;
+  /** Interface the management server binds; default `127.0.0.1` (`0.0.0.0` in a pod). */
+  readonly host?: string;
+  /**
+   * Path of the cluster's layout (`GET /<path>`: every instance with its active and standby
+   * partitions per store, this instance's lags per store partition, its processing counters),
+   * e.g. `'streams/metadata'`; default none (`false`).
+   */
+  readonly metadataEndpoint?: string | false;
 }
 
 /**
@@ -274,8 +310,10 @@ export interface StreamsModuleOptions {
   readonly client?: StreamsClientOptions;
   /** The cluster secret, TLS between the instances. */
   readonly security?: StreamsSecurityOptions;
-  /** The cluster page; default off (`true`: on, at `streams/ui`). */
+  /** The cluster page; default off (`true`: on, at `streams/ui`, without the key look-up). */
   readonly dashboard?: boolean | StreamsDashboardOptions;
+  /** Where metrics, the cluster page and the cluster's layout are served; default the app's port. */
+  readonly management?: StreamsManagementOptions;
 }
 
 /** Static options of the module definition (given to `forRoot` / `forRootAsync` alongside). */

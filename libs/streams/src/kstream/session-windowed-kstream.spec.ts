@@ -106,6 +106,39 @@ describe('SessionWindowedKStream through the TopologyTestDriver', () => {
     expect(dsl.lines('output')).toEqual(['k@1/1=x@1', 'k@1/4=xy@4', 'k@20/20=z@20']);
   });
 
+  it('reduce hands a null value to the reducer once the session has an aggregate, as Kafka Streams', async () => {
+    const builder = new StreamsBuilder();
+    builder
+      .stream('clicks', Consumed.with(str, str))
+      .groupByKey()
+      .windowedBy(SessionWindows.ofInactivityGapWithNoGrace(5))
+      .reduce((a, b) => `${a}+${b}`, Materialized.as<string, string>('r').withValueSerde(str))
+      .toStream()
+      .filter((_k, v) => v !== null)
+      .map((w, v) => ({ key: windowLabel(w), value: v }))
+      .to('output', Produced.with(str, str));
+    await dsl.start(builder);
+    await dsl.pipeLines('clicks', ['k=x@1', 'k=null@4', 'k=null@20', 'k=y@22']);
+    // null@20 starts a session without an aggregate: nothing is stored, y@22 starts afresh.
+    expect(dsl.lines('output')).toEqual(['k@1/1=x@1', 'k@1/4=x+null@4', 'k@22/22=y@22']);
+  });
+
+  it('closes sessions by the stream time the aggregation saw: null keys do not count', async () => {
+    const builder = new StreamsBuilder();
+    builder
+      .stream('clicks', Consumed.with(str, str))
+      .groupByKey()
+      .windowedBy(SessionWindows.ofInactivityGapWithNoGrace(10))
+      .count()
+      .toStream()
+      .filter((_k, v) => v !== null)
+      .map((w, v) => ({ key: windowLabel(w), value: String(v) }))
+      .to('output', Produced.with(str, str));
+    await dsl.start(builder);
+    await dsl.pipeLines('clicks', ['k=a@1', 'null=x@100', 'k=b@5']);
+    expect(dsl.lines('output')).toEqual(['k@1/1=1@1', 'k@1/5=2@5']);
+  });
+
   it('rejects a retention shorter than gap plus grace', () => {
     const windowed = new StreamsBuilder()
       .stream<string, string>('clicks')

@@ -50,14 +50,17 @@ export class SessionWindowedKStream<K, V> {
     );
   }
 
-  /** Combines the values per key and session with `reducer(aggregate, value)`. */
+  /**
+   * Combines the values per key and session with `reducer(aggregate, value)`. As in Kafka
+   * Streams, a `null` value is handed to the reducer once the session has an aggregate (a
+   * session whose only values are `null` has none, and is not stored).
+   */
   reduce(
     reducer: Reducer<V>,
     materialized?: Materialized<K, V>,
     named?: Named,
   ): KTable<Windowed<K>, V> {
-    const combine = (a: V | null, b: V | null): V | null =>
-      a === null ? b : b === null ? a : reducer(a, b);
+    const combine = (a: V | null, b: V | null): V | null => (a === null ? b : reducer(a, b as V));
     return this.doAggregate<V | null>(
       NAMES.REDUCE,
       {

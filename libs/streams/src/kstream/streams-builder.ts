@@ -58,10 +58,13 @@ export class StreamsBuilder {
   }
 
   /**
-   * A table of the latest value per key of `topic` (a `null` value deletes the key). Always
-   * materialized in a timestamped key-value store: named by `materialized` (and then
-   * queryable), else `<topic>-STATE-STORE-<index>`. Nodes: a source (`KSTREAM-SOURCE-...`)
-   * and `KTABLE-SOURCE-...` (with `Consumed.as(n)`: `n` and `n-table-source`).
+   * A table of the latest value per key of `topic` (a `null` value deletes the key), kept in a
+   * timestamped key-value store named by `materialized` (and then queryable), else
+   * `<topic>-STATE-STORE-<index>`. As in Kafka Streams, an unnamed table is materialized only
+   * when an operator reads its rows (a join) or needs its old values (`KTable.groupBy`);
+   * otherwise it uses no store and emits every record as it comes. Nodes: a source
+   * (`KSTREAM-SOURCE-...`) and `KTABLE-SOURCE-...` (with `Consumed.as(n)`: `n` and
+   * `n-table-source`).
    */
   table<K, V>(
     topic: string,
@@ -77,7 +80,10 @@ export class StreamsBuilder {
     const keySerde = consumed?.keySerde ?? materialized?.keySerde;
     const valueSerde = consumed?.valueSerde ?? materialized?.valueSerde;
     const store = timestampedKeyValueStore(storeName, materialized, keySerde, valueSerde);
-    const supplier = new KTableSourceSupplier<K, V>(storeName);
+    const supplier = new KTableSourceSupplier<K, V>(
+      storeName,
+      store.queryableStoreName !== undefined,
+    );
     const { topology } = this.internal;
     topology.addSource<K, V>(sourceName, topic, {
       keySerde,

@@ -112,6 +112,51 @@ describe('TimeWindowedKStream through the TopologyTestDriver', () => {
     expect(dsl.lines('output')).toEqual(['k@0/100=x@1', 'k@0/100=xy@2', 'k@100/200=z@101']);
   });
 
+  it('hands null values to the reducer as Kafka Streams does: a window reduced to null is deleted', async () => {
+    const builder = new StreamsBuilder();
+    builder
+      .stream('input', Consumed.with(str, str))
+      .groupByKey()
+      .windowedBy(TimeWindows.ofSizeWithNoGrace(100))
+      .reduce(
+        (a, b) => `${a}+${b}`,
+        Materialized.as<string, string>('r').withValueSerde(str).withRetention(1000),
+      )
+      .toStream()
+      .map((w, v) => ({ key: windowLabel(w), value: v }))
+      .to('output', Produced.with(str, str));
+    const driver = await dsl.start(builder, { config: { statestoreCacheMaxBytes: 0 } });
+    // Windowed aggregations skip null keys only: a first null value reduces to null (the
+    // window is deleted and a tombstone emitted), a later one is handed to the reducer.
+    await dsl.pipeLines('input', ['k=null@1', 'k=x@2', 'k=null@3', 'k=null@101']);
+    expect(dsl.lines('output')).toEqual([
+      'k@0/100=null@1',
+      'k@0/100=x@2',
+      'k@0/100=x+null@3',
+      'k@100/200=null@101',
+    ]);
+    expect(driver.getWindowStore<string, string>('r').fetch('k', 0)).toBe('x+null');
+    expect(driver.getWindowStore<string, string>('r').fetch('k', 100)).toBeUndefined();
+  });
+
+  it('closes windows by the stream time the aggregation saw: null keys and filtered records do not count', async () => {
+    const builder = new StreamsBuilder();
+    builder
+      .stream('input', Consumed.with(str, str))
+      .filter((_k, v) => v !== 'skip')
+      .groupByKey()
+      .windowedBy(TimeWindows.ofSizeWithNoGrace(10))
+      .count()
+      .toStream()
+      .map((w, v) => ({ key: windowLabel(w), value: v }))
+      .to('output', Produced.with(str, long));
+    await dsl.start(builder);
+    // As Kafka Streams' observedStreamTime: the task's stream time reaches 50, the
+    // aggregation's stays at 1, so window [0, 10) is still open for b@5.
+    await dsl.pipeLines('input', ['k=a@1', 'null=x@50', 'k=skip@60', 'k=b@5']);
+    expect(dsl.lines('output', str, long)).toEqual(['k@0/10=1@1', 'k@0/10=2@5']);
+  });
+
   it('rejects a retention shorter than window size plus grace', () => {
     const builder = new StreamsBuilder();
     const windowed = builder

@@ -187,6 +187,17 @@ export class Topology {
     return this.storeBuilders;
   }
 
+  /**
+   * @internal Strips every store's caching layer when the record cache has no room
+   * (`statestore.cache.max.bytes` 0), as Kafka Streams' `rewriteTopology` does: the stores
+   * then behave as uncached ones (an update is forwarded as it happens, even a delete of a
+   * key the store never held), not as caches that evict at once.
+   */
+  applyCacheSize(cacheMaxBytes: number): void {
+    if (cacheMaxBytes !== 0) return;
+    for (const builder of this.storeBuilders.values()) builder.withCachingDisabled();
+  }
+
   /** @internal Internal (repartition) topics by logical name. */
   internalTopicDefs(): ReadonlyMap<string, InternalTopicDef> {
     return this.internalTopics;

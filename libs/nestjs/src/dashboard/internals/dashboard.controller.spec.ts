@@ -1,43 +1,27 @@
-import { type INestApplication } from '@nestjs/common';
-import { ExpressAdapter } from '@nestjs/platform-express';
-import { FastifyAdapter } from '@nestjs/platform-fastify';
-import { Test } from '@nestjs/testing';
+import { type ExecutionContext } from '@nestjs/common';
 import { freePort } from '@nest-streams/testing/kafka';
 import { InteractiveQueryServer } from '../../queries/internals/interactive-query.server';
 import { fromWire } from '../../queries/internals/wire-codec';
-import { StreamsModule } from '../../streams.module';
 import type { StreamsModuleOptions } from '../../settings/streams-module-options.interface';
 import type { InstanceReport } from './instance-reporter';
-import { sumAggregation } from '../../../test-support/http-fixtures';
-import { serverOptions } from '../../../test-support/stats-module-fixtures';
+import {
+  ALICE_WITHOUT_OWNER,
+  listeningServer,
+  LOOKUP_OFF,
+} from '../../../test-support/stats-module-fixtures';
 
-const Totals = sumAggregation('totals', 'amounts');
+const start = (platform: 'express' | 'fastify', options: Partial<StreamsModuleOptions>) =>
+  listeningServer(platform, 'dashboard-spec', options);
 
-async function start(
-  platform: 'express' | 'fastify',
-  extra: Partial<StreamsModuleOptions>,
-): Promise<{ app: INestApplication; url: string }> {
-  const port = await freePort();
-  const moduleRef = await Test.createTestingModule({
-    imports: [
-      StreamsModule.forRoot({
-        ...serverOptions('dashboard-spec', `127.0.0.1:${port}`),
-        ...extra,
-      }),
-    ],
-    providers: [Totals],
-  }).compile();
-  const app = moduleRef.createNestApplication(
-    platform === 'fastify' ? new FastifyAdapter() : new ExpressAdapter(),
-    { logger: false },
-  );
-  await app.listen(port, '127.0.0.1');
-  return { app, url: `http://127.0.0.1:${port}` };
-}
+/** The cluster secret `serverOptions('dashboard-spec', ...)` gives the instance. */
+const SECRET = 'dashboard-spec-cluster-secret';
+const bearer = { authorization: `Bearer ${SECRET}` };
 
 describe.each(['express', 'fastify'] as const)('the cluster page on %s', (platform) => {
   it('serves the page, the topology, the cluster and the look-up at its path', async () => {
-    const { app, url } = await start(platform, { dashboard: { path: '/ops/streams/' } });
+    const { app, url } = await start(platform, {
+      dashboard: { path: '/ops/streams/', lookup: true },
+    });
     try {
       const page = await fetch(`${url}/ops/streams`);
       expect(page.status).toBe(200);
@@ -87,26 +71,99 @@ describe.each(['express', 'fastify'] as const)('the cluster page on %s', (platfo
         }),
       ]);
 
-      const missing = await fetch(`${url}/ops/streams/api/lookup?store=totals`);
+      const lookUp = (query: string) =>
+        fetch(`${url}/ops/streams/api/lookup?${query}`, { headers: bearer });
+      const missing = await lookUp('store=totals');
       expect(missing.status).toBe(400);
-      const unknown = await fetch(`${url}/ops/streams/api/lookup?store=nope&key=a`);
+      const unknown = await lookUp('store=nope&key=a');
       expect(unknown.status).toBe(404);
       expect(((await unknown.json()) as { message: string }).message).toContain('nope');
-      const tooLong = await fetch(
-        `${url}/ops/streams/api/lookup?store=totals&key=${'k'.repeat(1025)}`,
-      );
+      const tooLong = await lookUp(`store=totals&key=${'k'.repeat(1025)}`);
       expect(tooLong.status).toBe(400);
       // The client is not running: no confirmed owner, said as data.
-      const rebalancing = await fetch(`${url}/ops/streams/api/lookup?store=totals&key=alice`);
+      const rebalancing = await lookUp('store=totals&key=alice');
       expect(rebalancing.status).toBe(200);
-      expect(await rebalancing.json()).toEqual({
-        store: 'totals',
-        key: 'alice',
-        partition: null,
-        activeHost: null,
-        standbyHosts: [],
-        copies: [],
+      expect(await rebalancing.json()).toEqual(ALICE_WITHOUT_OWNER);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('answers the look-up on the application port only to a caller with a cluster secret', async () => {
+    const { app, url } = await start(platform, {
+      dashboard: { lookup: true },
+      security: { clusterSecret: ['dashboard-spec-next-secret', SECRET] },
+    });
+    try {
+      const lookUp = (headers: Record<string, string> = {}) =>
+        fetch(`${url}/streams/ui/api/lookup?store=totals&key=alice`, { headers });
+      const refusedHeaders: Record<string, string>[] = [
+        {},
+        { authorization: 'Bearer not-the-cluster-secret' },
+        { authorization: `Basic ${SECRET}` },
+        { authorization: `Bearer ${SECRET}x` },
+      ];
+      for (const headers of refusedHeaders) {
+        const refused = await lookUp(headers);
+        expect({
+          status: refused.status,
+          challenge: refused.headers.get('www-authenticate'),
+          body: await refused.json(),
+        }).toEqual({
+          status: 401,
+          challenge: 'Bearer realm="nest-streams cluster page"',
+          body: {
+            statusCode: 401,
+            error: 'Unauthorized',
+            message:
+              'the key look-up on this port answers only callers that send a cluster secret: Authorization: Bearer <security.clusterSecret>',
+          },
+        });
+      }
+      // Any secret of the list (a rotation) opens it.
+      expect((await lookUp(bearer)).status).toBe(200);
+      expect((await lookUp({ authorization: 'Bearer dashboard-spec-next-secret' })).status).toBe(
+        200,
+      );
+      // The rest of the page needs no secret.
+      expect((await fetch(`${url}/streams/ui/api/cluster`)).status).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("guards the look-up with the application's guard instead, when it gives one", async () => {
+    const seen: string[] = [];
+    const guard = {
+      canActivate: (context: ExecutionContext) => {
+        const request = context.switchToHttp().getRequest<{ headers: Record<string, string> }>();
+        seen.push(request.headers['x-operator'] ?? '-');
+        return request.headers['x-operator'] === 'alice';
+      },
+    };
+    const { app, url } = await start(platform, { dashboard: { lookup: { guard } } });
+    try {
+      const lookUp = (headers: Record<string, string>) =>
+        fetch(`${url}/streams/ui/api/lookup?store=totals&key=alice`, { headers });
+      expect((await lookUp({ 'x-operator': 'mallory', ...bearer })).status).toBe(403);
+      expect((await lookUp({ 'x-operator': 'alice' })).status).toBe(200);
+      expect(seen).toEqual(['mallory', 'alice']);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('answers 404 to the look-up while it is off (the default), and serves the rest', async () => {
+    const { app, url } = await start(platform, { dashboard: true });
+    try {
+      const off = await fetch(`${url}/streams/ui/api/lookup?store=totals&key=alice`, {
+        headers: bearer,
       });
+      expect({ status: off.status, body: await off.json() }).toEqual({
+        status: 404,
+        body: LOOKUP_OFF,
+      });
+      expect((await fetch(`${url}/streams/ui`)).status).toBe(200);
     } finally {
       await app.close();
     }

@@ -5,10 +5,11 @@ import { StreamsModuleSettings } from '../../settings/internals/streams-module.s
 import { StreamsMetricsService } from '../streams-metrics.service';
 
 /**
- * The Prometheus endpoint (`GET /<metrics.endpoint>`), one class per module definition. Its
- * route exists only when `metrics.endpoint` names a path: the constructor, run when Nest
- * creates the application (after `forRootAsync` options are resolved, before routes are
- * registered), puts the path on the class and the `GET` on its handler.
+ * The Prometheus endpoint (`GET /<metrics.endpoint>`) on the application's HTTP server, one
+ * class per module definition. Its route exists only when `metrics.endpoint` names a path and
+ * no `management.port` is set (the management server serves it then): the constructor, run
+ * when Nest creates the application (after `forRootAsync` options are resolved, before routes
+ * are registered), puts the path on the class and the `GET` on its handler.
  */
 export function createMetricsController(): Type<unknown> {
   @Controller()
@@ -18,7 +19,7 @@ export function createMetricsController(): Type<unknown> {
       @Inject(StreamsModuleSettings) settings: StreamsModuleSettings,
     ) {
       const path = settings.metrics.endpoint;
-      if (path === undefined) return;
+      if (path === undefined || settings.management.port !== undefined) return;
       const handler = Object.getOwnPropertyDescriptor(StreamsMetricsController.prototype, 'scrape')
         ?.value as object;
       Reflect.defineMetadata(PATH_METADATA, path, StreamsMetricsController);

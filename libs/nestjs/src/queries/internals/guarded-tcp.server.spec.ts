@@ -4,9 +4,9 @@ import { StreamsModuleSettings } from '../../settings/internals/streams-module.s
 import type { StreamsMetricsService } from '../../metrics/streams-metrics.service';
 import { FakeKafkaStreams } from '../../../test-support/fake-kafka-streams';
 import {
-  InstanceMessageAuthenticator,
+  InstanceAuthenticator,
   type RefusalReason,
-} from '../../security/internals/instance-message.authenticator';
+} from '../../security/internals/instance.authenticator';
 import { InteractiveQueryClient } from './interactive-query.client';
 import { encodeStateQueryRequest, queryPattern } from './interactive-query.protocol';
 import { InteractiveQueryServer } from './interactive-query.server';
@@ -148,8 +148,8 @@ describe('the query server as an outsider finds it (TCP)', () => {
   });
 
   it('answers a sealed query once, and refuses its replay and a copy sent to another target', async () => {
-    const member = new InstanceMessageAuthenticator(settings().security, '127.0.0.1:9999');
-    const sealed = member.seal(queryPattern(endpoint), probe());
+    const member = new InstanceAuthenticator(settings().security);
+    const sealed = member.seal(queryPattern(endpoint), '127.0.0.1:9999', probe());
     const first = await RawConnection.open(port);
     first.send({ pattern: queryPattern(endpoint), data: sealed, id: 'a' });
     await within(
@@ -170,7 +170,7 @@ describe('the query server as an outsider finds it (TCP)', () => {
       { id: 'b', response: { failure: { code: 'QUERY_REFUSED' } } },
     ]);
 
-    const elsewhere = member.seal(queryPattern('127.0.0.1:1'), probe());
+    const elsewhere = member.seal(queryPattern('127.0.0.1:1'), '127.0.0.1:9999', probe());
     const misrouted = await RawConnection.open(port);
     misrouted.send({ pattern: queryPattern(endpoint), data: elsewhere, id: 'c' });
     await within(misrouted.closed, 2000, 'the misrouted one is refused');
@@ -181,14 +181,11 @@ describe('the query server as an outsider finds it (TCP)', () => {
   });
 
   it('refuses a query sealed with another secret', async () => {
-    const other = new InstanceMessageAuthenticator(
-      settings('another-cluster-secret-here').security,
-      '127.0.0.1:9999',
-    );
+    const other = new InstanceAuthenticator(settings('another-cluster-secret-here').security);
     const conn = await RawConnection.open(port);
     conn.send({
       pattern: queryPattern(endpoint),
-      data: other.seal(queryPattern(endpoint), probe()),
+      data: other.seal(queryPattern(endpoint), '127.0.0.1:9999', probe()),
       id: 'x',
     });
     await within(conn.closed, 2000, 'refused');

@@ -7,7 +7,7 @@ import {
 } from '../../settings/internals/security.settings';
 import { QUERY_MESSAGE_PATTERN } from '../../streams.constants';
 import type { QueryServerLimits } from '../../settings/internals/streams-module.settings';
-import type { RefusalReason } from '../../security/internals/instance-message.authenticator';
+import type { RefusalReason } from '../../security/internals/instance.authenticator';
 
 /** What a {@link GuardedTcpServer} listens on, with which limits, and whom it tells of refusals. */
 export interface GuardedTcpServerOptions {

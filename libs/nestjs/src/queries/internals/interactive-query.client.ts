@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { ClientProxyFactory, Transport, type ClientProxy } from '@nestjs/microservices';
 import { lastValueFrom, timeout, TimeoutError } from 'rxjs';
 import { HostInfo } from '@nest-streams/streams';
@@ -7,9 +7,9 @@ import { RemoteQueryError } from '../../errors/remote-query.error';
 import { instanceTlsOptions } from '../../settings/internals/security.settings';
 import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 import {
-  InstanceMessageAuthenticator,
+  InstanceAuthenticator,
   type SealedMessage,
-} from '../../security/internals/instance-message.authenticator';
+} from '../../security/internals/instance.authenticator';
 import {
   queryPattern,
   type RemoteQueryRequest,
@@ -32,19 +32,25 @@ import {
 @Injectable()
 export class InteractiveQueryClient {
   private readonly clients = new Map<string, ClientProxy>();
-  private readonly authenticator: InstanceMessageAuthenticator;
+  private readonly authenticator: InstanceAuthenticator;
+  /** This instance as the sender of its queries: its query endpoint. */
+  private readonly self: string;
 
-  constructor(@Inject(StreamsModuleSettings) private readonly settings: StreamsModuleSettings) {
-    this.authenticator = new InstanceMessageAuthenticator(
-      settings.security,
-      settings.queryEndpoint ?? settings.servedBy,
-    );
+  constructor(
+    @Inject(StreamsModuleSettings) private readonly settings: StreamsModuleSettings,
+    // The module's (one scheme, one key list for every channel); a new one when alone.
+    @Optional()
+    @Inject(InstanceAuthenticator)
+    authenticator?: InstanceAuthenticator,
+  ) {
+    this.authenticator = authenticator ?? new InstanceAuthenticator(settings.security);
+    this.self = settings.queryEndpoint ?? settings.servedBy;
   }
 
   async send(endpoint: string, request: RemoteQueryRequest): Promise<RemoteQueryResponse> {
     const client = this.clientFor(endpoint);
     const timeoutMs = this.settings.remoteQueryTimeoutMs;
-    const sealed = this.authenticator.seal(queryPattern(endpoint), request);
+    const sealed = this.authenticator.seal(queryPattern(endpoint), this.self, request);
     let answer: unknown;
     try {
       answer = await lastValueFrom(

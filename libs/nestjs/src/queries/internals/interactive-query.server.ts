@@ -8,15 +8,15 @@ import { INSTANCE_REPORT_SOURCE } from '../../streams.constants';
 import { StreamsMetricsService } from '../../metrics/streams-metrics.service';
 import { GuardedTcpServer, remoteOf } from './guarded-tcp.server';
 import {
-  InstanceMessageAuthenticator,
+  InstanceAuthenticator,
   type RefusalReason,
-} from '../../security/internals/instance-message.authenticator';
+} from '../../security/internals/instance.authenticator';
+import { RefusalLog } from '../../security/internals/refusal.log';
 import {
   decodeRemoteQueryRequest,
   queryPattern,
   type RemoteQueryResponse,
 } from './interactive-query.protocol';
-import { QueryRefusalLog } from './query-refusal.log';
 import { toWire } from './wire-codec';
 
 /** What the query server uses of a @nestjs/microservices transport server. */
@@ -40,7 +40,7 @@ export interface InstanceReportSource {
  * closed after it.
  *
  * Only members of the application are answered: every message must be sealed with the
- * cluster secret (`InstanceMessageAuthenticator`: HMAC, replay window, nonce, target); any
+ * cluster secret (`InstanceAuthenticator`: HMAC, replay window, nonce, target); any
  * other is refused before any store is read, counted (`query_refusals_total{reason}`) and
  * logged (rate-limited), and its answer says so without a result. The TCP transport is
  * hardened besides (`GuardedTcpServer`: connection, size and time limits; mutual TLS with
@@ -52,8 +52,8 @@ export interface InstanceReportSource {
 @Injectable()
 export class InteractiveQueryServer {
   private readonly logger = new Logger('InteractiveQueryServer');
-  private readonly refusals = new QueryRefusalLog((message) => this.logger.warn(message));
-  private readonly authenticator: InstanceMessageAuthenticator;
+  private readonly refusals = new RefusalLog((message) => this.logger.warn(message));
+  private readonly authenticator: InstanceAuthenticator;
   private server: TransportServer | undefined;
 
   constructor(
@@ -65,11 +65,12 @@ export class InteractiveQueryServer {
     @Optional()
     @Inject(INSTANCE_REPORT_SOURCE)
     private readonly reporter?: InstanceReportSource,
+    // The module's, shared with forwarded requests (one nonce cache); a new one when alone.
+    @Optional()
+    @Inject(InstanceAuthenticator)
+    authenticator?: InstanceAuthenticator,
   ) {
-    this.authenticator = new InstanceMessageAuthenticator(
-      settings.security,
-      settings.queryEndpoint ?? settings.servedBy,
-    );
+    this.authenticator = authenticator ?? new InstanceAuthenticator(settings.security);
   }
 
   /** The endpoint this server answers for, when remote queries are on. */

@@ -11,7 +11,7 @@ import type { StreamsMetricsService } from '../../metrics/streams-metrics.servic
 import { FakeKafkaStreams } from '../../../test-support/fake-kafka-streams';
 import { HttpRequestForwarder } from '../../routing/internals/http-request.forwarder';
 import { OwnerUnreachableError } from '../../errors/owner-unreachable.error';
-import type { RefusalReason } from '../../security/internals/instance-message.authenticator';
+import type { RefusalReason } from '../../security/internals/instance.authenticator';
 import { InteractiveQueryClient } from './interactive-query.client';
 import { encodeStateQueryRequest } from './interactive-query.protocol';
 import { InteractiveQueryServer } from './interactive-query.server';
@@ -134,7 +134,7 @@ describe('TLS between instances (security.tls)', () => {
         const answer = await forwarder.forward(
           { method: 'GET', url: '/stats/u1', headers: {} },
           target,
-          {},
+          () => ({}),
           2000,
         );
         expect(answer.status).toBe(200);
@@ -153,7 +153,12 @@ describe('TLS between instances (security.tls)', () => {
       try {
         const target = HostInfo.parse(`127.0.0.1:${(server.address() as AddressInfo).port}`);
         await expect(
-          forwarder.forward({ method: 'GET', url: '/stats/u1', headers: {} }, target, {}, 2000),
+          forwarder.forward(
+            { method: 'GET', url: '/stats/u1', headers: {} },
+            target,
+            () => ({}),
+            2000,
+          ),
         ).rejects.toBeInstanceOf(OwnerUnreachableError);
         expect(requests).toBe(0);
       } finally {

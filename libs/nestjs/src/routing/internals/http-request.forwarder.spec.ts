@@ -12,6 +12,8 @@ import { StreamsModuleSettings } from '../../settings/internals/streams-module.s
 class ClosingOwner {
   connections = 0;
   readonly requests: string[] = [];
+  /** The `x-attempt` header of each request, as received. */
+  readonly attempts: string[] = [];
   private readonly sockets = new Set<Socket>();
   private server: Server | undefined;
   endpoint = '';
@@ -23,7 +25,9 @@ class ClosingOwner {
       socket.on('close', () => this.sockets.delete(socket));
       let served = 0;
       socket.on('data', (data: Buffer) => {
-        const lines = data.toString('latin1').match(/^[A-Z]+ \S+ HTTP\/1\.1$/gm) ?? [];
+        const text = data.toString('latin1');
+        this.attempts.push(...[...text.matchAll(/^x-attempt: (\S+)$/gm)].map((m) => m[1]));
+        const lines = text.match(/^[A-Z]+ \S+ HTTP\/1\.1$/gm) ?? [];
         for (const line of lines) {
           this.requests.push(line);
           if (served++ > 0) {
@@ -66,11 +70,12 @@ describe('HttpRequestForwarder', () => {
     await owner.stop();
   });
 
+  let signed = 0;
   const forward = (method: string, url: string) =>
     forwarder.forward(
       { method, url, headers: {}, body: method === 'POST' ? { a: 1 } : undefined },
       HostInfo.parse(owner.endpoint),
-      {},
+      () => ({ 'X-Attempt': String(++signed) }),
       2000,
     );
 
@@ -85,6 +90,8 @@ describe('HttpRequestForwarder', () => {
       'GET /stats/u2 HTTP/1.1', // once more, on a new one
     ]);
     expect(owner.connections).toBe(2);
+    // Each attempt signed anew: a hop token is accepted once.
+    expect(owner.attempts).toEqual([String(signed - 2), String(signed - 1), String(signed)]);
   });
 
   it('never sends a POST twice: the owner is reported unreachable', async () => {

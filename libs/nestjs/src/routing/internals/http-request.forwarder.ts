@@ -84,10 +84,14 @@ export class HttpRequestForwarder implements OnApplicationShutdown {
     }
   }
 
+  /**
+   * Sends `request` to `target` with the hop headers `hopHeaders()` gives, asked once per
+   * attempt (a hop token is accepted once: a second attempt carries a new one).
+   */
   async forward(
     request: ForwardableRequest,
     target: HostInfo,
-    extraHeaders: Readonly<Record<string, string>>,
+    hopHeaders: () => Readonly<Record<string, string>>,
     timeoutMs: number,
   ): Promise<ForwardedResponse> {
     const { body, contentType } = encodeBody(request);
@@ -99,20 +103,23 @@ export class HttpRequestForwarder implements OnApplicationShutdown {
     }
     if (contentType) headers['content-type'] = contentType;
     if (body) headers['content-length'] = String(body.length);
-    for (const [name, value] of Object.entries(extraHeaders)) headers[name.toLowerCase()] = value;
     headers.host = target.toString();
 
-    const options: RequestOptions = {
-      host: target.host,
-      port: target.port,
-      method: request.method,
-      path: request.url,
-      headers,
+    const options = (): RequestOptions => {
+      const signed = { ...headers };
+      for (const [name, value] of Object.entries(hopHeaders())) signed[name.toLowerCase()] = value;
+      return {
+        host: target.host,
+        port: target.port,
+        method: request.method,
+        path: request.url,
+        headers: signed,
+      };
     };
     const deadline = Date.now() + timeoutMs;
     const send = (opts: RequestOptions, ms: number) => attempt(this.send, opts, body, ms);
     try {
-      return await send({ ...options, agent: this.agent }, timeoutMs);
+      return await send({ ...options(), agent: this.agent }, timeoutMs);
     } catch (failure) {
       const error = (failure as SendFailure).error;
       if (!staleConnection(failure as SendFailure, request.method)) {
@@ -122,7 +129,7 @@ export class HttpRequestForwarder implements OnApplicationShutdown {
     // The pooled connection had been closed by the owner (its keep-alive timeout) as it was
     // reused: the owner never saw the request. Once more, on a new connection.
     try {
-      const oneOff = { ...options, ...this.tlsOptions, agent: false };
+      const oneOff = { ...options(), ...this.tlsOptions, agent: false };
       return await send(oneOff, Math.max(1, deadline - Date.now()));
     } catch (failure) {
       const error = (failure as SendFailure).error;

@@ -1,9 +1,9 @@
 /**
- * The nonces of accepted instance messages, each remembered until its message's timestamp
+ * The nonces of accepted instance messages (queries and hop tokens), each remembered until its message's timestamp
  * leaves the replay window, so that a message is accepted once: a second copy within the
  * window is a replay, and any copy after it is refused for its age anyway. Bounded: beyond
  * `maxEntries` live nonces, new messages are refused (retriable) rather than forgetting nonces
- * still inside the window. (Not a Nest guard: `InstanceMessageAuthenticator` asks it.)
+ * still inside the window. (Not a Nest guard: `InstanceAuthenticator` asks it.)
  */
 export class NonceCache {
   /** Nonce -> when it may be forgotten (epoch ms), in arrival order. */

@@ -1,3 +1,4 @@
+import { createHash, createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,19 +38,52 @@ describe('StreamsModuleSettings: security', () => {
     const multi = { streams: { ...streams, applicationServer: 'a:1' } };
     const insecure = new StreamsModuleSettings({ ...multi, security: { insecure: true } });
     expect(insecure.security.derivedKey).toBe(true);
-    expect(insecure.security.queryKey).toEqual(lone.security.queryKey);
+    expect(insecure.security.messageKeys).toEqual(lone.security.messageKeys);
+    expect(insecure.security.secretDigests).toEqual([]);
     const secured = new StreamsModuleSettings({ ...multi, security: { clusterSecret: secret } });
     expect(secured.security.derivedKey).toBe(false);
-    expect(secured.security.queryKey).not.toEqual(lone.security.queryKey);
-    // One key per purpose: a hop token is never a valid message HMAC.
-    expect(secured.security.queryKey).not.toEqual(secured.security.hopKey);
+    expect(secured.security.messageKeys).toHaveLength(1);
+    expect(secured.security.messageKeys).not.toEqual(lone.security.messageKeys);
+    // The message key is derived from the secret (HMAC-SHA256(SHA-256(secret), label)), never the secret itself.
+    const digest = createHash('sha256').update(secret).digest();
+    expect(secured.security.secretDigests).toEqual([digest]);
+    expect(secured.security.messageKeys[0]).toEqual(
+      createHmac('sha256', digest).update('nest-streams instance messages v1').digest(),
+    );
     expect(secured.security).toMatchObject({ replayWindowMs: 30_000, tls: undefined });
+  });
+
+  it('takes a list of cluster secrets: one key each, in order (the first signs)', () => {
+    const next = 'security-spec-next-cluster-secret';
+    const rotating = new StreamsModuleSettings({
+      streams: { ...streams, applicationServer: 'a:1' },
+      security: { clusterSecret: [next, secret] },
+    });
+    const one = (s: string) =>
+      new StreamsModuleSettings({ streams, security: { clusterSecret: s } }).security;
+    expect(rotating.security.messageKeys).toEqual([
+      one(next).messageKeys[0],
+      one(secret).messageKeys[0],
+    ]);
+    expect(rotating.security.secretDigests).toEqual([
+      one(next).secretDigests[0],
+      one(secret).secretDigests[0],
+    ]);
+    expect(rotating.security.derivedKey).toBe(false);
   });
 
   it.each([
     [
       { clusterSecret: 'short' },
       'security.clusterSecret must be a string of 16 characters or more',
+    ],
+    [
+      { clusterSecret: [secret, 'short'] },
+      'security.clusterSecret[1] must be a string of 16 characters or more',
+    ],
+    [
+      { clusterSecret: [] },
+      'security.clusterSecret must be a secret or a non-empty list of secrets (the first signs, any verifies)',
     ],
     [{ insecure: 'yes' }, 'security.insecure must be true or false, got yes'],
     [

@@ -28,11 +28,18 @@ export function instanceTlsOptions(tls: InstanceTlsSettings): InstanceTlsSetting
 
 /** The resolved `security` options. */
 export interface SecuritySettings {
-  /** Key of the hop header's HMAC (forwarded HTTP requests). */
-  readonly hopKey: Buffer;
-  /** Key of the HMAC of instance-to-instance messages (queries and their answers). */
-  readonly queryKey: Buffer;
-  /** How far a query's timestamp may be from the receiver's clock, in ms. */
+  /**
+   * Keys of the HMAC of every message between instances (queries, their answers, the hop
+   * tokens of forwarded requests), one per cluster secret in the order given: the first
+   * signs, any of them verifies (a rotation, see `security.clusterSecret`).
+   */
+  readonly messageKeys: readonly Buffer[];
+  /**
+   * SHA-256 of each cluster secret: what a bearer secret is compared with (the cluster page's
+   * key look-up on the application's port). Empty without a cluster secret.
+   */
+  readonly secretDigests: readonly Buffer[];
+  /** How far a message's timestamp may be from the receiver's clock, in ms. */
   readonly replayWindowMs: number;
   /** True when no cluster secret is set: the keys derive from the application id. */
   readonly derivedKey: boolean;
@@ -57,18 +64,13 @@ export function securitySettings(
   worksWithOthers: boolean,
 ): SecuritySettings {
   const security = options ?? {};
-  const secret = security.clusterSecret;
-  if (secret !== undefined && (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH)) {
-    throw new StreamsModuleConfigError(
-      `security.clusterSecret must be a string of ${MIN_SECRET_LENGTH} characters or more`,
-    );
-  }
+  const secrets = clusterSecrets(security.clusterSecret);
   if (security.insecure !== undefined && typeof security.insecure !== 'boolean') {
     throw new StreamsModuleConfigError(
       `security.insecure must be true or false, got ${String(security.insecure)}`,
     );
   }
-  if (secret === undefined && worksWithOthers && security.insecure !== true) {
+  if (secrets.length === 0 && worksWithOthers && security.insecure !== true) {
     throw new StreamsModuleConfigError(
       'security.clusterSecret is not set, but this instance works with other instances ' +
         '(streams.applicationServer or queries.remote is set): set security.clusterSecret to a ' +
@@ -83,16 +85,51 @@ export function securitySettings(
       `security.replayWindowMs must be a number of ms from 1000 to 600000, got ${String(security.replayWindowMs)}`,
     );
   }
-  const hopKey = createHash('sha256')
-    .update(secret ?? `nest-streams hop key of application '${applicationId}'`)
-    .digest();
+  const secretDigests = secrets.map((secret) => createHash('sha256').update(secret).digest());
+  const keyMaterial =
+    secretDigests.length > 0
+      ? secretDigests
+      : [
+          createHash('sha256')
+            .update(`nest-streams hop key of application '${applicationId}'`)
+            .digest(),
+        ];
   return {
-    hopKey,
-    queryKey: createHmac('sha256', hopKey).update('nest-streams instance messages v1').digest(),
+    messageKeys: keyMaterial.map((digest) =>
+      createHmac('sha256', digest).update('nest-streams instance messages v1').digest(),
+    ),
+    secretDigests,
     replayWindowMs,
-    derivedKey: secret === undefined,
+    derivedKey: secrets.length === 0,
     tls: security.tls === undefined ? undefined : tlsSettings(security.tls),
   };
+}
+
+/**
+ * `security.clusterSecret` as a list (empty when unset): one secret, or several during a
+ * rotation (the first signs, any verifies).
+ *
+ * @throws StreamsModuleConfigError naming the secret that is too short, or an empty list.
+ */
+function clusterSecrets(option: string | readonly string[] | undefined): readonly string[] {
+  if (option === undefined) return [];
+  const list = Array.isArray(option) ? (option as readonly unknown[]) : [option as unknown];
+  if (list.length === 0) {
+    throw new StreamsModuleConfigError(
+      'security.clusterSecret must be a secret or a non-empty list of secrets (the first signs, any verifies)',
+    );
+  }
+  list.forEach((secret, i) => {
+    if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH) {
+      const name = Array.isArray(option)
+        ? `security.clusterSecret[${i}]`
+        : 'security.clusterSecret';
+      throw new StreamsModuleConfigError(
+        `${name} must be a string of ${MIN_SECRET_LENGTH} characters or more`,
+      );
+    }
+  });
+  return list as readonly string[];
 }
 
 function tlsSettings(tls: StreamsTlsOptions): InstanceTlsSettings {

@@ -46,6 +46,13 @@ describe('StreamsModuleSettings (the options shape)', () => {
       path: 'streams/ui',
       sampleIntervalMs: 5000,
       historyMs: 600_000,
+      lookup: false,
+      lookupGuard: undefined,
+    });
+    expect(settings.management).toEqual({
+      port: undefined,
+      host: '127.0.0.1',
+      metadataEndpoint: undefined,
     });
   });
 
@@ -55,13 +62,40 @@ describe('StreamsModuleSettings (the options shape)', () => {
       path: 'streams/ui',
       sampleIntervalMs: 5000,
       historyMs: 600_000,
+      lookup: false,
+      lookupGuard: undefined,
     });
     expect(
       settingsOf({
         dashboard: { path: '/ops/streams/', sampleIntervalMs: 1000, historyMs: 60_000 },
       }).dashboard,
-    ).toEqual({ enabled: true, path: 'ops/streams', sampleIntervalMs: 1000, historyMs: 60_000 });
+    ).toEqual({
+      enabled: true,
+      path: 'ops/streams',
+      sampleIntervalMs: 1000,
+      historyMs: 60_000,
+      lookup: false,
+      lookupGuard: undefined,
+    });
     expect(settingsOf({ dashboard: false }).dashboard.enabled).toBe(false);
+  });
+
+  it('turns the key look-up on, with or without a guard, and places the operator surfaces', () => {
+    const guard = { canActivate: () => true };
+    expect(settingsOf({ dashboard: { lookup: { guard } } }).dashboard).toMatchObject({
+      lookup: true,
+      lookupGuard: guard,
+    });
+    // On the management port the look-up needs no secret: the port is kept inside the cluster.
+    expect(
+      settingsOf({
+        dashboard: { lookup: true },
+        management: { port: 9090, host: '0.0.0.0', metadataEndpoint: '/streams/metadata' },
+      }),
+    ).toMatchObject({
+      dashboard: { lookup: true, lookupGuard: undefined },
+      management: { port: 9090, host: '0.0.0.0', metadataEndpoint: 'streams/metadata' },
+    });
   });
 
   it("resolves the engine's settings once, with the engine's defaults", () => {
@@ -221,16 +255,14 @@ describe('StreamsModuleSettings (the options shape)', () => {
     });
   });
 
-  it('keys the hop HMAC with the cluster secret, else with the application id', () => {
+  it('keys the HMAC between instances with the cluster secret, else with the application id', () => {
     const secret = 'a-secret-of-sixteen+';
-    expect(settingsOf({ security: { clusterSecret: secret } }).hopKey).not.toEqual(
-      settingsOf().hopKey,
+    const keys = (options?: Parameters<typeof settingsOf>[0]) =>
+      settingsOf(options).security.messageKeys;
+    expect(keys({ security: { clusterSecret: secret } })).not.toEqual(keys());
+    expect(keys({ security: { clusterSecret: secret } })).toEqual(
+      keys({ security: { clusterSecret: secret } }),
     );
-    expect(settingsOf({ security: { clusterSecret: secret } }).hopKey).toEqual(
-      settingsOf({ security: { clusterSecret: secret } }).hopKey,
-    );
-    expect(settingsOf().hopKey).not.toEqual(
-      settingsOf({ streams: { ...streams, applicationId: 'other' } }).hopKey,
-    );
+    expect(keys()).not.toEqual(keys({ streams: { ...streams, applicationId: 'other' } }));
   });
 });

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type CanActivate } from '@nestjs/common';
 import { hostname } from 'node:os';
 import { HostInfo, resolveStreamsConfig, type ResolvedStreamsConfig } from '@nest-streams/streams';
 import type { Registry } from 'prom-client';
@@ -45,6 +45,19 @@ export interface DashboardSettings {
   readonly path: string;
   readonly sampleIntervalMs: number;
   readonly historyMs: number;
+  /** The key look-up: off, or on (guarded on the application's port by `lookupGuard`, else the cluster secret). */
+  readonly lookup: boolean;
+  /** The application's guard of the key look-up on the application's port, when given. */
+  readonly lookupGuard: CanActivate | undefined;
+}
+
+/** The resolved `management` options. */
+export interface ManagementSettings {
+  /** Port of the management server; undefined: operator surfaces are routes of the app's port. */
+  readonly port: number | undefined;
+  readonly host: string;
+  /** Path of the cluster's layout, without leading or trailing slashes, when served. */
+  readonly metadataEndpoint: string | undefined;
 }
 
 /** The resolved `client` options. */
@@ -75,6 +88,7 @@ export class StreamsModuleSettings {
   readonly health: { readonly readiness: 'available' | 'strict'; readonly livenessStallMs: number };
   readonly client: ClientSettings;
   readonly dashboard: DashboardSettings;
+  readonly management: ManagementSettings;
   readonly allowStaleReads: boolean;
   readonly remoteQueries: RemoteQueryOptions | undefined;
   /** Milliseconds requests are still answered after shutdown began. */
@@ -111,6 +125,7 @@ export class StreamsModuleSettings {
     this.health = healthSettings(options);
     this.client = clientSettings(options);
     this.dashboard = dashboardSettings(options);
+    this.management = managementSettings(options);
     this.drainMs = nonNegative(options.shutdown?.drainMs, 0, 'shutdown.drainMs');
     this.allowStaleReads = options.queries?.allowStaleReads === true;
     this.security = securitySettings(
@@ -119,11 +134,12 @@ export class StreamsModuleSettings {
       this.self !== undefined || this.remoteQueries !== undefined,
     );
     this.queryServerLimits = queryServerLimits(this.remoteQueries);
-  }
-
-  /** Key of the hop header's HMAC: `security.clusterSecret`, else derived from `applicationId`. */
-  get hopKey(): Buffer {
-    return this.security.hopKey;
+    const { lookup, lookupGuard } = this.dashboard;
+    if (lookup && !lookupGuard && this.management.port === undefined && this.security.derivedKey) {
+      throw new StreamsModuleConfigError(
+        "dashboard.lookup is on and served on the application's HTTP port, where it answers only callers that send a cluster secret, but security.clusterSecret is not set: set it, give dashboard.lookup a guard ({ guard }), or serve the page on management.port",
+      );
+    }
   }
 
   /** Retry-After (seconds) of 503 answers. */
@@ -261,11 +277,15 @@ function queryServerLimits(remote: RemoteQueryOptions | undefined): QueryServerL
 function dashboardSettings(options: StreamsModuleOptions): DashboardSettings {
   const dashboard = typeof options.dashboard === 'object' ? options.dashboard : {};
   const enabled = options.dashboard === true || typeof options.dashboard === 'object';
-  const path = dashboard.path ?? 'streams/ui';
-  const trimmed = typeof path === 'string' ? path.replace(/^\/+|\/+$/g, '') : '';
-  if (!/^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(trimmed)) {
+  const path = plainPath(dashboard.path ?? 'streams/ui', 'dashboard.path', 'streams/ui');
+  const lookup = dashboard.lookup ?? false;
+  const lookupGuard = typeof lookup === 'object' && lookup !== null ? lookup.guard : undefined;
+  if (
+    typeof lookup !== 'boolean' &&
+    typeof (lookupGuard as Partial<CanActivate> | undefined)?.canActivate !== 'function'
+  ) {
     throw new StreamsModuleConfigError(
-      `dashboard.path must be a plain path such as 'streams/ui' (letters, digits, '.', '_', '~', '-' between slashes), got ${JSON.stringify(path)}`,
+      'dashboard.lookup must be true, false or { guard } with an instance of a Nest guard (an object with canActivate)',
     );
   }
   const sampleIntervalMs = positive(dashboard.sampleIntervalMs, 5000, 'dashboard.sampleIntervalMs');
@@ -275,7 +295,47 @@ function dashboardSettings(options: StreamsModuleOptions): DashboardSettings {
       `dashboard.historyMs (${historyMs}) must be at least dashboard.sampleIntervalMs (${sampleIntervalMs})`,
     );
   }
-  return { enabled, path: trimmed, sampleIntervalMs, historyMs };
+  return { enabled, path, sampleIntervalMs, historyMs, lookup: lookup !== false, lookupGuard };
+}
+
+function managementSettings(options: StreamsModuleOptions): ManagementSettings {
+  const management = options.management ?? {};
+  const port = management.port;
+  if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65_535)) {
+    throw new StreamsModuleConfigError(
+      `management.port must be a port number (1-65535), got ${String(port)}`,
+    );
+  }
+  const host = management.host ?? '127.0.0.1';
+  if (typeof host !== 'string' || host.trim() === '') {
+    throw new StreamsModuleConfigError(
+      `management.host must be an interface to bind (e.g. '0.0.0.0'), got ${String(host)}`,
+    );
+  }
+  const endpoint = management.metadataEndpoint ?? false;
+  return {
+    port,
+    host,
+    metadataEndpoint:
+      endpoint === false
+        ? undefined
+        : plainPath(endpoint, 'management.metadataEndpoint', 'streams/metadata'),
+  };
+}
+
+/**
+ * `value` without leading or trailing slashes, when it is a plain path.
+ *
+ * @throws StreamsModuleConfigError naming the option otherwise.
+ */
+function plainPath(value: unknown, name: string, example: string): string {
+  const trimmed = typeof value === 'string' ? value.replace(/^\/+|\/+$/g, '') : '';
+  if (!/^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/.test(trimmed)) {
+    throw new StreamsModuleConfigError(
+      `${name} must be a plain path such as '${example}' (letters, digits, '.', '_', '~', '-' between slashes), got ${JSON.stringify(value)}`,
+    );
+  }
+  return trimmed;
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {

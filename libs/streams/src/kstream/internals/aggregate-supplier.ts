@@ -32,7 +32,9 @@ export class AggregateSupplier<K, V, KT, VA> implements KTableProcessorSupplier<
     return { get: this.getter, storeNames: () => [this.storeName] };
   }
 
-  enableSendingOldValues(): void {
+  /** An aggregation's table is always materialized: it sends old values when asked. */
+  enableSendingOldValues(): boolean {
     this.sendOldValues = true;
+    return true;
   }
 }

@@ -27,7 +27,8 @@ export interface SessionAggregation<K, V, VA> {
  * inactivity gap (merging them, aggregates combined with the merger) or starts a new one.
  * Merged sessions are removed and emitted as deletes; the resulting session is emitted with
  * the key `Windowed(key, [start, end])` at timestamp `end`. A record whose merged session
- * ends before `stream time - gap - grace` is dropped and counted (`late`).
+ * ends before `stream time - gap - grace` is dropped and counted (`late`); the stream time
+ * is the largest timestamp this processor saw, as in Kafka Streams.
  */
 export class KStreamSessionWindowAggregateProcessor<K, V, VA> implements Processor<
   K,
@@ -36,9 +37,13 @@ export class KStreamSessionWindowAggregateProcessor<K, V, VA> implements Process
   Change<VA>
 > {
   readonly dropped = new DroppedRecords();
-  private context!: ProcessorContext<Windowed<K>, Change<VA>>;
   private store!: DslSessionStore<K, VA>;
   private forwarder!: TupleForwarder<Windowed<K>, VA, Windowed<K>, VA>;
+  /**
+   * The largest timestamp this processor saw (Kafka Streams' `observedStreamTime`): records
+   * with a null key, or dropped upstream, do not move it, unlike the task's stream time.
+   */
+  private observedStreamTime = -1;
 
   constructor(
     private readonly storeName: string,
@@ -49,7 +54,6 @@ export class KStreamSessionWindowAggregateProcessor<K, V, VA> implements Process
 
   init(context: ProcessorContext<Windowed<K>, Change<VA>>): void {
     this.dropped.attach(context);
-    this.context = context;
     this.store = context.getStateStore<DslSessionStore<K, VA>>(this.storeName);
     this.forwarder = new TupleForwarder(
       this.store,
@@ -69,8 +73,8 @@ export class KStreamSessionWindowAggregateProcessor<K, V, VA> implements Process
     if (this.dropped.nullKey(key)) return;
     const gap = this.windows.inactivityGap();
     const timestamp = record.timestamp;
-    const streamTime = Math.max(this.context.currentStreamTimeMs(), timestamp);
-    const closeTime = streamTime - gap - this.windows.gracePeriodMs();
+    this.observedStreamTime = Math.max(this.observedStreamTime, timestamp);
+    const closeTime = this.observedStreamTime - gap - this.windows.gracePeriodMs();
     const found = [...this.store.findSessions(key, timestamp - gap, timestamp + gap)].map(
       (session) => ({
         session,

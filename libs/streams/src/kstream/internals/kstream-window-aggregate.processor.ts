@@ -15,8 +15,9 @@ import { TupleForwarder } from './tuple-forwarder';
 /**
  * Time-windowed `count`/`reduce`/`aggregate` (Kafka Streams' `KStreamWindowAggregate`): a
  * record updates every window containing its timestamp (one for tumbling windows, several
- * for hopping ones) whose `end + grace` is still after the task's stream time; for a closed
- * window it is dropped and counted (`late`). Each update is emitted with the key
+ * for hopping ones) whose `end + grace` is still after the stream time this processor saw; for a closed
+ * window it is dropped and counted (`late`). As in Kafka Streams, only a null key is dropped:
+ * a null value reaches the aggregator (a reduce's first null leaves the window empty). Each update is emitted with the key
  * `Windowed(key, window)` (per record without caching, on cache flush with caching).
  *
  * `prefetch` computes every window of each record's timestamp and loads those windows in one
@@ -29,9 +30,13 @@ export class KStreamWindowAggregateProcessor<K, V, VA> implements Processor<
   Change<VA>
 > {
   readonly dropped = new DroppedRecords();
-  private context!: ProcessorContext<Windowed<K>, Change<VA>>;
   private store!: DslWindowStore<K, VA>;
   private forwarder!: TupleForwarder<Windowed<K>, ValueAndTimestamp<VA>, Windowed<K>, VA>;
+  /**
+   * The largest timestamp this processor saw (Kafka Streams' `observedStreamTime`): records
+   * with a null key, or dropped upstream, do not move it, unlike the task's stream time.
+   */
+  private observedStreamTime = -1;
 
   constructor(
     private readonly storeName: string,
@@ -42,7 +47,6 @@ export class KStreamWindowAggregateProcessor<K, V, VA> implements Processor<
 
   init(context: ProcessorContext<Windowed<K>, Change<VA>>): void {
     this.dropped.attach(context);
-    this.context = context;
     this.store = context.getStateStore<DslWindowStore<K, VA>>(this.storeName);
     this.forwarder = TupleForwarder.ofTimestampedValues(this.store, context, this.sendOldValues);
   }
@@ -63,8 +67,8 @@ export class KStreamWindowAggregateProcessor<K, V, VA> implements Processor<
   process(record: Record<K, V>): void {
     const key = record.key;
     if (this.dropped.nullKey(key)) return;
-    const streamTime = Math.max(this.context.currentStreamTimeMs(), record.timestamp);
-    const closeTime = streamTime - this.windows.gracePeriodMs();
+    this.observedStreamTime = Math.max(this.observedStreamTime, record.timestamp);
+    const closeTime = this.observedStreamTime - this.windows.gracePeriodMs();
     for (const [windowStart, window] of this.windows.windowsFor(record.timestamp)) {
       if (window.end <= closeTime) {
         this.dropped.record('late');
@@ -84,8 +88,10 @@ export class KStreamWindowAggregateProcessor<K, V, VA> implements Processor<
         store.forgetUpdate?.(key, windowStart);
         throw error;
       }
-      if (store.putUpdated) store.putUpdated(key, { value: aggregate, timestamp }, windowStart);
-      else store.put(key, { value: aggregate, timestamp }, windowStart);
+      // A reduce whose window so far holds only null values yields null: the window is deleted.
+      const row = aggregate === null ? null : { value: aggregate, timestamp };
+      if (store.putUpdated) store.putUpdated(key, row, windowStart);
+      else store.put(key, row, windowStart);
       this.forwarder.maybeForward(
         new Record(
           new Windowed(key, window),

@@ -9,6 +9,7 @@ import type {
   KTableValueGetter,
   KTableValueGetterSupplier,
 } from './ktable-value-getter';
+import { distinctKeys } from './dropped-records';
 import { MaterializedTableOutput } from './materialized-table-output';
 import { storeGetterSupplier } from './timestamped-store-getter';
 
@@ -16,18 +17,25 @@ import { storeGetterSupplier } from './timestamped-store-getter';
  * `KTable.filter` / `filterNot`: a row that fails the predicate becomes absent, so its update
  * is forwarded as a delete (`newValue: null`), as Kafka Streams does: downstream cannot know
  * whether the row passed before. With old values on, an update that is absent before and
- * after is not forwarded at all.
+ * after is not forwarded at all. A materialized filter reads old values from its own store.
  */
 export class KTableFilterProcessor<K, V> implements Processor<K, Change<V>, K, Change<V>> {
   readonly keyPreserving = true;
   private output!: MaterializedTableOutput<K, V>;
+
+  /** Loads the stored rows of a batch's keys, when old values come from the own store. */
+  readonly prefetch?: (records: readonly Record<K, Change<V>>[]) => Promise<void>;
 
   constructor(
     private readonly predicate: Predicate<K, V>,
     private readonly not: boolean,
     private readonly sendOldValues: boolean,
     private readonly storeName: string | undefined,
-  ) {}
+  ) {
+    if (sendOldValues && storeName !== undefined) {
+      this.prefetch = (records) => this.output.prefetch(distinctKeys(records));
+    }
+  }
 
   init(context: ProcessorContext<K, Change<V>>): void {
     this.output = new MaterializedTableOutput(context, this.storeName, this.sendOldValues);
@@ -36,7 +44,11 @@ export class KTableFilterProcessor<K, V> implements Processor<K, Change<V>, K, C
   process(record: Record<K, Change<V>>): void {
     const key = record.key;
     const newValue = this.keep(key, record.value.newValue);
-    const oldValue = this.sendOldValues ? this.keep(key, record.value.oldValue) : null;
+    const oldValue = !this.sendOldValues
+      ? null
+      : this.output.materialized
+        ? this.output.current(key)
+        : this.keep(key, record.value.oldValue);
     if (this.sendOldValues && newValue === null && oldValue === null) return;
     this.output.emit(record, newValue, oldValue);
   }
@@ -70,14 +82,18 @@ class KTableFilterValueGetter<K, V> implements KTableValueGetter<K, V> {
 
 /** The KTable node of a filter, materialized in `storeName` when given. */
 export class KTableFilterSupplier<K, V> implements KTableProcessorSupplier<K, V> {
-  private sendOldValues = false;
+  private sendOldValues: boolean;
 
   constructor(
     private readonly parent: KTableProcessorSupplier<K, V>,
     private readonly predicate: Predicate<K, V>,
     private readonly not: boolean,
     readonly storeName: string | undefined,
-  ) {}
+  ) {
+    // As Kafka Streams: old values from a materialized parent spare downstream the deletes of
+    // rows that were absent before and after.
+    this.sendOldValues = parent.enableSendingOldValues(false);
+  }
 
   processorSupplier(): ProcessorSupplier<K, Change<V>, K, Change<V>> {
     return () =>
@@ -93,8 +109,10 @@ export class KTableFilterSupplier<K, V> implements KTableProcessorSupplier<K, V>
     };
   }
 
-  enableSendingOldValues(): void {
-    this.parent.enableSendingOldValues();
-    this.sendOldValues = true;
+  enableSendingOldValues(forceMaterialization: boolean): boolean {
+    if (this.storeName !== undefined || this.parent.enableSendingOldValues(forceMaterialization)) {
+      this.sendOldValues = true;
+    }
+    return this.sendOldValues;
   }
 }

@@ -61,7 +61,7 @@ export class KTableKTableJoinSupplier<K, V1, V2, VR> implements KTableProcessorS
     private readonly leftJoin: boolean,
     readonly storeName: string | undefined,
   ) {
-    if (leftJoin) left.enableSendingOldValues();
+    if (leftJoin) left.enableSendingOldValues(true);
   }
 
   /** The processor of the left table's updates. */
@@ -108,9 +108,11 @@ export class KTableKTableJoinSupplier<K, V1, V2, VR> implements KTableProcessorS
     };
   }
 
-  enableSendingOldValues(): void {
-    this.left.enableSendingOldValues();
-    this.right.enableSendingOldValues();
+  /** Joins read both tables' stores: both send old values, forced (as Kafka Streams). */
+  enableSendingOldValues(): boolean {
+    this.left.enableSendingOldValues(true);
+    this.right.enableSendingOldValues(true);
     this.sendOldValues = true;
+    return true;
   }
 }

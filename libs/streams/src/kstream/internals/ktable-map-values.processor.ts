@@ -9,19 +9,30 @@ import type {
   KTableValueGetter,
   KTableValueGetterSupplier,
 } from './ktable-value-getter';
+import { distinctKeys } from './dropped-records';
 import { MaterializedTableOutput } from './materialized-table-output';
 import { storeGetterSupplier } from './timestamped-store-getter';
 
-/** `KTable.mapValues`: maps new (and, when asked for, old) values; deletes stay deletes. */
+/**
+ * `KTable.mapValues`: maps new (and, when asked for, old) values; deletes stay deletes. A
+ * materialized mapValues reads old values from its own store.
+ */
 export class KTableMapValuesProcessor<K, V, VR> implements Processor<K, Change<V>, K, Change<VR>> {
   readonly keyPreserving = true;
   private output!: MaterializedTableOutput<K, VR>;
+
+  /** Loads the stored rows of a batch's keys, when old values come from the own store. */
+  readonly prefetch?: (records: readonly Record<K, Change<V>>[]) => Promise<void>;
 
   constructor(
     private readonly mapper: ValueMapper<V, VR, K>,
     private readonly sendOldValues: boolean,
     private readonly storeName: string | undefined,
-  ) {}
+  ) {
+    if (sendOldValues && storeName !== undefined) {
+      this.prefetch = (records) => this.output.prefetch(distinctKeys(records));
+    }
+  }
 
   init(context: ProcessorContext<K, Change<VR>>): void {
     this.output = new MaterializedTableOutput(context, this.storeName, this.sendOldValues);
@@ -29,10 +40,17 @@ export class KTableMapValuesProcessor<K, V, VR> implements Processor<K, Change<V
 
   process(record: Record<K, Change<V>>): void {
     const { newValue, oldValue } = record.value;
+    const key = record.key;
     this.output.emit(
       record,
-      newValue === null ? null : this.mapper(newValue, record.key),
-      this.sendOldValues && oldValue !== null ? this.mapper(oldValue, record.key) : null,
+      newValue === null ? null : this.mapper(newValue, key),
+      !this.sendOldValues
+        ? null
+        : this.output.materialized
+          ? this.output.current(key)
+          : oldValue === null
+            ? null
+            : this.mapper(oldValue, key),
     );
   }
 }
@@ -83,8 +101,10 @@ export class KTableMapValuesSupplier<K, V, VR> implements KTableProcessorSupplie
     };
   }
 
-  enableSendingOldValues(): void {
-    this.parent.enableSendingOldValues();
-    this.sendOldValues = true;
+  enableSendingOldValues(forceMaterialization: boolean): boolean {
+    if (this.storeName !== undefined || this.parent.enableSendingOldValues(forceMaterialization)) {
+      this.sendOldValues = true;
+    }
+    return this.sendOldValues;
   }
 }

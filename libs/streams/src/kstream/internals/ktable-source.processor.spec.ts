@@ -13,7 +13,7 @@ describe('KTableSourceProcessor', () => {
   it('has no prefetch without old values, so prefetching looks through it', () => {
     const supplier = new KTableSourceSupplier<string, string>('t');
     expect(supplier.processorSupplier()().prefetch).toBeUndefined();
-    supplier.enableSendingOldValues();
+    supplier.enableSendingOldValues(true);
     expect(supplier.processorSupplier()().prefetch).toBeInstanceOf(Function);
   });
 

@@ -34,6 +34,10 @@ export interface KTableProcessorSupplier<K, V> {
    * Makes this table's updates carry the values they replace (`Change.oldValue`), asking
    * upstream tables to do the same where this one computes old values from theirs. Called
    * while the topology is built; processors read the flag when the task creates them.
+   *
+   * As Kafka Streams' `enableSendingOldValues(forceMaterialization)`: a table that would need
+   * materializing for it (a source table nobody named, read or asked with force) declines
+   * unless `forceMaterialization`, and returns false; otherwise returns true.
    */
-  enableSendingOldValues(): void;
+  enableSendingOldValues(forceMaterialization: boolean): boolean;
 }

@@ -23,6 +23,21 @@ export class MaterializedTableOutput<K, V> {
     this.forwarder = TupleForwarder.ofTimestampedValues(this.store, context, sendOldValues);
   }
 
+  /** Whether the result is materialized (in a store of its own). */
+  get materialized(): boolean {
+    return this.store !== undefined;
+  }
+
+  /** The stored result for `key` (materialized only; `null` when absent). */
+  current(key: K): V | null {
+    return this.store?.get(key)?.value ?? null;
+  }
+
+  /** Loads the stored results of `keys` for synchronous {@link current} reads. */
+  async prefetch(keys: readonly K[]): Promise<void> {
+    await this.store?.prefetch(keys);
+  }
+
   /** Emits the update `(newValue, oldValue)` of `record`'s key at `record`'s timestamp. */
   emit(record: Record<K, unknown>, newValue: V | null, oldValue: V | null): void {
     const update = record.withValue(change(newValue, this.sendOldValues ? oldValue : null));

@@ -71,6 +71,18 @@ describe('CachingBytesStore', () => {
     expect(collector.records.map((r) => [String(r.key), r.value])).toEqual([['a', null]]);
   });
 
+  it('drops a delete of a key the store never held when it forwards flushes, as Kafka Streams does', async () => {
+    const { store, memory, collector, flushed } = await open();
+    store.put(b('ghost'), null);
+    store.put(b('k'), b('1'));
+    store.put(b('gone'), b('2'));
+    store.delete(b('gone'));
+    await store.flush();
+    expect(flushed).toEqual(['k:null->1@0']);
+    expect(collector.records.map((r) => String(r.key))).toEqual(['k']);
+    expect(memory.get(b('ghost'))).toBeUndefined();
+  });
+
   it('merges dirty entries into ranges, hiding dirty deletes', async () => {
     const { store, memory } = await open();
     for (const k of ['a', 'c', 'e']) memory.put(b(k), b(`${k}0`));

@@ -345,23 +345,24 @@ export class CachingBytesStore extends WrappedStoreLayer {
 
   /**
    * Writes flushed entries to the store below, then hands them to the listener. On segmented
-   * stores, a removal of something the store below never held is dropped (downstream never
-   * saw it), when the store below can tell synchronously.
+   * stores, and on stores whose flushes are forwarded (as Kafka Streams' caching stores), a
+   * removal of something the store below never held is dropped (downstream never saw it),
+   * when the store below can tell synchronously.
    */
   private writeThrough(entries: FlushedEntry[]): void {
     const listener = this.listener;
-    const segmented = this.rules !== undefined;
+    const dropsGhostDeletes = this.rules !== undefined || listener !== undefined;
     if (this.syncInner) {
       const readOld = listener !== undefined && this.sendOldValues;
       const unknown = entries.filter(
-        (e) => e.oldValue === undefined && (readOld || (segmented && e.value === null)),
+        (e) => e.oldValue === undefined && (readOld || (dropsGhostDeletes && e.value === null)),
       );
       if (unknown.length > 0) {
         const olds = this.inner.getMany(unknown.map((e) => e.key));
         unknown.forEach((e, i) => (e.oldValue = olds[i] ?? null));
       }
     }
-    const written = segmented
+    const written = dropsGhostDeletes
       ? entries.filter((e) => e.value !== null || e.oldValue !== null)
       : entries;
     if (written.length > 0) this.inner.write(written);

@@ -1,4 +1,4 @@
-import type { RefusalReason } from '../../security/internals/instance-message.authenticator';
+import type { RefusalReason } from './instance.authenticator';
 
 /** What each refusal most likely means, for the operator reading the log. */
 const MEANING: Record<RefusalReason, string> = {
@@ -15,19 +15,38 @@ const MEANING: Record<RefusalReason, string> = {
   auth_timeout: 'no authenticated message within queries.remote.authTimeoutMs of connecting',
 };
 
+/** What a {@link RefusalLog} logs about. */
+export interface RefusalLogOptions {
+  /** What was refused, as the line names it; default `an instance-to-instance message`. */
+  readonly subject?: string;
+  /** Meanings that differ from a query's for this channel. */
+  readonly meanings?: Partial<Record<RefusalReason, string>>;
+  /** At most one line per reason this often, in ms; default 10000. */
+  readonly intervalMs?: number;
+  readonly clock?: () => number;
+}
+
 /**
- * Logs refused instance-to-instance messages without letting a flood of them flood the log:
- * the first refusal of each reason is logged at once, later ones at most once per interval,
- * with how many were not logged in between.
+ * Logs refused messages between instances (queries, hop tokens) without letting a flood of
+ * them flood the log: the first refusal of each reason is logged at once, later ones at most
+ * once per interval, with how many were not logged in between.
  */
-export class QueryRefusalLog {
+export class RefusalLog {
   private readonly last = new Map<RefusalReason, { at: number; unlogged: number }>();
+  private readonly subject: string;
+  private readonly meanings: Record<RefusalReason, string>;
+  private readonly intervalMs: number;
+  private readonly clock: () => number;
 
   constructor(
     private readonly warn: (message: string) => void,
-    private readonly intervalMs = 10_000,
-    private readonly clock: () => number = Date.now,
-  ) {}
+    options: RefusalLogOptions = {},
+  ) {
+    this.subject = options.subject ?? 'an instance-to-instance message';
+    this.meanings = { ...MEANING, ...options.meanings };
+    this.intervalMs = options.intervalMs ?? 10_000;
+    this.clock = options.clock ?? Date.now;
+  }
 
   /** Notes one refusal; logs it unless one of the same reason was logged within the interval. */
   refused(reason: RefusalReason, remote: string | undefined, claimedSender?: string): void {
@@ -43,7 +62,7 @@ export class QueryRefusalLog {
     const more =
       unlogged > 0 ? ` (and ${unlogged} more for this reason since the last such line)` : '';
     this.warn(
-      `refused an instance-to-instance message from ${remote ?? 'an unknown address'}${sender}: ${reason}, ${MEANING[reason]}${more}`,
+      `refused ${this.subject} from ${remote ?? 'an unknown address'}${sender}: ${reason}, ${this.meanings[reason]}${more}`,
     );
   }
 }

@@ -1,14 +1,13 @@
-import { QueryRefusalLog } from './query-refusal.log';
+import { RefusalLog } from './refusal.log';
 
-describe('QueryRefusalLog', () => {
+describe('RefusalLog', () => {
   it('logs the first refusal of a reason at once, then at most once per interval', () => {
     let now = 0;
     const lines: string[] = [];
-    const log = new QueryRefusalLog(
-      (line) => lines.push(line),
-      10_000,
-      () => now,
-    );
+    const log = new RefusalLog((line) => lines.push(line), {
+      intervalMs: 10_000,
+      clock: () => now,
+    });
     log.refused('bad_signature', '10.1.1.1:5000', 'pod-0:18080');
     for (let i = 0; i < 1000; i++) log.refused('bad_signature', '10.1.1.1:5001');
     log.refused('unauthenticated', '10.1.1.2:6000');
@@ -27,5 +26,25 @@ describe('QueryRefusalLog', () => {
     now = 30_000;
     log.refused('bad_signature', '10.1.1.1:5002');
     expect(lines[3]).not.toContain('more for this reason');
+  });
+
+  it('names the subject and its own meanings, and counts each reason apart', () => {
+    let now = 0;
+    const lines: string[] = [];
+    const log = new RefusalLog((line) => lines.push(line), {
+      subject: 'the hop of a forwarded request',
+      meanings: { unauthenticated: 'hop headers without a token' },
+      clock: () => now,
+    });
+    log.refused('replayed', '10.1.1.1', 'pod-1:8080');
+    log.refused('unauthenticated', '10.1.1.2');
+    log.refused('replayed', '10.1.1.1');
+    now = 10_000;
+    log.refused('replayed', '10.1.1.3');
+    expect(lines).toEqual([
+      'refused the hop of a forwarded request from 10.1.1.1 claiming to be pod-1:8080: replayed, a message accepted once already, sent again',
+      'refused the hop of a forwarded request from 10.1.1.2: unauthenticated, hop headers without a token',
+      'refused the hop of a forwarded request from 10.1.1.3: replayed, a message accepted once already, sent again (and 1 more for this reason since the last such line)',
+    ]);
   });
 });

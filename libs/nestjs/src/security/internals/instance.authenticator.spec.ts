@@ -1,15 +1,27 @@
 import { securitySettings } from '../../settings/internals/security.settings';
-import { InstanceMessageAuthenticator, type SealedMessage } from './instance-message.authenticator';
+import { InstanceAuthenticator, type SealedMessage } from './instance.authenticator';
 
 const PATTERN = 'nest-streams.query:10.0.0.2:18080';
-const security = (clusterSecret = 'a-cluster-secret-of-32-characters', replayWindowMs = 30_000) =>
+const SECRET = 'a-cluster-secret-of-32-characters';
+const NEXT_SECRET = 'the-next-cluster-secret-32-chars';
+const security = (clusterSecret: string | readonly string[] = SECRET, replayWindowMs = 30_000) =>
   securitySettings({ clusterSecret, replayWindowMs }, 'auth-spec', true);
+const SENDER = '10.0.0.1:18080';
 
-describe('InstanceMessageAuthenticator', () => {
+describe('InstanceAuthenticator', () => {
   let now: number;
   const clock = () => now;
-  const sender = () => new InstanceMessageAuthenticator(security(), '10.0.0.1:18080', clock);
-  const receiver = () => new InstanceMessageAuthenticator(security(), '10.0.0.2:18080', clock);
+  const authenticator = (secrets?: string | readonly string[]) =>
+    new InstanceAuthenticator(security(secrets), clock);
+  /** What another instance seals. */
+  const sender = (secrets?: string | readonly string[]) => {
+    const a = authenticator(secrets);
+    return {
+      seal: (pattern: string, payload: unknown) => a.seal(pattern, SENDER, payload),
+      openAnswer: (request: SealedMessage, data: unknown) => a.openAnswer(request, data),
+    };
+  };
+  const receiver = (secrets?: string | readonly string[]) => authenticator(secrets);
 
   beforeEach(() => {
     now = 1_700_000_000_000;
@@ -59,11 +71,7 @@ describe('InstanceMessageAuthenticator', () => {
       { ...sealed, nonce: 'another-nonce' },
       { ...sealed, mac: Buffer.alloc(32).toString('base64url') },
       { ...sealed, mac: sealed.mac.slice(0, 20) },
-      new InstanceMessageAuthenticator(
-        security('another-cluster-secret-32-chars!'),
-        '10.0.0.1:18080',
-        clock,
-      ).seal(PATTERN, { storeName: 'stats-store' }),
+      sender('another-cluster-secret-32-chars!').seal(PATTERN, { storeName: 'stats-store' }),
     ];
     for (const message of forged) {
       expect(server.open(PATTERN, message)).toEqual({ ok: false, reason: 'bad_signature' });
@@ -103,6 +111,55 @@ describe('InstanceMessageAuthenticator', () => {
       ok: false,
       reason: 'wrong_target',
       from: '10.0.0.1:18080',
+    });
+  });
+
+  it('signs with the first cluster secret and verifies with any, through a rotation', () => {
+    const old = sender([SECRET]);
+    const both = sender([SECRET, NEXT_SECRET]);
+    const swapped = sender([NEXT_SECRET, SECRET]);
+    const next = sender([NEXT_SECRET]);
+    // Step 1 ([old, new]) still signs with the old secret: instances not yet restarted accept it.
+    expect(receiver([SECRET]).open(PATTERN, both.seal(PATTERN, 1)).ok).toBe(true);
+    // Step 2 ([new, old]) signs with the new one: step-1 instances accept it, and it accepts theirs.
+    expect(receiver([SECRET, NEXT_SECRET]).open(PATTERN, swapped.seal(PATTERN, 2)).ok).toBe(true);
+    expect(receiver([NEXT_SECRET, SECRET]).open(PATTERN, both.seal(PATTERN, 3)).ok).toBe(true);
+    // Step 3 ([new]) and step 2 agree; the old secret alone no longer opens anything.
+    expect(receiver([NEXT_SECRET, SECRET]).open(PATTERN, next.seal(PATTERN, 4)).ok).toBe(true);
+    expect(receiver([NEXT_SECRET]).open(PATTERN, swapped.seal(PATTERN, 5)).ok).toBe(true);
+    expect(receiver([NEXT_SECRET]).open(PATTERN, old.seal(PATTERN, 6))).toEqual({
+      ok: false,
+      reason: 'bad_signature',
+    });
+    // The old secret alone does not accept the new one's messages (skipping step 1 breaks).
+    expect(receiver([SECRET]).open(PATTERN, swapped.seal(PATTERN, 7))).toEqual({
+      ok: false,
+      reason: 'bad_signature',
+    });
+    // Answers too: sealed with the first secret, opened with any.
+    const server = receiver([NEXT_SECRET, SECRET]);
+    const request = both.seal(PATTERN, 8);
+    const opened = server.open(PATTERN, request);
+    expect(opened.ok).toBe(true);
+    const answer = server.sealAnswer(PATTERN, request.nonce, 'yes');
+    expect(both.openAnswer(request, answer)).toEqual({ payload: 'yes' });
+    expect(old.openAnswer(request, answer)).toBeUndefined();
+  });
+
+  it('opens a text body as it was sealed, and refuses a JSON payload that does not parse', () => {
+    const a = authenticator();
+    const sealed = a.sealBody('nest-streams.hop:10.0.0.2:8080', SENDER, 'owner GET /stats/ü?x=1');
+    expect(receiver().openBody('nest-streams.hop:10.0.0.2:8080', sealed)).toEqual({
+      ok: true,
+      body: 'owner GET /stats/ü?x=1',
+      from: SENDER,
+      nonce: sealed.nonce,
+    });
+    const notJson = a.sealBody(PATTERN, SENDER, '{not json');
+    expect(receiver().open(PATTERN, notJson)).toEqual({
+      ok: false,
+      reason: 'malformed_frame',
+      from: SENDER,
     });
   });
 });

@@ -1,10 +1,11 @@
 import type { KafkaStreams } from '@nest-streams/streams';
 
 /**
- * What `GET /streams/metadata` answers: every instance, its active and standby partitions per
- * store, this instance's lags per store partition, and its processing counters.
+ * The cluster's layout (`management.metadataEndpoint`): the client's state, every instance
+ * with its active and standby partitions per store, this instance's lags per store partition,
+ * and its processing counters. No store data.
  */
-export async function clusterMetadata(streams: KafkaStreams) {
+export async function clusterLayout(streams: KafkaStreams) {
   const lags = await streams.allLocalStorePartitionLags();
   const partitions = (list: readonly { topic: string; partition: number }[]) =>
     [...new Set(list.map((p) => p.partition))].sort((a, b) => a - b);
@@ -30,3 +31,6 @@ export async function clusterMetadata(streams: KafkaStreams) {
     metrics: streams.metrics(),
   };
 }
+
+/** What {@link clusterLayout} answers. */
+export type ClusterLayout = Awaited<ReturnType<typeof clusterLayout>>;
