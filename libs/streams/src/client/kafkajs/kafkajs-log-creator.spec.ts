@@ -34,7 +34,7 @@ describe('kafkajsLogCreator', () => {
     ]);
   });
 
-  it("writes routine answers (a group's, a new topic's, a moving leader's, a late one) and the rejoins at debug", () => {
+  it("writes routine answers (a group's, a new topic's, a moving leader's, a topic created twice, a late one) and the rejoins at debug", () => {
     const lines: string[] = [];
     const at = (level: string) => (message: string) => void lines.push(`${level} ${message}`);
     const log = kafkajsLogCreator({
@@ -75,6 +75,11 @@ describe('kafkajsLogCreator', () => {
     );
     log(offsets('This server is not the leader for that topic-partition'));
     log(
+      entry(logLevel.ERROR, 'Connection', 'Response CreateTopics(key: 19, version: 3)', {
+        error: 'Topic creation errors',
+      }),
+    );
+    log(
       entry(logLevel.WARN, 'RequestQueue', 'Response without match', {
         broker: '127.0.0.1:9092',
         correlationId: 1,
@@ -98,6 +103,7 @@ describe('kafkajsLogCreator', () => {
       'debug [Connection] Response ListOffsets(key: 2, version: 3) {"error":"This server does not host this topic-partition"}',
       'debug [Connection] Response Metadata(key: 3, version: 6) {"error":"There is no leader for this topic-partition as we are in the middle of a leadership election"}',
       'debug [Connection] Response ListOffsets(key: 2, version: 3) {"error":"This server is not the leader for that topic-partition"}',
+      'debug [Connection] Response CreateTopics(key: 19, version: 3) {"error":"Topic creation errors"}',
       'debug [RequestQueue] Response without match {"broker":"127.0.0.1:9092","correlationId":1}',
       'error [Connection] Response Heartbeat(key: 12, version: 3) {"error":"Not authorized to access group: Group authorization failed","correlationId":7}',
       'error [Connection] Response Heartbeat(key: 12, version: 3) {"error":"This server does not host this topic-partition","correlationId":7}',

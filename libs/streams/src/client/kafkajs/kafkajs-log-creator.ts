@@ -55,6 +55,13 @@ const ROUTINE_REJOINS = new Set([
 ]);
 
 /**
+ * A CreateTopics answer with errors: instances starting together each create the internal
+ * topics, and all but the first are told TOPIC_ALREADY_EXISTS, which the engine's admin accepts;
+ * any other creation error fails the start, typed and logged by the engine.
+ */
+const CREATE_TOPICS_ANSWER = 'Response CreateTopics(';
+
+/**
  * A connection's note that an answer came for a request no longer waited for: the engine
  * closed that connection with a fetch in flight (a restore or standby reader given up in a
  * rebalance). A request that timed out fails its caller, which the engine reports itself.
@@ -74,6 +81,7 @@ function routine(entry: LogEntry): boolean {
   if (entry.namespace === LATE_ANSWER.namespace && message === LATE_ANSWER.message) return true;
   if (entry.namespace !== 'Connection' || typeof error !== 'string') return false;
   if (!message.startsWith('Response ')) return false;
+  if (message.startsWith(CREATE_TOPICS_ANSWER)) return true;
   if (ROUTINE_GROUP_ANSWERS.has(error) || ROUTINE_LEADERSHIP_ANSWERS.has(error)) return true;
   return (
     error === NEW_TOPIC_ANSWER &&
@@ -90,7 +98,7 @@ const DROPPED = new Set(['timestamp', 'logger', 'message', 'stack']);
  * (no stack traces: the engine reports the errors that matter itself, typed). Failed connection
  * attempts and routine answers go to `debug` (see {@link CONNECTION_ATTEMPTS},
  * {@link ROUTINE_GROUP_ANSWERS}, {@link ROUTINE_LEADERSHIP_ANSWERS}, {@link NEW_TOPIC_ANSWER},
- * {@link LATE_ANSWER}): a healthy
+ * {@link CREATE_TOPICS_ANSWER}, {@link LATE_ANSWER}): a healthy
  * start and rebalance log no error or warning.
  */
 export function kafkajsLogCreator(logger: StreamsLogger): logCreator {
