@@ -3,9 +3,10 @@
 # start (and by .ci/run before `npm ci`): Node.js 22 or newer; Java 17+ and Maven for the local
 # Kafka broker (not when KAFKA_BROKERS names a cluster); the RocksDB library and headers and a C++
 # toolchain for the @nest-streams/rocksdb addon; for `test`, Chromium (the cluster page's browser
-# test). On Debian or Ubuntu, as root or with passwordless sudo, it installs what is missing
-# with apt-get; otherwise it stops at once, printing the one command to run. When the addon was
-# built without RocksDB (npm's install fell back) and RocksDB is there now, it rebuilds it.
+# test) and curl (the README's Getting started runs as written). On Debian or Ubuntu, as root or
+# with passwordless sudo, it installs what is missing with apt-get; otherwise it stops at once,
+# printing the one command to run. When the addon was built without RocksDB (npm's install fell
+# back) and RocksDB is there now, it rebuilds it.
 #
 # usage: tools/prerequisites/prerequisites.sh demo|test
 set -euo pipefail
@@ -66,6 +67,10 @@ fi
 if [ "$mode" = test ] && [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
   packages+=(chromium)
   missing+=("Chromium (or set CHROMIUM_PATH)")
+fi
+if [ "$mode" = test ] && ! command -v curl >/dev/null 2>&1; then # the README's Getting started
+  packages+=(curl)
+  missing+=("curl")
 fi
 
 # The JDK package: 17 where the distribution has it, else its default JDK (21 or newer).
