@@ -19,11 +19,33 @@ const ENGINE_LAYERS = [
   'query',
   'runtime',
 ];
-const LAYER_ZONES = ENGINE_LAYERS.slice(0, -1).map((layer, i) => ({
-  target: `./libs/streams/src/${layer}`,
-  from: ENGINE_LAYERS.slice(i + 1).map((above) => `./libs/streams/src/${above}`),
-  message: `libs/streams/src/${layer} is below ${ENGINE_LAYERS.slice(i + 1).join(', ')}: move the shared part down instead.`,
-}));
+/** The zones keeping each of `layers` (folders of `root`, lowest first) from the ones above it. */
+const layerZones = (root, layers) =>
+  layers.slice(0, -1).map((layer, i) => ({
+    target: `${root}/${layer}`,
+    from: layers.slice(i + 1).map((above) => `${root}/${above}`),
+    message: `${root.slice(2)}/${layer} is below ${layers.slice(i + 1).join(', ')}: move the shared part down instead.`,
+  }));
+const LAYER_ZONES = layerZones('./libs/streams/src', ENGINE_LAYERS);
+
+// The runtime's internal folders, lowest first, by the same rule: a task's topics, restore and
+// processing; the commit; a task's state on disk; standby and active tasks; the assignment;
+// the queries; the stream thread; the client's lifecycle (which KafkaStreams, above them all,
+// delegates to).
+const RUNTIME_LAYERS = [
+  'topics',
+  'restore',
+  'task',
+  'commit',
+  'task-state',
+  'standby',
+  'active-tasks',
+  'assignment',
+  'queries',
+  'thread',
+  'lifecycle',
+];
+const RUNTIME_ZONES = layerZones('./libs/streams/src/runtime/internals', RUNTIME_LAYERS);
 
 // The Nest module's folders, lowest first: a folder imports only folders below it and
 // streams.constants.ts (which imports none of them); above them all, at src/, the start-up,
@@ -296,7 +318,7 @@ export default tseslint.config(
     ignores: ['**/*.spec.ts', '**/*.contract.ts'],
     plugins: { 'import-x': importX },
     rules: {
-      'import-x/no-restricted-paths': ['error', { zones: LAYER_ZONES }],
+      'import-x/no-restricted-paths': ['error', { zones: [...LAYER_ZONES, ...RUNTIME_ZONES] }],
     },
   },
   {

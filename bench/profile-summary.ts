@@ -57,11 +57,11 @@ const PHASES: readonly (readonly [string, (frame: string) => boolean])[] = [
   ['garbage collection', (f) => f === '(garbage collector)'],
   [
     'commit: cache flush -> RocksDB write + changelog send',
-    (f) => f.startsWith('flushState libs/streams/src/runtime/internals/stream-task'),
+    (f) => f.startsWith('flushState libs/streams/src/runtime/internals/task/stream-task'),
   ],
   [
     'commit: producer flush, checkpoint, offsets',
-    (f) => f.startsWith('commit libs/streams/src/runtime/internals/active-task-manager'),
+    (f) => f.includes(' libs/streams/src/runtime/internals/commit/commit-protocol'),
   ],
   [
     'kafkajs producer: encode and send changelog records',
@@ -73,7 +73,7 @@ const PHASES: readonly (readonly [string, (frame: string) => boolean])[] = [
   ],
   [
     'task: deserialize input records',
-    (f) => f.startsWith('deserialize libs/streams/src/runtime/internals/stream-task'),
+    (f) => f.startsWith('deserialize libs/streams/src/runtime/internals/task/stream-task'),
   ],
   ['task: prefetch keys into the cache', (f) => f.startsWith('prefetch libs/streams/src/kstream/')],
   [
@@ -91,11 +91,11 @@ const PHASES: readonly (readonly [string, (frame: string) => boolean])[] = [
   ['processor code', (f) => f.startsWith('process libs/streams/src/kstream/')],
   [
     'task: processing loop',
-    (f) => f.startsWith('process libs/streams/src/runtime/internals/stream-task'),
+    (f) => f.startsWith('process libs/streams/src/runtime/internals/task/stream-task'),
   ],
   [
     'stream thread: batch handling',
-    (f) => f.includes('libs/streams/src/runtime/internals/stream-thread'),
+    (f) => f.includes('libs/streams/src/runtime/internals/thread/stream-thread'),
   ],
   [
     'bench worker, tsx (start-up, store dump: not timed)',

@@ -29,17 +29,19 @@ import { streamsClient } from '../support/streams-client';
  * checkpoint) and the standby path (changelog, another process) see exactly the committed
  * records: every committed one, no aborted one.
  *
- * KNOWN FAILURES of the current kafkajs-based readers (the tests are right; the readers must
- * change): kafkajs' aborted-transaction filter (`filterAbortedMessages`) takes the broker's list
- * of aborted transactions in the order it sends them (the order the transactions ended), not
- * by first offset as Java's consumer does, and activates at most one of them per record. So
- * - records of A1 sent before C2's first record are delivered (C2 began later but aborted
- *   first): every path that reads the scenario from its start shows A1's `xa-*` records;
- * - a fetch starting past the first records of two aborted transactions delivers its first
- *   record when it belongs to the transaction listed second (the checkpoint restore below).
- * And the processing path commits the last processed record's offset + 1, never past the last
- * transaction's commit marker, so the input lag stays 1 per partition (Kafka Streams commits
- * the consumer's position once a partition's records are processed, KAFKA-6607).
+ * What the paths showed before the engine filtered aborted transactions itself (each test
+ * below catches one): kafkajs' own filter (`filterAbortedMessages`, replaced by the engine's in
+ * kafkajs' `Broker#fetch`) takes the broker's list of aborted transactions in the order the
+ * transactions ended, not by first offset as Java's consumer does, and activates at most one
+ * of them per record. So
+ * - records of A1 sent before C2's first record were delivered (C2 began later but aborted
+ *   first): every path that reads the scenario from its start showed A1's `xa-*` records;
+ * - a fetch starting past the first records of two aborted transactions delivered its first
+ *   record when it belonged to the transaction listed second (the checkpoint restore below).
+ * And the processing path committed the last processed record's offset + 1, never past the
+ * last transaction's commit marker, so the input lag stayed 1 per partition: a task's position
+ * now moves past the markers of a processed fetch (Kafka Streams commits the consumer's
+ * position once a partition's records are processed, KAFKA-6607).
  */
 
 const STORE = 'stats-store';
@@ -145,7 +147,8 @@ describe('read_committed: interleaved committed and aborted transactions of thre
   const abortedTxns = (outcome: TxOutcome): Set<string> =>
     new Set(outcome.aborted.map((r) => r.txn));
 
-  // Fails today (see the top): A1's first two `xa` batches are counted, lags are [1, 1].
+  // Before the engine's filter (see the top): A1's first two `xa` batches were counted, and
+  // the lags were [1, 1].
   describe.each(['at_least_once', 'exactly_once_v2'] as const)('processing path', (guarantee) => {
     it(`under ${guarantee}, counts and sums per key only the committed input records`, async () => {
       const appId = `${ctx.applicationId}-proc-${guarantee === 'at_least_once' ? 'alos' : 'eos'}`;
@@ -188,7 +191,8 @@ describe('read_committed: interleaved committed and aborted transactions of thre
     }, 180_000);
   });
 
-  // Fails today (see the top): A1's `xa-*` keys are restored, from its second `xa` batch.
+  // Before the engine's filter (see the top): A1's `xa-*` keys were restored, from its second
+  // `xa` batch.
   it('restore path from an empty state directory: the last committed write of each key, never an aborted one', async () => {
     const appId = `${ctx.applicationId}-restore`;
     const input = await ctx.createTopic(ctx.topicName('rc-restore-in'), 2);
@@ -208,8 +212,8 @@ describe('read_committed: interleaved committed and aborted transactions of thre
 
   // The restore starts at the checkpoint, past the first records of two transactions that
   // were open then and aborted later; the first record it reads belongs to the transaction the
-  // broker lists second among the aborted ones (it aborted last). Fails today (see the top):
-  // that record (`xb-0` of B) is restored.
+  // broker lists second among the aborted ones (it aborted last). Before the engine's filter
+  // (see the top), that record (`xb-0` of B) was restored.
   it('restore path from a checkpoint inside two open transactions: only the committed tail', async () => {
     const appId = `${ctx.applicationId}-checkpoint`;
     const input = await ctx.createTopic(ctx.topicName('rc-cp-in'), 1);
@@ -271,7 +275,7 @@ describe('read_committed: interleaved committed and aborted transactions of thre
     }
   }, 180_000);
 
-  // Fails today (see the top): the standby copies show A1's `xa-*` keys.
+  // Before the engine's filter (see the top): the standby copies showed A1's `xa-*` keys.
   it('standby path: a standby copy in another process converges to exactly the committed values and never shows an aborted one', async () => {
     const appId = `${ctx.applicationId}-standby`;
     const input = await ctx.createTopic(ctx.topicName('rc-sb-in'), 2);

@@ -13,15 +13,9 @@ export const LAG_HEADER = 'X-Lag';
 export const RETRY_AFTER_HEADER = 'Retry-After';
 
 // Injection tokens.
-/**
- * Injection token of a `KafkaStreamsFactory`: when a global module provides one (as
- * `StreamsTestingModule` of `@nest-streams/testing` does), `StreamsModule` creates its client
- * with it instead of `new KafkaStreams(...)`. A registered symbol, so a package can provide it
- * without importing this one.
- */
-export const KAFKA_STREAMS_FACTORY: unique symbol = Symbol.for(
-  'nest-streams:kafka-streams-factory',
-);
+// `KAFKA_STREAMS_FACTORY`, of a `KafkaStreamsFactory`: the engine's (`@nest-streams/streams`),
+// so that `@nest-streams/testing` provides it without importing this package.
+export { KAFKA_STREAMS_FACTORY } from '@nest-streams/streams';
 /** Injection token of the `StreamsModuleOptions` given to `forRoot` / `forRootAsync`. */
 export const STREAMS_MODULE_OPTIONS = Symbol('STREAMS_MODULE_OPTIONS');
 /**

@@ -28,6 +28,7 @@ export {
   type StreamsConfig,
 } from './runtime/streams-config';
 export { streamsConfigFromProperties } from './runtime/streams-config-properties';
+export { KAFKA_STREAMS_FACTORY } from './runtime/kafka-streams-hosting';
 export type { ClientMetrics } from './runtime/client-metrics';
 export type { TaskMetadata } from './runtime/task-metadata';
 export { consoleStreamsLogger, type StreamsLogLevel, type StreamsLogger } from './logging/logger';
@@ -228,6 +229,7 @@ export { StoreClosedError } from './errors/store-closed.error';
 export { SyncReadUnavailableError } from './errors/sync-read-unavailable.error';
 export { UnsupportedStoreOperationError } from './errors/unsupported-store-operation.error';
 export { RocksDBConfigError } from './errors/rocksdb-config.error';
+export { RocksDBMemoryBudgetError } from './errors/rocksdb-memory-budget.error';
 export { RocksDBBindingConflictError } from './errors/rocksdb-binding-conflict.error';
 export { InvalidWindowError } from './errors/invalid-window.error';
 export { InvalidWindowedKeyError } from './errors/invalid-windowed-key.error';

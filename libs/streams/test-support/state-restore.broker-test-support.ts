@@ -13,15 +13,17 @@ import type { MeteredKeyValueStore } from '../src/state/internals/metered/metere
 import type { StateStoreContext, StoreRegistration } from '../src/processor/state-store-context';
 import { Stores } from '../src/state/stores';
 import type { StateRestoreListener } from '../src/runtime/state-restore-listener';
-import { ChangelogTopics } from '../src/runtime/internals/changelog-topics';
-import { StateDirectory } from '../src/runtime/internals/state-directory';
-import { type RestoreResult, StateRestorer } from '../src/runtime/internals/state-restorer';
+import { ChangelogTopics } from '../src/runtime/internals/topics/changelog-topics';
+import { StateDirectory } from '../src/runtime/internals/task-state/state-directory';
+import type { RestoreResult } from '../src/runtime/internals/restore/restore-target';
+import { StateRestorer } from '../src/runtime/internals/restore/state-restorer';
 import { KafkajsClusterAdmin } from '../src/client/kafkajs/kafkajs-cluster-admin';
 import { KafkajsRecordProducer } from '../src/client/kafkajs/kafkajs-record-producer';
-import { TaskStateManager } from '../src/runtime/internals/task-state-manager';
+import { TaskStateManager } from '../src/runtime/internals/task-state/task-state-manager';
 import { RecordCache } from '../src/state/internals/record-cache';
-import type { KafkaTestContext } from '../../../test/support/kafka-test-context';
+import { KafkaTestContext } from '../../../test/support/kafka-test-context';
 import type { AssignedPartitionReaderFactory } from '../src/client/assigned-partition-reader';
+import type { RecordProducer } from '../src/client/record-producer';
 import { ASSIGNED_READER_FACTORIES, type AssignedReaderClient } from './assigned-reader-factories';
 import { RecordingLogger } from './recording-logger';
 
@@ -52,6 +54,49 @@ export class RecordingRestoreListener implements StateRestoreListener {
 
 export async function tempStateDir(): Promise<string> {
   return fs.mkdtemp(path.join(os.tmpdir(), 'state-it-'));
+}
+
+/** What {@link useChangelogBroker} gives each test (read inside the test). */
+export interface ChangelogBroker {
+  readonly ctx: KafkaTestContext;
+  /** A connected idempotent producer of `ctx`. */
+  readonly producer: RecordProducer;
+  /** A new temporary state directory, removed after the test. */
+  stateDir(): Promise<string>;
+}
+
+/**
+ * For each test of the calling `describe`: a broker context with the store's changelog created
+ * ({@link createChangelog}), a connected producer, and temporary state directories; after it,
+ * the producer disconnected, the context's topics deleted and the directories removed.
+ */
+export function useChangelogBroker(): ChangelogBroker {
+  let ctx: KafkaTestContext | undefined;
+  let producer: RecordProducer | undefined;
+  const dirs: string[] = [];
+  beforeEach(async () => {
+    ctx = new KafkaTestContext();
+    producer = await connectedProducer(ctx);
+    await createChangelog(ctx);
+  });
+  afterEach(async () => {
+    await producer!.disconnect();
+    await ctx!.cleanup();
+    for (const dir of dirs.splice(0)) await fs.rm(dir, { recursive: true, force: true });
+  });
+  return {
+    get ctx() {
+      return ctx!;
+    },
+    get producer() {
+      return producer!;
+    },
+    stateDir: async () => {
+      const dir = await tempStateDir();
+      dirs.push(dir);
+      return dir;
+    },
+  };
 }
 
 export function changelogOf(ctx: KafkaTestContext): string {

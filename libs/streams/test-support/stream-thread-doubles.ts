@@ -1,6 +1,6 @@
 import { encodeInfo } from '../src/cluster/internals/assignment-info';
-import type { GroupAssignment } from '../src/client/group-consumer';
-import type { StreamThreadOptions } from '../src/runtime/internals/stream-thread';
+import type { GroupAssignment, GroupConsumer } from '../src/client/group-consumer';
+import type { StreamThreadOptions } from '../src/runtime/internals/thread/stream-thread';
 
 /** The stream thread's listener, each callback a fresh `mock()` (e.g. `jest.fn`). */
 export function threadCallbacks<F>(mock: () => F) {
@@ -69,4 +69,28 @@ export function assignmentOfTasks(ids: readonly string[]): GroupAssignment {
         probingRebalanceAtMs: 0,
       }),
   } as GroupAssignment;
+}
+
+/**
+ * A group consumer double of member `m-a` in generation 2 of group `app`, whose commits,
+ * enforced rebalances and close do nothing; `parts` gives its start (where a test takes the
+ * thread's listener) and, when a test watches them, its pause and resume.
+ */
+export function groupConsumerDouble(
+  parts: Pick<GroupConsumer, 'start'> & Partial<Pick<GroupConsumer, 'pause' | 'resume'>>,
+) {
+  return {
+    pause: () => undefined,
+    resume: () => undefined,
+    ...parts,
+    groupMetadata: () => ({
+      groupId: 'app',
+      memberId: 'm-a',
+      generationId: 2,
+      groupInstanceId: null,
+    }),
+    commitOffsets: async () => undefined,
+    enforceRebalance: async () => undefined,
+    close: async () => undefined,
+  };
 }

@@ -1,4 +1,5 @@
 import {
+  KAFKA_STREAMS_FACTORY,
   type KafkaStreams,
   type KafkaStreamsOptions,
   type StreamsConfig,
@@ -7,12 +8,6 @@ import {
 } from '@nest-streams/streams';
 import { DriverKafkaStreams } from './internals/driver-kafka-streams';
 import { TopologyTestDriver, type TopologyTestDriverOptions } from './topology-test-driver';
-
-/**
- * The token `StreamsModule` (`@nest-streams/nestjs`) looks its client factory up with
- * (`KAFKA_STREAMS_FACTORY` there): a registered symbol, so this package needs no Nest import.
- */
-const KAFKA_STREAMS_FACTORY = Symbol.for('nest-streams:kafka-streams-factory');
 
 /** Options of {@link StreamsTestingModule.forRoot}: the driver's, less the engine settings. */
 export type StreamsTestingOptions = Omit<TopologyTestDriverOptions, 'config'>;

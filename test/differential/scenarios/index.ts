@@ -25,6 +25,7 @@ export const SCENARIOS: readonly DifferentialScenario[] = [
   streamTableJoinScenario,
   tableTableJoinScenario,
   repartitionJoinScenario,
+  processorPunctuationScenario,
 ];
 
 /**
@@ -32,13 +33,4 @@ export const SCENARIOS: readonly DifferentialScenario[] = [
  * each with its reason. `npm test` leaves them out; `--scenario NAME` runs one. Move a
  * scenario to {@link SCENARIOS} once its difference is fixed.
  */
-export const AWAITING_FIX: readonly { scenario: DifferentialScenario; reason: string }[] = [
-  {
-    scenario: processorPunctuationScenario,
-    reason:
-      'punctuation schedule (libs/streams/src/runtime/internals/punctuation-schedule.ts): Kafka ' +
-      'Streams aligns stream-time punctuation to 0 and both kinds to their first time, skipping ' +
-      'missed intervals (next = first + (missed + 1) * interval); ours schedules the next one an ' +
-      'interval after the time it fired',
-  },
-];
+export const AWAITING_FIX: readonly { scenario: DifferentialScenario; reason: string }[] = [];

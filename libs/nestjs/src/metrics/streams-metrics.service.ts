@@ -48,7 +48,8 @@ export class StreamsMetricsService {
   /** The registry to scrape (also served by the module's metrics controller). */
   readonly registry: Registry;
   private readonly enabled: boolean;
-  private readonly routing: Counter<'outcome'> | undefined;
+  /** The routing counter's series, one per outcome, bound to their labels once. */
+  private readonly routing: Partial<Record<RoutingOutcome, { inc(): void }>> = {};
   private readonly refusals: Counter<'reason'> | undefined;
   private readonly hopRefusals: Counter<'reason'> | undefined;
   private readonly rebalances: Counter | undefined;
@@ -73,14 +74,15 @@ export class StreamsMetricsService {
     if (defaultMetrics) collectDefaultMetrics({ register: this.registry });
     const p = prefix;
     const registers = [this.registry];
-    this.routing = new Counter({
+    const routing = new Counter({
       name: `${p}routing_requests_total`,
       help: 'Requests of @RouteByKey routes by outcome: answered here (local), forwarded to the owner, answered by a standby, or 503 (unavailable).',
       labelNames: ['outcome'],
       registers,
     });
     for (const outcome of ['local', 'forwarded', 'standby', 'unavailable'] as const) {
-      this.routing.inc({ outcome }, 0);
+      routing.inc({ outcome }, 0);
+      this.routing[outcome] = routing.labels({ outcome });
     }
     this.refusals = new Counter({
       name: `${p}query_refusals_total`,
@@ -123,7 +125,7 @@ export class StreamsMetricsService {
   recordRouting(outcome: RoutingOutcome): void {
     this.outcomes[outcome]++;
     if (outcome === 'unavailable') this.unavailableAnswers++;
-    this.routing?.inc({ outcome });
+    this.routing[outcome]?.inc();
   }
 
   /** Counts one refused instance-to-instance message or connection. */

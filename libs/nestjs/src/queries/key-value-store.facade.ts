@@ -5,7 +5,7 @@ import {
   QueryableStoreTypes,
   type ReadOnlyKeyValueStore,
 } from '@nest-streams/streams';
-import { StoreReadContext } from './internals/store-read-context';
+import { LocalStoreView } from './internals/local-store-view';
 
 /**
  * The read-only key-value store `@InjectStore(name)` injects: every call looks the local
@@ -20,10 +20,14 @@ import { StoreReadContext } from './internals/store-read-context';
  * `UnsupportedStoreOperationError` (use the `...Async` reads).
  */
 export class KeyValueStoreFacade<K, V> implements ReadOnlyKeyValueStore<K, V> {
+  private readonly view: LocalStoreView<ReadOnlyKeyValueStore<K, V>>;
+
   constructor(
     readonly name: string,
-    private readonly streams: KafkaStreams,
-  ) {}
+    streams: KafkaStreams,
+  ) {
+    this.view = new LocalStoreView(streams, name, QueryableStoreTypes.keyValueStore<K, V>());
+  }
 
   get(key: K): V | undefined {
     return this.store().get(key);
@@ -69,10 +73,6 @@ export class KeyValueStoreFacade<K, V> implements ReadOnlyKeyValueStore<K, V> {
   }
 
   private store(): ReadOnlyKeyValueStore<K, V> {
-    return StoreReadContext.localStore(
-      this.streams,
-      this.name,
-      QueryableStoreTypes.keyValueStore<K, V>(),
-    );
+    return this.view.current();
   }
 }

@@ -4,17 +4,21 @@ import {
   type ReadOnlySessionStore,
   type SessionEntries,
 } from '@nest-streams/streams';
-import { StoreReadContext } from './internals/store-read-context';
+import { LocalStoreView } from './internals/local-store-view';
 
 /**
  * The read-only session store `@InjectStore(name, 'session')` injects (the engine's
  * `ReadOnlySessionStore`); see `KeyValueStoreFacade` for lookups, stale reads and errors.
  */
 export class SessionStoreFacade<K, AGG> implements ReadOnlySessionStore<K, AGG> {
+  private readonly view: LocalStoreView<ReadOnlySessionStore<K, AGG>>;
+
   constructor(
     readonly name: string,
-    private readonly streams: KafkaStreams,
-  ) {}
+    streams: KafkaStreams,
+  ) {
+    this.view = new LocalStoreView(streams, name, QueryableStoreTypes.sessionStore<K, AGG>());
+  }
 
   fetch(key: K): SessionEntries<K, AGG>;
   fetch(keyFrom: K | undefined, keyTo: K | undefined): SessionEntries<K, AGG>;
@@ -74,10 +78,6 @@ export class SessionStoreFacade<K, AGG> implements ReadOnlySessionStore<K, AGG> 
   }
 
   private store(): ReadOnlySessionStore<K, AGG> {
-    return StoreReadContext.localStore(
-      this.streams,
-      this.name,
-      QueryableStoreTypes.sessionStore<K, AGG>(),
-    );
+    return this.view.current();
   }
 }

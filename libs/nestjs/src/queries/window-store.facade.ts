@@ -7,7 +7,7 @@ import {
   type Windowed,
   type WindowStoreIterator,
 } from '@nest-streams/streams';
-import { StoreReadContext } from './internals/store-read-context';
+import { LocalStoreView } from './internals/local-store-view';
 
 /**
  * The read-only window store `@InjectStore(name, 'window')` injects; see
@@ -15,10 +15,14 @@ import { StoreReadContext } from './internals/store-read-context';
  * `InvalidWindowError` for bad time bounds: a 400 through `StreamsExceptionFilter`).
  */
 export class WindowStoreFacade<K, V> implements ReadOnlyWindowStore<K, V> {
+  private readonly view: LocalStoreView<ReadOnlyWindowStore<K, V>>;
+
   constructor(
     readonly name: string,
-    private readonly streams: KafkaStreams,
-  ) {}
+    streams: KafkaStreams,
+  ) {
+    this.view = new LocalStoreView(streams, name, QueryableStoreTypes.windowStore<K, V>());
+  }
 
   fetch(key: K, windowStart: number): V | undefined;
   fetch(key: K, timeFrom: number, timeTo: number): WindowStoreIterator<V>;
@@ -76,10 +80,6 @@ export class WindowStoreFacade<K, V> implements ReadOnlyWindowStore<K, V> {
   }
 
   private store(): ReadOnlyWindowStore<K, V> {
-    return StoreReadContext.localStore(
-      this.streams,
-      this.name,
-      QueryableStoreTypes.windowStore<K, V>(),
-    );
+    return this.view.current();
   }
 }

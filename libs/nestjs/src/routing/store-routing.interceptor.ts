@@ -13,7 +13,7 @@ import {
 import { HTTP_CODE_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingHttpHeaders } from 'node:http';
-import { from, mergeMap, Observable, of, tap } from 'rxjs';
+import { from, mergeMap, Observable, of } from 'rxjs';
 import { type HostInfo, SerializationError, StreamsError } from '@nest-streams/streams';
 import type {
   KeyFrom,
@@ -39,7 +39,11 @@ import { HopAuthenticator, type HopCheck } from '../security/internals/hop-authe
 import { RefusalLog } from '../security/internals/refusal.log';
 import { KeyOwnerLocator, type KeyLocation } from '../ownership/internals/key-owner.locator';
 import { OwnerUnreachableError } from '../errors/owner-unreachable.error';
-import { ownerThenStandby } from '../ownership/internals/owner-then-standby';
+import {
+  answersHere,
+  ownerThenStandby,
+  type FallbackOptions,
+} from '../ownership/internals/owner-then-standby';
 import type { RouteInput } from '../ownership/internals/route-decision';
 
 /** The parts of an Express/Fastify-style request the interceptor reads. */
@@ -97,6 +101,9 @@ export class StoreRoutingInterceptor implements NestInterceptor {
     },
   );
 
+  /** Each handler's `@RouteByKey` declaration (`null`: none), read on its first request. */
+  private readonly routes = new Map<object, RouteByKeyMetadata | null>();
+
   constructor(
     @Inject(StreamsMetadataAccessor) private readonly accessor: StreamsMetadataAccessor,
     @Inject(KeyOwnerLocator) private readonly locator: KeyOwnerLocator,
@@ -115,20 +122,32 @@ export class StoreRoutingInterceptor implements NestInterceptor {
     if (this.settings.http.servedByHeader) {
       this.setHeader(response, SERVED_BY_HEADER, this.settings.servedBy);
     }
-    const route = this.accessor.getRouteByKey(context.getHandler());
+    const route = this.routeOf(context.getHandler());
     if (!route) return this.handle(next, response, false);
-    return from(this.route(route, request, response, next, context)).pipe(
-      mergeMap((result) => result),
-    );
+    return this.route(route, request, response, next, context);
   }
 
-  private async route(
+  /** The handler's `@RouteByKey` declaration, read once per handler. */
+  private routeOf(handler: ReturnType<ExecutionContext['getHandler']>): RouteByKeyMetadata | null {
+    let route = this.routes.get(handler);
+    if (route === undefined) {
+      route = this.accessor.getRouteByKey(handler) ?? null;
+      this.routes.set(handler, route);
+    }
+    return route;
+  }
+
+  /**
+   * Where the request runs: here at once when this instance holds the key's active copy (no
+   * promise on the way), else through {@link ownerThenStandby} (forwarded, or a standby copy).
+   */
+  private route(
     route: RouteByKeyMetadata,
     request: HttpRequestLike,
     response: HttpResponse,
     next: CallHandler,
     context: ExecutionContext,
-  ): Promise<Observable<unknown>> {
+  ): Observable<unknown> {
     const key = extractKey(route.keyFrom, request);
     const allowStale = route.options.allowStaleReads ?? this.settings.allowStaleReads;
     const { hop } = this.checkHop(request);
@@ -150,34 +169,50 @@ export class StoreRoutingInterceptor implements NestInterceptor {
       throw error;
     }
     const input: RouteInput = { ...location, forwardedFrom };
+    const fallback = { allowStale, standbyRead };
+    if (answersHere(input, fallback)) {
+      this.metrics.recordRouting('local');
+      return this.handle(next, response, false);
+    }
+    return from(this.routeAway(input, fallback, request, response, next, context)).pipe(
+      mergeMap((result) => result),
+    );
+  }
+
+  /** {@link route} for a key this instance cannot answer from its active copy. */
+  private async routeAway(
+    input: RouteInput,
+    fallback: FallbackOptions,
+    request: HttpRequestLike,
+    response: HttpResponse,
+    next: CallHandler,
+    context: ExecutionContext,
+  ): Promise<Observable<unknown>> {
+    const { allowStale } = fallback;
     try {
-      return await ownerThenStandby<Observable<unknown>>(
-        input,
-        { allowStale, standbyRead },
-        async (target) => {
-          if (target.local) {
-            this.metrics.recordRouting(target.standby ? 'standby' : 'local');
-            // Fresh changelog ends, so the lag each standby copy reports with its answer is current.
-            if (target.standby) await this.locator.refreshLags();
-            return this.handle(next, response, target.standby);
-          }
-          let answer: ForwardedResponse;
-          try {
-            answer = await this.forward(request, target.host, target.standby);
-          } catch (error) {
-            if (error instanceof OwnerUnreachableError) return { unreachable: error };
-            throw error;
-          }
-          // An owner answering 503 cannot answer either: a standby may, when allowed.
-          if (answer.status === 503 && allowStale && !target.standby) {
-            return {
-              unreachable: new OwnerUnreachableError(target.host.toString(), 'it answered 503'),
-            };
-          }
-          this.metrics.recordRouting(target.standby ? 'standby' : 'forwarded');
-          return this.relay(answer, response, context);
-        },
-      );
+      return await ownerThenStandby<Observable<unknown>>(input, fallback, async (target) => {
+        if (target.local) {
+          this.metrics.recordRouting(target.standby ? 'standby' : 'local');
+          // Fresh changelog ends, so the lag each standby copy reports with its answer is current.
+          if (target.standby) await this.locator.refreshLags();
+          return this.handle(next, response, target.standby);
+        }
+        let answer: ForwardedResponse;
+        try {
+          answer = await this.forward(request, target.host, target.standby);
+        } catch (error) {
+          if (error instanceof OwnerUnreachableError) return { unreachable: error };
+          throw error;
+        }
+        // An owner answering 503 cannot answer either: a standby may, when allowed.
+        if (answer.status === 503 && allowStale && !target.standby) {
+          return {
+            unreachable: new OwnerUnreachableError(target.host.toString(), 'it answered 503'),
+          };
+        }
+        this.metrics.recordRouting(target.standby ? 'standby' : 'forwarded');
+        return this.relay(answer, response, context);
+      });
     } catch (error) {
       if (error instanceof StreamsError && error.retriable) {
         throw this.unavailable(response, error.message);
@@ -188,28 +223,21 @@ export class StoreRoutingInterceptor implements NestInterceptor {
 
   /**
    * Runs the handler with its store reads recorded (standby copies allowed with
-   * `staleStores`), and marks the answer `X-Stale: true` and `X-Lag: <records>` when a standby
-   * copy answered any of its reads — whatever was decided before, the marks say what served.
+   * `staleStores`), and marks the answer `X-Stale: true` and `X-Lag: <records>` as soon as a
+   * standby copy answers any of its reads — whatever was decided before, the marks say what
+   * served.
    */
   private handle(
     next: CallHandler,
     response: HttpResponse,
     staleStores: boolean,
   ): Observable<unknown> {
+    const onStale = (lag: number): void => {
+      this.setHeader(response, STALE_HEADER, 'true');
+      this.setHeader(response, LAG_HEADER, String(lag));
+    };
     return new Observable((subscriber) =>
-      StoreReadContext.run({ staleStores }, () => {
-        const record = StoreReadContext.current();
-        const mark = () => {
-          const stale = StoreReadContext.staleness(record);
-          if (stale === undefined) return;
-          this.setHeader(response, STALE_HEADER, 'true');
-          this.setHeader(response, LAG_HEADER, String(stale.lag));
-        };
-        return next
-          .handle()
-          .pipe(tap({ next: mark, error: mark }))
-          .subscribe(subscriber);
-      }),
+      StoreReadContext.run({ staleStores, onStale }, () => next.handle().subscribe(subscriber)),
     );
   }
 

@@ -2,7 +2,7 @@
 // version) drives directly, as Kafka Streams' TopologyTestDriver drives its processor
 // internals. Not a public API: applications import `@nest-streams/streams`; this subpath may
 // change in any release.
-export { StreamTask } from '../runtime/internals/stream-task';
+export { StreamTask } from '../runtime/internals/task/stream-task';
 export { RecordCache } from '../state/internals/record-cache';
 export { InMemoryRecordCollector } from '../processor/internals/in-memory-record-collector';
 export { resolveStreamsConfig } from '../runtime/streams-config';
@@ -10,7 +10,7 @@ export {
   commitPhase,
   setCommitPhaseHook,
   type CommitPhase,
-} from '../runtime/internals/commit-phases';
+} from '../runtime/internals/commit/commit-phases';
 export { LocalStoreProvider, type LocalStore } from '../query/internals/local-store-provider';
 export { executeStateQuery, type QueryableCopy } from '../query/internals/state-query-executor';
 export {

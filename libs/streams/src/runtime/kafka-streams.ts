@@ -1,50 +1,27 @@
-import { EventEmitter } from 'node:events';
-import { MissingSourceTopicError } from '../errors/missing-source-topic.error';
-import { StreamsError } from '../errors/streams.error';
-import { connectAdmin } from '../client/cluster-connection';
-import type { ClusterAdmin } from '../client/cluster-admin';
-import { createKafkaClientAdapters } from '../client/kafka-client';
-import type { KafkaClientAdapters } from '../client/kafka-client-adapters';
-import { missingApplicationServerWarning } from './internals/application-server-warning';
-import { StreamsConfigError } from '../errors/streams-config.error';
+import type { KeyPartitioning, KeyQueryMetadata } from '../query/key-query-metadata';
+import type { StateQueryRequest, StateQueryResult } from '../query/state-query';
+import type { StoreQueryParameters } from '../query/store-query-parameters';
+import type { LagInfo, StreamsMetadata } from '../query/streams-metadata';
+import type { StreamsError } from '../errors/streams.error';
 import type { Topology } from '../processor/topology';
-import { RecordCache } from '../state/internals/record-cache';
-import type { ActiveTaskManager } from './internals/active-task-manager';
-import {
-  KafkaStreamsState,
-  StreamThreadExceptionResponse,
-  isValidTransition,
-} from './kafka-streams-state';
-import { StateDirectory } from './internals/state-directory';
-import { heldByAnotherProcess, StartupWait, startFailureLine } from './internals/startup-wait';
-import { completeStreamsLogger, consoleStreamsLogger, type StreamsLogger } from '../logging/logger';
-import type { StateRestoreListener } from './state-restore-listener';
-import type { StreamThread } from './internals/stream-thread';
-import type { StandbyTaskManager } from './internals/standby-task-manager';
-import { createStreamThread } from './internals/stream-thread-factory';
-import { threadFailureAction } from './internals/thread-failure-policy';
-import { TaskId } from '../processor/task-id';
-import { ClientQueries } from './internals/client-queries';
-import { KafkaStreamsQueries } from './kafka-streams-queries';
-import {
-  resolveStreamsConfig,
-  type ResolvedStreamsConfig,
-  type StreamsConfig,
-} from './streams-config';
-import { prepareInternalTopics } from './internals/internal-topics';
-import { LocalTaskView } from './internals/local-task-view';
-import { lastStableAssignment } from './internals/last-stable-assignment';
-import { keepsTasks } from './internals/assignment-tasks';
-import { sumTaskMetrics } from './internals/task-metrics';
+import type { LocalStoreMetrics } from '../state/store-metrics-snapshot';
+import { completeStreamsLogger, consoleStreamsLogger } from '../logging/logger';
 import type { ClientMetrics } from './client-metrics';
-import { changelogEndOffsetSums } from './internals/task-offset-sums';
-import { ClientSubscription } from './internals/client-subscription';
-import { checkBrokerCertificate, kafkaAuthenticationError } from '../client/kafka-trust';
 import type {
   KafkaStreamsOptions,
   StateListener,
   StreamsUncaughtExceptionHandler,
 } from './kafka-streams-options';
+import type { KafkaStreamsState } from './kafka-streams-state';
+import type { StateRestoreListener } from './state-restore-listener';
+import {
+  resolveStreamsConfig,
+  type ResolvedStreamsConfig,
+  type StreamsConfig,
+} from './streams-config';
+import type { TaskMetadata } from './task-metadata';
+import { ClientLifecycle } from './internals/lifecycle/client-lifecycle';
+import type { ClientQueries } from './internals/queries/client-queries';
 
 /**
  * A Kafka Streams client: runs a {@link Topology} as a member of the application's consumer
@@ -61,90 +38,50 @@ import type {
  * a topology that cannot run; `start()` throws what {@link KafkaStreams.start} lists; processing
  * errors go to the uncaught-exception handler.
  */
-export class KafkaStreams extends KafkaStreamsQueries {
+export class KafkaStreams {
   readonly config: ResolvedStreamsConfig;
-  private readonly events = new EventEmitter();
-  private readonly logger: StreamsLogger;
-  private readonly clients: KafkaClientAdapters;
-  private readonly stateDirectory: StateDirectory;
-  private readonly cache: RecordCache;
-  private currentState = KafkaStreamsState.CREATED;
-  protected admin: ClusterAdmin | undefined;
-  private thread: StreamThread | undefined;
-  private tasks: ActiveTaskManager | undefined;
-  private standbys: StandbyTaskManager | undefined;
-  protected readonly queries: ClientQueries;
-  private readonly subscription: ClientSubscription;
-  protected processId = '';
-  private partitionsByTopic = new Map<string, number>();
-  private exceptionHandler: StreamsUncaughtExceptionHandler = () =>
-    StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
-  private restoreListener: StateRestoreListener | undefined;
-  private closing: Promise<void> | undefined;
-  private shutdownRequested = false;
-  private stopCleanup: (() => void) | undefined;
-  private currentStartupProblem: StreamsError | undefined;
-  private warnedNoApplicationServer = false;
-  /** When the current run of cluster-unreachable thread failures began (task.timeout.ms). */
-  private unreachableSince: number | undefined;
-  protected readonly localView = new LocalTaskView(
-    () => this.tasks,
-    () => this.standbys,
-  );
+  /** Its start, its stream thread and its shutdown, and the state they move it through. */
+  private readonly lifecycle: ClientLifecycle;
+  /** What it answers about where keys live and what this instance holds. */
+  private readonly queries: ClientQueries;
 
   constructor(
     readonly topology: Topology,
     config: StreamsConfig,
     options: KafkaStreamsOptions = {},
   ) {
-    super();
     this.config = resolveStreamsConfig(config);
-    this.logger = options.logger ? completeStreamsLogger(options.logger) : consoleStreamsLogger;
+    const logger = options.logger ? completeStreamsLogger(options.logger) : consoleStreamsLogger;
     topology.subtopologies();
-    this.clients = createKafkaClientAdapters(this.config, this.logger);
-    this.stateDirectory = new StateDirectory({
-      stateDir: this.config.stateDir,
-      applicationId: this.config.applicationId,
-      cleanupDelayMs: this.config.stateCleanupDelayMs,
-    });
-    this.cache = new RecordCache(this.config.statestoreCacheMaxBytes);
-    this.queries = new ClientQueries({
+    // No record cache (`statestore.cache.max.bytes` 0): the stores run without their caching
+    // layer, as Kafka Streams rewrites the topology.
+    topology.applyCacheSize(this.config.statestoreCacheMaxBytes);
+    this.lifecycle = new ClientLifecycle({
       topology,
-      localView: this.localView,
-      state: () => this.currentState,
+      config: this.config,
+      logger,
       resolveTopic: (t) => this.resolveTopic(t),
-      partitionCount: (topic) => this.partitionsByTopic.get(topic),
     });
-    this.subscription = new ClientSubscription({
-      stateDirectory: this.stateDirectory,
-      logger: this.logger,
-      applicationServer: this.config.applicationServer,
-      queryEndpoint: this.config.queryEndpoint,
-      processId: () => this.processId,
-      activeTaskIds: () => this.tasks?.taskIds() ?? [],
-      standbys: () => this.standbys?.all() ?? [],
-      shutdownRequested: () => this.shutdownRequested,
-    });
+    this.queries = this.lifecycle.queries;
   }
 
   get state(): KafkaStreamsState {
-    return this.currentState;
+    return this.lifecycle.state;
   }
 
   /** Registers a state listener; returns a function that removes it. */
   onStateChange(listener: StateListener): () => void {
-    this.events.on('state', listener);
-    return () => this.events.off('state', listener);
+    return this.lifecycle.onStateChange(listener);
   }
 
   /** Sets what an uncaught processing error does; default SHUTDOWN_CLIENT. */
   setUncaughtExceptionHandler(handler: StreamsUncaughtExceptionHandler): void {
-    this.exceptionHandler = handler;
+    this.lifecycle.exceptionHandler = handler;
   }
 
   /** Sets the listener of changelog restores (start, batch, end). Set before `start()`. */
   setGlobalStateRestoreListener(listener: StateRestoreListener): void {
-    this.restoreListener = listener;
+    this.lifecycle.restoreListener = listener;
   }
 
   /** The physical name of a topology topic (internal topics get the application id prefix). */
@@ -167,59 +104,7 @@ export class KafkaStreams extends KafkaStreamsQueries {
    *   certificate: at once), ChangelogTopicMismatchError: logged, the client goes to ERROR.
    */
   async start(): Promise<void> {
-    if (this.currentState !== KafkaStreamsState.CREATED) {
-      throw new StreamsConfigError(
-        `start() can only be called once, in state CREATED (now ${this.currentState})`,
-      );
-    }
-    this.setState(KafkaStreamsState.REBALANCING);
-    const waits = {
-      taskTimeoutMs: this.config.taskTimeoutMs,
-      logger: this.logger,
-      onProblem: (problem?: StreamsError) => (this.currentStartupProblem = problem),
-      stopped: () => this.closing !== undefined,
-    };
-    const wait = new StartupWait(waits);
-    try {
-      await wait.retry(() => this.stateDirectory.lock(), heldByAnotherProcess);
-      this.processId = await this.stateDirectory.processId();
-      await checkBrokerCertificate(this.config);
-      this.admin = this.clients.clusterAdmin();
-      await connectAdmin(this.admin, { ...waits, brokers: this.config.bootstrapServers });
-      this.partitionsByTopic = await wait.retry(
-        () =>
-          prepareInternalTopics(this.admin!, this.topology, this.config, (t) =>
-            this.resolveTopic(t),
-          ),
-        (error) => error instanceof MissingSourceTopicError,
-      );
-      await this.subscription.refreshLocalOffsetSums();
-      // Route queries by the group's current host map until this client's own first assignment.
-      this.queries.borrow(await lastStableAssignment(this.admin, this.config, this.logger));
-      this.startThread();
-      await this.thread!.start();
-      // Removes task directories no longer assigned here after state.cleanup.delay.ms.
-      this.stopCleanup = this.stateDirectory.scheduleCleanup(
-        () =>
-          [...(this.tasks?.taskIds() ?? []), ...(this.standbys?.taskIds() ?? [])].map((t) =>
-            TaskId.parse(t),
-          ),
-        this.logger,
-      );
-    } catch (error) {
-      // Refused credentials or an untrusted broker certificate: one typed error, logged and
-      // thrown (the connection's own BrokerAuthenticationError is its cause).
-      const failure = kafkaAuthenticationError(error, this.config) ?? error;
-      this.currentStartupProblem =
-        !this.closing && failure instanceof StreamsError ? failure : undefined;
-      if (this.closing) {
-        this.logger.debug(`start() ended by close(): ${startFailureLine(failure)}`);
-        throw failure;
-      }
-      this.logger.error(`could not start: ${startFailureLine(failure)}`);
-      await this.shutdown(KafkaStreamsState.PENDING_ERROR);
-      throw failure;
-    }
+    return this.lifecycle.start();
   }
 
   /**
@@ -228,14 +113,12 @@ export class KafkaStreams extends KafkaStreamsQueries {
    * failed it; otherwise `undefined`. What a readiness probe reports while the client starts.
    */
   get startupProblem(): StreamsError | undefined {
-    return this.currentStartupProblem;
+    return this.lifecycle.startupProblem;
   }
 
   /** Stops processing cleanly (commit, checkpoint, leave the group). Idempotent. */
   async close(): Promise<void> {
-    if (this.currentState === KafkaStreamsState.NOT_RUNNING) return;
-    this.closing ??= this.shutdown(KafkaStreamsState.PENDING_SHUTDOWN);
-    await this.closing;
+    return this.lifecycle.close();
   }
 
   /**
@@ -244,157 +127,138 @@ export class KafkaStreams extends KafkaStreamsQueries {
    * thread stopped moving this for minutes is stuck: what a liveness probe should report.
    */
   lastProgressAt(): number | undefined {
-    return this.thread?.lastProgressAt;
+    return this.lifecycle.lastProgressAt();
   }
 
   /** Processing counters summed over the client's active tasks, and the commits. */
   metrics(): ClientMetrics {
-    return sumTaskMetrics(
-      (this.tasks?.tasks() ?? []).map((entry) => entry.task.metrics),
-      this.tasks?.commits ?? 0,
-      this.tasks?.commitTimeMs ?? 0,
-    );
+    return this.lifecycle.metrics();
   }
 
-  private startThread(): void {
-    const parts = createStreamThread({
-      topology: this.topology,
-      config: this.config,
-      clients: this.clients,
-      admin: this.admin!,
-      stateDirectory: this.stateDirectory,
-      cache: this.cache,
-      logger: this.logger,
-      processId: () => this.processId,
-      resolveTopic: (t) => this.resolveTopic(t),
-      partitionsFor: (topic) => this.partitionsFor(topic),
-      restoreListener: () => this.restoreListener,
-      subscription: () => this.subscription.info(),
-      taskEndOffsetSums: () => this.taskEndOffsetSums(),
-      listener: {
-        onRebalancing: () => this.setState(KafkaStreamsState.REBALANCING),
-        onAssignment: (info) => {
-          this.queries.update(info);
-          const warning = missingApplicationServerWarning(
-            info.hosts.length,
-            this.config.applicationId,
-            this.config.applicationServer,
-          );
-          if (warning && !this.warnedNoApplicationServer) this.logger.warn(warning);
-          this.warnedNoApplicationServer ||= warning !== undefined;
-          // A new host map for the tasks it runs (streams protocol) is no rebalance.
-          const kept = this.state === 'RUNNING' && keepsTasks(info, this.localView.taskIds());
-          if (!kept) this.setState(KafkaStreamsState.REBALANCING);
-          this.localView.assigned(info.warmup);
-        },
-        onRunning: () => {
-          this.unreachableSince = undefined;
-          this.setState(KafkaStreamsState.RUNNING);
-          void this.subscription.refreshLocalOffsetSums();
-        },
-        onError: (error) => void this.handleThreadError(error),
-        onShutdownRequested: () => {
-          this.logger.warn('an instance asked the application to shut down (SHUTDOWN_APPLICATION)');
-          this.closing ??= this.shutdown(KafkaStreamsState.PENDING_ERROR);
-        },
-      },
-    });
-    this.thread = parts.thread;
-    this.tasks = parts.tasks;
-    this.standbys = parts.standbys;
+  /**
+   * A read-only view of a store over this instance's local copies (Kafka Streams' `store()`).
+   * The view looks its stores up on every call, so it can be kept.
+   *
+   * @throws StreamsNotStartedError, StateStoreNotAvailableError (rebalancing/restoring: retry),
+   *   StateStoreMigratedError (rediscover the owner), UnknownStateStoreError,
+   *   InvalidStateStorePartitionError — all `InvalidStateStoreError`s with `code` and `retriable`.
+   */
+  store<T>(params: StoreQueryParameters<T>): T {
+    return this.queries.store(params);
   }
 
-  private async taskEndOffsetSums(): Promise<Record<string, number>> {
-    return this.admin
-      ? changelogEndOffsetSums(this.admin, this.topology, this.config.applicationId)
-      : {};
+  /**
+   * Which instance holds `key` of `storeName` (active and standbys) and in which partition,
+   * from the latest assignment — also while REBALANCING, as Kafka Streams answers (a read
+   * routed there while the task moves gets a retriable error, never a wrong answer).
+   * `KeyQueryMetadata.NOT_AVAILABLE` when no instance runs the key's task, once the client
+   * stopped, and before the first assignment — unless the application's classic group was
+   * stable when this client started: then its host map answers until this client's own
+   * assignment (a restarted instance routes at once instead of waiting for its old member's
+   * session to expire).
+   *
+   * @throws UnknownStateStoreError for a store the topology does not have.
+   */
+  queryMetadataForKey<K>(
+    storeName: string,
+    key: K,
+    partitioning: KeyPartitioning<K>,
+  ): KeyQueryMetadata {
+    return this.queries.queryMetadataForKey(storeName, key, partitioning);
   }
 
-  /** Applies {@link threadFailureAction} to a failed stream thread. */
-  private async handleThreadError(failure: Error): Promise<void> {
-    // Credentials revoked or a broker certificate replaced while running: a typed error.
-    const error = kafkaAuthenticationError(failure, this.config) ?? failure;
-    const { action, unreachableSince } = threadFailureAction(error, {
-      active: this.isActive(),
-      unreachableSince: this.unreachableSince,
-      now: Date.now(),
-      taskTimeoutMs: this.config.taskTimeoutMs,
-      handler: this.exceptionHandler,
-    });
-    this.unreachableSince = unreachableSince;
-    this.logger.warn(action.reason);
-    if (action.kind === 'replace') {
-      await this.replaceThread(action.delayMs);
-      return;
-    }
-    if (action.kind === 'shutdown-application') {
-      // Ask every instance to stop: rejoin with the request in the subscription; the leader
-      // answers every member with SHUTDOWN_APPLICATION. Stop this client anyway if that fails.
-      this.shutdownRequested = true;
-      try {
-        await this.thread?.rejoin();
-        const deadline = Date.now() + Math.max(30_000, this.config.sessionTimeoutMs);
-        while (!this.closing && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      } catch (rejoinError) {
-        this.logger.warn(`could not ask the application to shut down: ${String(rejoinError)}`);
-      }
-    }
-    this.closing ??= this.shutdown(KafkaStreamsState.PENDING_ERROR);
-    await this.closing;
+  /**
+   * Which queryable copy of partition `partition` of `storeName` this instance holds now:
+   * `'active'` (an active task, restored), `'standby'` (a standby copy whose lag is known), or
+   * `undefined`. What a router checks before answering as the key's named owner: while a task
+   * restores, or moves here and is still held back (cooperative rebalancing), the metadata
+   * names this instance but no active copy answers yet — a standby copy may.
+   */
+  localCopyOf(storeName: string, partition: number): 'active' | 'standby' | undefined {
+    return this.queries.localCopyOf(storeName, partition);
   }
 
-  /** Stops the failed thread (its tasks close dirty) and starts a new one after `delayMs`. */
-  private async replaceThread(delayMs: number): Promise<void> {
-    await this.thread?.stop();
-    if (!this.isActive()) return;
-    this.setState(KafkaStreamsState.REBALANCING);
-    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
-    if (!this.isActive()) return;
-    this.startThread();
-    await this.thread!.start().catch((e: unknown) =>
-      this.handleThreadError(e instanceof Error ? e : new Error(String(e))),
-    );
+  /**
+   * How many partitions `storeName` has: its sub-topology's task count (the largest partition
+   * count of its source topics), known once `start()` prepared the topics; `undefined` before,
+   * and for a store the topology does not have. What a scatter-gather query checks its answers
+   * against: a partition the metadata names no instance for is missing, not empty (while the
+   * group rebalances, or under the streams protocol before every member reported its
+   * endpoint, the host map may not list every task).
+   */
+  storePartitionCount(storeName: string): number | undefined {
+    return this.queries.storePartitionCount(storeName);
   }
 
-  private isActive(): boolean {
-    return (
-      this.currentState === KafkaStreamsState.RUNNING ||
-      this.currentState === KafkaStreamsState.REBALANCING
-    );
+  /**
+   * Interactive query API v2: answers `request` from this instance's copies, per partition,
+   * with failures as data (NOT_ACTIVE, NOT_UP_TO_BOUND, NOT_PRESENT, DOES_NOT_EXIST,
+   * STORE_EXCEPTION, UNKNOWN_QUERY_TYPE) and each copy's position for read-your-writes.
+   * Never throws for a store or partition problem; the caller (or the remote transport)
+   * routes NOT_PRESENT partitions to their owners.
+   */
+  query<K>(request: StateQueryRequest<K>): Promise<StateQueryResult<unknown>> {
+    return this.queries.query(request);
   }
 
-  private async shutdown(
-    pending: KafkaStreamsState.PENDING_SHUTDOWN | KafkaStreamsState.PENDING_ERROR,
-  ): Promise<void> {
-    this.setState(pending);
-    this.stopCleanup?.();
-    try {
-      await this.thread?.stop();
-    } finally {
-      await this.admin?.disconnect().catch(() => undefined);
-      await this.stateDirectory.unlock().catch(() => undefined);
-      this.setState(
-        pending === KafkaStreamsState.PENDING_ERROR
-          ? KafkaStreamsState.ERROR
-          : KafkaStreamsState.NOT_RUNNING,
-      );
-    }
+  /** Every instance of the application, from the latest assignment. */
+  metadataForAllStreamsClients(): StreamsMetadata[] {
+    return this.queries.metadataForAllStreamsClients();
   }
 
-  private partitionsFor(topic: string): number {
-    const count = this.partitionsByTopic.get(topic);
-    if (count === undefined) throw new MissingSourceTopicError([topic]);
-    return count;
+  /** The instances holding `storeName` (active or standby). */
+  streamsMetadataForStore(storeName: string): StreamsMetadata[] {
+    return this.queries.streamsMetadataForStore(storeName);
   }
 
-  private setState(next: KafkaStreamsState): void {
-    const previous = this.currentState;
-    if (previous === next) return;
-    if (!isValidTransition(previous, next)) {
-      this.logger.debug(`ignoring state transition ${previous} -> ${next}`);
-      return;
-    }
-    this.currentState = next;
-    this.events.emit('state', next, previous);
+  /** This instance's metadata, when it advertises `application.server`. */
+  localMetadata(): StreamsMetadata | undefined {
+    return this.queries.localMetadata();
+  }
+
+  /**
+   * Consumer lag of this instance's active tasks, per input partition: records fetched from
+   * the broker but not processed yet are not counted as processed (position = next offset to
+   * process). Asks the broker for end offsets; empty before `start()`.
+   */
+  async inputLags(): Promise<
+    { topic: string; partition: number; position: number; endOffset: number; lag: number }[]
+  > {
+    return this.queries.inputLags();
+  }
+
+  /**
+   * How far each local store copy is behind its changelog, per store and partition (Kafka
+   * Streams' `allLocalStorePartitionLags`): active copies report 0 once restored; standby
+   * copies report their distance to the changelog end.
+   */
+  async allLocalStorePartitionLags(): Promise<Map<string, Map<number, LagInfo>>> {
+    return this.queries.allLocalStorePartitionLags();
+  }
+
+  /**
+   * Local task ids: active and standby, and which of the standbys are warm-up replicas (placed
+   * on the task's intended owner until it catches up: a probing rebalance then moves the task).
+   */
+  localTaskIds(): { active: string[]; standby: string[]; warmup: string[] } {
+    return this.queries.localTaskIds();
+  }
+
+  /**
+   * The active tasks this client runs now: id, input partitions, stores, and whether they are
+   * restored (Kafka Streams' `metadataForLocalThreads().activeTasks()`). Empty before the first
+   * assignment and after `close()`.
+   */
+  activeTaskMetadata(): TaskMetadata[] {
+    return this.queries.activeTaskMetadata();
+  }
+
+  /**
+   * Metrics of every state store of the active tasks, one entry per store and task: operation
+   * counts, rates and sampled latencies, the record cache's hit ratio, and RocksDB's memory
+   * and size figures where the engine has them. Cheap enough for every metrics scrape.
+   */
+  storeMetrics(): LocalStoreMetrics[] {
+    return this.queries.storeMetrics();
   }
 }

@@ -4,10 +4,15 @@ import {
   type KafkaClientName,
   type RebalanceProtocol,
   resolveStreamsConfig,
+  type StreamsConfig,
 } from './streams-config';
 import { streamsConfigFromProperties } from './streams-config-properties';
 
 const base = { applicationId: 'config-spec', bootstrapServers: ['127.0.0.1:9092'] };
+
+/** Expects `config` refused with a StreamsConfigError saying `message`. */
+const refuses = (config: StreamsConfig, message: string): void =>
+  expect(() => resolveStreamsConfig(config)).toThrow(new StreamsConfigError(message));
 
 describe('resolveStreamsConfig', () => {
   it("applies Kafka Streams' defaults", () => {
@@ -52,8 +57,9 @@ describe('resolveStreamsConfig', () => {
 
   it('takes check.crcs as a boolean, and its property as true or false', () => {
     expect(resolveStreamsConfig({ ...base, checkCrcs: false }).checkCrcs).toBe(false);
-    expect(() => resolveStreamsConfig({ ...base, checkCrcs: 'no' as unknown as boolean })).toThrow(
-      new StreamsConfigError('checkCrcs must be true or false, got no'),
+    refuses(
+      { ...base, checkCrcs: 'no' as unknown as boolean },
+      'checkCrcs must be true or false, got no',
     );
     expect(streamsConfigFromProperties({ 'check.crcs': 'false' }).checkCrcs).toBe(false);
     expect(streamsConfigFromProperties({ 'check.crcs': ' TRUE ' }).checkCrcs).toBe(true);
@@ -67,8 +73,9 @@ describe('resolveStreamsConfig', () => {
       resolveStreamsConfig({ ...base, maxPartitionFetchBytes: 4096 }).maxPartitionFetchBytes,
     ).toBe(4096);
     for (const bad of [0, -1, 1.5, Number.NaN]) {
-      expect(() => resolveStreamsConfig({ ...base, maxPartitionFetchBytes: bad })).toThrow(
-        new StreamsConfigError(`maxPartitionFetchBytes must be a positive integer, got ${bad}`),
+      refuses(
+        { ...base, maxPartitionFetchBytes: bad },
+        `maxPartitionFetchBytes must be a positive integer, got ${bad}`,
       );
     }
     expect(
@@ -105,18 +112,16 @@ describe('resolveStreamsConfig', () => {
     expect(
       resolveStreamsConfig({ ...platformatic, rebalanceProtocol: 'eager' }).rebalanceProtocol,
     ).toBe('eager');
-    expect(() => resolveStreamsConfig({ ...base, rebalanceProtocol: 'cooperative' })).toThrow(
-      new StreamsConfigError(
-        "rebalanceProtocol 'cooperative' needs kafkaClient '@platformatic/kafka': kafkajs has only the eager protocol",
-      ),
+    refuses(
+      { ...base, rebalanceProtocol: 'cooperative' },
+      "rebalanceProtocol 'cooperative' needs kafkaClient '@platformatic/kafka': kafkajs has only the eager protocol",
     );
-    expect(() =>
-      resolveStreamsConfig({
+    refuses(
+      {
         ...platformatic,
         rebalanceProtocol: 'sticky' as unknown as RebalanceProtocol,
-      }),
-    ).toThrow(
-      new StreamsConfigError("rebalanceProtocol must be 'cooperative' or 'eager', got 'sticky'"),
+      },
+      "rebalanceProtocol must be 'cooperative' or 'eager', got 'sticky'",
     );
   });
 
@@ -134,37 +139,30 @@ describe('resolveStreamsConfig', () => {
       'group.instance.id': 'order-stats-2',
     });
     expect(properties).toEqual({ ...base, groupInstanceId: 'order-stats-2' });
-    expect(() => resolveStreamsConfig({ ...base, groupInstanceId: 'order-stats-0' })).toThrow(
-      new StreamsConfigError(
-        "group.instance.id needs kafkaClient '@platformatic/kafka': kafkajs has no static membership",
-      ),
+    refuses(
+      { ...base, groupInstanceId: 'order-stats-0' },
+      "group.instance.id needs kafkaClient '@platformatic/kafka': kafkajs has no static membership",
     );
   });
 
   it.each(['', '.', '..', 'pod 0', 'pod/0', 'pod:0', 'é', 'x'.repeat(250), 7])(
     'refuses the group instance id %p',
     (id) => {
-      expect(() =>
-        resolveStreamsConfig({
+      refuses(
+        {
           ...base,
           kafkaClient: '@platformatic/kafka',
           groupInstanceId: id as string,
-        }),
-      ).toThrow(
-        new StreamsConfigError(
-          `group.instance.id must be 1 to 249 letters, digits, '.', '_' and '-' (not '.' or '..'), got '${String(id)}'`,
-        ),
+        },
+        `group.instance.id must be 1 to 249 letters, digits, '.', '_' and '-' (not '.' or '..'), got '${String(id)}'`,
       );
     },
   );
 
   it.each(['platformatic', 'KAFKAJS', '', 'node-rdkafka'])('refuses the client %p', (client) => {
-    expect(() =>
-      resolveStreamsConfig({ ...base, kafkaClient: client as unknown as KafkaClientName }),
-    ).toThrow(
-      new StreamsConfigError(
-        `kafkaClient must be 'kafkajs' or '@platformatic/kafka', got '${client}'`,
-      ),
+    refuses(
+      { ...base, kafkaClient: client as unknown as KafkaClientName },
+      `kafkaClient must be 'kafkajs' or '@platformatic/kafka', got '${client}'`,
     );
   });
 });
@@ -184,18 +182,16 @@ describe('groupProtocol (group.protocol)', () => {
   });
 
   it("refuses 'streams' on kafkajs, and unknown protocols", () => {
-    expect(() => resolveStreamsConfig({ ...base, groupProtocol: 'streams' })).toThrow(
-      new StreamsConfigError(
-        "group.protocol 'streams' needs kafkaClient '@platformatic/kafka': kafkajs cannot speak the streams rebalance protocol (KIP-1071)",
-      ),
+    refuses(
+      { ...base, groupProtocol: 'streams' },
+      "group.protocol 'streams' needs kafkaClient '@platformatic/kafka': kafkajs cannot speak the streams rebalance protocol (KIP-1071)",
     );
-    expect(() =>
-      resolveStreamsConfig({
+    refuses(
+      {
         ...platformatic,
         groupProtocol: 'consumer' as unknown as GroupProtocol,
-      }),
-    ).toThrow(
-      new StreamsConfigError("group.protocol must be 'classic' or 'streams', got 'consumer'"),
+      },
+      "group.protocol must be 'classic' or 'streams', got 'consumer'",
     );
   });
 

@@ -6,6 +6,11 @@ import { StreamsConfigError } from '../errors/streams-config.error';
 import { Serdes } from '../serde/serdes';
 import type { Serde } from '../serde/serde';
 import type { RocksDBConfigSetter } from '../state/rocksdb-config-setter';
+import { defaultWriteBehindBytes, RocksDBMemory } from '../state/internals/rocksdb/rocksdb-memory';
+import {
+  resolveRocksDBMemoryBudget,
+  type RocksDBMemoryBudget,
+} from '../state/internals/rocksdb/rocksdb-memory-budget';
 import {
   type DeserializationExceptionHandler,
   type ProductionExceptionHandler,
@@ -76,8 +81,31 @@ export interface StreamsConfig {
   deserializationExceptionHandler?: DeserializationExceptionHandler;
   /** `default.production.exception.handler`; default fail. */
   productionExceptionHandler?: ProductionExceptionHandler;
-  /** `rocksdb.config.setter`. */
+  /** `rocksdb.config.setter`; when given (or a store's own), it decides each store's memory. */
   rocksDBConfigSetter?: RocksDBConfigSetter;
+  /**
+   * The RocksDB memory of the instance, in MiB, shared by every store, partition and window
+   * segment when no config setter is given: one block cache of this size, a quarter of it for
+   * the memtables (a write-buffer manager charged to the cache), index and filter blocks and
+   * table readers charged to it (`BoundedMemoryRocksDBConfig.forBudget`). Default: a quarter of
+   * the container's memory limit (cgroup v2 `memory.max`, v1 `memory.limit_in_bytes`), at least
+   * 32, or 256 outside a container. `'unbounded'`: Kafka Streams' per-store defaults (a 50 MiB
+   * cache and 3 × 16 MiB memtables per store and segment).
+   */
+  rocksDBMemoryBudgetMb?: number | 'unbounded';
+  /**
+   * Lets the instance start on the fallback engine (`@nxtedition/rocksdb`, which cannot share a
+   * cache) with memory that grows with the stores; default false: opening the first persistent
+   * store under a budget then throws `RocksDBMemoryBudgetError`.
+   */
+  rocksDBAllowUnboundedFallback?: boolean;
+  /**
+   * The bytes the instance's RocksDB engines may hold waiting to be written (every task's
+   * write-behind, batches being written included); past it a stream thread waits for RocksDB
+   * before it processes more. Default a quarter of the memory budget, 8 to 64 MiB (64 MiB when
+   * unbounded).
+   */
+  rocksDBWriteBehindMaxBytes?: number;
   /** `acceptable.recovery.lag`; default 10000. */
   acceptableRecoveryLag?: number;
   /** `max.warmup.replicas`; default 2. */
@@ -180,7 +208,10 @@ export interface StreamsConfig {
 
 /** The configuration with every default applied. */
 export type ResolvedStreamsConfig = Required<Omit<StreamsConfig, OptionalSetting>> &
-  Pick<StreamsConfig, OptionalSetting>;
+  Pick<StreamsConfig, OptionalSetting> & {
+    /** @internal The instance's RocksDB memory: its budget and write-behind bound. */
+    readonly rocksDBMemory: RocksDBMemory;
+  };
 
 /** The settings that have no default: unset stays unset. */
 type OptionalSetting =
@@ -264,6 +295,7 @@ export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConf
       "group.protocol 'streams' needs kafkaClient '@platformatic/kafka': kafkajs cannot speak the streams rebalance protocol (KIP-1071)",
     );
   }
+  const memory = resolveMemory(config);
   const resolved: ResolvedStreamsConfig = {
     applicationId: config.applicationId,
     bootstrapServers: [...config.bootstrapServers],
@@ -281,6 +313,11 @@ export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConf
     deserializationExceptionHandler: config.deserializationExceptionHandler ?? logAndContinue(),
     productionExceptionHandler: config.productionExceptionHandler ?? failOnProductionError,
     rocksDBConfigSetter: config.rocksDBConfigSetter,
+    rocksDBMemoryBudgetMb:
+      memory.budget.bytes === undefined ? 'unbounded' : memory.budget.bytes / 1024 / 1024,
+    rocksDBAllowUnboundedFallback: config.rocksDBAllowUnboundedFallback ?? false,
+    rocksDBWriteBehindMaxBytes: memory.writeBehind.maxBytes,
+    rocksDBMemory: memory,
     acceptableRecoveryLag: config.acceptableRecoveryLag ?? 10_000,
     maxWarmupReplicas: config.maxWarmupReplicas ?? 2,
     probingRebalanceIntervalMs: config.probingRebalanceIntervalMs ?? 600_000,
@@ -320,6 +357,26 @@ export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConf
   }
   RESOLVED.add(resolved);
   return resolved;
+}
+
+/**
+ * The instance's RocksDB memory from `rocksDBMemoryBudgetMb` (or the container's limit) and
+ * `rocksDBWriteBehindMaxBytes`; throws `StreamsConfigError` for a value out of range.
+ */
+function resolveMemory(config: StreamsConfig): RocksDBMemory {
+  let budget: RocksDBMemoryBudget;
+  try {
+    budget = resolveRocksDBMemoryBudget(config.rocksDBMemoryBudgetMb);
+  } catch (error) {
+    throw new StreamsConfigError((error as Error).message);
+  }
+  const writeBehind = config.rocksDBWriteBehindMaxBytes ?? defaultWriteBehindBytes(budget);
+  if (!Number.isSafeInteger(writeBehind) || writeBehind < 1) {
+    throw new StreamsConfigError(
+      `rocksDBWriteBehindMaxBytes must be a positive integer, got ${String(writeBehind)}`,
+    );
+  }
+  return new RocksDBMemory(budget, config.rocksDBAllowUnboundedFallback === true, writeBehind);
 }
 
 /** Throws `StreamsConfigError` for a `group.instance.id` Kafka refuses, or on kafkajs. */

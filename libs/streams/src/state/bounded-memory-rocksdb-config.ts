@@ -103,6 +103,22 @@ export class BoundedMemoryRocksDBConfig implements RocksDBConfigSetter {
     }
   }
 
+  /**
+   * The setter of one budget as the engine sizes it by default (`rocksDBMemoryBudgetMb`): a
+   * cache of `totalOffHeapBytes`, a quarter of it for the memtables, memtables of a sixteenth
+   * of it (1 to 32 MiB), three of them.
+   *
+   * @throws StreamsConfigError for a budget under 1 MiB.
+   */
+  static forBudget(totalOffHeapBytes: number): BoundedMemoryRocksDBConfig {
+    return new BoundedMemoryRocksDBConfig({
+      totalOffHeapBytes,
+      totalMemtableBytes: Math.floor(totalOffHeapBytes / 4),
+      writeBufferSize: Math.max(MiB, Math.min(32 * MiB, Math.floor(totalOffHeapBytes / 16))),
+      maxWriteBufferNumber: 3,
+    });
+  }
+
   setConfig(_storeName: string, options: RocksDBOptions): void {
     const tuning = this.options;
     if (chooseRocksDBEngine().engine === '@nest-streams/rocksdb') {

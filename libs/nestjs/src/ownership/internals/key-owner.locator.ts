@@ -32,6 +32,10 @@ export interface KeyLocation {
  */
 @Injectable()
 export class KeyOwnerLocator {
+  private hostsOf: readonly unknown[] | undefined;
+  private hosts: readonly HostInfo[] = [];
+  private readonly keySerdes = new Map<string, Serde<unknown>>();
+
   constructor(
     @Inject(KafkaStreamsHost) private readonly host: KafkaStreamsHost,
     @Inject(StreamsModuleSettings) private readonly settings: StreamsModuleSettings,
@@ -49,10 +53,10 @@ export class KeyOwnerLocator {
       if (notRunning) throw new StreamsNotStartedError(notRunning);
     }
     const self = this.settings.self;
-    const location = { metadata, self, clusterHosts: this.clusterHosts() };
-    if (self === undefined || !metadata.available) return location;
+    const clusterHosts = this.clusterHosts();
+    if (self === undefined || !metadata.available) return { metadata, self, clusterHosts };
     const localCopy = this.host.streams.localCopyOf(store, metadata.partition) ?? 'none';
-    return { ...location, localCopy };
+    return { metadata, self, clusterHosts, localCopy };
   }
 
   /**
@@ -75,17 +79,32 @@ export class KeyOwnerLocator {
     return undefined;
   }
 
-  /** Every instance (`application.server`) in the current metadata. */
-  clusterHosts(): HostInfo[] {
-    return this.host.streams.metadataForAllStreamsClients().map((m) => m.hostInfo);
+  /**
+   * Every instance (`application.server`) in the current metadata: worked out once per
+   * assignment (the engine keeps one metadata list per assignment), not per request.
+   */
+  clusterHosts(): readonly HostInfo[] {
+    const all = this.host.streams.metadataForAllStreamsClients();
+    if (all !== this.hostsOf) {
+      this.hostsOf = all;
+      this.hosts = all.map((m) => m.hostInfo);
+    }
+    return this.hosts;
   }
 
-  /** The key serde of a store: its declaration's, else the default key serde, else strings. */
+  /**
+   * The key serde of a store: its declaration's, else the default key serde, else strings
+   * (looked up once per store after the client is created: declarations do not change then).
+   */
   keySerdeOf<K>(store: string): Serde<K> {
+    const known = this.keySerdes.get(store);
+    if (known) return known as Serde<K>;
     const declared = this.host.created ? this.host.declarations.stores.get(store) : undefined;
-    return (declared?.options.keySerde ??
+    const serde = (declared?.options.keySerde ??
       this.declaredAggregationKeySerde(store) ??
       (Serdes.String() as Serde<unknown>)) as Serde<K>;
+    if (this.host.created) this.keySerdes.set(store, serde as Serde<unknown>);
+    return serde;
   }
 
   /** The value serde of a store's declaration, if any. */

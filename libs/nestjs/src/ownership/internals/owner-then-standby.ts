@@ -40,7 +40,7 @@ export async function ownerThenStandby<R>(
   const decision = decideRoute(input);
   const exclude: HostInfo[] = [];
   if (decision.action === 'local') {
-    if (!ownerNotActiveHere(input, options)) {
+    if (answersHere(input, options, decision)) {
       return answered(await read({ local: true, standby: false }));
     }
     // Named the owner, but no active copy here (restoring, or held back while it moves here):
@@ -67,6 +67,19 @@ export async function ownerThenStandby<R>(
   throw new StateStoreNotAvailableError(
     `owner and standby unreachable: ${answer.unreachable.message}`,
   );
+}
+
+/**
+ * Whether the read runs here on this instance's active copy, with no fallback to consider:
+ * what {@link ownerThenStandby} reads first and only, decided without waiting for anything (the
+ * routing interceptor's fast path for keys it owns).
+ */
+export function answersHere(
+  input: RouteInput,
+  options: FallbackOptions,
+  decision = decideRoute(input),
+): boolean {
+  return decision.action === 'local' && !ownerNotActiveHere(input, options);
 }
 
 /**

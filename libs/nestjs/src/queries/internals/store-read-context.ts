@@ -10,6 +10,11 @@ import {
 export interface StoreReadOptions {
   /** Read standby copies too: the answer may lag the active copy. */
   readonly staleStores: boolean;
+  /**
+   * Called as soon as a standby copy answers one of the request's reads, with the largest lag
+   * among them so far (so the answer can be marked before it is written, in one pass).
+   */
+  readonly onStale?: (lag: number) => void;
 }
 
 /** A copy that answered a read of the current request, and which instance holds it. */
@@ -20,54 +25,89 @@ export interface ServedRead extends ServedCopy {
 
 /** What a request's reads were answered from, so far. */
 export interface StoreReadRecord extends StoreReadOptions {
+  /** The standby copies that answered, in order (active copies are not kept). */
   readonly served: ServedRead[];
+  /** The largest lag among the standby copies that answered; undefined while none did. */
+  staleLag: number | undefined;
 }
 
 const storage = new AsyncLocalStorage<StoreReadRecord>();
 
+/** Outside a request: active copies only, nothing recorded. */
+const OUTSIDE: StoreReadRecord = Object.freeze({
+  staleStores: false,
+  served: Object.freeze([]) as unknown as ServedRead[],
+  staleLag: undefined,
+});
+
 /**
  * Carries per-request read options to the injected store facades and the interactive query
- * service without threading them through handler arguments, and collects which copy answered
- * each of the request's reads: `StoreRoutingInterceptor` runs every handler inside
- * `StoreReadContext.run(...)` (with `staleStores: true` when it answers from a standby copy),
- * then marks the answer `X-Stale`/`X-Lag` when a standby copy actually answered.
+ * service without threading them through handler arguments, and collects which standby copy
+ * answered any of the request's reads: `StoreRoutingInterceptor` runs every handler inside
+ * `StoreReadContext.run(...)` (with `staleStores: true` when it answers from a standby copy,
+ * and an `onStale` that marks the answer `X-Stale`/`X-Lag` the moment a standby copy answers).
  */
 export class StoreReadContext {
   /** Runs `fn` (and everything it starts) with `options`; returns its result. */
   static run<T>(options: StoreReadOptions, fn: () => T): T {
-    return storage.run({ staleStores: options.staleStores, served: [] }, fn);
+    const record: StoreReadRecord = {
+      staleStores: options.staleStores,
+      onStale: options.onStale,
+      served: [],
+      staleLag: undefined,
+    };
+    return storage.run(record, fn);
   }
 
   /** The options and reads of the current request, or the defaults (active copies only). */
   static current(): StoreReadRecord {
-    return storage.getStore() ?? { staleStores: false, served: [] };
+    return storage.getStore() ?? OUTSIDE;
   }
 
-  /** Notes that `copy` answered a read of the current request (nothing outside a request). */
+  /**
+   * Notes that `copy` answered a read of the current request (nothing outside a request, and
+   * nothing kept for an active copy: only standby answers mark a request).
+   */
   static record(copy: ServedRead): void {
-    storage.getStore()?.served.push(copy);
+    const record = storage.getStore();
+    if (record !== undefined) note(record, copy);
   }
 
   /**
    * The local store `name` of `type` (`KafkaStreams.store()`), read as the current request
-   * reads: with stale stores when it answers from a standby copy, and reporting every copy that
-   * answers to the request's record. What the store facades read on every call.
+   * reads: with stale stores when it answers from a standby copy, and reporting every standby
+   * copy that answers to the request's record. Outside such a request, `active` (a view of
+   * the active copies kept by the caller, which looks its copies up on every read) when given.
    */
-  static localStore<T>(streams: KafkaStreams, name: string, type: QueryableStoreType<T>): T {
-    const parameters = StoreQueryParameters.fromNameAndType(name, type);
+  static localStore<T>(
+    streams: KafkaStreams,
+    name: string,
+    type: QueryableStoreType<T>,
+    active?: () => T,
+  ): T {
     const record = storage.getStore();
-    if (!record) return streams.store(parameters);
-    const recording = parameters.withServedListener((copy) => record.served.push(copy));
-    return streams.store(record.staleStores ? recording.enableStaleStores() : recording);
+    if (record === undefined || !record.staleStores) {
+      // Only active copies answer: nothing stale to record.
+      return active ? active() : streams.store(StoreQueryParameters.fromNameAndType(name, type));
+    }
+    const parameters = StoreQueryParameters.fromNameAndType(name, type)
+      .withServedListener((copy) => note(record, copy))
+      .enableStaleStores();
+    return streams.store(parameters);
   }
 
   /**
-   * The reads of `record` answered by a standby copy, and the largest lag among them, or
-   * `undefined` when every read came from an active copy.
+   * The largest lag of the standby copies that answered reads of `record`, or `undefined`
+   * when every read came from an active copy.
    */
   static staleness(record: StoreReadRecord): { readonly lag: number } | undefined {
-    const stale = record.served.filter((c) => !c.active);
-    if (stale.length === 0) return undefined;
-    return { lag: Math.max(...stale.map((c) => c.lag)) };
+    return record.staleLag === undefined ? undefined : { lag: record.staleLag };
   }
+}
+
+function note(record: StoreReadRecord, copy: ServedRead): void {
+  if (copy.active) return;
+  record.served.push(copy);
+  record.staleLag = record.staleLag === undefined ? copy.lag : Math.max(record.staleLag, copy.lag);
+  record.onStale?.(record.staleLag);
 }

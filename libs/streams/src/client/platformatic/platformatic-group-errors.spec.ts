@@ -4,7 +4,10 @@ import { FencedInstanceIdError } from '../../errors/internals/fenced-instance-id
 import { MemberFencedError } from '../../errors/internals/member-fenced.error';
 import { RebalanceInProgressError } from '../../errors/internals/rebalance-in-progress.error';
 import { UnknownMemberError } from '../../errors/internals/unknown-member.error';
-import { commitFailureAction, isRebalanceError } from '../../runtime/internals/commit-failure';
+import {
+  commitFailureAction,
+  isRebalanceError,
+} from '../../runtime/internals/commit/commit-failure';
 import { platformaticGroupError } from './platformatic-group-errors';
 
 /** What @platformatic/kafka throws for an OffsetCommit (api key 8) refused with `code`. */

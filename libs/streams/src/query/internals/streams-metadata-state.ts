@@ -18,6 +18,9 @@ const partitioner = new DefaultStreamPartitioner();
  */
 export class StreamsMetadataState {
   private metadata: StreamsMetadata[] = [];
+  /** Per task id (`1_3`): its active instance and its standby hosts, built per assignment. */
+  private activeByTask = new Map<string, StreamsMetadata>();
+  private standbysByTask = new Map<string, HostInfo[]>();
 
   constructor(
     /** The topology: its sub-topologies, and which one holds a store. */
@@ -53,11 +56,29 @@ export class StreamsMetadataState {
           standbyTasks: [...h.standby],
         };
       });
+    this.index();
   }
 
   /** Forgets the assignment (no confirmed owners until the next one). */
   clear(): void {
     this.metadata = [];
+    this.index();
+  }
+
+  /** The task → instance look-ups of the current metadata (the first instance listing a task). */
+  private index(): void {
+    this.activeByTask = new Map();
+    this.standbysByTask = new Map();
+    for (const m of this.metadata) {
+      for (const task of m.activeTasks) {
+        if (!this.activeByTask.has(task)) this.activeByTask.set(task, m);
+      }
+      for (const task of m.standbyTasks) {
+        const hosts = this.standbysByTask.get(task) ?? [];
+        hosts.push(m.hostInfo);
+        this.standbysByTask.set(task, hosts);
+      }
+    }
   }
 
   all(): StreamsMetadata[] {
@@ -91,12 +112,13 @@ export class StreamsMetadataState {
         ? partitioning(key, numPartitions)
         : partitioner.partition(partitioning.serialize(key), numPartitions);
     const task = `${sub.id}_${partition}`;
-    const active = this.metadata.find((m) => m.activeTasks.includes(task));
+    const active = this.activeByTask.get(task);
     if (!active) return KeyQueryMetadata.NOT_AVAILABLE;
-    const standbys = this.metadata
-      .filter((m) => m.standbyTasks.includes(task))
-      .map((m) => m.hostInfo);
-    return new KeyQueryMetadata(active.hostInfo, standbys, partition);
+    return new KeyQueryMetadata(
+      active.hostInfo,
+      [...(this.standbysByTask.get(task) ?? [])],
+      partition,
+    );
   }
 
   /** The sub-topology that holds `storeName`. */

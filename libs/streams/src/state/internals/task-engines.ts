@@ -1,7 +1,11 @@
+import type { WriteBehindBudget } from './write-behind-budget';
+
 /** What the task's registry drives in each of its engines (see TransactionalBytesStore). */
 export interface TaskEngine {
   /** Bytes of keys and values written since the last commit, not yet in the engine. */
   readonly uncommittedBytes: number;
+  /** Bytes of the batch the engine is writing now (none: 0 or absent). */
+  readonly writingBytes?: number;
   /**
    * Hands the pending writes to the engine as one batch (which may write it in the background,
    * reads seeing it meanwhile); rejects with the engine's error about an earlier batch.
@@ -22,7 +26,8 @@ const TASK_ENGINES = Symbol('nest-streams.taskEngines');
 
 /**
  * The persistent engines of one task (every RocksDB instance of its stores and window/session
- * segments), as the runtime drives them for checkpoints and exactly-once:
+ * segments), as the runtime drives them for checkpoints and exactly-once (when, in a commit:
+ * `runtime/internals/commit/commit-protocol.ts`):
  *
  * - durability: a commit only flushes the record caches; the engines' memtables are flushed by
  *   {@link flush} right before a checkpoint is written (Kafka Streams' order), so a
@@ -50,7 +55,11 @@ export class TaskEngines {
    * `maxUncommittedBytes`: the task's `statestore.uncommitted.max.bytes` (none: no limit), the
    * bound of the writes held back: for their transaction, or behind the engine's batch in flight.
    */
-  constructor(private readonly maxUncommittedBytes = Number.POSITIVE_INFINITY) {}
+  constructor(
+    private readonly maxUncommittedBytes = Number.POSITIVE_INFINITY,
+    /** The instance's bound of the bytes every task's engines hold (see {@link WriteBehindBudget}). */
+    private readonly budget?: WriteBehindBudget,
+  ) {}
 
   /** Records that `storeName`'s persistent engines (all of them) are managed here. */
   declare(storeName: string): void {
@@ -64,10 +73,12 @@ export class TaskEngines {
 
   enlist(engine: TaskEngine): void {
     this.engines.add(engine);
+    this.budget?.enlist(engine);
   }
 
   leave(engine: TaskEngine): void {
     this.engines.delete(engine);
+    this.budget?.leave(engine);
   }
 
   /**
@@ -121,19 +132,24 @@ export class TaskEngines {
    * At-least-once: whether the writes held behind the engines (waiting for the batch each one
    * is writing) passed `statestore.uncommitted.max.bytes`. The stream thread then lets them
    * catch up ({@link writeHeld}) before it processes more: a disk slower than the processing
-   * (a RocksDB write stall) holds the processing back instead of growing the memory.
+   * (a RocksDB write stall) holds the processing back instead of growing the memory. Also
+   * when the instance's engines together hold more than its {@link WriteBehindBudget}.
    */
   overWriteBehindLimit(): boolean {
-    return !this.transactional && this.uncommittedBytes() > this.maxUncommittedBytes;
+    if (this.transactional) return false;
+    return this.uncommittedBytes() > this.maxUncommittedBytes || this.budget?.over() === true;
   }
 
   /**
-   * Resolves once every engine wrote what it held behind when called (at-least-once).
+   * Resolves once every engine wrote what it held behind when called (at-least-once), and,
+   * when the instance holds more than its {@link WriteBehindBudget}, once every engine of the
+   * instance did.
    *
    * @throws the engine's `ProcessorStateError` of a write that failed: close the task dirty.
    */
   async writeHeld(): Promise<void> {
     for (const engine of this.engines) await engine.writeHeld();
+    if (!this.transactional && this.budget?.over() === true) await this.budget.writeHeld();
   }
 
   /** Bytes written since the last commit, over every engine. */

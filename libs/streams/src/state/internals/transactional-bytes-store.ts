@@ -76,6 +76,11 @@ export class TransactionalBytesStore implements BytesStore, TaskEngine {
     return this.pending.bytes;
   }
 
+  /** Bytes of the batch the engine is writing now (0 when none is). */
+  get writingBytes(): number {
+    return this.writing ? this.applying.bytes : 0;
+  }
+
   async open(): Promise<void> {
     await this.inner.open();
     this.engines.enlist(this);

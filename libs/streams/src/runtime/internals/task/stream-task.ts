@@ -1,0 +1,397 @@
+import { StreamsProcessingError } from '../../../errors/streams-processing.error';
+import { UnknownStateStoreError } from '../../../errors/unknown-state-store.error';
+import type { RecordCollector } from '../../../processor/internals/record-collector';
+import type { SourceNodeDef, Subtopology } from '../../../processor/internals/topology-nodes';
+import type { ProcessorContext, RecordMetadata } from '../../../processor/processor-context';
+import { PunctuationType, type Cancellable, type Punctuator } from '../../../processor/punctuation';
+import { Record } from '../../../processor/record';
+import type { TaskId } from '../../../processor/task-id';
+import type { Topology } from '../../../processor/topology';
+import type { RecordCache } from '../../../state/internals/record-cache';
+import type { StateStoreContext, StoreRegistration } from '../../../processor/state-store-context';
+import type { StateStore } from '../../../processor/state-store';
+import type { ConsumedRecord } from '../../../client/consumed-record';
+import { PunctuationSchedule } from './punctuation-schedule';
+import type { ResolvedStreamsConfig } from '../../streams-config';
+import type { TaskProcessorNode } from './task-processor-node';
+import { preparedBatch, type PreparedBatch, type PreparedRecord } from './prepared-batch';
+import { SinkRecordWriter } from './sink-record-writer';
+import { SourceRecordReader } from './source-record-reader';
+import { TaskMetrics } from './task-metrics';
+import type { TaskTopics } from './task-topics';
+import { TaskInputOffsets, type InputOffset } from './task-input-offsets';
+
+/** What a task needs from the runtime that hosts it (the stream thread or the test driver). */
+export interface StreamTaskOptions extends TaskTopics {
+  readonly id: TaskId;
+  readonly topology: Topology;
+  readonly subtopology: Subtopology;
+  readonly config: ResolvedStreamsConfig;
+  readonly taskDir: string;
+  readonly recordCollector: RecordCollector;
+  readonly cache?: RecordCache;
+  /** Wall-clock source; the test driver supplies a mock clock. */
+  readonly now?: () => number;
+  readonly log?: (message: string) => void;
+}
+
+/**
+ * One task: a running copy of a sub-topology for one input partition (or one partition of each
+ * co-partitioned input), with its own processors and state stores. Broker-agnostic: the stream
+ * thread feeds it fetched batches and drives commits; the test driver does the same without a
+ * broker.
+ *
+ * A batch is processed synchronously after one prefetch (one multi-get per store), so a record
+ * never waits on RocksDB. Errors from processors become {@link StreamsProcessingError}.
+ */
+export class StreamTask {
+  readonly id: TaskId;
+  readonly metrics = new TaskMetrics();
+  private readonly nodes = new Map<string, TaskProcessorNode>();
+  private readonly sourcesByTopic = new Map<string, TaskProcessorNode>();
+  private readonly storesByName = new Map<string, StateStore>();
+  private readonly registrations: StoreRegistration[] = [];
+  private readonly punctuations = new PunctuationSchedule();
+  /** Its position and what the next commit covers, per input partition. */
+  readonly offsets = new TaskInputOffsets();
+  private readonly now: () => number;
+  private readonly log: (message: string) => void;
+  private currentNode: TaskProcessorNode | undefined;
+  private currentMetadata: RecordMetadata | undefined;
+  private currentTimestamp = 0;
+  private streamTime = -1;
+  private wallClock = 0;
+  private commitRequested = false;
+  private processedSinceCommit = 0;
+  private readonly reader: SourceRecordReader;
+  private readonly writer: SinkRecordWriter;
+  private initialized = false;
+
+  constructor(private readonly options: StreamTaskOptions) {
+    this.id = options.id;
+    this.now = options.now ?? Date.now;
+    this.log = options.log ?? ((m) => console.warn(m));
+    this.wallClock = this.now();
+    const common = {
+      taskId: this.id.toString(),
+      config: options.config,
+      recordCollector: options.recordCollector,
+      metrics: this.metrics,
+      log: this.log,
+    };
+    this.writer = new SinkRecordWriter({
+      ...common,
+      resolveTopic: options.resolveTopic,
+      partitionsFor: options.partitionsFor,
+    });
+    this.reader = new SourceRecordReader({
+      ...common,
+      partitionFor: (topic, key) => this.writer.partitionFor(topic, key),
+    });
+  }
+
+  /** Builds and opens the task's stores; returns their registrations (for restore). */
+  async initializeStores(): Promise<readonly StoreRegistration[]> {
+    const { topology, subtopology, config, taskDir, recordCollector, cache } = this.options;
+    const context: StateStoreContext = {
+      applicationId: config.applicationId,
+      taskId: this.id,
+      appConfigs: config as unknown as { readonly [name: string]: unknown },
+      taskDir,
+      recordCollector,
+      cache,
+      currentTimestamp: () => this.currentTimestamp,
+      register: (registration) => this.registrations.push(registration),
+    };
+    for (const name of subtopology.stores) {
+      const builder = topology.stores().get(name)!;
+      const store = builder.build();
+      await store.init(context);
+      this.storesByName.set(name, store);
+    }
+    return this.registrations;
+  }
+
+  /** Creates the processors and calls their `init`. Call after the stores are restored. */
+  initializeTopology(): void {
+    const { topology, subtopology, resolveTopic } = this.options;
+    const defs = topology.nodeDefs();
+    const children = topology.childrenMap();
+    for (const name of subtopology.nodes) {
+      const def = defs.get(name)!;
+      const processor = def.kind === 'processor' ? def.supplier() : undefined;
+      this.nodes.set(name, { def, processor, children: [], childrenByName: new Map() });
+    }
+    for (const node of this.nodes.values()) {
+      for (const childName of children.get(node.def.name) ?? []) {
+        const child = this.nodes.get(childName)!;
+        node.children.push(child);
+        node.childrenByName.set(childName, child);
+      }
+      if (node.def.kind === 'source') {
+        for (const topic of node.def.topics) this.sourcesByTopic.set(resolveTopic(topic), node);
+      }
+    }
+    for (const node of this.nodes.values()) {
+      if (!node.processor?.init) continue;
+      this.runInNode(node, () => node.processor!.init!(this.contextFor(node)));
+    }
+    this.initialized = true;
+  }
+
+  /** The task's store by name (for interactive queries and tests). */
+  store(name: string): StateStore | undefined {
+    return this.storesByName.get(name);
+  }
+
+  storeNames(): string[] {
+    return [...this.storesByName.keys()];
+  }
+
+  storeRegistrations(): readonly StoreRegistration[] {
+    return this.registrations;
+  }
+
+  /**
+   * Processes one fetched batch (records of one or more input partitions of this task): all
+   * records are deserialized, stateful processors prefetch their keys in one multi-get, then
+   * every record runs through the topology synchronously, in offset order per partition and
+   * by timestamp across partitions. {@link prepare} then {@link run}.
+   */
+  async process(records: readonly ConsumedRecord[]): Promise<void> {
+    const batch = this.prepare(records);
+    await batch.loaded;
+    this.run(batch);
+  }
+
+  /**
+   * The first half of {@link process}: deserializes `records` and starts the prefetch, runs
+   * nothing. The stream thread prepares a slice while it runs the one before; each is
+   * {@link run} after its `loaded`, in order (a write made meanwhile wins over the prefetch).
+   */
+  prepare(records: readonly ConsumedRecord[]): PreparedBatch {
+    if (!this.initialized) throw new Error(`task ${this.id.toString()} is not initialized`);
+    const ready: PreparedRecord[] = [];
+    const skipped: ConsumedRecord[] = [];
+    const sends: (() => void)[] = []; // dead letters, sent when the batch runs
+    for (const raw of records) {
+      // After a rebalance the consumer fetches again from the committed offset; records this
+      // task already processed (and holds in its state) are skipped, never counted twice.
+      if (this.offsets.alreadyProcessed(raw)) continue;
+      const prepared = this.deserialize(raw, sends);
+      if (prepared) ready.push(prepared);
+      else skipped.push(raw);
+    }
+    return preparedBatch(ready, skipped, sends);
+  }
+
+  /** Processes a batch from {@link prepare}, synchronously; call once its `loaded` resolved. */
+  run(batch: PreparedBatch): void {
+    for (const send of batch.sends) send();
+    for (const raw of batch.skipped) this.offsets.markConsumed(raw);
+    for (const { source, raw, record } of batch.ready) {
+      this.currentMetadata = {
+        topic: raw.topic,
+        partition: raw.partition,
+        offset: raw.offset,
+        headers: raw.headers,
+      };
+      this.currentTimestamp = record.timestamp;
+      if (record.timestamp > this.streamTime) this.streamTime = record.timestamp;
+      for (const child of source.children) this.processNode(child, record);
+      this.offsets.markConsumed(raw);
+      this.metrics.processed++;
+      this.processedSinceCommit++;
+      if (this.punctuations.size > 0) this.punctuate(PunctuationType.STREAM_TIME, this.streamTime);
+    }
+    this.currentMetadata = undefined;
+  }
+
+  /** Fires due wall-clock punctuators; the processing loop calls it regularly. */
+  punctuateWallClock(now = this.now()): number {
+    this.wallClock = now;
+    return this.punctuate(PunctuationType.WALL_CLOCK_TIME, now);
+  }
+
+  /** Flushes caches and stores (cache flushes forward downstream, reaching the collector). */
+  async flushState(): Promise<void> {
+    for (const store of this.storesByName.values()) {
+      this.currentMetadata = undefined;
+      await store.flush();
+    }
+  }
+
+  /** Next offsets to commit per input partition (offset of the last processed record + 1). */
+  offsetsToCommit(): { topic: string; partition: number; offset: number }[] {
+    return this.offsets.toCommit();
+  }
+
+  /** Whether anything was processed or requested since the last {@link markCommitted}. */
+  commitNeeded(): boolean {
+    return this.processedSinceCommit > 0 || this.commitRequested || this.offsets.uncommitted;
+  }
+
+  /** A processor called `context.commit()`. */
+  commitRequestedByProcessor(): boolean {
+    return this.commitRequested;
+  }
+
+  markCommitted(): void {
+    this.processedSinceCommit = 0;
+    this.commitRequested = false;
+    this.offsets.committed();
+  }
+
+  /** Closes processors and stores; `clean` flushes first (a dirty close writes nothing more). */
+  async close(clean: boolean): Promise<void> {
+    if (this.initialized) {
+      for (const node of this.nodes.values()) {
+        if (node.processor?.close) {
+          try {
+            this.runInNode(node, () => node.processor!.close!());
+          } catch (error) {
+            if (clean) throw error;
+          }
+        }
+      }
+    }
+    this.initialized = false;
+    if (clean) await this.flushState();
+    for (const store of this.storesByName.values()) {
+      try {
+        await store.close();
+      } catch (error) {
+        if (clean) throw error;
+      }
+    }
+  }
+
+  currentStreamTime(): number {
+    return this.streamTime;
+  }
+
+  private deserialize(raw: ConsumedRecord, sends: (() => void)[]): PreparedRecord | undefined {
+    const source = this.sourcesByTopic.get(raw.topic);
+    if (!source)
+      throw new StreamsProcessingError(`no source reads topic ${raw.topic}`, this.id.toString());
+    const record = this.reader.read(raw, source.def as SourceNodeDef, this.streamTime, sends);
+    return record && { source, raw, record };
+  }
+
+  private processNode(node: TaskProcessorNode, record: Record<unknown, unknown>): void {
+    if (node.def.kind === 'sink') {
+      this.writer.send(node.def, record, this.currentMetadata);
+      return;
+    }
+    const previous = this.currentNode;
+    const previousTimestamp = this.currentTimestamp;
+    this.currentNode = node;
+    this.currentTimestamp = record.timestamp;
+    try {
+      node.processor!.process(record);
+    } catch (error) {
+      if (error instanceof StreamsProcessingError) throw error;
+      const origin = this.currentMetadata;
+      throw new StreamsProcessingError(
+        `processor '${node.def.name}' of task ${this.id.toString()} failed${origin ? ` on ${origin.topic}-${origin.partition}@${origin.offset}` : ''}: ${error instanceof Error ? error.message : String(error)}`,
+        this.id.toString(),
+        origin && { topic: origin.topic, partition: origin.partition, offset: origin.offset },
+        { cause: error },
+      );
+    } finally {
+      this.currentNode = previous;
+      this.currentTimestamp = previousTimestamp;
+    }
+  }
+
+  private punctuate(type: PunctuationType, time: number): number {
+    return this.punctuations.fire(type, time, (nodeName, fn) => {
+      const node = this.nodes.get(nodeName)!;
+      this.currentMetadata = undefined;
+      this.runInNode(node, fn);
+    });
+  }
+
+  private runInNode(node: TaskProcessorNode, fn: () => void): void {
+    const previous = this.currentNode;
+    this.currentNode = node;
+    try {
+      fn();
+    } catch (error) {
+      if (error instanceof StreamsProcessingError) throw error;
+      throw new StreamsProcessingError(
+        `processor '${node.def.name}' of task ${this.id.toString()} failed: ${error instanceof Error ? error.message : String(error)}`,
+        this.id.toString(),
+        undefined,
+        { cause: error },
+      );
+    } finally {
+      this.currentNode = previous;
+    }
+  }
+
+  /**
+   * Sets where this task starts: records below these offsets (the committed ones, read after
+   * the task's transactional producer fenced the previous owner) are skipped even if the
+   * consumer fetched them from an older committed offset.
+   */
+  seedInputPositions(offsets: readonly InputOffset[]): void {
+    this.offsets.seed(offsets);
+  }
+
+  /** Next offset to process per input partition (for read-your-writes position bounds). */
+  inputPositions(): InputOffset[] {
+    return this.offsets.positionList();
+  }
+
+  private contextFor(node: TaskProcessorNode): ProcessorContext<unknown, unknown> {
+    const def = node.def;
+    const { config } = this.options;
+    return {
+      applicationId: config.applicationId,
+      taskId: this.id,
+      appConfigs: config as unknown as { readonly [name: string]: unknown },
+      recordMetadata: () => this.currentMetadata,
+      forward: (record, childName) => {
+        // Always this context's node: a cache flush can forward while another node runs.
+        if (childName !== undefined) {
+          const child = node.childrenByName.get(childName);
+          if (!child) {
+            throw new StreamsProcessingError(
+              `processor '${node.def.name}' has no child named '${childName}'`,
+              this.id.toString(),
+            );
+          }
+          this.processNode(child, record as Record<unknown, unknown>);
+          return;
+        }
+        for (const child of node.children)
+          this.processNode(child, record as Record<unknown, unknown>);
+      },
+      getStateStore: <S>(name: string): S => {
+        const store = this.storesByName.get(name);
+        if (!store || def.kind !== 'processor' || !def.stores.has(name)) {
+          throw new UnknownStateStoreError(
+            `processor '${def.name}' is not connected to a state store named '${name}' (connect it in the topology)`,
+          );
+        }
+        return store as unknown as S;
+      },
+      schedule: (
+        intervalMs: number,
+        type: PunctuationType,
+        punctuator: Punctuator,
+      ): Cancellable => {
+        const now = type === PunctuationType.STREAM_TIME ? this.streamTime : this.now();
+        return this.punctuations.schedule(def.name, intervalMs, type, punctuator, now);
+      },
+      commit: () => void (this.commitRequested = true),
+      currentStreamTimeMs: () => this.streamTime,
+      currentSystemTimeMs: () => this.wallClock,
+      hasChildren: () => node.children.length > 0,
+      recordDropped: () => {
+        this.metrics.droppedRecords++;
+      },
+    };
+  }
+}

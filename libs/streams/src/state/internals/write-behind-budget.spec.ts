@@ -1,0 +1,115 @@
+import { join } from 'node:path';
+import { NativeRocksDBStore } from './rocksdb/native-rocksdb.store';
+import { TaskEngines } from './task-engines';
+import { TransactionalBytesStore } from './transactional-bytes-store';
+import { WriteBehindBudget } from './write-behind-budget';
+import { useTempDirectory } from '../../../../rocksdb/test-support/temp-directory';
+
+const s = (text: string): Buffer => Buffer.from(text);
+const root = useTempDirectory('write-behind-budget-');
+
+/** A RocksDB engine whose asynchronous batches wait until released, in order. */
+async function gatedEngine(name: string) {
+  const engine = new NativeRocksDBStore({ name, directory: join(root(), name) });
+  await engine.open();
+  const gates: { open: () => void; written: Promise<void> }[] = [];
+  const write = engine.putAllAsync.bind(engine);
+  jest.spyOn(engine, 'putAllAsync').mockImplementation((writes) => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    gates.push({ open, written: gate.then(() => write(writes)) });
+    return gates[gates.length - 1].written;
+  });
+  const release = async (index: number): Promise<void> => {
+    gates[index].open();
+    await gates[index].written;
+    await new Promise((r) => setImmediate(r));
+  };
+  return { engine, gates, release };
+}
+
+describe('WriteBehindBudget: the instance-wide bound of the write-behind', () => {
+  it('counts every task, batches in flight included, and makes a thread wait until under the bound', async () => {
+    // One write of a 100-byte value holds 100 + its key + 64 bytes of overhead: 166.
+    const budget = new WriteBehindBudget(250);
+    const one = await gatedEngine('one');
+    const two = await gatedEngine('two');
+    // Each task alone is far under its own bound (statestore.uncommitted.max.bytes).
+    const taskA = new TaskEngines(10_000, budget);
+    const taskB = new TaskEngines(10_000, budget);
+    const a = new TransactionalBytesStore(one.engine, taskA);
+    const b = new TransactionalBytesStore(two.engine, taskB);
+    taskA.enlist(a);
+    taskB.enlist(b);
+
+    a.putAll([{ key: s('a1'), value: Buffer.alloc(100) }]); // in flight at once
+    expect(a.writingBytes).toBe(166);
+    expect(budget.heldBytes()).toBe(a.writingBytes);
+    expect(taskB.overWriteBehindLimit()).toBe(false);
+
+    b.putAll([{ key: s('b1'), value: Buffer.alloc(100) }]); // task B's own batch: 332 held
+    expect(budget.heldBytes()).toBe(332);
+    expect(taskA.overWriteBehindLimit()).toBe(true);
+    expect(taskB.overWriteBehindLimit()).toBe(true);
+
+    // Task B's thread waits for its own batch; then the instance is back under the bound.
+    let caughtUp = false;
+    const waiting = taskB.writeHeld().then(() => (caughtUp = true));
+    await new Promise((r) => setImmediate(r));
+    expect(caughtUp).toBe(false);
+    await two.release(0);
+    await waiting;
+    expect(budget.heldBytes()).toBe(166); // task A's batch, still being written
+    expect(taskA.overWriteBehindLimit()).toBe(false);
+    await one.release(0);
+    expect(budget.heldBytes()).toBe(0);
+    expect(one.engine.get(s('a1'))?.length).toBe(100);
+    expect(two.engine.get(s('b1'))?.length).toBe(100);
+
+    taskA.leave(a);
+    taskB.leave(b);
+    a.putAll([{ key: s('a2'), value: Buffer.alloc(500) }]);
+    expect(budget.heldBytes()).toBe(0); // engines that left are not counted
+    await one.release(1);
+    await one.engine.close();
+    await two.engine.close();
+  });
+
+  it('makes a thread whose own task holds nothing wait for the other tasks', async () => {
+    const budget = new WriteBehindBudget(150);
+    const one = await gatedEngine('busy');
+    const two = await gatedEngine('idle');
+    const busy = new TaskEngines(10_000, budget);
+    const idle = new TaskEngines(10_000, budget);
+    const a = new TransactionalBytesStore(one.engine, busy);
+    const b = new TransactionalBytesStore(two.engine, idle);
+    busy.enlist(a);
+    idle.enlist(b);
+    a.putAll([{ key: s('a1'), value: Buffer.alloc(100) }]);
+    expect(idle.overWriteBehindLimit()).toBe(true);
+    let caughtUp = false;
+    const waiting = idle.writeHeld().then(() => (caughtUp = true));
+    await new Promise((r) => setImmediate(r));
+    expect(caughtUp).toBe(false);
+    await one.release(0);
+    await waiting;
+    expect(caughtUp).toBe(true);
+    expect(idle.overWriteBehindLimit()).toBe(false);
+    await one.engine.close();
+    await two.engine.close();
+  });
+
+  it('leaves a transaction to its commit (exactly-once)', async () => {
+    const budget = new WriteBehindBudget(10);
+    const one = await gatedEngine('eos');
+    const task = new TaskEngines(10_000, budget);
+    const store = new TransactionalBytesStore(one.engine, task);
+    task.enlist(store);
+    await task.startTransactions();
+    store.putAll([{ key: s('a'), value: Buffer.alloc(50) }]);
+    expect(budget.over()).toBe(true);
+    expect(task.overWriteBehindLimit()).toBe(false);
+    task.abort();
+    await one.engine.close();
+  });
+});
