@@ -26,7 +26,8 @@ export interface PackedPackages {
 export interface GettingStartedScript {
   /**
    * The bash script: `::step README.md:<line> <epoch seconds>` on stderr before each block,
-   * `::cwd <dir> <epoch seconds>` last.
+   * `::cwd <dir> <epoch seconds>` last, each on a line of its own (a block's output may end
+   * without a newline: `curl -i` prints the body as it came).
    */
   readonly script: string;
   /** The blocks it runs or writes, in order. */
@@ -53,7 +54,7 @@ export function gettingStartedScript(
   const lines = ['set -euo pipefail'];
   const produced: { topic: string; key: string; value: string }[] = [];
   for (const [n, block] of blocks.entries()) {
-    lines.push(`echo "::step README.md:${block.line} \${EPOCHREALTIME:-}" >&2`);
+    lines.push(`printf '\\n::step README.md:%s %s\\n' ${block.line} "\${EPOCHREALTIME:-}" >&2`);
     if (block.language === 'bash') {
       let code = block.code
         .replace(/@nest-streams\/streams\b/g, `${packages.rocksdb} ${packages.streams}`)
@@ -80,6 +81,6 @@ export function gettingStartedScript(
       );
     }
   }
-  lines.push('echo "::cwd $(pwd) ${EPOCHREALTIME:-}"');
+  lines.push(`printf '\\n::cwd %s %s\\n' "$(pwd)" "\${EPOCHREALTIME:-}"`);
   return { script: `${lines.join('\n')}\n`, blocks, produced };
 }
