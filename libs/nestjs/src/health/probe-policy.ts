@@ -67,7 +67,7 @@ export interface ProbeVerdict {
 const FAILED = new Set<string>([KafkaStreamsState.PENDING_ERROR, KafkaStreamsState.ERROR]);
 
 /**
- * The probe semantics for Kubernetes, one function of the facts (see the README's table):
+ * The probe semantics for Kubernetes, one function of the facts (docs/deployment.md's Probes table):
  *
  * | situation                                  | started | ready (available / strict) | live |
  * | ------------------------------------------ | ------- | -------------------------- | ---- |
