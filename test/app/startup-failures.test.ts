@@ -95,6 +95,28 @@ describe('order-stats: a start that cannot go on says why, once, and exits', () 
     message:
       'the process exits with code 1: the client could not start (client.exitOnStartFailure)',
   };
+  /** What a start that waits on `cause` logs: the cause once, with its wait; readiness down. */
+  const waitLines = (error: string, code: string, cause: string, waitS: number): NestLogLine[] => [
+    {
+      level: 'WARN',
+      context: 'KafkaStreams',
+      message: `${error} [${code}]: ${cause}; the start waits for it until task.timeout.ms (${waitS} s), then fails`,
+    },
+    {
+      level: 'LOG',
+      context: 'StreamsHealth',
+      message: `readiness down [${code}]: starting: ${cause} (retrying until task.timeout.ms)`,
+    },
+  ];
+  /** What it logs once the wait ran out: the failure, then the exit. */
+  const failLines = (error: string, code: string, cause: string): NestLogLine[] => [
+    {
+      level: 'ERROR',
+      context: 'KafkaStreams',
+      message: `could not start: ${error} [${code}]: ${cause}`,
+    },
+    exitLine,
+  ];
   /** A key read answers 503 naming the cause, not a rebalance. */
   const expectKeyRefused = async (instance: OrderStatsInstance, cause: string): Promise<void> => {
     const answer = await instance.request<{ message: string }>('/stats/alice');
@@ -131,22 +153,8 @@ describe('order-stats: a start that cannot go on says why, once, and exits', () 
     expect(await exitCode(second)).toBe(1);
     expect((Date.now() - started) / 1000).toBeGreaterThanOrEqual(6);
     expect(logged(second)).toEqual([
-      {
-        level: 'WARN',
-        context: 'KafkaStreams',
-        message: `StateDirectoryLockedError [STATE_DIR_LOCKED]: ${cause}; the start waits for it until task.timeout.ms (6 s), then fails`,
-      },
-      {
-        level: 'LOG',
-        context: 'StreamsHealth',
-        message: `readiness down [STATE_DIR_LOCKED]: starting: ${cause} (retrying until task.timeout.ms)`,
-      },
-      {
-        level: 'ERROR',
-        context: 'KafkaStreams',
-        message: `could not start: StateDirectoryLockedError [STATE_DIR_LOCKED]: ${cause}`,
-      },
-      exitLine,
+      ...waitLines('StateDirectoryLockedError', 'STATE_DIR_LOCKED', cause, 6),
+      ...failLines('StateDirectoryLockedError', 'STATE_DIR_LOCKED', cause),
     ]);
     // The holder is untouched.
     expect(readyAndRunning(await holder.request('/health/ready'))).toBe(true);
@@ -171,22 +179,8 @@ describe('order-stats: a start that cannot go on says why, once, and exits', () 
     expect(await exitCode(instance)).toBe(1);
     expect((Date.now() - started) / 1000).toBeGreaterThanOrEqual(5);
     expect(logged(instance)).toEqual([
-      {
-        level: 'WARN',
-        context: 'KafkaStreams',
-        message: `MissingSourceTopicError [MISSING_SOURCE_TOPIC]: ${cause}; the start waits for it until task.timeout.ms (5 s), then fails`,
-      },
-      {
-        level: 'LOG',
-        context: 'StreamsHealth',
-        message: `readiness down [MISSING_SOURCE_TOPIC]: starting: ${cause} (retrying until task.timeout.ms)`,
-      },
-      {
-        level: 'ERROR',
-        context: 'KafkaStreams',
-        message: `could not start: MissingSourceTopicError [MISSING_SOURCE_TOPIC]: ${cause}`,
-      },
-      exitLine,
+      ...waitLines('MissingSourceTopicError', 'MISSING_SOURCE_TOPIC', cause, 5),
+      ...failLines('MissingSourceTopicError', 'MISSING_SOURCE_TOPIC', cause),
     ]);
   }, 120_000);
 
@@ -207,16 +201,7 @@ describe('order-stats: a start that cannot go on says why, once, and exits', () 
     );
     const cause = `source topic(s) missing: ${topic} (create them before starting the application)`;
     expect(logged(instance)).toEqual([
-      {
-        level: 'WARN',
-        context: 'KafkaStreams',
-        message: `MissingSourceTopicError [MISSING_SOURCE_TOPIC]: ${cause}; the start waits for it until task.timeout.ms (120 s), then fails`,
-      },
-      {
-        level: 'LOG',
-        context: 'StreamsHealth',
-        message: `readiness down [MISSING_SOURCE_TOPIC]: starting: ${cause} (retrying until task.timeout.ms)`,
-      },
+      ...waitLines('MissingSourceTopicError', 'MISSING_SOURCE_TOPIC', cause, 120),
       { level: 'LOG', context: 'StreamsHealth', message: 'readiness up' },
     ]);
     expect(nestLogLines(instance.output)).toContainEqual({
