@@ -220,6 +220,24 @@ export default tseslint.config(
     },
   },
   {
+    // The module's specs may take free ports from the development broker's tools.
+    files: ['libs/nestjs/**/*.spec.ts', 'libs/nestjs/test-support/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@nest-streams/*/**', '!@nest-streams/testing/kafka'],
+              message: DEEP_PACKAGE_IMPORT.message,
+            },
+            SOURCES_OF('streams'),
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The test driver is framework-free, and drives the engine through its public API and the
     // `@nest-streams/streams/internals` subpath (the one documented subpath).
     files: ['libs/testing/**/*.ts'],
@@ -258,8 +276,9 @@ export default tseslint.config(
     },
   },
   {
-    // The repo's own tests, benchmarks and tools may also use the documented
-    // `@nest-streams/streams/internals` subpath (e.g. fault-injection hooks); applications not.
+    // The repo's own tests, benchmarks and tools may also use the documented subpaths
+    // `@nest-streams/streams/internals` (e.g. fault-injection hooks) and
+    // `@nest-streams/testing/kafka` (the development broker); applications not.
     files: ['test/**/*.ts', 'bench/**/*.ts', 'tools/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -267,7 +286,11 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['@nest-streams/*/**', '!@nest-streams/streams/internals'],
+              group: [
+                '@nest-streams/*/**',
+                '!@nest-streams/streams/internals',
+                '!@nest-streams/testing/kafka',
+              ],
               message: DEEP_PACKAGE_IMPORT.message,
             },
             {

@@ -35,6 +35,7 @@ module.exports = {
     '^@nest-streams/streams/internals$': '<rootDir>/libs/streams/src/internals/index.ts',
     '^@nest-streams/nestjs$': '<rootDir>/libs/nestjs/src/index.ts',
     '^@nest-streams/testing$': '<rootDir>/libs/testing/src/index.ts',
+    '^@nest-streams/testing/kafka$': '<rootDir>/libs/testing/src/kafka/index.ts',
     '^@nest-streams/rocksdb$': '<rootDir>/libs/rocksdb/src/index.ts',
   },
 

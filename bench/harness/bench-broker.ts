@@ -1,4 +1,4 @@
-import { runningBroker, startBroker, stopBroker } from '../../tools/kafka/broker';
+import { runningBroker, startBroker, stopBroker } from '@nest-streams/testing/kafka';
 
 /** The broker a run uses, and whether the run must stop it afterwards. */
 export interface BrokerHandle {

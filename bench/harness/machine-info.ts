@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg, totalmem } from 'node:os';
-import { pinnedKafkaVersion } from '../../tools/kafka/maven-classpath';
+import { pinnedKafkaVersion } from '@nest-streams/testing/kafka';
 
 /** The machine a run measured on, for the JSON and the report. */
 export interface MachineInfo {

@@ -1,4 +1,4 @@
-import { freePort } from '../../tools/kafka/free-port';
+import { freePort } from '@nest-streams/testing/kafka';
 import { runChild, type ChildOutcome } from '../harness/child-process';
 import { parseWorkerResult } from '../harness/child-row';
 import { nodeWorker } from '../harness/node-worker';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { freePort } from '../../tools/kafka/free-port';
+import { freePort } from '@nest-streams/testing/kafka';
 import { runChild, type ChildOutcome, type ChildSpec } from '../harness/child-process';
 import { parseWorkerResult } from '../harness/child-row';
 import { clientArgs, type OurEngine } from '../harness/kafka-clients';

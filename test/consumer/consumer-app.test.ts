@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../tools/kafka/free-port';
+import { freePort } from '@nest-streams/testing/kafka';
 import { HTTP_PLATFORMS } from '../support/http-platforms';
 import { brokers, KafkaTestContext } from '../support/kafka-test-context';
 import { waitFor } from '../support/wait-for';

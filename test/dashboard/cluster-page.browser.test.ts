@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { freePort } from '../../tools/kafka/free-port';
+import { freePort } from '@nest-streams/testing/kafka';
 import { OrderStatsInstance } from '../../tools/instances/order-stats-instance';
 import { HeadlessChromium } from '../support/headless-chromium';
 import { readyAndRunning } from '../support/health';

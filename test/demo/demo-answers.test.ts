@@ -5,7 +5,7 @@ import { classifyStatsAnswer, queryStats, type StatsAnswer } from '../../tools/d
 import { LiveView } from '../../tools/demo/live-view';
 import { formatTable, Palette, truncateVisible, visibleWidth } from '../../tools/demo/render';
 import { answerMatches, checkAllUsers, compareWithTruth } from '../../tools/demo/truth-check';
-import { freePort } from '../../tools/kafka/free-port';
+import { freePort } from '@nest-streams/testing/kafka';
 
 describe('truth comparison', () => {
   const truth = (): TruthReport => {

@@ -13,7 +13,7 @@ import {
   portIsFree,
   prepareInputTopic,
 } from '../../tools/demo/environment';
-import { freePort } from '../../tools/kafka/free-port';
+import { freePort } from '@nest-streams/testing/kafka';
 import { brokers, KafkaTestContext } from '../support/kafka-test-context';
 
 describe('demo options', () => {

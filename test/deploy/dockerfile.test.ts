@@ -10,7 +10,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ORDER_STATS_ENVIRONMENT } from '../../apps/order-stats/src/order-stats.config';
-import { freePort } from '../../tools/kafka/free-port';
+import { freePort } from '@nest-streams/testing/kafka';
 import { argsOf, copiesOf, envOf, parseDockerfile } from '../support/dockerfile';
 import { brokers, KafkaTestContext } from '../support/kafka-test-context';
 import { appContainer, at, readManifests } from '../support/kube-manifests';

@@ -1,6 +1,6 @@
 /**
  * Start-up against the real broker: a missing source topic fails `app.init()` with the
- * engine's typed MissingSourceTopicError; with the topic, the module starts the client on
+ * engine's typed MissingSourceTopicError once `task.timeout.ms` passed; with the topic, the module starts the client on
  * bootstrap and closes it cleanly on shutdown.
  */
 import { Injectable } from '@nestjs/common';
@@ -41,6 +41,8 @@ describe('StreamsModule start-up on the real broker', () => {
             bootstrapServers: brokers(),
             kafkaClient: streamsClient(),
             stateDir: dir,
+            // How long the start waits for a missing source topic to be created.
+            taskTimeoutMs: 2_000,
             sessionTimeoutMs: 6000,
             heartbeatIntervalMs: 1000,
           },

@@ -206,7 +206,13 @@ describe('reliability: disk faults', () => {
     const holder = await runningInstance();
     const lockHolder = JSON.parse(readFileSync(join(appDir, '.lock'), 'utf8')) as { pid: number };
     expect(lockHolder.pid).toBe(holder.process.pid);
-    const second = await start();
+    // A start waits task.timeout.ms for the holder to stop, then exits: 5 s here.
+    const second = await OrderStatsInstance.start({
+      ...env,
+      STATE_DIR: stateDir,
+      TASK_TIMEOUT_MS: '5000',
+    });
+    spawned.push(second);
     await waitFor(() => second.process.exitCode !== null, 120_000, 'the second instance exits');
     expect(second.process.exitCode).toBe(1);
     const message = `state directory ${appDir} is locked by process ${holder.process.pid}; stop that process or use another state.dir`;

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect as tlsConnect } from 'node:tls';
 import { connect as tcpConnect } from 'node:net';
-import { freePort } from '../../tools/kafka/free-port';
+import { freePort } from '@nest-streams/testing/kafka';
 import { TestPki, type TestCertificate } from '../../tools/tls/test-pki';
 import {
   OrderStatsInstance,

@@ -192,7 +192,15 @@ describe('order-stats through a SASL_SSL listener', () => {
     expect(exits).toEqual([1, 1, 1]);
     for (const [i, instance] of attempts.entries()) {
       const errors = instance.output.match(/KAFKA_AUTHENTICATION_FAILED/g) ?? [];
-      expect({ attempt: i, errors: errors.length }).toEqual({ attempt: i, errors: 1 });
+      // The module ends the process (client.exitOnStartFailure), saying so once.
+      const exits = instance.output.match(
+        /the process exits with code 1: the client could not start/g,
+      );
+      expect({ attempt: i, errors: errors.length, exits: exits?.length }).toEqual({
+        attempt: i,
+        errors: 1,
+        exits: 1,
+      });
     }
     expect(attempts[0].output).toContain(
       `refused the SASL credentials of user '${SCRAM.user}' (SCRAM-SHA-512)`,

@@ -1,4 +1,4 @@
-import { runningBroker, startBroker } from '../../tools/kafka/broker';
+import { runningBroker, startBroker } from '@nest-streams/testing/kafka';
 import { warmUpBroker } from './broker-warm-up';
 
 /**

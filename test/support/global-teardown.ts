@@ -1,4 +1,4 @@
-import { runningBroker, stopBroker } from '../../tools/kafka/broker';
+import { runningBroker, stopBroker } from '@nest-streams/testing/kafka';
 
 /** Stops the broker that the global setup started; leaves a reused or external one alone. */
 export default async function globalTeardown(): Promise<void> {

@@ -6,10 +6,16 @@ import { Connection, describeQuorumV2, findCoordinatorV6 } from '@platformatic/k
 // @nest-streams/streams installs them, before anything loads kafkajs.
 import '@nest-streams/streams';
 import { Kafka, logLevel, type Admin } from 'kafkajs';
-import { clusterNodeCommand, startCluster, stopCluster } from '../../tools/kafka/cluster';
-import { readClusterLayout } from '../../tools/kafka/cluster-layout';
-import { readClusterState, type ClusterState } from '../../tools/kafka/cluster-state';
-import { processState, type ProcessState } from '../../tools/kafka/node-process';
+import {
+  clusterNodeCommand,
+  startCluster,
+  stopCluster,
+  readClusterLayout,
+  readClusterState,
+  type ClusterState,
+  processState,
+  type ProcessState,
+} from '@nest-streams/testing/kafka';
 
 const REPO_ROOT = join(__dirname, '..', '..');
 
@@ -30,7 +36,7 @@ export interface PartitionReplicas {
 /**
  * A local KRaft cluster of this test's own (three nodes by default, each broker+controller,
  * every topic replicated on every node with min ISR 2), in its own home folder, started with the
- * project's broker tool (`tools/kafka/cluster.ts`) in this process. It finds which node leads a
+ * project's broker tool (`libs/testing/src/kafka/cluster.ts`) in this process. It finds which node leads a
  * partition, coordinates a group or a transactional id, or is the active controller, and kills
  * (SIGKILL), stops (SIGSTOP), resumes (SIGCONT) or restarts one node by id; the shared broker
  * is never touched.

@@ -3,6 +3,10 @@ import { randomUUID } from 'node:crypto';
 // @nest-streams/streams installs them, before anything loads kafkajs.
 import '@nest-streams/streams';
 import { Admin, ITopicConfig, Kafka, logLevel, type Producer, type ProducerConfig } from 'kafkajs';
+import { waitForTopicLeaders } from '@nest-streams/testing/kafka';
+
+/** Waits until every partition of a new topic has a leader the broker will name. */
+export { waitForTopicLeaders };
 
 /** The bootstrap servers of the cluster under test (set by the global setup). */
 export function brokers(): string[] {
@@ -93,26 +97,4 @@ export class KafkaTestContext {
     await admin.disconnect();
     this.adminClient = undefined;
   }
-}
-
-/** Waits until every partition of a new topic has a leader the broker will name. */
-export async function waitForTopicLeaders(
-  admin: Admin,
-  topic: string,
-  numPartitions: number,
-  timeoutMs = 30_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
-      const partitions = topics[0]?.partitions ?? [];
-      if (partitions.length === numPartitions && partitions.every((p) => p.leader >= 0)) return;
-    } catch (error) {
-      lastError = error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`topic ${topic} has no leaders after ${timeoutMs} ms: ${String(lastError)}`);
 }

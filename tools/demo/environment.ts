@@ -7,9 +7,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { Admin } from 'kafkajs';
 import { ensureTopic } from '../../apps/event-generator/src/main';
-import { runningBroker, startBroker, stopBroker } from '../kafka/broker';
-import { freePort } from '../kafka/free-port';
-import { STATE_FILE } from '../kafka/paths';
+import {
+  runningBroker,
+  startBroker,
+  stopBroker,
+  freePort,
+  STATE_FILE,
+} from '@nest-streams/testing/kafka';
 import { StoppedError } from './http-probe';
 import { signalGroup } from './processes';
 

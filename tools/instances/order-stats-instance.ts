@@ -2,10 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../kafka/free-port';
+import { freePort } from '@nest-streams/testing/kafka';
 
 /** The example application, run from its sources (the built one runs the same code). */
 const MAIN = join(__dirname, '..', '..', 'apps', 'order-stats', 'src', 'main.ts');
+/** The example application as `npm run build` leaves it. */
+const BUILT_MAIN = join(__dirname, '..', '..', 'dist', 'apps', 'order-stats', 'main.js');
 
 /**
  * The cluster secret test instances share unless the test gives its own `FORWARDING_SECRET`
@@ -46,11 +48,13 @@ export class OrderStatsInstance {
 
   /**
    * Spawns an instance on free ports, or on the given ones (a restart keeps its address, so the
-   * cluster's metadata still names it).
+   * cluster's metadata still names it); from its sources, or with `built` the application in
+   * dist/ (`npm run build` first).
    */
   static async start(
     env: Record<string, string>,
     ports: { port?: number; queryPort?: number } = {},
+    { built = false }: { built?: boolean } = {},
   ): Promise<OrderStatsInstance> {
     const port = ports.port ?? (await freePort());
     const queryPort = ports.queryPort ?? (await freePort());
@@ -59,7 +63,7 @@ export class OrderStatsInstance {
     // The test run's Kafka client (`NEST_STREAMS_CLIENT`, as the engine's suites): an `env`
     // that names its own `KAFKA_CLIENT` wins.
     const client = process.env.NEST_STREAMS_CLIENT;
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    const child = spawn(process.execPath, built ? [BUILT_MAIN] : ['--import', 'tsx', MAIN], {
       env: {
         ...process.env,
         ...(client ? { KAFKA_CLIENT: client } : {}),

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findJava } from '../kafka/java-runtime';
+import { findJava } from '@nest-streams/testing/kafka';
 
 /** How to run a built Maven project's main class: `java` and the arguments before its own. */
 export interface JavaCommand {

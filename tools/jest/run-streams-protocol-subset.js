@@ -4,7 +4,7 @@
 // the tasks, on @platformatic/kafka (NEST_STREAMS_CLIENT, NEST_STREAMS_GROUP_PROTOCOL). Needs
 // `npm run build` first, as the integration suite does, and a broker whose
 // `group.coordinator.rebalance.protocols` has `streams` (Kafka 4.2+ by default; the project's
-// broker also shortens the streams groups' delays, see tools/kafka/server-properties.ts).
+// broker also shortens the streams groups' delays, see libs/testing/src/kafka/server-properties.ts).
 // Part of `npm test`.
 const { spawnSync } = require('node:child_process');
 const { join } = require('node:path');

@@ -1,4 +1,4 @@
-import { blockProblems, codeBlocks, snippetPath } from './readme-snippets';
+import { blockProblems, codeBlocks, sectionBlocks, snippetPath } from './readme-snippets';
 
 const markdown = [
   '# Title',
@@ -43,6 +43,40 @@ describe('README code blocks', () => {
       "README.md:13: code block language 'js' is neither type-checked nor plain",
       'README.md:4: a.ts is already the block at line 1',
     ]);
+  });
+
+  it("names the file of any language's block by its first line", () => {
+    const [tsconfig] = codeBlocks('```jsonc\n// tsconfig.json\n{}\n```');
+    expect(tsconfig).toMatchObject({ language: 'jsonc', file: 'tsconfig.json', line: 1 });
+    expect(blockProblems('README.md', [tsconfig])).toEqual([]);
+  });
+
+  it("finds one section's blocks, with the document's line numbers", () => {
+    const doc = [
+      '## One',
+      '```bash',
+      'one',
+      '```',
+      '## Getting started',
+      '```bash',
+      'two',
+      '```',
+      '### A part of it',
+      '```ts',
+      '// src/main.ts',
+      '```',
+      '## Three',
+      '```bash',
+      'three',
+      '```',
+    ].join('\n');
+    expect(sectionBlocks(doc, 'Getting started').map(({ line, code }) => ({ line, code }))).toEqual(
+      [
+        { line: 6, code: 'two' },
+        { line: 10, code: '// src/main.ts' },
+      ],
+    );
+    expect(() => sectionBlocks(doc, 'Missing')).toThrow("no section '## Missing'");
   });
 
   it('refuses a fence that is never closed', () => {

@@ -6,8 +6,9 @@ export interface CodeBlock {
   readonly line: number;
   readonly code: string;
   /**
-   * The file the block is, when its first line names one (`// src/app.module.ts`): blocks of
-   * one document that name files form one project, so they may import each other.
+   * The file the block is, when its first line names one (`// src/app.module.ts`,
+   * `// tsconfig.json`): blocks of one document that name files form one project, so they may
+   * import each other.
    */
   readonly file?: string;
 }
@@ -15,9 +16,18 @@ export interface CodeBlock {
 /** Languages whose blocks are type-checked. */
 export const CHECKED_LANGUAGES = new Set(['ts', 'typescript']);
 /** Languages of blocks that are not code to compile (shell, diagrams, output, manifests). */
-export const PLAIN_LANGUAGES = new Set(['bash', 'sh', 'text', 'yaml', 'json', 'properties']);
+export const PLAIN_LANGUAGES = new Set([
+  'bash',
+  'sh',
+  'text',
+  'yaml',
+  'json',
+  'jsonc',
+  'properties',
+]);
 
-const FILE_COMMENT = /^\/\/ ((?:[\w.-]+\/)*[\w.-]+\.ts)\s*$/;
+/** A first line naming the block's file: `// src/app.module.ts`, `// tsconfig.json`. */
+const FILE_COMMENT = /^\/\/ ((?:[\w.-]+\/)*[\w.-]+\.\w+)\s*$/;
 
 /**
  * The fenced code blocks of `markdown` (``` fences, possibly indented in a list).
@@ -72,4 +82,19 @@ export function blockProblems(document: string, blocks: readonly CodeBlock[]): s
     }
   }
   return problems;
+}
+
+/**
+ * The code blocks of one `## <heading>` section of `markdown` (up to the next `## ` heading), in
+ * order, their lines those of the whole document.
+ *
+ * @throws Error when the document has no such section.
+ */
+export function sectionBlocks(markdown: string, heading: string): CodeBlock[] {
+  const lines = markdown.split('\n');
+  const start = lines.indexOf(`## ${heading}`);
+  if (start < 0) throw new Error(`no section '## ${heading}'`);
+  const next = lines.findIndex((line, i) => i > start && line.startsWith('## '));
+  const end = next < 0 ? lines.length : next;
+  return codeBlocks(markdown).filter((b) => b.line > start && b.line <= end);
 }

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
-import { StreamsModule } from '@nest-streams/nestjs';
+import { StreamsModule, StreamsTerminusLogger } from '@nest-streams/nestjs';
 import { logAndContinue, sendToDeadLetterTopic } from '@nest-streams/streams';
 import { ORDER_STATS_CONFIG, orderStatsConfig } from './order-stats.config';
 import { OrderStatsAggregation } from './order-stats.aggregation';
@@ -14,7 +14,9 @@ const config = orderStatsConfig();
 /** The order-stats service: the example application on the Nest module. */
 @Module({
   imports: [
-    TerminusModule,
+    // The streams indicator logs each probe's answer when it changes: terminus logs only
+    // other failed checks (not one error per probe while the stores restore).
+    TerminusModule.forRoot({ logger: StreamsTerminusLogger }),
     StreamsModule.forRoot({
       streams: {
         applicationId: config.applicationId,
@@ -25,6 +27,7 @@ const config = orderStatsConfig();
         processingGuarantee: config.processingGuarantee,
         commitIntervalMs: config.commitIntervalMs,
         sessionTimeoutMs: config.sessionTimeoutMs,
+        taskTimeoutMs: config.taskTimeoutMs,
         heartbeatIntervalMs: 1_000,
         deserializationExceptionHandler: config.deadLetterTopic
           ? sendToDeadLetterTopic(config.deadLetterTopic)

@@ -11,8 +11,9 @@ const logger = new Logger('OrderStats');
  * Starts one instance of the order-stats service (environment: see the README). HTTP (HTTPS
  * with CLUSTER_TLS_*; the module's management server on MANAGEMENT_PORT when set) comes up at once
  * (the probes answer while the client connects and restores); when the client fails for good
- * (state ERROR: a start error or an uncaught processing error) the process closes and exits
- * with 1, so its supervisor (Kubernetes) restarts it.
+ * (state ERROR) the process exits with 1, so its supervisor (Kubernetes) restarts it: after a
+ * failed start the module does it (`client.exitOnStartFailure`, once the start named its cause);
+ * for any other failure (an uncaught processing error) this closes the application first.
  */
 async function bootstrap(): Promise<void> {
   const config = orderStatsConfig();
@@ -27,7 +28,8 @@ async function bootstrap(): Promise<void> {
   await app.init();
   const streams = app.get(KafkaStreams);
   const exitOnError = (state: KafkaStreamsState): void => {
-    if (state === KafkaStreamsState.ERROR) void app.close().finally(() => process.exit(1));
+    if (state !== KafkaStreamsState.ERROR || streams.startupProblem) return;
+    void app.close().finally(() => process.exit(1));
   };
   streams.onStateChange((state) => {
     logger.log(`STATE ${state}`);

@@ -83,6 +83,14 @@ describe('orderStatsConfig', () => {
     );
   });
 
+  it("reads how long a start waits, the engine's task.timeout.ms by default", () => {
+    expect(orderStatsConfig({}).taskTimeoutMs).toBeUndefined();
+    expect(orderStatsConfig({ TASK_TIMEOUT_MS: '5000' }).taskTimeoutMs).toBe(5_000);
+    expect(() => orderStatsConfig({ TASK_TIMEOUT_MS: '-1' })).toThrow(
+      "TASK_TIMEOUT_MS must be a non-negative integer, got '-1'",
+    );
+  });
+
   it('reads the session timeout, 10 s by default', () => {
     expect(orderStatsConfig({}).sessionTimeoutMs).toBe(10_000);
     expect(orderStatsConfig({ SESSION_TIMEOUT_MS: '30000' }).sessionTimeoutMs).toBe(30_000);

@@ -86,6 +86,12 @@ export interface OrderStatsConfig {
    */
   readonly sessionTimeoutMs: number;
   /**
+   * `TASK_TIMEOUT_MS` (`streams.taskTimeoutMs`), unset: the engine's 300000: how long a start
+   * waits on a cause that may resolve itself (unreachable brokers, a missing topic, a state
+   * directory another process holds) before the process exits with code 1.
+   */
+  readonly taskTimeoutMs: number | undefined;
+  /**
    * Kafka's `group.protocol` (`GROUP_PROTOCOL`): `classic` (default) or `streams` (KIP-1071:
    * the broker assigns tasks; needs `KAFKA_CLIENT=@platformatic/kafka`, and the broker's group
    * configs decide standbys, so `NUM_STANDBY_REPLICAS` is ignored).
@@ -119,6 +125,7 @@ export const ORDER_STATS_ENVIRONMENT = [
   'REBALANCE_PROTOCOL',
   'GROUP_INSTANCE_ID',
   'SESSION_TIMEOUT_MS',
+  'TASK_TIMEOUT_MS',
   'GROUP_PROTOCOL',
   ...SECURITY_ENVIRONMENT,
 ] as const;
@@ -200,6 +207,7 @@ export function orderStatsConfig(env: NodeJS.ProcessEnv = process.env): OrderSta
     rebalanceProtocol: rebalanceProtocol as RebalanceProtocol | undefined,
     groupInstanceId,
     sessionTimeoutMs: integer(env, 'SESSION_TIMEOUT_MS', 10_000),
+    taskTimeoutMs: env.TASK_TIMEOUT_MS ? integer(env, 'TASK_TIMEOUT_MS', 0) : undefined,
     groupProtocol,
   };
 }

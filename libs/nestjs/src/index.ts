@@ -95,6 +95,7 @@ export {
   type StoreHealthDetail,
   type StreamsHealthDetails,
 } from './health/streams-health.indicator';
+export { StreamsTerminusLogger } from './health/streams-terminus.logger';
 export { StreamsMetricsService, type RoutingOutcome } from './metrics/streams-metrics.service';
 
 // Errors

@@ -65,7 +65,11 @@ describe('StreamsModule start-up with unreachable brokers', () => {
   beforeEach(() => (stateDir = mkdtempSync(join(tmpdir(), 'nest-streams-startup-spec-'))));
   afterEach(() => rmSync(stateDir, { recursive: true, force: true }));
 
-  async function create(start: StreamsStartMode, taskTimeoutMs: number) {
+  async function create(
+    start: StreamsStartMode,
+    taskTimeoutMs: number,
+    exitOnStartFailure = false,
+  ) {
     const logger = new CapturingLogger();
     const options: StreamsModuleOptions = {
       streams: {
@@ -76,7 +80,7 @@ describe('StreamsModule start-up with unreachable brokers', () => {
         // One connection attempt per try: kafkajs' own retries would take ~10 s.
         kafka: { retry: { retries: 0 } },
       },
-      client: { start },
+      client: { start, exitOnStartFailure },
     };
     const moduleRef = await Test.createTestingModule({
       imports: [TerminusModule, StreamsModule.forRoot(options)],
@@ -143,6 +147,35 @@ describe('StreamsModule start-up with unreachable brokers', () => {
       // The Kafka client's own lines reach Nest's logger too, under their own context.
       expect(logger.has('debug', 'kafkajs', '[Connection] Connection error')).toBe(true);
     } finally {
+      await app.close();
+    }
+  }, 30_000);
+
+  it('ends the process with code 1 once a background start failed', async () => {
+    const exit = jest.spyOn(process, 'exit').mockImplementation(() => undefined as never);
+    const { app, logger } = await create('background', 1_000, true);
+    await app.listen(0, '127.0.0.1');
+    try {
+      await until(() => exit.mock.calls.length > 0, 10_000);
+      expect(exit.mock.calls).toEqual([[1]]);
+      expect(app.get(KafkaStreams).state).toBe(KafkaStreamsState.ERROR);
+      expect(
+        logger.lines.filter((l) => l.level === 'error' && l.context === 'KafkaStreams'),
+      ).toEqual([
+        expect.objectContaining({
+          message: expect.stringMatching(
+            /^could not start: BrokersUnreachableError \[BROKERS_UNREACHABLE\]: cannot reach/,
+          ) as string,
+        }),
+        {
+          level: 'error',
+          context: 'KafkaStreams',
+          message:
+            'the process exits with code 1: the client could not start (client.exitOnStartFailure)',
+        },
+      ]);
+    } finally {
+      exit.mockRestore();
       await app.close();
     }
   }, 30_000);

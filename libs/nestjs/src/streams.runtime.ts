@@ -41,7 +41,8 @@ import { StreamsModuleSettings } from './settings/internals/streams-module.setti
  * `client.start: 'blocking'`, what `KafkaStreams.start()` throws (`MissingSourceTopicError`:
  * create the topics; `StateDirectoryLockedError`: another process uses the state directory).
  * Each fails `app.init()` / `app.listen()`. In the background mode those start errors are
- * logged and the client goes to ERROR (liveness fails, so Kubernetes restarts the pod).
+ * logged, the client goes to ERROR and the process exits with code 1 (`client.exitOnStartFailure`;
+ * with false it stays up, liveness failing, so Kubernetes restarts the pod).
  */
 @Injectable()
 export class StreamsRuntime
@@ -102,8 +103,9 @@ export class StreamsRuntime
   /**
    * Starts the query server (its port is bound before anything else, so a port in use fails
    * `app.init()`), then the client per `client.start`: `background` does not wait (HTTP serves
-   * the probes meanwhile; a start error is logged and leaves the client in ERROR), `blocking`
-   * waits and rejects with the start error, `manual` leaves it to the application.
+   * the probes meanwhile; a start error is logged, leaves the client in ERROR and ends the
+   * process unless `client.exitOnStartFailure` is false), `blocking` waits and rejects with the
+   * start error, `manual` leaves it to the application.
    */
   async onApplicationBootstrap(): Promise<void> {
     const { security, self, remoteQueries } = this.settings;
@@ -121,7 +123,21 @@ export class StreamsRuntime
       return;
     }
     // The engine logs a start error itself and goes to ERROR (liveness then fails).
-    this.host.streams.start().catch(() => undefined);
+    this.host.streams.start().catch(() => this.onBackgroundStartFailure());
+  }
+
+  /**
+   * A background start failed (the client in ERROR, not closed by a shutdown): with
+   * `client.exitOnStartFailure` (the default) the process exits with code 1, for its supervisor
+   * to restart it. The engine logged the cause with what to do; this says only what follows.
+   */
+  private onBackgroundStartFailure(): void {
+    if (this.settings.client.exitOnStartFailure === false || this.tracker.shuttingDown) return;
+    if (this.host.streams.state !== KafkaStreamsState.ERROR) return;
+    this.logger.error(
+      'the process exits with code 1: the client could not start (client.exitOnStartFailure)',
+    );
+    process.exit(1);
   }
 
   /**

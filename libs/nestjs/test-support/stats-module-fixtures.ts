@@ -2,7 +2,7 @@ import { Injectable, type INestApplication } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
-import { freePort } from '../../../tools/kafka/free-port';
+import { freePort } from '@nest-streams/testing/kafka';
 import { Serdes, TimeWindows } from '@nest-streams/streams';
 import { Aggregate } from '../src/decorators/aggregate.decorator';
 import { Count } from '../src/decorators/count.decorator';

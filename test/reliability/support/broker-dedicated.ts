@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 
 const REPO_ROOT = join(__dirname, '..', '..', '..');
-const CLI = join(REPO_ROOT, 'tools', 'kafka', 'cli.ts');
+const CLI = join(REPO_ROOT, 'libs', 'testing', 'src', 'kafka', 'cli.ts');
 
 /**
  * A Kafka broker of one test's own, in its own `NEST_STREAMS_KAFKA_HOME`, driven through the
- * project's broker CLI (`tools/kafka/cli.ts`) in child processes. It can be killed and
+ * project's broker CLI (`nest-streams-kafka`, libs/testing/src/kafka/cli.ts) in child processes. It can be killed and
  * restarted on the same port with the same data, without touching the shared broker.
  */
 export class DedicatedBroker {
@@ -37,7 +37,7 @@ export class DedicatedBroker {
   /**
    * Starts the broker (a fresh one, or with `reuseData` the previous one's port and data) and
    * returns the seconds it took to answer. Throws when the address changed across a restart.
-   * `saslSslListener` names a listener file (tools/kafka/sasl-ssl-listener.ts) for a fresh start.
+   * `saslSslListener` names a listener file (libs/testing/src/kafka/sasl-ssl-listener.ts) for a fresh start.
    */
   async start(reuseData = false, saslSslListener?: string): Promise<number> {
     const started = Date.now();

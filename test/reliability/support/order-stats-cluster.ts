@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../../tools/kafka/free-port';
+import { freePort } from '@nest-streams/testing/kafka';
 import { OrderStatsInstance } from '../../../tools/instances/order-stats-instance';
 import { readyAndRunning } from '../../support/health';
 import { streamsClient, streamsGroupProtocol } from '../../support/streams-client';

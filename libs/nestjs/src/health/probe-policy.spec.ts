@@ -82,7 +82,10 @@ describe('probeVerdict: started / ready / live for every state', () => {
       state: KafkaStreamsState.REBALANCING,
       startedOnce: false,
       restored: false,
-      startupProblem: 'cannot reach the Kafka brokers 10.0.0.9:9092 (connect ETIMEDOUT)',
+      startupProblem: {
+        code: 'BROKERS_UNREACHABLE',
+        message: 'cannot reach the Kafka brokers 10.0.0.9:9092 (connect ETIMEDOUT)',
+      },
     };
     const verdict = probeVerdict(facts, { readiness: 'available', livenessStallMs: 120_000 });
     expect(verdict).toEqual({
@@ -91,6 +94,58 @@ describe('probeVerdict: started / ready / live for every state', () => {
       live: true,
       reason:
         'starting: cannot reach the Kafka brokers 10.0.0.9:9092 (connect ETIMEDOUT) (retrying until task.timeout.ms)',
+      code: 'BROKERS_UNREACHABLE',
     });
+  });
+
+  it("names a failed start's cause and code, not just ERROR", () => {
+    const settings = { readiness: 'available', livenessStallMs: 120_000 } as const;
+    const failed: ProbeFacts = {
+      ...base,
+      state: KafkaStreamsState.ERROR,
+      startedOnce: false,
+      startupProblem: {
+        code: 'STATE_DIR_LOCKED',
+        message:
+          'state directory /s/app is locked by process 42; stop that process or use another state.dir',
+      },
+    };
+    expect(probeVerdict(failed, settings)).toEqual({
+      started: false,
+      ready: false,
+      live: false,
+      reason:
+        'could not start: state directory /s/app is locked by process 42; stop that process or use another state.dir',
+      code: 'STATE_DIR_LOCKED',
+    });
+    expect(probeVerdict({ ...failed, startupProblem: undefined }, settings)).toMatchObject({
+      reason: 'the client is in ERROR',
+      code: 'FAILED',
+    });
+  });
+
+  it.each([
+    ['CREATED before the start', 'STARTING', { state: S.CREATED, startedOnce: false }],
+    ['RUNNING', 'RUNNING', {}],
+    ['REBALANCING', 'REBALANCING', { state: S.REBALANCING }],
+    ['shutting down', 'SHUTTING_DOWN', { shuttingDown: true }],
+    ['NOT_RUNNING by itself', 'STOPPED', { state: S.NOT_RUNNING }],
+    ['stalled', 'STALLED', { stalledForMs: 120_001 }],
+  ] as const)('codes %s as %s', (_name, code, facts) => {
+    expect(
+      probeVerdict(
+        { ...base, ...(facts as Partial<ProbeFacts>) },
+        {
+          readiness: 'available',
+          livenessStallMs: 120_000,
+        },
+      ).code,
+    ).toBe(code);
+  });
+
+  it('codes strict readiness while restoring as RESTORING', () => {
+    expect(
+      probeVerdict({ ...base, restored: false }, { readiness: 'strict', livenessStallMs: 1 }).code,
+    ).toBe('RESTORING');
   });
 });

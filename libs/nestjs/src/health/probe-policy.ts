@@ -30,8 +30,11 @@ export interface ProbeFacts {
    * while holding partitions, in ms; 0 when it holds none or just made progress.
    */
   readonly stalledForMs: number;
-  /** While the client keeps trying to reach the cluster at start: why it cannot (a sentence). */
-  readonly startupProblem?: string;
+  /**
+   * While the start waits on a cause that may resolve itself, that cause; after a failed start,
+   * the error that failed it (the engine's `startupProblem`: its code and message).
+   */
+  readonly startupProblem?: { readonly code: string; readonly message: string };
 }
 
 /** How the probes judge. */
@@ -49,13 +52,22 @@ export interface ProbeVerdict {
   readonly ready: boolean;
   /** livenessProbe: false only when the process must be restarted. */
   readonly live: boolean;
+  /** Why, in a sentence. */
   readonly reason: string;
+  /**
+   * Why, as a code to alert on: `RUNNING`, `REBALANCING`, `STARTING`, `RESTORING` (strict
+   * readiness), `SHUTTING_DOWN`, `STOPPED`, `FAILED`, `STALLED`, `NOT_STARTED`; while a start
+   * waits on a cause, or after it failed on one, that cause's error code
+   * (`STATE_DIR_LOCKED`, `MISSING_SOURCE_TOPIC`, `BROKERS_UNREACHABLE`,
+   * `KAFKA_AUTHENTICATION_FAILED`, ...).
+   */
+  readonly code: string;
 }
 
 const FAILED = new Set<string>([KafkaStreamsState.PENDING_ERROR, KafkaStreamsState.ERROR]);
 
 /**
- * The probe semantics for Kubernetes, one function of the facts (see the README's table):
+ * The probe semantics for Kubernetes, one function of the facts (docs/deployment.md's Probes table):
  *
  * | situation                                  | started | ready (available / strict) | live |
  * | ------------------------------------------ | ------- | -------------------------- | ---- |
@@ -69,14 +81,22 @@ const FAILED = new Set<string>([KafkaStreamsState.PENDING_ERROR, KafkaStreamsSta
  */
 export function probeVerdict(facts: ProbeFacts, settings: ProbeSettings): ProbeVerdict {
   const started = facts.startedOnce;
-  const verdict = (ready: boolean, live: boolean, reason: string): ProbeVerdict => ({
+  const problem = facts.startupProblem;
+  const verdict = (ready: boolean, live: boolean, code: string, reason: string): ProbeVerdict => ({
     started,
     ready,
     live,
     reason,
+    code,
   });
-  if (FAILED.has(facts.state)) return verdict(false, false, `the client is in ${facts.state}`);
-  if (facts.shuttingDown) return verdict(false, true, 'shutting down: draining requests');
+  if (FAILED.has(facts.state)) {
+    return problem
+      ? verdict(false, false, problem.code, `could not start: ${problem.message}`)
+      : verdict(false, false, 'FAILED', `the client is in ${facts.state}`);
+  }
+  if (facts.shuttingDown) {
+    return verdict(false, true, 'SHUTTING_DOWN', 'shutting down: draining requests');
+  }
   if (
     facts.state === KafkaStreamsState.NOT_RUNNING ||
     facts.state === KafkaStreamsState.PENDING_SHUTDOWN
@@ -84,6 +104,7 @@ export function probeVerdict(facts: ProbeFacts, settings: ProbeSettings): ProbeV
     return verdict(
       false,
       false,
+      'STOPPED',
       `the client stopped (${facts.state}) without a shutdown of this pod`,
     );
   }
@@ -91,32 +112,41 @@ export function probeVerdict(facts: ProbeFacts, settings: ProbeSettings): ProbeV
     return verdict(
       false,
       false,
+      'STALLED',
       `the stream thread made no progress for ${Math.round(facts.stalledForMs / 1000)} s while holding partitions (limit ${Math.round(settings.livenessStallMs / 1000)} s)`,
     );
   }
   if (!started) {
-    return verdict(
-      false,
-      true,
-      facts.startupProblem
-        ? `starting: ${facts.startupProblem} (retrying until task.timeout.ms)`
-        : `starting: the first assignment is not restored yet (${facts.state})`,
-    );
+    return problem
+      ? verdict(
+          false,
+          true,
+          problem.code,
+          `starting: ${problem.message} (retrying until task.timeout.ms)`,
+        )
+      : verdict(
+          false,
+          true,
+          'STARTING',
+          `starting: the first assignment is not restored yet (${facts.state})`,
+        );
   }
   if (facts.state === KafkaStreamsState.RUNNING) {
     if (settings.readiness === 'strict' && !facts.restored) {
-      return verdict(false, true, 'restoring active stores (strict readiness)');
+      return verdict(false, true, 'RESTORING', 'restoring active stores (strict readiness)');
     }
-    return verdict(true, true, 'running');
+    return verdict(true, true, 'RUNNING', 'running');
   }
   if (facts.state === KafkaStreamsState.REBALANCING) {
-    if (settings.readiness === 'strict')
-      return verdict(false, true, 'rebalancing (strict readiness)');
+    if (settings.readiness === 'strict') {
+      return verdict(false, true, 'REBALANCING', 'rebalancing (strict readiness)');
+    }
     return verdict(
       true,
       true,
+      'REBALANCING',
       'rebalancing: answers, forwards or says 503 with Retry-After per key',
     );
   }
-  return verdict(false, true, `not started (${facts.state})`);
+  return verdict(false, true, 'NOT_STARTED', `not started (${facts.state})`);
 }

@@ -1,5 +1,11 @@
+import { Logger } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
-import { type KafkaStreams, KafkaStreamsState, type TaskMetadata } from '@nest-streams/streams';
+import {
+  KafkaAuthenticationError,
+  type KafkaStreams,
+  KafkaStreamsState,
+  type TaskMetadata,
+} from '@nest-streams/streams';
 import type { StreamsDeclarations } from '../discovery/internals/streams.explorer';
 import { KafkaStreamsHost } from '../client/internals/kafka-streams.host';
 import { StreamsModuleSettings } from '../settings/internals/streams-module.settings';
@@ -51,6 +57,7 @@ function setup(
   return {
     indicator: new StreamsHealthIndicator(new HealthIndicatorService(), host, tracker, settings),
     tracker,
+    streams,
   };
 }
 
@@ -67,6 +74,40 @@ const task = (partition: number, restored = true): FakeTask => ({
 });
 
 describe('StreamsHealthIndicator', () => {
+  let lines: string[];
+  beforeEach(() => {
+    lines = [];
+    const at = (level: string) => (message: unknown) =>
+      void lines.push(`${level} ${String(message)}`);
+    jest.spyOn(Logger.prototype, 'log').mockImplementation(at('log'));
+    jest.spyOn(Logger.prototype, 'warn').mockImplementation(at('warn'));
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  it("logs each probe's answer when it changes, not at every probe", async () => {
+    const { indicator, tracker, streams } = setup(KafkaStreamsState.REBALANCING, [task(0, false)]);
+    tracker.onStateChange(KafkaStreamsState.REBALANCING, KafkaStreamsState.CREATED);
+    for (let probe = 0; probe < 5; probe++) {
+      await indicator.isStarted();
+      await indicator.isReady();
+      await indicator.isLive();
+    }
+    started(tracker);
+    Object.assign(streams, { state: KafkaStreamsState.RUNNING });
+    for (let probe = 0; probe < 5; probe++) {
+      await indicator.isStarted();
+      await indicator.isReady();
+      await indicator.isLive();
+    }
+    expect(lines).toEqual([
+      'log startup down [STARTING]: starting: the first assignment is not restored yet (REBALANCING)',
+      'log readiness down [STARTING]: starting: the first assignment is not restored yet (REBALANCING)',
+      'log liveness up',
+      'log startup up',
+      'log readiness up',
+    ]);
+  });
+
   it('is started and ready when RUNNING, with per-store details in every answer', async () => {
     const { indicator, tracker } = setup(KafkaStreamsState.RUNNING, [task(0)], 3);
     started(tracker);
@@ -76,6 +117,7 @@ describe('StreamsHealthIndicator', () => {
       started: true,
       shuttingDown: false,
       reason: 'running',
+      code: 'RUNNING',
       rebalances: 1,
       stores: {
         'stats-store': {
@@ -90,6 +132,30 @@ describe('StreamsHealthIndicator', () => {
     expect(await indicator.isReady('streams')).toEqual({ streams: { status: 'up', ...details } });
     expect(await indicator.isStarted('streams')).toEqual({ streams: { status: 'up', ...details } });
     expect(await indicator.isLive('streams')).toEqual({ streams: { status: 'up', ...details } });
+  });
+
+  it('names the cause a start failed on, with its code: refused credentials', async () => {
+    const { indicator, streams } = setup(KafkaStreamsState.ERROR, []);
+    const refused = new KafkaAuthenticationError(
+      'sasl',
+      "the Kafka brokers 10.0.0.9:9093 refused the SASL credentials of user 'orders' (SCRAM-SHA-512): check kafka.sasl",
+    );
+    Object.assign(streams, { startupProblem: refused });
+    const reason = `could not start: ${refused.message}`;
+    for (const probe of [indicator.isReady(), indicator.isLive(), indicator.isStarted()]) {
+      expect((await probe).streams).toMatchObject({
+        status: 'down',
+        state: 'ERROR',
+        reason,
+        code: 'KAFKA_AUTHENTICATION_FAILED',
+        problem: { code: 'KAFKA_AUTHENTICATION_FAILED', message: refused.message },
+      });
+    }
+    expect(lines).toEqual([
+      `log readiness down [KAFKA_AUTHENTICATION_FAILED]: ${reason}`,
+      `log liveness down [KAFKA_AUTHENTICATION_FAILED]: ${reason}`,
+      `log startup down [KAFKA_AUTHENTICATION_FAILED]: ${reason}`,
+    ]);
   });
 
   it('is neither started nor ready while restoring its first assignment (with progress)', async () => {

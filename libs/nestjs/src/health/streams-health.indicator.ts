@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
 import { KafkaStreamsState } from '@nest-streams/streams';
 import { KafkaStreamsHost } from '../client/internals/kafka-streams.host';
@@ -38,14 +38,29 @@ export interface StreamsHealthDetails extends Record<string, unknown> {
   readonly shuttingDown: boolean;
   /** Why the probe answers as it does. */
   readonly reason: string;
+  /**
+   * Why, as a code to alert on (`RUNNING`, `STARTING`, ..., or the error code of the cause a
+   * start waits on or failed on, such as `STATE_DIR_LOCKED`; see `ProbeVerdict.code`).
+   */
+  readonly code: string;
   readonly stores: Record<string, StoreHealthDetail>;
   readonly rebalances: number;
   /**
-   * While the client keeps trying to reach the cluster at start, the last attempt's typed
-   * error (e.g. `BROKERS_UNREACHABLE`, naming the brokers).
+   * While the start waits on a cause that may resolve itself, or after it failed, the typed
+   * error (e.g. `BROKERS_UNREACHABLE` naming the brokers, `STATE_DIR_LOCKED` naming the holder).
    */
   readonly problem?: { readonly code: string; readonly message: string };
 }
+
+/** Kubernetes' three probes. */
+type Probe = 'startup' | 'readiness' | 'liveness';
+
+/** Each probe's answer in a verdict. */
+const PROBE_ANSWERS: Record<Probe, (verdict: ProbeVerdict) => boolean> = {
+  startup: (verdict) => verdict.started,
+  readiness: (verdict) => verdict.ready,
+  liveness: (verdict) => verdict.live,
+};
 
 /**
  * Terminus health of the streams client for Kubernetes' three probes, decided by
@@ -57,8 +72,11 @@ export interface StreamsHealthDetails extends Record<string, unknown> {
  *   'strict'` keeps the old rule (only RUNNING with every store restored);
  * - liveness ({@link isLive}): down only when the process must be restarted: ERROR, stopped
  *   by itself, or a stream thread stalled for `health.livenessStallMs` with active tasks.
- * Every answer carries the same details (state, rebalancing flag, per store: partitions,
- * restore progress, standby lag).
+ * Every answer carries the same details (state, rebalancing flag, reason and its code, per
+ * store: partitions, restore progress, standby lag). Each probe's answer is logged when it
+ * changes (up or down, and its code), not at every probe; pair it with
+ * `TerminusModule.forRoot({ logger: StreamsTerminusLogger })` so that terminus does not log an
+ * error for every probe answered down while the client starts.
  *
  * @example
  * @Get('ready') @HealthCheck()
@@ -73,25 +91,29 @@ export class StreamsHealthIndicator {
     @Inject(StreamsModuleSettings) private readonly settings: StreamsModuleSettings,
   ) {}
 
+  private readonly logger = new Logger('StreamsHealth');
+  /** Each probe's last answer (`up`/`down` and its code), to log changes only. */
+  private readonly lastAnswers = new Map<Probe, string>();
+
   /** The startup probe: up once the first assignment was restored. */
   async isStarted<const Key extends string = 'streams'>(
     key: Key = 'streams' as Key,
   ): Promise<HealthIndicatorResult<Key>> {
-    return this.answer(key, (verdict) => verdict.started);
+    return this.answer(key, 'startup');
   }
 
   /** The readiness probe: whether this pod should receive requests now. */
   async isReady<const Key extends string = 'streams'>(
     key: Key = 'streams' as Key,
   ): Promise<HealthIndicatorResult<Key>> {
-    return this.answer(key, (verdict) => verdict.ready);
+    return this.answer(key, 'readiness');
   }
 
   /** The liveness probe: down only when the process must be restarted. */
   async isLive<const Key extends string = 'streams'>(
     key: Key = 'streams' as Key,
   ): Promise<HealthIndicatorResult<Key>> {
-    return this.answer(key, (verdict) => verdict.live);
+    return this.answer(key, 'liveness');
   }
 
   /** The three probes' verdict now. */
@@ -101,12 +123,27 @@ export class StreamsHealthIndicator {
 
   private async answer<Key extends string>(
     key: Key,
-    pick: (verdict: ProbeVerdict) => boolean,
+    probe: Probe,
   ): Promise<HealthIndicatorResult<Key>> {
     const session = this.indicators.check(key);
     const verdict = this.verdict();
     const details = await this.details(verdict);
-    return pick(verdict) ? session.up(details) : session.down(details);
+    const up = PROBE_ANSWERS[probe](verdict);
+    this.logChange(probe, up, verdict);
+    return up ? session.up(details) : session.down(details);
+  }
+
+  /**
+   * One line when a probe's answer changes (up, or down for another reason code): never one per
+   * probe. At `log`, but a stalled thread at `warn` (the engine logs a failed start itself).
+   */
+  private logChange(probe: Probe, up: boolean, verdict: ProbeVerdict): void {
+    const answer = up ? 'up' : `down [${verdict.code}]`;
+    if (this.lastAnswers.get(probe) === answer) return;
+    this.lastAnswers.set(probe, answer);
+    const line = up ? `${probe} up` : `${probe} ${answer}: ${verdict.reason}`;
+    if (!up && verdict.code === 'STALLED') this.logger.warn(line);
+    else this.logger.log(line);
   }
 
   private facts(): ProbeFacts {
@@ -129,7 +166,7 @@ export class StreamsHealthIndicator {
       shuttingDown: this.tracker.shuttingDown,
       restored: tasks.every((task) => task.restored),
       stalledForMs: holding && lastProgress !== undefined ? Date.now() - lastProgress : 0,
-      startupProblem: streams.startupProblem?.message,
+      startupProblem: streams.startupProblem,
     };
   }
 
@@ -139,6 +176,7 @@ export class StreamsHealthIndicator {
       started: verdict.started,
       shuttingDown: this.tracker.shuttingDown,
       reason: verdict.reason,
+      code: verdict.code,
     };
     if (!this.host.created) {
       return { state: 'NOT_CREATED', rebalancing: false, ...summary, stores: {}, rebalances: 0 };

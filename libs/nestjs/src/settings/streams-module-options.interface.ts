@@ -147,7 +147,8 @@ export interface StreamsShutdownOptions {
  * How the module starts `KafkaStreams`:
  * - `background` (default): on application bootstrap, without waiting: `app.listen()` serves
  *   HTTP (liveness, and readiness = 503 with details) while the client connects, joins the
- *   group and restores. A start error is logged and moves the client to ERROR (liveness 503).
+ *   group and restores. A start error is logged and moves the client to ERROR; the process
+ *   then exits with code 1 (`client.exitOnStartFailure`).
  * - `blocking`: bootstrap waits for `KafkaStreams.start()` (the group joined), so a start error
  *   fails `app.init()` / `app.listen()`; for scripts and tests.
  * - `manual`: the module never starts it; call `KafkaStreams.start()` yourself.
@@ -162,6 +163,15 @@ export interface StreamsClientOptions {
   readonly restoreListener?: StateRestoreListener;
   /** What an uncaught processing error does; default the engine's (shut the client down). */
   readonly uncaughtExceptionHandler?: StreamsUncaughtExceptionHandler;
+  /**
+   * With `start: 'background'`, end the process with exit code 1 when the client could not
+   * start (state ERROR before it ever ran): at once for refused credentials, after
+   * `streams.taskTimeoutMs` (the engine's wait) for a state directory another process holds,
+   * unreachable brokers or a missing source topic. Readiness reports the cause meanwhile, and
+   * the engine logs it once with what to do. A supervisor (Kubernetes, systemd) restarts the
+   * process; `false` keeps it running with liveness down instead. Default true.
+   */
+  readonly exitOnStartFailure?: boolean;
 }
 
 /**

@@ -34,15 +34,17 @@ describe('connectAdmin', () => {
   const brokers = ['10.0.0.9:9092', '10.0.0.10:9092'];
   let clock: number;
   const warnings: string[] = [];
+  const debugs: string[] = [];
   const logger = {
     error: () => undefined,
     warn: (m: string) => void warnings.push(m),
     info: () => undefined,
-    debug: () => undefined,
+    debug: (m: string) => void debugs.push(m),
   };
   beforeEach(() => {
     clock = 0;
     warnings.length = 0;
+    debugs.length = 0;
   });
 
   it('retries an unreachable cluster, telling each problem, until it connects', async () => {
@@ -62,8 +64,11 @@ describe('connectAdmin', () => {
       'BROKERS_UNREACHABLE',
       undefined,
     ]);
+    // Logged once at warn, with what to do; the later attempts at debug.
     expect(warnings).toEqual([
       'cannot reach the Kafka brokers 10.0.0.9:9092, 10.0.0.10:9092 (Connection error: connect ECONNREFUSED 10.0.0.9:9092): check that they run and that bootstrap.servers names them as this host reaches them; retrying (attempt 1, 5 s of task.timeout.ms 60 s)',
+    ]);
+    expect(debugs).toEqual([
       'cannot reach the Kafka brokers 10.0.0.9:9092, 10.0.0.10:9092 (Connection error: connect ECONNREFUSED 10.0.0.9:9092): check that they run and that bootstrap.servers names them as this host reaches them; retrying (attempt 2, 10 s of task.timeout.ms 60 s)',
     ]);
   });

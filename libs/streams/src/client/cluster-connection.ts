@@ -23,7 +23,8 @@ export interface ClusterConnectionOptions {
 
 /**
  * Connects the admin client as `KafkaStreams.start()` does: an unreachable cluster is retried
- * (a warning per failed attempt, naming the brokers) until `task.timeout.ms` has passed since
+ * (a warning at the first failed attempt, naming the brokers; the others at debug) until
+ * `task.timeout.ms` has passed since
  * the first failure, as Kafka Streams waits for its cluster; refused credentials fail at once.
  *
  * @throws BrokersUnreachableError (retriable) once `task.timeout.ms` ran out, or when stopped;
@@ -49,7 +50,8 @@ export async function connectAdmin(
       const elapsed = now() - started;
       if (elapsed >= options.taskTimeoutMs || options.stopped?.()) throw typed;
       options.onProblem?.(typed);
-      options.logger.warn(
+      // Once at warn, with what to do; the attempts after it at debug.
+      options.logger[attempt === 1 ? 'warn' : 'debug'](
         `${typed.message}; retrying (attempt ${attempt}, ${Math.round(elapsed / 1000)} s of task.timeout.ms ${Math.round(options.taskTimeoutMs / 1000)} s)`,
       );
       await new Promise((resolve) => setTimeout(resolve, options.retryDelayMs ?? 1000));

@@ -96,25 +96,25 @@ export class KafkaStreams {
   }
 
   /**
-   * Starts processing: locks the state directory, connects to the cluster (retrying an
-   * unreachable one until `task.timeout.ms`, see {@link startupProblem}), creates the internal
-   * topics (repartition and changelog) with Kafka Streams' configs, and joins the group.
-   * Resolves once the client joined the group's first rebalance started (state REBALANCING);
-   * RUNNING follows when the assigned tasks are restored.
+   * Starts processing: locks the state directory, connects to the cluster, checks the source
+   * topics, creates the internal topics (repartition and changelog) with Kafka Streams' configs,
+   * and joins the group. A cause that may resolve itself (another process holding the state
+   * directory, unreachable brokers, a missing source topic) is waited for until
+   * `task.timeout.ms`, logged once and reported as {@link startupProblem}. Resolves once the
+   * client joined the group's first rebalance (REBALANCING); RUNNING follows once restored.
    *
-   * @throws StateDirectoryLockedError, BrokersUnreachableError (after `task.timeout.ms`),
-   *   KafkaAuthenticationError (refused SASL credentials, an untrusted broker certificate: at
-   *   once), MissingSourceTopicError, ChangelogTopicMismatchError: the error is logged and the
-   *   client goes to ERROR.
+   * @throws StateDirectoryLockedError, BrokersUnreachableError, MissingSourceTopicError (each
+   *   after `task.timeout.ms`), KafkaAuthenticationError (refused credentials, an untrusted
+   *   certificate: at once), ChangelogTopicMismatchError: logged, the client goes to ERROR.
    */
   async start(): Promise<void> {
     return this.lifecycle.start();
   }
 
   /**
-   * While `start()` keeps trying to reach the cluster, why the last attempt failed (a
-   * `BrokersUnreachableError` naming the brokers); `undefined` once connected, and otherwise.
-   * What a readiness probe can report while the client starts.
+   * While `start()` waits on a cause that may resolve itself, that cause (e.g. a
+   * `BrokersUnreachableError` naming the brokers); after a failed start (ERROR), the error that
+   * failed it; otherwise `undefined`. What a readiness probe reports while the client starts.
    */
   get startupProblem(): StreamsError | undefined {
     return this.lifecycle.startupProblem;

@@ -1,5 +1,5 @@
 import { type ExecutionContext } from '@nestjs/common';
-import { freePort } from '../../../../../tools/kafka/free-port';
+import { freePort } from '@nest-streams/testing/kafka';
 import { InteractiveQueryServer } from '../../queries/internals/interactive-query.server';
 import { fromWire } from '../../queries/internals/wire-codec';
 import type { StreamsModuleOptions } from '../../settings/streams-module-options.interface';

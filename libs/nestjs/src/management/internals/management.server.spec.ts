@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { freePort } from '../../../../../tools/kafka/free-port';
+import { freePort } from '@nest-streams/testing/kafka';
 import { StreamsModuleConfigError } from '../../errors/streams-module-config.error';
 import type { StreamsModuleOptions } from '../../settings/streams-module-options.interface';
 import {

@@ -1,5 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type HostInfo, type KeyQueryMetadata, type Serde, Serdes } from '@nest-streams/streams';
+import {
+  type HostInfo,
+  type KeyQueryMetadata,
+  KafkaStreamsState,
+  type Serde,
+  Serdes,
+  StreamsNotStartedError,
+} from '@nest-streams/streams';
 import { KafkaStreamsHost } from '../../client/internals/kafka-streams.host';
 import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 
@@ -19,7 +26,9 @@ export interface KeyLocation {
  * current metadata.
  *
  * Errors: the engine's `UnknownStateStoreError` for a store the topology lacks (fix the
- * name); `SerializationError` when the key does not fit the serde (bad input).
+ * name); `SerializationError` when the key does not fit the serde (bad input);
+ * `StreamsNotStartedError` (retriable: HTTP 503) naming why, when no owner is known because this
+ * instance's client is not running: a start waiting on a cause, a failed start, a stopped client.
  */
 @Injectable()
 export class KeyOwnerLocator {
@@ -39,11 +48,35 @@ export class KeyOwnerLocator {
   locate<K>(store: string, key: K, keySerde?: Serde<K>): KeyLocation {
     const serde = keySerde ?? this.keySerdeOf<K>(store);
     const metadata = this.host.streams.queryMetadataForKey(store, key, serde);
+    if (!metadata.available) {
+      const notRunning = this.notRunningReason();
+      if (notRunning) throw new StreamsNotStartedError(notRunning);
+    }
     const self = this.settings.self;
     const clusterHosts = this.clusterHosts();
     if (self === undefined || !metadata.available) return { metadata, self, clusterHosts };
     const localCopy = this.host.streams.localCopyOf(store, metadata.partition) ?? 'none';
     return { metadata, self, clusterHosts, localCopy };
+  }
+
+  /**
+   * Why this instance's client cannot know a key's owner, when the cause is not a rebalance:
+   * its start waits on a cause or failed on one (named with its code), or the client stopped.
+   */
+  private notRunningReason(): string | undefined {
+    const streams = this.host.streams;
+    const problem = streams.startupProblem;
+    const state = streams.state;
+    const failed = state === KafkaStreamsState.ERROR || state === KafkaStreamsState.PENDING_ERROR;
+    if (problem) {
+      const what = failed ? 'could not start' : 'is not started yet';
+      return `this instance ${what}: ${problem.message} [${problem.code}]`;
+    }
+    if (failed) return `this instance's client failed (${state})`;
+    if (state === KafkaStreamsState.NOT_RUNNING || state === KafkaStreamsState.PENDING_SHUTDOWN) {
+      return `this instance's client is stopped (${state})`;
+    }
+    return undefined;
   }
 
   /**

@@ -10,7 +10,7 @@ import {
 import { InteractiveQueryClient } from './interactive-query.client';
 import { encodeStateQueryRequest, queryPattern } from './interactive-query.protocol';
 import { InteractiveQueryServer } from './interactive-query.server';
-import { freePort } from '../../../../../tools/kafka/free-port';
+import { freePort } from '@nest-streams/testing/kafka';
 
 const SECRET = 'guarded-spec-cluster-secret';
 

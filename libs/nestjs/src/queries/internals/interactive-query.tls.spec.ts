@@ -15,7 +15,7 @@ import type { RefusalReason } from '../../security/internals/instance.authentica
 import { InteractiveQueryClient } from './interactive-query.client';
 import { encodeStateQueryRequest } from './interactive-query.protocol';
 import { InteractiveQueryServer } from './interactive-query.server';
-import { freePort } from '../../../../../tools/kafka/free-port';
+import { freePort } from '@nest-streams/testing/kafka';
 
 describe('TLS between instances (security.tls)', () => {
   let dir: string;

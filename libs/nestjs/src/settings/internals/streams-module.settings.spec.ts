@@ -178,6 +178,10 @@ describe('StreamsModuleSettings (the options shape)', () => {
       "client.start must be one of 'background', 'blocking', 'manual', got 'soon'",
     ],
     [
+      { client: { exitOnStartFailure: 'yes' as unknown as boolean } },
+      "client.exitOnStartFailure must be true or false, got 'yes'",
+    ],
+    [
       { security: { clusterSecret: 'short' } },
       'security.clusterSecret must be a string of 16 characters or more',
     ],

@@ -246,6 +246,12 @@ function clientSettings(options: StreamsModuleOptions): ClientSettings {
       `client.start must be one of ${START_MODES.map((m) => `'${m}'`).join(', ')}, got '${String(start)}'`,
     );
   }
+  const exit = client.exitOnStartFailure;
+  if (exit !== undefined && typeof exit !== 'boolean') {
+    throw new StreamsModuleConfigError(
+      `client.exitOnStartFailure must be true or false, got '${String(exit)}'`,
+    );
+  }
   return { ...client, start };
 }
 

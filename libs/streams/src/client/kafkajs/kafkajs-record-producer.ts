@@ -15,6 +15,7 @@ import type { TransientFault } from '../cluster-retry/transient-fault';
 import { typedKafkajsProducerError } from './kafkajs-producer-errors';
 import { KafkajsTopicCheck } from './kafkajs-topic-check';
 import { kafkajsClusterRetry, kafkajsRetryOptions } from './kafkajs-transient-faults';
+import { Partitioners } from './kafkajs';
 
 /** What a send's partitions left without an acknowledgement are retried as. */
 const UNACKNOWLEDGED: TransientFault = {
@@ -58,6 +59,9 @@ export class KafkajsRecordProducer implements RecordProducer {
     private readonly topicCheck = new KafkajsTopicCheck(kafka),
   ) {
     this.producer = kafka.producer({
+      // Every batch names its partition (the engine places keys itself); naming the partitioner
+      // keeps kafkajs from warning that its default changed in 2.0.
+      createPartitioner: Partitioners.DefaultPartitioner,
       idempotent: true,
       maxInFlightRequests: 1,
       retry: kafkajsRetryOptions(retry.settings, 'delivery'),

@@ -2,5 +2,5 @@
 // directly): the fixes are installed by the first import, before kafkajs loads.
 import './install-kafkajs-fixes';
 
-export { AssignerProtocol, ConfigResourceTypes, Kafka, logLevel } from 'kafkajs';
+export { AssignerProtocol, ConfigResourceTypes, Kafka, logLevel, Partitioners } from 'kafkajs';
 export type { KafkaConfig } from 'kafkajs';

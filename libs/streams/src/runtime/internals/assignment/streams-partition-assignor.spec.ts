@@ -19,6 +19,7 @@ function assigner(endOffsets: () => Promise<Record<string, number>>, cooperative
     maxWarmupReplicas: 2,
     probingRebalanceIntervalMs: 4000,
     log,
+    info: jest.fn(),
   };
   return { assignor: streamsGroupAssignor(context, { cooperative }), log };
 }

@@ -35,7 +35,10 @@ export interface StreamsAssignorContext {
   readonly acceptableRecoveryLag: number;
   readonly maxWarmupReplicas: number;
   readonly probingRebalanceIntervalMs: number;
+  /** What the operator should look at (a lag-blind assignment). */
   log(message: string): void;
+  /** What the assignor did as designed (tasks held back for a cooperative move). */
+  info(message: string): void;
 }
 
 /**
@@ -169,7 +172,7 @@ export function streamsGroupAssignor(
         const held = holdBackMovingTasks(result.clients, owners, stateful);
         assigned = held.clients;
         if (held.heldBack > 0) {
-          context.log(
+          context.info(
             `assignor: ${held.heldBack} task(s) move; their owners give them up first (cooperative)`,
           );
         }

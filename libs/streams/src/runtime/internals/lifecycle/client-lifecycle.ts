@@ -34,6 +34,7 @@ import { keepsTasks } from '../thread/assignment-tasks';
 import type { StreamThread } from '../thread/stream-thread';
 import { createStreamThread } from '../thread/stream-thread-factory';
 import { prepareInternalTopics } from '../topics/internal-topics';
+import { heldByAnotherProcess, StartupWait, startFailureLine } from './startup-wait';
 import { threadFailureAction } from './thread-failure-policy';
 
 /** What a client's lifecycle is made of (what `KafkaStreams` resolved). */
@@ -128,20 +129,23 @@ export class ClientLifecycle {
       );
     }
     this.setState(KafkaStreamsState.REBALANCING);
+    const waits = {
+      taskTimeoutMs: config.taskTimeoutMs,
+      logger,
+      onProblem: (problem?: StreamsError) => (this.currentStartupProblem = problem),
+      stopped: () => this.closing !== undefined,
+    };
+    const wait = new StartupWait(waits);
     try {
-      await this.stateDirectory.lock();
+      await wait.retry(() => this.stateDirectory.lock(), heldByAnotherProcess);
       this.processId = await this.stateDirectory.processId();
       await checkBrokerCertificate(config);
       this.admin = this.clients.clusterAdmin();
-      await connectAdmin(this.admin, {
-        brokers: config.bootstrapServers,
-        taskTimeoutMs: config.taskTimeoutMs,
-        logger,
-        onProblem: (problem) => (this.currentStartupProblem = problem),
-        stopped: () => this.closing !== undefined,
-      });
-      this.partitionsByTopic = await prepareInternalTopics(this.admin, topology, config, (t) =>
-        this.options.resolveTopic(t),
+      await connectAdmin(this.admin, { ...waits, brokers: config.bootstrapServers });
+      this.partitionsByTopic = await wait.retry(
+        () =>
+          prepareInternalTopics(this.admin!, topology, config, (t) => this.options.resolveTopic(t)),
+        (error) => error instanceof MissingSourceTopicError,
       );
       await this.subscription.refreshLocalOffsetSums();
       // Route queries by the group's current host map until this client's own first assignment.
@@ -157,19 +161,16 @@ export class ClientLifecycle {
         logger,
       );
     } catch (error) {
-      this.currentStartupProblem = undefined;
       // Refused credentials or an untrusted broker certificate: one typed error, logged and
       // thrown (the connection's own BrokerAuthenticationError is its cause).
       const failure = kafkaAuthenticationError(error, config) ?? error;
-      const message = failure instanceof Error ? failure.message : String(failure);
+      this.currentStartupProblem =
+        !this.closing && failure instanceof StreamsError ? failure : undefined;
       if (this.closing) {
-        logger.debug(`start() ended by close(): ${message}`);
+        logger.debug(`start() ended by close(): ${startFailureLine(failure)}`);
         throw failure;
       }
-      // The error's class and code too: what to look up, and what to alert on.
-      const code = failure instanceof StreamsError ? ` [${failure.code}]` : '';
-      const kind = failure instanceof Error ? `${failure.name}${code}: ` : '';
-      logger.error(`could not start: ${kind}${message}`);
+      logger.error(`could not start: ${startFailureLine(failure)}`);
       await this.shutdown(KafkaStreamsState.PENDING_ERROR);
       throw failure;
     }

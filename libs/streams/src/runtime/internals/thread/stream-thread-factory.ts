@@ -106,6 +106,7 @@ export function createStreamThread(options: StreamThreadFactoryOptions): StreamT
     maxWarmupReplicas: config.maxWarmupReplicas,
     probingRebalanceIntervalMs: config.probingRebalanceIntervalMs,
     log: (m) => logger.warn(m),
+    info: (m) => logger.info(m),
   };
   const ignoredStandbys = ignoredStandbysWarning(config);
   if (ignoredStandbys) logger.warn(ignoredStandbys);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { BrokerToolError } from './broker-error';
 import { KAFKA_HOME, POM_PATH } from './paths';
 
-/** The Kafka version pinned in tools/kafka/pom.xml. */
+/** The Kafka version pinned in assets/kafka/pom.xml. */
 export function pinnedKafkaVersion(): string {
   const match = /<kafka\.version>([^<]+)<\/kafka\.version>/.exec(readFileSync(POM_PATH, 'utf8'));
   if (!match) throw new BrokerToolError(`No <kafka.version> in ${POM_PATH}.`);

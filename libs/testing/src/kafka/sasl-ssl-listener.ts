@@ -6,7 +6,7 @@ import { BrokerToolError } from './broker-error';
  * certificate from a PKCS12 keystore, SASL PLAIN and SCRAM-SHA-512. PLAIN users live in the
  * listener's JAAS configuration; SCRAM-SHA-512 users are created with Kafka's own storage tool
  * when the storage is formatted (`kafka-storage format --add-scram`), as on a KRaft cluster.
- * What `npm run kafka:start -- --sasl-ssl <file>` reads from its JSON file.
+ * What `nest-streams-kafka start --sasl-ssl <file>` reads from its JSON file.
  */
 export interface SaslSslListener {
   /** PKCS12 keystore with the broker's certificate (naming 127.0.0.1) and key. */

@@ -79,14 +79,14 @@ export async function startCluster(options: ClusterStartOptions): Promise<Cluste
   }
   if (existsSync(join(home, 'broker.json'))) {
     throw new BrokerToolError(
-      `${home} runs the single-node broker: stop it first (npm run kafka:stop).`,
+      `${home} runs the single-node broker: stop it first (nest-streams-kafka stop).`,
     );
   }
   const running = runningCluster(home);
   if (running && running.nodes.length === options.nodes) return running;
   if (running) {
     throw new BrokerToolError(
-      `${home} runs a cluster of ${running.nodes.length} nodes: stop it first (npm run kafka:stop).`,
+      `${home} runs a cluster of ${running.nodes.length} nodes: stop it first (nest-streams-kafka stop).`,
     );
   }
   const jvm = kafkaJvm(log);

@@ -68,7 +68,7 @@ export async function startBroker(options: StartOptions = {}): Promise<BrokerSta
   const running = await runningBroker();
   if (running && options.saslSsl && !running.saslSslBrokers) {
     throw new BrokerToolError(
-      `The broker of ${KAFKA_HOME} runs without a SASL_SSL listener: stop it first (npm run kafka:stop).`,
+      `The broker of ${KAFKA_HOME} runs without a SASL_SSL listener: stop it first (nest-streams-kafka stop).`,
     );
   }
   if (running) return running;

@@ -1,0 +1,95 @@
+import {
+  BrokersUnreachableError,
+  KafkaAuthenticationError,
+  type KafkaStreams,
+  KafkaStreamsState,
+  KeyQueryMetadata,
+  StateDirectoryLockedError,
+  StreamsError,
+  StreamsNotStartedError,
+} from '@nest-streams/streams';
+import type { StreamsDeclarations } from '../../discovery/internals/streams.explorer';
+import { KafkaStreamsHost } from '../../client/internals/kafka-streams.host';
+import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
+import { KeyOwnerLocator } from './key-owner.locator';
+
+/** A locator over a client in `state`, with no owner known for any key. */
+function locator(state: KafkaStreamsState, startupProblem?: StreamsError): KeyOwnerLocator {
+  const streams = {
+    state,
+    startupProblem,
+    queryMetadataForKey: () => KeyQueryMetadata.NOT_AVAILABLE,
+    metadataForAllStreamsClients: () => [],
+  } as unknown as KafkaStreams;
+  const host = new KafkaStreamsHost();
+  const declarations: StreamsDeclarations = {
+    stores: new Map(),
+    aggregations: [],
+    topologyMethods: [],
+  };
+  host.set(streams, declarations);
+  const settings = new StreamsModuleSettings({
+    streams: {
+      applicationId: 'app',
+      bootstrapServers: ['127.0.0.1:1'],
+      applicationServer: '127.0.0.1:8080',
+    },
+    security: { insecure: true },
+  });
+  return new KeyOwnerLocator(host, settings);
+}
+
+const errorOf = (fn: () => unknown): unknown => {
+  try {
+    fn();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+};
+
+describe('KeyOwnerLocator, when no owner is known', () => {
+  const locked = new StateDirectoryLockedError('/s/app', 42, false);
+
+  it.each([
+    [
+      'a start waiting on a cause',
+      KafkaStreamsState.REBALANCING,
+      locked,
+      'this instance is not started yet: state directory /s/app is locked by process 42; stop that process or use another state.dir [STATE_DIR_LOCKED]',
+    ],
+    [
+      'a failed start',
+      KafkaStreamsState.ERROR,
+      new BrokersUnreachableError(['10.0.0.9:9092'], 'connect ETIMEDOUT'),
+      'this instance could not start: cannot reach the Kafka brokers 10.0.0.9:9092 (connect ETIMEDOUT): check that they run and that bootstrap.servers names them as this host reaches them [BROKERS_UNREACHABLE]',
+    ],
+    [
+      'refused credentials',
+      KafkaStreamsState.ERROR,
+      new KafkaAuthenticationError('sasl', 'the brokers refused the SASL credentials of user u'),
+      'this instance could not start: the brokers refused the SASL credentials of user u [KAFKA_AUTHENTICATION_FAILED]',
+    ],
+    [
+      'a failed client',
+      KafkaStreamsState.ERROR,
+      undefined,
+      "this instance's client failed (ERROR)",
+    ],
+    [
+      'a stopped client',
+      KafkaStreamsState.NOT_RUNNING,
+      undefined,
+      "this instance's client is stopped (NOT_RUNNING)",
+    ],
+  ] as const)('names %s, never a rebalance', (_name, state, problem, message) => {
+    const error = errorOf(() => locator(state, problem).locate('stats-store', 'alice'));
+    expect(error).toBeInstanceOf(StreamsNotStartedError);
+    expect(error).toMatchObject({ message, code: 'STREAMS_NOT_STARTED', retriable: true });
+  });
+
+  it('leaves a rebalance of a running client to the routing decision', () => {
+    const location = locator(KafkaStreamsState.REBALANCING).locate('stats-store', 'alice');
+    expect(location.metadata.available).toBe(false);
+  });
+});
