@@ -7,21 +7,20 @@ import { StreamsConfigError } from '../errors/streams-config.error';
 import { Serdes } from '../serde/serdes';
 import type { Serde } from '../serde/serde';
 import type { RocksDBConfigSetter } from '../state/rocksdb-config-setter';
-import { defaultWriteBehindBytes, RocksDBMemory } from '../state/internals/rocksdb/rocksdb-memory';
-import {
-  resolveRocksDBMemoryBudget,
-  type RocksDBMemoryBudget,
-} from '../state/internals/rocksdb/rocksdb-memory-budget';
+import type { RocksDBMemory } from '../state/internals/rocksdb/rocksdb-memory';
 import {
   type DeserializationExceptionHandler,
   type ProductionExceptionHandler,
   failOnProductionError,
   logAndContinue,
 } from './exception-handlers';
+import { checkEndpoints } from './endpoint-settings';
+import { resolveKafkaClientChoice, type RebalanceProtocol } from './kafka-client-choice';
 import {
   type ProcessingExceptionHandler,
   failOnProcessingError,
 } from './processing-exception-handler';
+import { resolveRocksDBMemory } from './rocksdb-memory-settings';
 
 /**
  * `metrics.recording.level`: which metrics are recorded (Kafka Streams' levels). `INFO` (the
@@ -38,16 +37,7 @@ export type ProcessingGuarantee = 'at_least_once' | 'exactly_once_v2';
 /** The Kafka client layer's names, part of the public config. */
 export type { GroupProtocol, KafkaClientName };
 
-/**
- * How the classic consumer group protocol moves tasks between members in a rebalance:
- * `cooperative` (KIP-429: a member gives up only the tasks that move, in two rebalances; the
- * others keep processing and answering queries) or `eager` (every member stops every task until
- * the new assignment).
- */
-export type RebalanceProtocol = 'cooperative' | 'eager';
-
-/** The values of {@link StreamsConfig.kafkaClient}, the default first. */
-export const KAFKA_CLIENT_NAMES: readonly KafkaClientName[] = ['kafkajs', '@platformatic/kafka'];
+export { KAFKA_CLIENT_NAMES, type RebalanceProtocol } from './kafka-client-choice';
 
 /**
  * The application's configuration: Kafka Streams' settings under their camel-cased names
@@ -271,8 +261,6 @@ type OptionalSetting =
   | 'deadLetterQueueTopic';
 
 const APPLICATION_ID = /^[a-zA-Z0-9._-]+$/;
-/** Kafka's rule for a `group.instance.id` (`JoinGroupRequest.validateGroupInstanceId`). */
-const GROUP_INSTANCE_ID = /^[a-zA-Z0-9._-]{1,249}$/;
 
 /** Configs this module resolved: resolving one again returns it as it is. */
 const RESOLVED = new WeakSet<object>();
@@ -295,60 +283,15 @@ export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConf
       `application.id must be a non-empty string of letters, digits, '.', '_' and '-', got '${String(config.applicationId)}'`,
     );
   }
-  if (!Array.isArray(config.bootstrapServers) || config.bootstrapServers.length === 0) {
-    throw new StreamsConfigError('bootstrap.servers must list at least one host:port');
-  }
-  for (const server of config.bootstrapServers) {
-    if (!/^[^\s:]+:\d+$/.test(server))
-      throw new StreamsConfigError(`bootstrap.servers entry '${server}' is not host:port`);
-  }
+  checkEndpoints(config);
   const guarantee = config.processingGuarantee ?? 'at_least_once';
   if (guarantee !== 'at_least_once' && guarantee !== 'exactly_once_v2') {
     throw new StreamsConfigError(
       `processing.guarantee must be 'at_least_once' or 'exactly_once_v2', got '${String(guarantee)}'`,
     );
   }
-  const kafkaClient = config.kafkaClient ?? 'kafkajs';
-  if (!KAFKA_CLIENT_NAMES.includes(kafkaClient)) {
-    throw new StreamsConfigError(
-      `kafkaClient must be 'kafkajs' or '@platformatic/kafka', got '${String(kafkaClient)}'`,
-    );
-  }
-  const rebalanceProtocol =
-    config.rebalanceProtocol ?? (kafkaClient === 'kafkajs' ? 'eager' : 'cooperative');
-  if (rebalanceProtocol !== 'cooperative' && rebalanceProtocol !== 'eager') {
-    throw new StreamsConfigError(
-      `rebalanceProtocol must be 'cooperative' or 'eager', got '${String(rebalanceProtocol)}'`,
-    );
-  }
-  if (rebalanceProtocol === 'cooperative' && kafkaClient === 'kafkajs') {
-    throw new StreamsConfigError(
-      "rebalanceProtocol 'cooperative' needs kafkaClient '@platformatic/kafka': kafkajs has only the eager protocol",
-    );
-  }
-  checkGroupInstanceId(config.groupInstanceId, kafkaClient);
-  if (config.applicationServer !== undefined && !isHostAndPort(config.applicationServer)) {
-    throw new StreamsConfigError(
-      `application.server must be host:port (port 1-65535), got '${String(config.applicationServer)}'`,
-    );
-  }
-  if (config.queryEndpoint !== undefined && !isHostAndPort(config.queryEndpoint)) {
-    throw new StreamsConfigError(
-      `queryEndpoint must be host:port (port 1-65535), got '${String(config.queryEndpoint)}'`,
-    );
-  }
-  const groupProtocol = config.groupProtocol ?? 'classic';
-  if (groupProtocol !== 'classic' && groupProtocol !== 'streams') {
-    throw new StreamsConfigError(
-      `group.protocol must be 'classic' or 'streams', got '${String(groupProtocol)}'`,
-    );
-  }
-  if (groupProtocol === 'streams' && kafkaClient !== '@platformatic/kafka') {
-    throw new StreamsConfigError(
-      "group.protocol 'streams' needs kafkaClient '@platformatic/kafka': kafkajs cannot speak the streams rebalance protocol (KIP-1071)",
-    );
-  }
-  const memory = resolveMemory(config);
+  const { kafkaClient, rebalanceProtocol, groupProtocol } = resolveKafkaClientChoice(config);
+  const memory = resolveRocksDBMemory(config);
   const resolved: ResolvedStreamsConfig = {
     applicationId: config.applicationId,
     bootstrapServers: [...config.bootstrapServers],
@@ -424,49 +367,6 @@ export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConf
   }
   RESOLVED.add(resolved);
   return resolved;
-}
-
-/**
- * The instance's RocksDB memory from `rocksDBMemoryBudgetMb` (or the container's limit) and
- * `rocksDBWriteBehindMaxBytes`; throws `StreamsConfigError` for a value out of range.
- */
-function resolveMemory(config: StreamsConfig): RocksDBMemory {
-  let budget: RocksDBMemoryBudget;
-  try {
-    budget = resolveRocksDBMemoryBudget(config.rocksDBMemoryBudgetMb);
-  } catch (error) {
-    throw new StreamsConfigError((error as Error).message);
-  }
-  const writeBehind = config.rocksDBWriteBehindMaxBytes ?? defaultWriteBehindBytes(budget);
-  if (!Number.isSafeInteger(writeBehind) || writeBehind < 1) {
-    throw new StreamsConfigError(
-      `rocksDBWriteBehindMaxBytes must be a positive integer, got ${String(writeBehind)}`,
-    );
-  }
-  return new RocksDBMemory(budget, config.rocksDBAllowUnboundedFallback === true, writeBehind);
-}
-
-/** Throws `StreamsConfigError` for a `group.instance.id` Kafka refuses, or on kafkajs. */
-function checkGroupInstanceId(id: unknown, kafkaClient: KafkaClientName): void {
-  if (id === undefined) return;
-  if (typeof id !== 'string' || !GROUP_INSTANCE_ID.test(id) || id === '.' || id === '..') {
-    throw new StreamsConfigError(
-      `group.instance.id must be 1 to 249 letters, digits, '.', '_' and '-' (not '.' or '..'), got '${String(id)}'`,
-    );
-  }
-  if (kafkaClient === 'kafkajs') {
-    throw new StreamsConfigError(
-      "group.instance.id needs kafkaClient '@platformatic/kafka': kafkajs has no static membership",
-    );
-  }
-}
-
-/** `host:port` with a host of no spaces, colons or slashes and a port in 1..65535. */
-function isHostAndPort(endpoint: unknown): boolean {
-  if (typeof endpoint !== 'string') return false;
-  const match = /^[^\s:/]+:(\d{1,5})$/.exec(endpoint);
-  const port = Number(match?.[1]);
-  return match !== null && port >= 1 && port <= 65_535;
 }
 
 /** The numeric settings `resolveStreamsConfig` checks are finite and not negative. */

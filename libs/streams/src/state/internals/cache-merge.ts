@@ -84,6 +84,26 @@ export function dirtyInRange(
   return matches;
 }
 
+const ASCENDING_KEYS: MergeOrder = { compare: (a, b) => Buffer.compare(a, b), skip: () => false };
+const DESCENDING_KEYS: MergeOrder = { compare: (a, b) => Buffer.compare(b, a), skip: () => false };
+
+/** Key order (`reverse`: descending), nothing stored skipped: held writes over an engine's. */
+export function keyOrder(reverse = false): MergeOrder {
+  return reverse ? DESCENDING_KEYS : ASCENDING_KEYS;
+}
+
+/**
+ * Each key's value of a multi-get: its held write's (`null`: deleted), else the next of `stored`
+ * (what the engine answered for the keys without one, in order).
+ */
+export function overlayHeld(
+  held: readonly ({ readonly value: Buffer | null } | undefined)[],
+  stored: readonly (Buffer | undefined)[],
+): (Buffer | undefined)[] {
+  let next = 0;
+  return held.map((write) => (write === undefined ? stored[next++] : (write.value ?? undefined)));
+}
+
 /** The order of `range` (segment, then key; reversed if backward), and what it leaves out. */
 export function mergeOrder(
   range: StoreRange,

@@ -3,15 +3,11 @@ import type { ChangelogRecord } from '../../processor/state-store-context';
 import type { BytesStore, BytesStoreCapabilities, BytesWrite, KeyValueBytes } from '../bytes-store';
 import type { RocksDBStoreMetrics } from '../rocksdb-store-metrics';
 import { assertBuffer } from './byte-range';
-import { mergeDirty, type DirtyEntry, type MergeOrder } from './cache-merge';
+import { keyOrder, mergeDirty, overlayHeld, type DirtyEntry, type MergeOrder } from './cache-merge';
 import { pendingKey, PendingWrites } from './pending-writes';
 import type { TaskEngine, TaskEngines } from './task-engines';
 import { deleteThrough, putIfAbsentThrough } from './read-modify-write';
 import { restoresWithTimestamps, withTimestamps } from './timestamped-changelog';
-
-/** Merge orders of pending writes over the engine's entries (nothing stored is skipped). */
-const FORWARD: MergeOrder = { compare: (a, b) => Buffer.compare(a, b), skip: () => false };
-const REVERSE: MergeOrder = { compare: (a, b) => Buffer.compare(b, a), skip: () => false };
 
 /**
  * A task's persistent engine as its {@link TaskEngines} drives it (the store stack lays it over
@@ -104,7 +100,7 @@ export class TransactionalBytesStore implements BytesStore, TaskEngine {
     if (!this.holdsAny()) return this.inner.getMany(keys);
     const held = keys.map((key) => this.held(key));
     const missing = keys.filter((_, i) => held[i] === undefined);
-    return overlay(held, missing.length > 0 ? this.inner.getMany(missing) : []);
+    return overlayHeld(held, missing.length > 0 ? this.inner.getMany(missing) : []);
   }
 
   async getAsync(key: Buffer): Promise<Buffer | undefined> {
@@ -116,7 +112,7 @@ export class TransactionalBytesStore implements BytesStore, TaskEngine {
     if (!this.holdsAny()) return this.inner.getManyAsync(keys);
     const held = keys.map((key) => this.held(key));
     const missing = keys.filter((_, i) => held[i] === undefined);
-    return overlay(held, missing.length > 0 ? await this.inner.getManyAsync(missing) : []);
+    return overlayHeld(held, missing.length > 0 ? await this.inner.getManyAsync(missing) : []);
   }
 
   put(key: Buffer, value: Buffer | null): void {
@@ -191,7 +187,7 @@ export class TransactionalBytesStore implements BytesStore, TaskEngine {
   prefixScan(prefix: Buffer): IterableIterator<KeyValueBytes> {
     const stored = this.inner.prefixScan(prefix);
     if (!this.holdsAny()) return stored;
-    return this.layered(stored, (w) => w.inPrefix(prefix), FORWARD, this.guard);
+    return this.layered(stored, (w) => w.inPrefix(prefix), keyOrder(), this.guard);
   }
 
   all(): IterableIterator<KeyValueBytes> {
@@ -211,7 +207,7 @@ export class TransactionalBytesStore implements BytesStore, TaskEngine {
       w.between(from, to, reverse),
     );
     const stored = await this.inner.rangeAsync(from, to, reverse);
-    const order = reverse ? REVERSE : FORWARD;
+    const order = keyOrder(reverse);
     return [...mergeDirty(pending, mergeDirty(applying, stored[Symbol.iterator](), order), order)];
   }
 
@@ -219,7 +215,11 @@ export class TransactionalBytesStore implements BytesStore, TaskEngine {
     const [pending, applying] = [this.pending, this.applying].map((w) => w.inPrefix(prefix));
     const stored = await this.inner.prefixScanAsync(prefix);
     return [
-      ...mergeDirty(pending, mergeDirty(applying, stored[Symbol.iterator](), FORWARD), FORWARD),
+      ...mergeDirty(
+        pending,
+        mergeDirty(applying, stored[Symbol.iterator](), keyOrder()),
+        keyOrder(),
+      ),
     ];
   }
 
@@ -372,7 +372,7 @@ export class TransactionalBytesStore implements BytesStore, TaskEngine {
     reverse: boolean,
   ): IterableIterator<KeyValueBytes> {
     if (!this.holdsAny()) return stored;
-    const order = reverse ? REVERSE : FORWARD;
+    const order = keyOrder(reverse);
     return this.layered(stored, (w) => w.between(from, to, reverse), order, this.guard);
   }
 
@@ -392,13 +392,4 @@ export class TransactionalBytesStore implements BytesStore, TaskEngine {
   private readonly guard = (): void => {
     if (!this.inner.isOpen()) throw new StoreClosedError(this.name);
   };
-}
-
-/** Each key's value: its held write's, else the next of `stored` (the keys without one, in order). */
-function overlay(
-  held: readonly (BytesWrite | undefined)[],
-  stored: readonly (Buffer | undefined)[],
-): (Buffer | undefined)[] {
-  let next = 0;
-  return held.map((write) => (write === undefined ? stored[next++] : (write.value ?? undefined)));
 }

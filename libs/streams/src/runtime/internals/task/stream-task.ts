@@ -16,7 +16,7 @@ import type { StateStore } from '../../../processor/state-store';
 import type { ConsumedRecord } from '../../../client/consumed-record';
 import { PunctuationSchedule } from './punctuation-schedule';
 import type { ResolvedStreamsConfig } from '../../streams-config';
-import type { TaskProcessorNode } from './task-processor-node';
+import { processorGraph, type TaskProcessorNode } from './task-processor-node';
 import { preparedBatch, type PreparedBatch, type PreparedRecord } from './prepared-batch';
 import { SinkRecordWriter } from './sink-record-writer';
 import { SourceRecordReader } from './source-record-reader';
@@ -126,23 +126,7 @@ export class StreamTask {
   /** Creates the processors and calls their `init`. Call after the stores are restored. */
   initializeTopology(): void {
     const { topology, subtopology, resolveTopic } = this.options;
-    const defs = topology.nodeDefs();
-    const children = topology.childrenMap();
-    for (const name of subtopology.nodes) {
-      const def = defs.get(name)!;
-      const processor = def.kind === 'processor' ? def.supplier() : undefined;
-      this.nodes.set(name, { def, processor, children: [], childrenByName: new Map() });
-    }
-    for (const node of this.nodes.values()) {
-      for (const childName of children.get(node.def.name) ?? []) {
-        const child = this.nodes.get(childName)!;
-        node.children.push(child);
-        node.childrenByName.set(childName, child);
-      }
-      if (node.def.kind === 'source') {
-        for (const topic of node.def.topics) this.sourcesByTopic.set(resolveTopic(topic), node);
-      }
-    }
+    processorGraph(topology, subtopology, resolveTopic, this.nodes, this.sourcesByTopic);
     for (const node of this.nodes.values()) {
       if (!node.processor?.init) continue;
       this.runInNode(node, () => node.processor!.init!(this.contextFor(node)), false);

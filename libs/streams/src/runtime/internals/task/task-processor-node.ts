@@ -1,5 +1,6 @@
 import type { Processor } from '../../../processor/processor';
-import type { NodeDef } from '../../../processor/internals/topology-nodes';
+import type { NodeDef, Subtopology } from '../../../processor/internals/topology-nodes';
+import type { Topology } from '../../../processor/topology';
 
 /** One node of a task's running copy of its sub-topology. */
 export interface TaskProcessorNode {
@@ -27,4 +28,35 @@ export function prefetchTargets(source: TaskProcessorNode): TaskProcessorNode[] 
   };
   visit(source);
   return targets;
+}
+
+/**
+ * A task's running copy of `subtopology`: a node per processor (its processor supplied anew),
+ * linked to its children, into `nodes` by name, and each source into `sourcesByTopic` by the
+ * topic names `resolveTopic` gives.
+ */
+export function processorGraph(
+  topology: Topology,
+  subtopology: Subtopology,
+  resolveTopic: (topic: string) => string,
+  nodes: Map<string, TaskProcessorNode>,
+  sourcesByTopic: Map<string, TaskProcessorNode>,
+): void {
+  const defs = topology.nodeDefs();
+  const children = topology.childrenMap();
+  for (const name of subtopology.nodes) {
+    const def = defs.get(name)!;
+    const processor = def.kind === 'processor' ? def.supplier() : undefined;
+    nodes.set(name, { def, processor, children: [], childrenByName: new Map() });
+  }
+  for (const node of nodes.values()) {
+    for (const childName of children.get(node.def.name) ?? []) {
+      const child = nodes.get(childName)!;
+      node.children.push(child);
+      node.childrenByName.set(childName, child);
+    }
+    if (node.def.kind === 'source') {
+      for (const topic of node.def.topics) sourcesByTopic.set(resolveTopic(topic), node);
+    }
+  }
 }
