@@ -25,6 +25,7 @@ import { missingApplicationServerWarning } from '../assignment/application-serve
 import { ClientSubscription } from '../assignment/client-subscription';
 import { lastStableAssignment } from '../assignment/last-stable-assignment';
 import { changelogEndOffsetSums } from '../assignment/task-offset-sums';
+import { GlobalStores } from '../global/global-stores';
 import { ClientQueries } from '../queries/client-queries';
 import type { StandbyTaskManager } from '../standby/standby-task-manager';
 import { sumTaskMetrics } from '../task/task-metrics';
@@ -69,6 +70,8 @@ export class ClientLifecycle {
   private thread: StreamThread | undefined;
   private tasks: ActiveTaskManager | undefined;
   private standbys: StandbyTaskManager | undefined;
+  /** The global stores, when the topology has any (made once the admin connected). */
+  private globals: GlobalStores | undefined;
   private processId = '';
   private partitionsByTopic = new Map<string, number>();
   private closing: Promise<void> | undefined;
@@ -98,6 +101,7 @@ export class ClientLifecycle {
       admin: () => this.admin,
       activeTasks: () => this.tasks,
       standbyTasks: () => this.standbys,
+      globalStore: (name) => this.globals?.queryable(name),
     });
     this.subscription = new ClientSubscription({
       stateDirectory: this.stateDirectory,
@@ -146,6 +150,7 @@ export class ClientLifecycle {
       await this.subscription.refreshLocalOffsetSums();
       // Route queries by the group's current host map until this client's own first assignment.
       this.queries.borrow(await lastStableAssignment(this.admin, config, logger));
+      await this.startGlobalStores();
       this.startThread();
       await this.thread!.start();
       // Removes task directories no longer assigned here after state.cleanup.delay.ms.
@@ -197,11 +202,32 @@ export class ClientLifecycle {
     );
   }
 
+  /**
+   * Restores the global stores, if any, before the stream thread starts (so the client is
+   * RUNNING only with them whole), then keeps them up to date; their failure stops the client.
+   */
+  private async startGlobalStores(): Promise<void> {
+    const { topology, config, logger } = this.options;
+    if (!GlobalStores.in(topology)) return;
+    this.globals = new GlobalStores({
+      topology,
+      config,
+      clients: this.clients,
+      admin: this.admin!,
+      logger,
+      cache: this.cache,
+      onError: () => {
+        this.closing ??= this.shutdown(KafkaStreamsState.PENDING_ERROR);
+      },
+    });
+    await this.globals.start();
+  }
+
   private startThread(): void {
     const { topology, config, logger } = this.options;
     const parts = createStreamThread({
       topology,
-      config,
+      config: this.globals?.taskConfig(config) ?? config,
       clients: this.clients,
       admin: this.admin!,
       stateDirectory: this.stateDirectory,
@@ -313,6 +339,9 @@ export class ClientLifecycle {
     try {
       await this.thread?.stop();
     } finally {
+      await this.globals?.stop().catch((error: unknown) => {
+        this.options.logger.warn(`stopping the global stores failed: ${String(error)}`);
+      });
       await this.admin?.disconnect().catch(() => undefined);
       await this.stateDirectory.unlock().catch(() => undefined);
       this.setState(
