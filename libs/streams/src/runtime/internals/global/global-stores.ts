@@ -30,7 +30,7 @@ export class GlobalStores {
   private readonly updater: GlobalStoreUpdater;
   private readonly thread: GlobalStreamThread;
 
-  constructor(private readonly options: GlobalStoresOptions) {
+  private constructor(private readonly options: GlobalStoresOptions) {
     const { topology, config, clients, admin, logger, cache, onError } = options;
     const globalDir = path.resolve(config.stateDir, config.applicationId, 'global');
     this.updater = new GlobalStoreUpdater({ topology, config, globalDir, logger, cache });
@@ -45,9 +45,9 @@ export class GlobalStores {
     });
   }
 
-  /** Whether `topology` has any global store (else the client makes no {@link GlobalStores}). */
-  static in(topology: Topology): boolean {
-    return topology.globalStores().size > 0;
+  /** The global stores of `options.topology`; `undefined` when it has none. */
+  static of(options: GlobalStoresOptions): GlobalStores | undefined {
+    return options.topology.globalStores().size > 0 ? new GlobalStores(options) : undefined;
   }
 
   /** Opens and restores the stores, then keeps them up to date; throws as `GlobalStreamThread.start`. */
@@ -55,9 +55,11 @@ export class GlobalStores {
     return this.thread.start();
   }
 
-  /** Stops updating; checkpoints and closes the stores. */
-  stop(): Promise<void> {
-    return this.thread.stop();
+  /** Stops updating; checkpoints and closes the stores. Never throws: a failure is logged. */
+  async stop(): Promise<void> {
+    await this.thread.stop().catch((error: unknown) => {
+      this.options.logger.warn(`stopping the global stores failed: ${String(error)}`);
+    });
   }
 
   /**

@@ -70,7 +70,7 @@ export class ClientLifecycle {
   private thread: StreamThread | undefined;
   private tasks: ActiveTaskManager | undefined;
   private standbys: StandbyTaskManager | undefined;
-  /** The global stores, when the topology has any (made once the admin connected). */
+  /** The global stores, when the topology has any. */
   private globals: GlobalStores | undefined;
   private processId = '';
   private partitionsByTopic = new Map<string, number>();
@@ -150,7 +150,15 @@ export class ClientLifecycle {
       await this.subscription.refreshLocalOffsetSums();
       // Route queries by the group's current host map until this client's own first assignment.
       this.queries.borrow(await lastStableAssignment(this.admin, config, logger));
-      await this.startGlobalStores();
+      // Global stores restored before the stream thread: the client is RUNNING with them whole.
+      this.globals = GlobalStores.of({
+        ...this.options,
+        clients: this.clients,
+        admin: this.admin,
+        cache: this.cache,
+        onError: () => (this.closing ??= this.shutdown(KafkaStreamsState.PENDING_ERROR)),
+      });
+      await this.globals?.start();
       this.startThread();
       await this.thread!.start();
       // Removes task directories no longer assigned here after state.cleanup.delay.ms.
@@ -200,27 +208,6 @@ export class ClientLifecycle {
       this.tasks?.commits ?? 0,
       this.tasks?.commitTimeMs ?? 0,
     );
-  }
-
-  /**
-   * Restores the global stores, if any, before the stream thread starts (so the client is
-   * RUNNING only with them whole), then keeps them up to date; their failure stops the client.
-   */
-  private async startGlobalStores(): Promise<void> {
-    const { topology, config, logger } = this.options;
-    if (!GlobalStores.in(topology)) return;
-    this.globals = new GlobalStores({
-      topology,
-      config,
-      clients: this.clients,
-      admin: this.admin!,
-      logger,
-      cache: this.cache,
-      onError: () => {
-        this.closing ??= this.shutdown(KafkaStreamsState.PENDING_ERROR);
-      },
-    });
-    await this.globals.start();
   }
 
   private startThread(): void {
@@ -339,9 +326,7 @@ export class ClientLifecycle {
     try {
       await this.thread?.stop();
     } finally {
-      await this.globals?.stop().catch((error: unknown) => {
-        this.options.logger.warn(`stopping the global stores failed: ${String(error)}`);
-      });
+      await this.globals?.stop();
       await this.admin?.disconnect().catch(() => undefined);
       await this.stateDirectory.unlock().catch(() => undefined);
       this.setState(
