@@ -1,11 +1,11 @@
 import type { FetchedRecord } from '../../../client/assigned-partition-reader';
 import type { ConsumedRecord } from '../../../client/consumed-record';
 import { StreamsProcessingError } from '../../../errors/streams-processing.error';
-import { UnknownStateStoreError } from '../../../errors/unknown-state-store.error';
 import type { StreamsLogger } from '../../../logging/logger';
 import type { SourceNodeDef } from '../../../processor/internals/topology-nodes';
 import type { Processor } from '../../../processor/processor';
-import type { ProcessorContext, RecordMetadata } from '../../../processor/processor-context';
+import { globalProcessorContext } from '../../../processor/internals/global-processor-context';
+import type { RecordMetadata } from '../../../processor/processor-context';
 import { Record } from '../../../processor/record';
 import type { StateStore } from '../../../processor/state-store';
 import { TaskId } from '../../../processor/task-id';
@@ -97,7 +97,14 @@ export class GlobalStoreUpdater {
       });
       this.stores.set(def.storeName, store);
     }
-    const context = this.context();
+    const context = globalProcessorContext({
+      applicationId: config.applicationId,
+      taskId: GLOBAL_TASK_ID,
+      appConfigs: config as unknown as { readonly [name: string]: unknown },
+      stores: this.stores,
+      recordMetadata: () => this.metadata,
+      now: () => Date.now(),
+    });
     for (const def of topology.globalStores().values()) {
       const source = topology.nodeDefs().get(def.sourceName);
       const node = topology.nodeDefs().get(def.processorName);
@@ -218,35 +225,5 @@ export class GlobalStoreUpdater {
         )
       : raw.timestamp;
     return new Record(key, value, timestamp, headers);
-  }
-
-  /** The context of a global update processor: global stores only, no forwarding, no time. */
-  private context(): ProcessorContext<unknown, unknown> {
-    const { config } = this.options;
-    return {
-      applicationId: config.applicationId,
-      taskId: GLOBAL_TASK_ID,
-      appConfigs: config as unknown as { readonly [name: string]: unknown },
-      recordMetadata: () => this.metadata,
-      forward: () => undefined,
-      getStateStore: <S>(name: string): S => {
-        const store = this.stores.get(name);
-        if (store === undefined) {
-          throw new UnknownStateStoreError(
-            `a global store processor can only read global stores, not '${name}'`,
-          );
-        }
-        return store as unknown as S;
-      },
-      schedule: () => {
-        throw new Error('global store processors cannot schedule punctuations');
-      },
-      commit: () => undefined,
-      currentStreamTimeMs: () => {
-        throw new Error('global store processors have no stream time');
-      },
-      currentSystemTimeMs: () => Date.now(),
-      hasChildren: () => false,
-    };
   }
 }
