@@ -211,6 +211,24 @@ describe('GlobalStreamThread', () => {
     await t.stop();
   });
 
+  it('stops a restore still running: the stores close after its last write, unrestored', async () => {
+    const topics = new FakeTopics('t', [Array.from({ length: 200 }, (_, i) => `k${i}`)]);
+    const { applied, updater, mock } = fakeUpdater('t');
+    const t = thread(topics, updater);
+    const starting = t.start();
+    await until(() => applied.length >= 4);
+    await t.stop();
+    await starting;
+    const written = applied.length;
+    expect(written).toBeLessThan(200);
+    expect(t.restored).toBe(false);
+    expect(mock.close).toHaveBeenCalledTimes(1);
+    expect(mock.update.mock.invocationCallOrder.at(-1)).toBeLessThan(
+      mock.close.mock.invocationCallOrder[0],
+    );
+    expect(applied).toHaveLength(written);
+  });
+
   it('fails start() with MissingSourceTopicError for a global topic that does not exist', async () => {
     const topics = new FakeTopics('other', [['a']]);
     const { updater } = fakeUpdater('t');

@@ -57,6 +57,7 @@ export class GlobalStreamThread {
   private readonly checkpoint: OffsetCheckpoint;
   private stopped = false;
   private running: Promise<void> | undefined;
+  private restoring: Promise<void> | undefined;
   private failingSince: number | undefined;
   private lastCheckpointAt = Date.now();
   private dirty = false;
@@ -98,14 +99,17 @@ export class GlobalStreamThread {
           ? checkpointed.get(topicPartitionKey(topic, partition))?.offset
           : undefined;
         const resume = saved === undefined ? low : saved + 1;
-        this.partitions.push({
-          topic,
-          partition,
-          position: resume < low || resume > high ? low : resume,
-        });
+        const outside = resume < low || resume > high;
+        if (outside) {
+          logger.warn(
+            `global checkpoint of ${topic}-${partition} (${resume}) is outside its log [${low}, ${high}]: reading it from ${low}`,
+          );
+        }
+        this.partitions.push({ topic, partition, position: outside ? low : resume });
       }
     }
-    await this.restore(reader);
+    this.restoring = this.restore(reader);
+    await this.restoring;
     if (this.stopped) return;
     this.restoredFlag = true;
     this.running = this.follow(reader);
@@ -119,6 +123,8 @@ export class GlobalStreamThread {
     if (this.stopped) return;
     this.stopped = true;
     await this.options.reader?.close().catch(() => undefined);
+    // A restore still running (stop during start) ends at its next fetch; then the loop's.
+    await this.restoring?.catch(() => undefined);
     await this.running;
     if (!this.failed && this.restoredFlag) {
       await this.writeCheckpoint().catch((error: unknown) =>
