@@ -41,6 +41,7 @@ const RUNTIME_LAYERS = [
   'commit',
   'task-state',
   'standby',
+  'global',
   'active-tasks',
   'assignment',
   'queries',

@@ -12,6 +12,7 @@ const SUITES = [
   'test/runtime/crash-recovery.test.ts',
   'test/runtime/dead-letter.test.ts',
   'test/runtime/dsl-aggregations.test.ts',
+  'test/runtime/global-table.test.ts',
   'test/runtime/kafka-streams-runtime.test.ts',
   'test/runtime/read-committed.test.ts',
   'test/runtime/replace-thread.test.ts',

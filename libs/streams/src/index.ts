@@ -242,7 +242,6 @@ export {
 export { UnknownStateStoreError } from './errors/unknown-state-store.error';
 export { StreamsConfigError } from './errors/streams-config.error';
 export { TopologyError } from './errors/topology.error';
-export { GlobalStoresUnsupportedError } from './errors/global-stores-unsupported.error';
 export { MissingSourceTopicError } from './errors/missing-source-topic.error';
 export { TopicsNotCopartitionedError } from './errors/topics-not-copartitioned.error';
 export { StaleTopologyError } from './errors/stale-topology.error';

@@ -19,3 +19,4 @@ export {
   unwrapWindowStore,
 } from '../query/internals/timestamped-unwrapping';
 export { InternalConfig } from '../processor/internals/internal-config';
+export { globalProcessorContext } from '../processor/internals/global-processor-context';

@@ -1,4 +1,3 @@
-import { GlobalStoresUnsupportedError } from '../errors/global-stores-unsupported.error';
 import { TopologyError } from '../errors/topology.error';
 import type { Processor } from '../processor/processor';
 import type { ProcessorContext } from '../processor/processor-context';
@@ -167,15 +166,14 @@ describe('GlobalKTable', () => {
     ).toThrow(TopologyError);
   });
 
-  it('is refused by KafkaStreams with a typed error until the runtime runs global stores', () => {
+  it('is accepted by KafkaStreams, which runs global stores', () => {
     const builder = new StreamsBuilder();
     ordersWithUsers(builder, false);
-    const create = () =>
-      new KafkaStreams(builder.build(), {
-        applicationId: 'global-spec',
-        bootstrapServers: ['127.0.0.1:1'],
-      });
-    expect(create).toThrow(GlobalStoresUnsupportedError);
-    expect(create).toThrow(/users-store/);
+    const streams = new KafkaStreams(builder.build(), {
+      applicationId: 'global-spec',
+      bootstrapServers: ['127.0.0.1:1'],
+    });
+    expect(streams.state).toBe('CREATED');
+    expect([...streams.topology.globalStores().keys()]).toEqual(['users-store']);
   });
 });

@@ -119,9 +119,9 @@ export class StreamsBuilder {
    * A table every instance keeps whole (Kafka Streams' `globalTable`), from every partition of
    * `topic`: join streams with it on any key (`KStream.join(globalTable, keySelector, joiner)`)
    * without co-partitioning. Its store (`materialized`'s name, and then queryable, else
-   * `<topic>-STATE-STORE-<index>`) has no changelog: it is restored from `topic` at start. The
-   * TopologyTestDriver runs global stores; `KafkaStreams` does not yet, and its constructor
-   * throws `GlobalStoresUnsupportedError` for such a topology.
+   * `<topic>-STATE-STORE-<index>`) has no changelog: `KafkaStreams` restores it from `topic`
+   * before it is RUNNING (from its local checkpoint on a restart) and keeps it up to date while
+   * running; `store()` reads it on every instance. The TopologyTestDriver runs it too.
    *
    * @throws TopologyError for a taken name or a topic already read.
    */
@@ -139,8 +139,8 @@ export class StreamsBuilder {
    * `stateUpdateSupplier` gets every record of every partition of `topic` and writes the store
    * (`storeBuilder`, its logging turned off: the topic is its changelog); processors of any
    * task read it with `getStateStore`. Nodes: `KSTREAM-SOURCE-<n>` and `KTABLE-SOURCE-<n>` (with
-   * `Consumed.as(n)`: `n-source` and `n`). Run by the TopologyTestDriver; `KafkaStreams`
-   * refuses it for now (`GlobalStoresUnsupportedError`).
+   * `Consumed.as(n)`: `n-source` and `n`). `KafkaStreams` runs the processor on every record,
+   * while restoring at start and while running; so does the TopologyTestDriver.
    *
    * @throws TopologyError for a taken store or node name, or a topic already read.
    */

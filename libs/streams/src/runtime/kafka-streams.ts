@@ -2,7 +2,6 @@ import type { KeyPartitioning, KeyQueryMetadata } from '../query/key-query-metad
 import type { StateQueryRequest, StateQueryResult } from '../query/state-query';
 import type { StoreQueryParameters } from '../query/store-query-parameters';
 import type { LagInfo, StreamsMetadata } from '../query/streams-metadata';
-import { GlobalStoresUnsupportedError } from '../errors/global-stores-unsupported.error';
 import type { StreamsError } from '../errors/streams.error';
 import type { Topology } from '../processor/topology';
 import type { LocalStoreMetrics } from '../state/store-metrics-snapshot';
@@ -35,9 +34,8 @@ import type { ClientQueries } from './internals/queries/client-queries';
  * ...
  * await streams.close();
  *
- * Errors: the constructor throws `StreamsConfigError` for bad settings, `TopologyError` for
- * a topology that cannot run and `GlobalStoresUnsupportedError` for a topology with global
- * stores (not run here yet: see that error); `start()` throws what {@link KafkaStreams.start} lists; processing
+ * Errors: the constructor throws `StreamsConfigError` for bad settings and `TopologyError` for
+ * a topology that cannot run; `start()` throws what {@link KafkaStreams.start} lists; processing
  * errors go to the uncaught-exception handler.
  */
 export class KafkaStreams {
@@ -55,8 +53,6 @@ export class KafkaStreams {
     this.config = resolveStreamsConfig(config);
     const logger = options.logger ? completeStreamsLogger(options.logger) : consoleStreamsLogger;
     topology.subtopologies();
-    const globalStores = [...topology.globalStores().keys()];
-    if (globalStores.length > 0) throw new GlobalStoresUnsupportedError(globalStores);
     // No record cache (`statestore.cache.max.bytes` 0): the stores run without their caching
     // layer, as Kafka Streams rewrites the topology.
     topology.applyCacheSize(this.config.statestoreCacheMaxBytes);

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import type { QueuedRecord } from './record-queues';
+import { globalProcessorContext } from '@nest-streams/streams/internals';
 import {
   type Processor,
-  type ProcessorContext,
   type RecordMetadata,
   Record,
   type ResolvedStreamsConfig,
@@ -10,7 +10,6 @@ import {
   type StateStore,
   TaskId,
   type Topology,
-  UnknownStateStoreError,
 } from '@nest-streams/streams';
 
 /** One global store as the driver runs it: its store, source and update processor. */
@@ -40,7 +39,7 @@ export class DriverGlobalStores {
   private metadata: RecordMetadata | undefined;
   private timestamp = 0;
 
-  private constructor(private readonly config: ResolvedStreamsConfig) {}
+  private constructor() {}
 
   /** Opens `topology`'s global stores and initializes their update processors. */
   static async open(
@@ -48,7 +47,7 @@ export class DriverGlobalStores {
     config: ResolvedStreamsConfig,
     now: () => number,
   ): Promise<DriverGlobalStores> {
-    const globals = new DriverGlobalStores(config);
+    const globals = new DriverGlobalStores();
     const taskId = new TaskId(0, 0);
     for (const def of topology.globalStores().values()) {
       const store = def.builder.build();
@@ -67,7 +66,16 @@ export class DriverGlobalStores {
       const node = topology.nodeDefs().get(def.processorName);
       if (source?.kind !== 'source' || node?.kind !== 'processor') continue;
       const processor = node.supplier();
-      processor.init?.(globals.context(taskId, now));
+      processor.init?.(
+        globalProcessorContext({
+          applicationId: config.applicationId,
+          taskId,
+          appConfigs: config as unknown as { readonly [name: string]: unknown },
+          stores: globals.stores,
+          recordMetadata: () => globals.metadata,
+          now,
+        }),
+      );
       globals.runs.set(def.topic, {
         store: globals.stores.get(def.storeName)!,
         processor,
@@ -132,34 +140,5 @@ export class DriverGlobalStores {
   async close(): Promise<void> {
     for (const run of this.runs.values()) run.processor.close?.();
     for (const store of this.stores.values()) await store.close();
-  }
-
-  /** The context of a global update processor: its stores, no forwarding, no time of its own. */
-  private context(taskId: TaskId, now: () => number): ProcessorContext<unknown, unknown> {
-    return {
-      applicationId: this.config.applicationId,
-      taskId,
-      appConfigs: this.config as unknown as { readonly [name: string]: unknown },
-      recordMetadata: () => this.metadata,
-      forward: () => undefined,
-      getStateStore: <S>(name: string): S => {
-        const store = this.stores.get(name);
-        if (store === undefined) {
-          throw new UnknownStateStoreError(
-            `a global store processor can only read global stores, not '${name}'`,
-          );
-        }
-        return store as unknown as S;
-      },
-      schedule: () => {
-        throw new Error('global store processors cannot schedule punctuations');
-      },
-      commit: () => undefined,
-      currentStreamTimeMs: () => {
-        throw new Error('global store processors have no stream time');
-      },
-      currentSystemTimeMs: now,
-      hasChildren: () => false,
-    };
   }
 }

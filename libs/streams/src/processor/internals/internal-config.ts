@@ -14,7 +14,7 @@ export const InternalConfig = {
   /**
    * Where a host running global stores hands them to the tasks' processors when its
    * `getStateStore` does not resolve them: a `ReadonlyMap` of store name to opened store (the
-   * TopologyTestDriver sets it; not a Kafka setting).
+   * TopologyTestDriver and `KafkaStreams` set it; not a Kafka setting).
    */
   GLOBAL_STATE_STORES: '__global.state.stores__',
 } as const;

@@ -30,6 +30,11 @@ export interface LocalStoreSource {
   partitionCount(storeName: string): number | undefined;
   /** Local copies of a store: restored active tasks, and standby copies of known lag. */
   localStores(storeName: string): LocalStore[];
+  /**
+   * A global store (every instance holds it whole): `undefined` when `storeName` is none;
+   * `store` `undefined` while it restores. Optional: without it there are no global stores.
+   */
+  globalStore?(storeName: string): { readonly store: unknown } | undefined;
 }
 
 /**
@@ -66,7 +71,8 @@ export class LocalStoreProvider {
         `KafkaStreams is not started yet (state ${state}); call start() and retry`,
       );
     }
-    if (!this.source.subtopologyOf(name))
+    const global = this.source.globalStore?.(name);
+    if (!global && !this.source.subtopologyOf(name))
       throw new UnknownStateStoreError(`the topology has no state store named '${name}'`);
     const queryable = state === 'RUNNING' || state === 'REBALANCING';
     if (!queryable) {
@@ -74,6 +80,7 @@ export class LocalStoreProvider {
         `store '${name}' is not available: KafkaStreams is ${state}`,
       );
     }
+    if (global) return this.globalSet(params, global.store);
     if (params.partition !== undefined) {
       const count = this.source.partitionCount(name);
       if (
@@ -112,6 +119,30 @@ export class LocalStoreProvider {
     return {
       partitionCount: this.source.partitionCount(name),
       stores: candidates.sort((a, b) => a.partition - b.partition),
+      onServed: params.servedListener,
+    };
+  }
+
+  /**
+   * A global store as one copy holding every key (any `partition` asked reads it whole, as in
+   * Kafka Streams). Throws `StateStoreNotAvailableError` while it restores (retry shortly),
+   * `UnknownStateStoreError` when it is not of the asked kind.
+   */
+  private globalSet<T>(params: StoreQueryParameters<T>, store: unknown): LocalStoreSet {
+    const name = params.storeName;
+    if (store === undefined) {
+      throw new StateStoreNotAvailableError(
+        `global store '${name}' is still restoring: retry shortly`,
+      );
+    }
+    if (!params.queryableStoreType.accepts(store)) {
+      throw new UnknownStateStoreError(
+        `store '${name}' is not a ${params.queryableStoreType.kind} store`,
+      );
+    }
+    return {
+      partitionCount: 1,
+      stores: [{ partition: 0, store, active: true, lag: 0 }],
       onServed: params.servedListener,
     };
   }

@@ -10,10 +10,10 @@ import type { KTableValueGetter, KTableValueGetterSupplier } from '../ktable-val
 /**
  * A global store as a processor of any task reaches it: through `getStateStore`, as in Kafka
  * Streams, else through the map its host hands the tasks in
- * `appConfigs[InternalConfig.GLOBAL_STATE_STORES]` (what the TopologyTestDriver does).
+ * `appConfigs[InternalConfig.GLOBAL_STATE_STORES]` (what `KafkaStreams` and the TopologyTestDriver do).
  *
  * @throws UnknownStateStoreError when neither has it: the host does not run global stores
- *   (`KafkaStreams` refuses such a topology up front; run it in the TopologyTestDriver).
+ *   (`KafkaStreams` and the TopologyTestDriver both do; a host of your own must hand them over).
  */
 export function globalStateStore<S>(context: ProcessorContext<unknown, unknown>, name: string): S {
   try {

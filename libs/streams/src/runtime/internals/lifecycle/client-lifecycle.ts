@@ -25,6 +25,7 @@ import { missingApplicationServerWarning } from '../assignment/application-serve
 import { ClientSubscription } from '../assignment/client-subscription';
 import { lastStableAssignment } from '../assignment/last-stable-assignment';
 import { changelogEndOffsetSums } from '../assignment/task-offset-sums';
+import { GlobalStores } from '../global/global-stores';
 import { ClientQueries } from '../queries/client-queries';
 import type { StandbyTaskManager } from '../standby/standby-task-manager';
 import { sumTaskMetrics } from '../task/task-metrics';
@@ -70,6 +71,8 @@ export class ClientLifecycle {
   private thread: StreamThread | undefined;
   private tasks: ActiveTaskManager | undefined;
   private standbys: StandbyTaskManager | undefined;
+  /** The global stores, when the topology has any. */
+  private globals: GlobalStores | undefined;
   private processId = '';
   private partitionsByTopic = new Map<string, number>();
   private closing: Promise<void> | undefined;
@@ -99,6 +102,7 @@ export class ClientLifecycle {
       admin: () => this.admin,
       activeTasks: () => this.tasks,
       standbyTasks: () => this.standbys,
+      globalStore: (name) => this.globals?.queryable(name),
     });
     this.subscription = new ClientSubscription({
       stateDirectory: this.stateDirectory,
@@ -150,6 +154,15 @@ export class ClientLifecycle {
       await this.subscription.refreshLocalOffsetSums();
       // Route queries by the group's current host map until this client's own first assignment.
       this.queries.borrow(await lastStableAssignment(this.admin, config, logger));
+      // Global stores restored before the stream thread: the client is RUNNING with them whole.
+      this.globals = GlobalStores.of({
+        ...this.options,
+        clients: this.clients,
+        admin: this.admin,
+        cache: this.cache,
+        onError: () => (this.closing ??= this.shutdown(KafkaStreamsState.PENDING_ERROR)),
+      });
+      await this.globals?.start();
       this.startThread();
       await this.thread!.start();
       // Removes task directories no longer assigned here after state.cleanup.delay.ms.
@@ -221,7 +234,7 @@ export class ClientLifecycle {
     const { topology, config, logger } = this.options;
     const parts = createStreamThread({
       topology,
-      config,
+      config: this.globals?.taskConfig(config) ?? config,
       clients: this.clients,
       admin: this.admin!,
       stateDirectory: this.stateDirectory,
@@ -333,6 +346,7 @@ export class ClientLifecycle {
     try {
       await this.thread?.stop();
     } finally {
+      await this.globals?.stop();
       await this.admin?.disconnect().catch(() => undefined);
       await this.stateDirectory.unlock().catch(() => undefined);
       this.setState(

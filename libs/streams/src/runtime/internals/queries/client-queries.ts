@@ -35,6 +35,8 @@ export interface QueryableClient {
   activeTasks(): ActiveTaskManager | undefined;
   /** The current stream thread's standby tasks, once it runs. */
   standbyTasks(): StandbyTaskManager | undefined;
+  /** A global store: `undefined` when `name` is none, `store` `undefined` while it restores. */
+  globalStore(name: string): { readonly store: unknown } | undefined;
 }
 
 /**
@@ -64,6 +66,7 @@ export class ClientQueries {
       subtopologyOf: (name) => topology.subtopologyOf(name),
       partitionCount: (name) => this.storePartitionCount(name),
       localStores: (name) => this.localView.stores(name),
+      globalStore: (name) => client.globalStore(name),
     });
   }
 

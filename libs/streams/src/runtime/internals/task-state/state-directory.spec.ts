@@ -134,12 +134,15 @@ describe('StateDirectory', () => {
     expect((await dir.listTaskDirs()).map((d) => d.taskId.toString())).toEqual(['0_0']);
   });
 
-  it('cleanUp wipes task dirs and keeps the process id', async () => {
+  it('cleanUp wipes task dirs and the global stores, and keeps the process id', async () => {
     const dir = stateDirectory();
     const processId = await dir.processId();
     await dir.taskDir(new TaskId(0, 0));
+    const global = path.join(dir.applicationDir, 'global');
+    await fs.mkdir(path.join(global, 'rocksdb'), { recursive: true });
     await dir.cleanUp();
     expect(await dir.listTaskDirs()).toEqual([]);
+    expect(await fs.stat(global).catch(() => undefined)).toBeUndefined();
     expect(await dir.processId()).toBe(processId);
     expect(dir.isLocked()).toBe(false);
   });

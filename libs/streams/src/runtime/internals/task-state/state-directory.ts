@@ -258,7 +258,8 @@ export class StateDirectory {
   }
 
   /**
-   * Deletes every task directory (`KafkaStreams.cleanUp()`); keeps the lock and process id.
+   * Deletes every task directory and the global stores' directory, `global`
+   * (`KafkaStreams.cleanUp()`); keeps the lock and process id.
    *
    * @throws StateDirectoryLockedError when this instance cannot take the lock.
    */
@@ -269,6 +270,7 @@ export class StateDirectory {
       for (const dir of await this.listTaskDirs()) {
         await fs.rm(dir.path, { recursive: true, force: true });
       }
+      await fs.rm(path.join(this.applicationDir, 'global'), { recursive: true, force: true });
     } finally {
       if (!wasLocked) await this.unlock();
     }
