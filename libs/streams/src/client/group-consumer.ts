@@ -144,9 +144,10 @@ export interface GroupConsumerListener {
    */
   onAssigned(assignment: GroupAssignment): Promise<void>;
   /**
-   * Cooperative: the member lost its membership (its session expired or it was fenced), so its
-   * partitions may have other owners already (Kafka's `onPartitionsLost`): drop every task
-   * without committing. The adapter waits for the promise before it joins again. Never rejects.
+   * The member lost its membership (its session expired or it was fenced; either protocol), so
+   * its partitions may have other owners already (Kafka's `onPartitionsLost`): drop every task
+   * without committing, and answer no query from them. The adapter waits for the promise before
+   * it joins again. Never rejects.
    */
   onLost(): Promise<void>;
   /** A fetch completed, even an empty one: the fetch loop is alive. */

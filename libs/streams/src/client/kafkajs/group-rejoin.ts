@@ -11,7 +11,16 @@ export interface HeartbeatingConsumerGroup {
 export type RebalanceErrorFactory = (message: string) => Error;
 
 const requested = new Set<string>();
-const beforeRejoin = new Map<string, { hook: () => Promise<void>; timeoutMs: number }>();
+const beforeRejoin = new Map<string, RejoinHook>();
+/** Hooks run before a member the coordinator forgot joins again, by its former member id. */
+const afterLoss = new Map<string, RejoinHook>();
+/** Each group's member id while it had one: kafkajs clears it on UNKNOWN_MEMBER_ID. */
+const lastMemberId = new WeakMap<HeartbeatingConsumerGroup, string>();
+
+interface RejoinHook {
+  readonly hook: () => Promise<void>;
+  readonly timeoutMs: number;
+}
 /** Groups inside `joinAndSync`, by group id: kafkajs emits GROUP_JOIN from there. */
 const joining = new Map<string, Set<HeartbeatingConsumerGroup>>();
 let installed = false;
@@ -43,6 +52,7 @@ export function installGroupRejoin(
     this: HeartbeatingConsumerGroup,
     options: { interval: number },
   ): Promise<void> {
+    if (this.memberId) lastMemberId.set(this, this.memberId);
     if (this.memberId && requested.delete(key(this.groupId, this.memberId))) {
       throw rebalanceError('rejoining the group as the same member (probing rebalance)');
     }
@@ -52,7 +62,16 @@ export function installGroupRejoin(
   groupClass.prototype.heartbeat = heartbeat;
   const joinAndSync = groupClass.prototype.joinAndSync;
   groupClass.prototype.joinAndSync = async function (this: HeartbeatingConsumerGroup) {
-    const entry = this.memberId ? beforeRejoin.get(key(this.groupId, this.memberId)) : undefined;
+    // A member id: the member rejoins (eager revocation). None after one: the coordinator
+    // forgot the member (kafkajs cleared it on UNKNOWN_MEMBER_ID), whose partitions may have
+    // other owners already (Kafka's onPartitionsLost).
+    const formerId = this.memberId ? undefined : lastMemberId.get(this);
+    const entry = this.memberId
+      ? beforeRejoin.get(key(this.groupId, this.memberId))
+      : formerId !== undefined
+        ? afterLoss.get(key(this.groupId, formerId))
+        : undefined;
+    lastMemberId.delete(this);
     if (entry) {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<void>((r) => (timer = setTimeout(r, entry.timeoutMs)));
@@ -65,6 +84,7 @@ export function installGroupRejoin(
     try {
       return await joinAndSync.call(this);
     } finally {
+      if (this.memberId) lastMemberId.set(this, this.memberId);
       groups.delete(this);
       if (groups.size === 0 && joining.get(this.groupId) === groups) joining.delete(this.groupId);
     }
@@ -121,10 +141,29 @@ export function beforeGroupRejoin(
   timeoutMs: number,
   hook: () => Promise<void>,
 ): () => void {
-  const k = key(groupId, memberId);
-  const entry = { hook, timeoutMs };
-  beforeRejoin.set(k, entry);
+  return registered(beforeRejoin, key(groupId, memberId), { hook, timeoutMs });
+}
+
+/**
+ * Runs `hook` (and waits for it) before the member `memberId` of `groupId` joins again after
+ * the coordinator forgot it (kafkajs rejoins on UNKNOWN_MEMBER_ID without a member id and
+ * without telling its user): Kafka's `onPartitionsLost`, for both protocols. The partitions may
+ * have other owners already, so what the member holds is neither committed nor read as theirs.
+ * Returns the function that removes the hook; the join waits for it at most `timeoutMs`; its
+ * error is ignored; without the patch installed the hook never runs.
+ */
+export function afterGroupMembershipLost(
+  groupId: string,
+  memberId: string,
+  timeoutMs: number,
+  hook: () => Promise<void>,
+): () => void {
+  return registered(afterLoss, key(groupId, memberId), { hook, timeoutMs });
+}
+
+function registered(hooks: Map<string, RejoinHook>, k: string, entry: RejoinHook): () => void {
+  hooks.set(k, entry);
   return () => {
-    if (beforeRejoin.get(k) === entry) beforeRejoin.delete(k);
+    if (hooks.get(k) === entry) hooks.delete(k);
   };
 }

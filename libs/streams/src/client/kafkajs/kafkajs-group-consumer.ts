@@ -56,6 +56,7 @@ export class KafkajsGroupConsumer implements GroupConsumer {
     this.revocation = new RevocationCommit(
       () => ({ applicationId: options.groupId, sessionTimeoutMs: options.sessionTimeoutMs }),
       () => this.start$?.listener.onRevoking() ?? Promise.resolve(),
+      () => this.start$?.listener.onLost() ?? Promise.resolve(),
     );
   }
 

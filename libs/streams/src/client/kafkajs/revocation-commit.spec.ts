@@ -5,7 +5,7 @@ class FakeGroup implements HeartbeatingConsumerGroup {
   readonly steps: string[] = [];
   constructor(
     readonly groupId: string,
-    readonly memberId: string | null,
+    public memberId: string | null,
   ) {}
   async heartbeat(): Promise<void> {}
   async joinAndSync(): Promise<void> {
@@ -21,6 +21,7 @@ describe('RevocationCommit (commit before kafkajs rejoins, eager onPartitionsRev
     const revocation = new RevocationCommit(
       () => ({ applicationId: 'app', sessionTimeoutMs: 6000 }),
       async () => void commits.push('commit'),
+      async () => void commits.push('lost'),
     );
     return { commits, revocation };
   };
@@ -51,6 +52,30 @@ describe('RevocationCommit (commit before kafkajs rejoins, eager onPartitionsRev
     await new FakeGroup('other-app', 'm-3').joinAndSync();
     revocation.stop();
     await new FakeGroup('app', 'm-3').joinAndSync();
+    expect(commits).toEqual([]);
+  });
+
+  it('drops the tasks uncommitted before a member the coordinator forgot joins again (onPartitionsLost)', async () => {
+    const { commits, revocation } = setup();
+    const member = new FakeGroup('app', 'm-4');
+    revocation.joined('m-4');
+    await member.heartbeat();
+    // UNKNOWN_MEMBER_ID: kafkajs clears the member id and joins again, telling nobody.
+    member.memberId = null;
+    await member.joinAndSync();
+    expect(commits).toEqual(['lost']);
+    expect(member.steps).toEqual(['join']);
+  });
+
+  it('runs nothing on the first join of a member, nor on a loss after the thread stopped', async () => {
+    const { commits, revocation } = setup();
+    await new FakeGroup('app', null).joinAndSync();
+    const member = new FakeGroup('app', 'm-5');
+    revocation.joined('m-5');
+    await member.heartbeat();
+    revocation.stop();
+    member.memberId = null;
+    await member.joinAndSync();
     expect(commits).toEqual([]);
   });
 });
