@@ -8,6 +8,7 @@ export type ClusterFaultName =
   | 'transaction-coordinator-kill'
   | 'controller-kill'
   | 'broker-hung'
+  | 'group-coordinator-hung'
   | 'rolling-restart';
 
 /** What a node was to the applications just before the fault. */
@@ -136,18 +137,24 @@ export const leaderKill = killOf(
 export const groupCoordinatorKill = killOf(
   'group-coordinator-kill',
   'SIGKILL of the group coordinator',
-  async (roles, fixture) => {
-    const [eos, alos] = fixture.apps.map((a) => a.applicationId);
-    const coordinators = [
-      await fixture.kafka.groupCoordinatorOf(eos),
-      await fixture.kafka.groupCoordinatorOf(alos),
-    ];
-    if (coordinators[0] !== coordinators[1]) {
-      throw new Error(`the two groups have two coordinators: ${coordinators.join(', ')}`);
-    }
-    return roles.find((r) => r.groupCoordinator)!.nodeId;
-  },
+  sharedGroupCoordinator,
 );
+
+/** The node coordinating both applications' groups (the fixture gives them one). */
+async function sharedGroupCoordinator(
+  roles: NodeRoles[],
+  fixture: ClusterFaultFixture,
+): Promise<number> {
+  const [eos, alos] = fixture.apps.map((a) => a.applicationId);
+  const coordinators = [
+    await fixture.kafka.groupCoordinatorOf(eos),
+    await fixture.kafka.groupCoordinatorOf(alos),
+  ];
+  if (coordinators[0] !== coordinators[1]) {
+    throw new Error(`the two groups have two coordinators: ${coordinators.join(', ')}`);
+  }
+  return roles.find((r) => r.groupCoordinator)!.nodeId;
+}
 
 /** SIGKILL of the node coordinating the most of the exactly-once instances' transactions. */
 export const transactionCoordinatorKill = killOf(
@@ -168,25 +175,48 @@ export const controllerKill = killOf(
   (roles) => roles.find((r) => r.activeController)!.nodeId,
 );
 
-/** SIGSTOP of the node leading input partition 0 for {@link HUNG_MS}, then SIGCONT. */
-export const brokerHung: ClusterFault = {
-  name: 'broker-hung',
-  title: `SIGSTOP of a broker for ${HUNG_MS / 1000} s, then SIGCONT`,
-  async inject(fixture) {
-    const roles = await nodeRoles(fixture);
-    const victim = roles.find((r) => r.inputLeader.includes(0))!.nodeId;
-    const started = Date.now();
-    await fixture.kafka.stop(victim);
-    await new Promise((r) => setTimeout(r, HUNG_MS));
-    await fixture.kafka.resume(victim);
-    return {
-      victims: [victim],
-      roles: roles.filter((r) => r.nodeId === victim),
-      injectMs: Date.now() - started,
-      recover: () => restartAndSettle(fixture.kafka, []),
-    };
-  },
-};
+/** SIGSTOP of the node `choose` picks for {@link HUNG_MS}, then SIGCONT. */
+function hungOf(
+  name: ClusterFaultName,
+  title: string,
+  choose: (roles: NodeRoles[], fixture: ClusterFaultFixture) => Promise<number> | number,
+): ClusterFault {
+  return {
+    name,
+    title: `${title} for ${HUNG_MS / 1000} s, then SIGCONT`,
+    async inject(fixture) {
+      const roles = await nodeRoles(fixture);
+      const victim = await choose(roles, fixture);
+      const started = Date.now();
+      await fixture.kafka.stop(victim);
+      await new Promise((r) => setTimeout(r, HUNG_MS));
+      await fixture.kafka.resume(victim);
+      return {
+        victims: [victim],
+        roles: roles.filter((r) => r.nodeId === victim),
+        injectMs: Date.now() - started,
+        recover: () => restartAndSettle(fixture.kafka, []),
+      };
+    },
+  };
+}
+
+/** The node leading input partition 0 hung. */
+export const brokerHung = hungOf(
+  'broker-hung',
+  'SIGSTOP of a broker',
+  (roles) => roles.find((r) => r.inputLeader.includes(0))!.nodeId,
+);
+
+/**
+ * The group coordinator hung: the members' sessions expire there and kafkajs, waiting on it for
+ * its request timeout, is told UNKNOWN_MEMBER_ID once it answers (known failure J's condition).
+ */
+export const groupCoordinatorHung = hungOf(
+  'group-coordinator-hung',
+  'SIGSTOP of the group coordinator',
+  sharedGroupCoordinator,
+);
 
 /** Every node restarted in turn (SIGTERM, start on its data), full ISR awaited between. */
 export const rollingRestart: ClusterFault = {
@@ -215,5 +245,6 @@ export const CLUSTER_FAULTS: Record<ClusterFaultName, ClusterFault> = {
   'transaction-coordinator-kill': transactionCoordinatorKill,
   'controller-kill': controllerKill,
   'broker-hung': brokerHung,
+  'group-coordinator-hung': groupCoordinatorHung,
   'rolling-restart': rollingRestart,
 };

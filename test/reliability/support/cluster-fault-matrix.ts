@@ -17,6 +17,7 @@ const EVERY_FAULT: readonly ClusterFaultName[] = [
   'transaction-coordinator-kill',
   'controller-kill',
   'broker-hung',
+  'group-coordinator-hung',
   'rolling-restart',
 ];
 
