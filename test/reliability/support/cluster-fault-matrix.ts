@@ -66,9 +66,10 @@ export const KNOWN_FAILURES: readonly {
       'timeout (Java marks the coordinator unknown after session.timeout.ms) and both members ' +
       'are dropped; in the rebalances that follow an instance answered as the active with ' +
       'counts 1-7 events below the committed ones (exactly-once, seed 61207): either the ' +
-      'dropped instance answering until it rejoins, or its transaction committing offsets after ' +
-      'the new owner read them (kafkajs sends TxnOffsetCommit v1, without a generation); not ' +
-      'told apart yet',
+      'dropped instance answering until it rejoins (closed since: the lost hook runs before ' +
+      "kafkajs rejoins without a member id; 'group-coordinator-hung' runs that path in CI), or " +
+      'its transaction committing offsets after the new owner read them (kafkajs sends ' +
+      'TxnOffsetCommit v1, without a generation): kept out until the full matrix shows it gone',
   },
 ];
 
