@@ -90,11 +90,19 @@ export function threadTransactionalIds(fixture: ClusterFaultFixture): string[] {
   return Array.from({ length: PARTITIONS }, (_, p) => `${fixture.eos.applicationId}-0_${p}`);
 }
 
-/** A kill of the node `choose` picks; recovered by restarting it and waiting for full ISR. */
-function killOf(
+/** How a fault picks its one victim among the nodes. */
+type VictimChoice = (roles: NodeRoles[], fixture: ClusterFaultFixture) => Promise<number> | number;
+
+/**
+ * A fault done to the one node `choose` picks by `hit`; recovered by restarting the victim if
+ * `restartVictim`, and waiting for full ISR.
+ */
+function oneNodeFault(
   name: ClusterFaultName,
   title: string,
-  choose: (roles: NodeRoles[], fixture: ClusterFaultFixture) => Promise<number> | number,
+  choose: VictimChoice,
+  hit: (kafka: KafkaCluster, victim: number) => Promise<void>,
+  restartVictim: boolean,
 ): ClusterFault {
   return {
     name,
@@ -103,15 +111,20 @@ function killOf(
       const roles = await nodeRoles(fixture);
       const victim = await choose(roles, fixture);
       const started = Date.now();
-      await fixture.kafka.kill(victim);
+      await hit(fixture.kafka, victim);
       return {
         victims: [victim],
         roles: roles.filter((r) => r.nodeId === victim),
         injectMs: Date.now() - started,
-        recover: () => restartAndSettle(fixture.kafka, [victim]),
+        recover: () => restartAndSettle(fixture.kafka, restartVictim ? [victim] : []),
       };
     },
   };
+}
+
+/** A kill of the node `choose` picks; recovered by restarting it and waiting for full ISR. */
+function killOf(name: ClusterFaultName, title: string, choose: VictimChoice): ClusterFault {
+  return oneNodeFault(name, title, choose, (kafka, victim) => kafka.kill(victim), true);
 }
 
 async function restartAndSettle(kafka: KafkaCluster, nodes: number[]): Promise<number> {
@@ -176,29 +189,19 @@ export const controllerKill = killOf(
 );
 
 /** SIGSTOP of the node `choose` picks for {@link HUNG_MS}, then SIGCONT. */
-function hungOf(
-  name: ClusterFaultName,
-  title: string,
-  choose: (roles: NodeRoles[], fixture: ClusterFaultFixture) => Promise<number> | number,
-): ClusterFault {
-  return {
-    name,
-    title: `${title} for ${HUNG_MS / 1000} s, then SIGCONT`,
-    async inject(fixture) {
-      const roles = await nodeRoles(fixture);
-      const victim = await choose(roles, fixture);
-      const started = Date.now();
-      await fixture.kafka.stop(victim);
-      await new Promise((r) => setTimeout(r, HUNG_MS));
-      await fixture.kafka.resume(victim);
-      return {
-        victims: [victim],
-        roles: roles.filter((r) => r.nodeId === victim),
-        injectMs: Date.now() - started,
-        recover: () => restartAndSettle(fixture.kafka, []),
-      };
-    },
+function hungOf(name: ClusterFaultName, title: string, choose: VictimChoice): ClusterFault {
+  const freeze = async (kafka: KafkaCluster, victim: number): Promise<void> => {
+    await kafka.stop(victim);
+    await new Promise((r) => setTimeout(r, HUNG_MS));
+    await kafka.resume(victim);
   };
+  return oneNodeFault(
+    name,
+    `${title} for ${HUNG_MS / 1000} s, then SIGCONT`,
+    choose,
+    freeze,
+    false,
+  );
 }
 
 /** The node leading input partition 0 hung. */
