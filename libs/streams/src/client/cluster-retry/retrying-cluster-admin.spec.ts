@@ -5,9 +5,9 @@ import { UnknownTopicError } from '../../errors/internals/unknown-topic.error';
 import type { TopicMetadata } from '../cluster-admin';
 import { kafkajsTransientFault } from '../kafkajs/kafkajs-transient-faults';
 import { partitionCounts } from '../topic-admin';
-import { ClusterRetry } from './cluster-retry';
-import { DEFAULT_CLUSTER_RETRY_SETTINGS } from './cluster-retry-settings';
+import type { ClusterRetry } from './cluster-retry';
 import { RetryingClusterAdmin, type RefreshableClusterAdmin } from './retrying-cluster-admin';
+import { VirtualClock } from '../../../test-support/virtual-clock';
 
 const metadataOf = (name: string): TopicMetadata => ({
   name,
@@ -36,17 +36,12 @@ function fakeAdmin(listed: string[], errors: Error[]) {
 }
 
 describe('RetryingClusterAdmin', () => {
-  let clock: number;
+  let clock: VirtualClock;
   let retry: ClusterRetry;
 
   beforeEach(() => {
-    clock = 0;
-    retry = new ClusterRetry(DEFAULT_CLUSTER_RETRY_SETTINGS, {
-      classify: kafkajsTransientFault,
-      now: () => clock,
-      sleep: async (ms) => void (clock += ms),
-      random: () => 0.5,
-    });
+    clock = new VirtualClock();
+    retry = clock.retry(kafkajsTransientFault);
   });
 
   it("asks again for a listed topic the answering broker's metadata lacks yet (issue #38, D)", async () => {
@@ -96,12 +91,12 @@ describe('RetryingClusterAdmin', () => {
       () => new PartitionLeaderNotAvailableError('t', 'LEADER_NOT_AVAILABLE'),
     );
     const slow = fakeAdmin([], faults);
-    clock = 0;
+    clock.ms = 0;
     const error = await new RetryingClusterAdmin(slow.admin, retry)
       .fetchTopicOffsets('t', { timeoutMs: 2_000 })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ClusterFaultTimeoutError);
-    expect(clock).toBeLessThanOrEqual(2_000);
+    expect(clock.ms).toBeLessThanOrEqual(2_000);
   });
 
   it('stops retrying once disconnected', async () => {

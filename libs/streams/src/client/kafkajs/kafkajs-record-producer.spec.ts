@@ -1,11 +1,11 @@
 import type { Kafka, ProducerBatch, RecordMetadata } from 'kafkajs';
 import { ClusterFaultTimeoutError } from '../../errors/cluster-fault-timeout.error';
 import { UnknownTopicError } from '../../errors/internals/unknown-topic.error';
-import { ClusterRetry } from '../cluster-retry/cluster-retry';
-import { DEFAULT_CLUSTER_RETRY_SETTINGS } from '../cluster-retry/cluster-retry-settings';
+import type { ClusterRetry } from '../cluster-retry/cluster-retry';
 import type { PartitionRecords } from '../record-producer';
 import { KafkajsRecordProducer } from './kafkajs-record-producer';
 import { kafkajsTransientFault } from './kafkajs-transient-faults';
+import { VirtualClock } from '../../../test-support/virtual-clock';
 
 /**
  * A kafkajs client whose producer acknowledges each sent partition except those in `dropped`
@@ -61,17 +61,12 @@ const records = (topic: string, partition: number): PartitionRecords => ({
 });
 
 describe('KafkajsRecordProducer', () => {
-  let clock: number;
+  let clock: VirtualClock;
   let retry: ClusterRetry;
 
   beforeEach(() => {
-    clock = 0;
-    retry = new ClusterRetry(DEFAULT_CLUSTER_RETRY_SETTINGS, {
-      classify: kafkajsTransientFault,
-      now: () => clock,
-      sleep: async (ms) => void (clock += ms),
-      random: () => 0.5,
-    });
+    clock = new VirtualClock();
+    retry = clock.retry(kafkajsTransientFault);
   });
 
   it('sends again the partitions kafkajs resolved without, until acknowledged (issue #38, A)', async () => {
@@ -85,7 +80,7 @@ describe('KafkajsRecordProducer', () => {
     ]);
     // Only the partition never sent goes out again: the acknowledged one is not duplicated.
     expect(sent).toEqual([['changelog-1', 'changelog-3'], ['changelog-3'], ['changelog-3']]);
-    expect(clock).toBe(100 + 200);
+    expect(clock.ms).toBe(100 + 200);
   });
 
   it('throws UnknownTopicError before sending for a partition the topic does not have', async () => {
@@ -115,7 +110,7 @@ describe('KafkajsRecordProducer', () => {
     expect(error).toBeInstanceOf(UnknownTopicError);
     expect(error).toMatchObject({ topic: 'missing' });
     expect(sent).toHaveLength(0);
-    expect(clock).toBe(0);
+    expect(clock.ms).toBe(0);
   });
 
   it("reads a topic's partition count once, for every later send", async () => {

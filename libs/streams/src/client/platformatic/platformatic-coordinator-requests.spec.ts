@@ -9,14 +9,14 @@ import {
   type Producer,
 } from '@platformatic/kafka';
 import { ClusterFaultTimeoutError } from '../../errors/cluster-fault-timeout.error';
-import { ClusterRetry } from '../cluster-retry/cluster-retry';
-import { DEFAULT_CLUSTER_RETRY_SETTINGS } from '../cluster-retry/cluster-retry-settings';
+import type { ClusterRetry } from '../cluster-retry/cluster-retry';
 import { PlatformaticCoordinators } from './platformatic-coordinators';
 import { sendOffsetCommit } from './platformatic-group-offsets';
 import { PlatformaticTransactionOffsets } from './platformatic-transaction-offsets';
 import { StreamsGroupCoordinator } from './streams-group/streams-group-coordinator';
 import { unchangedHeartbeat } from '../../../test-support/streams-group-heartbeat.fixture';
 import { platformaticTransientFault } from './platformatic-transient-faults';
+import { VirtualClock } from '../../../test-support/virtual-clock';
 
 /** API keys of the requests the fake cluster answers. */
 const OFFSET_COMMIT = 8;
@@ -100,18 +100,13 @@ class FakeCluster {
 
 describe('the coordinator requests of the platformatic adapters', () => {
   let cluster: FakeCluster;
-  let clock: number;
+  let clock: VirtualClock;
   let retry: ClusterRetry;
 
   beforeEach(() => {
     cluster = new FakeCluster();
-    clock = 0;
-    retry = new ClusterRetry(DEFAULT_CLUSTER_RETRY_SETTINGS, {
-      classify: platformaticTransientFault,
-      now: () => clock,
-      sleep: async (ms) => void (clock += ms),
-      random: () => 0.5,
-    });
+    clock = new VirtualClock();
+    retry = clock.retry(platformaticTransientFault);
   });
 
   const commit = () =>

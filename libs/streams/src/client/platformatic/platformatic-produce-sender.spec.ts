@@ -7,8 +7,7 @@ import {
   type Producer,
 } from '@platformatic/kafka';
 import { ClusterFaultTimeoutError } from '../../errors/cluster-fault-timeout.error';
-import { DEFAULT_CLUSTER_RETRY_SETTINGS } from '../cluster-retry/cluster-retry-settings';
-import { ClusterRetry } from '../cluster-retry/cluster-retry';
+import type { ClusterRetry } from '../cluster-retry/cluster-retry';
 import type { PartitionRecords } from '../record-producer';
 import { platformaticTransientFault } from './platformatic-transient-faults';
 import {
@@ -17,6 +16,7 @@ import {
   ProducerSequences,
   type PlatformaticTransaction,
 } from './platformatic-produce-sender';
+import { VirtualClock } from '../../../test-support/virtual-clock';
 
 /** What a Produce v3 request carried, read back from its bytes. */
 interface SentBatch {
@@ -166,7 +166,7 @@ const records = (topic: string, partition: number, count: number): PartitionReco
 describe('PlatformaticProduceSender (on a fake producer)', () => {
   let producer: FakeProducer;
   let sender: PlatformaticProduceSender;
-  let clock: number;
+  let clock: VirtualClock;
   /** The engine's policy on a clock that the back-off moves. */
   let retry: ClusterRetry;
   const send = async (batch: PartitionRecords[], transaction?: PlatformaticTransaction) => {
@@ -177,13 +177,8 @@ describe('PlatformaticProduceSender (on a fake producer)', () => {
   beforeEach(() => {
     producer = new FakeProducer();
     sender = new PlatformaticProduceSender(producer as unknown as Producer);
-    clock = 0;
-    retry = new ClusterRetry(DEFAULT_CLUSTER_RETRY_SETTINGS, {
-      classify: platformaticTransientFault,
-      now: () => clock,
-      sleep: async (ms) => void (clock += ms),
-      random: () => 0.5,
-    });
+    clock = new VirtualClock();
+    retry = clock.retry(platformaticTransientFault);
   });
 
   it('sends one request per leader, with the producer id and sequences per partition', async () => {
@@ -260,7 +255,7 @@ describe('PlatformaticProduceSender (on a fake producer)', () => {
       { broker: 0, batches: [[1, 0, 3]] },
     ]);
     expect(producer.metadataCleared).toBe(4);
-    expect(clock).toBe(100 + 200 + 400 + 800);
+    expect(clock.ms).toBe(100 + 200 + 400 + 800);
   });
 
   it('gives up with ClusterFaultTimeoutError once a fault outlasts delivery.timeout.ms', async () => {
@@ -268,8 +263,8 @@ describe('PlatformaticProduceSender (on a fake producer)', () => {
     const error = await send([records('t', 1, 1)]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ClusterFaultTimeoutError);
     expect((error as ClusterFaultTimeoutError).bound).toBe('delivery.timeout.ms');
-    expect(clock).toBeLessThanOrEqual(120_000);
-    expect(clock).toBeGreaterThan(118_000);
+    expect(clock.ms).toBeLessThanOrEqual(120_000);
+    expect(clock.ms).toBeGreaterThan(118_000);
     // The next send takes a new producer id: this one's batch may be half written.
     producer.refusalsBeforeMove = 0;
     await send([records('t', 1, 1)]);
