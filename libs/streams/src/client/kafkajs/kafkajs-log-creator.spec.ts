@@ -9,16 +9,22 @@ const entry = (level: logLevel, namespace: string, message: string, extra = {}):
   log: { timestamp: '2026-01-01T00:00:00.000Z', logger: 'kafkajs', message, ...extra },
 });
 
+/** kafkajs' log function at INFO over an engine logger that records `<level> <line>`. */
+function recordedLog() {
+  const lines: string[] = [];
+  const at = (level: string) => (message: string) => void lines.push(`${level} ${message}`);
+  const log = kafkajsLogCreator({
+    error: at('error'),
+    warn: at('warn'),
+    info: at('info'),
+    debug: at('debug'),
+  })(logLevel.INFO);
+  return { lines, log };
+}
+
 describe('kafkajsLogCreator', () => {
   it("writes each kafkajs level to the engine logger's, one line per entry", () => {
-    const lines: string[] = [];
-    const at = (level: string) => (message: string) => void lines.push(`${level} ${message}`);
-    const log = kafkajsLogCreator({
-      error: at('error'),
-      warn: at('warn'),
-      info: at('info'),
-      debug: at('debug'),
-    })(logLevel.INFO);
+    const { lines, log } = recordedLog();
     log(entry(logLevel.ERROR, 'Runner', 'Crash', { groupId: 'g', stack: 'Error: ...' }));
     log(entry(logLevel.WARN, 'Runner', 'Restarting the consumer in 300ms'));
     log(entry(logLevel.INFO, 'Consumer', 'Starting', { groupId: 'g' }));
@@ -39,14 +45,7 @@ describe('kafkajsLogCreator', () => {
   });
 
   it("writes routine answers (a group's, a new topic's, a moving leader's, a topic created twice, a late one) and the rejoins at debug", () => {
-    const lines: string[] = [];
-    const at = (level: string) => (message: string) => void lines.push(`${level} ${message}`);
-    const log = kafkajsLogCreator({
-      error: at('error'),
-      warn: at('warn'),
-      info: at('info'),
-      debug: at('debug'),
-    })(logLevel.INFO);
+    const { lines, log } = recordedLog();
     const response = (error: string) =>
       entry(logLevel.ERROR, 'Connection', 'Response Heartbeat(key: 12, version: 3)', {
         error,
