@@ -16,7 +16,7 @@ export function threadCallbacks<F>(mock: () => F) {
 /**
  * A stream thread's options over doubles: one group consumer (reading topic `input`), or the
  * consumer factory given, the task manager, listener and standby manager given (standbys that
- * do nothing by default), a quiet logger and 100 ms commits.
+ * do nothing by default), the logger given (quiet by default) and 100 ms commits.
  */
 export function streamThreadOptions(parts: {
   readonly consumer?: unknown;
@@ -25,6 +25,7 @@ export function streamThreadOptions(parts: {
   readonly listener: unknown;
   readonly protocol: 'eager' | 'cooperative';
   readonly standbys?: unknown;
+  readonly logger?: { info(message: string): void; warn(message: string): void };
 }): StreamThreadOptions {
   return {
     groupConsumers: parts.groupConsumers ?? (() => parts.consumer),
@@ -45,7 +46,7 @@ export function streamThreadOptions(parts: {
     },
     assignor: {},
     listener: parts.listener,
-    logger: { info: () => undefined, warn: () => undefined },
+    logger: parts.logger ?? { info: () => undefined, warn: () => undefined },
   } as unknown as StreamThreadOptions;
 }
 

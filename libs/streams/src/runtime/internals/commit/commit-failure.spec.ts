@@ -8,7 +8,13 @@ import {
   kafkajsProtocolError,
   kafkajsRetrierWrap,
 } from '../../../../test-support/kafkajs-errors';
-import { commitFailureAction, isFencedError, isRebalanceError } from './commit-failure';
+import {
+  commitFailureAction,
+  isAbortedTransactionError,
+  isFencedError,
+  isRebalanceError,
+  isRecoverableByTaskClose,
+} from './commit-failure';
 
 const ILLEGAL_GENERATION = 22;
 const UNKNOWN_MEMBER_ID = 25;
@@ -89,5 +95,32 @@ describe('commit failures', () => {
     expect(isFencedError(refused)).toBe(false);
     expect(commitFailureAction(refused, false)).toBe('rejoin');
     expect(commitFailureAction(refused, true)).toBe('fatal');
+  });
+
+  it('recognises a transaction the broker aborted, which closing the tasks recovers from', () => {
+    // Seen in the cluster-fault suite (kafkajs, exactly-once, a broker hung 30 s): the
+    // coordinator aborted the transaction past its timeout, and the resumed leader answered the
+    // next Produce of it INVALID_TXN_STATE (KIP-890's verification: the partition is no longer
+    // in a transaction). The thread failed and the client went to ERROR.
+    const INVALID_TXN_STATE = 48;
+    const aborted = new TransactionAbortedError('app-0_2', 'INVALID_TXN_STATE');
+    const sent = new RecordCollectorSendError('sending 6 records failed', { cause: aborted });
+    expect(isAbortedTransactionError(aborted)).toBe(true);
+    expect(isAbortedTransactionError(sent)).toBe(true);
+    expect(isAbortedTransactionError(kafkajsProtocolError(INVALID_TXN_STATE))).toBe(true);
+    expect(
+      isAbortedTransactionError(new TransactionAbortedError('app-0_2', 'TRANSACTION_ABORTABLE')),
+    ).toBe(true);
+    expect(isAbortedTransactionError(new ProducerFencedError('app-0_1', 'PRODUCER_FENCED'))).toBe(
+      false,
+    );
+    expect(isAbortedTransactionError(new Error('disk full'))).toBe(false);
+    // Recovered by closing the tasks dirty and rejoining: aborted, fenced and rebalanced alike.
+    expect(isRecoverableByTaskClose(sent)).toBe(true);
+    expect(isRecoverableByTaskClose(new ProducerFencedError('app-0_1', 'PRODUCER_FENCED'))).toBe(
+      true,
+    );
+    expect(isRecoverableByTaskClose(kafkajsProtocolError(ILLEGAL_GENERATION))).toBe(true);
+    expect(isRecoverableByTaskClose(new Error('disk full'))).toBe(false);
   });
 });

@@ -2,6 +2,7 @@ import { CommitFailedError } from '../../../errors/internals/commit-failed.error
 import { MemberFencedError } from '../../../errors/internals/member-fenced.error';
 import { ProducerFencedError } from '../../../errors/internals/producer-fenced.error';
 import { RebalanceInProgressError } from '../../../errors/internals/rebalance-in-progress.error';
+import { TransactionAbortedError } from '../../../errors/internals/transaction-aborted.error';
 import { UnknownMemberError } from '../../../errors/internals/unknown-member.error';
 
 const REBALANCE_ERROR_TYPES = new Set([
@@ -67,4 +68,33 @@ export function isFencedError(error: unknown): boolean {
     e = (e as { cause?: unknown }).cause;
   }
   return false;
+}
+
+/**
+ * True when an error (or one of its causes) says the broker aborted the open transaction while
+ * the producer is not fenced: the producer port's {@link TransactionAbortedError}, or kafkajs' own
+ * `INVALID_TXN_STATE` / `TRANSACTION_ABORTABLE` answers (a Produce to a partition that is no
+ * longer in the transaction, e.g. after the coordinator aborted it for running past
+ * `transaction.timeout.ms` while a broker hung). Kafka Streams treats this as a
+ * `TaskCorruptedException`: the work of the transaction is dropped and the tasks are restored
+ * from the committed changelog; the application goes on.
+ */
+export function isAbortedTransactionError(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 8; depth++) {
+    if (e instanceof TransactionAbortedError) return true;
+    const type = (e as { type?: string }).type;
+    if (type === 'INVALID_TXN_STATE' || type === 'TRANSACTION_ABORTABLE') return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/**
+ * Under exactly-once, whether a thread's error is recovered by closing every task dirty and
+ * rejoining rather than failing the thread: the tasks migrated ({@link isFencedError},
+ * {@link isRebalanceError}: Kafka Streams' `TaskMigratedException`) or the broker aborted the
+ * transaction ({@link isAbortedTransactionError}: its `TaskCorruptedException`).
+ */
+export function isRecoverableByTaskClose(error: unknown): boolean {
+  return isFencedError(error) || isRebalanceError(error) || isAbortedTransactionError(error);
 }

@@ -1,3 +1,4 @@
+import { TransactionAbortedError } from '../../../errors/internals/transaction-aborted.error';
 import { EventEmitter } from 'node:events';
 import { encodeInfo, type AssignmentInfo } from '../../../cluster/internals/assignment-info';
 import { cancelGroupRejoin, groupRejoinPending } from '../../../client/kafkajs/group-rejoin';
@@ -69,7 +70,9 @@ function thread(tasksOverrides: TasksOverrides = () => ({})) {
     },
   } as unknown as Parameters<typeof kafkajsGroupConsumerFactory>[0];
   const listener = threadCallbacks(jest.fn);
+  const warnings: string[] = [];
   const options = streamThreadOptions({
+    logger: { info: () => undefined, warn: (message) => void warnings.push(message) },
     groupConsumers: kafkajsGroupConsumerFactory(kafka),
     tasks: {
       start: async () => undefined,
@@ -102,6 +105,7 @@ function thread(tasksOverrides: TasksOverrides = () => ({})) {
     flow,
     assignments,
     listener,
+    warnings,
     restored,
     restartOnFailure: () => consumerConfig.retry!.restartOnFailure!(new Error('crash')),
     consumerConfig: () => consumerConfig,
@@ -260,14 +264,14 @@ describe('StreamThread when a commit is refused because the group moved on', () 
     new CommitFailedError('app', { cause: new Error('ILLEGAL_GENERATION (stale generation)') });
 
   /** A thread whose tasks always need a commit, and whose commits are refused. */
-  function refusingThread(exactlyOnce: boolean) {
+  function refusingThread(exactlyOnce: boolean, refusal: () => Error = refused) {
     const events: string[] = [];
     const t = thread((created) => ({
       exactlyOnce,
       commit: async (_consumer: unknown, force = false) => {
         if (created.size === 0) return 0;
         events.push(force ? 'commit (forced)' : 'commit');
-        throw refused();
+        throw refusal();
       },
       tasks: () =>
         [...created.keys()].map((id) => ({
@@ -300,6 +304,24 @@ describe('StreamThread when a commit is refused because the group moved on', () 
     // kafkajs' rejoin: stop the consumer and run it again (a new join).
     expect(t.calls).toEqual(['connect', 'subscribe', 'run', 'stop', 'run']);
     expect(t.listener.onError).not.toHaveBeenCalled();
+    await t.streamThread.stop();
+  });
+
+  it('exactly-once: the broker aborted the transaction; the tasks close dirty and come back, the client stays up', async () => {
+    // A transaction that ran past transaction.timeout.ms while a broker hung: its next Produce
+    // is answered INVALID_TXN_STATE (Kafka Streams' TaskCorruptedException, not a fatal error).
+    const aborted = () => new TransactionAbortedError('app-0_0', 'INVALID_TXN_STATE');
+    const { t, events } = refusingThread(true, aborted);
+    await joinWithTasks(t, ['0_0', '0_1']);
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect(events).toEqual(['commit', 'close 0_0 dirty', 'close 0_1 dirty', 'producer replaced']);
+    expect(t.calls).toEqual(['connect', 'subscribe', 'run', 'stop', 'run']);
+    expect(t.listener.onError).not.toHaveBeenCalled();
+    expect(t.warnings).toContainEqual(
+      expect.stringMatching(
+        /^transaction aborted \(the transaction of producer app-0_0 was aborted by the broker \(INVALID_TXN_STATE\)\); closing the tasks dirty and rejoining$/,
+      ),
+    );
     await t.streamThread.stop();
   });
 

@@ -13,7 +13,12 @@ import { ProbingRebalance } from './probing-rebalance';
 import { processInSlices } from './sliced-processing';
 import type { ActiveTaskEntry } from '../active-tasks/active-task-entry';
 import { threadConsumerOptions, type StreamThreadOptions } from './stream-thread-options';
-import { commitFailureAction, isFencedError, isRebalanceError } from '../commit/commit-failure';
+import {
+  commitFailureAction,
+  isAbortedTransactionError,
+  isRebalanceError,
+  isRecoverableByTaskClose,
+} from '../commit/commit-failure';
 
 export type { StreamThreadListener, StreamThreadOptions } from './stream-thread-options';
 
@@ -42,11 +47,7 @@ export class StreamThread {
   private readonly probing = new ProbingRebalance(() => this.probe());
   /** Closing tasks another member took over, before rejoining (see onTasksMigrated). */
   private migrating = false;
-  /**
-   * The member's generation when the current tasks were assigned: what a transaction's offsets
-   * name under exactly-once with KIP-447 (eager), so a late commit is refused by the coordinator
-   * instead of landing in a generation that gave the partitions to others.
-   */
+  /** The generation the tasks came in: KIP-447 commits name it, so late ones are refused. */
   private tasksGeneration: GroupMetadata | undefined;
   /** KIP-429: tasks that stay keep processing through a rebalance; only moving ones stop. */
   private readonly cooperative: boolean;
@@ -62,10 +63,7 @@ export class StreamThread {
     this.taskMap = new ThreadTaskMap(options.tasks);
   }
 
-  /**
-   * When the thread last made progress (epoch ms): a fetch completed or a batch was processed.
-   * A thread blocked inside a batch, or whose poll loop stopped, stops moving it.
-   */
+  /** When the thread last made progress (epoch ms): a fetch completed or a batch processed. */
   get lastProgressAt(): number {
     return this.lastProgress;
   }
@@ -351,7 +349,8 @@ export class StreamThread {
 
   private fail(error: unknown): void {
     if (this.failed || this.stopping) return;
-    if (this.options.tasks.exactlyOnce && (isFencedError(error) || isRebalanceError(error))) {
+    // Migrated tasks, or a transaction the broker aborted: close them dirty, rejoin, restore.
+    if (this.options.tasks.exactlyOnce && isRecoverableByTaskClose(error)) {
       void this.onTasksMigrated(error, true);
       return;
     }
@@ -359,19 +358,18 @@ export class StreamThread {
   }
 
   /**
-   * Another member owns this member's tasks now: its transactional producer fenced ours, or the
-   * group coordinator refused the transaction's offsets for a stale generation (KIP-447) (this
-   * member missed a rebalance, e.g. its session expired under load). Kafka Streams treats this
-   * as a `TaskMigratedException`, not a fatal error: every active task is closed dirty (its
-   * transaction aborted, its state wiped, so whoever owns it next restores the committed
-   * changelog), the thread's producer is replaced, and the member rejoins the group (unless
-   * it is rejoining already).
+   * Another member owns the tasks now (our producer fenced, offsets refused for a stale
+   * generation: Kafka Streams' `TaskMigratedException`), or the broker aborted the transaction
+   * (its `TaskCorruptedException`). Not fatal: every active task closes dirty (transaction
+   * aborted, state wiped: the next owner restores the committed changelog), the thread's
+   * producer is replaced, and the member rejoins (unless it is rejoining already).
    */
   private async onTasksMigrated(error: unknown, rejoin: boolean): Promise<void> {
     if (this.migrating) return;
     this.migrating = true;
     const message = error instanceof Error ? error.message : String(error);
-    this.options.logger.warn(`tasks migrated (${message}); closing them dirty and rejoining`);
+    const what = isAbortedTransactionError(error) ? 'transaction aborted' : 'tasks migrated';
+    this.options.logger.warn(`${what} (${message}); closing the tasks dirty and rejoining`);
     const { tasks } = this.options;
     try {
       void tasks.cancelCreations();
