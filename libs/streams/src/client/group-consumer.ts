@@ -152,6 +152,12 @@ export interface GroupConsumerListener {
   onLost(): Promise<void>;
   /** A fetch completed, even an empty one: the fetch loop is alive. */
   onFetch(): void;
+  /**
+   * The group coordinator answered a heartbeat of the member's generation without an error:
+   * the member still holds its assignment. (A member that hears none for `session.timeout.ms`
+   * may have been dropped, and its partitions given to others, without knowing it yet.)
+   */
+  onHeartbeat?(): void;
   /** The consumer stopped for good (it will not rejoin by itself): the engine fails the thread. */
   onFailed(error: Error): void;
 }

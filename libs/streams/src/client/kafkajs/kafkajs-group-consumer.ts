@@ -113,6 +113,7 @@ export class KafkajsGroupConsumer implements GroupConsumer {
     });
     // A completed fetch (even an empty one) shows the poll loop is alive.
     consumer.on(consumer.events.FETCH, () => listener.onFetch());
+    consumer.on(consumer.events.HEARTBEAT, () => listener.onHeartbeat?.());
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       if (!this.closing && !payload.restart) listener.onFailed(payload.error);
     });

@@ -101,6 +101,7 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
     member.topics.trackAll(...start.topics);
     member.on('consumer:group:rebalance', () => this.markRebalancing());
     member.on('consumer:group:join', () => this.onJoined());
+    member.on('consumer:heartbeat:end', () => listener.onHeartbeat?.());
     // platformatic emits 'error' when a rejoin it started by itself failed for good.
     member.on('error', (error: Error) => {
       // A fenced static member's rejoin fails after platformatic's retries: report the cause.

@@ -147,6 +147,7 @@ export class PlatformaticStreamsGroupConsumer implements GroupConsumer {
         },
         statuses: (outcomes) => this.onStatuses(outcomes),
         failed: (error) => this.failed(error),
+        heartbeat: () => start.listener.onHeartbeat?.(),
         taskOffsets: () => this.taskOffsets(spec),
         shutdownRequested: () => this.subscription().shutdownRequested === true,
       },

@@ -22,7 +22,7 @@ function memberAnswered(
   answers: (() => StreamsGroupHeartbeatResponse)[],
   rebalanceTimeoutMs = 5_000,
 ) {
-  const calls = { heartbeats: 0, forgotten: 0 };
+  const calls = { heartbeats: 0, forgotten: 0, answered: 0 };
   const coordinator = {
     groupId: 'app',
     heartbeat: async () => answers[Math.min(calls.heartbeats++, answers.length - 1)](),
@@ -36,6 +36,7 @@ function memberAnswered(
     failed: () => undefined,
     taskOffsets: async () => ({ offsets: [], endOffsets: [] }),
     shutdownRequested: () => false,
+    heartbeat: () => void calls.answered++,
   };
   const member = new StreamsGroupMember(
     coordinator,
@@ -70,7 +71,8 @@ describe('StreamsGroupMember joining', () => {
     };
     const { member, calls } = memberAnswered([notYet, notYet, () => joined(14), () => joined()]);
     await member.start();
-    expect(calls).toEqual({ heartbeats: 4, forgotten: 2 });
+    // Only the answer without an error tells the engine the member is in the group.
+    expect(calls).toEqual({ heartbeats: 4, forgotten: 2, answered: 1 });
     expect(member.memberEpoch).toBe(1);
     await member.close();
   });
@@ -91,6 +93,7 @@ describe('StreamsGroupMember joining', () => {
     const first = memberAnswered([unauthorized]);
     await expect(first.member.start()).rejects.toBeInstanceOf(ResponseError);
     expect(first.calls.heartbeats).toBe(1);
+    expect(first.calls.answered).toBe(0);
     // An error code the member cannot survive (GROUP_MAX_SIZE_REACHED).
     const second = memberAnswered([() => joined(81)]);
     await expect(second.member.start()).rejects.toBeInstanceOf(StreamsGroupRejectedError);

@@ -67,6 +67,8 @@ export interface StreamsGroupMemberListener {
   statuses(outcomes: readonly StreamsGroupStatusOutcome[]): void;
   /** The member stopped for good. */
   failed(error: Error): void;
+  /** The coordinator answered a heartbeat without an error: the member is still in the group. */
+  heartbeat?(): void;
   /** Cumulative changelog offsets and end offsets per task, reported on the broker's interval. */
   taskOffsets(): Promise<{ offsets: TaskOffset[]; endOffsets: TaskOffset[] }>;
   /** Whether this instance asks the whole application to shut down. */
@@ -305,6 +307,7 @@ export class StreamsGroupMember {
   }
 
   private handle(response: StreamsGroupHeartbeatResponse): void {
+    this.listener.heartbeat?.();
     this.epoch = response.memberEpoch;
     if (response.heartbeatIntervalMs > 0) this.intervalMs = response.heartbeatIntervalMs;
     this.taskOffsetIntervalMs = response.taskOffsetIntervalMs;

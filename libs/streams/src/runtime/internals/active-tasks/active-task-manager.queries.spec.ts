@@ -38,4 +38,14 @@ describe('ActiveTaskManager queries during an eager rebalance', () => {
     await manager.close('0_1', true); // no entry left: only the suspension ends
     expect(manager.answersQueries('0_1')).toBe(true);
   });
+
+  it('reads no task as the active copy while the membership is in doubt, and all again after', () => {
+    const manager = managerWith(['0_0', '0_1']);
+    manager.suspendQueries(['0_1']);
+    manager.setMembershipInDoubt(true);
+    expect(['0_0', '0_1'].map((id) => manager.answersQueries(id))).toEqual([false, false]);
+    manager.setMembershipInDoubt(false);
+    // The eager suspension is its own: still in force.
+    expect(['0_0', '0_1'].map((id) => manager.answersQueries(id))).toEqual([true, false]);
+  });
 });

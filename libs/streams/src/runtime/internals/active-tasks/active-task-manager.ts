@@ -49,6 +49,7 @@ export class ActiveTaskManager {
   private readonly producers: TaskProducers;
   /** Tasks the latest eager assignment took away, still open (see suspendQueries). */
   private givenUp = new Set<string>();
+  private membershipInDoubt = false;
   private readonly creations = new TaskCreations();
   /** Commits completed (a commit of several tasks counts once). */
   commits = 0;
@@ -87,9 +88,21 @@ export class ActiveTaskManager {
     this.givenUp = new Set(taskIds.filter((id) => this.entries.has(id)));
   }
 
-  /** Whether queries may read task `taskId` as an active copy (see {@link suspendQueries}). */
+  /**
+   * The member's group has not answered it for longer than the session timeout (`true`), or has
+   * again (`false`): it may have been dropped and its tasks given to others without knowing it
+   * yet, so while in doubt no task is read as an active copy (see {@link answersQueries}).
+   */
+  setMembershipInDoubt(inDoubt: boolean): void {
+    this.membershipInDoubt = inDoubt;
+  }
+
+  /**
+   * Whether queries may read task `taskId` as an active copy: not one the latest eager
+   * assignment took away ({@link suspendQueries}), nor any while the membership is in doubt.
+   */
   answersQueries(taskId: string): boolean {
-    return !this.givenUp.has(taskId);
+    return !this.membershipInDoubt && !this.givenUp.has(taskId);
   }
 
   /** Whether the tasks share one transaction per thread (exactly-once with KIP-447). */

@@ -34,7 +34,13 @@ function fakeConsumer() {
         }),
       })),
     }),
-    events: { REBALANCING: 'rebalancing', GROUP_JOIN: 'group-join', CRASH: 'crash' },
+    events: {
+      REBALANCING: 'rebalancing',
+      GROUP_JOIN: 'group-join',
+      CRASH: 'crash',
+      FETCH: 'fetch',
+      HEARTBEAT: 'heartbeat',
+    },
     on: (event: string, listener: (e: unknown) => void) => emitter.on(event, listener),
     connect: async () => void calls.push('connect'),
     subscribe: async () => void calls.push('subscribe'),
@@ -333,6 +339,33 @@ describe('StreamThread when a commit is refused because the group moved on', () 
     expect(events.filter((e) => e.startsWith('close') || e === 'producer replaced')).toEqual([]);
     expect(t.calls).toEqual(['connect', 'subscribe', 'run']);
     expect(t.listener.onError).not.toHaveBeenCalled();
+    await t.streamThread.stop();
+  });
+});
+
+describe('StreamThread when the group stops answering its heartbeats', () => {
+  it('reads no task as active once none was answered for the session timeout (10 s), again after one is', async () => {
+    const doubts: boolean[] = [];
+    const t = thread(() => ({ setMembershipInDoubt: (d: boolean) => void doubts.push(d) }));
+    await t.streamThread.start();
+    join(t, activeAssignment(['0_0', '0_1']));
+    t.restored.resolve();
+    await settle();
+    const start = Date.now();
+    const clock = jest.spyOn(Date, 'now');
+    try {
+      clock.mockImplementation(() => start + 9_000);
+      await new Promise((resolve) => setTimeout(resolve, 250)); // ticks every 100 ms
+      expect(doubts).toEqual([]);
+      clock.mockImplementation(() => start + 10_500);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      expect(doubts).toEqual([true]);
+      // kafkajs reports the heartbeat the coordinator answered: through the adapter to the thread.
+      t.emitter.emit('heartbeat', {});
+      expect(doubts).toEqual([true, false]);
+    } finally {
+      clock.mockRestore();
+    }
     await t.streamThread.stop();
   });
 });

@@ -10,6 +10,7 @@ import { InputPause, waitWithHeartbeats } from './input-pause';
 import { ThreadTaskMap } from './thread-task-map';
 import { closeLostTasks, handoverPending, lostTasks, openAssignedTasks } from './assignment-tasks';
 import { ProbingRebalance } from './probing-rebalance';
+import { MembershipWatch } from './membership-watch';
 import { processInSlices } from './sliced-processing';
 import type { ActiveTaskEntry } from '../active-tasks/active-task-entry';
 import { threadConsumerOptions, type StreamThreadOptions } from './stream-thread-options';
@@ -52,8 +53,11 @@ export class StreamThread {
   /** KIP-429: tasks that stay keep processing through a rebalance; only moving ones stop. */
   private readonly cooperative: boolean;
   private readonly schedule: CommitSchedule;
+  private readonly membership: MembershipWatch;
 
   constructor(private readonly options: StreamThreadOptions) {
+    const { sessionTimeoutMs } = options.config;
+    this.membership = new MembershipWatch(sessionTimeoutMs, options.tasks, options.logger);
     this.cooperative = options.config.rebalanceProtocol === 'cooperative';
     this.schedule = new CommitSchedule(
       options.config.commitIntervalMs,
@@ -86,6 +90,7 @@ export class StreamThread {
       listener: {
         onRebalancing: () => {
           if (this.stopping) return;
+          this.membership.joiningGroup();
           // Eager: commit at once, the tasks stop until the assignment. Cooperative: they go on.
           if (this.cooperative) this.schedule.rebalancing();
           else this.rebalancePending = true;
@@ -93,8 +98,11 @@ export class StreamThread {
         },
         onRevoking: () => this.onRevoking(),
         onAssigned: (assignment) => this.onAssigned(assignment),
-        onLost: () =>
-          this.onTasksMigrated(new Error('the member lost its group membership'), false),
+        onLost: () => {
+          this.membership.joiningGroup();
+          return this.onTasksMigrated(new Error('the member lost its group membership'), false);
+        },
+        onHeartbeat: () => this.membership.confirmed(),
         // A completed fetch (even an empty one) shows the poll loop is alive.
         onFetch: () => (this.lastProgress = Date.now()),
         onFailed: (error) => {
@@ -115,8 +123,7 @@ export class StreamThread {
     this.probing.cancel();
     const consumer = this.consumer;
     if (!consumer) return;
-    // A restore under way stops now (eager: it holds the queue). Batches arriving from now on
-    // are ignored (see onBatch); commit while still a member.
+    // A restore under way stops now (eager: it holds the queue); later batches are ignored.
     void this.options.tasks.cancelCreations();
     await this.serialized(async () => {
       if (!this.failed) {
@@ -140,6 +147,7 @@ export class StreamThread {
   private onAssigned(assignment: GroupAssignment): Promise<void> {
     if (this.stopping) return Promise.resolve();
     this.rebalancePending = false;
+    this.membership.confirmed();
     this.schedule.assigned();
     this.memberId = assignment.memberId;
     // Eager: a task taken away may have its new owner already (cooperative: not before it closed).
@@ -195,8 +203,7 @@ export class StreamThread {
     const { records } = batch;
     let consumed = false;
     const processed = this.serialized(async () => {
-      // The task may have been closed while this batch waited for its turn (its tasks migrated,
-      // or a new assignment took it): the batch is dropped, its next owner fetches it again.
+      // Closed while the batch waited (migrated, or reassigned): dropped; its next owner refetches.
       if (this.failed || this.stopping || this.migrating) return;
       if (this.options.tasks.get(taskId!) !== entry) return;
       // In slices (like Kafka Streams' max.poll.records), committing when due between them.
@@ -212,10 +219,8 @@ export class StreamThread {
       entry.task.offsets.skipTo(batch.topic, batch.partition, last, batch.nextOffset);
       consumed = true;
     }).catch((error: unknown) => this.fail(error));
-    // The member heartbeats while the batch waits its turn and is processed, as Java's consumer
-    // does from its own thread: a commit held by a hung broker (a produce retried within
-    // delivery.timeout.ms) must not let the session expire, the group hand the tasks to another
-    // instance and this one answer queries from stores the new owner has moved past (#38).
+    // Heartbeats while the batch waits and is processed (Java's consumer does from its own
+    // thread): a commit held by a hung broker must not let the session expire (#38).
     await waitWithHeartbeats(processed, this.options.config.heartbeatIntervalMs, () =>
       batch.heartbeat(),
     );
@@ -226,6 +231,8 @@ export class StreamThread {
 
   private async onTick(): Promise<void> {
     if (this.stopping || this.failed || this.migrating || !this.consumer) return;
+    // Outside the serialized work: a batch stuck on a hung broker must not hide the silence.
+    this.membership.check(this.options.tasks.taskIds().length > 0);
     await this.serialized(async () => {
       if (this.migrating) return;
       for (const entry of this.options.tasks.tasks()) {
@@ -280,11 +287,7 @@ export class StreamThread {
     }
     this.generationInfo = info;
     this.options.listener.onAssignment(info);
-    const changes = {
-      ...this.options,
-      cooperative: this.cooperative,
-      committer: this.committer(),
-    };
+    const changes = { ...this.options, cooperative: this.cooperative, committer: this.committer() };
     await closeLostTasks(changes, info);
     lostClosed();
     this.taskMap.clear();
