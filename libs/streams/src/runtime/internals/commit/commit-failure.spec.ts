@@ -1,3 +1,4 @@
+import { UnknownMemberError } from '../../../errors/internals/unknown-member.error';
 import { CommitFailedError } from '../../../errors/internals/commit-failed.error';
 import { MemberFencedError } from '../../../errors/internals/member-fenced.error';
 import { ProducerFencedError } from '../../../errors/internals/producer-fenced.error';
@@ -12,6 +13,7 @@ import {
   commitFailureAction,
   isAbortedTransactionError,
   isFencedError,
+  isMembershipLostError,
   isRebalanceError,
   isRecoverableByTaskClose,
 } from './commit-failure';
@@ -122,5 +124,19 @@ describe('commit failures', () => {
     );
     expect(isRecoverableByTaskClose(kafkajsProtocolError(ILLEGAL_GENERATION))).toBe(true);
     expect(isRecoverableByTaskClose(new Error('disk full'))).toBe(false);
+  });
+
+  it('tells a member the group dropped from a group that is only rebalancing', () => {
+    const unknown = new CommitFailedError('app', { cause: new UnknownMemberError('app', 'm-1') });
+    expect(isMembershipLostError(unknown)).toBe(true);
+    expect(
+      isMembershipLostError(
+        new CommitFailedError('app', { cause: new MemberFencedError('app', 'illegal-generation') }),
+      ),
+    ).toBe(true);
+    expect(isMembershipLostError(kafkajsProtocolError(UNKNOWN_MEMBER_ID))).toBe(true);
+    expect(isMembershipLostError(kafkajsProtocolError(ILLEGAL_GENERATION))).toBe(true);
+    expect(isMembershipLostError(kafkajsProtocolError(REBALANCE_IN_PROGRESS))).toBe(false);
+    expect(isMembershipLostError(new Error('disk full'))).toBe(false);
   });
 });

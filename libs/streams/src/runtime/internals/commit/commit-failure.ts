@@ -5,6 +5,13 @@ import { RebalanceInProgressError } from '../../../errors/internals/rebalance-in
 import { TransactionAbortedError } from '../../../errors/internals/transaction-aborted.error';
 import { UnknownMemberError } from '../../../errors/internals/unknown-member.error';
 
+/** Kafka's answers that say the group no longer counts this member in its generation. */
+const LOST_MEMBERSHIP_TYPES = new Set([
+  'ILLEGAL_GENERATION',
+  'UNKNOWN_MEMBER_ID',
+  'FENCED_INSTANCE_ID',
+]);
+
 const REBALANCE_ERROR_TYPES = new Set([
   'REBALANCE_IN_PROGRESS',
   'ILLEGAL_GENERATION',
@@ -97,4 +104,21 @@ export function isAbortedTransactionError(error: unknown): boolean {
  */
 export function isRecoverableByTaskClose(error: unknown): boolean {
   return isFencedError(error) || isRebalanceError(error) || isAbortedTransactionError(error);
+}
+
+/**
+ * True when an error (or one of its causes) says the group no longer counts this member in its
+ * generation ({@link MemberFencedError}, {@link UnknownMemberError}, kafkajs' `UNKNOWN_MEMBER_ID`,
+ * `ILLEGAL_GENERATION`, `FENCED_INSTANCE_ID`): its partitions may have other owners already
+ * (Kafka's `onPartitionsLost`). A group that is only rebalancing (`REBALANCE_IN_PROGRESS`) still
+ * counts the member: false.
+ */
+export function isMembershipLostError(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 8; depth++) {
+    if (e instanceof MemberFencedError || e instanceof UnknownMemberError) return true;
+    const type = (e as { type?: string }).type;
+    if (type !== undefined && LOST_MEMBERSHIP_TYPES.has(type)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
 }

@@ -1,3 +1,6 @@
+import { CommitFailedError } from '../../../errors/internals/commit-failed.error';
+import { RebalanceInProgressError } from '../../../errors/internals/rebalance-in-progress.error';
+import { UnknownMemberError } from '../../../errors/internals/unknown-member.error';
 import { MembershipWatch } from './membership-watch';
 
 describe('MembershipWatch', () => {
@@ -60,5 +63,22 @@ describe('MembershipWatch', () => {
     expect(doubts).toEqual([]);
     membership.check(true);
     expect(doubts).toEqual([true]);
+  });
+
+  it('is in doubt at once when the group refuses a commit for a member it no longer knows', () => {
+    const { membership, doubts, warnings } = watch();
+    // Only rebalancing: the member still holds its tasks.
+    membership.refused(
+      new CommitFailedError('app', { cause: new RebalanceInProgressError('app') }),
+    );
+    expect(doubts).toEqual([]);
+    const dropped = new CommitFailedError('app', { cause: new UnknownMemberError('app', 'm-1') });
+    membership.refused(dropped);
+    membership.refused(dropped);
+    expect(doubts).toEqual([true]);
+    expect(warnings[0]).toMatch(/^the group no longer counts this member \(CommitFailedError: /);
+    membership.joiningGroup();
+    membership.confirmed(); // assigned again
+    expect(doubts).toEqual([true, false]);
   });
 });

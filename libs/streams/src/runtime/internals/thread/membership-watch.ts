@@ -1,3 +1,5 @@
+import { isMembershipLostError } from '../commit/commit-failure';
+
 /**
  * Whether a member can still count on its assignment. The group coordinator drops a member it
  * has not heard from for `session.timeout.ms` and gives its partitions to others; the member
@@ -21,6 +23,20 @@ export class MembershipWatch {
     private readonly tasks: { setMembershipInDoubt(inDoubt: boolean): void },
     private readonly logger: { warn(message: string): void },
   ) {}
+
+  /**
+   * The group refused the member's commit: when it no longer knows the member (not when it is
+   * only rebalancing), the member is in doubt at once, until it is assigned again.
+   */
+  refused(error: unknown): void {
+    if (this.inDoubt || !isMembershipLostError(error)) return;
+    this.inDoubt = true;
+    this.tasks.setMembershipInDoubt(true);
+    this.logger.warn(
+      `the group no longer counts this member (${String(error)}): queries stop reading its ` +
+        'tasks as the active copy until it is assigned again',
+    );
+  }
 
   /** A heartbeat was answered, or the member was assigned a generation's partitions. */
   confirmed(): void {

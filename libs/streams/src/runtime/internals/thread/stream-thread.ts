@@ -46,7 +46,6 @@ export class StreamThread {
   private readonly taskMap: ThreadTaskMap;
   private generationInfo: AssignmentInfo | undefined;
   private readonly probing = new ProbingRebalance(() => this.probe());
-  /** Closing tasks another member took over, before rejoining (see onTasksMigrated). */
   private migrating = false;
   /** The generation the tasks came in: KIP-447 commits name it, so late ones are refused. */
   private tasksGeneration: GroupMetadata | undefined;
@@ -258,8 +257,10 @@ export class StreamThread {
       await this.options.tasks.commit(this.committer());
     } catch (error) {
       if (commitFailureAction(error, this.options.tasks.exactlyOnce) === 'fatal') throw error;
-      // Rebalanced under this commit: not fatal; the offsets stay pending until it rejoined.
+      // Rebalanced under this commit: the offsets stay pending until it rejoined; if the group
+      // dropped the member, its tasks answer no query meanwhile.
       this.options.logger.warn(`commit refused by a rebalance, rejoining: ${String(error)}`);
+      this.membership.refused(error);
     }
   }
 
@@ -300,8 +301,7 @@ export class StreamThread {
       // Cooperative: RUNNING once the tasks held back for this client came.
       if (!handoverPending(info)) this.options.listener.onRunning();
     };
-    // Cooperative: the kept tasks process on while the new ones restore (Kafka Streams
-    // interleaves restoration with processing); the new ones' input stays paused until then.
+    // Cooperative: kept tasks process on while new ones restore (their input paused till then).
     if (this.cooperative) this.taskMap.map(info.active);
     await openAssignedTasks(changes, info, {
       started,
