@@ -14,10 +14,15 @@ import { StreamsModuleSettings } from '../../settings/internals/streams-module.s
 import { KeyOwnerLocator } from './key-owner.locator';
 
 /** A locator over a client in `state`, with no owner known for any key. */
-function locator(state: KafkaStreamsState, startupProblem?: StreamsError): KeyOwnerLocator {
+function locator(
+  state: KafkaStreamsState,
+  startupProblem?: StreamsError,
+  lags: () => Promise<unknown> = async () => new Map(),
+): KeyOwnerLocator {
   const streams = {
     state,
     startupProblem,
+    allLocalStorePartitionLags: lags,
     queryMetadataForKey: () => KeyQueryMetadata.NOT_AVAILABLE,
     metadataForAllStreamsClients: () => [],
   } as unknown as KafkaStreams;
@@ -91,5 +96,36 @@ describe('KeyOwnerLocator, when no owner is known', () => {
   it('leaves a rebalance of a running client to the routing decision', () => {
     const location = locator(KafkaStreamsState.REBALANCING).locate('stats-store', 'alice');
     expect(location.metadata.available).toBe(false);
+  });
+});
+
+describe('KeyOwnerLocator.refreshLags', () => {
+  it('waits at most its bound for a broker that does not answer, and asks it once meanwhile', async () => {
+    // The changelog leader hung (SIGSTOP): ListOffsets waits for the client's request timeout.
+    let asked = 0;
+    let answer!: () => void;
+    const owner = locator(KafkaStreamsState.RUNNING, undefined, () => {
+      asked++;
+      return new Promise<void>((resolve) => (answer = resolve));
+    });
+    const started = Date.now();
+    await Promise.all([owner.refreshLags(50), owner.refreshLags(50), owner.refreshLags(50)]);
+    const waited = Date.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(45);
+    expect(waited).toBeLessThan(1_000);
+    expect(asked).toBe(1);
+    answer();
+    await new Promise((resolve) => setImmediate(resolve));
+    await owner.refreshLags(50); // the lookup ended: the next read asks again
+    expect(asked).toBe(2);
+  });
+
+  it('returns as soon as the broker answers, or refuses', async () => {
+    const refused = locator(KafkaStreamsState.RUNNING, undefined, () =>
+      Promise.reject(new Error('ECONNREFUSED')),
+    );
+    const started = Date.now();
+    await refused.refreshLags(5_000);
+    expect(Date.now() - started).toBeLessThan(1_000);
   });
 });

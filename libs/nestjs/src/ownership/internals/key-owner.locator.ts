@@ -20,6 +20,9 @@ export interface KeyLocation {
   readonly localCopy?: 'active' | 'standby' | 'none';
 }
 
+/** How long a standby read waits for fresh changelog ends before it answers with the last known. */
+export const LAG_REFRESH_WAIT_MS = 500;
+
 /**
  * Finds the owner of a key with `queryMetadataForKey`, using the store's key serde (the one
  * given, else the `@StateStore` declaration's, else `Serdes.String()`), and the hosts of the
@@ -32,6 +35,8 @@ export interface KeyLocation {
  */
 @Injectable()
 export class KeyOwnerLocator {
+  /** The changelog end lookup under way, shared by the reads that wait for it. */
+  private lagRefresh: Promise<void> | undefined;
   private hostsOf: readonly unknown[] | undefined;
   private hosts: readonly HostInfo[] = [];
   private readonly keySerdes = new Map<string, Serde<unknown>>();
@@ -115,10 +120,22 @@ export class KeyOwnerLocator {
 
   /**
    * Fetches the changelogs' end offsets now, so the lag a standby copy reports with its next
-   * answer is measured against them. A broker that does not answer leaves the last known ends.
+   * answer is measured against them. Waits at most `maxWaitMs`: a broker that does not answer
+   * (hung, or its leadership moving) leaves the last known ends rather than holding the request
+   * for the client's request timeout; the lookup goes on, shared by the requests meanwhile.
    */
-  async refreshLags(): Promise<void> {
-    await this.host.streams.allLocalStorePartitionLags().catch(() => undefined);
+  async refreshLags(maxWaitMs = LAG_REFRESH_WAIT_MS): Promise<void> {
+    this.lagRefresh ??= this.host.streams
+      .allLocalStorePartitionLags()
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => (this.lagRefresh = undefined));
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, maxWaitMs)));
+    await Promise.race([this.lagRefresh, waited]);
+    clearTimeout(timer);
   }
 
   private declaredAggregationKeySerde(store: string): Serde<unknown> | undefined {
