@@ -221,6 +221,7 @@ describe('kafkajs fixes', () => {
         'scheduleCheckPendingRequests',
         'connectionDisconnect',
         'filterAbortedMessages',
+        'fetchEnds',
         'groupRejoin',
         'groupCoordinatorRefresh',
       ],

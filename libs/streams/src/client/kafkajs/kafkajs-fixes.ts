@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { decodeMessagesModule } from './decode-messages';
 import { installCommittedFetch, type FetchingBroker } from './filter-aborted-messages';
 import { installConnectionDisconnect, type DisconnectingConnection } from './connection-disconnect';
+import { installFetchEnds, type EndReportingBroker } from './fetch-ends';
 import { groupMessagesPerPartition } from './group-messages-per-partition';
 import { installGroupRejoin, type HeartbeatingConsumerGroup } from './group-rejoin';
 import {
@@ -134,8 +135,13 @@ function apply(options: KafkajsFixesOptions, warn: (message: string) => void): K
   );
   applied.push('connectionDisconnect');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  installCommittedFetch(require(kafkajs.resolve(BROKER)) as { prototype: FetchingBroker });
+  const brokerClass = require(kafkajs.resolve(BROKER)) as {
+    prototype: FetchingBroker & EndReportingBroker;
+  };
+  installCommittedFetch(brokerClass);
   applied.push('filterAbortedMessages');
+  installFetchEnds(brokerClass);
+  applied.push('fetchEnds');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const groupClass = require(kafkajs.resolve(CONSUMER_GROUP)) as {
     prototype: HeartbeatingConsumerGroup;
