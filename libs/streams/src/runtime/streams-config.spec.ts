@@ -113,6 +113,20 @@ describe('resolveStreamsConfig', () => {
     );
   });
 
+  it('takes max.task.idle.ms from -1 (never wait) up, an integer, and its property', () => {
+    expect(resolveStreamsConfig(base).maxTaskIdleMs).toBe(0);
+    for (const ms of [-1, 0, 500]) {
+      expect(resolveStreamsConfig({ ...base, maxTaskIdleMs: ms }).maxTaskIdleMs).toBe(ms);
+    }
+    for (const bad of [-2, 1.5, Number.NaN]) {
+      refuses(
+        { ...base, maxTaskIdleMs: bad },
+        `max.task.idle.ms must be -1 (never wait), 0 or a positive integer, got ${bad}`,
+      );
+    }
+    expect(streamsConfigFromProperties({ 'max.task.idle.ms': '-1' }).maxTaskIdleMs).toBe(-1);
+  });
+
   it("chooses the Kafka client: 'kafkajs' by default, '@platformatic/kafka' when asked", () => {
     expect(resolveStreamsConfig(base).kafkaClient).toBe('kafkajs');
     expect(resolveStreamsConfig({ ...base, kafkaClient: 'kafkajs' }).kafkaClient).toBe('kafkajs');

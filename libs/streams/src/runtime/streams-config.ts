@@ -135,7 +135,17 @@ export interface StreamsConfig {
   probingRebalanceIntervalMs?: number;
   /** `state.cleanup.delay.ms`; default 600000. */
   stateCleanupDelayMs?: number;
-  /** `max.task.idle.ms`; default 0. */
+  /**
+   * `max.task.idle.ms`; default 0. How long a task with several input partitions (a join, a
+   * merge, several source topics) waits for an empty one before it processes the others'
+   * records, which may then be out of timestamp order across its inputs (KIP-353, KIP-695). A
+   * partition whose records are on the broker but not fetched yet (lag unknown or above 0) is
+   * always waited for, except with -1; one with nothing more on the broker is waited for this
+   * long, in case records are produced to it: 0 waits for none, -1 never waits at all (whatever
+   * is fetched is processed). Each record processed without waiting any longer counts in the
+   * task's `enforcedProcessing`. A task with one input partition never waits. An integer from
+   * -1 up.
+   */
   maxTaskIdleMs?: number;
   /**
    * `task.timeout.ms`; default 300000. How long the client keeps replacing its stream thread
@@ -360,6 +370,11 @@ export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConf
       `maxPartitionFetchBytes must be a positive integer, got ${String(resolved.maxPartitionFetchBytes)}`,
     );
   }
+  if (!Number.isInteger(resolved.maxTaskIdleMs) || resolved.maxTaskIdleMs < -1) {
+    throw new StreamsConfigError(
+      `max.task.idle.ms must be -1 (never wait), 0 or a positive integer, got ${String(resolved.maxTaskIdleMs)}`,
+    );
+  }
   if (!Number.isInteger(resolved.numStandbyReplicas)) {
     throw new StreamsConfigError(
       `numStandbyReplicas must be an integer, got ${resolved.numStandbyReplicas}`,
@@ -379,7 +394,6 @@ export const NON_NEGATIVE: readonly (keyof StreamsConfig & keyof ResolvedStreams
   'maxWarmupReplicas',
   'probingRebalanceIntervalMs',
   'stateCleanupDelayMs',
-  'maxTaskIdleMs',
   'taskTimeoutMs',
   'retryBackoffMs',
   'retryBackoffMaxMs',
