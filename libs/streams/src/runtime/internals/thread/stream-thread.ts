@@ -10,7 +10,8 @@ import { InputPause, waitWithHeartbeats } from './input-pause';
 import { ThreadTaskMap } from './thread-task-map';
 import { closeLostTasks, handoverPending, lostTasks, openAssignedTasks } from './assignment-tasks';
 import { ProbingRebalance } from './probing-rebalance';
-import { processInSlices } from './sliced-processing';
+import { TaskInputFeed } from './task-input-feed';
+import { closeMigratedTasks } from './migrated-tasks';
 import type { ActiveTaskEntry } from '../active-tasks/active-task-entry';
 import { threadConsumerOptions, type StreamThreadOptions } from './stream-thread-options';
 import { commitFailureAction, isFencedError, isRebalanceError } from '../commit/commit-failure';
@@ -51,6 +52,17 @@ export class StreamThread {
   /** KIP-429: tasks that stay keep processing through a rebalance; only moving ones stop. */
   private readonly cooperative: boolean;
   private readonly schedule: CommitSchedule;
+  private readonly feed = new TaskInputFeed({
+    consumer: () => this.consumer,
+    now: () => Date.now(),
+    queue: (work) => {
+      if (this.stopping || this.failed || this.migrating) return;
+      void this.serialized(work).catch((error: unknown) => this.fail(error));
+    },
+    current: (entry) =>
+      !this.migrating && this.options.tasks.get(entry.task.id.toString()) === entry,
+    afterSlice: (entry) => this.afterSlice(entry),
+  });
 
   constructor(private readonly options: StreamThreadOptions) {
     this.cooperative = options.config.rebalanceProtocol === 'cooperative';
@@ -84,7 +96,7 @@ export class StreamThread {
     await this.options.tasks.start();
     await consumer.start({
       topics: sourceTopics,
-      handleBatch: (batch) => this.onBatch(batch),
+      handleBatch: (batch) => this.feed.handing(batch, () => this.onBatch(batch)),
       listener: {
         onRebalancing: () => {
           if (this.stopping) return;
@@ -97,8 +109,12 @@ export class StreamThread {
         onAssigned: (assignment) => this.onAssigned(assignment),
         onLost: () =>
           this.onTasksMigrated(new Error('the member lost its group membership'), false),
-        // A completed fetch (even an empty one) shows the poll loop is alive.
-        onFetch: () => (this.lastProgress = Date.now()),
+        // A completed fetch (even an empty one) shows the poll loop is alive; it may have
+        // brought the lags a task waiting for an empty partition needs.
+        onFetch: () => {
+          this.lastProgress = Date.now();
+          this.feed.fetched();
+        },
         onFailed: (error) => {
           if (!this.stopping) this.fail(error);
         },
@@ -114,6 +130,7 @@ export class StreamThread {
     if (this.stopping) return;
     this.stopping = true;
     if (this.timer) clearInterval(this.timer);
+    this.feed.stop();
     this.probing.cancel();
     const consumer = this.consumer;
     if (!consumer) return;
@@ -143,6 +160,7 @@ export class StreamThread {
     if (this.stopping) return Promise.resolve();
     this.rebalancePending = false;
     this.schedule.assigned();
+    this.feed.assigned(this.cooperative ? assignment.partitions : []);
     this.memberId = assignment.memberId;
     // Eager: a task taken away may have its new owner already (cooperative: not before it closed).
     if (!this.cooperative)
@@ -194,24 +212,15 @@ export class StreamThread {
     const taskId = this.taskMap.taskOf(batch.topic, batch.partition);
     const entry = taskId === undefined ? undefined : this.options.tasks.get(taskId);
     if (!entry) return false;
-    const { records } = batch;
     let consumed = false;
     const processed = this.serialized(async () => {
       // The task may have been closed while this batch waited for its turn (its tasks migrated,
       // or a new assignment took it): the batch is dropped, its next owner fetches it again.
       if (this.failed || this.stopping || this.migrating) return;
       if (this.options.tasks.get(taskId!) !== entry) return;
-      // In slices (like Kafka Streams' max.poll.records), committing when due between them.
-      await processInSlices(entry.task, records, async () => {
-        if (this.rebalancePending || this.schedule.due() || this.commitRequested(entry)) {
-          await this.commit();
-        }
-        // At-least-once: RocksDB is behind by more than the bound; let it catch up first.
-        if (entry.engines.overWriteBehindLimit()) await entry.engines.writeHeld();
-      });
-      // Markers after the last record: the position (and the next commit) moves past them.
-      const last = records[records.length - 1].offset;
-      entry.task.offsets.skipTo(batch.topic, batch.partition, last, batch.nextOffset);
+      // Into the task's input; processed in slices (like Kafka Streams' max.poll.records) as
+      // far as the task may (max.task.idle.ms), committing when due between them.
+      await this.feed.deliver(entry, batch);
       consumed = true;
     }).catch((error: unknown) => this.fail(error));
     // The member heartbeats while the batch waits its turn and is processed, as Java's consumer
@@ -241,9 +250,16 @@ export class StreamThread {
     }).catch((error: unknown) => this.fail(error));
   }
 
-  /** A processor called `context.commit()`, or the task's uncommitted writes grew too big. */
-  private commitRequested({ task, engines }: ActiveTaskEntry): boolean {
-    return task.commitRequestedByProcessor() || engines.overUncommittedLimit();
+  /**
+   * After each slice of a task's records: commits when due, or when a processor called
+   * `context.commit()` or the task's uncommitted writes grew too big; waits for RocksDB when
+   * it is behind.
+   */
+  private async afterSlice({ task, engines }: ActiveTaskEntry): Promise<void> {
+    const requested = task.commitRequestedByProcessor() || engines.overUncommittedLimit();
+    if (this.rebalancePending || this.schedule.due() || requested) await this.commit();
+    // At-least-once: RocksDB is behind by more than the bound; let it catch up first.
+    if (engines.overWriteBehindLimit()) await engines.writeHeld();
   }
 
   private async commit(): Promise<void> {
@@ -358,29 +374,13 @@ export class StreamThread {
     this.failHard(error);
   }
 
-  /**
-   * Another member owns this member's tasks now: its transactional producer fenced ours, or the
-   * group coordinator refused the transaction's offsets for a stale generation (KIP-447) (this
-   * member missed a rebalance, e.g. its session expired under load). Kafka Streams treats this
-   * as a `TaskMigratedException`, not a fatal error: every active task is closed dirty (its
-   * transaction aborted, its state wiped, so whoever owns it next restores the committed
-   * changelog), the thread's producer is replaced, and the member rejoins the group (unless
-   * it is rejoining already).
-   */
+  /** The tasks migrated (see {@link closeMigratedTasks}): closed dirty, then the member rejoins. */
   private async onTasksMigrated(error: unknown, rejoin: boolean): Promise<void> {
     if (this.migrating) return;
     this.migrating = true;
-    const message = error instanceof Error ? error.message : String(error);
-    this.options.logger.warn(`tasks migrated (${message}); closing them dirty and rejoining`);
-    const { tasks } = this.options;
     try {
-      void tasks.cancelCreations();
-      await this.serialized(async () => {
-        await tasks.cancelCreations();
-        for (const id of tasks.taskIds()) await tasks.close(id, false);
-        this.taskMap.clear();
-        await tasks.resetThreadProducer();
-      });
+      const unmapped = () => this.taskMap.clear();
+      await closeMigratedTasks(error, this.options, (work) => this.serialized(work), unmapped);
       if (rejoin) await this.rejoin();
     } catch (rejoinError) {
       this.failHard(rejoinError);
