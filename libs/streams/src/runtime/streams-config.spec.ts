@@ -236,6 +236,42 @@ describe('groupProtocol (group.protocol)', () => {
     );
   });
 
+  it('refuses under streams the settings the broker decides instead, naming what to set', () => {
+    const streams = { ...platformatic, groupProtocol: 'streams' as const };
+    refuses(
+      { ...streams, numStandbyReplicas: 1 },
+      "numStandbyReplicas 1 has no effect under groupProtocol 'streams': the broker assigns standbys from the group's streams.num.standby.replicas; set it with kafka-configs --alter --entity-type groups --entity-name config-spec --add-config streams.num.standby.replicas=1 and leave numStandbyReplicas unset",
+    );
+    for (const name of [
+      'acceptableRecoveryLag',
+      'maxWarmupReplicas',
+      'probingRebalanceIntervalMs',
+    ] as const) {
+      refuses(
+        { ...streams, [name]: 5 },
+        `${name} has no effect under groupProtocol 'streams': the broker's assignor decides how tasks move; leave it unset`,
+      );
+    }
+    refuses(
+      { ...streams, rebalanceProtocol: 'eager' },
+      "rebalanceProtocol 'eager' has no effect under groupProtocol 'streams': the broker reconciles assignments incrementally (a member gives up only the tasks that move); leave it unset",
+    );
+    // Unset, no standbys, cooperative (what the member does): accepted; all of them on classic.
+    expect(
+      resolveStreamsConfig({ ...streams, numStandbyReplicas: 0, rebalanceProtocol: 'cooperative' }),
+    ).toMatchObject({ groupProtocol: 'streams', numStandbyReplicas: 0 });
+    expect(
+      resolveStreamsConfig({
+        ...platformatic,
+        numStandbyReplicas: 1,
+        acceptableRecoveryLag: 5,
+        maxWarmupReplicas: 5,
+        probingRebalanceIntervalMs: 5,
+        rebalanceProtocol: 'eager',
+      }).groupProtocol,
+    ).toBe('classic');
+  });
+
   it('maps the group.protocol property', () => {
     expect(streamsConfigFromProperties({ 'group.protocol': 'streams' })).toEqual({
       groupProtocol: 'streams',
