@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConsumedRecord } from '../src/client/consumed-record';
+import type { GroupFetchedBatch } from '../src/client/group-consumer';
 import { Consumed } from '../src/kstream/consumed';
 import { StreamsBuilder } from '../src/kstream/streams-builder';
 import { InMemoryRecordCollector } from '../src/processor/internals/in-memory-record-collector';
@@ -71,4 +72,16 @@ export function inputRecords(topic: string, from: number, timestamps: number[]):
     value: Buffer.from(`${topic}@${from + i}`),
     headers: {},
   }));
+}
+
+/** A current fetched batch of `records` (one partition 0), ending past its last record. */
+export function fetchedBatch(records: ConsumedRecord[]): GroupFetchedBatch {
+  return {
+    topic: records[0].topic,
+    partition: 0,
+    records,
+    nextOffset: records[records.length - 1].offset + 1,
+    isCurrent: () => true,
+    heartbeat: async () => undefined,
+  };
 }

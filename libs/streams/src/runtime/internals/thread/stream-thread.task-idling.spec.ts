@@ -1,6 +1,11 @@
 import type { ConsumedRecord } from '../../../client/consumed-record';
-import type { GroupConsumerStart, GroupFetchedBatch } from '../../../client/group-consumer';
-import { inputRecords, TWO_INPUTS, twoInputTask } from '../../../../test-support/two-input-task';
+import type { GroupConsumerStart } from '../../../client/group-consumer';
+import {
+  fetchedBatch,
+  inputRecords,
+  TWO_INPUTS,
+  twoInputTask,
+} from '../../../../test-support/two-input-task';
 import {
   assignmentOfTasks,
   groupConsumerDouble,
@@ -55,15 +60,7 @@ async function threadOfTwoInputs(maxTaskIdleMs: number) {
   await streamThread.start();
   await start.listener.onAssigned(assignmentOfTasks(['0_0']));
   await settle();
-  const deliver = (records: ConsumedRecord[]) =>
-    start.handleBatch({
-      topic: records[0].topic,
-      partition: 0,
-      records,
-      nextOffset: records[records.length - 1].offset + 1,
-      isCurrent: () => true,
-      heartbeat: async () => undefined,
-    } as GroupFetchedBatch);
+  const deliver = (records: ConsumedRecord[]) => start.handleBatch(fetchedBatch(records));
   return {
     seen,
     lags,

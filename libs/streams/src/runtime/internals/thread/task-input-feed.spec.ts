@@ -1,17 +1,12 @@
-import type { ConsumedRecord } from '../../../client/consumed-record';
-import type { GroupFetchedBatch, TopicPartitions } from '../../../client/group-consumer';
-import { inputRecords, TWO_INPUTS, twoInputTask } from '../../../../test-support/two-input-task';
+import type { TopicPartitions } from '../../../client/group-consumer';
+import {
+  fetchedBatch as batch,
+  inputRecords,
+  TWO_INPUTS,
+  twoInputTask,
+} from '../../../../test-support/two-input-task';
 import type { ActiveTaskEntry } from '../active-tasks/active-task-entry';
 import { MAX_BUFFERED_PER_PARTITION, TaskInputFeed } from './task-input-feed';
-
-const batch = (records: ConsumedRecord[]): GroupFetchedBatch => ({
-  topic: records[0].topic,
-  partition: 0,
-  records,
-  nextOffset: records[records.length - 1].offset + 1,
-  isCurrent: () => true,
-  heartbeat: async () => undefined,
-});
 
 const flat = (partitions: TopicPartitions[]) =>
   partitions.flatMap((p) => p.partitions.map((n) => `${p.topic}-${n}`));
