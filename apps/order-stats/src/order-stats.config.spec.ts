@@ -103,6 +103,11 @@ describe('orderStatsConfig', () => {
     expect(orderStatsConfig({}).groupProtocol).toBe('classic');
     expect(orderStatsConfig({ GROUP_PROTOCOL: '' }).groupProtocol).toBe('classic');
     expect(orderStatsConfig({ GROUP_PROTOCOL: 'streams' }).groupProtocol).toBe('streams');
+    // Under streams the group's config decides the standbys: the client asks for none.
+    expect(orderStatsConfig({ NUM_STANDBY_REPLICAS: '1' }).numStandbyReplicas).toBe(1);
+    expect(
+      orderStatsConfig({ GROUP_PROTOCOL: 'streams', NUM_STANDBY_REPLICAS: '1' }).numStandbyReplicas,
+    ).toBe(0);
     expect(() => orderStatsConfig({ GROUP_PROTOCOL: 'consumer' })).toThrow(
       "GROUP_PROTOCOL must be classic or streams, got 'consumer'",
     );

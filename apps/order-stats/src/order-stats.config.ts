@@ -26,6 +26,11 @@ export interface OrderStatsConfig {
   readonly applicationId: string;
   readonly stateDir: string | undefined;
   readonly inputTopic: string;
+  /**
+   * `NUM_STANDBY_REPLICAS` (default 0); 0 under `GROUP_PROTOCOL=streams`, where the group's
+   * `streams.num.standby.replicas` decides (the engine refuses a client setting that would have
+   * no effect).
+   */
   readonly numStandbyReplicas: number;
   readonly processingGuarantee: ProcessingGuarantee;
   readonly commitIntervalMs: number | undefined;
@@ -185,7 +190,7 @@ export function orderStatsConfig(env: NodeJS.ProcessEnv = process.env): OrderSta
     applicationId: env.APPLICATION_ID ?? 'labs-streams-app',
     stateDir: env.STATE_DIR || undefined,
     inputTopic: env.INPUT_TOPIC ?? 'labs.events',
-    numStandbyReplicas: integer(env, 'NUM_STANDBY_REPLICAS', 0),
+    numStandbyReplicas: groupProtocol === 'streams' ? 0 : integer(env, 'NUM_STANDBY_REPLICAS', 0),
     processingGuarantee: guarantee,
     commitIntervalMs: env.COMMIT_INTERVAL_MS ? integer(env, 'COMMIT_INTERVAL_MS', 0) : undefined,
     queryPort: integer(env, 'QUERY_PORT', port + 10_000),

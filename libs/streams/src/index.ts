@@ -268,6 +268,7 @@ export { UnsupportedStoreOperationError } from './errors/unsupported-store-opera
 export { RocksDBConfigError } from './errors/rocksdb-config.error';
 export { RocksDBMemoryBudgetError } from './errors/rocksdb-memory-budget.error';
 export { RocksDBBindingConflictError } from './errors/rocksdb-binding-conflict.error';
+export { KafkajsUnsupportedError } from './errors/kafkajs-unsupported.error';
 export { InvalidWindowError } from './errors/invalid-window.error';
 export { InvalidWindowedKeyError } from './errors/invalid-windowed-key.error';
 export { SerializationError } from './serde/serialization.error';

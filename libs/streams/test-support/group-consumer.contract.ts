@@ -133,6 +133,27 @@ export function describeGroupConsumerContract(
       expect(sizes.reduce((x, y) => x + y, 0)).toBe(values.length);
     });
 
+    it('tells each partition’s lag: what the broker holds beyond the records handed over', async () => {
+      await produce(1, ['b0', 'b1', 'b2']);
+      await produce(2, ['c0', 'c1']);
+      const a = await startMember('a');
+      await waitFor(() => a.records.length === 5, 30_000, 'a reads the five records');
+      // Partitions 1 and 2 came in one fetch: while the first batch was handled, it counted as
+      // handed over (its partition's lag 0) and the other's records were still on the broker.
+      const [first, second] = a.lagsAtBatches;
+      expect(a.lagsAtBatches).toHaveLength(2);
+      expect(first.lags[first.partition]).toBe(0);
+      expect(first.lags[first.partition === 1 ? 2 : 1]).toBe(first.partition === 1 ? 2 : 3);
+      expect(second.lags[second.partition]).toBe(0);
+      expect(second.lags[first.partition]).toBe(0);
+      // Every assigned partition is known caught up once fetched, the empty ones too.
+      const lags = () => [0, 1, 2, 3].map((p) => a.consumer.currentLag?.(group.topic, p));
+      await waitFor(() => lags().every((lag) => lag === 0), 30_000, 'every lag known to be 0');
+      a.consumer.seek(group.topic, 1, 1);
+      expect(a.consumer.currentLag?.(group.topic, 1)).toBeUndefined();
+      expect(a.consumer.currentLag?.(group.topic, 7)).toBeUndefined(); // not assigned
+    });
+
     it('holds paused partitions back until resumed, and seeks', async () => {
       const a = await startMember('a');
       await waitFor(() => last(a)?.partitions.length === 4, 30_000, 'a owns 4 partitions');

@@ -37,6 +37,11 @@ export interface Member {
   /** Records received in batches of the current generation, as `topic:partition@offset=value`. */
   readonly records: string[];
   readonly batches: GroupFetchedBatch[];
+  /**
+   * At each batch, while it was handled: the batch's partition and the consumer's `currentLag`
+   * of each partition of the test topic (0 to 3).
+   */
+  readonly lagsAtBatches: { partition: number; lags: (number | undefined)[] }[];
   /** The position after the last batch consumed, per partition of the test topic. */
   readonly processed: Map<number, number>;
   revoked: number;
@@ -120,6 +125,7 @@ export class GroupConsumerHarness {
       assignedAt: [],
       records: [],
       batches: [],
+      lagsAtBatches: [],
       processed: new Map(),
       revoked: 0,
       lost: 0,
@@ -169,6 +175,10 @@ export class GroupConsumerHarness {
       handleBatch: async (batch) => {
         if (!batch.isCurrent()) return false;
         member.batches.push(batch);
+        member.lagsAtBatches.push({
+          partition: batch.partition,
+          lags: [0, 1, 2, 3].map((p) => member.consumer.currentLag?.(this.topic, p)),
+        });
         for (const r of batch.records) {
           member.records.push(`${r.topic}:${r.partition}@${r.offset}=${String(r.value)}`);
         }

@@ -75,10 +75,11 @@ export function assignmentOfTasks(ids: readonly string[]): GroupAssignment {
 /**
  * A group consumer double of member `m-a` in generation 2 of group `app`, whose commits,
  * enforced rebalances and close do nothing; `parts` gives its start (where a test takes the
- * thread's listener) and, when a test watches them, its pause and resume.
+ * thread's listener) and, when a test watches them, its pause and resume, and its lags.
  */
 export function groupConsumerDouble(
-  parts: Pick<GroupConsumer, 'start'> & Partial<Pick<GroupConsumer, 'pause' | 'resume'>>,
+  parts: Pick<GroupConsumer, 'start'> &
+    Partial<Pick<GroupConsumer, 'pause' | 'resume' | 'currentLag'>>,
 ) {
   return {
     pause: () => undefined,

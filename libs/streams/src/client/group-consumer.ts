@@ -268,6 +268,17 @@ export interface GroupConsumer {
   seek(topic: string, partition: number, offset: number): void;
 
   /**
+   * Java's `Consumer.currentLag`: how many offsets of an assigned partition the broker held
+   * beyond the records handed to the engine, as of the partition's latest fetch (its last stable
+   * offset, the end a read_committed reader reaches, minus its position); `undefined` while
+   * unknown (no fetch of the partition answered since it was assigned or sought). A task with
+   * several input partitions waits for an empty one while its lag is unknown or above 0
+   * (`max.task.idle.ms`, KIP-695). Never throws. An adapter without it makes every empty
+   * partition count as caught up (the task waits `max.task.idle.ms` at most).
+   */
+  currentLag?(topic: string, partition: number): number | undefined;
+
+  /**
    * Commits offsets (the next offsets to read) in the member's current generation.
    *
    * @throws CommitFailedError when the group refused the commit because it moved on (cause:

@@ -12,6 +12,8 @@ import { platformaticClientAdapters } from './platformatic/platformatic-client';
  *
  * @throws StreamsConfigError when a `kafka` setting cannot be honoured by the chosen client
  *   (see `platformaticClientOptions`): fix the setting, or choose the other client.
+ * @throws KafkajsUnsupportedError on kafkajs, when the engine's fixes could not be applied to the
+ *   kafkajs installed (see the error for what to do).
  */
 export function createKafkaClientAdapters(
   config: KafkaClientSettings,

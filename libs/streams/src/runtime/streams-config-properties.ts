@@ -36,6 +36,7 @@ const PROPERTY_NAMES: Record<string, keyof StreamsConfig> = {
 /** The settings whose properties are numbers. */
 const NUMERIC = new Set<keyof StreamsConfig>([
   ...NON_NEGATIVE,
+  'maxTaskIdleMs',
   'sessionTimeoutMs',
   'heartbeatIntervalMs',
   'maxPartitionFetchBytes',

@@ -113,6 +113,20 @@ describe('resolveStreamsConfig', () => {
     );
   });
 
+  it('takes max.task.idle.ms from -1 (never wait) up, an integer, and its property', () => {
+    expect(resolveStreamsConfig(base).maxTaskIdleMs).toBe(0);
+    for (const ms of [-1, 0, 500]) {
+      expect(resolveStreamsConfig({ ...base, maxTaskIdleMs: ms }).maxTaskIdleMs).toBe(ms);
+    }
+    for (const bad of [-2, 1.5, Number.NaN]) {
+      refuses(
+        { ...base, maxTaskIdleMs: bad },
+        `max.task.idle.ms must be -1 (never wait), 0 or a positive integer, got ${bad}`,
+      );
+    }
+    expect(streamsConfigFromProperties({ 'max.task.idle.ms': '-1' }).maxTaskIdleMs).toBe(-1);
+  });
+
   it("chooses the Kafka client: 'kafkajs' by default, '@platformatic/kafka' when asked", () => {
     expect(resolveStreamsConfig(base).kafkaClient).toBe('kafkajs');
     expect(resolveStreamsConfig({ ...base, kafkaClient: 'kafkajs' }).kafkaClient).toBe('kafkajs');
@@ -220,6 +234,42 @@ describe('groupProtocol (group.protocol)', () => {
       },
       "group.protocol must be 'classic' or 'streams', got 'consumer'",
     );
+  });
+
+  it('refuses under streams the settings the broker decides instead, naming what to set', () => {
+    const streams = { ...platformatic, groupProtocol: 'streams' as const };
+    refuses(
+      { ...streams, numStandbyReplicas: 1 },
+      "numStandbyReplicas 1 has no effect under groupProtocol 'streams': the broker assigns standbys from the group's streams.num.standby.replicas; set it with kafka-configs --alter --entity-type groups --entity-name config-spec --add-config streams.num.standby.replicas=1 and leave numStandbyReplicas unset",
+    );
+    for (const name of [
+      'acceptableRecoveryLag',
+      'maxWarmupReplicas',
+      'probingRebalanceIntervalMs',
+    ] as const) {
+      refuses(
+        { ...streams, [name]: 5 },
+        `${name} has no effect under groupProtocol 'streams': the broker's assignor decides how tasks move; leave it unset`,
+      );
+    }
+    refuses(
+      { ...streams, rebalanceProtocol: 'eager' },
+      "rebalanceProtocol 'eager' has no effect under groupProtocol 'streams': the broker reconciles assignments incrementally (a member gives up only the tasks that move); leave it unset",
+    );
+    // Unset, no standbys, cooperative (what the member does): accepted; all of them on classic.
+    expect(
+      resolveStreamsConfig({ ...streams, numStandbyReplicas: 0, rebalanceProtocol: 'cooperative' }),
+    ).toMatchObject({ groupProtocol: 'streams', numStandbyReplicas: 0 });
+    expect(
+      resolveStreamsConfig({
+        ...platformatic,
+        numStandbyReplicas: 1,
+        acceptableRecoveryLag: 5,
+        maxWarmupReplicas: 5,
+        probingRebalanceIntervalMs: 5,
+        rebalanceProtocol: 'eager',
+      }).groupProtocol,
+    ).toBe('classic');
   });
 
   it('maps the group.protocol property', () => {

@@ -21,6 +21,8 @@ import {
   failOnProcessingError,
 } from './processing-exception-handler';
 import { resolveRocksDBMemory } from './rocksdb-memory-settings';
+import { checkSettingValues } from './streams-config-checks';
+import { refuseStreamsProtocolIgnored } from './streams-protocol-settings';
 
 /**
  * `metrics.recording.level`: which metrics are recorded (Kafka Streams' levels). `INFO` (the
@@ -135,7 +137,17 @@ export interface StreamsConfig {
   probingRebalanceIntervalMs?: number;
   /** `state.cleanup.delay.ms`; default 600000. */
   stateCleanupDelayMs?: number;
-  /** `max.task.idle.ms`; default 0. */
+  /**
+   * `max.task.idle.ms`; default 0. How long a task with several input partitions (a join, a
+   * merge, several source topics) waits for an empty one before it processes the others'
+   * records, which may then be out of timestamp order across its inputs (KIP-353, KIP-695). A
+   * partition whose records are on the broker but not fetched yet (lag unknown or above 0) is
+   * always waited for, except with -1; one with nothing more on the broker is waited for this
+   * long, in case records are produced to it: 0 waits for none, -1 never waits at all (whatever
+   * is fetched is processed). Each record processed without waiting any longer counts in the
+   * task's `enforcedProcessing`. A task with one input partition never waits. An integer from
+   * -1 up.
+   */
   maxTaskIdleMs?: number;
   /**
    * `task.timeout.ms`; default 300000. How long the client keeps replacing its stream thread
@@ -227,16 +239,17 @@ export interface StreamsConfig {
    * `group.protocol` (see {@link GroupProtocol}); default `classic`. `streams` needs
    * `kafkaClient: '@platformatic/kafka'` (else `StreamsConfigError`) and a broker whose
    * `group.coordinator.rebalance.protocols` includes `streams` (the default from Kafka 4.2).
-   * Under `streams` the broker assigns: `numStandbyReplicas`, `acceptableRecoveryLag`,
-   * `maxWarmupReplicas`, `probingRebalanceIntervalMs` and `rebalanceProtocol` are ignored, and
-   * the group's configs decide instead (`streams.num.standby.replicas`,
-   * `streams.session.timeout.ms`, `streams.heartbeat.interval.ms`,
-   * `streams.initial.rebalance.delay.ms`, set with `kafka-configs --entity-type groups`, or the
-   * broker's `group.streams.*` defaults); `sessionTimeoutMs` and `heartbeatIntervalMs` too (the
-   * broker names the heartbeat interval). A `numStandbyReplicas` above 0 logs a warning naming
-   * the group config to set. Every member of a group uses the same protocol: an
-   * existing classic group cannot be joined under `streams` (no online migration): switch with
-   * every instance stopped, or under a new application id. Static membership
+   * Under `streams` the broker assigns, from the group's configs
+   * (`streams.num.standby.replicas`, `streams.session.timeout.ms`,
+   * `streams.heartbeat.interval.ms`, `streams.initial.rebalance.delay.ms`, set with
+   * `kafka-configs --entity-type groups`, or the broker's `group.streams.*` defaults): a
+   * `numStandbyReplicas` above 0, `acceptableRecoveryLag`, `maxWarmupReplicas`,
+   * `probingRebalanceIntervalMs` and `rebalanceProtocol: 'eager'` would have no effect and are
+   * refused (`StreamsConfigError` naming the group config to set); `sessionTimeoutMs` is
+   * replaced by the group's (it still bounds the rebalance timeout, at least 60 s), and the
+   * broker names the heartbeat interval after the first heartbeat. Every member of a group uses
+   * the same protocol: an existing classic group cannot be joined under `streams` (no online
+   * migration): switch with every instance stopped, or under a new application id. Static membership
    * (`groupInstanceId`) works under `streams` from Kafka 4.4: a static member leaves with
    * epoch -2 and keeps its tasks for the group's `streams.session.timeout.ms` (not
    * `sessionTimeoutMs`). Brokers before 4.4 do not support it under this protocol.
@@ -291,6 +304,7 @@ export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConf
     );
   }
   const { kafkaClient, rebalanceProtocol, groupProtocol } = resolveKafkaClientChoice(config);
+  refuseStreamsProtocolIgnored(config, groupProtocol);
   const memory = resolveRocksDBMemory(config);
   const resolved: ResolvedStreamsConfig = {
     applicationId: config.applicationId,
@@ -345,26 +359,7 @@ export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConf
       throw new StreamsConfigError(`${key} must be a non-negative number, got ${String(value)}`);
     }
   }
-  if (!['INFO', 'DEBUG', 'TRACE'].includes(resolved.metricsRecordingLevel)) {
-    throw new StreamsConfigError(
-      `metrics.recording.level must be INFO, DEBUG or TRACE, got '${String(resolved.metricsRecordingLevel)}'`,
-    );
-  }
-  if (typeof resolved.checkCrcs !== 'boolean') {
-    throw new StreamsConfigError(
-      `checkCrcs must be true or false, got ${String(resolved.checkCrcs)}`,
-    );
-  }
-  if (!Number.isInteger(resolved.maxPartitionFetchBytes) || resolved.maxPartitionFetchBytes < 1) {
-    throw new StreamsConfigError(
-      `maxPartitionFetchBytes must be a positive integer, got ${String(resolved.maxPartitionFetchBytes)}`,
-    );
-  }
-  if (!Number.isInteger(resolved.numStandbyReplicas)) {
-    throw new StreamsConfigError(
-      `numStandbyReplicas must be an integer, got ${resolved.numStandbyReplicas}`,
-    );
-  }
+  checkSettingValues(resolved);
   RESOLVED.add(resolved);
   return resolved;
 }
@@ -379,7 +374,6 @@ export const NON_NEGATIVE: readonly (keyof StreamsConfig & keyof ResolvedStreams
   'maxWarmupReplicas',
   'probingRebalanceIntervalMs',
   'stateCleanupDelayMs',
-  'maxTaskIdleMs',
   'taskTimeoutMs',
   'retryBackoffMs',
   'retryBackoffMaxMs',

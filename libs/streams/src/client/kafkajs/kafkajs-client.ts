@@ -11,6 +11,7 @@ import { kafkajsLogCreator } from './kafkajs-log-creator';
 import { kafkajsRecordProducerFactory } from './kafkajs-record-producer';
 import { kafkajsClusterRetry } from './kafkajs-transient-faults';
 import { RetryingClusterAdmin } from '../cluster-retry/retrying-cluster-admin';
+import { assertKafkajsFixed, installKafkajsFixes, type KafkajsFixesOutcome } from './kafkajs-fixes';
 
 /**
  * Every port's kafkajs adapter over one kafkajs client: `streams.kafka` as it is (kafkajs' own
@@ -18,13 +19,20 @@ import { RetryingClusterAdmin } from '../cluster-retry/retrying-cluster-admin';
  * `requestTimeout` unless `kafka.requestTimeout` says otherwise, logging through `logger`
  * (context `kafkajs`) from `kafka.logLevel` up (default WARN) unless `kafka.logCreator` is set.
  * The admin's and the producers' calls retry transient cluster faults through the engine's
- * policy ({@link kafkajsClusterRetry}) within the config's bounds.
- * Never throws: kafkajs checks its settings when it connects (a bad one fails `start()`).
+ * policy ({@link kafkajsClusterRetry}) within the config's bounds. kafkajs checks its own
+ * settings when it connects (a bad one fails `start()`).
+ *
+ * @param fixes what the engine's kafkajs fixes did in this process (tests give another outcome).
+ * @throws KafkajsUnsupportedError when the fixes are not all in effect (another kafkajs version,
+ *   one the engine cannot locate, or kafkajs loaded before the engine): the client refuses to
+ *   run kafkajs unpatched; see the error for what to do.
  */
 export function kafkajsClientAdapters(
   config: KafkaClientSettings,
   logger: StreamsLogger,
+  fixes: KafkajsFixesOutcome = installKafkajsFixes(),
 ): KafkaClientAdapters {
+  assertKafkajsFixed(fixes);
   const log = logger.child?.('kafkajs') ?? logger;
   const kafka = new Kafka({
     logLevel: logLevel.WARN,

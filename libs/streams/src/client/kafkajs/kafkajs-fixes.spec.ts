@@ -3,9 +3,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { groupMessagesPerPartition } from './group-messages-per-partition';
+import { KafkajsUnsupportedError } from '../../errors/kafkajs-unsupported.error';
+import type { KafkaClientSettings } from '../kafka-client-settings';
+import { kafkajsClientAdapters } from './kafkajs-client';
 import {
   KAFKAJS_FIXED_VERSION,
   REPLACED_KAFKAJS_MODULES,
+  assertKafkajsFixed,
   installKafkajsFixes,
 } from './kafkajs-fixes';
 import { locateKafkajs } from './kafkajs-internals';
@@ -30,6 +34,25 @@ function inNode<T>(script: string): T {
 }
 
 const FIXES = join(__dirname, 'kafkajs.ts');
+const quiet = {
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  debug: () => undefined,
+};
+/** The kafkajs client's settings (it connects to nothing until used). */
+const SETTINGS: KafkaClientSettings = {
+  kafkaClient: 'kafkajs',
+  clientId: 'fixes-spec',
+  bootstrapServers: ['127.0.0.1:1'],
+  checkCrcs: true,
+  groupProtocol: 'classic',
+  retryBackoffMs: 100,
+  retryBackoffMaxMs: 1_000,
+  requestTimeoutMs: 30_000,
+  deliveryTimeoutMs: 120_000,
+  defaultApiTimeoutMs: 60_000,
+};
 // Schedules a pending-request check on an idle kafkajs RequestQueue, then reports the names of
 // the process warnings seen (kafkajs' queue does it after every request).
 const SCHEDULE_CHECK = `
@@ -179,41 +202,100 @@ describe('kafkajs fixes', () => {
     expect(performance.now() - started).toBeLessThan(1_000);
   });
 
-  it('leave another kafkajs version unpatched, with one warning', () => {
+  it('leave another kafkajs version unpatched, saying so, and the kafkajs client refuses to start', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kafkajs-other-'));
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.message);
+    process.on('warning', onWarning);
     try {
       writeFileSync(join(dir, 'package.json'), JSON.stringify({ version: '2.3.0' }));
-      const warnings: string[] = [];
       const cache = {};
-      const outcome = installKafkajsFixes({
-        installation: locateKafkajs(dir),
-        cache,
-        warn: (m) => warnings.push(m),
-      });
+      const outcome = installKafkajsFixes({ installation: locateKafkajs(dir), cache });
       expect(outcome).toEqual({
+        version: '2.3.0',
         applied: [],
         skipped: ['kafkajs 2.3.0 is installed, the fixes are for 2.2.4'],
       });
       expect(cache).toEqual({});
-      expect(warnings).toHaveLength(1);
-      expect(warnings[0]).toContain('kafkajs 2.3.0 is installed, the fixes are for 2.2.4');
+      const refusal = (() => {
+        try {
+          kafkajsClientAdapters(SETTINGS, quiet, outcome);
+        } catch (error) {
+          return error;
+        }
+      })();
+      expect(refusal).toBeInstanceOf(KafkajsUnsupportedError);
+      expect(refusal).toMatchObject({
+        code: 'KAFKAJS_UNSUPPORTED',
+        retriable: false,
+        foundVersion: '2.3.0',
+        supportedVersion: '2.2.4',
+        reasons: ['kafkajs 2.3.0 is installed, the fixes are for 2.2.4'],
+      });
+      expect((refusal as Error).message).toContain(
+        "kafkaClient 'kafkajs' needs kafkajs 2.2.4 with the engine's fixes applied",
+      );
+      expect((refusal as Error).message).toContain('found kafkajs 2.3.0');
+      expect(warnings).toEqual([]);
     } finally {
+      process.off('warning', onWarning);
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
-  it('pre-seed the cache, and leave a module kafkajs already loaded alone, with one warning', () => {
+  it('make the kafkajs client refuse to start when kafkajs cannot be located (a bundler)', () => {
+    const reason =
+      "kafkajs could not be located (Error: Cannot find module 'kafkajs/package.json')";
+    expect(() =>
+      kafkajsClientAdapters(SETTINGS, quiet, {
+        version: undefined,
+        applied: [],
+        skipped: [reason],
+      }),
+    ).toThrow(
+      expect.objectContaining({
+        code: 'KAFKAJS_UNSUPPORTED',
+        foundVersion: undefined,
+        supportedVersion: '2.2.4',
+        message: expect.stringContaining('found no kafkajs the engine can locate'),
+      }),
+    );
+    // This package's own kafkajs, fixed: nothing to refuse.
+    expect(() => assertKafkajsFixed(installKafkajsFixes())).not.toThrow();
+  });
+
+  it('make the kafkajs client refuse to start in a process that loaded kafkajs first', () => {
+    const group = kafkajs.resolve(REPLACED_KAFKAJS_MODULES.groupMessagesPerPartition);
+    const run = (loadFirst: boolean) =>
+      inNode<{ code: string; found?: string; reasons?: string[] }>(`
+        ${loadFirst ? `require(${JSON.stringify(group)});` : ''}
+        const { kafkajsClientAdapters } = require(${JSON.stringify(join(__dirname, 'kafkajs-client.ts'))});
+        const quiet = { info() {}, warn() {}, error() {}, debug() {} };
+        try {
+          kafkajsClientAdapters(${JSON.stringify(SETTINGS)}, quiet);
+          console.log(JSON.stringify({ code: 'started' }));
+        } catch (e) {
+          console.log(JSON.stringify({ code: e.code, found: e.foundVersion, reasons: e.reasons }));
+        }
+      `);
+    expect(run(false)).toEqual({ code: 'started' });
+    expect(run(true)).toEqual({
+      code: 'KAFKAJS_UNSUPPORTED',
+      found: '2.2.4',
+      reasons: [
+        'groupMessagesPerPartition: kafkajs loaded ./src/producer/groupMessagesPerPartition before @nest-streams/streams',
+      ],
+    });
+  });
+
+  it('pre-seed the cache, and leave a module kafkajs already loaded alone, saying so', () => {
     const group = kafkajs.resolve(REPLACED_KAFKAJS_MODULES.groupMessagesPerPartition);
     const produce = kafkajs.resolve(REPLACED_KAFKAJS_MODULES.produceV3Request);
     const loadedFirst = { exports: 'kafkajs own' } as unknown as NodeJS.Module;
     const cache: NodeJS.Dict<NodeJS.Module> = { [group]: loadedFirst };
-    const warnings: string[] = [];
-    const outcome = installKafkajsFixes({
-      installation: kafkajs,
-      cache,
-      warn: (m) => warnings.push(m),
-    });
+    const outcome = installKafkajsFixes({ installation: kafkajs, cache });
     expect(outcome).toEqual({
+      version: '2.2.4',
       applied: [
         'produceV3Request',
         'recordV0Decoder',
@@ -221,6 +303,7 @@ describe('kafkajs fixes', () => {
         'scheduleCheckPendingRequests',
         'connectionDisconnect',
         'filterAbortedMessages',
+        'fetchEnds',
         'groupRejoin',
         'groupCoordinatorRefresh',
       ],
@@ -231,7 +314,5 @@ describe('kafkajs fixes', () => {
     expect(cache[group]).toBe(loadedFirst);
     expect(cache[produce]).toMatchObject({ filename: produce, loaded: true });
     expect(typeof cache[produce]!.exports).toBe('function');
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain('Import @nest-streams/streams before kafkajs');
   });
 });

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { decodeMessagesModule } from './decode-messages';
 import { installCommittedFetch, type FetchingBroker } from './filter-aborted-messages';
 import { installConnectionDisconnect, type DisconnectingConnection } from './connection-disconnect';
+import { installFetchEnds, type EndReportingBroker } from './fetch-ends';
 import { groupMessagesPerPartition } from './group-messages-per-partition';
 import { installGroupRejoin, type HeartbeatingConsumerGroup } from './group-rejoin';
 import {
@@ -11,6 +12,7 @@ import {
 } from './group-coordinator-refresh';
 import { kafkajsTransientFault } from './kafkajs-transient-faults';
 import { locateKafkajs, type KafkajsInstallation } from './kafkajs-internals';
+import { KafkajsUnsupportedError } from '../../errors/kafkajs-unsupported.error';
 import { produceV3RequestModule } from './produce-v3-request';
 import { decodeRecordV0 } from './record-v0-decoder';
 import {
@@ -39,9 +41,11 @@ const LOST_COORDINATOR = new Set(['coordinator', 'connection', 'timeout']);
 
 /** What {@link installKafkajsFixes} did. */
 export interface KafkajsFixesOutcome {
+  /** The kafkajs version installed; `undefined` when it could not be located. */
+  readonly version: string | undefined;
   /** The fixes in effect: replaced modules, and the patched `RequestQueue` method. */
   readonly applied: readonly string[];
-  /** Why the others are not (each also reported once as a process warning). */
+  /** Why the others are not: the kafkajs client refuses to start while any is listed. */
   readonly skipped: readonly string[];
 }
 
@@ -49,10 +53,8 @@ export interface KafkajsFixesOutcome {
 export interface KafkajsFixesOptions {
   readonly installation?: KafkajsInstallation;
   readonly cache?: NodeJS.Dict<NodeJS.Module>;
-  readonly warn?: (message: string) => void;
 }
 
-const WARNING_CODE = 'NEST_STREAMS_KAFKAJS_FIXES';
 let installed: KafkajsFixesOutcome | undefined;
 
 /**
@@ -61,46 +63,54 @@ let installed: KafkajsFixesOutcome | undefined;
  * instead of quadratic), the Produce v3 request's record building (one pass, no copies), the
  * fetched records' decoding (no `Long` per record, no header object copies; a record batch that
  * compaction emptied moves the consumer past it instead of holding it there), the
- * read_committed filter of aborted transactions ({@link installCommittedFetch}), the request
- * queue's negative timeout (a `TimeoutNegativeWarning` on Node 24), the `connect` listeners a
- * failed connection's disconnects pile up ({@link installConnectionDisconnect}), a group's
- * coordinator found again when it moved or died ({@link installCoordinatorRefresh}), and a way for a member to
- * rejoin its group without leaving it ({@link installGroupRejoin}). The four modules are
- * pre-seeded into `require.cache` under their own file names, so kafkajs' own `require` finds
- * the replacements; the methods are replaced on `RequestQueue.prototype`, `Connection.prototype`,
- * `Broker.prototype` and `ConsumerGroup.prototype` (which works whatever loaded kafkajs first).
+ * read_committed filter of aborted transactions ({@link installCommittedFetch}), each fetched
+ * partition's end reported to the group consumer that fetched it ({@link installFetchEnds}), the
+ * request queue's negative timeout (a `TimeoutNegativeWarning` on Node 24), the `connect`
+ * listeners a failed connection's disconnects pile up ({@link installConnectionDisconnect}), a
+ * group's coordinator found again when it moved or died ({@link installCoordinatorRefresh}), and
+ * a way for a member to rejoin its group without leaving it ({@link installGroupRejoin}). The
+ * four modules are pre-seeded into `require.cache` under their own file names, so kafkajs' own
+ * `require` finds the replacements; the methods are replaced on `RequestQueue.prototype`,
+ * `Connection.prototype`, `Broker.prototype` and `ConsumerGroup.prototype` (which works whatever
+ * loaded kafkajs first).
  *
- * Never throws: a kafkajs of another version, one the engine cannot locate, or one whose
- * producer another module loaded first, runs unpatched, reported once as a process warning
- * (code `NEST_STREAMS_KAFKAJS_FIXES`) saying what is lost. To have the fixes, install the
- * kafkajs 2.2.4 this package depends on and import `@nest-streams/streams` before `kafkajs`.
+ * Never throws, and warns of nothing: a kafkajs of another version, one the engine cannot
+ * locate, or one whose modules another module loaded first, is left unpatched (or partly), and
+ * the outcome says why; the kafkajs client then refuses to start ({@link assertKafkajsFixed}).
+ * An application on `@platformatic/kafka` never needs them.
  */
 export function installKafkajsFixes(options: KafkajsFixesOptions = {}): KafkajsFixesOutcome {
   const custom = options.installation !== undefined || options.cache !== undefined;
   if (installed && !custom) return installed;
-  const warn = options.warn ?? ((message) => process.emitWarning(message, { code: WARNING_CODE }));
-  const outcome = apply(options, warn);
+  const outcome = apply(options);
   if (!custom) installed = outcome;
   return outcome;
 }
 
-function apply(options: KafkajsFixesOptions, warn: (message: string) => void): KafkajsFixesOutcome {
+/**
+ * Refuses to run kafkajs without the engine's fixes: what the kafkajs client does when it is
+ * created.
+ *
+ * @throws KafkajsUnsupportedError naming the kafkajs found, the one supported and why the
+ *   fixes are not in effect (see the error for what to do).
+ */
+export function assertKafkajsFixed(outcome: KafkajsFixesOutcome = installKafkajsFixes()): void {
+  if (outcome.skipped.length === 0) return;
+  throw new KafkajsUnsupportedError(outcome.version, KAFKAJS_FIXED_VERSION, outcome.skipped);
+}
+
+function apply(options: KafkajsFixesOptions): KafkajsFixesOutcome {
   let kafkajs: KafkajsInstallation;
   try {
     kafkajs = options.installation ?? locateKafkajs();
   } catch (error) {
     const reason = `kafkajs could not be located (${String(error)})`;
-    warn(`${reason}: its performance fixes are not applied.`);
-    return { applied: [], skipped: [reason] };
+    return { version: undefined, applied: [], skipped: [reason] };
   }
-  if (kafkajs.version !== KAFKAJS_FIXED_VERSION) {
-    const reason = `kafkajs ${kafkajs.version} is installed, the fixes are for ${KAFKAJS_FIXED_VERSION}`;
-    warn(
-      `${reason}: it runs unpatched (quadratic grouping of produced messages, slower record ` +
-        `encoding and decoding, aborted records read by a read_committed consumer after some fetches, a TimeoutNegativeWarning on Node 24, a MaxListenersExceededWarning while a broker is down, probing rebalances that leave the group). ` +
-        `Install kafkajs ${KAFKAJS_FIXED_VERSION}.`,
-    );
-    return { applied: [], skipped: [reason] };
+  const { version } = kafkajs;
+  if (version !== KAFKAJS_FIXED_VERSION) {
+    const reason = `kafkajs ${version} is installed, the fixes are for ${KAFKAJS_FIXED_VERSION}`;
+    return { version, applied: [], skipped: [reason] };
   }
   const cache = options.cache ?? require.cache;
   const applied: string[] = [];
@@ -134,8 +144,13 @@ function apply(options: KafkajsFixesOptions, warn: (message: string) => void): K
   );
   applied.push('connectionDisconnect');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  installCommittedFetch(require(kafkajs.resolve(BROKER)) as { prototype: FetchingBroker });
+  const brokerClass = require(kafkajs.resolve(BROKER)) as {
+    prototype: FetchingBroker & EndReportingBroker;
+  };
+  installCommittedFetch(brokerClass);
   applied.push('filterAbortedMessages');
+  installFetchEnds(brokerClass);
+  applied.push('fetchEnds');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const groupClass = require(kafkajs.resolve(CONSUMER_GROUP)) as {
     prototype: HeartbeatingConsumerGroup;
@@ -160,13 +175,7 @@ function apply(options: KafkajsFixesOptions, warn: (message: string) => void): K
     (error) => LOST_COORDINATOR.has(kafkajsTransientFault(error)?.kind ?? ''),
   );
   applied.push('groupCoordinatorRefresh');
-  if (skipped.length > 0) {
-    warn(
-      `${skipped.join('; ')}: those fixes are not in effect. Import @nest-streams/streams ` +
-        `before kafkajs.`,
-    );
-  }
-  return { applied, skipped };
+  return { version, applied, skipped };
 }
 
 /** A loaded CommonJS module whose exports are `exports`, as `require` caches one. */

@@ -18,10 +18,19 @@ import type { ClusterRetry } from '../cluster-retry/cluster-retry';
 import { kafkajsClusterRetry, kafkajsRetryOptions } from './kafkajs-transient-faults';
 import { kafkajsCommitError, kafkajsGroupError } from './kafkajs-group-errors';
 import { cancelGroupRejoin, joiningGeneration, requestGroupRejoin } from './group-rejoin';
+import { observeFetchEnds, type FetchedPartitionEnd } from './fetch-ends';
 
 /** How often, and how many times, a member's own assignment is looked for in the group. */
 const DESCRIBE_ATTEMPTS = 50;
 const DESCRIBE_INTERVAL_MS = 100;
+
+const key = (topic: string, partition: number): string => `${topic}\u0000${partition}`;
+
+/** A partition's position (the next offset to hand over) and its end, as of its latest fetch. */
+interface FetchPosition {
+  position: number;
+  end: number;
+}
 
 /**
  * The kafkajs adapter of {@link GroupConsumer}: one kafkajs `Consumer` in the group, with the
@@ -47,6 +56,11 @@ export class KafkajsGroupConsumer implements GroupConsumer {
   private closing = false;
   private metadata: GroupMetadata | undefined;
   private readonly revocation: RevocationCommit;
+  /** The member's assigned partitions' positions and ends (see `currentLag`), by key. */
+  private fetched = new Map<string, FetchPosition>();
+  private assigned = new Set<string>();
+  /** The batch being handed over: its partition counts as read up to its end meanwhile. */
+  private handing: { key: string; nextOffset: number } | undefined;
 
   constructor(
     private readonly kafka: Kafka,
@@ -98,6 +112,11 @@ export class KafkajsGroupConsumer implements GroupConsumer {
         return;
       }
       const { memberId, memberAssignment } = payload;
+      // Positions start again from the committed offsets: lags are unknown until fetched.
+      this.fetched = new Map();
+      this.assigned = new Set(
+        Object.entries(memberAssignment).flatMap(([t, ps]) => ps.map((p) => key(t, p))),
+      );
       const generationId = joiningGeneration(options.groupId, memberId) ?? -1;
       this.metadata = { groupId: options.groupId, memberId, generationId, groupInstanceId: null };
       this.revocation.joined(memberId);
@@ -135,7 +154,16 @@ export class KafkajsGroupConsumer implements GroupConsumer {
   }
 
   seek(topic: string, partition: number, offset: number): void {
+    this.fetched.delete(key(topic, partition));
     this.consumer?.seek({ topic, partition, offset: String(offset) });
+  }
+
+  currentLag(topic: string, partition: number): number | undefined {
+    const k = key(topic, partition);
+    const fetched = this.fetched.get(k);
+    if (!fetched) return undefined;
+    const position = this.handing?.key === k ? this.handing.nextOffset : fetched.position;
+    return Math.max(0, fetched.end - position);
   }
 
   async commitOffsets(offsets: readonly TopicPartitionOffset[]): Promise<void> {
@@ -188,13 +216,26 @@ export class KafkajsGroupConsumer implements GroupConsumer {
     await consumer.disconnect().catch(() => undefined);
   }
 
+  /** Runs kafkajs' fetch loop, its fetches reporting the partitions' ends ({@link currentLag}). */
   private run(consumer: Consumer): Promise<void> {
-    return consumer.run({
-      autoCommit: false,
-      eachBatchAutoResolve: false,
-      partitionsConsumedConcurrently: 1,
-      eachBatch: (payload) => this.onBatch(payload),
-    });
+    return observeFetchEnds(
+      (ends) => this.onFetchEnds(ends),
+      () =>
+        consumer.run({
+          autoCommit: false,
+          eachBatchAutoResolve: false,
+          partitionsConsumedConcurrently: 1,
+          eachBatch: (payload) => this.onBatch(payload),
+        }),
+    );
+  }
+
+  /** A fetch answered: each assigned partition is at the offset fetched, its end as reported. */
+  private onFetchEnds(ends: readonly FetchedPartitionEnd[]): void {
+    for (const { topic, partition, fetchOffset, end } of ends) {
+      const k = key(topic, partition);
+      if (this.assigned.has(k)) this.fetched.set(k, { position: fetchOffset, end });
+    }
   }
 
   private async onBatch({
@@ -215,22 +256,29 @@ export class KafkajsGroupConsumer implements GroupConsumer {
       value: m.value ?? null,
       headers: (m.headers ?? {}) as ConsumedRecord['headers'],
     }));
-    const consumed = await start.handleBatch({
-      topic: batch.topic,
-      partition: batch.partition,
-      records,
-      nextOffset: Number(batch.lastOffset()) + 1,
-      isCurrent: () => isRunning() && !isStale(),
-      heartbeat: async () => {
-        try {
-          await heartbeat();
-        } catch (error) {
-          throw kafkajsGroupError(this.groupId, this.metadata?.memberId ?? '', error) ?? error;
-        }
-      },
-    });
+    const nextOffset = Number(batch.lastOffset()) + 1;
+    const k = key(batch.topic, batch.partition);
+    this.handing = { key: k, nextOffset };
+    const consumed = await start
+      .handleBatch({
+        topic: batch.topic,
+        partition: batch.partition,
+        records,
+        nextOffset,
+        isCurrent: () => isRunning() && !isStale(),
+        heartbeat: async () => {
+          try {
+            await heartbeat();
+          } catch (error) {
+            throw kafkajsGroupError(this.groupId, this.metadata?.memberId ?? '', error) ?? error;
+          }
+        },
+      })
+      .finally(() => (this.handing = undefined));
     if (!consumed) return;
     resolveOffset(batch.lastOffset());
+    const fetched = this.fetched.get(k);
+    if (fetched) fetched.position = nextOffset;
     try {
       await heartbeat();
     } catch (error) {

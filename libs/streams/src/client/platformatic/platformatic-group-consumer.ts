@@ -141,6 +141,10 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
     this.fetcher?.seek(topic, partition, offset);
   }
 
+  currentLag(topic: string, partition: number): number | undefined {
+    return this.fetcher?.currentLag(topic, partition);
+  }
+
   async commitOffsets(offsets: readonly TopicPartitionOffset[]): Promise<void> {
     const member = this.member;
     const generation = this.current;

@@ -53,6 +53,10 @@ export interface PartitionFetcherHooks {
  */
 export class PlatformaticPartitionFetcher {
   private readonly positions = new Map<string, number>();
+  /** Each partition's end as of its latest fetch: the last stable offset, else the high watermark. */
+  private readonly ends = new Map<string, number>();
+  /** The batch being handed over: its partition counts as read up to its end meanwhile. */
+  private handing: { key: string; nextOffset: number } | undefined;
   private readonly paused = new Set<string>();
   private readonly reader: AssignedPartitionReader;
   private readonly maxWaitTimeMs: number;
@@ -97,17 +101,28 @@ export class PlatformaticPartitionFetcher {
 
   seek(topic: string, partition: number, offset: number): void {
     this.positions.set(key(topic, partition), offset);
+    this.ends.delete(key(topic, partition));
+  }
+
+  /** See `GroupConsumer.currentLag`: the latest fetch's end minus the position. */
+  currentLag(topic: string, partition: number): number | undefined {
+    const k = key(topic, partition);
+    const position = this.handing?.key === k ? this.handing.nextOffset : this.positions.get(k);
+    const end = this.ends.get(k);
+    return position === undefined || end === undefined ? undefined : Math.max(0, end - position);
   }
 
   /** Forgets the positions of every partition not in `partitions` (given up). */
   retain(partitions: readonly TopicPartitions[]): void {
     const kept = new Set(partitions.flatMap((p) => p.partitions.map((n) => key(p.topic, n))));
     for (const k of [...this.positions.keys()]) if (!kept.has(k)) this.positions.delete(k);
+    for (const k of [...this.ends.keys()]) if (!kept.has(k)) this.ends.delete(k);
   }
 
   /** Forgets every position: each partition starts again from its committed offset. */
   clearPositions(): void {
     this.positions.clear();
+    this.ends.clear();
   }
 
   /** Closes the reader (after the loop ended); never throws. */
@@ -139,6 +154,11 @@ export class PlatformaticPartitionFetcher {
         }
         const { assignment, fetched } = round;
         failures = 0;
+        // Every partition's end first: a task handed one partition's batch knows the others'.
+        for (const part of fetched) {
+          const end = part.lastStableOffset >= 0 ? part.lastStableOffset : part.highWatermark;
+          if (end >= 0) this.ends.set(key(part.topic, part.partition), end);
+        }
         hooks.onFetch();
         const currentAssignment = () =>
           hooks.assignment() === assignment && hooks.active() && !hooks.closing();
@@ -154,16 +174,19 @@ export class PlatformaticPartitionFetcher {
             if (part.nextOffset > part.fetchOffset) this.positions.set(k, part.nextOffset);
             continue;
           }
-          const consumed = await hooks.handleBatch({
-            topic: part.topic,
-            partition: part.partition,
-            records: part.records.map((r) => consumedRecord(part.topic, part.partition, r)),
-            nextOffset: part.nextOffset,
-            isCurrent: current,
-            heartbeat: async () => {
-              if (!current()) throw new RebalanceInProgressError(this.groupId);
-            },
-          });
+          this.handing = { key: k, nextOffset: part.nextOffset };
+          const consumed = await hooks
+            .handleBatch({
+              topic: part.topic,
+              partition: part.partition,
+              records: part.records.map((r) => consumedRecord(part.topic, part.partition, r)),
+              nextOffset: part.nextOffset,
+              isCurrent: current,
+              heartbeat: async () => {
+                if (!current()) throw new RebalanceInProgressError(this.groupId);
+              },
+            })
+            .finally(() => (this.handing = undefined));
           // A seek during the batch wins over the batch's position.
           if (consumed && this.positions.get(k) === part.fetchOffset) {
             this.positions.set(k, part.nextOffset);

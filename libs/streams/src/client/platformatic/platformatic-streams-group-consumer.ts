@@ -21,6 +21,7 @@ import type {
 import { platformaticGroupError } from './platformatic-group-errors';
 import { bridgePlatformaticLogs } from './platformatic-log-bridge';
 import { PlatformaticPartitionFetcher } from './platformatic-partition-fetcher';
+import { bounded } from './bounded-wait';
 import { platformaticClusterRetry } from './platformatic-transient-faults';
 import type { ClusterRetry } from '../cluster-retry/cluster-retry';
 import { offsetCommitTopics } from './platformatic-records';
@@ -169,6 +170,10 @@ export class PlatformaticStreamsGroupConsumer implements GroupConsumer {
 
   seek(topic: string, partition: number, offset: number): void {
     this.fetcher?.seek(topic, partition, offset);
+  }
+
+  currentLag(topic: string, partition: number): number | undefined {
+    return this.fetcher?.currentLag(topic, partition);
   }
 
   async commitOffsets(offsets: readonly TopicPartitionOffset[]): Promise<void> {
@@ -371,19 +376,6 @@ function endpointOf(endpoint: string | undefined): { host: string; port: number 
   if (!endpoint) return null;
   const cut = endpoint.lastIndexOf(':');
   return { host: endpoint.slice(0, cut), port: Number(endpoint.slice(cut + 1)) };
-}
-
-/** The promise's value, or `undefined` once `ms` passed. */
-async function bounded<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      promise,
-      new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms))),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /**

@@ -15,7 +15,7 @@ export interface PreparedRecord {
  * started (on RocksDB's pool) but possibly not done.
  */
 export interface PreparedBatch {
-  /** The records to process, in processing order (offset order per partition, then timestamp). */
+  /** The records to process, in processing order (as the caller gave them). */
   readonly ready: readonly PreparedRecord[];
   /** Records that did not deserialize and were skipped (their handler said continue). */
   readonly skipped: readonly ConsumedRecord[];
@@ -28,20 +28,22 @@ export interface PreparedBatch {
   readonly loaded: Promise<void>;
 }
 
-/** A batch of `ready` (put in processing order) and `skipped`, its prefetch started. */
+/**
+ * A batch of `ready` (in processing order: a task's `PartitionGroup` decides it) and `skipped`,
+ * its prefetch started.
+ */
 export function preparedBatch(
-  ready: PreparedRecord[],
+  ready: readonly PreparedRecord[],
   skipped: readonly ConsumedRecord[],
   sends: readonly (() => void)[],
 ): PreparedBatch {
-  // Grouped in offset order first: each source's prefetch list, and whether to sort at all.
+  // Each source's prefetch list, in processing order.
   const bySource = new Map<TaskProcessorNode, Record<unknown, unknown>[]>();
   for (const { source, record } of ready) {
     let list = bySource.get(source);
     if (!list) bySource.set(source, (list = []));
     list.push(record);
   }
-  if (bySource.size > 1) ready.sort((a, b) => a.record.timestamp - b.record.timestamp);
   return { ready, skipped, sends, loaded: startPrefetch(bySource) };
 }
 

@@ -23,6 +23,7 @@ import { SourceRecordReader } from './source-record-reader';
 import { TaskMetrics } from './task-metrics';
 import type { TaskTopics } from './task-topics';
 import { TaskInputOffsets, type InputOffset } from './task-input-offsets';
+import { PartitionGroup } from './partition-group';
 
 /** What a task needs from the runtime that hosts it (the stream thread or the test driver). */
 export interface StreamTaskOptions extends TaskTopics {
@@ -57,6 +58,11 @@ export class StreamTask {
   private readonly punctuations = new PunctuationSchedule();
   /** Its position and what the next commit covers, per input partition. */
   readonly offsets = new TaskInputOffsets();
+  /**
+   * The fetched records it holds, not processed yet, and when it may process them
+   * (`max.task.idle.ms`): the stream thread adds each batch and takes what is ready.
+   */
+  readonly input: PartitionGroup;
   private readonly now: () => number;
   private readonly log: (message: string) => void;
   private currentNode: TaskProcessorNode | undefined;
@@ -78,6 +84,9 @@ export class StreamTask {
     this.now = options.now ?? Date.now;
     this.log = options.log ?? ((m) => console.warn(m));
     this.wallClock = this.now();
+    const inputs = options.subtopology.sourceTopics.map((t) => options.resolveTopic(t));
+    const partitions = inputs.map((topic) => ({ topic, partition: this.id.partition }));
+    this.input = new PartitionGroup(partitions, options.config.maxTaskIdleMs, this.metrics);
     const deadLetters = new DeadLetterWriter({
       recordCollector: options.recordCollector,
       partitionFor: (topic, key) => this.writer.partitionFor(topic, key),
@@ -148,10 +157,10 @@ export class StreamTask {
   }
 
   /**
-   * Processes one fetched batch (records of one or more input partitions of this task): all
-   * records are deserialized, stateful processors prefetch their keys in one multi-get, then
-   * every record runs through the topology synchronously, in offset order per partition and
-   * by timestamp across partitions. {@link prepare} then {@link run}.
+   * Processes records of this task's input partitions, in the order given (the stream thread
+   * takes them from {@link input} in processing order): all are deserialized, stateful
+   * processors prefetch their keys in one multi-get, then every record runs through the
+   * topology synchronously. {@link prepare} then {@link run}.
    */
   async process(records: readonly ConsumedRecord[]): Promise<void> {
     const batch = this.prepare(records);
@@ -253,6 +262,7 @@ export class StreamTask {
       }
     }
     this.initialized = false;
+    this.input.clear();
     if (clean) await this.flushState();
     for (const store of this.storesByName.values()) {
       try {

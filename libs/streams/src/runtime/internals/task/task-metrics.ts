@@ -21,6 +21,12 @@ export class TaskMetrics {
    * late records past the grace period (Kafka Streams' task-level `dropped-records`).
    */
   droppedRecords = 0;
+  /**
+   * Records processed while an input partition of the task was empty and waited for no longer
+   * (`max.task.idle.ms` passed, or -1): possibly out of timestamp order across its inputs
+   * (Kafka Streams' task-level `enforced-processing`).
+   */
+  enforcedProcessing = 0;
 }
 
 /** Sums the counters of `tasks` (the client's active tasks) and adds the commit figures. */

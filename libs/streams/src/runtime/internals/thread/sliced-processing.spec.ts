@@ -1,6 +1,6 @@
 import type { ConsumedRecord } from '../../../client/consumed-record';
 import type { PreparedBatch } from '../task/prepared-batch';
-import { MAX_RECORDS_PER_SLICE, processInSlices } from './sliced-processing';
+import { MAX_RECORDS_PER_SLICE, processInSlices, type NextSlice } from './sliced-processing';
 
 const records = (count: number): ConsumedRecord[] =>
   Array.from({ length: count }, (_, offset) => ({
@@ -12,6 +12,16 @@ const records = (count: number): ConsumedRecord[] =>
     value: null,
     headers: {},
   }));
+
+/** The slices of `records`, in order, as a task's input hands them out. */
+function slicesOf(records: readonly ConsumedRecord[]): NextSlice {
+  let from = 0;
+  return () => {
+    const slice = records.slice(from, from + MAX_RECORDS_PER_SLICE);
+    from += slice.length;
+    return slice;
+  };
+}
 
 /** A task that records the order of its calls; each slice's prefetch settles when told. */
 function fakeTask(failRunAt?: number) {
@@ -46,7 +56,7 @@ function fakeTask(failRunAt?: number) {
 describe('processInSlices', () => {
   it('prepares each slice (its prefetch started) before it runs the one before', async () => {
     const { task, events, stop } = fakeTask();
-    await processInSlices(task, records(2 * MAX_RECORDS_PER_SLICE + 10), async () => {
+    await processInSlices(task, slicesOf(records(2 * MAX_RECORDS_PER_SLICE + 10)), async () => {
       events.push('after');
     });
     stop();
@@ -69,7 +79,7 @@ describe('processInSlices', () => {
   it('fails with the slice’s error only once the next slice’s read is no longer in flight', async () => {
     const { task, events, stop } = fakeTask(0);
     await expect(
-      processInSlices(task, records(2 * MAX_RECORDS_PER_SLICE), async () => undefined),
+      processInSlices(task, slicesOf(records(2 * MAX_RECORDS_PER_SLICE)), async () => undefined),
     ).rejects.toThrow('slice 0 failed');
     stop();
     expect(events).toEqual([

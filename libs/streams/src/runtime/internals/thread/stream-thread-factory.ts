@@ -14,7 +14,6 @@ import { StandbyTaskManager } from '../standby/standby-task-manager';
 import { StreamThread, type StreamThreadListener } from './stream-thread';
 import { streamsGroupSpec } from '../assignment/streams-group-spec';
 import type { ResolvedStreamsConfig } from '../../streams-config';
-import { ignoredStandbysWarning } from '../assignment/streams-protocol-warning';
 
 /** What a stream thread is built from: the client's shared parts and its callbacks. */
 export interface StreamThreadFactoryOptions {
@@ -108,8 +107,6 @@ export function createStreamThread(options: StreamThreadFactoryOptions): StreamT
     log: (m) => logger.warn(m),
     info: (m) => logger.info(m),
   };
-  const ignoredStandbys = ignoredStandbysWarning(config);
-  if (ignoredStandbys) logger.warn(ignoredStandbys);
   const thread = new StreamThread({
     groupConsumers: clients.groupConsumers,
     config,

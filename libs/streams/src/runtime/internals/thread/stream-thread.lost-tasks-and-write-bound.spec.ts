@@ -1,5 +1,6 @@
 import type { GroupConsumerStart, GroupFetchedBatch } from '../../../client/group-consumer';
 import { StreamThread } from './stream-thread';
+import { PartitionGroup } from '../task/partition-group';
 import {
   assignmentOfTasks,
   groupConsumerDouble,
@@ -27,17 +28,19 @@ function eagerThread(entryParts: (id: string) => Record<string, unknown> = () =>
     let made = entries.get(id);
     if (!made) {
       const parts = entryParts(id);
+      const partitions = [{ topic: 'input', partition: Number(id.split('_')[1]) }];
       made = {
         ...parts,
         // punctuateWallClock: the thread's wall-clock tick reaches restored tasks (a slow run
-        // sees one).
+        // sees one); input: where the thread puts a fetched batch.
         task: {
           id: { toString: () => id },
           commitNeeded: () => false,
           punctuateWallClock: () => undefined,
+          input: new PartitionGroup(partitions, 0, { enforcedProcessing: 0 }),
           ...(parts.task as object),
         },
-        partitions: [{ topic: 'input', partition: Number(id.split('_')[1]) }],
+        partitions,
         restored: true,
       };
       entries.set(id, made);

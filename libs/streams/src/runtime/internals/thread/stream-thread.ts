@@ -11,12 +11,12 @@ import { ThreadTaskMap } from './thread-task-map';
 import { closeLostTasks, handoverPending, lostTasks, openAssignedTasks } from './assignment-tasks';
 import { ProbingRebalance } from './probing-rebalance';
 import { MembershipWatch } from './membership-watch';
-import { processInSlices } from './sliced-processing';
+import { TaskInputFeed } from './task-input-feed';
+import { closeMigratedTasks } from './migrated-tasks';
 import type { ActiveTaskEntry } from '../active-tasks/active-task-entry';
 import { threadConsumerOptions, type StreamThreadOptions } from './stream-thread-options';
 import {
   commitFailureAction,
-  isAbortedTransactionError,
   isRebalanceError,
   isRecoverableByTaskClose,
 } from '../commit/commit-failure';
@@ -53,6 +53,17 @@ export class StreamThread {
   private readonly cooperative: boolean;
   private readonly schedule: CommitSchedule;
   private readonly membership: MembershipWatch;
+  private readonly feed = new TaskInputFeed({
+    consumer: () => this.consumer,
+    now: () => Date.now(),
+    queue: (work) => {
+      if (this.stopping || this.failed || this.migrating) return;
+      void this.serialized(work).catch((error: unknown) => this.fail(error));
+    },
+    current: (entry) =>
+      !this.migrating && this.options.tasks.get(entry.task.id.toString()) === entry,
+    afterSlice: (entry) => this.afterSlice(entry),
+  });
 
   constructor(private readonly options: StreamThreadOptions) {
     const { sessionTimeoutMs } = options.config;
@@ -85,7 +96,7 @@ export class StreamThread {
     await this.options.tasks.start();
     await consumer.start({
       topics: sourceTopics,
-      handleBatch: (batch) => this.onBatch(batch),
+      handleBatch: (batch) => this.feed.handing(batch, () => this.onBatch(batch)),
       listener: {
         onRebalancing: () => {
           if (this.stopping) return;
@@ -102,8 +113,11 @@ export class StreamThread {
           return this.onTasksMigrated(new Error('the member lost its group membership'), false);
         },
         onHeartbeat: () => this.membership.confirmed(),
-        // A completed fetch (even an empty one) shows the poll loop is alive.
-        onFetch: () => (this.lastProgress = Date.now()),
+        // The poll loop is alive (even an empty fetch); it may bring lags a waiting task needs.
+        onFetch: () => {
+          this.lastProgress = Date.now();
+          this.feed.fetched();
+        },
         onFailed: (error) => {
           if (!this.stopping) this.fail(error);
         },
@@ -119,6 +133,7 @@ export class StreamThread {
     if (this.stopping) return;
     this.stopping = true;
     if (this.timer) clearInterval(this.timer);
+    this.feed.stop();
     this.probing.cancel();
     const consumer = this.consumer;
     if (!consumer) return;
@@ -148,6 +163,7 @@ export class StreamThread {
     this.rebalancePending = false;
     this.membership.confirmed();
     this.schedule.assigned();
+    this.feed.assigned(this.cooperative ? assignment.partitions : []);
     this.memberId = assignment.memberId;
     // Eager: a task taken away may have its new owner already (cooperative: not before it closed).
     if (!this.cooperative)
@@ -199,27 +215,18 @@ export class StreamThread {
     const taskId = this.taskMap.taskOf(batch.topic, batch.partition);
     const entry = taskId === undefined ? undefined : this.options.tasks.get(taskId);
     if (!entry) return false;
-    const { records } = batch;
     let consumed = false;
     const processed = this.serialized(async () => {
       // Closed while the batch waited (migrated, or reassigned): dropped; its next owner refetches.
       if (this.failed || this.stopping || this.migrating) return;
       if (this.options.tasks.get(taskId!) !== entry) return;
-      // In slices (like Kafka Streams' max.poll.records), committing when due between them.
-      await processInSlices(entry.task, records, async () => {
-        if (this.rebalancePending || this.schedule.due() || this.commitRequested(entry)) {
-          await this.commit();
-        }
-        // At-least-once: RocksDB is behind by more than the bound; let it catch up first.
-        if (entry.engines.overWriteBehindLimit()) await entry.engines.writeHeld();
-      });
-      // Markers after the last record: the position (and the next commit) moves past them.
-      const last = records[records.length - 1].offset;
-      entry.task.offsets.skipTo(batch.topic, batch.partition, last, batch.nextOffset);
+      // Into the task's input; processed in slices (like Kafka Streams' max.poll.records) as
+      // far as the task may (max.task.idle.ms), committing when due between them.
+      await this.feed.deliver(entry, batch);
       consumed = true;
     }).catch((error: unknown) => this.fail(error));
-    // Heartbeats while the batch waits and is processed (Java's consumer does from its own
-    // thread): a commit held by a hung broker must not let the session expire (#38).
+    // Heartbeats while the batch waits and is processed: a commit held by a hung broker must
+    // not let the session expire (Java's consumer heartbeats from its own thread; #38).
     await waitWithHeartbeats(processed, this.options.config.heartbeatIntervalMs, () =>
       batch.heartbeat(),
     );
@@ -245,9 +252,16 @@ export class StreamThread {
     }).catch((error: unknown) => this.fail(error));
   }
 
-  /** A processor called `context.commit()`, or the task's uncommitted writes grew too big. */
-  private commitRequested({ task, engines }: ActiveTaskEntry): boolean {
-    return task.commitRequestedByProcessor() || engines.overUncommittedLimit();
+  /**
+   * After each slice of a task's records: commits when due, or when a processor called
+   * `context.commit()` or the task's uncommitted writes grew too big; waits for RocksDB when
+   * it is behind.
+   */
+  private async afterSlice({ task, engines }: ActiveTaskEntry): Promise<void> {
+    const requested = task.commitRequestedByProcessor() || engines.overUncommittedLimit();
+    if (this.rebalancePending || this.schedule.due() || requested) await this.commit();
+    // At-least-once: RocksDB is behind by more than the bound; let it catch up first.
+    if (engines.overWriteBehindLimit()) await engines.writeHeld();
   }
 
   private async commit(): Promise<void> {
@@ -257,8 +271,7 @@ export class StreamThread {
       await this.options.tasks.commit(this.committer());
     } catch (error) {
       if (commitFailureAction(error, this.options.tasks.exactlyOnce) === 'fatal') throw error;
-      // Rebalanced under this commit: the offsets stay pending until it rejoined; if the group
-      // dropped the member, its tasks answer no query meanwhile.
+      // Rebalanced: offsets pending until it rejoined; a dropped member answers no query meanwhile.
       this.options.logger.warn(`commit refused by a rebalance, rejoining: ${String(error)}`);
       this.membership.refused(error);
     }
@@ -360,28 +373,13 @@ export class StreamThread {
     this.failHard(error);
   }
 
-  /**
-   * Another member owns the tasks now (our producer fenced, offsets refused for a stale
-   * generation: Kafka Streams' `TaskMigratedException`), or the broker aborted the transaction
-   * (its `TaskCorruptedException`). Not fatal: every active task closes dirty (transaction
-   * aborted, state wiped: the next owner restores the committed changelog), the thread's
-   * producer is replaced, and the member rejoins (unless it is rejoining already).
-   */
+  /** Migrated tasks or an aborted transaction ({@link closeMigratedTasks}): then rejoin. */
   private async onTasksMigrated(error: unknown, rejoin: boolean): Promise<void> {
     if (this.migrating) return;
     this.migrating = true;
-    const message = error instanceof Error ? error.message : String(error);
-    const what = isAbortedTransactionError(error) ? 'transaction aborted' : 'tasks migrated';
-    this.options.logger.warn(`${what} (${message}); closing the tasks dirty and rejoining`);
-    const { tasks } = this.options;
     try {
-      void tasks.cancelCreations();
-      await this.serialized(async () => {
-        await tasks.cancelCreations();
-        for (const id of tasks.taskIds()) await tasks.close(id, false);
-        this.taskMap.clear();
-        await tasks.resetThreadProducer();
-      });
+      const unmapped = () => this.taskMap.clear();
+      await closeMigratedTasks(error, this.options, (work) => this.serialized(work), unmapped);
       if (rejoin) await this.rejoin();
     } catch (rejoinError) {
       this.failHard(rejoinError);
