@@ -87,6 +87,15 @@ export class FakeKafkaStreams {
    * moving task.
    */
   localCopy: 'active' | 'standby' | undefined = 'active';
+  /** `allLocalStorePartitionLags` does not answer until {@link releaseLags} (a hung leader). */
+  lagsHang = false;
+  private readonly hungLags: (() => void)[] = [];
+
+  /** Answers the lag lookups held by {@link lagsHang}, and holds no more. */
+  releaseLags(): void {
+    this.lagsHang = false;
+    for (const release of this.hungLags.splice(0)) release();
+  }
 
   localCopyOf(): 'active' | 'standby' | undefined {
     return this.localCopy;
@@ -110,6 +119,8 @@ export class FakeKafkaStreams {
   }
 
   async allLocalStorePartitionLags(): Promise<Map<string, Map<number, LagInfo>>> {
+    // A hung changelog leader: the end offsets arrive only once released.
+    if (this.lagsHang) await new Promise<void>((resolve) => this.hungLags.push(resolve));
     return this.lags;
   }
 

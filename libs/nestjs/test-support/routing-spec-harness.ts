@@ -171,5 +171,6 @@ export function useRoutingApp(platform: 'express' | 'fastify'): void {
     fake.lags = new Map();
     fake.keyValueCopies = [];
     fake.localCopy = 'active';
+    fake.releaseLags();
   });
 }

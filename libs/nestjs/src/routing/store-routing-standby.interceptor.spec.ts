@@ -33,6 +33,26 @@ describe.each(['express', 'fastify'] as const)(
       expect(forward).toHaveBeenCalledTimes(1);
     });
 
+    it("answers 503 from this instance's standby copy when its changelog's end does not arrive", async () => {
+      // The changelog's leader hung: the lag the copy would report is against old ends (it may
+      // say 0 while behind). Within the bound (500 ms), not the client's request timeout.
+      const p = partitionOf('u1');
+      fake.owns(dead, [SELF], p);
+      fake.keyValueCopies = [{ partition: p, active: false, lag: 0, values: { u1: 5 } }];
+      fake.lagsHang = true;
+      const started = Date.now();
+      const answer = await call(base, '/stats/read/u1');
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(answer.status).toBe(503);
+      expect(answer.headers['retry-after']).toBe('3');
+      expect(answer.json).toMatchObject({ retriable: true });
+      expect(String((answer.json as { message?: unknown }).message)).toContain(
+        "standby copy cannot say its lag: its changelog's end offsets did not arrive in time",
+      );
+      expect(answer.headers['x-stale']).toBeUndefined();
+      expect(routed.handled).toEqual([]);
+    });
+
     it("says 'not found' from a standby copy only marked stale, with its lag", async () => {
       const p = partitionOf('u1');
       fake.owns(dead, [SELF], p);

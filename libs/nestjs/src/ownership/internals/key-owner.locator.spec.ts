@@ -109,14 +109,19 @@ describe('KeyOwnerLocator.refreshLags', () => {
       return new Promise<void>((resolve) => (answer = resolve));
     });
     const started = Date.now();
-    await Promise.all([owner.refreshLags(50), owner.refreshLags(50), owner.refreshLags(50)]);
+    const fresh = await Promise.all([
+      owner.refreshLags(50),
+      owner.refreshLags(50),
+      owner.refreshLags(50),
+    ]);
     const waited = Date.now() - started;
+    expect(fresh).toEqual([false, false, false]); // the lags are only as old as the last ends
     expect(waited).toBeGreaterThanOrEqual(45);
     expect(waited).toBeLessThan(1_000);
     expect(asked).toBe(1);
     answer();
     await new Promise((resolve) => setImmediate(resolve));
-    await owner.refreshLags(50); // the lookup ended: the next read asks again
+    expect(await owner.refreshLags(50)).toBe(false); // ended: the next read asks again
     expect(asked).toBe(2);
   });
 
@@ -125,7 +130,9 @@ describe('KeyOwnerLocator.refreshLags', () => {
       Promise.reject(new Error('ECONNREFUSED')),
     );
     const started = Date.now();
-    await refused.refreshLags(5_000);
+    expect(await refused.refreshLags(5_000)).toBe(false);
     expect(Date.now() - started).toBeLessThan(1_000);
+    const answered = locator(KafkaStreamsState.RUNNING);
+    expect(await answered.refreshLags(5_000)).toBe(true);
   });
 });

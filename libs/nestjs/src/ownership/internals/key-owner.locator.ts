@@ -36,7 +36,7 @@ export const LAG_REFRESH_WAIT_MS = 500;
 @Injectable()
 export class KeyOwnerLocator {
   /** The changelog end lookup under way, shared by the reads that wait for it. */
-  private lagRefresh: Promise<void> | undefined;
+  private lagRefresh: Promise<boolean> | undefined;
   private hostsOf: readonly unknown[] | undefined;
   private hosts: readonly HostInfo[] = [];
   private readonly keySerdes = new Map<string, Serde<unknown>>();
@@ -120,22 +120,25 @@ export class KeyOwnerLocator {
 
   /**
    * Fetches the changelogs' end offsets now, so the lag a standby copy reports with its next
-   * answer is measured against them. Waits at most `maxWaitMs`: a broker that does not answer
-   * (hung, or its leadership moving) leaves the last known ends rather than holding the request
-   * for the client's request timeout; the lookup goes on, shared by the requests meanwhile.
+   * answer is measured against them. Waits at most `maxWaitMs` rather than the client's request
+   * timeout (a broker hung, or its leadership moving); the lookup goes on, shared by the reads
+   * meanwhile. Resolves `true` when the ends arrived in time, `false` when the lags are only as
+   * fresh as the last ends known: a standby copy must then not claim a lag (it may say 0 while
+   * behind).
    */
-  async refreshLags(maxWaitMs = LAG_REFRESH_WAIT_MS): Promise<void> {
+  async refreshLags(maxWaitMs = LAG_REFRESH_WAIT_MS): Promise<boolean> {
     this.lagRefresh ??= this.host.streams
       .allLocalStorePartitionLags()
       .then(
-        () => undefined,
-        () => undefined,
+        () => true,
+        () => false,
       )
       .finally(() => (this.lagRefresh = undefined));
     let timer: NodeJS.Timeout | undefined;
-    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, maxWaitMs)));
-    await Promise.race([this.lagRefresh, waited]);
+    const waited = new Promise<false>((resolve) => (timer = setTimeout(resolve, maxWaitMs, false)));
+    const fresh = await Promise.race([this.lagRefresh, waited]);
     clearTimeout(timer);
+    return fresh;
   }
 
   private declaredAggregationKeySerde(store: string): Serde<unknown> | undefined {
