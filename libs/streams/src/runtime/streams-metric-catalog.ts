@@ -48,6 +48,7 @@ export const DROPPED_RECORD_REASONS = [
   'null_value',
   'late_record',
   'no_join_partner',
+  'other',
 ] as const;
 
 /** The kinds of failure whose records go to the dead-letter topic (the `reason` tag). */

@@ -33,6 +33,12 @@ export class ThreadMetrics {
     this.punctuate = new SampledStat(now);
   }
 
+  /** Counts a completed fetch; returns the time it completed (epoch ms). */
+  polled(): number {
+    this.polls++;
+    return Date.now();
+  }
+
   /** A task processed `records` records in `elapsedMs`. */
   recordProcessing(records: number, elapsedMs: number): void {
     if (records === 0) return;

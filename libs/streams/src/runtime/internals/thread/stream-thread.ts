@@ -98,7 +98,7 @@ export class StreamThread {
         onLost: () =>
           this.onTasksMigrated(new Error('the member lost its group membership'), false),
         // A completed fetch (even an empty one) shows the poll loop is alive.
-        onFetch: () => (this.lastProgress = Date.now()),
+        onFetch: () => (this.lastProgress = this.options.threadMetrics?.polled() ?? Date.now()),
         onFailed: (error) => {
           if (!this.stopping) this.fail(error);
         },
