@@ -41,7 +41,7 @@ describe('StreamsMetricFamilies', () => {
   it('fills them from one allMetrics() per scrape: counters, gauges and their labels', async () => {
     let reads = 0;
     let dropped = 3;
-    const registry = families('DEBUG', () => {
+    const registry = families('DEBUG', (): StreamsMetric[] => {
       reads++;
       return [
         {
