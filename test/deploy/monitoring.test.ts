@@ -2,7 +2,8 @@
  * The Grafana dashboard and the Prometheus alert rules of deploy/monitoring: every metric their
  * queries name is one the example application exports on /metrics (read from a running
  * instance of it: its AppModule on StreamsTestingModule, no broker), the alerts at the default
- * recording level (INFO), the dashboard at DEBUG, whose panels that need DEBUG say so.
+ * recording level (INFO), the dashboard at DEBUG, whose panels that need DEBUG say so; and the
+ * metrics reference (docs/metrics.md) lists exactly the metrics it exports.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -148,6 +149,19 @@ describe('deploy/monitoring: the dashboard and the alert rules', () => {
         panel: panel.title,
         needsDebug: panel.title.includes('(DEBUG)'),
       });
+    }
+  });
+
+  it('lists every exported metric in docs/metrics.md, and no other', () => {
+    const reference = readFileSync(join(__dirname, '..', '..', 'docs', 'metrics.md'), 'utf8');
+    const listed = new Set(
+      [...reference.matchAll(/`(kafka_streams_[a-z0-9_]+)`/g)].map((m) => m[1]),
+    );
+    for (const name of debug.keys()) {
+      expect({ name, listed: listed.has(name) }).toEqual({ name, listed: true });
+    }
+    for (const name of listed) {
+      expect({ name, exported: exported(debug, name) }).toEqual({ name, exported: true });
     }
   });
 
