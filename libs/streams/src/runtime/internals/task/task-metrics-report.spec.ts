@@ -1,21 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { ConsumedRecord } from '../../../client/consumed-record';
 import { Consumed } from '../../../kstream/consumed';
 import { Materialized } from '../../../kstream/materialized';
 import { Produced } from '../../../kstream/produced';
 import { StreamsBuilder } from '../../../kstream/streams-builder';
 import { TimeWindows } from '../../../kstream/windows/time-windows';
-import { InMemoryRecordCollector } from '../../../processor/internals/in-memory-record-collector';
-import { TaskId } from '../../../processor/task-id';
 import { Serdes } from '../../../serde/serdes';
 import { logAndContinueProcessing } from '../../processing-exception-handler';
-import { resolveStreamsConfig, type MetricsRecordingLevel } from '../../streams-config';
+import type { MetricsRecordingLevel } from '../../streams-config';
 import type { StreamsMetric } from '../../streams-metric';
 import { MetricsReport } from '../metrics/metrics-report';
 import { WindowRates } from '../metrics/window-rates';
-import { StreamTask } from './stream-task';
+import { TestTasks } from '../../../../test-support/stream-task-test-support';
 import { reportTaskMetrics } from './task-metrics-report';
 
 const NOW = 100_000;
@@ -27,8 +22,8 @@ const str = Serdes.String();
  * throws on one value (the processing handler continues), fed four records, one of them late.
  */
 describe('reportTaskMetrics', () => {
-  const dirs: string[] = [];
-  afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  const tasks = new TestTasks();
+  afterAll(() => tasks.removeDirectories());
 
   async function run(level: MetricsRecordingLevel): Promise<StreamsMetric[]> {
     const builder = new StreamsBuilder();
@@ -43,31 +38,14 @@ describe('reportTaskMetrics', () => {
         return v.toUpperCase();
       })
       .to('out', Produced.with(str, str));
-    const topology = builder.build();
-    const stateDir = mkdtempSync(join(tmpdir(), 'task-metrics-'));
-    dirs.push(stateDir);
-    const config = resolveStreamsConfig({
-      applicationId: 'metrics',
-      bootstrapServers: ['dummy:1234'],
-      stateDir,
-      metricsRecordingLevel: level,
-      processingExceptionHandler: logAndContinueProcessing({ log: () => undefined }),
+    const { task } = await tasks.create(builder.build(), {
+      config: {
+        applicationId: 'metrics',
+        metricsRecordingLevel: level,
+        processingExceptionHandler: logAndContinueProcessing({ log: () => undefined }),
+      },
+      task: () => ({ now: () => NOW }),
     });
-    const [sub] = topology.subtopologies();
-    const id = new TaskId(sub.id, 0);
-    const task = new StreamTask({
-      id,
-      topology,
-      subtopology: sub,
-      config,
-      taskDir: join(stateDir, id.toString()),
-      recordCollector: new InMemoryRecordCollector(),
-      resolveTopic: (topic) => topic,
-      partitionsFor: () => 1,
-      now: () => NOW,
-    });
-    await task.initializeStores();
-    task.initializeTopology();
     const records: [string, number][] = [
       ['a', 50_000],
       ['b', 70_000], // stream time 70 s: the window [50 s, 60 s) is closed

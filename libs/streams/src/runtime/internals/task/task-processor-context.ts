@@ -11,6 +11,7 @@ import type { Record } from '../../../processor/record';
 import type { StateStore } from '../../../processor/state-store';
 import type { TaskId } from '../../../processor/task-id';
 import type { ResolvedStreamsConfig } from '../../streams-config';
+import type { PunctuationSchedule } from './punctuation-schedule';
 import type { TaskProcessorNode } from './task-processor-node';
 
 /** What a task's processor contexts read from and do through their task. */
@@ -23,13 +24,8 @@ export interface TaskContextHost {
   process(child: TaskProcessorNode, record: Record<unknown, unknown>): void;
   /** The task's own store named `name`. */
   store(name: string): StateStore | undefined;
-  schedule(
-    node: string,
-    intervalMs: number,
-    type: PunctuationType,
-    punctuator: Punctuator,
-    now: number,
-  ): Cancellable;
+  /** Schedules a punctuator of a node (the task's `PunctuationSchedule.schedule`). */
+  schedule: PunctuationSchedule['schedule'];
   requestCommit(): void;
   streamTime(): number;
   /** The wall-clock time the processing loop last read. */
