@@ -6,6 +6,8 @@ export interface NodeMetricsChoice {
   readonly process: boolean;
   /** `record-e2e-latency-*`: source and terminal nodes, at every level (INFO). */
   readonly endToEnd: boolean;
+  /** A terminal node (no children): its end-to-end latency is taken when it is done. */
+  readonly terminal?: boolean;
 }
 
 /**
@@ -21,15 +23,32 @@ export interface NodeMetricsChoice {
 export class ProcessorNodeMetrics {
   readonly process: SampledStat | undefined;
   readonly endToEnd: SampledStat | undefined;
+  /** The end-to-end latency taken when the node is done (a terminal node's), else none. */
+  private readonly endToEndOnExit: SampledStat | undefined;
 
   private constructor(choice: NodeMetricsChoice, now: number) {
     this.process = choice.process ? new SampledStat(now) : undefined;
     this.endToEnd = choice.endToEnd ? new SampledStat(now) : undefined;
+    this.endToEndOnExit = choice.terminal ? this.endToEnd : undefined;
   }
 
   /** The sensors `choice` asks for, or `undefined` when it asks for none. */
   static of(choice: NodeMetricsChoice, now: number): ProcessorNodeMetrics | undefined {
     return choice.process || choice.endToEnd ? new ProcessorNodeMetrics(choice, now) : undefined;
+  }
+
+  /**
+   * The sensors of a node at the client's level: the end-to-end latency of a source (on entry)
+   * or of a terminal node without children (on exit), and its calls when `timed` (DEBUG).
+   */
+  static forNode(
+    source: boolean,
+    childless: boolean,
+    timed: boolean,
+    now: number,
+  ): ProcessorNodeMetrics | undefined {
+    const terminal = !source && childless;
+    return ProcessorNodeMetrics.of({ process: timed, endToEnd: source || terminal, terminal }, now);
   }
 
   /** A timing mark for {@link processed}: `performance.now()` when calls are timed, else 0. */
@@ -43,11 +62,11 @@ export class ProcessorNodeMetrics {
   }
 
   /**
-   * This node finished with a record (a terminal node's end-to-end latency, when `terminal`),
+   * This node finished with a record (a terminal node's end-to-end latency is taken then),
    * `started` being the mark {@link start} returned before the call.
    */
-  processed(started: number, timestamp: number, clockMs: number, terminal: boolean): void {
+  processed(started: number, timestamp: number, clockMs: number): void {
     if (this.process !== undefined) this.process.record((performance.now() - started) * 1e6);
-    if (terminal) this.endToEnd?.record(clockMs - timestamp);
+    if (this.endToEndOnExit !== undefined) this.endToEndOnExit.record(clockMs - timestamp);
   }
 }

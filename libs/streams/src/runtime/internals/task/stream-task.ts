@@ -141,8 +141,8 @@ export class StreamTask {
     const now = this.now();
     const process = this.options.config.metricsRecordingLevel !== 'INFO';
     processorGraph(topology, subtopology, resolveTopic, this.nodes, this.sourcesByTopic, (node) => {
-      const endToEnd = node.def.kind === 'source' || node.children.length === 0;
-      return ProcessorNodeMetrics.of({ process, endToEnd }, now);
+      const source = node.def.kind === 'source';
+      return ProcessorNodeMetrics.forNode(source, node.children.length === 0, process, now);
     });
     for (const node of this.nodes.values()) {
       if (!node.processor?.init) continue;
@@ -225,7 +225,7 @@ export class StreamTask {
       const mark = sensors === undefined ? 0 : sensors.start();
       sensors?.entered(record.timestamp, this.clockMs);
       for (const child of source.children) this.processNode(child, record);
-      sensors?.processed(mark, record.timestamp, this.clockMs, false);
+      sensors?.processed(mark, record.timestamp, this.clockMs);
       this.offsets.markConsumed(raw);
       this.metrics.processed++;
       this.processedSinceCommit++;
@@ -321,8 +321,7 @@ export class StreamTask {
     const mark = sensors === undefined ? 0 : sensors.start();
     if (node.def.kind === 'sink') this.writer.send(node.def, record, this.currentMetadata);
     else this.processInNode(node, record);
-    const terminal = node.children.length === 0;
-    sensors?.processed(mark, record.timestamp, this.clockMs, terminal);
+    sensors?.processed(mark, record.timestamp, this.clockMs);
   }
 
   private processInNode(node: TaskProcessorNode, record: Record<unknown, unknown>): void {
