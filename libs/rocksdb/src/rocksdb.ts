@@ -142,6 +142,8 @@ export class RocksDB {
    * Every RocksDB ticker by its RocksDB name (`rocksdb.block.cache.data.hit`,
    * `rocksdb.bytes.written`, `rocksdb.stall.micros`...): counts since the database opened, or
    * undefined when it was opened without `statistics: true`.
+   *
+   * @throws RocksDBClosedError when the database is not open (open it again first).
    */
   statistics(): Readonly<Record<string, number>> | undefined {
     return this.native.statistics();
