@@ -30,11 +30,12 @@ const layerZones = (root, layers) =>
   }));
 const LAYER_ZONES = layerZones('./libs/streams/src', ENGINE_LAYERS);
 
-// The runtime's internal folders, lowest first, by the same rule: a task's topics, restore and
-// processing; the commit; a task's state on disk; standby and active tasks; the assignment;
-// the queries; the stream thread; the client's lifecycle (which KafkaStreams, above them all,
-// delegates to).
+// The runtime's internal folders, lowest first, by the same rule: the metrics' sensors; a
+// task's topics, restore and processing; the commit; a task's state on disk; standby and active
+// tasks; the assignment; the queries; the stream thread; the client's lifecycle (which
+// KafkaStreams, above them all, delegates to).
 const RUNTIME_LAYERS = [
+  'metrics',
   'topics',
   'restore',
   'task',

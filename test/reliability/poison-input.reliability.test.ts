@@ -7,6 +7,7 @@ import { waitFor } from '../cluster/cluster-harness';
 import { brokers, KafkaTestContext } from '../support/kafka-test-context';
 import { poisonCases, type PoisonCase } from './support/poison-cases';
 import { readDeadLetters } from './support/poison-dead-letters';
+import { scrapedSum, sendWithRefusedAmounts } from './support/refused-amounts';
 import { recordFigures } from './support/reliability-report';
 import { sized } from './support/reliability-size';
 import { readyAndRunning } from '../support/health';
@@ -18,20 +19,25 @@ interface Stats {
 interface Metrics {
   processed: number;
   skippedDeserialization: number;
+  skippedProcessing: number;
   deadLettered: number;
   droppedRecords: number;
 }
 
 const VALID_EVENTS = sized({ reduced: 2_400, full: 60_000 });
+/** Events of the processing-error case, one in 1,000 refused by the aggregation. */
+const AGGREGATED_EVENTS = sized({ reduced: 3_000, full: 60_000 });
 const USERS = 20;
 const PARTITIONS = 3;
 
 /**
- * Poison input (issue #9): bad records of every kind interleaved with valid events, consumed at
+ * Poison input (issues #9 and #43): bad records of every kind interleaved with valid events, consumed at
  * the same time by two order-stats applications: one under exactly-once with a dead-letter
  * topic, one at-least-once without (log and continue). Each bad record must be handled as the
  * configured handler says (dead-lettered with its origin and error in headers, or logged),
  * counted in the metrics, and the valid events around them counted exactly; both keep running.
+ * Then processing errors: a value that makes the aggregator throw, 1 record in 1,000, under
+ * each guarantee with the processing exception handler continuing and a dead-letter topic.
  */
 describe('reliability: poison input', () => {
   const ctx = new KafkaTestContext();
@@ -224,6 +230,131 @@ describe('reliability: poison input', () => {
         withDeadLetterTopic: dlqMetrics.processed,
         logAndContinue: logMetrics.processed,
       },
+      usersExact: truth.size,
+      wallSeconds: (Date.now() - wallStart) / 1000,
+    });
+  });
+  it('skips the records the aggregator throws on (1 in 1,000), dead-letters exactly them, loses nothing else', async () => {
+    const wallStart = Date.now();
+    const input = await ctx.createTopic(ctx.topicName('refused'), PARTITIONS);
+    const guarantees = ['exactly_once_v2', 'at_least_once'] as const;
+    const apps: { guarantee: string; dlq: string; instance: OrderStatsInstance }[] = [];
+    for (const guarantee of guarantees) {
+      const dlq = await ctx.createTopic(ctx.topicName(`refused-dlq-${guarantee}`), 1);
+      const dir = mkdtempSync(join(tmpdir(), 'refused-state-'));
+      dirs.push(dir);
+      const instance = await OrderStatsInstance.start({
+        KAFKA_BROKERS: brokers().join(','),
+        APPLICATION_ID: `${ctx.applicationId}-refused-${guarantee === 'at_least_once' ? 'alos' : 'eos'}`,
+        INPUT_TOPIC: input,
+        PROCESSING_GUARANTEE: guarantee,
+        DEAD_LETTER_TOPIC: dlq,
+        COMMIT_INTERVAL_MS: '200',
+        STATE_DIR: dir,
+      });
+      instances.push(instance);
+      apps.push({ guarantee, dlq, instance });
+    }
+    await waitFor(
+      async () =>
+        (await Promise.all(apps.map((a) => a.instance.request('/health/ready')))).every(
+          readyAndRunning,
+        ),
+      180_000,
+      'both applications ready',
+    );
+    const producer = ctx.kafka.producer();
+    await producer.connect();
+    const { truth, refused } = await sendWithRefusedAmounts(
+      producer,
+      input,
+      AGGREGATED_EVENTS,
+      USERS,
+    );
+    await producer.disconnect();
+    expect(refused).toHaveLength(AGGREGATED_EVENTS / 1_000);
+
+    const figures: Record<string, unknown> = {};
+    for (const { guarantee, dlq, instance } of apps) {
+      const metrics = async () =>
+        ((await instance.request('/streams/metadata')).body as { metrics: Metrics }).metrics;
+      await waitFor(
+        async () => (await metrics()).processed >= AGGREGATED_EVENTS,
+        180_000,
+        `every record processed (${guarantee})`,
+      );
+      // Nothing else lost: every user exact, without the refused amounts.
+      for (const [user, t] of [...truth].sort()) {
+        const r = await instance.request(`/stats/${user}`);
+        expect({ user, status: r.status, body: r.body }).toEqual({
+          user,
+          status: 200,
+          body: { count: t.count, sum: t.cents / 100 } satisfies Stats,
+        });
+      }
+      const counted = await metrics();
+      expect(counted).toMatchObject({
+        processed: AGGREGATED_EVENTS,
+        skippedProcessing: refused.length,
+        deadLettered: refused.length,
+      });
+      const scrape = (await instance.request('/metrics')).body as string;
+      const reason = 'reason="processing_error"';
+      expect(scrapedSum(scrape, 'kafka_streams_stream_task_dropped_records_total', reason)).toBe(
+        refused.length,
+      );
+      expect(
+        scrapedSum(scrape, 'kafka_streams_stream_task_dead_letter_records_total', reason),
+      ).toBe(refused.length);
+
+      // The dead-letter topic holds exactly the refused records, bytes and origin unchanged.
+      const letters = await readDeadLetters(ctx.kafka, dlq, refused.length);
+      const byOffset = (l: { headers: Record<string, string> }) =>
+        Number(l.headers['__streams.errors.offset']);
+      expect(
+        letters
+          .sort((a, b) => byOffset(a) - byOffset(b))
+          .map(({ key, value, headers }) => {
+            const { '__streams.errors.stacktrace': stack, ...rest } = headers;
+            expect(stack.startsWith(`RangeError: ${rest['__streams.errors.message']}\n`)).toBe(
+              true,
+            );
+            return { key: key?.toString(), value: value?.toString(), headers: rest };
+          }),
+      ).toEqual(
+        [...refused]
+          .sort((a, b) => a.offset - b.offset)
+          .map((r) => ({
+            key: r.key,
+            value: r.value,
+            headers: {
+              '__streams.errors.exception': 'RangeError',
+              '__streams.errors.message': r.message,
+              '__streams.errors.topic': input,
+              '__streams.errors.partition': String(r.partition),
+              '__streams.errors.offset': String(r.offset),
+            },
+          })),
+      );
+      for (const r of refused) {
+        expect(instance.output).toContain(
+          `failed on ${input}-${r.partition}@${r.offset}: ${r.message} (processing error; handler: log and continue)`,
+        );
+      }
+      // It keeps running.
+      expect(instance.process.exitCode).toBeNull();
+      expect((await instance.request('/health/ready')).status).toBe(200);
+      figures[guarantee] = {
+        processed: counted.processed,
+        skippedProcessing: counted.skippedProcessing,
+        deadLettered: counted.deadLettered,
+        deadLetterRecordsRead: letters.length,
+      };
+    }
+    recordFigures('poison-input-processing', {
+      events: AGGREGATED_EVENTS,
+      refusedSent: refused.length,
+      ...figures,
       usersExact: truth.size,
       wallSeconds: (Date.now() - wallStart) / 1000,
     });

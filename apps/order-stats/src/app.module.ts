@@ -1,7 +1,11 @@
 import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { StreamsModule, StreamsTerminusLogger } from '@nest-streams/nestjs';
-import { logAndContinue, sendToDeadLetterTopic } from '@nest-streams/streams';
+import {
+  logAndContinue,
+  logAndContinueProcessing,
+  sendToDeadLetterTopic,
+} from '@nest-streams/streams';
 import { ORDER_STATS_CONFIG, orderStatsConfig } from './order-stats.config';
 import { OrderStatsAggregation } from './order-stats.aggregation';
 import { OrderStatsRocksDBConfig } from './order-stats.rocksdb-config';
@@ -32,6 +36,11 @@ const config = orderStatsConfig();
         deserializationExceptionHandler: config.deadLetterTopic
           ? sendToDeadLetterTopic(config.deadLetterTopic)
           : logAndContinue(),
+        // A record the aggregation refuses (see OrderStatsAggregation) is skipped, never a crash
+        // loop; with DEAD_LETTER_TOPIC it goes there too (KIP-1033, KIP-1034).
+        processingExceptionHandler: logAndContinueProcessing(),
+        deadLetterQueueTopic: config.deadLetterTopic,
+        metricsRecordingLevel: config.metricsRecordingLevel,
         kafkaClient: config.kafkaClient,
         rebalanceProtocol: config.rebalanceProtocol,
         groupInstanceId: config.groupInstanceId, // static membership (GROUP_INSTANCE_ID)

@@ -30,9 +30,15 @@ export class OrderStatsAggregation {
     keySerde: Serdes.String(),
     valueSerde: orderEventSerde,
   })
-  addOrder(_userId: string, event: OrderEvent, stats: OrderStats): OrderStats {
-    // Sums in cents, so repeated additions of 2-decimal amounts stay exact.
-    return { count: stats.count + 1, sum: Math.round(stats.sum * 100 + event.amount * 100) / 100 };
+  addOrder(userId: string, event: OrderEvent, stats: OrderStats): OrderStats {
+    // Sums in cents, so repeated additions of 2-decimal amounts stay exact. A sum a double
+    // cannot hold exactly in cents (an amount like 1e300) is refused: the processing exception
+    // handler skips the record (and dead-letters it with DEAD_LETTER_TOPIC).
+    const cents = Math.round(stats.sum * 100 + event.amount * 100);
+    if (!Number.isSafeInteger(cents)) {
+      throw new RangeError(`amount ${event.amount} of ${userId} cannot be summed exactly in cents`);
+    }
+    return { count: stats.count + 1, sum: cents / 100 };
   }
 
   @Count<string, OrderEvent>({

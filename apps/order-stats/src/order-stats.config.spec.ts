@@ -91,6 +91,16 @@ describe('orderStatsConfig', () => {
     );
   });
 
+  it("reads Kafka Streams' metrics recording level, INFO by default", () => {
+    expect(orderStatsConfig({}).metricsRecordingLevel).toBe('INFO');
+    expect(orderStatsConfig({ METRICS_RECORDING_LEVEL: 'DEBUG' }).metricsRecordingLevel).toBe(
+      'DEBUG',
+    );
+    expect(() => orderStatsConfig({ METRICS_RECORDING_LEVEL: 'debug' })).toThrow(
+      "METRICS_RECORDING_LEVEL must be INFO, DEBUG or TRACE, got 'debug'",
+    );
+  });
+
   it('reads the session timeout, 10 s by default', () => {
     expect(orderStatsConfig({}).sessionTimeoutMs).toBe(10_000);
     expect(orderStatsConfig({ SESSION_TIMEOUT_MS: '30000' }).sessionTimeoutMs).toBe(30_000);

@@ -2,6 +2,7 @@ import {
   KAFKA_CLIENT_NAMES,
   type GroupProtocol,
   type KafkaClientName,
+  type MetricsRecordingLevel,
   type ProcessingGuarantee,
   type RebalanceProtocol,
 } from '@nest-streams/streams';
@@ -59,8 +60,13 @@ export interface OrderStatsConfig {
    * port when there is one, else on `PORT` for callers that send the cluster secret.
    */
   readonly dashboardLookup: boolean;
-  /** Dead-letter topic for records that do not parse (`DEAD_LETTER_TOPIC`), else log and skip. */
+  /**
+   * Dead-letter topic (`DEAD_LETTER_TOPIC`) of the records skipped because they do not parse or
+   * the aggregation refused them; without one they are logged and skipped.
+   */
   readonly deadLetterTopic: string | undefined;
+  /** Kafka Streams' `metrics.recording.level` (`METRICS_RECORDING_LEVEL`): INFO (default), DEBUG, TRACE. */
+  readonly metricsRecordingLevel: MetricsRecordingLevel;
   /** Interface the HTTP and query servers bind (`HOST`, default 127.0.0.1; 0.0.0.0 in a pod). */
   readonly host: string;
   /** Requests still answered after SIGTERM before the client leaves the group (`SHUTDOWN_DRAIN_MS`, 0). */
@@ -132,6 +138,7 @@ export const ORDER_STATS_ENVIRONMENT = [
   'SESSION_TIMEOUT_MS',
   'TASK_TIMEOUT_MS',
   'GROUP_PROTOCOL',
+  'METRICS_RECORDING_LEVEL',
   ...SECURITY_ENVIRONMENT,
 ] as const;
 
@@ -176,6 +183,12 @@ export function orderStatsConfig(env: NodeJS.ProcessEnv = process.env): OrderSta
   if (dashboardLookup !== 'true' && dashboardLookup !== 'false') {
     throw new Error(`DASHBOARD_LOOKUP must be true or false, got '${dashboardLookup}'`);
   }
+  const metricsRecordingLevel = env.METRICS_RECORDING_LEVEL || 'INFO';
+  if (!['INFO', 'DEBUG', 'TRACE'].includes(metricsRecordingLevel)) {
+    throw new Error(
+      `METRICS_RECORDING_LEVEL must be INFO, DEBUG or TRACE, got '${metricsRecordingLevel}'`,
+    );
+  }
   const rocksdbMemoryMb = integer(env, 'ROCKSDB_MEMORY_MB', 256);
   if (rocksdbMemoryMb < 16) {
     throw new Error(`ROCKSDB_MEMORY_MB must be at least 16, got '${env.ROCKSDB_MEMORY_MB}'`);
@@ -214,6 +227,7 @@ export function orderStatsConfig(env: NodeJS.ProcessEnv = process.env): OrderSta
     sessionTimeoutMs: integer(env, 'SESSION_TIMEOUT_MS', 10_000),
     taskTimeoutMs: env.TASK_TIMEOUT_MS ? integer(env, 'TASK_TIMEOUT_MS', 0) : undefined,
     groupProtocol,
+    metricsRecordingLevel: metricsRecordingLevel as MetricsRecordingLevel,
   };
 }
 

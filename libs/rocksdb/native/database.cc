@@ -26,6 +26,7 @@ Napi::Function Database::Define(Napi::Env env) {
                          InstanceMethod<&Database::Flush>("flush"),
                          InstanceMethod<&Database::CompactRange>("compactRange"),
                          InstanceMethod<&Database::GetProperty>("getProperty"),
+                         InstanceMethod<&Database::Statistics>("statistics"),
                          InstanceMethod<&Database::Checkpoint>("checkpoint"),
                          InstanceMethod<&Database::IngestExternalFiles>("ingestExternalFiles"),
                          StaticMethod<&Database::Destroy>("destroy"),
@@ -84,6 +85,7 @@ class Database::OpenWorker : public PromiseWorker {
     if (status.ok()) {
       database_->db_ = std::move(db_);
       database_->disable_wal_ = config_.disable_wal;
+      database_->statistics_ = config_.options.statistics;
       database_->state_ = State::kOpen;
     } else {
       database_->state_ = State::kClosed;
@@ -169,6 +171,7 @@ void Database::MaybeFinishClose(Napi::Env env) {
 
 void Database::Closed(Napi::Env env, const rocksdb::Status& status) {
   state_ = State::kClosed;
+  statistics_.reset();
   close_requested_ = false;
   close_running_ = false;
   std::vector<Napi::Promise::Deferred> closing = std::move(closing_);
@@ -254,6 +257,20 @@ Napi::Value Database::GetProperty(const Napi::CallbackInfo& info) {
   std::string value;
   if (!db->GetProperty(info[0].As<Napi::String>().Utf8Value(), &value)) return env.Undefined();
   return Napi::String::New(env, value);
+}
+
+// statistics(): { [ticker name]: count } of every RocksDB ticker, or undefined when the
+// database was opened without the `statistics` option.
+Napi::Value Database::Statistics(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  Require(env);
+  if (!statistics_) return env.Undefined();
+  Napi::Object tickers = Napi::Object::New(env);
+  for (const auto& [ticker, name] : rocksdb::TickersNameMap) {
+    double count = static_cast<double>(statistics_->getTickerCount(ticker));
+    tickers.Set(name, Napi::Number::New(env, count));
+  }
+  return tickers;
 }
 
 // iterator(options): a native Iterator over a snapshot taken now.

@@ -8,6 +8,7 @@
 
 #include <napi.h>
 #include <rocksdb/db.h>
+#include <rocksdb/statistics.h>
 
 #include <memory>
 #include <set>
@@ -50,6 +51,7 @@ class Database : public Napi::ObjectWrap<Database> {
   Napi::Value Flush(const Napi::CallbackInfo& info);
   Napi::Value CompactRange(const Napi::CallbackInfo& info);
   Napi::Value GetProperty(const Napi::CallbackInfo& info);
+  Napi::Value Statistics(const Napi::CallbackInfo& info);
   Napi::Value Checkpoint(const Napi::CallbackInfo& info);
   Napi::Value IngestExternalFiles(const Napi::CallbackInfo& info);
   static Napi::Value Destroy(const Napi::CallbackInfo& info);
@@ -61,6 +63,8 @@ class Database : public Napi::ObjectWrap<Database> {
 
   State state_ = State::kClosed;
   std::unique_ptr<rocksdb::DB> db_;
+  // The statistics the database was opened with (the `statistics` option), else null.
+  std::shared_ptr<rocksdb::Statistics> statistics_;
   bool disable_wal_ = false;
   bool close_requested_ = false;
   bool close_running_ = false;

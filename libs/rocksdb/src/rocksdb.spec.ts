@@ -131,6 +131,28 @@ describe('RocksDB', () => {
     expect(str(db.get(s('k999')))).toBe(Buffer.alloc(100, 999).toString());
   });
 
+  it('reports RocksDB statistics when opened with them', async () => {
+    const plain = await openDb('no-stats');
+    expect(plain.statistics()).toBeUndefined();
+    const db = await openDb('stats', { statistics: true, blockCacheSize: 8 << 20 });
+    const batch = new WriteBatch();
+    for (let i = 0; i < 1000; i++) batch.put(s(`k${i}`), Buffer.alloc(100, i));
+    db.write(batch);
+    await db.flush();
+    expect(str(db.get(s('k1')))).toBe(Buffer.alloc(100, 1).toString()); // a data block missed
+    expect(str(db.get(s('k10')))).toBe(Buffer.alloc(100, 10).toString()); // the same block, hit
+    const tickers = db.statistics()!;
+    expect(tickers['rocksdb.number.keys.written']).toBe(1000);
+    expect(tickers['rocksdb.number.keys.read']).toBe(2);
+    expect(tickers['rocksdb.bytes.written']).toBeGreaterThan(1000 * 100);
+    expect(tickers['rocksdb.flush.write.bytes']).toBeGreaterThan(1000 * 100);
+    expect(tickers['rocksdb.block.cache.data.miss']).toBe(1);
+    expect(tickers['rocksdb.block.cache.data.hit']).toBe(1);
+    expect(tickers['rocksdb.stall.micros']).toBe(0);
+    await db.close();
+    expect(() => db.statistics()).toThrow(RocksDBClosedError);
+  });
+
   it('applies the options it is given, maxWriteBufferNumber included', async () => {
     const db = await openDb('opts', {
       maxWriteBufferNumber: 5,

@@ -14,7 +14,7 @@ import { WriteBatch } from './write-batch';
  *   `writeAsync` on the pool. Each can skip the WAL (`disableWAL`), the database's default
  *   coming from `walEnabled`.
  * - Iterators: forward or reverse, bounded, over a snapshot, in chunks.
- * - Maintenance: `flush` (memtables to SST files), `compactRange`, `getProperty`,
+ * - Maintenance: `flush` (memtables to SST files), `compactRange`, `getProperty`, `statistics`,
  *   `checkpoint`, `ingestExternalFiles` (bulk load from {@link SstFileWriter} files).
  *
  * Keys and values are Buffers, ordered bytewise. Values returned by `getMany` and iterators are
@@ -136,6 +136,17 @@ export class RocksDB {
     const text = this.native.getProperty(name);
     const value = text === undefined || text === '' ? NaN : Number(text);
     return Number.isFinite(value) ? value : undefined;
+  }
+
+  /**
+   * Every RocksDB ticker by its RocksDB name (`rocksdb.block.cache.data.hit`,
+   * `rocksdb.bytes.written`, `rocksdb.stall.micros`...): counts since the database opened, or
+   * undefined when it was opened without `statistics: true`.
+   *
+   * @throws RocksDBClosedError when the database is not open (open it again first).
+   */
+  statistics(): Readonly<Record<string, number>> | undefined {
+    return this.native.statistics();
   }
 
   /**

@@ -39,6 +39,18 @@ export {
 export { streamsConfigFromProperties } from './runtime/streams-config-properties';
 export { KAFKA_STREAMS_FACTORY } from './runtime/kafka-streams-hosting';
 export type { ClientMetrics } from './runtime/client-metrics';
+export {
+  GROUP_TAGS,
+  isRecordedAt,
+  type StreamsMetric,
+  type StreamsMetricDefinition,
+  type StreamsMetricGroup,
+} from './runtime/streams-metric';
+export {
+  DEAD_LETTER_REASONS,
+  DROPPED_RECORD_REASONS,
+  STREAMS_METRIC_DEFINITIONS,
+} from './runtime/streams-metric-catalog';
 export type { TaskMetadata } from './runtime/task-metadata';
 export { consoleStreamsLogger, type StreamsLogLevel, type StreamsLogger } from './logging/logger';
 export type { StateRestoreListener } from './runtime/state-restore-listener';
@@ -119,7 +131,11 @@ export type {
   FixedKeyProcessorSupplier,
 } from './processor/fixed-key-processor';
 export { FixedKeyRecord } from './processor/fixed-key-record';
-export type { ProcessorContext, RecordMetadata } from './processor/processor-context';
+export type {
+  DroppedRecordReason,
+  ProcessorContext,
+  RecordMetadata,
+} from './processor/processor-context';
 export { PunctuationType, type Cancellable, type Punctuator } from './processor/punctuation';
 export { Record, type Headers } from './processor/record';
 export { TaskId } from './processor/task-id';

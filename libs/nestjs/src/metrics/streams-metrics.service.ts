@@ -6,6 +6,7 @@ import {
   type RocksDBStoreMetrics,
 } from '@nest-streams/streams';
 import { StreamsStateTracker } from '../health/internals/streams-state.tracker';
+import { StreamsMetricFamilies } from './internals/streams-metric-families';
 import { StreamsModuleSettings } from '../settings/internals/streams-module.settings';
 import {
   MESSAGE_REFUSAL_REASONS,
@@ -39,7 +40,10 @@ const ROCKSDB_GAUGES: readonly (keyof RocksDBStoreMetrics)[] = [
  * operation counts, rates and latencies, record-cache hit ratio, RocksDB properties (when the
  * store reports them), rebalance count and duration, the routing outcomes of `@RouteByKey`
  * requests, the instance-to-instance messages refused and the hop tokens of forwarded requests
- * refused (by reason). Names start with the `prefix` option (`kafka_streams_`).
+ * refused (by reason); and Kafka Streams' own metrics by their names
+ * (`kafka_streams_stream_task_dropped_records_total`...: `StreamsMetricFamilies`), at the
+ * client's `metricsRecordingLevel`. Names start with the `prefix` option (`kafka_streams_`);
+ * docs/metrics.md lists every one.
  *
  * With metrics off (`metrics: false`) every method is a no-op and {@link registry} is empty.
  */
@@ -114,6 +118,9 @@ export class StreamsMetricsService {
       else this.rebalanceDuration?.observe(durationMs / 1000);
     });
     this.defineEngineGauges(p, registers);
+    // Kafka Streams' own metrics, by their names, at the client's metrics.recording.level.
+    const level = settings.streams.metricsRecordingLevel;
+    new StreamsMetricFamilies(p, registers, level, () => this.streams);
   }
 
   /** @internal Starts reading `streams` when scraped. */

@@ -67,6 +67,7 @@ export interface NativeDatabase {
   flush(options: { wait: boolean }): Promise<void>;
   compactRange(from: Buffer | undefined, to: Buffer | undefined): Promise<void>;
   getProperty(name: string): string | undefined;
+  statistics(): Record<string, number> | undefined;
   checkpoint(directory: string): Promise<void>;
   ingestExternalFiles(files: readonly string[], options: { moveFiles: boolean }): Promise<void>;
 }

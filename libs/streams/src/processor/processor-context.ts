@@ -14,6 +14,13 @@ export interface RecordMetadata {
 }
 
 /**
+ * Why a DSL processor dropped an input record on purpose (the `reason` tag of the task's
+ * `dropped-records` metric): a `null` key or value where the operator needs one, a record past
+ * its window's grace period, a join record without a partner where the join needs one.
+ */
+export type DroppedRecordReason = 'null-key' | 'null-value' | 'late' | 'no-join-partner';
+
+/**
  * What a processor can do besides processing: forward records to its children, reach its
  * connected state stores, schedule punctuators and request a commit.
  *
@@ -46,9 +53,10 @@ export interface ProcessorContext<KForward = unknown, VForward = unknown> {
   /**
    * Counts one input record this processor skipped on purpose (a `null` key or value, a late
    * record, no join partner) in the task's `dropped-records` metric, as Kafka Streams' DSL
-   * processors do. Optional: contexts of test doubles may leave it out.
+   * processors do, under `reason` (without one: `other`). Optional: contexts of test doubles
+   * may leave it out.
    */
-  recordDropped?(): void;
+  recordDropped?(reason?: DroppedRecordReason): void;
   /**
    * Whether this processor has any child to forward to. The DSL's aggregations use it to skip
    * typing the cache's flushed entries when nothing downstream would receive them (a table

@@ -7,6 +7,7 @@ import type { Topology } from '../processor/topology';
 import type { LocalStoreMetrics } from '../state/store-metrics-snapshot';
 import { completeStreamsLogger, consoleStreamsLogger } from '../logging/logger';
 import type { ClientMetrics } from './client-metrics';
+import type { StreamsMetric } from './streams-metric';
 import type {
   KafkaStreamsOptions,
   StateListener,
@@ -146,6 +147,18 @@ export class KafkaStreams {
   /** Processing counters summed over the client's active tasks, and the commits. */
   metrics(): ClientMetrics {
     return this.lifecycle.metrics();
+  }
+
+  /**
+   * Every metric of this client as Kafka Streams names it (its `metrics()`): group, name, tags
+   * and value, for the client, its stream thread, its active tasks, their processor nodes,
+   * state stores (RocksDB's figures included) and record caches, and its standby tasks, at
+   * `metricsRecordingLevel` (DEBUG adds per-node and per-store figures; see
+   * `STREAMS_METRIC_DEFINITIONS` for each metric's level). Rates, means and maxima cover the
+   * last 30 to 60 s. Cheap enough for every metrics scrape; never throws.
+   */
+  allMetrics(): StreamsMetric[] {
+    return this.queries.allMetrics();
   }
 
   /**

@@ -54,8 +54,8 @@ export interface StoreMetricsSnapshot {
 /** One local store's metrics, as `KafkaStreams.storeMetrics()` reports them. */
 export interface LocalStoreMetrics extends StoreMetricsSnapshot {
   /**
-   * The RocksDB engine's memory and size figures, for a key-value store on RocksDB that is
-   * open; absent for in-memory, window and session stores.
+   * The RocksDB engine's memory and size figures, for a store on RocksDB that is open (a
+   * window or session store's summed over its segments); absent for in-memory stores.
    */
   readonly rocksdb?: RocksDBStoreMetrics;
 }

@@ -181,6 +181,23 @@ describe('Stores and the key-value store builder', () => {
     expect(snapshot.cache).toMatchObject({ hits: 1, misses: 1, hitRatio: 0.5 });
   });
 
+  it('times every operation at metricsRecordingLevel DEBUG, none at INFO', async () => {
+    const sampled = async (level: string) => {
+      const context = { ...testStoreContext(), appConfigs: { metricsRecordingLevel: level } };
+      const store = Stores.keyValueStoreBuilder(
+        Stores.inMemoryKeyValueStore('m'),
+        Serdes.String(),
+        Serdes.Long(),
+      ).build();
+      await store.init(context);
+      store.put('a', 1);
+      store.get('a');
+      return store.metricsSnapshot().operations.get.sampled;
+    };
+    expect(await sampled('DEBUG')).toBe(1);
+    expect(await sampled('INFO')).toBe(0);
+  });
+
   it('forwards typed flushed entries with old values to the listener', async () => {
     const context = testStoreContext();
     const store = Stores.keyValueStoreBuilder(

@@ -1,5 +1,7 @@
+import type { DroppedRecordReason } from '../../processor/processor-context';
+
 /** Why a DSL processor skipped a record (Kafka Streams' `dropped-records` reasons). */
-export type DropReason = 'null-key' | 'null-value' | 'late' | 'no-join-partner';
+export type DropReason = DroppedRecordReason;
 
 /**
  * Counts the records a DSL processor skipped, by reason (Kafka Streams' `dropped-records`
@@ -8,16 +10,16 @@ export type DropReason = 'null-key' | 'null-value' | 'late' | 'no-join-partner';
  */
 export class DroppedRecords {
   private readonly counts = new Map<DropReason, number>();
-  private task: { recordDropped?(): void } | undefined;
+  private task: { recordDropped?(reason?: DropReason): void } | undefined;
 
   /** Also counts every drop in the task's `dropped-records` metric (call from `init`). */
-  attach(context: { recordDropped?(): void }): void {
+  attach(context: { recordDropped?(reason?: DropReason): void }): void {
     this.task = context;
   }
 
   record(reason: DropReason): void {
     this.counts.set(reason, (this.counts.get(reason) ?? 0) + 1);
-    this.task?.recordDropped?.();
+    this.task?.recordDropped?.(reason);
   }
 
   /** Whether `key` is null or undefined; if so, the record is counted as dropped (`null-key`). */

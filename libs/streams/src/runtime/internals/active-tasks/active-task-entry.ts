@@ -3,6 +3,7 @@ import type { TaskEngines } from '../../../state/internals/task-engines';
 import type { EosProducer } from '../commit/eos-producer';
 import type { StreamTask } from '../task/stream-task';
 import type { TaskStateManager } from '../task-state/task-state-manager';
+import type { TaskRestoreMetrics } from '../metrics/task-restore-metrics';
 
 /** One running active task and what it owns (what the commit protocol drives: a `CommittingTask`). */
 export interface ActiveTaskEntry {
@@ -20,4 +21,6 @@ export interface ActiveTaskEntry {
   readonly partitions: readonly { topic: string; partition: number }[];
   /** Its creation ended: stores restored, processors initialized (see ActiveTaskManager.create). */
   restored: boolean;
+  /** What its restore did and has left (the task's restore metrics). */
+  readonly restoreMetrics?: TaskRestoreMetrics;
 }

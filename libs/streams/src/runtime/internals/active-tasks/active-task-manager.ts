@@ -17,6 +17,8 @@ import { TaskProducers } from '../commit/task-producers';
 import { TaskEngines } from '../../../state/internals/task-engines';
 import { TaskCreations } from './task-creations';
 import type { ActiveTaskEntry } from './active-task-entry';
+import { TaskRestoreMetrics } from '../metrics/task-restore-metrics';
+import type { ThreadMetrics } from '../metrics/thread-metrics';
 
 /** What the task manager needs from the client that hosts it. */
 export interface ActiveTaskManagerOptions extends TaskTopics {
@@ -36,6 +38,8 @@ export interface ActiveTaskManagerOptions extends TaskTopics {
   readonly cache: RecordCache;
   readonly logger: StateLogger;
   restoreListener(): StateRestoreListener | undefined;
+  /** The sensors of the thread it belongs to (commits, tasks created and closed). */
+  readonly threadMetrics?: ThreadMetrics;
 }
 
 /**
@@ -166,6 +170,7 @@ export class ActiveTaskManager {
       logger,
     } = this.options;
     const taskId = TaskId.parse(taskIdText);
+    if (this.options.threadMetrics) this.options.threadMetrics.tasksCreated++;
     const subtopology = topology.subtopologies()[taskId.subtopologyId];
     const { collector, eosProducer } = await this.producers.forTask(taskIdText);
     const engines = new TaskEngines(
@@ -183,6 +188,7 @@ export class ActiveTaskManager {
       resolveTopic,
       partitionsFor,
       log: (m) => logger.warn(m),
+      threadMetrics: this.options.threadMetrics,
     });
     const registrations = await task.initializeStores();
     const stateManager = new TaskStateManager({
@@ -205,6 +211,7 @@ export class ActiveTaskManager {
         partition: taskId.partition,
       })),
       restored: false,
+      restoreMetrics: new TaskRestoreMetrics(),
     };
     this.entries.set(taskIdText, entry);
     const inputTopics = [...new Set(subtopology.sourceTopics.map((t) => resolveTopic(t)))];
@@ -218,7 +225,8 @@ export class ActiveTaskManager {
         })
       : undefined;
     await stateManager.initialize();
-    await stateManager.restore(restorer, { listener: this.options.restoreListener(), signal });
+    const listener = entry.restoreMetrics!.listener(this.options.restoreListener());
+    await stateManager.restore(restorer, { listener, signal });
     signal.throwIfAborted();
     // One transaction per task: the group consumer may have read the committed offsets before
     // the previous owner's transaction completed (kafkajs has no require_stable). Now that this
@@ -251,8 +259,10 @@ export class ActiveTaskManager {
     if (due.length === 0) return 0;
     const started = performance.now();
     await commitTasks(due, this.producers, () => this.tasks().filter((e) => e.restored), consumer);
+    const elapsedMs = performance.now() - started;
     this.commits++;
-    this.commitTimeMs += performance.now() - started;
+    this.commitTimeMs += elapsedMs;
+    this.options.threadMetrics?.commit.record(elapsedMs);
     return due.length;
   }
 
@@ -268,6 +278,7 @@ export class ActiveTaskManager {
     this.givenUp.delete(taskIdText);
     if (!entry) return;
     this.entries.delete(taskIdText);
+    if (this.options.threadMetrics) this.options.threadMetrics.tasksClosed++;
     try {
       await entry.task.close(clean);
       if (clean) await entry.collector.flush();

@@ -36,6 +36,7 @@ import type { StreamThread } from '../thread/stream-thread';
 import { createStreamThread } from '../thread/stream-thread-factory';
 import { prepareInternalTopics } from '../topics/internal-topics';
 import { heldByAnotherProcess, StartupWait, startFailureLine } from './startup-wait';
+import { ThreadMetrics } from '../metrics/thread-metrics';
 import { threadFailureAction } from './thread-failure-policy';
 
 /** What a client's lifecycle is made of (what `KafkaStreams` resolved). */
@@ -69,6 +70,9 @@ export class ClientLifecycle {
   private currentState = KafkaStreamsState.CREATED;
   private admin: ClusterAdmin | undefined;
   private thread: StreamThread | undefined;
+  /** The current thread's sensors; threads running (0 or 1) and failed (metrics). */
+  private threadMetrics: ThreadMetrics | undefined;
+  private readonly threadCounts = { alive: 0, failed: 0 };
   private tasks: ActiveTaskManager | undefined;
   private standbys: StandbyTaskManager | undefined;
   /** The global stores, when the topology has any. */
@@ -103,6 +107,10 @@ export class ClientLifecycle {
       activeTasks: () => this.tasks,
       standbyTasks: () => this.standbys,
       globalStore: (name) => this.globals?.queryable(name),
+      clientId: config.clientId,
+      metricsRecordingLevel: config.metricsRecordingLevel,
+      threadMetrics: () => this.threadMetrics,
+      threadCounts: () => this.threadCounts,
     });
     this.subscription = new ClientSubscription({
       stateDirectory: this.stateDirectory,
@@ -232,7 +240,11 @@ export class ClientLifecycle {
 
   private startThread(): void {
     const { topology, config, logger } = this.options;
+    // Kafka Streams' thread name; a replacement takes its predecessor's (REPLACE_THREAD).
+    this.threadMetrics = new ThreadMetrics(`${config.clientId}-StreamThread-1`, Date.now());
+    this.threadCounts.alive = 1;
     const parts = createStreamThread({
+      threadMetrics: this.threadMetrics,
       topology,
       config: this.globals?.taskConfig(config) ?? config,
       clients: this.clients,
@@ -287,6 +299,8 @@ export class ClientLifecycle {
   /** Applies {@link threadFailureAction} to a failed stream thread. */
   private async handleThreadError(failure: Error): Promise<void> {
     const { config, logger } = this.options;
+    this.threadCounts.alive = 0;
+    this.threadCounts.failed++;
     // Credentials revoked or a broker certificate replaced while running: a typed error.
     const error = kafkaAuthenticationError(failure, config) ?? failure;
     const { action, unreachableSince } = threadFailureAction(error, {
@@ -342,6 +356,7 @@ export class ClientLifecycle {
     pending: KafkaStreamsState.PENDING_SHUTDOWN | KafkaStreamsState.PENDING_ERROR,
   ): Promise<void> {
     this.setState(pending);
+    this.threadCounts.alive = 0;
     this.stopCleanup?.();
     try {
       await this.thread?.stop();

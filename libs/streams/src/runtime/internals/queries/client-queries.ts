@@ -13,6 +13,12 @@ import type { StoreQueryParameters } from '../../../query/store-query-parameters
 import type { LagInfo, StreamsMetadata } from '../../../query/streams-metadata';
 import type { LocalStoreMetrics } from '../../../state/store-metrics-snapshot';
 import { KafkaStreamsState } from '../../kafka-streams-state';
+import type { MetricsRecordingLevel } from '../../streams-config';
+import type { StreamsMetric } from '../../streams-metric';
+import { MetricsReport } from '../metrics/metrics-report';
+import type { ThreadMetrics } from '../metrics/thread-metrics';
+import { WindowRates } from '../metrics/window-rates';
+import { clientMetricsReport } from './client-metrics-report';
 import type { TaskMetadata } from '../../task-metadata';
 import type { ActiveTaskManager } from '../active-tasks/active-task-manager';
 import type { StandbyTaskManager } from '../standby/standby-task-manager';
@@ -37,6 +43,12 @@ export interface QueryableClient {
   standbyTasks(): StandbyTaskManager | undefined;
   /** A global store: `undefined` when `name` is none, `store` `undefined` while it restores. */
   globalStore(name: string): { readonly store: unknown } | undefined;
+  /** `client.id` and `metrics.recording.level`. */
+  readonly clientId: string;
+  readonly metricsRecordingLevel: MetricsRecordingLevel;
+  /** The current stream thread's sensors, and how many threads run now and failed so far. */
+  threadMetrics(): ThreadMetrics | undefined;
+  threadCounts(): { alive: number; failed: number };
 }
 
 /**
@@ -49,6 +61,7 @@ export class ClientQueries {
   private readonly metadata: StreamsMetadataState;
   private readonly provider: LocalStoreProvider;
   private readonly localView: LocalTaskView;
+  private readonly rates = new WindowRates();
 
   constructor(private readonly client: QueryableClient) {
     const { topology } = client;
@@ -164,6 +177,20 @@ export class ClientQueries {
 
   storeMetrics(): LocalStoreMetrics[] {
     return localStoreMetrics(this.localView.activeTasks());
+  }
+
+  allMetrics(now = Date.now()): StreamsMetric[] {
+    const { client } = this;
+    const counts = client.threadCounts();
+    return clientMetricsReport(new MetricsReport(client.metricsRecordingLevel, now, this.rates), {
+      clientId: client.clientId,
+      aliveThreads: counts.alive,
+      failedThreads: counts.failed,
+      thread: client.threadMetrics(),
+      activeTasks: this.localView.activeTasks(),
+      standbyTasks: client.standbyTasks()?.all() ?? [],
+      stores: this.storeMetrics(),
+    });
   }
 
   private queryable(): boolean {

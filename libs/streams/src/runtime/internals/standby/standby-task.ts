@@ -47,6 +47,8 @@ export class StandbyTask {
   private readonly engines = new TaskEngines();
   readonly partitions: StandbyPartition[] = [];
   private appliedSinceCheckpoint = 0;
+  /** Changelog records applied since the task was created (its `update-total`). */
+  updated = 0;
 
   constructor(
     taskId: string,
@@ -109,6 +111,7 @@ export class StandbyTask {
       this.stateManager!.recordAppliedOffset(partition.storeName, lastOffset);
     }
     this.appliedSinceCheckpoint += records.length;
+    this.updated += records.length;
   }
 
   /**

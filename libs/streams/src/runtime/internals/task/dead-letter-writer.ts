@@ -1,7 +1,7 @@
 import type { ConsumedRecord } from '../../../client/consumed-record';
 import type { RecordCollector } from '../../../processor/internals/record-collector';
 import { DEAD_LETTER_HEADERS } from '../../exception-handlers';
-import type { TaskMetrics } from './task-metrics';
+import type { DeadLetterKind, TaskMetrics } from './task-metrics';
 
 /** What a {@link DeadLetterWriter} writes with. */
 export interface DeadLetterWriterOptions {
@@ -25,8 +25,8 @@ export interface DeadLetterWriterOptions {
 export class DeadLetterWriter {
   constructor(private readonly options: DeadLetterWriterOptions) {}
 
-  /** Writes `raw` to `topic` with `error` in the headers, and counts it. */
-  write(topic: string, raw: ConsumedRecord, error: Error): void {
+  /** Writes `raw` to `topic` with `error` (a failure of `kind`) in the headers, and counts it. */
+  write(topic: string, raw: ConsumedRecord, error: Error, kind: DeadLetterKind): void {
     this.options.recordCollector.send({
       topic,
       partition: this.options.partitionFor(topic, raw.key),
@@ -44,6 +44,7 @@ export class DeadLetterWriter {
       },
     });
     this.options.metrics.deadLettered++;
+    this.options.metrics.deadLetteredBy[kind]++;
   }
 }
 

@@ -85,7 +85,7 @@ export class ProcessingErrors {
     metrics.skippedProcessing++;
     const topic = handler.deadLetterTopic ?? config.deadLetterQueueTopic;
     if (topic !== undefined && site.source !== undefined) {
-      this.options.deadLetters.write(topic, site.source, error);
+      this.options.deadLetters.write(topic, site.source, error, 'processing');
     }
   }
 

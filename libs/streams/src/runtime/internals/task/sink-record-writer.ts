@@ -102,7 +102,7 @@ export class SinkRecordWriter {
       const deadLetterTopic = handler.deadLetterTopic ?? config.deadLetterQueueTopic;
       const source = this.options.currentSource();
       if (deadLetterTopic !== undefined && source !== undefined) {
-        this.options.deadLetters.write(deadLetterTopic, source, err);
+        this.options.deadLetters.write(deadLetterTopic, source, err, 'production');
       }
       return;
     }

@@ -88,6 +88,6 @@ export class SourceRecordReader {
     metrics.skippedDeserialization++;
     const topic = handler.deadLetterTopic ?? config.deadLetterQueueTopic;
     if (topic === undefined) return;
-    sends.push(() => this.options.deadLetters.write(topic, raw, error));
+    sends.push(() => this.options.deadLetters.write(topic, raw, error, 'deserialization'));
   }
 }

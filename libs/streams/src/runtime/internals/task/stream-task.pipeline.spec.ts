@@ -1,17 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Consumed } from '../../../kstream/consumed';
 import { StreamsBuilder } from '../../../kstream/streams-builder';
 import { Materialized } from '../../../kstream/materialized';
-import { InMemoryRecordCollector } from '../../../processor/internals/in-memory-record-collector';
-import { TaskId } from '../../../processor/task-id';
 import { Serdes } from '../../../serde/serdes';
 import type { KeyValueStore } from '../../../state/key-value-store';
 import { RecordCache } from '../../../state/internals/record-cache';
-import { resolveStreamsConfig } from '../../streams-config';
 import type { ConsumedRecord } from '../../../client/consumed-record';
-import { StreamTask } from './stream-task';
+import type { StreamTask } from './stream-task';
+import { TestTasks } from '../../../../test-support/stream-task-test-support';
 
 /**
  * The stream thread prepares a batch's next slice (deserialize, prefetch on RocksDB's pool)
@@ -19,8 +14,8 @@ import { StreamTask } from './stream-task';
  * the two slices share, with a cache small enough to evict between them.
  */
 describe('StreamTask: a slice prepared while the one before runs', () => {
-  const dirs: string[] = [];
-  afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  const tasks = new TestTasks();
+  afterAll(() => tasks.removeDirectories());
 
   async function countingTask(): Promise<{
     task: StreamTask;
@@ -31,30 +26,11 @@ describe('StreamTask: a slice prepared while the one before runs', () => {
       .stream('in', Consumed.with(Serdes.String(), Serdes.String()))
       .groupByKey()
       .count(Materialized.as<string, number>('counts'));
-    const topology = builder.build();
-    const stateDir = mkdtempSync(join(tmpdir(), 'pipeline-'));
-    dirs.push(stateDir);
-    const config = resolveStreamsConfig({
-      applicationId: 'pipeline',
-      bootstrapServers: ['dummy:1234'],
-      stateDir,
-      statestoreCacheMaxBytes: 2_000, // a few dozen entries: evictions between the slices
+    const { task } = await tasks.create(builder.build(), {
+      // A few dozen entries: evictions between the slices.
+      config: { applicationId: 'pipeline', statestoreCacheMaxBytes: 2_000 },
+      task: (config) => ({ cache: new RecordCache(config.statestoreCacheMaxBytes) }),
     });
-    const [sub] = topology.subtopologies();
-    const id = new TaskId(sub.id, 0);
-    const task = new StreamTask({
-      id,
-      topology,
-      subtopology: sub,
-      config,
-      taskDir: join(stateDir, 'pipeline', id.toString()),
-      recordCollector: new InMemoryRecordCollector(),
-      cache: new RecordCache(config.statestoreCacheMaxBytes),
-      resolveTopic: (t) => t,
-      partitionsFor: () => 1,
-    });
-    await task.initializeStores();
-    task.initializeTopology();
     return {
       task,
       store: () => task.store('counts') as unknown as KeyValueStore<string, { value: number }>,

@@ -1,11 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Consumed } from '../../../kstream/consumed';
 import { Produced } from '../../../kstream/produced';
 import { StreamsBuilder } from '../../../kstream/streams-builder';
-import { InMemoryRecordCollector } from '../../../processor/internals/in-memory-record-collector';
-import { TaskId } from '../../../processor/task-id';
+import type { InMemoryRecordCollector } from '../../../processor/internals/in-memory-record-collector';
 import { Serdes } from '../../../serde/serdes';
 import type { ConsumedRecord } from '../../../client/consumed-record';
 import { DEAD_LETTER_HEADERS, HandlerResponse } from '../../exception-handlers';
@@ -14,8 +10,8 @@ import {
   type ProcessingErrorContext,
   type ProcessingExceptionHandler,
 } from '../../processing-exception-handler';
-import { resolveStreamsConfig, type StreamsConfig } from '../../streams-config';
-import { StreamTask } from './stream-task';
+import type { StreamsConfig } from '../../streams-config';
+import { TestTasks } from '../../../../test-support/stream-task-test-support';
 
 /**
  * KIP-1033's processing exception handler in a task: a mapper that throws on one value, a
@@ -23,8 +19,8 @@ import { StreamTask } from './stream-task';
  * still gets it), counts it, and dead-letters the input record as consumed; FAIL throws.
  */
 describe('StreamTask: processing errors', () => {
-  const dirs: string[] = [];
-  afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  const tasks = new TestTasks();
+  afterAll(() => tasks.removeDirectories());
 
   async function task(config: Partial<StreamsConfig>) {
     const builder = new StreamsBuilder();
@@ -36,32 +32,11 @@ describe('StreamTask: processing errors', () => {
       })
       .to('upper', Produced.with(Serdes.String(), Serdes.String()));
     stream.to('copy', Produced.with(Serdes.String(), Serdes.String()));
-    const topology = builder.build();
-    const stateDir = mkdtempSync(join(tmpdir(), 'processing-errors-'));
-    dirs.push(stateDir);
-    const resolved = resolveStreamsConfig({
-      applicationId: 'errors',
-      bootstrapServers: ['dummy:1234'],
-      stateDir,
-      ...config,
-    });
-    const [sub] = topology.subtopologies();
-    const id = new TaskId(sub.id, 0);
-    const collector = new InMemoryRecordCollector();
     const logs: string[] = [];
-    const t = new StreamTask({
-      id,
-      topology,
-      subtopology: sub,
-      config: resolved,
-      taskDir: join(stateDir, id.toString()),
-      recordCollector: collector,
-      resolveTopic: (topic) => topic,
-      partitionsFor: () => 1,
-      log: (m) => void logs.push(m),
+    const { task: t, collector } = await tasks.create(builder.build(), {
+      config: { applicationId: 'errors', ...config },
+      task: () => ({ log: (m) => void logs.push(m) }),
     });
-    await t.initializeStores();
-    t.initializeTopology();
     return { task: t, collector, logs };
   }
 

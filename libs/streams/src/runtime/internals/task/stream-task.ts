@@ -1,12 +1,10 @@
 import { StreamsProcessingError } from '../../../errors/streams-processing.error';
 import { DeadLetterWriter } from './dead-letter-writer';
 import { ProcessingErrors } from './processing-errors';
-import { UnknownStateStoreError } from '../../../errors/unknown-state-store.error';
-import { globalStoresOf } from '../../../processor/internals/internal-config';
 import type { RecordCollector } from '../../../processor/internals/record-collector';
 import type { SourceNodeDef, Subtopology } from '../../../processor/internals/topology-nodes';
-import type { ProcessorContext, RecordMetadata } from '../../../processor/processor-context';
-import { PunctuationType, type Cancellable, type Punctuator } from '../../../processor/punctuation';
+import type { RecordMetadata } from '../../../processor/processor-context';
+import { PunctuationType } from '../../../processor/punctuation';
 import { Record } from '../../../processor/record';
 import type { TaskId } from '../../../processor/task-id';
 import type { Topology } from '../../../processor/topology';
@@ -21,6 +19,9 @@ import { preparedBatch, type PreparedBatch, type PreparedRecord } from './prepar
 import { SinkRecordWriter } from './sink-record-writer';
 import { SourceRecordReader } from './source-record-reader';
 import { TaskMetrics } from './task-metrics';
+import { taskProcessorContext, type TaskContextHost } from './task-processor-context';
+import { ProcessorNodeMetrics } from '../metrics/processor-node-metrics';
+import type { ThreadMetrics } from '../metrics/thread-metrics';
 import type { TaskTopics } from './task-topics';
 import { TaskInputOffsets, type InputOffset } from './task-input-offsets';
 import { PartitionGroup } from './partition-group';
@@ -37,6 +38,8 @@ export interface StreamTaskOptions extends TaskTopics {
   /** Wall-clock source; the test driver supplies a mock clock. */
   readonly now?: () => number;
   readonly log?: (message: string) => void;
+  /** The sensors of the stream thread that runs it (processing and punctuation times). */
+  readonly threadMetrics?: ThreadMetrics;
 }
 
 /**
@@ -47,10 +50,14 @@ export interface StreamTaskOptions extends TaskTopics {
  *
  * A batch is processed synchronously after one prefetch (one multi-get per store), so a record
  * never waits on RocksDB. Errors from processors become {@link StreamsProcessingError}.
+ *
+ * Its metrics (Kafka Streams' task and processor-node metrics): {@link metrics}, and each
+ * node's sensors (end-to-end latencies at INFO, process calls and latencies at DEBUG), recorded
+ * against the wall-clock time read once per batch, as Kafka Streams reads it once per loop.
  */
 export class StreamTask {
   readonly id: TaskId;
-  readonly metrics = new TaskMetrics();
+  readonly metrics: TaskMetrics;
   private readonly nodes = new Map<string, TaskProcessorNode>();
   private readonly sourcesByTopic = new Map<string, TaskProcessorNode>();
   private readonly storesByName = new Map<string, StateStore>();
@@ -58,10 +65,7 @@ export class StreamTask {
   private readonly punctuations = new PunctuationSchedule();
   /** Its position and what the next commit covers, per input partition. */
   readonly offsets = new TaskInputOffsets();
-  /**
-   * The fetched records it holds, not processed yet, and when it may process them
-   * (`max.task.idle.ms`): the stream thread adds each batch and takes what is ready.
-   */
+  /** Fetched records not processed yet, and when they may be (`max.task.idle.ms`). */
   readonly input: PartitionGroup;
   private readonly now: () => number;
   private readonly log: (message: string) => void;
@@ -72,6 +76,9 @@ export class StreamTask {
   private currentTimestamp = 0;
   private streamTime = -1;
   private wallClock = 0;
+  /** The wall-clock time read for the batch being processed (end-to-end latencies). */
+  private clockMs = 0;
+  private readonly contextHost: TaskContextHost;
   private commitRequested = false;
   private processedSinceCommit = 0;
   private readonly reader: SourceRecordReader;
@@ -84,6 +91,8 @@ export class StreamTask {
     this.now = options.now ?? Date.now;
     this.log = options.log ?? ((m) => console.warn(m));
     this.wallClock = this.now();
+    this.metrics = new TaskMetrics(options.config.metricsRecordingLevel, this.wallClock);
+    this.contextHost = this.processorContextHost();
     const inputs = options.subtopology.sourceTopics.map((t) => options.resolveTopic(t));
     const partitions = inputs.map((topic) => ({ topic, partition: this.id.partition }));
     this.input = new PartitionGroup(partitions, options.config.maxTaskIdleMs, this.metrics);
@@ -135,10 +144,16 @@ export class StreamTask {
   /** Creates the processors and calls their `init`. Call after the stores are restored. */
   initializeTopology(): void {
     const { topology, subtopology, resolveTopic } = this.options;
-    processorGraph(topology, subtopology, resolveTopic, this.nodes, this.sourcesByTopic);
+    const now = this.now();
+    const process = this.options.config.metricsRecordingLevel !== 'INFO';
+    processorGraph(topology, subtopology, resolveTopic, this.nodes, this.sourcesByTopic, (node) => {
+      const source = node.def.kind === 'source';
+      return ProcessorNodeMetrics.forNode(source, node.children.length === 0, process, now);
+    });
     for (const node of this.nodes.values()) {
       if (!node.processor?.init) continue;
-      this.runInNode(node, () => node.processor!.init!(this.contextFor(node)), false);
+      const context = taskProcessorContext(node, this.contextHost);
+      this.runInNode(node, () => node.processor!.init!(context), false);
     }
     this.initialized = true;
   }
@@ -152,15 +167,18 @@ export class StreamTask {
     return [...this.storesByName.keys()];
   }
 
+  /** Its processor nodes by name, with their sensors (once the topology is initialized). */
+  processorNodes(): ReadonlyMap<string, TaskProcessorNode> {
+    return this.nodes;
+  }
+
   storeRegistrations(): readonly StoreRegistration[] {
     return this.registrations;
   }
 
   /**
-   * Processes records of this task's input partitions, in the order given (the stream thread
-   * takes them from {@link input} in processing order): all are deserialized, stateful
-   * processors prefetch their keys in one multi-get, then every record runs through the
-   * topology synchronously. {@link prepare} then {@link run}.
+   * Processes records of its input partitions in the order given (the thread takes them from
+   * {@link input}): deserialized, prefetched in one multi-get, then run synchronously.
    */
   async process(records: readonly ConsumedRecord[]): Promise<void> {
     const batch = this.prepare(records);
@@ -191,6 +209,9 @@ export class StreamTask {
 
   /** Processes a batch from {@link prepare}, synchronously; call once its `loaded` resolved. */
   run(batch: PreparedBatch): void {
+    const started = performance.now();
+    this.clockMs = this.now();
+    const lateness = this.metrics.lateness;
     for (const send of batch.sends) send();
     for (const raw of batch.skipped) this.offsets.markConsumed(raw);
     for (const { source, raw, record } of batch.ready) {
@@ -202,8 +223,13 @@ export class StreamTask {
       };
       this.currentSource = raw;
       this.currentTimestamp = record.timestamp;
+      lateness?.record(Math.max(0, this.streamTime - record.timestamp));
       if (record.timestamp > this.streamTime) this.streamTime = record.timestamp;
+      const sensors = source.metrics;
+      const mark = sensors === undefined ? 0 : sensors.start();
+      sensors?.entered(record.timestamp, this.clockMs);
       for (const child of source.children) this.processNode(child, record);
+      sensors?.processed(mark, record.timestamp, this.clockMs);
       this.offsets.markConsumed(raw);
       this.metrics.processed++;
       this.processedSinceCommit++;
@@ -211,16 +237,26 @@ export class StreamTask {
     }
     this.currentMetadata = undefined;
     this.currentSource = undefined;
+    this.recordSlice(batch.ready.length, performance.now() - started);
+  }
+
+  /** A slice of `records` records took `elapsedMs` (the thread's and the task's latencies). */
+  private recordSlice(records: number, elapsedMs: number): void {
+    if (records === 0) return;
+    this.options.threadMetrics?.recordProcessing(records, elapsedMs);
+    this.metrics.processLatency?.record((elapsedMs * 1e6) / records);
   }
 
   /** Fires due wall-clock punctuators; the processing loop calls it regularly. */
   punctuateWallClock(now = this.now()): number {
     this.wallClock = now;
+    this.clockMs = now;
     return this.punctuate(PunctuationType.WALL_CLOCK_TIME, now);
   }
 
   /** Flushes caches and stores (cache flushes forward downstream, reaching the collector). */
   async flushState(): Promise<void> {
+    this.clockMs = this.now(); // what the caches forward reaches terminal nodes now
     for (const store of this.storesByName.values()) {
       this.currentMetadata = undefined;
       await store.flush();
@@ -286,10 +322,14 @@ export class StreamTask {
   }
 
   private processNode(node: TaskProcessorNode, record: Record<unknown, unknown>): void {
-    if (node.def.kind === 'sink') {
-      this.writer.send(node.def, record, this.currentMetadata);
-      return;
-    }
+    const sensors = node.metrics;
+    const mark = sensors === undefined ? 0 : sensors.start();
+    if (node.def.kind === 'sink') this.writer.send(node.def, record, this.currentMetadata);
+    else this.processInNode(node, record);
+    sensors?.processed(mark, record.timestamp, this.clockMs);
+  }
+
+  private processInNode(node: TaskProcessorNode, record: Record<unknown, unknown>): void {
     const previous = this.currentNode;
     const previousTimestamp = this.currentTimestamp;
     this.currentNode = node;
@@ -310,7 +350,9 @@ export class StreamTask {
     return this.punctuations.fire(type, time, (nodeName, fn) => {
       const node = this.nodes.get(nodeName)!;
       this.currentMetadata = undefined;
+      const started = performance.now();
       this.runInNode(node, fn, true);
+      this.options.threadMetrics?.punctuate.record(performance.now() - started);
     });
   }
 
@@ -328,11 +370,7 @@ export class StreamTask {
     }
   }
 
-  /**
-   * Sets where this task starts: records below these offsets (the committed ones, read after
-   * the task's transactional producer fenced the previous owner) are skipped even if the
-   * consumer fetched them from an older committed offset.
-   */
+  /** Where it starts: records below these (committed) offsets are skipped if fetched again. */
   seedInputPositions(offsets: readonly InputOffset[]): void {
     this.offsets.seed(offsets);
   }
@@ -342,56 +380,19 @@ export class StreamTask {
     return this.offsets.positionList();
   }
 
-  private contextFor(node: TaskProcessorNode): ProcessorContext<unknown, unknown> {
-    const def = node.def;
-    const { config } = this.options;
+  private processorContextHost(): TaskContextHost {
     return {
-      applicationId: config.applicationId,
-      taskId: this.id,
-      appConfigs: config as unknown as { readonly [name: string]: unknown },
+      id: this.id,
+      config: this.options.config,
       recordMetadata: () => this.currentMetadata,
-      forward: (record, childName) => {
-        // Always this context's node: a cache flush can forward while another node runs.
-        if (childName !== undefined) {
-          const child = node.childrenByName.get(childName);
-          if (!child) {
-            throw new StreamsProcessingError(
-              `processor '${node.def.name}' has no child named '${childName}'`,
-              this.id.toString(),
-            );
-          }
-          this.processNode(child, record as Record<unknown, unknown>);
-          return;
-        }
-        for (const child of node.children)
-          this.processNode(child, record as Record<unknown, unknown>);
-      },
-      getStateStore: <S>(name: string): S => {
-        const own = def.kind === 'processor' && def.stores.has(name);
-        // Global stores need no connection (as in Kafka Streams): the host hands them over.
-        const store = own ? this.storesByName.get(name) : globalStoresOf(config)?.get(name);
-        if (!store) {
-          throw new UnknownStateStoreError(
-            `processor '${def.name}' is not connected to a state store named '${name}' (connect it in the topology)`,
-          );
-        }
-        return store as unknown as S;
-      },
-      schedule: (
-        intervalMs: number,
-        type: PunctuationType,
-        punctuator: Punctuator,
-      ): Cancellable => {
-        const now = type === PunctuationType.STREAM_TIME ? this.streamTime : this.now();
-        return this.punctuations.schedule(def.name, intervalMs, type, punctuator, now);
-      },
-      commit: () => void (this.commitRequested = true),
-      currentStreamTimeMs: () => this.streamTime,
-      currentSystemTimeMs: () => this.wallClock,
-      hasChildren: () => node.children.length > 0,
-      recordDropped: () => {
-        this.metrics.droppedRecords++;
-      },
+      process: (child, record) => this.processNode(child, record),
+      store: (name) => this.storesByName.get(name),
+      schedule: (...args) => this.punctuations.schedule(...args),
+      requestCommit: () => void (this.commitRequested = true),
+      streamTime: () => this.streamTime,
+      wallClock: () => this.wallClock,
+      now: () => this.now(),
+      recordDropped: (reason) => this.metrics.dropped(reason),
     };
   }
 }

@@ -1,6 +1,15 @@
+import type { DroppedRecordReason } from '../../../processor/processor-context';
 import type { ClientMetrics } from '../../client-metrics';
+import type { MetricsRecordingLevel } from '../../streams-config';
+import { SampledStat } from '../metrics/sampled-stat';
 
-/** Counters of one task, read by the runtime's metrics and the test driver. */
+/** The kinds of failure whose input records a handler may send to the dead-letter topic. */
+export type DeadLetterKind = 'deserialization' | 'processing' | 'production';
+
+/**
+ * Counters of one task, read by the runtime's metrics and the test driver, and its DEBUG
+ * sensors (absent below DEBUG: nothing is measured for them then).
+ */
 export class TaskMetrics {
   /** Records that ran through the topology. */
   processed = 0;
@@ -27,6 +36,36 @@ export class TaskMetrics {
    * (Kafka Streams' task-level `enforced-processing`).
    */
   enforcedProcessing = 0;
+  /** {@link droppedRecords} by reason (`other`: a processor that gave none). */
+  readonly droppedBy: Record<DroppedRecordReason | 'other', number> = {
+    'null-key': 0,
+    'null-value': 0,
+    late: 0,
+    'no-join-partner': 0,
+    other: 0,
+  };
+  /** {@link deadLettered} by the kind of failure. */
+  readonly deadLetteredBy: Record<DeadLetterKind, number> = {
+    deserialization: 0,
+    processing: 0,
+    production: 0,
+  };
+  /** Processing time per record of each processed slice, in ns (DEBUG). */
+  readonly processLatency: SampledStat | undefined;
+  /** Each record's lateness (stream time minus its timestamp, at least 0), in ms (DEBUG). */
+  readonly lateness: SampledStat | undefined;
+
+  constructor(level: MetricsRecordingLevel = 'INFO', now = Date.now()) {
+    const debug = level !== 'INFO';
+    this.processLatency = debug ? new SampledStat(now) : undefined;
+    this.lateness = debug ? new SampledStat(now) : undefined;
+  }
+
+  /** Counts a record a DSL processor dropped. */
+  dropped(reason: DroppedRecordReason | undefined): void {
+    this.droppedRecords++;
+    this.droppedBy[reason ?? 'other']++;
+  }
 }
 
 /** Sums the counters of `tasks` (the client's active tasks) and adds the commit figures. */

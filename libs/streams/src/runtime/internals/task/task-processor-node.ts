@@ -1,6 +1,7 @@
 import type { Processor } from '../../../processor/processor';
 import type { NodeDef, Subtopology } from '../../../processor/internals/topology-nodes';
 import type { Topology } from '../../../processor/topology';
+import type { ProcessorNodeMetrics } from '../metrics/processor-node-metrics';
 
 /** One node of a task's running copy of its sub-topology. */
 export interface TaskProcessorNode {
@@ -9,6 +10,8 @@ export interface TaskProcessorNode {
   readonly processor?: Processor<unknown, unknown, unknown, unknown>;
   readonly children: TaskProcessorNode[];
   readonly childrenByName: Map<string, TaskProcessorNode>;
+  /** Its sensors, when any is recorded at the client's level (set once the graph is linked). */
+  metrics?: ProcessorNodeMetrics;
 }
 
 /**
@@ -33,7 +36,7 @@ export function prefetchTargets(source: TaskProcessorNode): TaskProcessorNode[] 
 /**
  * A task's running copy of `subtopology`: a node per processor (its processor supplied anew),
  * linked to its children, into `nodes` by name, and each source into `sourcesByTopic` by the
- * topic names `resolveTopic` gives.
+ * topic names `resolveTopic` gives; each node then gets the sensors `nodeMetrics` makes for it.
  */
 export function processorGraph(
   topology: Topology,
@@ -41,6 +44,7 @@ export function processorGraph(
   resolveTopic: (topic: string) => string,
   nodes: Map<string, TaskProcessorNode>,
   sourcesByTopic: Map<string, TaskProcessorNode>,
+  nodeMetrics: (node: TaskProcessorNode) => ProcessorNodeMetrics | undefined = () => undefined,
 ): void {
   const defs = topology.nodeDefs();
   const children = topology.childrenMap();
@@ -59,4 +63,5 @@ export function processorGraph(
       for (const topic of node.def.topics) sourcesByTopic.set(resolveTopic(topic), node);
     }
   }
+  for (const node of nodes.values()) node.metrics = nodeMetrics(node);
 }

@@ -14,6 +14,7 @@ import { StandbyTaskManager } from '../standby/standby-task-manager';
 import { StreamThread, type StreamThreadListener } from './stream-thread';
 import { streamsGroupSpec } from '../assignment/streams-group-spec';
 import type { ResolvedStreamsConfig } from '../../streams-config';
+import type { ThreadMetrics } from '../metrics/thread-metrics';
 
 /** What a stream thread is built from: the client's shared parts and its callbacks. */
 export interface StreamThreadFactoryOptions {
@@ -37,6 +38,8 @@ export interface StreamThreadFactoryOptions {
   /** Changelog end-offset sums per task, for the leader's lag-aware assignment. */
   taskEndOffsetSums(): Promise<Record<string, number>>;
   readonly listener: StreamThreadListener;
+  /** The new thread's sensors. */
+  readonly threadMetrics?: ThreadMetrics;
 }
 
 /** A stream thread with its active and standby task managers. */
@@ -81,6 +84,7 @@ export function createStreamThread(options: StreamThreadFactoryOptions): StreamT
     partitionsFor: (topic) => options.partitionsFor(topic),
     logger,
     restoreListener: () => options.restoreListener(),
+    threadMetrics: options.threadMetrics,
   });
   const standbys = new StandbyTaskManager({
     topology,
@@ -118,6 +122,7 @@ export function createStreamThread(options: StreamThreadFactoryOptions): StreamT
     assignor,
     logger,
     listener: options.listener,
+    threadMetrics: options.threadMetrics,
     streamsGroup:
       config.groupProtocol === 'streams'
         ? streamsGroupSpec({

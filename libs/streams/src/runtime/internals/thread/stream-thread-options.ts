@@ -13,6 +13,7 @@ import {
 } from '../assignment/streams-partition-assignor';
 import type { ResolvedStreamsConfig } from '../../streams-config';
 import type { StateLogger } from '../../../logging/logger';
+import type { ThreadMetrics } from '../metrics/thread-metrics';
 
 /** What the thread tells the client that owns it. */
 export interface StreamThreadListener {
@@ -41,6 +42,8 @@ export interface StreamThreadOptions {
   readonly logger: StateLogger;
   /** Set under `groupProtocol: 'streams'`: the topology the group's coordinator assigns from. */
   readonly streamsGroup?: StreamsGroupSpec;
+  /** The thread's sensors (its polls here; its tasks record the rest). */
+  readonly threadMetrics?: ThreadMetrics;
 }
 
 /**

@@ -115,7 +115,7 @@ export class StreamThread {
         onHeartbeat: () => this.membership.confirmed(),
         // The poll loop is alive (even an empty fetch); it may bring lags a waiting task needs.
         onFetch: () => {
-          this.lastProgress = Date.now();
+          this.lastProgress = this.options.threadMetrics?.polled() ?? Date.now();
           this.feed.fetched();
         },
         onFailed: (error) => {

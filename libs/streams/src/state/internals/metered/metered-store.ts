@@ -198,12 +198,14 @@ export abstract class MeteredStore<K, V, FlushKey> implements StateStore {
 
   /**
    * The RocksDB engine's memory and size figures (block-cache usage, memtables, table readers,
-   * estimated keys, SST size...), read from its properties; `undefined` for engines that have
-   * none (in memory, segmented) or while closed.
+   * estimated keys, SST size...), read from its properties (a window or session store's summed
+   * over its segments); `undefined` for engines that have none (in memory) or while closed.
    */
   rocksDBMetrics(): RocksDBStoreMetrics | undefined {
     type Measured = { metrics?: () => RocksDBStoreMetrics; isOpen(): boolean };
-    const bottom = this.stack && (innermostLayer(this.stack) as { engine?: Measured });
+    type Bottom = { engine?: Measured; rocksDBMetrics?: () => RocksDBStoreMetrics | undefined };
+    const bottom = this.stack && (innermostLayer(this.stack) as Bottom);
+    if (bottom?.rocksDBMetrics) return bottom.rocksDBMetrics(); // a segmented store: summed
     const engine = bottom?.engine;
     return engine?.metrics && engine.isOpen() ? engine.metrics() : undefined;
   }

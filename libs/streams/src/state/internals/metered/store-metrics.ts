@@ -68,14 +68,26 @@ export class StoreMetrics {
 
   /**
    * The metrics of store `storeName` opened in the task of `context`: labelled with its task
-   * id, timing one call in every `metricsLatencySampling` (none when 0 or unset).
+   * id, timing one call in every `metricsLatencySampling`; unset, every call at the
+   * application's `metricsRecordingLevel` DEBUG or TRACE (as Kafka Streams' store latencies),
+   * none at INFO.
    */
   static forTask(
     storeName: string,
     scope: string,
-    context: { readonly taskId: { toString(): string }; readonly metricsLatencySampling?: number },
+    context: {
+      readonly taskId: { toString(): string };
+      readonly metricsLatencySampling?: number;
+      readonly appConfigs?: { readonly [name: string]: unknown };
+    },
   ): StoreMetrics {
-    const metrics = new StoreMetrics(storeName, scope, context.metricsLatencySampling ?? 0);
+    const level = context.appConfigs?.metricsRecordingLevel;
+    const debug = level === 'DEBUG' || level === 'TRACE';
+    const metrics = new StoreMetrics(
+      storeName,
+      scope,
+      context.metricsLatencySampling ?? (debug ? 1 : 0),
+    );
     metrics.taskId = context.taskId.toString();
     return metrics;
   }

@@ -183,7 +183,11 @@ export class NativeRocksDBStore extends RocksDBEngineStore<RocksDB> {
   protected async openDatabaseWith(options: RocksDBOptions): Promise<RocksDB> {
     // Checked before the addon loads, so that a process with another binding is refused.
     assertSingleRocksDBBinding(this.name, NATIVE_ENGINE);
-    const openOptions = toNativeOpenOptions(this.name, options, supportedCompressions());
+    const openOptions = {
+      ...toNativeOpenOptions(this.name, options, supportedCompressions()),
+      // Kafka Streams collects RocksDB statistics at its DEBUG metrics level only.
+      statistics: (this.params.configs?.metricsRecordingLevel ?? 'INFO') !== 'INFO',
+    };
     try {
       await mkdir(this.params.directory, { recursive: true });
       return await RocksDB.open(this.params.directory, openOptions);
@@ -202,6 +206,10 @@ export class NativeRocksDBStore extends RocksDBEngineStore<RocksDB> {
 
   protected property(db: RocksDB, name: string): string {
     return db.getProperty(name) ?? '';
+  }
+
+  protected override statistics(db: RocksDB): Readonly<Record<string, number>> | undefined {
+    return db.statistics();
   }
 
   protected scan(

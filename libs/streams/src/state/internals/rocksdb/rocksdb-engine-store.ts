@@ -57,7 +57,8 @@ export abstract class RocksDBEngineStore<Db> extends EngineBytesStore {
   /** RocksDB's memory and compaction figures for this store. */
   metrics(): RocksDBStoreMetrics {
     const db = this.requireOpen();
-    return readRocksDBMetrics((name) => this.property(db, name));
+    const figures = readRocksDBMetrics((name) => this.property(db, name), this.statistics(db));
+    return { ...figures, sharedBlockCache: this.options?.blockCache !== undefined };
   }
 
   async close(): Promise<void> {
@@ -105,6 +106,11 @@ export abstract class RocksDBEngineStore<Db> extends EngineBytesStore {
 
   /** A RocksDB property's text; an empty string for a property the binding does not know. */
   protected abstract property(db: Db, name: string): string;
+
+  /** RocksDB's tickers, when the engine collects statistics (none by default). */
+  protected statistics(_db: Db): Readonly<Record<string, number>> | undefined {
+    return undefined;
+  }
 
   protected requireOpen(): Db {
     if (this.db === undefined) {

@@ -15,6 +15,8 @@ import {
   type SegmentFactory,
 } from './key-value-segments';
 import { hasPrefix } from '../byte-range';
+import type { RocksDBStoreMetrics } from '../../rocksdb-store-metrics';
+import { sumRocksDBMetrics } from '../rocksdb/rocksdb-properties';
 import {
   AbstractStoreLayer,
   type SegmentRules,
@@ -147,6 +149,15 @@ export class SegmentedBytesStore extends AbstractStoreLayer {
   /** Names of the live segments, ascending. */
   segmentNames(): string[] {
     return this.store.all(false).map((segment) => segment.name);
+  }
+
+  /** RocksDB's figures summed over the open segments whose engine has them (see sumRocksDBMetrics). */
+  rocksDBMetrics(): RocksDBStoreMetrics | undefined {
+    type Measured = { metrics?: () => RocksDBStoreMetrics; isOpen(): boolean };
+    const engines = this.store.all(false).map((segment) => segment.store as Measured);
+    return sumRocksDBMetrics(
+      engines.filter((e) => e.metrics && e.isOpen()).map((e) => e.metrics!()),
+    );
   }
 
   /** Puts dropped so far because their entry was already past retention (a metric). */
