@@ -13,6 +13,7 @@ export {
 } from '../runtime/internals/commit/commit-phases';
 export { LocalStoreProvider, type LocalStore } from '../query/internals/local-store-provider';
 export { executeStateQuery, type QueryableCopy } from '../query/internals/state-query-executor';
+export { executeGlobalStateQuery } from '../query/internals/global-state-query';
 export {
   isTimestamped,
   unwrapKeyValueStore,

@@ -4,9 +4,18 @@ import type { KafkaClientAdapters } from '../../../client/kafka-client-adapters'
 import type { StreamsLogger } from '../../../logging/logger';
 import { InternalConfig } from '../../../processor/internals/internal-config';
 import type { Topology } from '../../../processor/topology';
+import type { Position } from '../../../query/position';
 import type { ResolvedStreamsConfig } from '../../streams-config';
 import { GlobalStoreUpdater } from './global-store-updater';
 import { GlobalStreamThread } from './global-stream-thread';
+
+/** A global store as queries see it (see {@link GlobalStores.queryable}). */
+export interface GlobalStoreCopy {
+  /** The store, once restored; `undefined` while it restores. */
+  readonly store: unknown;
+  /** How far the store's topic was read (the position of an IQv2 answer). */
+  position(): Position;
+}
 
 /** What a client's global stores are made of. */
 export interface GlobalStoresOptions {
@@ -75,10 +84,17 @@ export class GlobalStores {
 
   /**
    * `undefined` for a store that is not global; else the store, once restored (`undefined`
-   * in `store` while it restores).
+   * in `store` while it restores), and how far the global topics were read.
    */
-  queryable(name: string): { readonly store: unknown } | undefined {
-    if (!this.options.topology.globalStores().has(name)) return undefined;
-    return { store: this.thread.restored ? this.updater.stores.get(name) : undefined };
+  queryable(name: string): GlobalStoreCopy | undefined {
+    const def = this.options.topology.globalStores().get(name);
+    if (def === undefined) return undefined;
+    return {
+      store: this.thread.restored ? this.updater.stores.get(name) : undefined,
+      position: () => {
+        const read = this.thread.position()[def.topic];
+        return read === undefined ? {} : { [def.topic]: read };
+      },
+    };
   }
 }

@@ -10,6 +10,7 @@ import { StreamsConfigError } from '../../../errors/streams-config.error';
 import { UnknownTopicError } from '../../../errors/internals/unknown-topic.error';
 import type { StreamsLogger } from '../../../logging/logger';
 import { topicPartitionKey } from '../../../processor/topic-partition';
+import type { Position } from '../../../query/position';
 import { OffsetCheckpoint } from '../../../state/internals/offset-checkpoint';
 import type { ResolvedStreamsConfig } from '../../streams-config';
 import type { GlobalStoreUpdater } from './global-store-updater';
@@ -71,6 +72,18 @@ export class GlobalStreamThread {
   /** Whether the stores reached the ends {@link start} restored to (they are queryable). */
   get restored(): boolean {
     return this.restoredFlag;
+  }
+
+  /**
+   * How far the stores have read their topics: per topic and partition, the offset of the last
+   * record applied (Kafka Streams' `Position`; a partition not read yet is absent).
+   */
+  position(): Position {
+    const position: Record<string, Record<string, number>> = {};
+    for (const { topic, partition, position: next } of this.partitions) {
+      if (next > 0) (position[topic] ??= {})[String(partition)] = next - 1;
+    }
+    return position;
   }
 
   /**

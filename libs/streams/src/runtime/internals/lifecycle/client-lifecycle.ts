@@ -103,6 +103,7 @@ export class ClientLifecycle {
       activeTasks: () => this.tasks,
       standbyTasks: () => this.standbys,
       globalStore: (name) => this.globals?.queryable(name),
+      applicationServer: config.applicationServer,
     });
     this.subscription = new ClientSubscription({
       stateDirectory: this.stateDirectory,
