@@ -79,7 +79,12 @@ export class KafkaStreams {
     this.lifecycle.exceptionHandler = handler;
   }
 
-  /** Sets the listener of changelog restores (start, batch, end). Set before `start()`. */
+  /**
+   * Sets the listener of restores (start, batch, end): the tasks' stores from their changelogs,
+   * and the global stores from their topics (as Kafka Streams tells it of both; for a global
+   * store, `onBatchRestored`'s offset is the partition's position after the batch, as there).
+   * Set before `start()`.
+   */
   setGlobalStateRestoreListener(listener: StateRestoreListener): void {
     this.lifecycle.restoreListener = listener;
   }

@@ -64,6 +64,12 @@ export class GlobalStoreUpdater {
     return [...this.options.topology.globalStores().values()].map((def) => def.topic);
   }
 
+  /** The name of the global store `topic` feeds (the topic itself when none does). */
+  storeOf(topic: string): string {
+    const def = [...this.options.topology.globalStores().values()].find((d) => d.topic === topic);
+    return def?.storeName ?? topic;
+  }
+
   /**
    * Whether the store `topic` feeds keeps its data over a restart (RocksDB): only then may a
    * checkpoint of `topic` be written or resumed from (an in-memory store restores whole).
@@ -117,13 +123,18 @@ export class GlobalStoreUpdater {
 
   /**
    * Updates the store of `topic` with `records` of one partition, in offset order (the
-   * processor's prefetch first, when it has one).
+   * processor's prefetch first, when it has one). Returns how many records were processed
+   * (those skipped by the deserialization handler are not).
    *
    * @throws StreamsProcessingError as the class says.
    */
-  async update(topic: string, partition: number, records: readonly FetchedRecord[]): Promise<void> {
+  async update(
+    topic: string,
+    partition: number,
+    records: readonly FetchedRecord[],
+  ): Promise<number> {
     const run = this.runs.get(topic);
-    if (run === undefined || records.length === 0) return;
+    if (run === undefined || records.length === 0) return 0;
     const ready: { raw: FetchedRecord; record: Record<unknown, unknown> }[] = [];
     for (const raw of records) {
       const record = this.read(run.source, topic, partition, raw);
@@ -147,6 +158,7 @@ export class GlobalStoreUpdater {
       }
     }
     if (this.engines.overWriteBehindLimit()) await this.engines.writeHeld();
+    return ready.length;
   }
 
   /**

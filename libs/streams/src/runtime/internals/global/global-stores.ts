@@ -5,6 +5,7 @@ import type { StreamsLogger } from '../../../logging/logger';
 import { InternalConfig } from '../../../processor/internals/internal-config';
 import type { Topology } from '../../../processor/topology';
 import type { Position } from '../../../query/position';
+import type { StateRestoreListener } from '../../state-restore-listener';
 import type { ResolvedStreamsConfig } from '../../streams-config';
 import { GlobalStoreUpdater } from './global-store-updater';
 import { GlobalStreamThread } from './global-stream-thread';
@@ -27,6 +28,8 @@ export interface GlobalStoresOptions {
   readonly cache?: object;
   /** Called once when the stores stop updating for good (the client then stops). */
   readonly onError: (error: Error) => void;
+  /** The client's restore listener, told of the global stores' restore too. */
+  readonly restoreListener?: () => StateRestoreListener | undefined;
 }
 
 /**
@@ -40,7 +43,7 @@ export class GlobalStores {
   private readonly thread: GlobalStreamThread;
 
   private constructor(private readonly options: GlobalStoresOptions) {
-    const { topology, config, clients, admin, logger, cache, onError } = options;
+    const { topology, config, clients, admin, logger, cache, onError, restoreListener } = options;
     const globalDir = path.resolve(config.stateDir, config.applicationId, 'global');
     this.updater = new GlobalStoreUpdater({ topology, config, globalDir, logger, cache });
     this.thread = new GlobalStreamThread({
@@ -51,6 +54,7 @@ export class GlobalStores {
       globalDir,
       logger,
       onError,
+      restoreListener,
     });
   }
 

@@ -59,7 +59,7 @@ export class ClientLifecycle {
   readonly queries: ClientQueries;
   /** What an uncaught processing error does; default `defaultUncaughtExceptionHandler`. */
   exceptionHandler: StreamsUncaughtExceptionHandler = defaultUncaughtExceptionHandler;
-  /** The listener of changelog restores, read when a task is created. */
+  /** The listener of restores (changelogs and global topics), read when a restore starts. */
   restoreListener: StateRestoreListener | undefined;
   private readonly events = new EventEmitter();
   private readonly clients: KafkaClientAdapters;
@@ -162,6 +162,7 @@ export class ClientLifecycle {
         admin: this.admin,
         cache: this.cache,
         onError: () => (this.closing ??= this.shutdown(KafkaStreamsState.PENDING_ERROR)),
+        restoreListener: () => this.restoreListener,
       });
       await this.globals?.start();
       this.startThread();
