@@ -13,7 +13,12 @@ import { Serdes } from '../../../serde/serdes';
 import type { KeyValueStore } from '../../../state/key-value-store';
 import { Stores } from '../../../state/stores';
 import type { TimestampedKeyValueStore } from '../../../state/value-and-timestamp';
-import { logAndContinue, logAndFail } from '../../exception-handlers';
+import {
+  type DeserializationExceptionHandler,
+  HandlerResponse,
+  logAndContinue,
+  logAndFail,
+} from '../../exception-handlers';
 import { resolveStreamsConfig } from '../../streams-config';
 import { GlobalStoreUpdater } from './global-store-updater';
 
@@ -41,7 +46,10 @@ describe('GlobalStoreUpdater', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   /** `users` as a global table (in memory) and `regions` upper-cased by a processor. */
-  function updater(handler = logAndContinue(() => undefined)) {
+  function updater(
+    handler: DeserializationExceptionHandler = logAndContinue(() => undefined),
+    deadLetterQueueTopic?: string,
+  ) {
     const seen: { offset: number; partition: number }[] = [];
     const builder = new StreamsBuilder();
     builder.globalTable(
@@ -75,6 +83,7 @@ describe('GlobalStoreUpdater', () => {
       bootstrapServers: ['127.0.0.1:1'],
       stateDir: dir,
       deserializationExceptionHandler: handler,
+      deadLetterQueueTopic,
     });
     const topology = builder.build();
     return {
@@ -127,6 +136,40 @@ describe('GlobalStoreUpdater', () => {
     expect(store.approximateNumEntries()).toBe(1);
     expect(u.skipped).toBe(1);
     await u.close();
+  });
+
+  it('asks the handler about a record that does not deserialize, and writes no dead letter for it', async () => {
+    for (const [handlerTopic, configTopic] of [
+      ['dlq', undefined],
+      [undefined, 'dlq'],
+    ]) {
+      logger.warn.mockClear();
+      const asked: string[] = [];
+      const handler: DeserializationExceptionHandler = {
+        deadLetterTopic: handlerTopic,
+        handle: (record, error) => {
+          asked.push(`${record.topic}-${record.partition}@${record.offset}: ${error.name}`);
+          return HandlerResponse.CONTINUE;
+        },
+      };
+      const { updater: u } = updater(handler, configTopic);
+      await u.open();
+      const processed = await u.update('users', 1, [
+        fetched(7, 'not json', 'x'),
+        fetched(8, '{"name":"d"}', 'di'),
+      ]);
+      expect({ processed, skipped: u.skipped, asked }).toEqual({
+        processed: 1,
+        skipped: 1,
+        asked: ['users-1@7: SerializationError'],
+      });
+      expect(logger.warn.mock.calls).toEqual([
+        [
+          "no dead letter is written to dlq for users-1@7, a global store's topic (every instance reads it whole): the record is skipped",
+        ],
+      ]);
+      await u.close();
+    }
   });
 
   it('fails with the record’s place when the handler fails, or the processor throws', async () => {

@@ -42,10 +42,15 @@ export interface GlobalStoreUpdaterOptions {
  * processor does what it does. Global processors forward nothing and have no stream time nor
  * punctuations, as in Kafka Streams.
  *
- * Errors: a record that does not deserialize goes to the deserialization exception handler
- * (CONTINUE: skipped and logged; no dead letter is written for a global topic); FAIL, or an
- * error of the update processor, throws {@link StreamsProcessingError} naming the record:
- * the client stops (fix the data or the serde, or choose a skipping handler).
+ * Errors: a record that does not deserialize goes to the deserialization exception handler,
+ * as in a task (CONTINUE: skipped, counted and logged); FAIL, or an error of the update
+ * processor, throws {@link StreamsProcessingError} naming the record: the client stops (fix
+ * the data or the serde, or choose a skipping handler). No dead letter is written for a global
+ * topic's record, even with a dead-letter topic set (a warning says so): every instance reads
+ * a global topic whole, at every restore from scratch too, so each would write its own copy of
+ * every dead letter each time. Kafka Streams 4.x writes none either (its global processors'
+ * handler warns "Dead letter queue records cannot be sent for global state/KTable processors").
+ 
  */
 export class GlobalStoreUpdater {
   /** The opened stores by name: what the tasks' processors and `store()` read. */
@@ -226,6 +231,13 @@ export class GlobalStoreUpdater {
         );
       }
       this.skipped++;
+      const deadLetterTopic =
+        config.deserializationExceptionHandler.deadLetterTopic ?? config.deadLetterQueueTopic;
+      if (deadLetterTopic !== undefined) {
+        logger.warn(
+          `no dead letter is written to ${deadLetterTopic} for ${topic}-${partition}@${raw.offset}, a global store's topic (every instance reads it whole): the record is skipped`,
+        );
+      }
       return undefined;
     }
     const timestamp = source.timestampExtractor
