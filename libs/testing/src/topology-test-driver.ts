@@ -382,7 +382,7 @@ export class TopologyTestDriver implements OutputSource {
   private readingTask(physicalTopic: string): StreamTask | undefined {
     for (const sub of this.topology.subtopologies()) {
       if (sub.sourceTopics.some((t) => this.physical(t) === physicalTopic))
-        return this.tasks[sub.id];
+        return this.tasks.find((t) => t.id.subtopologyId === sub.id);
     }
     return undefined;
   }

@@ -29,7 +29,7 @@ describe('KTable topology shapes', () => {
         '      --> none',
         '      <-- KSTREAM-SOURCE-0000000001',
         '',
-        '   Sub-topology: 1',
+        '  Sub-topology: 1',
         '    Source: orders-source-source (topics: [orders])',
         '      --> orders-source',
         '    Processor: orders-source (stores: [orders-store])',

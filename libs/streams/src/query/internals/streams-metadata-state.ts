@@ -36,17 +36,19 @@ export class StreamsMetadataState {
 
   /** Rebuilds the view from a new assignment. */
   update(info: AssignmentInfo): void {
-    const subs = this.topology.subtopologies();
+    const subs = new Map(this.topology.subtopologies().map((s) => [s.id, s]));
     const globals = [...this.topology.globalStores().keys()];
     this.metadata = info.hosts
       .filter((h) => h.endpoint !== undefined)
       .map((h) => {
         const storesOf = (tasks: readonly string[]) =>
-          [...new Set(tasks.flatMap((t) => subs[Number(t.split('_')[0])]?.stores ?? []))].sort();
+          [...new Set(tasks.flatMap((t) => subs.get(Number(t.split('_')[0]))?.stores ?? []))].sort();
         const partitionsOf = (tasks: readonly string[]) =>
           tasks.flatMap((t) => {
             const [sub, partition] = t.split('_').map(Number);
-            return this.physicalSources(subs[sub]).map((topic) => ({ topic, partition }));
+            const subtopology = subs.get(sub);
+            if (subtopology === undefined) return [];
+            return this.physicalSources(subtopology).map((topic) => ({ topic, partition }));
           });
         return {
           hostInfo: HostInfo.parse(h.endpoint!),

@@ -153,7 +153,7 @@ export class ActiveTaskManager {
       logger,
     } = this.options;
     const taskId = TaskId.parse(taskIdText);
-    const subtopology = topology.subtopologies()[taskId.subtopologyId];
+    const subtopology = topology.subtopology(taskId.subtopologyId);
     const { collector, eosProducer } = await this.producers.forTask(taskIdText);
     const engines = new TaskEngines(
       config.statestoreUncommittedMaxBytes,
