@@ -42,7 +42,9 @@ export class StreamsMetadataState {
       .filter((h) => h.endpoint !== undefined)
       .map((h) => {
         const storesOf = (tasks: readonly string[]) =>
-          [...new Set(tasks.flatMap((t) => subs.get(Number(t.split('_')[0]))?.stores ?? []))].sort();
+          [
+            ...new Set(tasks.flatMap((t) => subs.get(Number(t.split('_')[0]))?.stores ?? [])),
+          ].sort();
         const partitionsOf = (tasks: readonly string[]) =>
           tasks.flatMap((t) => {
             const [sub, partition] = t.split('_').map(Number);
