@@ -12,6 +12,7 @@ import { PartitionOffsetOutOfRangeError } from '../../../errors/internals/partit
 import { UnknownTopicError } from '../../../errors/internals/unknown-topic.error';
 import { MissingSourceTopicError } from '../../../errors/missing-source-topic.error';
 import { resolveStreamsConfig } from '../../streams-config';
+import type { StateRestoreListener } from '../../state-restore-listener';
 import type { GlobalStoreUpdater } from './global-store-updater';
 import { GlobalStreamThread } from './global-stream-thread';
 
@@ -118,7 +119,12 @@ describe('GlobalStreamThread', () => {
       commitIntervalMs,
     });
 
-  function thread(topics: FakeTopics, updater: GlobalStoreUpdater, onError = jest.fn()) {
+  function thread(
+    topics: FakeTopics,
+    updater: GlobalStoreUpdater,
+    onError = jest.fn(),
+    restoreListener?: StateRestoreListener,
+  ) {
     const made = new GlobalStreamThread({
       config: config(),
       admin: topics.admin(),
@@ -128,6 +134,7 @@ describe('GlobalStreamThread', () => {
       logger,
       onError,
       retryDelayMs: 1,
+      restoreListener: () => restoreListener,
     });
     started.push(made);
     return made;
@@ -148,24 +155,14 @@ describe('GlobalStreamThread', () => {
     const topics = new FakeTopics('t', [['a', 'b', 'c'], [], ['d']]);
     const { updater } = fakeUpdater('t');
     const calls: string[] = [];
-    const t = new GlobalStreamThread({
-      config: config(),
-      admin: topics.admin(),
-      reader: topics.reader(),
-      updater,
-      globalDir: dir,
-      logger,
-      onError: jest.fn(),
-      restoreListener: () => ({
-        onRestoreStart: (tp, store, start, end) =>
-          calls.push(`start ${tp.topic}-${tp.partition} ${store} ${start}..${end}`),
-        onBatchRestored: (tp, store, offset, count) =>
-          calls.push(`batch ${tp.topic}-${tp.partition} ${store} ${offset} ${count}`),
-        onRestoreEnd: (tp, store, total) =>
-          calls.push(`end ${tp.topic}-${tp.partition} ${store} ${total}`),
-      }),
+    const t = thread(topics, updater, jest.fn(), {
+      onRestoreStart: (tp, store, start, end) =>
+        calls.push(`start ${tp.topic}-${tp.partition} ${store} ${start}..${end}`),
+      onBatchRestored: (tp, store, offset, count) =>
+        calls.push(`batch ${tp.topic}-${tp.partition} ${store} ${offset} ${count}`),
+      onRestoreEnd: (tp, store, total) =>
+        calls.push(`end ${tp.topic}-${tp.partition} ${store} ${total}`),
     });
-    started.push(t);
     await t.start();
     expect(calls).toEqual([
       'start t-0 t-store 0..3',
@@ -188,21 +185,11 @@ describe('GlobalStreamThread', () => {
   it('fails the start with ChangelogRestoreError when the restore listener throws', async () => {
     const topics = new FakeTopics('t', [['a']]);
     const { updater } = fakeUpdater('t');
-    const t = new GlobalStreamThread({
-      config: config(),
-      admin: topics.admin(),
-      reader: topics.reader(),
-      updater,
-      globalDir: dir,
-      logger,
-      onError: jest.fn(),
-      restoreListener: () => ({
-        onRestoreEnd: () => {
-          throw new Error('listener broke');
-        },
-      }),
+    const t = thread(topics, updater, jest.fn(), {
+      onRestoreEnd: () => {
+        throw new Error('listener broke');
+      },
     });
-    started.push(t);
     await expect(t.start()).rejects.toThrow(
       'restoring from t-0 failed: the restore listener threw',
     );
