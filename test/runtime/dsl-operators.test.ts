@@ -231,10 +231,7 @@ describe('DSL operator families on the broker, two instances each', () => {
       const builder = new StreamsBuilder();
       builder
         .table(users, Consumed.with(str, str))
-        .groupBy(
-          (user, region) => ({ key: region, value: user }),
-          Grouped.with(undefined, str, str),
-        )
+        .groupBy((user, region) => ({ key: region, value: user }), Grouped.with(str, str))
         .count()
         .toStream()
         .to(out, Produced.with(str, Serdes.Long()));
