@@ -12,6 +12,7 @@ import { TaskId } from '../../../processor/task-id';
 import type { Topology } from '../../../processor/topology';
 import { TaskEngines } from '../../../state/internals/task-engines';
 import { HandlerResponse } from '../../exception-handlers';
+import { decideGlobalProcessingError } from './global-processing-errors';
 import type { ResolvedStreamsConfig } from '../../streams-config';
 
 /** The task id global stores are opened and processed under (they belong to no task). */
@@ -20,6 +21,7 @@ export const GLOBAL_TASK_ID = new TaskId(0, 0);
 /** One global store's topic as the updater runs it: its source and update processor. */
 interface GlobalTopicRun {
   readonly source: SourceNodeDef;
+  readonly processorName: string;
   readonly processor: Processor<unknown, unknown, unknown, unknown>;
 }
 
@@ -43,14 +45,14 @@ export interface GlobalStoreUpdaterOptions {
  * punctuations, as in Kafka Streams.
  *
  * Errors: a record that does not deserialize goes to the deserialization exception handler,
- * as in a task (CONTINUE: skipped, counted and logged); FAIL, or an error of the update
- * processor, throws {@link StreamsProcessingError} naming the record: the client stops (fix
- * the data or the serde, or choose a skipping handler). No dead letter is written for a global
- * topic's record, even with a dead-letter topic set (a warning says so): every instance reads
- * a global topic whole, at every restore from scratch too, so each would write its own copy of
- * every dead letter each time. Kafka Streams 4.x writes none either (its global processors'
- * handler warns "Dead letter queue records cannot be sent for global state/KTable processors").
- 
+ * and an error of the update processor to the processing exception handler, as in a task
+ * (CONTINUE: skipped, counted and logged); FAIL throws {@link StreamsProcessingError} naming
+ * the record: the client stops (fix the data, the serde or the processor, or choose a skipping
+ * handler). No dead letter is written for a global topic's record, even with a dead-letter
+ * topic set (a warning says so): every instance reads a global topic whole, at every restore
+ * from scratch too, so each would write its own copy of every dead letter each time. Kafka
+ * Streams 4.x writes none either (its global processors' handler warns "Dead letter queue
+ * records cannot be sent for global state/KTable processors").
  */
 export class GlobalStoreUpdater {
   /** The opened stores by name: what the tasks' processors and `store()` read. */
@@ -61,6 +63,8 @@ export class GlobalStoreUpdater {
   private timestamp = 0;
   /** Records skipped because they did not deserialize (the handler said continue). */
   skipped = 0;
+  /** Records skipped because their update processor failed (the handler said continue). */
+  skippedProcessing = 0;
 
   constructor(private readonly options: GlobalStoreUpdaterOptions) {}
 
@@ -122,14 +126,14 @@ export class GlobalStoreUpdater {
       if (source?.kind !== 'source' || node?.kind !== 'processor') continue;
       const processor = node.supplier();
       processor.init?.(context);
-      this.runs.set(def.topic, { source, processor });
+      this.runs.set(def.topic, { source, processorName: def.processorName, processor });
     }
   }
 
   /**
    * Updates the store of `topic` with `records` of one partition, in offset order (the
    * processor's prefetch first, when it has one). Returns how many records were processed
-   * (those skipped by the deserialization handler are not).
+   * (those skipped by the deserialization or the processing exception handler are not).
    *
    * @throws StreamsProcessingError as the class says.
    */
@@ -146,24 +150,36 @@ export class GlobalStoreUpdater {
       if (record !== undefined) ready.push({ raw, record });
     }
     await run.processor.prefetch?.(ready.map((r) => r.record));
+    let processed = 0;
     for (const { raw, record } of ready) {
       this.timestamp = record.timestamp;
       this.metadata = { topic, partition, offset: raw.offset, headers: record.headers };
       try {
         run.processor.process(record);
+        processed++;
       } catch (error) {
-        throw new StreamsProcessingError(
-          `the update processor of global topic ${topic} failed on ${topic}-${partition}@${raw.offset}: ${error instanceof Error ? error.message : String(error)}`,
-          'global',
-          { topic, partition, offset: raw.offset },
-          { cause: error },
+        decideGlobalProcessingError(
+          this.options.config,
+          this.options.logger,
+          {
+            processorName: run.processorName,
+            taskId: 'global',
+            topic,
+            partition,
+            offset: raw.offset,
+            record,
+            rawKey: raw.key,
+            rawValue: raw.value,
+          },
+          error,
         );
+        this.skippedProcessing++;
       } finally {
         this.metadata = undefined;
       }
     }
     if (this.engines.overWriteBehindLimit()) await this.engines.writeHeld();
-    return ready.length;
+    return processed;
   }
 
   /**
