@@ -19,6 +19,7 @@ import {
   logAndContinue,
   logAndFail,
 } from '../../exception-handlers';
+import type { ProcessingExceptionHandler } from '../../processing-exception-handler';
 import { resolveStreamsConfig } from '../../streams-config';
 import { GlobalStoreUpdater } from './global-store-updater';
 
@@ -49,6 +50,7 @@ describe('GlobalStoreUpdater', () => {
   function updater(
     handler: DeserializationExceptionHandler = logAndContinue(() => undefined),
     deadLetterQueueTopic?: string,
+    processingExceptionHandler?: ProcessingExceptionHandler,
   ) {
     const seen: { offset: number; partition: number }[] = [];
     const builder = new StreamsBuilder();
@@ -84,6 +86,7 @@ describe('GlobalStoreUpdater', () => {
       stateDir: dir,
       deserializationExceptionHandler: handler,
       deadLetterQueueTopic,
+      processingExceptionHandler,
     });
     const topology = builder.build();
     return {
@@ -170,6 +173,39 @@ describe('GlobalStoreUpdater', () => {
       ]);
       await u.close();
     }
+  });
+
+  it('asks the processing exception handler about a failing update processor, as Kafka Streams does', async () => {
+    logger.warn.mockClear();
+    const asked: string[] = [];
+    const handler: ProcessingExceptionHandler = {
+      handle: (context, record, error) => {
+        asked.push(
+          `${context.processorNodeId} ${context.taskId} ${context.topic}-${context.partition}@${context.offset} ${String(record?.key)}: ${error.message}`,
+        );
+        return HandlerResponse.CONTINUE;
+      },
+    };
+    const { updater: u } = updater(undefined, 'dlq', handler);
+    await u.open();
+    const processed = await u.update('regions', 0, [
+      fetched(4, 'r1', 'boom'),
+      fetched(5, 'r2', 'west'),
+    ]);
+    expect({ processed, skipped: u.skippedProcessing, asked }).toEqual({
+      processed: 1,
+      skipped: 1,
+      asked: ['KTABLE-SOURCE-0000000003 global regions-0@4 r1: processor failed'],
+    });
+    expect((u.stores.get('upper') as unknown as KeyValueStore<string, string>).get('r2')).toBe(
+      'WEST',
+    );
+    expect(logger.warn.mock.calls).toEqual([
+      [
+        "no dead letter is written to dlq for regions-0@4, a global store's topic (every instance reads it whole): the record is skipped",
+      ],
+    ]);
+    await u.close();
   });
 
   it('fails with the record’s place when the handler fails, or the processor throws', async () => {
