@@ -21,3 +21,7 @@ export {
 } from '../query/internals/timestamped-unwrapping';
 export { InternalConfig } from '../processor/internals/internal-config';
 export { globalProcessorContext } from '../processor/internals/global-processor-context';
+export {
+  decideGlobalDeserializationError,
+  decideGlobalProcessingError,
+} from '../runtime/internals/global/global-record-errors';

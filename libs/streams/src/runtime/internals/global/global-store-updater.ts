@@ -1,6 +1,5 @@
 import type { FetchedRecord } from '../../../client/assigned-partition-reader';
 import type { ConsumedRecord } from '../../../client/consumed-record';
-import { StreamsProcessingError } from '../../../errors/streams-processing.error';
 import type { StreamsLogger } from '../../../logging/logger';
 import type { SourceNodeDef } from '../../../processor/internals/topology-nodes';
 import type { Processor } from '../../../processor/processor';
@@ -11,8 +10,10 @@ import type { StateStore } from '../../../processor/state-store';
 import { TaskId } from '../../../processor/task-id';
 import type { Topology } from '../../../processor/topology';
 import { TaskEngines } from '../../../state/internals/task-engines';
-import { HandlerResponse } from '../../exception-handlers';
-import { decideGlobalProcessingError } from './global-processing-errors';
+import {
+  decideGlobalDeserializationError,
+  decideGlobalProcessingError,
+} from './global-record-errors';
 import type { ResolvedStreamsConfig } from '../../streams-config';
 
 /** The task id global stores are opened and processed under (they belong to no task). */
@@ -160,7 +161,7 @@ export class GlobalStoreUpdater {
       } catch (error) {
         decideGlobalProcessingError(
           this.options.config,
-          this.options.logger,
+          (message) => this.options.logger.warn(message),
           {
             processorName: run.processorName,
             taskId: 'global',
@@ -233,27 +234,9 @@ export class GlobalStoreUpdater {
           ? null
           : (source.valueSerde ?? config.defaultValueSerde).deserialize(raw.value, topic);
     } catch (error) {
-      const cause = error instanceof Error ? error : new Error(String(error));
       const consumed = { ...raw, topic, partition, headers };
-      const log = (message: string) => logger.warn(message);
-      if (
-        config.deserializationExceptionHandler.handle(consumed, cause, log) === HandlerResponse.FAIL
-      ) {
-        throw new StreamsProcessingError(
-          `deserialization of ${topic}-${partition}@${raw.offset} (a global store's topic) failed and the handler chose FAIL: ${cause.message}`,
-          'global',
-          { topic, partition, offset: raw.offset },
-          { cause },
-        );
-      }
+      decideGlobalDeserializationError(config, (m) => logger.warn(m), consumed, error);
       this.skipped++;
-      const deadLetterTopic =
-        config.deserializationExceptionHandler.deadLetterTopic ?? config.deadLetterQueueTopic;
-      if (deadLetterTopic !== undefined) {
-        logger.warn(
-          `no dead letter is written to ${deadLetterTopic} for ${topic}-${partition}@${raw.offset}, a global store's topic (every instance reads it whole): the record is skipped`,
-        );
-      }
       return undefined;
     }
     const timestamp = source.timestampExtractor

@@ -1,5 +1,5 @@
+import type { ConsumedRecord } from '../../../client/consumed-record';
 import { StreamsProcessingError } from '../../../errors/streams-processing.error';
-import type { StreamsLogger } from '../../../logging/logger';
 import type { Record } from '../../../processor/record';
 import { HandlerResponse } from '../../exception-handlers';
 import type { ResolvedStreamsConfig } from '../../streams-config';
@@ -27,7 +27,7 @@ export interface GlobalProcessingFailure {
  */
 export function decideGlobalProcessingError(
   config: ResolvedStreamsConfig,
-  logger: StreamsLogger,
+  warn: (message: string) => void,
   failure: GlobalProcessingFailure,
   thrown: unknown,
 ): void {
@@ -51,7 +51,7 @@ export function decideGlobalProcessingError(
       },
       failure.record,
       error,
-      (message) => logger.warn(message),
+      warn,
     );
   } catch (handlerError) {
     throw new StreamsProcessingError(
@@ -69,10 +69,48 @@ export function decideGlobalProcessingError(
       { cause: thrown },
     );
   }
-  const deadLetterTopic = handler.deadLetterTopic ?? config.deadLetterQueueTopic;
-  if (deadLetterTopic !== undefined) {
-    logger.warn(
-      `no dead letter is written to ${deadLetterTopic} for ${where}, a global store's topic (every instance reads it whole): the record is skipped`,
+  warnNoDeadLetter(handler.deadLetterTopic ?? config.deadLetterQueueTopic, where, warn);
+}
+
+/**
+ * Hands a record of a global store's topic that does not deserialize to the deserialization
+ * exception handler, as in a task and as Kafka Streams' global thread does: returns when it
+ * answers CONTINUE (the record is skipped; a dead-letter topic gets no copy: a warning says
+ * so). Errors: throws {@link StreamsProcessingError} naming the record when the handler
+ * answers FAIL (the client stops: fix the data or the serde, or choose a skipping handler).
+ */
+export function decideGlobalDeserializationError(
+  config: ResolvedStreamsConfig,
+  warn: (message: string) => void,
+  record: ConsumedRecord,
+  thrown: unknown,
+): void {
+  const cause = asError(thrown);
+  const where = `${record.topic}-${record.partition}@${record.offset}`;
+  const handler = config.deserializationExceptionHandler;
+  if (handler.handle(record, cause, warn) === HandlerResponse.FAIL) {
+    throw new StreamsProcessingError(
+      `deserialization of ${where} (a global store's topic) failed and the handler chose FAIL: ${cause.message}`,
+      'global',
+      { topic: record.topic, partition: record.partition, offset: record.offset },
+      { cause },
     );
   }
+  warnNoDeadLetter(handler.deadLetterTopic ?? config.deadLetterQueueTopic, where, warn);
+}
+
+/**
+ * Says that a skipped record of a global topic gets no dead letter: every instance reads a
+ * global topic whole (and again at each restore from scratch), so each would write its own
+ * copy; Kafka Streams 4.x sends none either.
+ */
+function warnNoDeadLetter(
+  topic: string | undefined,
+  where: string,
+  warn: (message: string) => void,
+): void {
+  if (topic === undefined) return;
+  warn(
+    `no dead letter is written to ${topic} for ${where}, a global store's topic (every instance reads it whole): the record is skipped`,
+  );
 }
