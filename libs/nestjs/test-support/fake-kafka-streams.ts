@@ -65,6 +65,8 @@ export class FakeKafkaStreams {
     subtopologies: () => [STATS_SUBTOPOLOGY],
     subtopologyOf: (store: string) =>
       STATS_SUBTOPOLOGY.stores.includes(store) ? STATS_SUBTOPOLOGY : undefined,
+    /** One global store, `regions-global` (whole on every instance). */
+    globalStores: () => new Map([['regions-global', { storeName: 'regions-global' }]]),
   };
 
   /** Sets where keys live: the owner and its standbys, for every key. */

@@ -109,7 +109,12 @@ export class TopologyTestDriver implements OutputSource {
 
   private async start(): Promise<void> {
     this.topology.applyCacheSize(this.config.statestoreCacheMaxBytes);
-    this.globals = await DriverGlobalStores.open(this.topology, this.config, () => this.wallClock);
+    this.globals = await DriverGlobalStores.open(
+      this.topology,
+      this.config,
+      () => this.wallClock,
+      (message) => this.options.logger?.warn?.(message),
+    );
     const config = driverTaskConfig(this.config, this.globals.all);
     const cache = new RecordCache(config.statestoreCacheMaxBytes);
     for (const sub of this.topology.subtopologies()) {
@@ -266,7 +271,10 @@ export class TopologyTestDriver implements OutputSource {
 
   /** Task metrics summed over tasks: processed, skipped, dead-lettered, dropped by the DSL. */
   metrics(): DriverMetrics {
-    return sumTaskMetrics(this.tasks);
+    const sum = sumTaskMetrics(this.tasks);
+    sum.skippedDeserialization += this.globals.skippedDeserialization;
+    sum.skippedProcessing += this.globals.skippedProcessing;
+    return sum;
   }
 
   /** Closes every task (flushing) and deletes the state directory. */
@@ -382,7 +390,7 @@ export class TopologyTestDriver implements OutputSource {
   private readingTask(physicalTopic: string): StreamTask | undefined {
     for (const sub of this.topology.subtopologies()) {
       if (sub.sourceTopics.some((t) => this.physical(t) === physicalTopic))
-        return this.tasks[sub.id];
+        return this.tasks.find((t) => t.id.subtopologyId === sub.id);
     }
     return undefined;
   }

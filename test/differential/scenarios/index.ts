@@ -46,6 +46,7 @@ export const SCENARIOS: readonly DifferentialScenario[] = [
   streamStreamJoinScenario,
   slidingWindowsScenario,
   emitOnWindowCloseScenario,
+  emitOnSessionCloseScenario,
   suppressScenario,
   tableOuterJoinScenario,
   tableGroupByScenario,
@@ -71,24 +72,4 @@ export interface AwaitingFix {
  * difference. A scenario equal to Java on the CI seeds but not on some others stays in
  * {@link SCENARIOS} and is listed here with the seeds that differ.
  */
-export const AWAITING_FIX: readonly AwaitingFix[] = [
-  {
-    scenario: emitOnSessionCloseScenario,
-    reason:
-      "Kafka Streams' segmented stores write a session past retention while its segment is live " +
-      "(getOrCreateSegmentIfLive), and its time-ordered session store's findSessions(earliestEnd, " +
-      'latestEnd), which emit-on-close reads, does not filter by retention: such a session is ' +
-      'emitted on close. Ours drops an entry past retention on put, so it never emits it.',
-    seeds: [6, 10, 11],
-  },
-  {
-    // Equal on seeds 1-30 but these two (it runs in SCENARIOS too, on the CI seeds).
-    scenario: streamStreamJoinScenario,
-    reason:
-      'outerJoin: the scan emitting waiting records whose window closed runs at other records ' +
-      "than Kafka Streams' (its time tracker's minTime after a scan; not found yet): seed 23 " +
-      'emits a left record two results later than Java, seed 24 one more unjoined right ' +
-      'record (k3 null+cat). join, leftJoin and the no-grace join are equal on both seeds.',
-    seeds: [23, 24],
-  },
-];
+export const AWAITING_FIX: readonly AwaitingFix[] = [];

@@ -142,6 +142,48 @@ describe('InteractiveQueryService', () => {
     build();
   });
 
+  describe('a global store', () => {
+    const whole = (request: StateQueryRequest<unknown>) => ({
+      partitionResults: [],
+      globalResult: {
+        partition: -1,
+        success: true,
+        result: request.query.type === 'key' ? 'north' : [{ key: 'r1', value: 'north' }],
+        position: { regions: { 0: 3 } },
+        active: true,
+        lag: 0,
+      },
+      position: { regions: { 0: 3 } },
+    });
+
+    it('reads a key here, from globalResult, with no partition', async () => {
+      local.answer = whole;
+      local.owns(A, [], KeyQueryMetadata.UNKNOWN_PARTITION);
+      expect(await service.lookup('regions-global', 'r1')).toEqual({
+        value: 'north',
+        servedBy: A,
+        partition: -1,
+        active: true,
+        lag: 0,
+      });
+      expect(local.queries.map((q) => [q.partitions, q.requireActive])).toEqual([[[-1], true]]);
+      expect(sent).toEqual([]);
+    });
+
+    it('answers all() from this instance alone, asking no other', async () => {
+      local.answer = whole;
+      expect(await service.all('regions-global')).toEqual({
+        entries: [{ key: 'r1', value: 'north' }],
+        failures: [],
+        complete: true,
+        servedBy: [A],
+        position: { regions: { 0: 3 } },
+      });
+      expect(local.queries.map((q) => q.partitions)).toEqual([undefined]);
+      expect(sent).toEqual([]);
+    });
+  });
+
   describe('scatter-gather', () => {
     it("merges every instance's active partitions, sorted by key", async () => {
       const result = await service.all<string, number>('stats-store');

@@ -104,7 +104,8 @@ type Served = Omit<KeyLookup<unknown>, 'value'>;
  * Interactive queries across the whole application, on the engine's interactive query v2
  * API (`KafkaStreams.query()`, here or on the owner over the remote query transport): a key
  * is read where it lives; `range` and `all` ask every instance running the store, each for its
- * active partitions, and merge the answers sorted by key.
+ * active partitions, and merge the answers sorted by key. A global store is whole on every
+ * instance: every read of it is answered here.
  *
  * Errors of single-key reads are the engine's typed errors: `StateStoreNotAvailableError`
  * (no confirmed owner: rebalancing; or not up to the position bound), `StateStoreMigratedError`
@@ -248,7 +249,9 @@ export class InteractiveQueryService {
   ): Promise<{ result: unknown; served: Served }> {
     const where = target.local ? this.settings.servedBy : target.host.toString();
     const answer = await this.run(target, request);
-    const result = answer.partitionResults.find((r) => r.partition === partition);
+    // A global store answers whole, in `globalResult` (its keys have no partition).
+    const result =
+      answer.globalResult ?? answer.partitionResults.find((r) => r.partition === partition);
     if (!result) {
       throw new StateStoreMigratedError(
         `${where} did not answer for partition ${partition} of '${request.storeName}': rediscover the owner and retry`,
@@ -280,16 +283,7 @@ export class InteractiveQueryService {
     options: ScatterQueryOptions<K>,
   ): Promise<ScatterGatherResult<K, V>> {
     const keySerde = options.keySerde ?? this.locator.keySerdeOf<K>(store);
-    const sub = this.streams.topology.subtopologyOf(store);
-    if (!sub) throw new UnknownStateStoreError(`the topology has no state store named '${store}'`);
-    const { asks, failures } = planScatter(
-      store,
-      sub,
-      this.settings.self,
-      this.settings.servedBy,
-      this.streams.metadataForAllStreamsClients(),
-      this.streams.storePartitionCount(store),
-    );
+    const { asks, failures } = this.scatterPlan(store);
 
     const entries: KeyValue<K, V>[] = [];
     const positions: Position[] = [];
@@ -310,7 +304,8 @@ export class InteractiveQueryService {
           return;
         }
         let answered = false;
-        for (const result of answer.partitionResults) {
+        const results = answer.globalResult ? [answer.globalResult] : answer.partitionResults;
+        for (const result of results) {
           if (result.success) {
             answered = true;
             entries.push(...((result.result ?? []) as KeyValue<K, V>[]));
@@ -333,6 +328,30 @@ export class InteractiveQueryService {
       servedBy: servedBy.sort(),
       position: mergePositions(positions),
     };
+  }
+
+  /**
+   * Whom a scatter-gather query of `store` asks (see `planScatter`); a global store only this
+   * instance, whose copy is whole.
+   *
+   * @throws UnknownStateStoreError for a store the topology lacks; as `planScatter`.
+   */
+  private scatterPlan(store: string): ReturnType<typeof planScatter> {
+    const { topology } = this.streams;
+    if (topology.globalStores().has(store)) {
+      const here = { local: true, standby: false } as const;
+      return { asks: [{ target: here, instance: this.settings.servedBy }], failures: [] };
+    }
+    const sub = topology.subtopologyOf(store);
+    if (!sub) throw new UnknownStateStoreError(`the topology has no state store named '${store}'`);
+    return planScatter(
+      store,
+      sub,
+      this.settings.self,
+      this.settings.servedBy,
+      this.streams.metadataForAllStreamsClients(),
+      this.streams.storePartitionCount(store),
+    );
   }
 
   /** The query endpoint of instance `host`, from the current metadata. */

@@ -13,6 +13,7 @@ export {
 } from '../runtime/internals/commit/commit-phases';
 export { LocalStoreProvider, type LocalStore } from '../query/internals/local-store-provider';
 export { executeStateQuery, type QueryableCopy } from '../query/internals/state-query-executor';
+export { executeGlobalStateQuery } from '../query/internals/global-state-query';
 export {
   isTimestamped,
   unwrapKeyValueStore,
@@ -20,3 +21,7 @@ export {
 } from '../query/internals/timestamped-unwrapping';
 export { InternalConfig } from '../processor/internals/internal-config';
 export { globalProcessorContext } from '../processor/internals/global-processor-context';
+export {
+  decideGlobalDeserializationError,
+  decideGlobalProcessingError,
+} from '../runtime/internals/global/global-record-errors';

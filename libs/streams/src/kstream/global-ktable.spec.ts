@@ -54,8 +54,16 @@ describe('GlobalKTable', () => {
     expect(users.queryableStoreName()).toBeUndefined();
     expect(builder.build().describe()).toBe(
       [
+        // Kafka Streams 4.4's text for this topology: the global store is numbered in the
+        // order it was added, before the stream's sub-topology.
         'Topologies:',
-        '   Sub-topology: 0',
+        '   Sub-topology: 0 for global store (will not generate tasks)',
+        '    Source: KSTREAM-SOURCE-0000000001 (topics: [users])',
+        '      --> KTABLE-SOURCE-0000000002',
+        '    Processor: KTABLE-SOURCE-0000000002 (stores: [users-STATE-STORE-0000000000])',
+        '      --> none',
+        '      <-- KSTREAM-SOURCE-0000000001',
+        '  Sub-topology: 1',
         '    Source: KSTREAM-SOURCE-0000000003 (topics: [orders])',
         '      --> KSTREAM-LEFTJOIN-0000000004',
         '    Processor: KSTREAM-LEFTJOIN-0000000004 (stores: [])',
@@ -64,12 +72,67 @@ describe('GlobalKTable', () => {
         '    Sink: KSTREAM-SINK-0000000005 (topic: out)',
         '      <-- KSTREAM-LEFTJOIN-0000000004',
         '',
-        '  Sub-topology: 1 for global store (will not generate tasks)',
-        '    Source: KSTREAM-SOURCE-0000000001 (topics: [users])',
-        '      --> KTABLE-SOURCE-0000000002',
-        '    Processor: KTABLE-SOURCE-0000000002 (stores: [users-STATE-STORE-0000000000])',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it("numbers global stores among the sub-topologies in the order added, as Kafka Streams 4.4's describe() prints it", () => {
+    const builder = new StreamsBuilder();
+    const users = builder.globalTable(
+      'users',
+      Consumed.with(str, str),
+      Materialized.as<string, string>('users-global'),
+    );
+    builder
+      .stream('orders', Consumed.with(str, str))
+      .join(
+        users,
+        (_k, v) => v,
+        (v, u) => `${v}${u}`,
+      )
+      .to('out');
+    builder.addGlobalStore(
+      Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore('regions-upper'), str, str),
+      'regions',
+      Consumed.with(str, str),
+      () => ({ process: () => undefined }),
+    );
+    builder.table('prices', Consumed.with(str, str), Materialized.as('prices-store'));
+    const topology = builder.build();
+    expect(topology.subtopologies().map((s) => s.id)).toEqual([1, 3]);
+    // Printed by Kafka Streams 4.4.0 for the same topology.
+    expect(topology.describe()).toBe(
+      [
+        'Topologies:',
+        '   Sub-topology: 0 for global store (will not generate tasks)',
+        '    Source: KSTREAM-SOURCE-0000000000 (topics: [users])',
+        '      --> KTABLE-SOURCE-0000000001',
+        '    Processor: KTABLE-SOURCE-0000000001 (stores: [users-global])',
         '      --> none',
-        '      <-- KSTREAM-SOURCE-0000000001',
+        '      <-- KSTREAM-SOURCE-0000000000',
+        '  Sub-topology: 1',
+        '    Source: KSTREAM-SOURCE-0000000002 (topics: [orders])',
+        '      --> KSTREAM-LEFTJOIN-0000000003',
+        '    Processor: KSTREAM-LEFTJOIN-0000000003 (stores: [])',
+        '      --> KSTREAM-SINK-0000000004',
+        '      <-- KSTREAM-SOURCE-0000000002',
+        '    Sink: KSTREAM-SINK-0000000004 (topic: out)',
+        '      <-- KSTREAM-LEFTJOIN-0000000003',
+        '',
+        '  Sub-topology: 2 for global store (will not generate tasks)',
+        '    Source: KSTREAM-SOURCE-0000000005 (topics: [regions])',
+        '      --> KTABLE-SOURCE-0000000006',
+        '    Processor: KTABLE-SOURCE-0000000006 (stores: [regions-upper])',
+        '      --> none',
+        '      <-- KSTREAM-SOURCE-0000000005',
+        '  Sub-topology: 3',
+        '    Source: KSTREAM-SOURCE-0000000007 (topics: [prices])',
+        '      --> KTABLE-SOURCE-0000000008',
+        '    Processor: KTABLE-SOURCE-0000000008 (stores: [prices-store])',
+        '      --> none',
+        '      <-- KSTREAM-SOURCE-0000000007',
+        '',
         '',
       ].join('\n'),
     );

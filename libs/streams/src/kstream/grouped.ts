@@ -18,6 +18,8 @@ export class Grouped<K, V> {
     readonly valueSerde: Serde<V> | undefined,
   ) {}
 
+  /** Grouping with these serdes and a generated name (Kafka Streams' `with(keySerde, valueSerde)`). */
+  static with<K, V>(keySerde: InferredSerde<K>, valueSerde?: InferredSerde<V>): Grouped<K, V>;
   /**
    * Named grouping with optional serdes; pass `undefined` as the name for a generated one.
    *
@@ -27,8 +29,17 @@ export class Grouped<K, V> {
     name: string | undefined,
     keySerde?: InferredSerde<K>,
     valueSerde?: InferredSerde<V>,
+  ): Grouped<K, V>;
+  static with<K, V>(
+    nameOrKeySerde: string | undefined | InferredSerde<K>,
+    keyOrValueSerde?: InferredSerde<K> | InferredSerde<V>,
+    valueSerde?: InferredSerde<V>,
   ): Grouped<K, V> {
-    return new Grouped(name === undefined ? undefined : validateName(name), keySerde, valueSerde);
+    if (typeof nameOrKeySerde === 'object') {
+      return new Grouped<K, V>(undefined, nameOrKeySerde, keyOrValueSerde as InferredSerde<V>);
+    }
+    const name = nameOrKeySerde === undefined ? undefined : validateName(nameOrKeySerde);
+    return new Grouped(name, keyOrValueSerde as InferredSerde<K> | undefined, valueSerde);
   }
 
   /** @throws TopologyError for an illegal name: choose another. */

@@ -2,14 +2,13 @@ import { TopologyError } from '../errors/topology.error';
 import type { Serde } from '../serde/serde';
 import type { StateStore } from './state-store';
 import type { ProcessorSupplier } from './processor';
+import { groupSubtopologies } from './internals/subtopology-grouping';
 import { describeTopology } from './internals/topology-description';
 import type {
   GlobalStoreDef,
   InternalTopicDef,
   NodeDef,
   ProcessorNodeDef,
-  SinkNodeDef,
-  SourceNodeDef,
   Subtopology,
   TopologyStoreBuilder,
 } from './internals/topology-nodes';
@@ -47,6 +46,8 @@ export class Topology {
   private readonly copartitions: string[][] = [];
   private readonly globals = new Map<string, GlobalStoreDef>();
   private subtopologiesCache: Subtopology[] | undefined;
+  /** Each global store's sub-topology number, set with {@link subtopologies}. */
+  private globalIds = new Map<string, number>();
 
   /** Adds a source reading `topics` (one or more). */
   addSource<K = unknown, V = unknown>(
@@ -213,10 +214,14 @@ export class Topology {
     return merged.map((m) => [...m].sort());
   }
 
-  /** A text like Kafka Streams' `TopologyDescription`, for logs and tests. */
+  /** Kafka Streams' `TopologyDescription` text, for logs and tests. */
   describe(): string {
-    const globals = [...this.globals.values()];
-    return describeTopology(this.subtopologies(), this.nodes, this.childrenMap(), globals);
+    const subs = this.subtopologies();
+    const globals = [...this.globals.values()].map((store) => ({
+      ...store,
+      id: this.globalIds.get(store.storeName)!,
+    }));
+    return describeTopology(subs, this.nodes, this.childrenMap(), globals);
   }
 
   /** @internal The nodes, in insertion order. */
@@ -273,8 +278,22 @@ export class Topology {
   }
 
   /**
+   * @internal The sub-topology of id `id` (ids skip the global stores' numbers).
+   *
+   * @throws TopologyError when there is none (a task id of another topology), and as
+   *   {@link subtopologies}.
+   */
+  subtopology(id: number): Subtopology {
+    const sub = this.subtopologies().find((s) => s.id === id);
+    if (sub === undefined) throw new TopologyError(`the topology has no sub-topology ${id}`);
+    return sub;
+  }
+
+  /**
    * @internal The sub-topologies: nodes connected by parent links or shared stores. Ids follow
-   * the order in which each group's first node was added.
+   * the order in which each group's first node was added, a global store's group counted
+   * among them (Kafka Streams numbers them so, and lists them in `describe()` at their
+   * numbers): a global store added first makes the first sub-topology `1`.
    *
    * @throws TopologyError for a store no processor uses, or an empty topology.
    */
@@ -285,55 +304,14 @@ export class Topology {
       if (users.size === 0)
         throw new TopologyError(`state store '${store}' is not connected to any processor`);
     }
-    const globalNodes = this.globalNodeNames();
-    const order = [...this.nodes.keys()].filter((n) => !globalNodes.has(n));
-    const parent = new Map(order.map((n) => [n, n]));
-    const find = (n: string): string => {
-      let root = n;
-      while (parent.get(root) !== root) root = parent.get(root)!;
-      parent.set(n, root);
-      return root;
-    };
-    const union = (a: string, b: string): void => {
-      const ra = find(a);
-      const rb = find(b);
-      if (ra !== rb) parent.set(rb, ra);
-    };
-    for (const node of this.nodes.values()) {
-      if (node.kind !== 'source' && !globalNodes.has(node.name)) {
-        for (const p of node.parents) union(node.name, p);
-      }
-    }
-    for (const users of this.storeUsers.values()) {
-      const [first, ...rest] = [...users];
-      for (const other of rest) union(first, other);
-    }
-    const groups = new Map<string, string[]>();
-    for (const name of order) {
-      const root = find(name);
-      if (!groups.has(root)) groups.set(root, []);
-      groups.get(root)!.push(name);
-    }
-    const result: Subtopology[] = [];
-    for (const names of groups.values()) {
-      const defs = names.map((n) => this.nodes.get(n)!);
-      const sources = defs.filter((d): d is SourceNodeDef => d.kind === 'source');
-      if (sources.length === 0) {
-        throw new TopologyError(`nodes [${names.join(', ')}] are not reachable from any source`);
-      }
-      const stores = [...this.storeUsers]
-        .filter(([, users]) => [...users].some((u) => names.includes(u)))
-        .map(([store]) => store);
-      result.push({
-        id: result.length,
-        nodes: names,
-        sourceTopics: sources.flatMap((s) => s.topics),
-        sinkTopics: defs.filter((d): d is SinkNodeDef => d.kind === 'sink').map((s) => s.topic),
-        stores,
-      });
-    }
-    this.subtopologiesCache = result;
-    return result;
+    const { subtopologies, globalIds } = groupSubtopologies(
+      this.nodes,
+      this.storeUsers,
+      this.globals.values(),
+    );
+    this.globalIds = globalIds;
+    this.subtopologiesCache = subtopologies;
+    return subtopologies;
   }
 
   private connect(processorName: string, storeName: string): void {

@@ -11,10 +11,18 @@ export type KeyPartitioning<K> =
 /**
  * Where a key of a store lives (Kafka Streams' `KeyQueryMetadata`): the active host, the
  * hosts with a standby copy, and the partition. {@link KeyQueryMetadata.NOT_AVAILABLE} while
- * no confirmed owner exists (a rebalance is in progress): answer 503 and retry.
+ * no confirmed owner exists (a rebalance is in progress): answer 503 and retry. A key of a
+ * global store lives on the asking instance itself, with no standbys and partition
+ * {@link KeyQueryMetadata.UNKNOWN_PARTITION} (every instance holds the store whole).
  */
 export class KeyQueryMetadata {
-  static readonly NOT_AVAILABLE = new KeyQueryMetadata(HostInfo.UNAVAILABLE, [], -1);
+  /** The partition of a global store's key: none, the store is whole (Java's -1). */
+  static readonly UNKNOWN_PARTITION = -1;
+  static readonly NOT_AVAILABLE = new KeyQueryMetadata(
+    HostInfo.UNAVAILABLE,
+    [],
+    KeyQueryMetadata.UNKNOWN_PARTITION,
+  );
 
   constructor(
     readonly activeHost: HostInfo,
@@ -22,9 +30,12 @@ export class KeyQueryMetadata {
     readonly partition: number,
   ) {}
 
-  /** False for {@link KeyQueryMetadata.NOT_AVAILABLE}. */
+  /**
+   * False for {@link KeyQueryMetadata.NOT_AVAILABLE}: neither a host nor a partition (a
+   * global store's key has a host and no partition).
+   */
   get available(): boolean {
-    return this.partition >= 0;
+    return this.partition >= 0 || !this.activeHost.equals(HostInfo.UNAVAILABLE);
   }
 
   toJSON(): { activeHost: string; standbyHosts: string[]; partition: number } {

@@ -76,9 +76,14 @@ export interface QueryResult<R> {
   readonly lag?: number;
 }
 
-/** Every asked partition's answer. */
+/** Every asked partition's answer, or a global store's one answer. */
 export interface StateQueryResult<R> {
   readonly partitionResults: QueryResult<R>[];
+  /**
+   * A global store's answer (Kafka Streams' `getGlobalResult()`): the instance's whole copy
+   * answers, with partition -1; `partitionResults` is then empty.
+   */
+  readonly globalResult?: QueryResult<R>;
   /** The merged position of the successful answers. */
   readonly position: Position;
 }

@@ -80,7 +80,12 @@ export class KafkaStreams {
     this.lifecycle.exceptionHandler = handler;
   }
 
-  /** Sets the listener of changelog restores (start, batch, end). Set before `start()`. */
+  /**
+   * Sets the listener of restores (start, batch, end): the tasks' stores from their changelogs,
+   * and the global stores from their topics (as Kafka Streams tells it of both; for a global
+   * store, `onBatchRestored`'s offset is the partition's position after the batch, as there).
+   * Set before `start()`.
+   */
   setGlobalStateRestoreListener(listener: StateRestoreListener): void {
     this.lifecycle.restoreListener = listener;
   }
@@ -181,7 +186,10 @@ export class KafkaStreams {
    * stopped, and before the first assignment — unless the application's classic group was
    * stable when this client started: then its host map answers until this client's own
    * assignment (a restarted instance routes at once instead of waiting for its old member's
-   * session to expire).
+   * session to expire). A key of a global store lives on this instance (`application.server`;
+   * the first instance of the metadata without one), with no standbys and partition
+   * `KeyQueryMetadata.UNKNOWN_PARTITION` (-1): every instance holds the store whole, so a
+   * router answers it here, as Kafka Streams' metadata says.
    *
    * @throws UnknownStateStoreError for a store the topology does not have.
    */
@@ -198,7 +206,8 @@ export class KafkaStreams {
    * `'active'` (an active task, restored), `'standby'` (a standby copy whose lag is known), or
    * `undefined`. What a router checks before answering as the key's named owner: while a task
    * restores, or moves here and is still held back (cooperative rebalancing), the metadata
-   * names this instance but no active copy answers yet — a standby copy may.
+   * names this instance but no active copy answers yet — a standby copy may. A global store
+   * is `'active'` for any partition once restored (it is whole here).
    */
   localCopyOf(storeName: string, partition: number): 'active' | 'standby' | undefined {
     return this.queries.localCopyOf(storeName, partition);
@@ -221,7 +230,9 @@ export class KafkaStreams {
    * with failures as data (NOT_ACTIVE, NOT_UP_TO_BOUND, NOT_PRESENT, DOES_NOT_EXIST,
    * STORE_EXCEPTION, UNKNOWN_QUERY_TYPE) and each copy's position for read-your-writes.
    * Never throws for a store or partition problem; the caller (or the remote transport)
-   * routes NOT_PRESENT partitions to their owners.
+   * routes NOT_PRESENT partitions to their owners. A global store answers in `globalResult`
+   * from this instance's whole copy, whatever partitions were asked (NOT_PRESENT while it
+   * restores: retry); Kafka Streams 4.x refuses IQv2 on global stores (UNKNOWN_QUERY_TYPE).
    */
   query<K>(request: StateQueryRequest<K>): Promise<StateQueryResult<unknown>> {
     return this.queries.query(request);
@@ -232,7 +243,7 @@ export class KafkaStreams {
     return this.queries.metadataForAllStreamsClients();
   }
 
-  /** The instances holding `storeName` (active or standby). */
+  /** The instances holding `storeName` (active or standby; every instance for a global store). */
   streamsMetadataForStore(storeName: string): StreamsMetadata[] {
     return this.queries.streamsMetadataForStore(storeName);
   }

@@ -1,7 +1,8 @@
 import type { TopicPartition } from '../processor/topic-partition';
 
 /**
- * Progress of restoring stores from their changelogs (Kafka Streams' `StateRestoreListener`).
+ * Progress of restoring stores from their changelogs, and global stores from their topics
+ * (Kafka Streams' `StateRestoreListener`).
  * Called synchronously from the restore loop: keep the callbacks cheap. A callback that
  * throws fails the restore with `ChangelogRestoreError`.
  */
@@ -17,7 +18,10 @@ export interface StateRestoreListener {
     startOffset: number,
     endOffset: number,
   ): void;
-  /** One polled batch was written to the store; `batchEndOffset` is its last record's offset. */
+  /**
+   * One polled batch was written to the store; `batchEndOffset` is its last record's offset (for
+   * a global store: the next offset to read after it, Kafka Streams' argument there).
+   */
   onBatchRestored?(
     topicPartition: TopicPartition,
     storeName: string,

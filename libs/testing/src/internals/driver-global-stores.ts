@@ -1,6 +1,10 @@
 import { join } from 'node:path';
 import type { QueuedRecord } from './record-queues';
-import { globalProcessorContext } from '@nest-streams/streams/internals';
+import {
+  decideGlobalDeserializationError,
+  decideGlobalProcessingError,
+  globalProcessorContext,
+} from '@nest-streams/streams/internals';
 import {
   type Processor,
   type RecordMetadata,
@@ -15,10 +19,11 @@ import {
 /** One global store as the driver runs it: its store, source and update processor. */
 interface GlobalStoreRun {
   readonly store: StateStore;
+  readonly processorName: string;
   readonly processor: Processor<unknown, unknown, unknown, unknown>;
   readonly keySerde: Serde<unknown>;
   readonly valueSerde: Serde<unknown>;
-  readonly extract: (record: QueuedRecord, key: unknown, value: unknown) => number;
+  readonly extract: (record: QueuedRecord, offset: number, key: unknown, value: unknown) => number;
 }
 
 /**
@@ -30,7 +35,9 @@ interface GlobalStoreRun {
  *
  * Errors: a global update processor calling `schedule` or `currentStreamTimeMs` gets an error
  * (global processors have neither, as in Kafka Streams); one asking for a store other than a
- * global one gets `UnknownStateStoreError`.
+ * global one gets `UnknownStateStoreError`. A record that does not deserialize, or that the
+ * update processor fails on, goes to the exception handlers as in `KafkaStreams`' global
+ * thread (CONTINUE skips and counts it; FAIL throws `StreamsProcessingError` from the pipe).
  */
 export class DriverGlobalStores {
   private readonly runs = new Map<string, GlobalStoreRun>();
@@ -38,16 +45,24 @@ export class DriverGlobalStores {
   private readonly offsets = new Map<string, number>();
   private metadata: RecordMetadata | undefined;
   private timestamp = 0;
+  /** Records skipped by the deserialization exception handler. */
+  skippedDeserialization = 0;
+  /** Records skipped by the processing exception handler. */
+  skippedProcessing = 0;
 
-  private constructor() {}
+  private constructor(
+    private readonly config: ResolvedStreamsConfig,
+    private readonly warn: (message: string) => void,
+  ) {}
 
   /** Opens `topology`'s global stores and initializes their update processors. */
   static async open(
     topology: Topology,
     config: ResolvedStreamsConfig,
     now: () => number,
+    warn: (message: string) => void = () => undefined,
   ): Promise<DriverGlobalStores> {
-    const globals = new DriverGlobalStores();
+    const globals = new DriverGlobalStores(config, warn);
     const taskId = new TaskId(0, 0);
     for (const def of topology.globalStores().values()) {
       const store = def.builder.build();
@@ -78,17 +93,13 @@ export class DriverGlobalStores {
       );
       globals.runs.set(def.topic, {
         store: globals.stores.get(def.storeName)!,
+        processorName: def.processorName,
         processor,
         keySerde: source.keySerde ?? config.defaultKeySerde,
         valueSerde: source.valueSerde ?? config.defaultValueSerde,
-        extract: (record, key, value) =>
+        extract: (record, offset, key, value) =>
           source.timestampExtractor
-            ? source.timestampExtractor(
-                { ...record, partition: 0, offset: globals.offsets.get(record.topic) ?? 0 },
-                key,
-                value,
-                -1,
-              )
+            ? source.timestampExtractor({ ...record, partition: 0, offset }, key, value, -1)
             : record.timestamp,
       });
     }
@@ -112,21 +123,47 @@ export class DriverGlobalStores {
   async process(record: QueuedRecord): Promise<void> {
     const run = this.runs.get(record.topic)!;
     const offset = this.offsets.get(record.topic) ?? 0;
-    const key = record.key === null ? null : run.keySerde.deserialize(record.key, record.topic);
-    const value =
-      record.value === null ? null : run.valueSerde.deserialize(record.value, record.topic);
-    this.timestamp = run.extract(record, key, value);
+    this.offsets.set(record.topic, offset + 1);
+    let key: unknown;
+    let value: unknown;
+    try {
+      key = record.key === null ? null : run.keySerde.deserialize(record.key, record.topic);
+      value = record.value === null ? null : run.valueSerde.deserialize(record.value, record.topic);
+    } catch (error) {
+      const consumed = { ...record, partition: 0, offset, headers: record.headers ?? {} };
+      decideGlobalDeserializationError(this.config, this.warn, consumed, error);
+      this.skippedDeserialization++;
+      return;
+    }
+    this.timestamp = run.extract(record, offset, key, value);
     this.metadata = {
       topic: record.topic,
       partition: 0,
       offset,
       headers: record.headers,
     };
+    const input = new Record(key, value, this.timestamp, record.headers);
     try {
-      run.processor.process(new Record(key, value, this.timestamp, record.headers));
+      run.processor.process(input);
+    } catch (error) {
+      decideGlobalProcessingError(
+        this.config,
+        this.warn,
+        {
+          processorName: run.processorName,
+          taskId: 'global',
+          topic: record.topic,
+          partition: 0,
+          offset,
+          record: input,
+          rawKey: record.key,
+          rawValue: record.value,
+        },
+        error,
+      );
+      this.skippedProcessing++;
     } finally {
       this.metadata = undefined;
-      this.offsets.set(record.topic, offset + 1);
     }
     await this.flush();
   }

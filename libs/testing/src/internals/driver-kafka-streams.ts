@@ -1,4 +1,5 @@
 import {
+  executeGlobalStateQuery,
   executeStateQuery,
   LocalStoreProvider,
   type LocalStore,
@@ -45,6 +46,7 @@ export class DriverKafkaStreams extends KafkaStreams {
     subtopologyOf: (name) => this.topology.subtopologies().find((s) => s.stores.includes(name)),
     partitionCount: (name) => (this.driverSubtopology(name) ? 1 : undefined),
     localStores: (name) => this.driverCopies(name),
+    globalStore: (name) => this.driverGlobal(name),
   });
 
   constructor(
@@ -108,6 +110,11 @@ export class DriverKafkaStreams extends KafkaStreams {
   }
 
   override async query<K>(request: StateQueryRequest<K>): Promise<StateQueryResult<unknown>> {
+    const global = this.driverGlobal(request.storeName);
+    if (global) {
+      const readable = this.running() ? global : { ...global, store: undefined };
+      return executeGlobalStateQuery(request, readable, `the client is ${this.current}`);
+    }
     const exists = this.driverSubtopology(request.storeName) !== undefined;
     const copies: QueryableCopy[] = this.running()
       ? this.driverCopies(request.storeName).map((copy) => ({
@@ -118,8 +125,15 @@ export class DriverKafkaStreams extends KafkaStreams {
     return executeStateQuery(request, exists, copies);
   }
 
-  /** This instance owns every key (partition 0), once running. */
+  /**
+   * This instance owns every key (partition 0), once running; a global store's key too, with
+   * no partition (-1), as for any instance holding a global store whole.
+   */
   override queryMetadataForKey(storeName: string): KeyQueryMetadata {
+    if (this.topology.globalStores().has(storeName)) {
+      if (!this.running()) return KeyQueryMetadata.NOT_AVAILABLE;
+      return new KeyQueryMetadata(this.hostInfo(), [], KeyQueryMetadata.UNKNOWN_PARTITION);
+    }
     if (!this.driverSubtopology(storeName)) {
       throw new UnknownStateStoreError(`the topology has no state store named '${storeName}'`);
     }
@@ -129,6 +143,9 @@ export class DriverKafkaStreams extends KafkaStreams {
 
   /** The driver's stores are this instance's active copies, once running (partition 0). */
   override localCopyOf(storeName: string, partition: number): 'active' | 'standby' | undefined {
+    if (this.driverGlobal(storeName)) {
+      return this.running() && this.driverValue ? 'active' : undefined;
+    }
     const held = this.running() && partition === 0 && this.driverCopies(storeName).length > 0;
     return held ? 'active' : undefined;
   }
@@ -150,7 +167,9 @@ export class DriverKafkaStreams extends KafkaStreams {
       hostInfo: this.hostInfo(),
       processId: 'topology-test-driver',
       queryEndpoint: this.config.queryEndpoint,
-      stateStoreNames: [...new Set(subs.flatMap((s) => s.stores))].sort(),
+      stateStoreNames: [
+        ...new Set([...subs.flatMap((s) => s.stores), ...this.topology.globalStores().keys()]),
+      ].sort(),
       topicPartitions: subs.flatMap((s) =>
         s.sourceTopics.map((topic) => ({ topic, partition: 0 })),
       ),
@@ -238,6 +257,13 @@ export class DriverKafkaStreams extends KafkaStreams {
 
   private driverSubtopology(storeName: string) {
     return this.topology.subtopologies().find((s) => s.stores.includes(storeName));
+  }
+
+  /** A global store of the driver (`store` once the driver runs); `undefined` for others. */
+  private driverGlobal(storeName: string) {
+    if (!this.topology.globalStores().has(storeName)) return undefined;
+    const store = this.driverValue?.getStateStore(storeName);
+    return { store, position: () => ({}) };
   }
 
   private driverCopies(storeName: string): LocalStore[] {

@@ -130,6 +130,32 @@ describe("the page's key look-up", () => {
     });
   });
 
+  it('reads a key of a global store here, where it lives whole: no partition', async () => {
+    // The key lives here (A); A's copy answers as the fake's lookup says.
+    metadata = new KeyQueryMetadata(HostInfo.parse(A), [], KeyQueryMetadata.UNKNOWN_PARTITION);
+    await expect(inspector.inspect('regions-global', 'r1')).resolves.toEqual({
+      store: 'regions-global',
+      key: 'r1',
+      partition: null,
+      activeHost: A,
+      standbyHosts: [],
+      copies: [
+        {
+          host: A,
+          role: 'active',
+          answer: {
+            value: '{"count":2,"sum":5}',
+            found: true,
+            stale: true,
+            lag: 1,
+            servedBy: A,
+          },
+        },
+      ],
+    });
+    expect(reads).toEqual([A]);
+  });
+
   it('shows values as JSON text, buffers and big integers included', () => {
     expect(displayValue({ n: 10n, raw: Buffer.from([1, 2]) })).toBe(
       '{"n":"10","raw":"base64:AQI="}',

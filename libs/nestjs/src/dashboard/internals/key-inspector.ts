@@ -29,7 +29,10 @@ export interface CopyAnswer {
 export interface KeyInspection {
   readonly store: string;
   readonly key: string;
-  /** The key's partition; null when no instance is its confirmed owner (rebalancing). */
+  /**
+   * The key's partition; null when no instance is its confirmed owner (rebalancing), and for
+   * a global store (whole on every instance: no partition).
+   */
   readonly partition: number | null;
   readonly activeHost: string | null;
   readonly standbyHosts: readonly string[];
@@ -58,7 +61,7 @@ export class KeyInspector {
     if (self === undefined) {
       // A single instance without application.server: its own copy is the only one.
       const copy = await this.read(store, key, this.settings.servedBy, 'active', undefined);
-      const partition = copy.answer ? metadata.partition : null;
+      const partition = copy.answer && metadata.partition >= 0 ? metadata.partition : null;
       return {
         store,
         key,
@@ -84,7 +87,7 @@ export class KeyInspector {
     return {
       store,
       key,
-      partition: metadata.partition,
+      partition: metadata.partition >= 0 ? metadata.partition : null,
       activeHost: active,
       standbyHosts: standbys,
       copies,

@@ -24,7 +24,7 @@ const roles: TopicRoles = {
 };
 
 describe('the topology graph of the cluster page', () => {
-  it('reads back every sub-topology and node of the description', () => {
+  it("reads back every sub-topology and node of the description (in Kafka Streams' order)", () => {
     const parsed = parseTopologyDescription(repartitioningTopology().describe());
     expect(parsed).toEqual([
       {
@@ -76,17 +76,17 @@ describe('the topology graph of the cluster page', () => {
           },
           {
             kind: 'processor',
-            name: 'KSTREAM-REDUCE-0000000006',
-            stores: ['reduce-store'],
-            children: [],
-            parents: ['by-value-repartition-source'],
-          },
-          {
-            kind: 'processor',
             name: 'KTABLE-TOSTREAM-0000000010',
             stores: [],
             children: ['KSTREAM-SINK-0000000011'],
             parents: ['KSTREAM-AGGREGATE-0000000002'],
+          },
+          {
+            kind: 'processor',
+            name: 'KSTREAM-REDUCE-0000000006',
+            stores: ['reduce-store'],
+            children: [],
+            parents: ['by-value-repartition-source'],
           },
           {
             kind: 'sink',
@@ -147,9 +147,9 @@ describe('the topology graph of the cluster page', () => {
       ['node:by-value-repartition-source', 'source', 1],
       ['node:KSTREAM-AGGREGATE-0000000002', 'processor', 1],
       ['store:count-store', 'store', 1],
+      ['node:KTABLE-TOSTREAM-0000000010', 'processor', 1],
       ['node:KSTREAM-REDUCE-0000000006', 'processor', 1],
       ['store:reduce-store', 'store', 1],
-      ['node:KTABLE-TOSTREAM-0000000010', 'processor', 1],
       ['node:KSTREAM-SINK-0000000011', 'sink', 1],
       ['topic:1:counts', 'topic', 1],
     ]);

@@ -6,8 +6,8 @@ import { UndeclaredStateStoreError } from '../../errors/undeclared-state-store.e
 import type { StreamsDeclarations } from './streams.explorer';
 
 /**
- * Checks every `@InjectStore` against the built topology: the store exists, and the kind the
- * injection asked for (or the facade it got) is the store's kind.
+ * Checks every `@InjectStore` against the built topology: the store exists (a global store
+ * too), and the kind the injection asked for (or the facade it got) is the store's kind.
  *
  * @throws UndeclaredStateStoreError for a store the topology does not have (fix the name);
  *   StoreKindMismatchError for a kind that is not the store's (drop it or make it match).
@@ -22,10 +22,12 @@ export function checkStoreInjections(
   for (const [name, uses] of injections) {
     const facade = facadeKinds.get(name);
     if (facade === undefined || uses.length === 0) continue; // not injected in this application
-    const store = stores.get(name);
+    // A global store (globalTable, addGlobalStore) is injected like any other: whole here.
+    const store = stores.get(name) ?? topology.globalStores().get(name)?.builder;
     if (!store) {
       throw new UndeclaredStateStoreError(name, `@InjectStore in ${uses[0].site}`, [
         ...stores.keys(),
+        ...topology.globalStores().keys(),
       ]);
     }
     const declared = declarations.stores.get(name);

@@ -7,6 +7,7 @@ import { StreamsBuilder } from '../../kstream/streams-builder';
 import { Serdes } from '../../serde/serdes';
 import { Stores } from '../../state/stores';
 import type { AssignmentInfo, HostAssignment } from '../../cluster/internals/assignment-info';
+import { HostInfo } from '../../cluster/host-info';
 import { KeyQueryMetadata } from '../key-query-metadata';
 import { StreamsMetadataState } from './streams-metadata-state';
 
@@ -143,5 +144,77 @@ describe('StreamsMetadataState', () => {
     expect(b.stateStoreNames).toEqual(['users-store']);
     expect(state.forStore('orders-store').map((m) => m.hostInfo.toString())).toEqual(['a:1']);
     expect(state.forStore('users-store').map((m) => m.hostInfo.toString())).toEqual(['a:1', 'b:1']);
+  });
+
+  describe('with a global store', () => {
+    /** Sub-topology 0 reads `users` into `users-store`; `regions-global` is a global table. */
+    function withGlobal() {
+      const builder = new StreamsBuilder();
+      builder.table(
+        'users',
+        Consumed.with(Serdes.String(), Serdes.String()),
+        Materialized.as<string, string>(Stores.inMemoryKeyValueStore('users-store')),
+      );
+      builder.globalTable(
+        'regions',
+        Consumed.with(Serdes.String(), Serdes.String()),
+        Materialized.as<string, string>(Stores.inMemoryKeyValueStore('regions-global')),
+      );
+      return builder.build();
+    }
+    const stateAt = (self: string | undefined) =>
+      new StreamsMetadataState(
+        withGlobal(),
+        (sub) => sub.sourceTopics,
+        (topic) => partitions.get(topic),
+        () => (self === undefined ? undefined : HostInfo.parse(self)),
+      );
+    const twoHosts = assignment([host('b:1', ['0_3', '0_4', '0_5']), host('a:1', ['0_0'])]);
+
+    it("places every key of it on this instance, with no standby and no partition (Java's answer)", () => {
+      for (const self of ['a:1', 'b:1']) {
+        const state = stateAt(self);
+        state.update(twoHosts);
+        for (const key of ['k', 'user-1', '']) {
+          const meta = state.keyQueryMetadata('regions-global', key, Serdes.String());
+          expect(meta.toJSON()).toEqual({ activeHost: self, standbyHosts: [], partition: -1 });
+          expect(meta.available).toBe(true);
+        }
+      }
+    });
+
+    it('answers NOT_AVAILABLE before an assignment, and the first instance without an endpoint here', () => {
+      const state = stateAt(undefined);
+      expect(state.keyQueryMetadata('regions-global', 'k', Serdes.String())).toBe(
+        KeyQueryMetadata.NOT_AVAILABLE,
+      );
+      expect(KeyQueryMetadata.NOT_AVAILABLE.available).toBe(false);
+      state.update(twoHosts);
+      expect(state.keyQueryMetadata('regions-global', 'k', Serdes.String()).toJSON()).toEqual({
+        activeHost: 'b:1',
+        standbyHosts: [],
+        partition: -1,
+      });
+    });
+
+    it('lists it among the active stores of every instance, and every instance for it', () => {
+      const state = stateAt('a:1');
+      state.update(
+        assignment([host('a:1', ['0_0']), host('b:1', [], ['0_0']), host('c:1', ['0_1'])]),
+      );
+      expect(state.all().map((m) => [m.hostInfo.toString(), m.stateStoreNames])).toEqual([
+        ['a:1', ['regions-global', 'users-store']],
+        ['b:1', ['regions-global']],
+        ['c:1', ['regions-global', 'users-store']],
+      ]);
+      expect(state.forStore('regions-global').map((m) => m.hostInfo.toString())).toEqual([
+        'a:1',
+        'b:1',
+        'c:1',
+      ]);
+      expect(state.isGlobal('regions-global')).toBe(true);
+      expect(state.isGlobal('users-store')).toBe(false);
+      expect(() => state.subtopologyOf('regions-global')).toThrow(UnknownStateStoreError);
+    });
   });
 });

@@ -161,7 +161,9 @@ export class KStreamKStreamJoinProcessor<K, V1, V2, VThis, VOther, VOut> impleme
   /**
    * Emits, with `null` for the missing side, the waiting records whose window closed: the
    * store iterates by timestamp, so the scan stops once both sides reached a record whose
-   * window is still open. Emitted entries are deleted after the scan.
+   * window is still open. Emitted entries are deleted after the scan. As Kafka Streams' scan
+   * over its list-valued store, it steps record by record, not key by key: each record of a
+   * key sets `minTime` and may end the scan, so the next scan runs at the same record as there.
    */
   private emitNonJoinedOuterRecords(
     store: OuterJoinStore<K, V1, V2>,
@@ -179,17 +181,19 @@ export class KStreamKStreamJoinProcessor<K, V1, V2, VThis, VOther, VOut> impleme
     try {
       let leftOpen = false;
       let rightOpen = false;
-      for (const { key: waiting, value: values } of entries) {
-        tracker.minTime = waiting.timestamp;
-        if (leftOpen && rightOpen) break;
-        const lookBack = waiting.leftSide ? spec.windowsAfterMs : spec.windowsBeforeMs;
-        if (tracker.minTime + lookBack + spec.graceMs >= tracker.streamTime) {
-          if (waiting.leftSide) leftOpen = true;
-          else rightOpen = true;
-          continue;
+      scan: for (const { key: waiting, value: values } of entries) {
+        for (const value of values) {
+          tracker.minTime = waiting.timestamp;
+          if (leftOpen && rightOpen) break scan;
+          const lookBack = waiting.leftSide ? spec.windowsAfterMs : spec.windowsBeforeMs;
+          if (tracker.minTime + lookBack + spec.graceMs >= tracker.streamTime) {
+            if (waiting.leftSide) leftOpen = true;
+            else rightOpen = true;
+            continue;
+          }
+          this.forwardNonJoined(record, waiting, value);
+          if (emitted[emitted.length - 1] !== waiting) emitted.push(waiting);
         }
-        for (const value of values) this.forwardNonJoined(record, waiting, value);
-        emitted.push(waiting);
       }
     } finally {
       entries.close();

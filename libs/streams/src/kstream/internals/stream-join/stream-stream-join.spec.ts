@@ -113,6 +113,39 @@ describe('stream-stream joins through the TopologyTestDriver', () => {
     },
   );
 
+  it('scans the waiting records record by record: two of one key and time count as two', async () => {
+    const driver = await dsl.start(joining('outer', StreamJoined.with(str, str, str)));
+    const topics = {
+      L: driver.createInputTopic('left', str, str),
+      R: driver.createInputTopic('right', str, str),
+    };
+    const input: Input[] = [
+      ['L', 'k1', 'a', 100],
+      ['L', 'k2', 'b', 104],
+      ['R', 'k3', 'c1', 106],
+      ['R', 'k3', 'c2', 106],
+      ['L', 'k4', 'd', 110],
+      // Scans: a@100 closed, b@104 open (left), c1@106 open (right); c2@106 ends the scan, so
+      // the next one is due 15 ms after 106 (not after d@110, the next key).
+      ['R', 'k5', 'e', 116],
+      ['L', 'k6', 'f', 122],
+    ];
+    const out: string[][] = [];
+    for (const [side, key, value, timestamp] of input) {
+      await topics[side].pipeInput(key, value, timestamp);
+      out.push(dsl.lines('out'));
+    }
+    expect(out).toEqual([
+      [],
+      [],
+      [],
+      [],
+      [],
+      ['k1=a+null@100'],
+      ['k2=b+null@104', 'k3=null+c1@106', 'k3=null+c2@106'],
+    ]);
+  });
+
   it("joins with the key in the joiner and the streams' serdes when StreamJoined has none", async () => {
     const builder = new StreamsBuilder();
     const left = builder.stream('left', Consumed.with(str, Serdes.Long()));

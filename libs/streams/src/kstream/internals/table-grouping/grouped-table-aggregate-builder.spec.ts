@@ -73,7 +73,7 @@ describe('KTable.groupBy and KGroupedTable through the TopologyTestDriver', () =
         '    Sink: KSTREAM-SINK-0000000003 (topic: counts-repartition)',
         '      <-- KTABLE-SELECT-0000000002',
         '',
-        '   Sub-topology: 1',
+        '  Sub-topology: 1',
         '    Source: KSTREAM-SOURCE-0000000004 (topics: [counts-repartition])',
         '      --> KTABLE-AGGREGATE-0000000005',
         '    Processor: KTABLE-AGGREGATE-0000000005 (stores: [counts])',

@@ -171,7 +171,7 @@ export class ActiveTaskManager {
     } = this.options;
     const taskId = TaskId.parse(taskIdText);
     if (this.options.threadMetrics) this.options.threadMetrics.tasksCreated++;
-    const subtopology = topology.subtopologies()[taskId.subtopologyId];
+    const subtopology = topology.subtopology(taskId.subtopologyId);
     const { collector, eosProducer } = await this.producers.forTask(taskIdText);
     const engines = new TaskEngines(
       config.statestoreUncommittedMaxBytes,

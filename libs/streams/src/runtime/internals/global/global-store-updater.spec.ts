@@ -13,7 +13,13 @@ import { Serdes } from '../../../serde/serdes';
 import type { KeyValueStore } from '../../../state/key-value-store';
 import { Stores } from '../../../state/stores';
 import type { TimestampedKeyValueStore } from '../../../state/value-and-timestamp';
-import { logAndContinue, logAndFail } from '../../exception-handlers';
+import {
+  type DeserializationExceptionHandler,
+  HandlerResponse,
+  logAndContinue,
+  logAndFail,
+} from '../../exception-handlers';
+import type { ProcessingExceptionHandler } from '../../processing-exception-handler';
 import { resolveStreamsConfig } from '../../streams-config';
 import { GlobalStoreUpdater } from './global-store-updater';
 
@@ -41,7 +47,11 @@ describe('GlobalStoreUpdater', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   /** `users` as a global table (in memory) and `regions` upper-cased by a processor. */
-  function updater(handler = logAndContinue(() => undefined)) {
+  function updater(
+    handler: DeserializationExceptionHandler = logAndContinue(() => undefined),
+    deadLetterQueueTopic?: string,
+    processingExceptionHandler?: ProcessingExceptionHandler,
+  ) {
     const seen: { offset: number; partition: number }[] = [];
     const builder = new StreamsBuilder();
     builder.globalTable(
@@ -75,6 +85,8 @@ describe('GlobalStoreUpdater', () => {
       bootstrapServers: ['127.0.0.1:1'],
       stateDir: dir,
       deserializationExceptionHandler: handler,
+      deadLetterQueueTopic,
+      processingExceptionHandler,
     });
     const topology = builder.build();
     return {
@@ -126,6 +138,73 @@ describe('GlobalStoreUpdater', () => {
     expect(store.get({ name: 'c' })?.value).toBe('cy');
     expect(store.approximateNumEntries()).toBe(1);
     expect(u.skipped).toBe(1);
+    await u.close();
+  });
+
+  it('asks the handler about a record that does not deserialize, and writes no dead letter for it', async () => {
+    for (const [handlerTopic, configTopic] of [
+      ['dlq', undefined],
+      [undefined, 'dlq'],
+    ]) {
+      logger.warn.mockClear();
+      const asked: string[] = [];
+      const handler: DeserializationExceptionHandler = {
+        deadLetterTopic: handlerTopic,
+        handle: (record, error) => {
+          asked.push(`${record.topic}-${record.partition}@${record.offset}: ${error.name}`);
+          return HandlerResponse.CONTINUE;
+        },
+      };
+      const { updater: u } = updater(handler, configTopic);
+      await u.open();
+      const processed = await u.update('users', 1, [
+        fetched(7, 'not json', 'x'),
+        fetched(8, '{"name":"d"}', 'di'),
+      ]);
+      expect({ processed, skipped: u.skipped, asked }).toEqual({
+        processed: 1,
+        skipped: 1,
+        asked: ['users-1@7: SerializationError'],
+      });
+      expect(logger.warn.mock.calls).toEqual([
+        [
+          "no dead letter is written to dlq for users-1@7, a global store's topic (every instance reads it whole): the record is skipped",
+        ],
+      ]);
+      await u.close();
+    }
+  });
+
+  it('asks the processing exception handler about a failing update processor, as Kafka Streams does', async () => {
+    logger.warn.mockClear();
+    const asked: string[] = [];
+    const handler: ProcessingExceptionHandler = {
+      handle: (context, record, error) => {
+        asked.push(
+          `${context.processorNodeId} ${context.taskId} ${context.topic}-${context.partition}@${context.offset} ${String(record?.key)}: ${error.message}`,
+        );
+        return HandlerResponse.CONTINUE;
+      },
+    };
+    const { updater: u } = updater(undefined, 'dlq', handler);
+    await u.open();
+    const processed = await u.update('regions', 0, [
+      fetched(4, 'r1', 'boom'),
+      fetched(5, 'r2', 'west'),
+    ]);
+    expect({ processed, skipped: u.skippedProcessing, asked }).toEqual({
+      processed: 1,
+      skipped: 1,
+      asked: ['KTABLE-SOURCE-0000000003 global regions-0@4 r1: processor failed'],
+    });
+    expect((u.stores.get('upper') as unknown as KeyValueStore<string, string>).get('r2')).toBe(
+      'WEST',
+    );
+    expect(logger.warn.mock.calls).toEqual([
+      [
+        "no dead letter is written to dlq for regions-0@4, a global store's topic (every instance reads it whole): the record is skipped",
+      ],
+    ]);
     await u.close();
   });
 

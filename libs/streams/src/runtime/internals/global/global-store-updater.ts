@@ -1,6 +1,5 @@
 import type { FetchedRecord } from '../../../client/assigned-partition-reader';
 import type { ConsumedRecord } from '../../../client/consumed-record';
-import { StreamsProcessingError } from '../../../errors/streams-processing.error';
 import type { StreamsLogger } from '../../../logging/logger';
 import type { SourceNodeDef } from '../../../processor/internals/topology-nodes';
 import type { Processor } from '../../../processor/processor';
@@ -11,7 +10,10 @@ import type { StateStore } from '../../../processor/state-store';
 import { TaskId } from '../../../processor/task-id';
 import type { Topology } from '../../../processor/topology';
 import { TaskEngines } from '../../../state/internals/task-engines';
-import { HandlerResponse } from '../../exception-handlers';
+import {
+  decideGlobalDeserializationError,
+  decideGlobalProcessingError,
+} from './global-record-errors';
 import type { ResolvedStreamsConfig } from '../../streams-config';
 
 /** The task id global stores are opened and processed under (they belong to no task). */
@@ -20,6 +22,7 @@ export const GLOBAL_TASK_ID = new TaskId(0, 0);
 /** One global store's topic as the updater runs it: its source and update processor. */
 interface GlobalTopicRun {
   readonly source: SourceNodeDef;
+  readonly processorName: string;
   readonly processor: Processor<unknown, unknown, unknown, unknown>;
 }
 
@@ -42,10 +45,15 @@ export interface GlobalStoreUpdaterOptions {
  * processor does what it does. Global processors forward nothing and have no stream time nor
  * punctuations, as in Kafka Streams.
  *
- * Errors: a record that does not deserialize goes to the deserialization exception handler
- * (CONTINUE: skipped and logged; no dead letter is written for a global topic); FAIL, or an
- * error of the update processor, throws {@link StreamsProcessingError} naming the record:
- * the client stops (fix the data or the serde, or choose a skipping handler).
+ * Errors: a record that does not deserialize goes to the deserialization exception handler,
+ * and an error of the update processor to the processing exception handler, as in a task
+ * (CONTINUE: skipped, counted and logged); FAIL throws {@link StreamsProcessingError} naming
+ * the record: the client stops (fix the data, the serde or the processor, or choose a skipping
+ * handler). No dead letter is written for a global topic's record, even with a dead-letter
+ * topic set (a warning says so): every instance reads a global topic whole, at every restore
+ * from scratch too, so each would write its own copy of every dead letter each time. Kafka
+ * Streams 4.x writes none either (its global processors' handler warns "Dead letter queue
+ * records cannot be sent for global state/KTable processors").
  */
 export class GlobalStoreUpdater {
   /** The opened stores by name: what the tasks' processors and `store()` read. */
@@ -56,12 +64,20 @@ export class GlobalStoreUpdater {
   private timestamp = 0;
   /** Records skipped because they did not deserialize (the handler said continue). */
   skipped = 0;
+  /** Records skipped because their update processor failed (the handler said continue). */
+  skippedProcessing = 0;
 
   constructor(private readonly options: GlobalStoreUpdaterOptions) {}
 
   /** The topics of the global stores, each read whole. */
   topics(): string[] {
     return [...this.options.topology.globalStores().values()].map((def) => def.topic);
+  }
+
+  /** The name of the global store `topic` feeds (the topic itself when none does). */
+  storeOf(topic: string): string {
+    const def = [...this.options.topology.globalStores().values()].find((d) => d.topic === topic);
+    return def?.storeName ?? topic;
   }
 
   /**
@@ -111,42 +127,60 @@ export class GlobalStoreUpdater {
       if (source?.kind !== 'source' || node?.kind !== 'processor') continue;
       const processor = node.supplier();
       processor.init?.(context);
-      this.runs.set(def.topic, { source, processor });
+      this.runs.set(def.topic, { source, processorName: def.processorName, processor });
     }
   }
 
   /**
    * Updates the store of `topic` with `records` of one partition, in offset order (the
-   * processor's prefetch first, when it has one).
+   * processor's prefetch first, when it has one). Returns how many records were processed
+   * (those skipped by the deserialization or the processing exception handler are not).
    *
    * @throws StreamsProcessingError as the class says.
    */
-  async update(topic: string, partition: number, records: readonly FetchedRecord[]): Promise<void> {
+  async update(
+    topic: string,
+    partition: number,
+    records: readonly FetchedRecord[],
+  ): Promise<number> {
     const run = this.runs.get(topic);
-    if (run === undefined || records.length === 0) return;
+    if (run === undefined || records.length === 0) return 0;
     const ready: { raw: FetchedRecord; record: Record<unknown, unknown> }[] = [];
     for (const raw of records) {
       const record = this.read(run.source, topic, partition, raw);
       if (record !== undefined) ready.push({ raw, record });
     }
     await run.processor.prefetch?.(ready.map((r) => r.record));
+    let processed = 0;
     for (const { raw, record } of ready) {
       this.timestamp = record.timestamp;
       this.metadata = { topic, partition, offset: raw.offset, headers: record.headers };
       try {
         run.processor.process(record);
+        processed++;
       } catch (error) {
-        throw new StreamsProcessingError(
-          `the update processor of global topic ${topic} failed on ${topic}-${partition}@${raw.offset}: ${error instanceof Error ? error.message : String(error)}`,
-          'global',
-          { topic, partition, offset: raw.offset },
-          { cause: error },
+        decideGlobalProcessingError(
+          this.options.config,
+          (message) => this.options.logger.warn(message),
+          {
+            processorName: run.processorName,
+            taskId: 'global',
+            topic,
+            partition,
+            offset: raw.offset,
+            record,
+            rawKey: raw.key,
+            rawValue: raw.value,
+          },
+          error,
         );
+        this.skippedProcessing++;
       } finally {
         this.metadata = undefined;
       }
     }
     if (this.engines.overWriteBehindLimit()) await this.engines.writeHeld();
+    return processed;
   }
 
   /**
@@ -200,19 +234,8 @@ export class GlobalStoreUpdater {
           ? null
           : (source.valueSerde ?? config.defaultValueSerde).deserialize(raw.value, topic);
     } catch (error) {
-      const cause = error instanceof Error ? error : new Error(String(error));
       const consumed = { ...raw, topic, partition, headers };
-      const log = (message: string) => logger.warn(message);
-      if (
-        config.deserializationExceptionHandler.handle(consumed, cause, log) === HandlerResponse.FAIL
-      ) {
-        throw new StreamsProcessingError(
-          `deserialization of ${topic}-${partition}@${raw.offset} (a global store's topic) failed and the handler chose FAIL: ${cause.message}`,
-          'global',
-          { topic, partition, offset: raw.offset },
-          { cause },
-        );
-      }
+      decideGlobalDeserializationError(config, (m) => logger.warn(m), consumed, error);
       this.skipped++;
       return undefined;
     }

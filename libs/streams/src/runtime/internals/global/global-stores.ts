@@ -4,9 +4,19 @@ import type { KafkaClientAdapters } from '../../../client/kafka-client-adapters'
 import type { StreamsLogger } from '../../../logging/logger';
 import { InternalConfig } from '../../../processor/internals/internal-config';
 import type { Topology } from '../../../processor/topology';
+import type { Position } from '../../../query/position';
+import type { StateRestoreListener } from '../../state-restore-listener';
 import type { ResolvedStreamsConfig } from '../../streams-config';
 import { GlobalStoreUpdater } from './global-store-updater';
 import { GlobalStreamThread } from './global-stream-thread';
+
+/** A global store as queries see it (see {@link GlobalStores.queryable}). */
+export interface GlobalStoreCopy {
+  /** The store, once restored; `undefined` while it restores. */
+  readonly store: unknown;
+  /** How far the store's topic was read (the position of an IQv2 answer). */
+  position(): Position;
+}
 
 /** What a client's global stores are made of. */
 export interface GlobalStoresOptions {
@@ -18,6 +28,8 @@ export interface GlobalStoresOptions {
   readonly cache?: object;
   /** Called once when the stores stop updating for good (the client then stops). */
   readonly onError: (error: Error) => void;
+  /** The client's restore listener, told of the global stores' restore too. */
+  readonly restoreListener?: () => StateRestoreListener | undefined;
 }
 
 /**
@@ -31,7 +43,7 @@ export class GlobalStores {
   private readonly thread: GlobalStreamThread;
 
   private constructor(private readonly options: GlobalStoresOptions) {
-    const { topology, config, clients, admin, logger, cache, onError } = options;
+    const { topology, config, clients, admin, logger, cache, onError, restoreListener } = options;
     const globalDir = path.resolve(config.stateDir, config.applicationId, 'global');
     this.updater = new GlobalStoreUpdater({ topology, config, globalDir, logger, cache });
     this.thread = new GlobalStreamThread({
@@ -42,6 +54,7 @@ export class GlobalStores {
       globalDir,
       logger,
       onError,
+      restoreListener,
     });
   }
 
@@ -75,10 +88,17 @@ export class GlobalStores {
 
   /**
    * `undefined` for a store that is not global; else the store, once restored (`undefined`
-   * in `store` while it restores).
+   * in `store` while it restores), and how far the global topics were read.
    */
-  queryable(name: string): { readonly store: unknown } | undefined {
-    if (!this.options.topology.globalStores().has(name)) return undefined;
-    return { store: this.thread.restored ? this.updater.stores.get(name) : undefined };
+  queryable(name: string): GlobalStoreCopy | undefined {
+    const def = this.options.topology.globalStores().get(name);
+    if (def === undefined) return undefined;
+    return {
+      store: this.thread.restored ? this.updater.stores.get(name) : undefined,
+      position: () => {
+        const read = this.thread.position()[def.topic];
+        return read === undefined ? {} : { [def.topic]: read };
+      },
+    };
   }
 }

@@ -12,6 +12,7 @@ import { PartitionOffsetOutOfRangeError } from '../../../errors/internals/partit
 import { UnknownTopicError } from '../../../errors/internals/unknown-topic.error';
 import { MissingSourceTopicError } from '../../../errors/missing-source-topic.error';
 import { resolveStreamsConfig } from '../../streams-config';
+import type { StateRestoreListener } from '../../state-restore-listener';
 import type { GlobalStoreUpdater } from './global-store-updater';
 import { GlobalStreamThread } from './global-stream-thread';
 
@@ -81,11 +82,13 @@ function fakeUpdater(topic: string, persistent = true, fail = false) {
   const applied: string[] = [];
   const updater = {
     topics: () => [topic],
+    storeOf: () => `${topic}-store`,
     open: jest.fn(async () => undefined),
     persistent: () => persistent,
     update: jest.fn(async (_t: string, partition: number, records: readonly FetchedRecord[]) => {
       if (fail && applied.length > 0) throw new Error('store broke');
       for (const r of records) applied.push(`${partition}:${r.key!.toString()}`);
+      return records.length;
     }),
     flush: jest.fn(async () => undefined),
     close: jest.fn(async () => undefined),
@@ -116,7 +119,12 @@ describe('GlobalStreamThread', () => {
       commitIntervalMs,
     });
 
-  function thread(topics: FakeTopics, updater: GlobalStoreUpdater, onError = jest.fn()) {
+  function thread(
+    topics: FakeTopics,
+    updater: GlobalStoreUpdater,
+    onError = jest.fn(),
+    restoreListener?: StateRestoreListener,
+  ) {
     const made = new GlobalStreamThread({
       config: config(),
       admin: topics.admin(),
@@ -126,6 +134,7 @@ describe('GlobalStreamThread', () => {
       logger,
       onError,
       retryDelayMs: 1,
+      restoreListener: () => restoreListener,
     });
     started.push(made);
     return made;
@@ -140,6 +149,50 @@ describe('GlobalStreamThread', () => {
     expect(applied).toEqual(['0:a', '0:b', '2:d', '0:c']);
     expect(readFileSync(join(dir, '.checkpoint'), 'utf8')).toBe('0\n2\nt 0 2\nt 2 0\n');
     await t.stop();
+  });
+
+  it('tells the restore listener of each partition: start and end offsets, batches, total', async () => {
+    const topics = new FakeTopics('t', [['a', 'b', 'c'], [], ['d']]);
+    const { updater } = fakeUpdater('t');
+    const calls: string[] = [];
+    const t = thread(topics, updater, jest.fn(), {
+      onRestoreStart: (tp, store, start, end) =>
+        calls.push(`start ${tp.topic}-${tp.partition} ${store} ${start}..${end}`),
+      onBatchRestored: (tp, store, offset, count) =>
+        calls.push(`batch ${tp.topic}-${tp.partition} ${store} ${offset} ${count}`),
+      onRestoreEnd: (tp, store, total) =>
+        calls.push(`end ${tp.topic}-${tp.partition} ${store} ${total}`),
+    });
+    await t.start();
+    expect(calls).toEqual([
+      'start t-0 t-store 0..3',
+      'start t-1 t-store 0..0',
+      'start t-2 t-store 0..1',
+      'batch t-0 t-store 2 2',
+      'batch t-2 t-store 1 1',
+      'end t-1 t-store 0',
+      'end t-2 t-store 1',
+      'batch t-0 t-store 3 1',
+      'end t-0 t-store 3',
+    ]);
+    // Once restored, records that follow are no restore.
+    topics.logs.get('t-1')!.keys.push('e');
+    await until(() => t.position()['t']?.['1'] === 0);
+    expect(calls).toHaveLength(9);
+    await t.stop();
+  });
+
+  it('fails the start with ChangelogRestoreError when the restore listener throws', async () => {
+    const topics = new FakeTopics('t', [['a']]);
+    const { updater } = fakeUpdater('t');
+    const t = thread(topics, updater, jest.fn(), {
+      onRestoreEnd: () => {
+        throw new Error('listener broke');
+      },
+    });
+    await expect(t.start()).rejects.toThrow(
+      'restoring from t-0 failed: the restore listener threw',
+    );
   });
 
   it('restores to the last stable offset, not past an open transaction', async () => {

@@ -4,13 +4,16 @@ import type {
   FetchedPartition,
 } from '../../../client/assigned-partition-reader';
 import type { ClusterAdmin } from '../../../client/cluster-admin';
+import { ChangelogRestoreError } from '../../../errors/changelog-restore.error';
 import { PartitionOffsetOutOfRangeError } from '../../../errors/internals/partition-offset-out-of-range.error';
 import { MissingSourceTopicError } from '../../../errors/missing-source-topic.error';
 import { StreamsConfigError } from '../../../errors/streams-config.error';
 import { UnknownTopicError } from '../../../errors/internals/unknown-topic.error';
 import type { StreamsLogger } from '../../../logging/logger';
-import { topicPartitionKey } from '../../../processor/topic-partition';
+import { topicPartitionKey, type TopicPartition } from '../../../processor/topic-partition';
+import type { Position } from '../../../query/position';
 import { OffsetCheckpoint } from '../../../state/internals/offset-checkpoint';
+import type { StateRestoreListener } from '../../state-restore-listener';
 import type { ResolvedStreamsConfig } from '../../streams-config';
 import type { GlobalStoreUpdater } from './global-store-updater';
 
@@ -35,6 +38,8 @@ export interface GlobalStreamThreadOptions {
   readonly onError: (error: Error) => void;
   /** How long to wait after a failed fetch; default 1 s. */
   readonly retryDelayMs?: number;
+  /** The client's restore listener (`setGlobalStateRestoreListener`), read when a restore starts. */
+  readonly restoreListener?: () => StateRestoreListener | undefined;
 }
 
 /**
@@ -71,6 +76,18 @@ export class GlobalStreamThread {
   /** Whether the stores reached the ends {@link start} restored to (they are queryable). */
   get restored(): boolean {
     return this.restoredFlag;
+  }
+
+  /**
+   * How far the stores have read their topics: per topic and partition, the offset of the last
+   * record applied (Kafka Streams' `Position`; a partition not read yet is absent).
+   */
+  position(): Position {
+    const position: Record<string, Record<string, number>> = {};
+    for (const { topic, partition, position: next } of this.partitions) {
+      if (next > 0) (position[topic] ??= {})[String(partition)] = next - 1;
+    }
+    return position;
   }
 
   /**
@@ -134,20 +151,50 @@ export class GlobalStreamThread {
     await this.options.updater.close();
   }
 
-  /** Reads until every partition reached the end its first fetch reported. */
+  /**
+   * Reads until every partition reached the end its first fetch reported, telling the restore
+   * listener as Kafka Streams' `GlobalStateManagerImpl` does: `onRestoreStart` with the start
+   * and end offsets, `onBatchRestored` per applied batch with the partition's position after it
+   * (the next offset to read, Kafka's argument here) and the records processed, and
+   * `onRestoreEnd` with their total.
+   *
+   * @throws ChangelogRestoreError when a listener callback throws (the start fails).
+   */
   private async restore(reader: AssignedPartitionReader): Promise<void> {
     const ends = new Map<GlobalPartition, number>();
+    const totals = new Map<GlobalPartition, number>();
     const pending = (p: GlobalPartition) => !ends.has(p) || p.position < ends.get(p)!;
+    const listener = this.options.restoreListener?.() ?? {};
+    const tell = (p: GlobalPartition, call: (tp: TopicPartition, store: string) => void) => {
+      try {
+        call({ topic: p.topic, partition: p.partition }, this.options.updater.storeOf(p.topic));
+      } catch (error) {
+        throw new ChangelogRestoreError(p.topic, p.partition, 'the restore listener threw', {
+          cause: error,
+        });
+      }
+    };
     const started = Date.now();
     while (!this.stopped && this.partitions.some(pending)) {
       const fetched = await this.fetch(reader, this.partitions.filter(pending));
       for (const f of fetched) {
         const p = this.partitionOf(f);
         if (p !== undefined && !ends.has(p)) {
-          ends.set(p, f.lastStableOffset >= 0 ? f.lastStableOffset : f.highWatermark);
+          const end = f.lastStableOffset >= 0 ? f.lastStableOffset : f.highWatermark;
+          ends.set(p, end);
+          totals.set(p, 0);
+          tell(p, (tp, store) => listener.onRestoreStart?.(tp, store, p.position, end));
         }
       }
-      await this.apply(fetched);
+      await this.apply(fetched, (p, processed) => {
+        totals.set(p, (totals.get(p) ?? 0) + processed);
+        tell(p, (tp, store) => listener.onBatchRestored?.(tp, store, p.position, processed));
+      });
+      for (const [p, total] of totals) {
+        if (pending(p)) continue;
+        totals.delete(p);
+        tell(p, (tp, store) => listener.onRestoreEnd?.(tp, store, total));
+      }
     }
     if (this.stopped) return;
     await this.writeCheckpoint();
@@ -224,15 +271,22 @@ export class GlobalStreamThread {
     }
   }
 
-  /** Hands each fetched partition's records to the updater and moves its position. */
-  private async apply(fetched: readonly FetchedPartition[]): Promise<void> {
+  /**
+   * Hands each fetched partition's records to the updater and moves its position; then
+   * `applied` with the number of records the updater processed.
+   */
+  private async apply(
+    fetched: readonly FetchedPartition[],
+    applied?: (p: GlobalPartition, processed: number) => void,
+  ): Promise<void> {
     for (const f of fetched) {
       const p = this.partitionOf(f);
       if (p === undefined || f.nextOffset <= p.position) continue;
       const records = f.records.filter((r) => r.offset >= p.position);
-      await this.options.updater.update(f.topic, f.partition, records);
+      const processed = await this.options.updater.update(f.topic, f.partition, records);
       p.position = f.nextOffset;
       this.dirty = true;
+      applied?.(p, processed);
     }
   }
 

@@ -60,7 +60,7 @@ export class ClientLifecycle {
   readonly queries: ClientQueries;
   /** What an uncaught processing error does; default `defaultUncaughtExceptionHandler`. */
   exceptionHandler: StreamsUncaughtExceptionHandler = defaultUncaughtExceptionHandler;
-  /** The listener of changelog restores, read when a task is created. */
+  /** The listener of restores (changelogs and global topics), read when a restore starts. */
   restoreListener: StateRestoreListener | undefined;
   private readonly events = new EventEmitter();
   private readonly clients: KafkaClientAdapters;
@@ -111,6 +111,7 @@ export class ClientLifecycle {
       metricsRecordingLevel: config.metricsRecordingLevel,
       threadMetrics: () => this.threadMetrics,
       threadCounts: () => this.threadCounts,
+      applicationServer: config.applicationServer,
     });
     this.subscription = new ClientSubscription({
       stateDirectory: this.stateDirectory,
@@ -169,6 +170,7 @@ export class ClientLifecycle {
         admin: this.admin,
         cache: this.cache,
         onError: () => (this.closing ??= this.shutdown(KafkaStreamsState.PENDING_ERROR)),
+        restoreListener: () => this.restoreListener,
       });
       await this.globals?.start();
       this.startThread();

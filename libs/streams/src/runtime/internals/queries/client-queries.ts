@@ -1,7 +1,9 @@
 import type { ClusterAdmin } from '../../../client/cluster-admin';
+import { HostInfo } from '../../../cluster/host-info';
 import type { AssignmentInfo } from '../../../cluster/internals/assignment-info';
 import type { Topology } from '../../../processor/topology';
 import { KeyQueryMetadata, type KeyPartitioning } from '../../../query/key-query-metadata';
+import { executeGlobalStateQuery } from '../../../query/internals/global-state-query';
 import { LocalStoreProvider } from '../../../query/internals/local-store-provider';
 import {
   executeStateQuery,
@@ -21,6 +23,7 @@ import { WindowRates } from '../metrics/window-rates';
 import { clientMetricsReport } from './client-metrics-report';
 import type { TaskMetadata } from '../../task-metadata';
 import type { ActiveTaskManager } from '../active-tasks/active-task-manager';
+import type { GlobalStoreCopy } from '../global/global-stores';
 import type { StandbyTaskManager } from '../standby/standby-task-manager';
 import { activeTaskMetadata, localStoreMetrics } from './local-task-metadata';
 import { LocalTaskView } from './local-task-view';
@@ -42,7 +45,9 @@ export interface QueryableClient {
   /** The current stream thread's standby tasks, once it runs. */
   standbyTasks(): StandbyTaskManager | undefined;
   /** A global store: `undefined` when `name` is none, `store` `undefined` while it restores. */
-  globalStore(name: string): { readonly store: unknown } | undefined;
+  globalStore(name: string): GlobalStoreCopy | undefined;
+  /** This instance's `application.server` (`host:port`), when it advertises one. */
+  readonly applicationServer?: string;
   /** `client.id` and `metrics.recording.level`. */
   readonly clientId: string;
   readonly metricsRecordingLevel: MetricsRecordingLevel;
@@ -69,10 +74,14 @@ export class ClientQueries {
       () => client.activeTasks(),
       () => client.standbyTasks(),
     );
+    const thisHost = client.applicationServer
+      ? HostInfo.parse(client.applicationServer)
+      : undefined;
     this.metadata = new StreamsMetadataState(
       topology,
       (sub) => sub.sourceTopics.map((t) => client.resolveTopic(t)),
       (topic) => client.partitionCount(topic),
+      () => thisHost,
     );
     this.provider = new LocalStoreProvider({
       state: () => client.state(),
@@ -111,12 +120,15 @@ export class ClientQueries {
     key: K,
     partitioning: KeyPartitioning<K>,
   ): KeyQueryMetadata {
-    this.metadata.subtopologyOf(storeName);
+    if (!this.metadata.isGlobal(storeName)) this.metadata.subtopologyOf(storeName);
     if (!this.queryable()) return KeyQueryMetadata.NOT_AVAILABLE;
     return this.metadata.keyQueryMetadata(storeName, key, partitioning);
   }
 
   localCopyOf(storeName: string, partition: number): 'active' | 'standby' | undefined {
+    // A global store is whole here once restored: any partition asked is in it.
+    const global = this.client.globalStore(storeName);
+    if (global) return this.queryable() && global.store !== undefined ? 'active' : undefined;
     const copies = this.localView.stores(storeName).filter((c) => c.partition === partition);
     if (copies.some((c) => c.active)) return 'active';
     return copies.length > 0 ? 'standby' : undefined;
@@ -132,6 +144,12 @@ export class ClientQueries {
   }
 
   query<K>(request: StateQueryRequest<K>): Promise<StateQueryResult<unknown>> {
+    const global = this.client.globalStore(request.storeName);
+    if (global) {
+      const readable = this.queryable() ? global : { ...global, store: undefined };
+      const why = this.queryable() ? 'restoring' : `the client is ${this.client.state()}`;
+      return executeGlobalStateQuery(request, readable, why);
+    }
     const exists = this.client.topology.subtopologyOf(request.storeName) !== undefined;
     const { localView } = this;
     const copies: QueryableCopy[] =

@@ -62,7 +62,7 @@ export class StandbyTask {
 
   /** Opens the stores and loads the checkpoint; positions start at checkpoint + 1 (or 0). */
   async initialize(): Promise<void> {
-    const sub = this.topology.subtopologies()[this.id.subtopologyId];
+    const sub = this.topology.subtopology(this.id.subtopologyId);
     const registrations: StoreRegistration[] = [];
     const context: StateStoreContext = {
       applicationId: this.config.applicationId,

@@ -67,9 +67,12 @@ export interface SegmentedBytesStoreOptions {
  * The engine under the window and session stores, as Kafka Streams'
  * `AbstractRocksDBSegmentedBytesStore`: store keys go to the segment of their segment time,
  * stream time is the largest segment time written, and an entry is live while its segment
- * time is at least `streamTime - retention + 1`. Expired entries are never written (neither
- * by `put` nor by restore) and never returned, and whole segments are dropped once every time
- * they can hold has expired.
+ * time is at least `streamTime - retention + 1`. Expired entries are never returned (but by
+ * reads of `retention: 'segments'`), and whole segments are dropped once every time they can
+ * hold has expired. What a write keeps follows Kafka Streams' engines: persistent segments
+ * take any entry whose segment is still live, past retention or not (as `put` and restore do
+ * there: `getOrCreateSegmentIfLive`), segments in memory only live entries (as its in-memory
+ * window and session stores); the rest is dropped and counted.
  *
  * Stream time starts unknown (`-1`) at every open, as in Kafka Streams, and grows with writes
  * and restored records.
@@ -167,17 +170,24 @@ export class SegmentedBytesStore extends AbstractStoreLayer {
 
   /**
    * Advances stream time to the key's segment time and returns the live segment to write it
-   * to (created if needed), or `undefined` when the key is past retention (counted as dropped).
+   * to (created if needed), or `undefined` when the write is dropped as expired (counted).
    */
   private liveSegmentFor(storeKey: Buffer): KeyValueSegment | undefined {
     const time = this.schema.segmentTimestamp(storeKey);
     this.streamTime = Math.max(this.streamTime, time);
-    const segment =
-      time < this.minLiveTime()
-        ? undefined
-        : this.store.getOrCreateSegmentIfLive(this.store.segmentId(time), this.streamTime);
+    const segment = this.keeps(time)
+      ? this.store.getOrCreateSegmentIfLive(this.store.segmentId(time), this.streamTime)
+      : undefined;
     if (segment === undefined) this.expiredDrops++;
     return segment;
+  }
+
+  /**
+   * Whether a write of segment time `time` may be kept (its segment must be live too): always
+   * for persistent segments, only a live entry for segments in memory (see the class).
+   */
+  private keeps(time: number): boolean {
+    return this.capabilities.persistent === true || time >= this.minLiveTime();
   }
 
   /**
@@ -316,15 +326,15 @@ export class SegmentedBytesStore extends AbstractStoreLayer {
       this.streamTime = Math.max(this.streamTime, time);
     }
     this.store.cleanupExpiredSegments(this.streamTime);
-    const minLive = this.minLiveTime();
+    const minLiveSegment = this.store.segmentId(this.streamTime - this.retentionPeriodMs);
     const batches = new Map<number, BytesWrite[]>();
     let skippedExpired = 0;
     records.forEach((record, index) => {
-      if (times[index] < minLive) {
+      const id = this.store.segmentId(times[index]);
+      if (!this.keeps(times[index]) || id < minLiveSegment) {
         skippedExpired++;
         return;
       }
-      const id = this.store.segmentId(times[index]);
       const batch = batches.get(id);
       if (batch === undefined) {
         batches.set(id, [record]);

@@ -11,12 +11,13 @@ const b = (text: string): Buffer => Buffer.from(text, 'latin1');
 /** The segmented engine under the session key schema, with its session view. */
 async function openStore(
   retentionPeriodMs = 60_000,
+  persistent = false,
 ): Promise<{ store: SegmentedBytesStore; sessions: SessionView }> {
   const store = new SegmentedBytesStore(
     {
       name: 'sessions',
       retentionPeriodMs,
-      capabilities: { syncReads: true, persistent: false },
+      capabilities: { syncReads: true, persistent },
       segmentFactory: (name) => new InMemoryBytesStore(name),
     },
     { segmentTimestamp: (storeKey) => SessionKeySchema.extractEndTimestamp(storeKey) },
@@ -107,6 +108,26 @@ describe('SegmentedSessionBytesStore (in-memory engine)', () => {
       'bob[130000,140001]=edge',
       'bob[190000,200000]=new',
     ]);
+  });
+
+  it('persistent: keeps a session past retention while its segment lives, as Kafka Streams does, and reads it only whole-segment', async () => {
+    const { store, sessions } = await openStore(60_000, true);
+    sessions.put(b('bob'), 190_000, 200_000, b('new'));
+    // Past retention (ends before 140 001) but in the live segment 120 000: written.
+    expect(sessions.put(b('bob'), 130_000, 140_000, b('late'))).toBeDefined();
+    // In segment 60 000, below the live ones: dropped.
+    expect(sessions.put(b('bob'), 100_000, 110_000, b('gone'))).toBeUndefined();
+    expect(store.expiredRecordDrops()).toBe(1);
+    expect(show(sessions.findSessions({ key: b('bob') }))).toEqual(['bob[190000,200000]=new']);
+    const whole = [...store.read({ retention: 'segments' })].map((e) =>
+      SessionKeySchema.fromBinary(e.key),
+    );
+    expect(whole.map((k) => `${k.start},${k.end}`)).toEqual(['130000,140000', '190000,200000']);
+    const restored = store.restoreAll([
+      { key: SessionKeySchema.toBinary(b('amy'), 125_000, 125_000), value: b('kept') },
+      { key: SessionKeySchema.toBinary(b('amy'), 50_000, 50_000), value: b('gone') },
+    ]);
+    expect(restored).toEqual({ applied: 1, skippedExpired: 1 });
   });
 
   it('restores a batch, skipping sessions already past retention', async () => {
