@@ -190,12 +190,7 @@ export class TopologyTestDriver implements OutputSource {
    *   or it keeps plain values (use {@link getKeyValueStore}).
    */
   getTimestampedKeyValueStore<K, V>(name: string): TimestampedKeyValueStore<K, V> {
-    const store = this.storeOfKind(name, 'key-value');
-    if (!isTimestamped(store)) {
-      throw new UnknownStateStoreError(
-        `state store '${name}' keeps plain values, without timestamps: use getKeyValueStore`,
-      );
-    }
+    const store = this.timestamped(name, 'key-value', 'getKeyValueStore');
     return store as TimestampedKeyValueStore<K, V>;
   }
 
@@ -219,12 +214,7 @@ export class TopologyTestDriver implements OutputSource {
    *   it keeps plain values (use {@link getWindowStore}).
    */
   getTimestampedWindowStore<K, V>(name: string): ReadOnlyWindowStore<K, ValueAndTimestamp<V>> {
-    const store = this.storeOfKind(name, 'window');
-    if (!isTimestamped(store)) {
-      throw new UnknownStateStoreError(
-        `state store '${name}' keeps plain values, without timestamps: use getWindowStore`,
-      );
-    }
+    const store = this.timestamped(name, 'window', 'getWindowStore');
     return store as ReadOnlyWindowStore<K, ValueAndTimestamp<V>>;
   }
 
@@ -309,6 +299,13 @@ export class TopologyTestDriver implements OutputSource {
       if (store) return store;
     }
     throw new UnknownStateStoreError(`the topology has no state store named '${name}'`);
+  }
+
+  private timestamped(name: string, kind: StoreKind, plainGetter: string): unknown {
+    const store = this.storeOfKind(name, kind);
+    if (isTimestamped(store)) return store;
+    const why = `keeps plain values, without timestamps: use ${plainGetter}`;
+    throw new UnknownStateStoreError(`state store '${name}' ${why}`);
   }
 
   private storeOfKind(name: string, kind: StoreKind): unknown {
