@@ -29,6 +29,8 @@ import org.apache.kafka.common.TopicPartition;
  * the aggregate or the N count stores like {@code aggregate}, then measure reads or memory. The
  * first three modes then read their store through interactive queries, writes it to
  * {@code --dump-file} and compares it with {@code --truth-file}; a mismatch exits with 2.
+ * {@code serve} ({@link ServeMode}) runs the example application's topology and HTTP answers
+ * until stopped, for the tests that compare both applications.
  */
 public final class BenchPeer {
   private BenchPeer() {}
@@ -36,6 +38,10 @@ public final class BenchPeer {
   public static void main(String[] argv) throws Exception {
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
     PeerArgs args = PeerArgs.parse(argv);
+    if (args.mode().equals("serve")) {
+      ServeMode.run(args);
+      return;
+    }
     Topology topology =
         switch (args.mode()) {
           case "aggregate", "restore", "query" -> Topologies.aggregate(args.inputTopic());

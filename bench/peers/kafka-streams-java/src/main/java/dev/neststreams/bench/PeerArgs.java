@@ -24,7 +24,11 @@ record PeerArgs(
     int stores,
     String rocksdb,
     int rocksdbMemoryMb,
-    String check) {
+    String check,
+    String applicationServer,
+    int standbyReplicas,
+    int sessionTimeoutMs,
+    int heartbeatIntervalMs) {
 
   static PeerArgs parse(String[] argv) {
     Map<String, String> given = new HashMap<>();
@@ -37,8 +41,11 @@ record PeerArgs(
     if (argv.length % 2 != 0) {
       throw new IllegalArgumentException("argument " + argv[argv.length - 1] + " has no value");
     }
+    String mode = value(given, "mode", "aggregate");
+    // The serve mode checks nothing against a truth: it runs until stopped.
+    boolean serve = mode.equals("serve");
     return new PeerArgs(
-        value(given, "mode", "aggregate"),
+        mode,
         value(given, "bootstrap-servers", null),
         value(given, "input-topic", null),
         value(given, "application-id", null),
@@ -46,7 +53,7 @@ record PeerArgs(
         value(given, "guarantee", "at_least_once"),
         Long.parseLong(value(given, "commit-interval-ms", "1000")),
         Long.parseLong(value(given, "cache-max-bytes", "10485760")),
-        value(given, "truth-file", null),
+        value(given, "truth-file", serve ? "" : null),
         value(given, "dump-file", ""),
         Long.parseLong(value(given, "timeout-ms", "600000")),
         value(given, "keys-file", ""),
@@ -54,7 +61,13 @@ record PeerArgs(
         Integer.parseInt(value(given, "stores", "1")),
         value(given, "rocksdb", "default"),
         Integer.parseInt(value(given, "rocksdb-memory-mb", "64")),
-        value(given, "check", "exact"));
+        value(given, "check", "exact"),
+        // The serve mode's: its advertised host:port, standbys, and group timings (the
+        // example application's defaults: a 10 s session, a heartbeat every second).
+        value(given, "application-server", ""),
+        Integer.parseInt(value(given, "standby-replicas", "0")),
+        Integer.parseInt(value(given, "session-timeout-ms", "10000")),
+        Integer.parseInt(value(given, "heartbeat-interval-ms", "1000")));
   }
 
   private static String value(Map<String, String> given, String name, String fallback) {

@@ -34,6 +34,35 @@ final class Topologies {
     return builder.build();
   }
 
+  /**
+   * The example application's topology (apps/order-stats), for the {@code serve} mode: count
+   * and sum in cents per user into {@code stats-store} and a 5-minute tumbling count into
+   * {@code windowed-count-store}, both persistent, cached and logged, from events whose amount
+   * has 2 decimals ({@link OrderEvent}).
+   */
+  static Topology orderStats(String inputTopic) {
+    StreamsBuilder builder = new StreamsBuilder();
+    var events =
+        builder.stream(inputTopic, Consumed.with(Serdes.String(), Json.serde(OrderEvent.class)));
+    events
+        .groupByKey()
+        .aggregate(
+            Stats::empty,
+            (userId, event, stats) -> new Stats(stats.count() + 1, stats.sum() + event.cents()),
+            Materialized.<String, Stats, KeyValueStore<Bytes, byte[]>>as(STATS_STORE)
+                .withKeySerde(Serdes.String())
+                .withValueSerde(Json.serde(Stats.class)));
+    events
+        .groupByKey()
+        .windowedBy(TimeWindows.ofSizeWithNoGrace(WINDOW_SIZE))
+        .count(
+            Materialized.<String, Long, WindowStore<Bytes, byte[]>>as(WINDOWED_STORE)
+                .withKeySerde(Serdes.String())
+                .withValueSerde(Serdes.Long())
+                .withRetention(WINDOW_RETENTION));
+    return builder.build();
+  }
+
   /** The name of the {@code i}-th count store of the memory topology. */
   static String countStoreName(int i) {
     return String.format("count-store-%03d", i);
