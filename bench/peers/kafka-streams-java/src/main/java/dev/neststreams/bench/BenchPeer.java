@@ -50,12 +50,7 @@ public final class BenchPeer {
           default -> throw new IllegalArgumentException("unknown mode " + args.mode());
         };
 
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, args.applicationId());
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, args.bootstrapServers());
-    props.put(StreamsConfig.STATE_DIR_CONFIG, args.stateDir());
-    props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, args.guarantee());
-    props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Long.toString(args.commitIntervalMs()));
+    Properties props = args.streamsProperties();
     props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, Long.toString(args.cacheMaxBytes()));
     if (args.rocksdb().equals("bounded")) {
       BoundedMemoryRocksDBConfig.size(args.rocksdbMemoryMb());

@@ -2,6 +2,8 @@ package dev.neststreams.bench;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.streams.StreamsConfig;
 
 /**
  * The peer's parameters, from {@code --name value} arguments, else from {@code BENCH_NAME}
@@ -29,6 +31,20 @@ record PeerArgs(
     int standbyReplicas,
     int sessionTimeoutMs,
     int heartbeatIntervalMs) {
+
+  /**
+   * The Kafka Streams settings every mode takes from these arguments: application id, brokers,
+   * state dir, guarantee and commit interval.
+   */
+  Properties streamsProperties() {
+    Properties props = new Properties();
+    props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir);
+    props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee);
+    props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Long.toString(commitIntervalMs));
+    return props;
+  }
 
   static PeerArgs parse(String[] argv) {
     Map<String, String> given = new HashMap<>();

@@ -39,12 +39,7 @@ final class ServeMode {
 
   static void run(PeerArgs args) throws Exception {
     HostInfo self = HostInfo.buildFromEndpoint(args.applicationServer());
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, args.applicationId());
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, args.bootstrapServers());
-    props.put(StreamsConfig.STATE_DIR_CONFIG, args.stateDir());
-    props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, args.guarantee());
-    props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Long.toString(args.commitIntervalMs()));
+    Properties props = args.streamsProperties();
     props.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, Integer.toString(args.standbyReplicas()));
     props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, args.applicationServer());
     props.put(

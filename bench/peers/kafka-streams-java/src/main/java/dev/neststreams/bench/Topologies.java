@@ -6,6 +6,7 @@ import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.TimeWindows;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -52,14 +53,7 @@ final class Topologies {
             Materialized.<String, Stats, KeyValueStore<Bytes, byte[]>>as(STATS_STORE)
                 .withKeySerde(Serdes.String())
                 .withValueSerde(Json.serde(Stats.class)));
-    events
-        .groupByKey()
-        .windowedBy(TimeWindows.ofSizeWithNoGrace(WINDOW_SIZE))
-        .count(
-            Materialized.<String, Long, WindowStore<Bytes, byte[]>>as(WINDOWED_STORE)
-                .withKeySerde(Serdes.String())
-                .withValueSerde(Serdes.Long())
-                .withRetention(WINDOW_RETENTION));
+    countPerWindow(events);
     return builder.build();
   }
 
@@ -90,7 +84,14 @@ final class Topologies {
   /** Count per user in 5-minute tumbling windows without grace, retained for one hour. */
   static Topology windowed(String inputTopic) {
     StreamsBuilder builder = new StreamsBuilder();
-    builder.stream(inputTopic, Consumed.with(Serdes.String(), Json.serde(Event.class)))
+    countPerWindow(
+        builder.stream(inputTopic, Consumed.with(Serdes.String(), Json.serde(Event.class))));
+    return builder.build();
+  }
+
+  /** {@code events} counted per user into {@code windowed-count-store} (see {@link #windowed}). */
+  private static <V> void countPerWindow(KStream<String, V> events) {
+    events
         .groupByKey()
         .windowedBy(TimeWindows.ofSizeWithNoGrace(WINDOW_SIZE))
         .count(
@@ -98,6 +99,5 @@ final class Topologies {
                 .withKeySerde(Serdes.String())
                 .withValueSerde(Serdes.Long())
                 .withRetention(WINDOW_RETENTION));
-    return builder.build();
   }
 }
