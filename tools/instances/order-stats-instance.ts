@@ -37,7 +37,8 @@ export class OrderStatsInstance {
   output = '';
   /** True between {@link pause} and {@link resume}: the process exists but runs nothing. */
   paused = false;
-  private constructor(
+  /** Protected: a process of the same HTTP contract started otherwise extends this class. */
+  protected constructor(
     readonly port: number,
     readonly queryPort: number,
     readonly process: ChildProcess,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Admin } from 'kafkajs';
 import type { KafkaClientName } from '@nest-streams/streams';
 import type { KafkaCluster } from '../../support/kafka-cluster';
+import { JAVA_STATS_CLIENT, javaStatsStarter } from '../../../tools/instances/java-stats-instance';
 import { randomSuffix, waitForTopicLeaders } from '../../support/kafka-test-context';
 import { waitFor } from '../../support/wait-for';
 import { ChaosCommittedOffsets } from './chaos-committed-offsets';
@@ -13,7 +14,8 @@ import type { Guarantee } from './query-rules';
 
 /** How the applications of one row of the matrix talk to Kafka. */
 export interface ClientSetup {
-  readonly client: KafkaClientName;
+  /** The engine's Kafka client, or Java Kafka Streams running the same application instead. */
+  readonly client: KafkaClientName | typeof JAVA_STATS_CLIENT;
   readonly groupProtocol: 'classic' | 'streams';
   /** Classic protocol only: `REBALANCE_PROTOCOL`; unset, the client's default. */
   readonly rebalanceProtocol?: 'cooperative' | 'eager';
@@ -108,7 +110,7 @@ export class ClusterFaultFixture {
         [alosId, 'at_least_once'],
       ] as const) {
         clusters.push(
-          await OrderStatsCluster.start(INSTANCES, {
+          await startApplication(setup, {
             KAFKA_BROKERS: kafka.brokers.join(','),
             APPLICATION_ID: applicationId,
             INPUT_TOPIC: topic,
@@ -244,6 +246,15 @@ export class ClusterFaultFixture {
       for (const seat of app.cluster.seats) if (!seat.instance.alive) seat.alive = false;
     }
   }
+}
+
+/** Starts one application's instances: the example application, or Java's on its row. */
+function startApplication(
+  setup: ClientSetup,
+  env: Record<string, string>,
+): Promise<OrderStatsCluster> {
+  const starter = setup.client === JAVA_STATS_CLIENT ? javaStatsStarter() : undefined;
+  return OrderStatsCluster.start(INSTANCES, env, undefined, starter);
 }
 
 /**

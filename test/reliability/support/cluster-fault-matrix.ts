@@ -1,3 +1,4 @@
+import { JAVA_STATS_CLIENT } from '../../../tools/instances/java-stats-instance';
 import type { ClientSetup } from './cluster-fault-fixture';
 import type { ClusterFaultName } from './cluster-fault-injectors';
 
@@ -53,7 +54,21 @@ const MATRIX: readonly MatrixRow[] = [
   { ...STREAMS, faults: ['leader-kill', 'group-coordinator-kill'] },
 ];
 
-/** The rows to run (the size, reduced or full, is the suite's: `--full`). */
+/**
+ * Java Kafka Streams running the same application (the Java peer's `serve` mode), every fault:
+ * the figures' comparison, not a check of ours. Only with `CLUSTER_FAULTS_JAVA=1`, never in CI.
+ */
+const JAVA: MatrixRow = {
+  slug: 'java',
+  label: 'Java Kafka Streams 4.4, classic protocol, cooperative',
+  setup: { client: JAVA_STATS_CLIENT, groupProtocol: 'classic', rebalanceProtocol: 'cooperative' },
+  faults: EVERY_FAULT,
+};
+
+/**
+ * The rows to run (the size, reduced or full, is the suite's: `--full`); with
+ * `CLUSTER_FAULTS_JAVA=1` the Java row too.
+ */
 export function clusterFaultMatrix(): readonly MatrixRow[] {
-  return MATRIX;
+  return process.env.CLUSTER_FAULTS_JAVA === '1' ? [...MATRIX, JAVA] : MATRIX;
 }

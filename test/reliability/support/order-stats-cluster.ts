@@ -36,6 +36,15 @@ export interface SeatAnswer {
 }
 
 /**
+ * Starts one process of a seat on its ports: the example application by default, or another
+ * application of the same HTTP contract (the Java peer's, `tools/instances/java-stats-instance.ts`).
+ */
+export type InstanceStarter = (
+  env: Record<string, string>,
+  ports: { port: number; queryPort: number },
+) => Promise<OrderStatsInstance>;
+
+/**
  * N order-stats processes sharing one `APPLICATION_ID`, each with its own `STATE_DIR`, port and
  * query port. A seat can be SIGKILLed (or terminated gracefully) and restarted on the same
  * address and state dir, as a pod coming back with its volume; frozen (SIGSTOP) and let run on
@@ -48,24 +57,28 @@ export class OrderStatsCluster {
     private readonly env: Record<string, string>,
     /** Settings of one seat, kept across its restarts (a pod's name: its group instance id). */
     private readonly seatEnv: (index: number) => Record<string, string> = () => ({}),
+    private readonly starter: InstanceStarter = (env, ports) =>
+      OrderStatsInstance.start(env, ports),
   ) {}
 
   /**
    * Starts `size` instances (concurrently) and waits until each one's HTTP server answers. A
    * port found free can be taken by another process before the instance listens on it (an
    * ephemeral port of some client): such a seat starts again on new ports, up to 3 times.
+   * `starter` starts each process (default: the example application).
    */
   static async start(
     size: number,
     env: Record<string, string>,
     seatEnv?: (index: number) => Record<string, string>,
+    starter?: InstanceStarter,
   ): Promise<OrderStatsCluster> {
     // The client and group protocol under test (NEST_STREAMS_CLIENT, NEST_STREAMS_GROUP_PROTOCOL),
     // unless the test names them.
     const suite = { KAFKA_CLIENT: streamsClient(), GROUP_PROTOCOL: streamsGroupProtocol() };
     const merged = { ...suite, ...env };
     if (merged.GROUP_PROTOCOL === 'streams') await configureStreamsGroup(merged);
-    const cluster = new OrderStatsCluster([], merged, seatEnv);
+    const cluster = new OrderStatsCluster([], merged, seatEnv, starter);
     const launched = await Promise.allSettled(
       Array.from({ length: size }, (_, index) => cluster.launch(index)),
     );
@@ -126,7 +139,7 @@ export class OrderStatsCluster {
       let queryPort = await freePort();
       while (queryPort === port) queryPort = await freePort();
       const stateDir = mkdtempSync(join(tmpdir(), `order-stats-r${index}-`));
-      const instance = await OrderStatsInstance.start(
+      const instance = await this.starter(
         { ...this.env, ...this.seatEnv(index), STATE_DIR: stateDir },
         { port, queryPort },
       );
@@ -192,7 +205,7 @@ export class OrderStatsCluster {
 
   /** Starts a new process in a killed seat (same ports and state dir) and waits for its HTTP. */
   async restart(seat: ClusterSeat): Promise<void> {
-    seat.instance = await OrderStatsInstance.start(
+    seat.instance = await this.starter(
       { ...this.env, ...this.seatEnv(seat.index), STATE_DIR: seat.stateDir },
       { port: seat.port, queryPort: seat.queryPort },
     );

@@ -29,6 +29,8 @@ import org.apache.kafka.common.TopicPartition;
  * the aggregate or the N count stores like {@code aggregate}, then measure reads or memory. The
  * first three modes then read their store through interactive queries, writes it to
  * {@code --dump-file} and compares it with {@code --truth-file}; a mismatch exits with 2.
+ * {@code serve} ({@link ServeMode}) runs the example application's topology and HTTP answers
+ * until stopped, for the tests that compare both applications.
  */
 public final class BenchPeer {
   private BenchPeer() {}
@@ -36,6 +38,10 @@ public final class BenchPeer {
   public static void main(String[] argv) throws Exception {
     System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
     PeerArgs args = PeerArgs.parse(argv);
+    if (args.mode().equals("serve")) {
+      ServeMode.run(args);
+      return;
+    }
     Topology topology =
         switch (args.mode()) {
           case "aggregate", "restore", "query" -> Topologies.aggregate(args.inputTopic());
@@ -44,12 +50,7 @@ public final class BenchPeer {
           default -> throw new IllegalArgumentException("unknown mode " + args.mode());
         };
 
-    Properties props = new Properties();
-    props.put(StreamsConfig.APPLICATION_ID_CONFIG, args.applicationId());
-    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, args.bootstrapServers());
-    props.put(StreamsConfig.STATE_DIR_CONFIG, args.stateDir());
-    props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, args.guarantee());
-    props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Long.toString(args.commitIntervalMs()));
+    Properties props = args.streamsProperties();
     props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, Long.toString(args.cacheMaxBytes()));
     if (args.rocksdb().equals("bounded")) {
       BoundedMemoryRocksDBConfig.size(args.rocksdbMemoryMb());

@@ -2,6 +2,8 @@ package dev.neststreams.bench;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.streams.StreamsConfig;
 
 /**
  * The peer's parameters, from {@code --name value} arguments, else from {@code BENCH_NAME}
@@ -24,7 +26,25 @@ record PeerArgs(
     int stores,
     String rocksdb,
     int rocksdbMemoryMb,
-    String check) {
+    String check,
+    String applicationServer,
+    int standbyReplicas,
+    int sessionTimeoutMs,
+    int heartbeatIntervalMs) {
+
+  /**
+   * The Kafka Streams settings every mode takes from these arguments: application id, brokers,
+   * state dir, guarantee and commit interval.
+   */
+  Properties streamsProperties() {
+    Properties props = new Properties();
+    props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir);
+    props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee);
+    props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Long.toString(commitIntervalMs));
+    return props;
+  }
 
   static PeerArgs parse(String[] argv) {
     Map<String, String> given = new HashMap<>();
@@ -37,8 +57,11 @@ record PeerArgs(
     if (argv.length % 2 != 0) {
       throw new IllegalArgumentException("argument " + argv[argv.length - 1] + " has no value");
     }
+    String mode = value(given, "mode", "aggregate");
+    // The serve mode checks nothing against a truth: it runs until stopped.
+    boolean serve = mode.equals("serve");
     return new PeerArgs(
-        value(given, "mode", "aggregate"),
+        mode,
         value(given, "bootstrap-servers", null),
         value(given, "input-topic", null),
         value(given, "application-id", null),
@@ -46,7 +69,7 @@ record PeerArgs(
         value(given, "guarantee", "at_least_once"),
         Long.parseLong(value(given, "commit-interval-ms", "1000")),
         Long.parseLong(value(given, "cache-max-bytes", "10485760")),
-        value(given, "truth-file", null),
+        value(given, "truth-file", serve ? "" : null),
         value(given, "dump-file", ""),
         Long.parseLong(value(given, "timeout-ms", "600000")),
         value(given, "keys-file", ""),
@@ -54,7 +77,13 @@ record PeerArgs(
         Integer.parseInt(value(given, "stores", "1")),
         value(given, "rocksdb", "default"),
         Integer.parseInt(value(given, "rocksdb-memory-mb", "64")),
-        value(given, "check", "exact"));
+        value(given, "check", "exact"),
+        // The serve mode's: its advertised host:port, standbys, and group timings (the
+        // example application's defaults: a 10 s session, a heartbeat every second).
+        value(given, "application-server", ""),
+        Integer.parseInt(value(given, "standby-replicas", "0")),
+        Integer.parseInt(value(given, "session-timeout-ms", "10000")),
+        Integer.parseInt(value(given, "heartbeat-interval-ms", "1000")));
   }
 
   private static String value(Map<String, String> given, String name, String fallback) {

@@ -6,6 +6,7 @@ import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.TimeWindows;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -31,6 +32,28 @@ final class Topologies {
             Materialized.<String, Stats, KeyValueStore<Bytes, byte[]>>as(STATS_STORE)
                 .withKeySerde(Serdes.String())
                 .withValueSerde(Json.serde(Stats.class)));
+    return builder.build();
+  }
+
+  /**
+   * The example application's topology (apps/order-stats), for the {@code serve} mode: count
+   * and sum in cents per user into {@code stats-store} and a 5-minute tumbling count into
+   * {@code windowed-count-store}, both persistent, cached and logged, from events whose amount
+   * has 2 decimals ({@link OrderEvent}).
+   */
+  static Topology orderStats(String inputTopic) {
+    StreamsBuilder builder = new StreamsBuilder();
+    var events =
+        builder.stream(inputTopic, Consumed.with(Serdes.String(), Json.serde(OrderEvent.class)));
+    events
+        .groupByKey()
+        .aggregate(
+            Stats::empty,
+            (userId, event, stats) -> new Stats(stats.count() + 1, stats.sum() + event.cents()),
+            Materialized.<String, Stats, KeyValueStore<Bytes, byte[]>>as(STATS_STORE)
+                .withKeySerde(Serdes.String())
+                .withValueSerde(Json.serde(Stats.class)));
+    countPerWindow(events);
     return builder.build();
   }
 
@@ -61,7 +84,14 @@ final class Topologies {
   /** Count per user in 5-minute tumbling windows without grace, retained for one hour. */
   static Topology windowed(String inputTopic) {
     StreamsBuilder builder = new StreamsBuilder();
-    builder.stream(inputTopic, Consumed.with(Serdes.String(), Json.serde(Event.class)))
+    countPerWindow(
+        builder.stream(inputTopic, Consumed.with(Serdes.String(), Json.serde(Event.class))));
+    return builder.build();
+  }
+
+  /** {@code events} counted per user into {@code windowed-count-store} (see {@link #windowed}). */
+  private static <V> void countPerWindow(KStream<String, V> events) {
+    events
         .groupByKey()
         .windowedBy(TimeWindows.ofSizeWithNoGrace(WINDOW_SIZE))
         .count(
@@ -69,6 +99,5 @@ final class Topologies {
                 .withKeySerde(Serdes.String())
                 .withValueSerde(Serdes.Long())
                 .withRetention(WINDOW_RETENTION));
-    return builder.build();
   }
 }
