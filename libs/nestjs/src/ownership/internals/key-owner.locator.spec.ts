@@ -135,4 +135,18 @@ describe('KeyOwnerLocator.refreshLags', () => {
     const answered = locator(KafkaStreamsState.RUNNING);
     expect(await answered.refreshLags(5_000)).toBe(true);
   });
+
+  it('never vouches with ends read before the call: a read arriving during a lookup waits for the next', async () => {
+    let asked = 0;
+    const owner = locator(KafkaStreamsState.RUNNING, undefined, async () => {
+      asked++;
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      return new Map();
+    });
+    const first = owner.refreshLags(1_000);
+    await new Promise((resolve) => setTimeout(resolve, 10)); // the first lookup is under way
+    const [second, third] = await Promise.all([owner.refreshLags(1_000), owner.refreshLags(1_000)]);
+    expect([await first, second, third]).toEqual([true, true, true]);
+    expect(asked).toBe(2); // the two later reads shared the lookup that started after them
+  });
 });

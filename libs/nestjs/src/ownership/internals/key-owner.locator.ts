@@ -35,8 +35,9 @@ export const LAG_REFRESH_WAIT_MS = 500;
  */
 @Injectable()
 export class KeyOwnerLocator {
-  /** The changelog end lookup under way, shared by the reads that wait for it. */
-  private lagRefresh: Promise<boolean> | undefined;
+  /** The changelog end lookup under way, and the one the reads arriving meanwhile wait for. */
+  private lagLookup: Promise<boolean> | undefined;
+  private nextLagLookup: Promise<boolean> | undefined;
   private hostsOf: readonly unknown[] | undefined;
   private hosts: readonly HostInfo[] = [];
   private readonly keySerdes = new Map<string, Serde<unknown>>();
@@ -120,25 +121,46 @@ export class KeyOwnerLocator {
 
   /**
    * Fetches the changelogs' end offsets now, so the lag a standby copy reports with its next
-   * answer is measured against them. Waits at most `maxWaitMs` rather than the client's request
-   * timeout (a broker hung, or its leadership moving); the lookup goes on, shared by the reads
-   * meanwhile. Resolves `true` when the ends arrived in time, `false` when the lags are only as
+   * answer is measured against them: ends read after the call. Waits at most `maxWaitMs` rather
+   * than the client's request timeout (a broker hung, or its leadership moving); the lookup goes
+   * on. Resolves `true` when the ends arrived in time, `false` when the lags are only as
    * fresh as the last ends known: a standby copy must then not claim a lag (it may say 0 while
    * behind).
    */
   async refreshLags(maxWaitMs = LAG_REFRESH_WAIT_MS): Promise<boolean> {
-    this.lagRefresh ??= this.host.streams
+    const lookup = this.lookupFromNow();
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<false>((resolve) => (timer = setTimeout(resolve, maxWaitMs, false)));
+    const fresh = await Promise.race([lookup, waited]);
+    clearTimeout(timer);
+    return fresh;
+  }
+
+  /**
+   * A lookup of the changelog ends that starts now or later, never one already under way: ends
+   * read before a read arrived could be older than what it must vouch for. Reads arriving while
+   * one is under way share the next, which starts when it ends.
+   */
+  private lookupFromNow(): Promise<boolean> {
+    if (!this.lagLookup) return (this.lagLookup = this.startLagLookup());
+    this.nextLagLookup ??= this.lagLookup.then(() => {
+      this.nextLagLookup = undefined;
+      return (this.lagLookup = this.startLagLookup());
+    });
+    return this.nextLagLookup;
+  }
+
+  private startLagLookup(): Promise<boolean> {
+    const lookup: Promise<boolean> = this.host.streams
       .allLocalStorePartitionLags()
       .then(
         () => true,
         () => false,
       )
-      .finally(() => (this.lagRefresh = undefined));
-    let timer: NodeJS.Timeout | undefined;
-    const waited = new Promise<false>((resolve) => (timer = setTimeout(resolve, maxWaitMs, false)));
-    const fresh = await Promise.race([this.lagRefresh, waited]);
-    clearTimeout(timer);
-    return fresh;
+      .finally(() => {
+        if (this.lagLookup === lookup) this.lagLookup = undefined;
+      });
+    return lookup;
   }
 
   private declaredAggregationKeySerde(store: string): Serde<unknown> | undefined {
