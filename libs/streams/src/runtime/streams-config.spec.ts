@@ -236,6 +236,18 @@ describe('groupProtocol (group.protocol)', () => {
     );
   });
 
+  it('resolves again a copy of a resolved streams-protocol config (the Nest module adds its RocksDB setter)', () => {
+    // The copy carries the assignor's defaults as values: only settings a caller gave are refused.
+    const resolved = resolveStreamsConfig({ ...platformatic, groupProtocol: 'streams' });
+    expect(resolved.acceptableRecoveryLag).toBe(10_000);
+    const copy = { ...resolved, rocksDBConfigSetter: () => undefined };
+    expect(() => resolveStreamsConfig(copy)).not.toThrow();
+    refuses(
+      { ...platformatic, groupProtocol: 'streams', maxWarmupReplicas: 5 },
+      "maxWarmupReplicas has no effect under groupProtocol 'streams': the broker's assignor decides how tasks move; leave it unset",
+    );
+  });
+
   it('refuses under streams the settings the broker decides instead, naming what to set', () => {
     const streams = { ...platformatic, groupProtocol: 'streams' as const };
     refuses(

@@ -22,7 +22,11 @@ import {
 } from './processing-exception-handler';
 import { resolveRocksDBMemory } from './rocksdb-memory-settings';
 import { checkSettingValues } from './streams-config-checks';
-import { refuseStreamsProtocolIgnored } from './streams-protocol-settings';
+import {
+  ASSIGNOR_SETTINGS,
+  DEFAULTED_ASSIGNOR_SETTINGS,
+  refuseStreamsProtocolIgnored,
+} from './streams-protocol-settings';
 
 /**
  * `metrics.recording.level`: which metrics are recorded (Kafka Streams' levels). `INFO` (the
@@ -360,6 +364,11 @@ export function resolveStreamsConfig(config: StreamsConfig): ResolvedStreamsConf
     }
   }
   checkSettingValues(resolved);
+  const given = config as { [DEFAULTED_ASSIGNOR_SETTINGS]?: readonly string[] };
+  const defaulted = ASSIGNOR_SETTINGS.filter(
+    (name) => config[name] === undefined || given[DEFAULTED_ASSIGNOR_SETTINGS]?.includes(name),
+  );
+  Object.assign(resolved, { [DEFAULTED_ASSIGNOR_SETTINGS]: defaulted });
   RESOLVED.add(resolved);
   return resolved;
 }

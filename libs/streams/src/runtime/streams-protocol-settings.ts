@@ -12,8 +12,15 @@ export interface StreamsProtocolIgnoredSettings {
   readonly rebalanceProtocol?: RebalanceProtocol;
 }
 
+/**
+ * On a resolved config: the assignor settings it got by default, not from the caller. Enumerable,
+ * so a copy (`{ ...resolved, rocksDBConfigSetter }`, as the Nest module makes) keeps it, and
+ * resolving the copy again refuses only what a caller set.
+ */
+export const DEFAULTED_ASSIGNOR_SETTINGS: unique symbol = Symbol('defaulted assignor settings');
+
 /** The task-movement settings of the engine's assignor, which the broker's assignor replaces. */
-const ASSIGNOR_SETTINGS = [
+export const ASSIGNOR_SETTINGS = [
   'acceptableRecoveryLag',
   'maxWarmupReplicas',
   'probingRebalanceIntervalMs',
@@ -41,8 +48,11 @@ export function refuseStreamsProtocolIgnored(
       `numStandbyReplicas ${standbys} has no effect under groupProtocol 'streams': the broker assigns standbys from the group's streams.num.standby.replicas; set it with kafka-configs --alter --entity-type groups --entity-name ${config.applicationId} --add-config streams.num.standby.replicas=${standbys} and leave numStandbyReplicas unset`,
     );
   }
+  const defaulted = (config as { [DEFAULTED_ASSIGNOR_SETTINGS]?: readonly string[] })[
+    DEFAULTED_ASSIGNOR_SETTINGS
+  ];
   for (const name of ASSIGNOR_SETTINGS) {
-    if (config[name] === undefined) continue;
+    if (config[name] === undefined || defaulted?.includes(name)) continue;
     throw new StreamsConfigError(
       `${name} has no effect under groupProtocol 'streams': the broker's assignor decides how tasks move; leave it unset`,
     );
