@@ -240,7 +240,7 @@ describe('groupProtocol (group.protocol)', () => {
     // The copy carries the assignor's defaults as values: only settings a caller gave are refused.
     const resolved = resolveStreamsConfig({ ...platformatic, groupProtocol: 'streams' });
     expect(resolved.acceptableRecoveryLag).toBe(10_000);
-    const copy = { ...resolved, rocksDBConfigSetter: () => undefined };
+    const copy = { ...resolved, commitIntervalMs: 50 };
     expect(() => resolveStreamsConfig(copy)).not.toThrow();
     refuses(
       { ...platformatic, groupProtocol: 'streams', maxWarmupReplicas: 5 },
