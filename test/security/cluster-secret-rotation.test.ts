@@ -8,7 +8,12 @@
  * or a 503, never a wrong answer; no message between the instances is refused. At the end the
  * old secret alone opens nothing.
  */
-import { TEST_CLUSTER_SECRET } from '../../tools/instances/order-stats-instance';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  type OrderStatsInstance,
+  TEST_CLUSTER_SECRET,
+} from '../../tools/instances/order-stats-instance';
 import { signHopAsMember } from './support/hop-token';
 import { HttpTestCluster } from '../reliability/support/http-cluster';
 import { RawQueryConnection, sealAsMember } from '../reliability/support/query-port-client';
@@ -36,11 +41,16 @@ describe('order-stats: rotating the cluster secret with rolling restarts', () =>
       baseline.set(instance.endpoint, await refusalsOf(instance));
     }
     const steps: { step: string; restarted: string; checked: number; refused: unknown[] }[] = [];
+    /** Every process that ran, for the dump of a failed run (`RELIABILITY_DUMP_DIR`). */
+    const processes: OrderStatsInstance[] = [...cluster.instances];
     for (const step of STEPS) {
       for (const index of [0, 1]) {
         const endpoint = cluster.instances[index].endpoint;
         loop.leftOut = endpoint;
+        loop.mark(`restarting ${endpoint} (${step})`);
         await cluster.restart(index, { FORWARDING_SECRET: step });
+        processes.push(cluster.instances[index]);
+        loop.mark(`restarted ${endpoint}, both ready`);
         loop.leftOut = undefined;
         baseline.set(endpoint, { query: {}, hop: {} });
         // One instance on this step, the other on this step or the one before.
@@ -73,6 +83,13 @@ describe('order-stats: rotating the cluster secret with rolling restarts', () =>
       }
     }
     const tally = await loop.stop();
+    const dumpDir = process.env.RELIABILITY_DUMP_DIR;
+    if (dumpDir && tally.wrong > 0) {
+      processes.forEach((p, n) =>
+        writeFileSync(join(dumpDir, `rotation-${n}-${p.endpoint.replace(':', '_')}.log`), p.output),
+      );
+      writeFileSync(join(dumpDir, 'rotation-loop.json'), JSON.stringify(tally, null, 2));
+    }
 
     // The old secret alone no longer opens anything: a query or a hop sealed with it is refused.
     const [a, b] = cluster.instances;

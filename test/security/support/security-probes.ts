@@ -44,6 +44,8 @@ export interface ClientLoopTally {
   wrong: number;
   /** The first few wrong answers, for the failure message. */
   readonly samples: string[];
+  /** The test's events ({@link ClientLoop.mark}), with the time since the loop started. */
+  readonly timeline: string[];
 }
 
 /**
@@ -53,14 +55,26 @@ export interface ClientLoopTally {
  * the exact truth or a 503.
  */
 export class ClientLoop {
-  readonly tally: ClientLoopTally = { exact: 0, unavailable: 0, wrong: 0, samples: [] };
+  readonly tally: ClientLoopTally = {
+    exact: 0,
+    unavailable: 0,
+    wrong: 0,
+    samples: [],
+    timeline: [],
+  };
   /** The endpoint left out (being restarted), if any. */
   leftOut: string | undefined;
   private running = true;
   private readonly done: Promise<void>;
+  private readonly startedAt = Date.now();
 
   constructor(private readonly cluster: HttpTestCluster) {
     this.done = this.run();
+  }
+
+  /** Notes a test event in the tally's timeline (what a wrong answer is read against). */
+  mark(event: string): void {
+    this.tally.timeline.push(`+${Date.now() - this.startedAt} ms ${event}`);
   }
 
   async stop(): Promise<ClientLoopTally> {
@@ -90,8 +104,11 @@ export class ClientLoop {
         } else if (answer.status === 503 && answer.headers.get('retry-after') !== null) {
           this.tally.unavailable++;
         } else {
+          const marks = ['x-served-by', 'x-stale', 'x-lag']
+            .map((name) => `${name}=${answer.headers.get(name)}`)
+            .join(' ');
           this.wrong(
-            `${path} via ${instance.endpoint}: ${answer.status} ${JSON.stringify(answer.body)}`,
+            `${path} via ${instance.endpoint} at +${Date.now() - this.startedAt} ms (left out: ${this.leftOut ?? 'none'}): ${answer.status} ${marks} ${JSON.stringify(answer.body)}`,
           );
         }
       } catch (error) {
@@ -105,6 +122,6 @@ export class ClientLoop {
 
   private wrong(sample: string): void {
     this.tally.wrong++;
-    if (this.tally.samples.length < 5) this.tally.samples.push(sample.slice(0, 300));
+    if (this.tally.samples.length < 5) this.tally.samples.push(sample.slice(0, 400));
   }
 }
