@@ -39,6 +39,8 @@ export class HttpTestCluster {
   readonly truth = new Map<string, UserStats>();
   /** User id → its 5-minute windows (`start` → count), as the windowed store must hold them. */
   readonly windowsOf = new Map<string, Map<number, number>>();
+  /** Each user's event amounts in the order produced (one partition per user: processed so). */
+  private readonly amountsOf = new Map<string, number[]>();
   /** User id → `host:port` of the instance that owns it. */
   readonly ownerOf = new Map<string, string>();
   /** When the events were stamped (all within the minute before). */
@@ -90,6 +92,7 @@ export class HttpTestCluster {
       const amount = ((i % 17) + 1) * 0.5;
       const t = this.truth.get(userId) ?? { count: 0, sum: 0 };
       this.truth.set(userId, { count: t.count + 1, sum: t.sum + amount });
+      this.amountsOf.set(userId, [...(this.amountsOf.get(userId) ?? []), amount]);
       const timestamp = this.producedAt - 60_000 + (i % 1000);
       const start = timestamp - (timestamp % WINDOW_MS);
       const windows = this.windowsOf.get(userId) ?? new Map<number, number>();
@@ -113,6 +116,17 @@ export class HttpTestCluster {
     );
     await this.waitReady();
     await this.learnOwners();
+  }
+
+  /**
+   * The user's stats after its first `count` events, summed in the order the application
+   * adds them (`undefined` for none, or for more events than the user has): what a copy that
+   * is behind may hold.
+   */
+  statsAfter(userId: string, count: number): UserStats | undefined {
+    const amounts = this.amountsOf.get(userId) ?? [];
+    if (count < 1 || count > amounts.length) return undefined;
+    return { count, sum: amounts.slice(0, count).reduce((sum, amount) => sum + amount, 0) };
   }
 
   /** Both instances answer `/health/ready` with 200 and name the same two instances. */

@@ -1,4 +1,4 @@
-import type { OrderStatsInstance } from '../../../tools/instances/order-stats-instance';
+import type { Answer, OrderStatsInstance } from '../../../tools/instances/order-stats-instance';
 import type { HttpTestCluster } from '../../reliability/support/http-cluster';
 
 /** The refusal counters of an instance, by reason: between instances (query) and of hops. */
@@ -40,6 +40,14 @@ export interface ClientLoopTally {
   exact: number;
   /** 503 with Retry-After (rebalancing, or a part did not answer: retry). */
   unavailable: number;
+  /**
+   * A standby copy's answer behind the truth, marked `X-Stale: true` with its `X-Lag`: the
+   * user's state after a prefix of its events (404 for none). At `X-Lag: 0` only before every
+   * event was committed (see {@link ClientLoop.allCommitted}): a standby's lag counts the
+   * changelog records it has not applied, and an at-least-once owner holds up to a commit
+   * interval of work that is not in its changelog yet.
+   */
+  staleBehind: number;
   /** Anything else: a wrong value, another status, a failed request. */
   wrong: number;
   /** The first few wrong answers, for the failure message. */
@@ -52,12 +60,14 @@ export interface ClientLoopTally {
  * A client that keeps asking the instances of `cluster` (a user, every fifth request the whole
  * range) while they restart one at a time, leaving out the one being restarted (as a Service
  * does once a pod is terminating): what callers of a rolling update see. Every answer must be
- * the exact truth or a 503.
+ * the exact truth, a 503 with `Retry-After`, or a standby copy's answer marked stale and no
+ * further behind than its changelog allows (see {@link ClientLoopTally.staleBehind}).
  */
 export class ClientLoop {
   readonly tally: ClientLoopTally = {
     exact: 0,
     unavailable: 0,
+    staleBehind: 0,
     wrong: 0,
     samples: [],
     timeline: [],
@@ -67,9 +77,19 @@ export class ClientLoop {
   private running = true;
   private readonly done: Promise<void>;
   private readonly startedAt = Date.now();
+  private committed = false;
 
   constructor(private readonly cluster: HttpTestCluster) {
     this.done = this.run();
+  }
+
+  /**
+   * Says every event is in the changelogs (an owner's graceful close committed its work): from
+   * now on a standby copy's answer marked `X-Lag: 0` must be the exact truth.
+   */
+  allCommitted(): void {
+    this.committed = true;
+    this.mark('every event committed');
   }
 
   /** Notes a test event in the tally's timeline (what a wrong answer is read against). */
@@ -103,6 +123,8 @@ export class ClientLoop {
           this.tally.exact++;
         } else if (answer.status === 503 && answer.headers.get('retry-after') !== null) {
           this.tally.unavailable++;
+        } else if (!path.includes('range') && this.staleBehind(user, answer)) {
+          this.tally.staleBehind++;
         } else {
           const marks = ['x-served-by', 'x-stale', 'x-lag']
             .map((name) => `${name}=${answer.headers.get(name)}`)
@@ -118,6 +140,24 @@ export class ClientLoop {
         }
       }
     }
+  }
+
+  /**
+   * A standby copy's answer that is behind but sound: marked stale with a lag, and the user's
+   * state after a prefix of its events (a 404 for none) — a lag of 0 only before every event
+   * was committed (after, a copy at lag 0 holds them all).
+   */
+  private staleBehind(user: string, answer: Answer): boolean {
+    const lag = answer.headers.get('x-lag');
+    if (answer.headers.get('x-stale') !== 'true' || lag === null || !/^\d+$/.test(lag)) {
+      return false;
+    }
+    if (this.committed && lag === '0') return false;
+    if (answer.status === 404) return true;
+    const body = answer.body as { count?: unknown } | null;
+    if (answer.status !== 200 || typeof body?.count !== 'number') return false;
+    const prefix = this.cluster.statsAfter(user, body.count);
+    return prefix !== undefined && JSON.stringify(answer.body) === JSON.stringify(prefix);
   }
 
   private wrong(sample: string): void {
