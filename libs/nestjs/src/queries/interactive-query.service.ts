@@ -248,6 +248,8 @@ export class InteractiveQueryService {
     partition: number,
   ): Promise<{ result: unknown; served: Served }> {
     const where = target.local ? this.settings.servedBy : target.host.toString();
+    // A standby copy here says its lag against ends read now (one elsewhere: its query server).
+    if (target.local && target.standby) await this.locator.requireFreshLags();
     const answer = await this.run(target, request);
     // A global store answers whole, in `globalResult` (its keys have no partition).
     const result =

@@ -14,12 +14,7 @@ import { HTTP_CODE_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { IncomingHttpHeaders } from 'node:http';
 import { from, mergeMap, Observable, of } from 'rxjs';
-import {
-  type HostInfo,
-  SerializationError,
-  StateStoreNotAvailableError,
-  StreamsError,
-} from '@nest-streams/streams';
+import { type HostInfo, SerializationError, StreamsError } from '@nest-streams/streams';
 import type {
   KeyFrom,
   RouteByKeyMetadata,
@@ -93,10 +88,6 @@ type HttpResponse = unknown;
  * (rate-limited): the request gets no hop privilege and is routed as any other. A missing key
  * gives 400.
  */
-/** Why a standby copy here does not answer when its changelog's end could not be read. */
-const STANDBY_LAG_UNKNOWN =
-  "this instance's standby copy cannot say its lag: its changelog's end offsets did not arrive in time";
-
 @Injectable()
 export class StoreRoutingInterceptor implements NestInterceptor {
   private readonly refusals = new RefusalLog(
@@ -204,9 +195,7 @@ export class StoreRoutingInterceptor implements NestInterceptor {
           this.metrics.recordRouting(target.standby ? 'standby' : 'local');
           // Fresh changelog ends, so the lag each standby copy reports with its answer is current;
           // without them it cannot say how far behind it is: 503, never a lag it cannot vouch for.
-          if (target.standby && !(await this.locator.refreshLags())) {
-            throw new StateStoreNotAvailableError(STANDBY_LAG_UNKNOWN);
-          }
+          if (target.standby) await this.locator.requireFreshLags();
           return this.handle(next, response, target.standby);
         }
         let answer: ForwardedResponse;

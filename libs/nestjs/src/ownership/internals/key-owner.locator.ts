@@ -5,6 +5,7 @@ import {
   KafkaStreamsState,
   type Serde,
   Serdes,
+  StateStoreNotAvailableError,
   StreamsNotStartedError,
 } from '@nest-streams/streams';
 import { KafkaStreamsHost } from '../../client/internals/kafka-streams.host';
@@ -22,6 +23,10 @@ export interface KeyLocation {
 
 /** How long a standby read waits for fresh changelog ends before it answers with the last known. */
 export const LAG_REFRESH_WAIT_MS = 500;
+
+/** Why a standby copy here does not answer when its changelog's end could not be read. */
+const STANDBY_LAG_UNKNOWN =
+  "this instance's standby copy cannot say its lag: its changelog's end offsets did not arrive in time";
 
 /**
  * Finds the owner of a key with `queryMetadataForKey`, using the store's key serde (the one
@@ -134,6 +139,18 @@ export class KeyOwnerLocator {
     const fresh = await Promise.race([lookup, waited]);
     clearTimeout(timer);
     return fresh;
+  }
+
+  /**
+   * What every read of a standby copy here does first (routing interceptor, query service, query
+   * server): {@link refreshLags}, so the lag it answers with is measured against ends read after
+   * it arrived.
+   *
+   * @throws StateStoreNotAvailableError (retriable: 503 + Retry-After) when the ends did not
+   *   arrive within {@link LAG_REFRESH_WAIT_MS}: the copy could not vouch for its lag.
+   */
+  async requireFreshLags(): Promise<void> {
+    if (!(await this.refreshLags())) throw new StateStoreNotAvailableError(STANDBY_LAG_UNKNOWN);
   }
 
   /**

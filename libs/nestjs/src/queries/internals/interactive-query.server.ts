@@ -3,6 +3,7 @@ import type { Server } from '@nestjs/microservices';
 import type { Socket } from 'node:net';
 import { of } from 'rxjs';
 import { KafkaStreams, StreamsError } from '@nest-streams/streams';
+import { KeyOwnerLocator } from '../../ownership/internals/key-owner.locator';
 import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 import { INSTANCE_REPORT_SOURCE } from '../../streams.constants';
 import { StreamsMetricsService } from '../../metrics/streams-metrics.service';
@@ -69,6 +70,10 @@ export class InteractiveQueryServer {
     @Optional()
     @Inject(InstanceAuthenticator)
     authenticator?: InstanceAuthenticator,
+    // Fresh standby lags (the module's); without it a standby answers with the last ends known.
+    @Optional()
+    @Inject(KeyOwnerLocator)
+    private readonly locator?: KeyOwnerLocator,
   ) {
     this.authenticator = authenticator ?? new InstanceAuthenticator(settings.security);
   }
@@ -186,6 +191,8 @@ export class InteractiveQueryServer {
     }
     const store = decoded.request.storeName;
     try {
+      // A read a standby copy may answer says its lag against changelog ends read now.
+      if (decoded.request.requireActive !== true) await this.locator?.requireFreshLags();
       const result = await this.streams.query(decoded.request);
       return { ok: true, servedBy, result: toWire(result) };
     } catch (error) {
