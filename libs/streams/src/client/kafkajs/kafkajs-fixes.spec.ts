@@ -306,6 +306,7 @@ describe('kafkajs fixes', () => {
         'fetchEnds',
         'groupRejoin',
         'groupCoordinatorRefresh',
+        'transactionEndRetry',
       ],
       skipped: [
         'groupMessagesPerPartition: kafkajs loaded ./src/producer/groupMessagesPerPartition before @nest-streams/streams',

@@ -16,6 +16,10 @@ import { KafkajsUnsupportedError } from '../../errors/kafkajs-unsupported.error'
 import { produceV3RequestModule } from './produce-v3-request';
 import { decodeRecordV0 } from './record-v0-decoder';
 import {
+  installTransactionEndRetry,
+  type CoordinatorFindingCluster,
+} from './transaction-end-retry';
+import {
   scheduleCheckPendingRequests,
   type SchedulingRequestQueue,
 } from './request-queue-schedule';
@@ -35,6 +39,7 @@ const REQUEST_QUEUE = './src/network/requestQueue';
 const CONNECTION = './src/network/connection';
 const BROKER = './src/broker';
 const CONSUMER_GROUP = './src/consumer/consumerGroup';
+const CLUSTER = './src/cluster';
 const ERRORS = './src/errors';
 /** The faults after which a group's coordinator is found again: it moved, died or hangs. */
 const LOST_COORDINATOR = new Set(['coordinator', 'connection', 'timeout']);
@@ -67,11 +72,12 @@ let installed: KafkajsFixesOutcome | undefined;
  * partition's end reported to the group consumer that fetched it ({@link installFetchEnds}), the
  * request queue's negative timeout (a `TimeoutNegativeWarning` on Node 24), the `connect`
  * listeners a failed connection's disconnects pile up ({@link installConnectionDisconnect}), a
- * group's coordinator found again when it moved or died ({@link installCoordinatorRefresh}), and
+ * group's coordinator found again when it moved or died ({@link installCoordinatorRefresh}), a
+ * transaction's end sent again on a transient fault ({@link installTransactionEndRetry}), and
  * a way for a member to rejoin its group without leaving it ({@link installGroupRejoin}). The
  * four modules are pre-seeded into `require.cache` under their own file names, so kafkajs' own
  * `require` finds the replacements; the methods are replaced on `RequestQueue.prototype`,
- * `Connection.prototype`, `Broker.prototype` and `ConsumerGroup.prototype` (which works whatever
+ * `Connection.prototype`, `Broker.prototype`, `ConsumerGroup.prototype` and `Cluster.prototype` (which works whatever
  * loaded kafkajs first).
  *
  * Never throws, and warns of nothing: a kafkajs of another version, one the engine cannot
@@ -175,6 +181,11 @@ function apply(options: KafkajsFixesOptions): KafkajsFixesOutcome {
     (error) => LOST_COORDINATOR.has(kafkajsTransientFault(error)?.kind ?? ''),
   );
   applied.push('groupCoordinatorRefresh');
+  installTransactionEndRetry(
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    require(kafkajs.resolve(CLUSTER)) as { prototype: CoordinatorFindingCluster },
+  );
+  applied.push('transactionEndRetry');
   return { version, applied, skipped };
 }
 

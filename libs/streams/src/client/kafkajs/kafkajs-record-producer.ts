@@ -228,7 +228,10 @@ export class KafkajsRecordProducer implements RecordProducer {
     return this.transaction;
   }
 
-  /** kafkajs retried a transaction call for `delivery.timeout.ms` (its retrier's count). */
+  /**
+   * A transaction's end failed for good: fenced or aborted (typed), or a transient fault that
+   * outlasted the EndTxn retry the engine adds to kafkajs (`installTransactionEndRetry`, 60 s).
+   */
   private exhaustedOrTyped(name: string, error: unknown): unknown {
     const typed = this.typed(error, []);
     if (typed !== error) return typed; // fenced, aborted: not transient
