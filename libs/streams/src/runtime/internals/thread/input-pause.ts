@@ -64,7 +64,10 @@ export async function waitWithHeartbeats(
     () => (done = true),
   );
   while (!done) {
-    await Promise.race([settled, new Promise((r) => setTimeout(r, intervalMs))]);
+    let timer: NodeJS.Timeout | undefined;
+    const interval = new Promise((resolve) => (timer = setTimeout(resolve, intervalMs)));
+    await Promise.race([settled, interval]);
+    clearTimeout(timer); // a wait that ended early leaves no timer behind
     if (!done) await heartbeat().catch(() => undefined);
   }
 }
