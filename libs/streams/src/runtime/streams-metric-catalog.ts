@@ -119,6 +119,12 @@ export const STREAMS_METRIC_DEFINITIONS: readonly StreamsMetricDefinition[] = [
     { tags: ['reason'], kafka: 'none (KIP-1034 adds no metric)' },
   ),
   ...invocations(TASK, 'process', 'DEBUG', 'Records processed by the task'),
+  ...invocations(
+    TASK,
+    'enforced-processing',
+    'DEBUG',
+    'Records processed while an input partition of the task was empty and waited for no longer (`max.task.idle.ms`): possibly out of timestamp order across its inputs',
+  ),
   metricDefinition(
     TASK,
     'process-latency-avg',

@@ -24,7 +24,8 @@ function droppedByReason(m: TaskMetrics): [string, number][] {
 /**
  * Adds an active task's metrics to `report` (Kafka Streams' `stream-task-metrics` and the
  * `stream-processor-node-metrics` of its nodes): dropped records and dead letters by reason,
- * end-to-end latencies (INFO); processed records, processing latency per record, lateness,
+ * end-to-end latencies (INFO); processed records, records processed with an input partition
+ * given up on (`enforced-processing`), processing latency per record, lateness,
  * each node's calls and their latency (DEBUG); and its restore's progress when `restore` is
  * given (records restored at DEBUG, offsets left at INFO).
  */
@@ -43,6 +44,7 @@ export function reportTaskMetrics(
     report.add(TASK, 'dead-letter-records-total', { ...tags, reason: `${kind}_error` }, n);
   }
   report.total(TASK, 'process', tags, m.processed, 'DEBUG');
+  report.total(TASK, 'enforced-processing', tags, m.enforcedProcessing, 'DEBUG');
   const { now } = report;
   if (m.processLatency) {
     report.sampled(
