@@ -9,22 +9,17 @@ import { SlidingWindows } from '../../windows/sliding-windows';
 import { TimeWindows } from '../../windows/time-windows';
 import type { Windowed } from '../../../windowing/windowed';
 import type { KTable } from '../../ktable';
-import { dslDriverPerTest, windowLabel } from '../../../../test-support/dsl-test-support';
+import {
+  dslDriverPerTest,
+  windowLabel,
+  WINDOWED_INPUT,
+} from '../../../../test-support/dsl-test-support';
 
 const str = Serdes.String();
 
 /** Expected records are Kafka Streams 4.4's TopologyTestDriver's, after each input record. */
 describe('EmitStrategy.onWindowClose through the TopologyTestDriver', () => {
   const dsl = dslDriverPerTest();
-
-  async function perRecord(lines: readonly string[]): Promise<string[][]> {
-    const out: string[][] = [];
-    for (const line of lines) {
-      await dsl.pipeLines('in', [line]);
-      out.push(dsl.lines('out'));
-    }
-    return out;
-  }
 
   function output<V>(table: KTable<Windowed<string>, V>): void {
     table
@@ -47,18 +42,6 @@ describe('EmitStrategy.onWindowClose through the TopologyTestDriver', () => {
     return builder;
   }
 
-  const INPUT = [
-    'k=a@1',
-    'k=b@5',
-    'j=c@8',
-    'k=d@12',
-    'k=e@9',
-    'j=f@16',
-    'k=g@20',
-    'k=h@3',
-    'j=i@40',
-  ];
-
   it('emits each tumbling window once, when it closes, and caches nothing', async () => {
     const builder = new StreamsBuilder();
     const grouped = builder.stream('in', Consumed.with(str, str)).groupByKey();
@@ -69,7 +52,7 @@ describe('EmitStrategy.onWindowClose through the TopologyTestDriver', () => {
         .count(Materialized.as<string, number>('counts')),
     );
     const driver = await dsl.start(builder);
-    expect(await perRecord(INPUT)).toEqual([
+    expect(await dsl.linesPerRecord('in', WINDOWED_INPUT)).toEqual([
       [],
       [],
       [],
@@ -97,7 +80,7 @@ describe('EmitStrategy.onWindowClose through the TopologyTestDriver', () => {
         .count(),
     );
     await dsl.start(builder);
-    expect(await perRecord(INPUT)).toEqual([
+    expect(await dsl.linesPerRecord('in', WINDOWED_INPUT)).toEqual([
       [],
       [],
       [],
@@ -113,13 +96,17 @@ describe('EmitStrategy.onWindowClose through the TopologyTestDriver', () => {
   it('emits no window past retention (as the time-ordered store reads)', async () => {
     await dsl.start(tumblingCountsOnClose(10));
     // Retention 10: once a window starts at 20, the one at 0 is gone before it was emitted.
-    expect(await perRecord(['k=a@1', 'k=b@25', 'k=c@31'])).toEqual([[], [], ['k@20/30=1@25']]);
+    expect(await dsl.linesPerRecord('in', ['k=a@1', 'k=b@25', 'k=c@31'])).toEqual([
+      [],
+      [],
+      ['k@20/30=1@25'],
+    ]);
   });
 
   it('emits the window starting exactly at stream time - retention', async () => {
     await dsl.start(tumblingCountsOnClose(10));
     // Retention 10: after the window at 10 is written, the one at 0 sits at the bound.
-    expect(await perRecord(['j=a@5', 'j=b@10'])).toEqual([[], ['j@0/10=1@5']]);
+    expect(await dsl.linesPerRecord('in', ['j=a@5', 'j=b@10'])).toEqual([[], ['j@0/10=1@5']]);
   });
 
   it('emits the sessions closing together by end, then start, then key', async () => {
@@ -153,7 +140,12 @@ describe('EmitStrategy.onWindowClose through the TopologyTestDriver', () => {
     );
     await dsl.start(builder);
     const ts = [10, 10, 14, 15, 20, 22, 30];
-    expect(await perRecord(ts.map((t, i) => `A=${i + 1}@${t}`))).toEqual([
+    expect(
+      await dsl.linesPerRecord(
+        'in',
+        ts.map((t, i) => `A=${i + 1}@${t}`),
+      ),
+    ).toEqual([
       [],
       [],
       [],
