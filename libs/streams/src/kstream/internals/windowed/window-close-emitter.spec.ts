@@ -28,17 +28,13 @@ describe('EmitStrategy.onWindowClose through the TopologyTestDriver', () => {
       .to('out', Produced.with(str, str));
   }
 
-  /** Counts per tumbling window of `sizeMs` (no grace, retention `sizeMs`), on close. */
-  function tumblingCountsOnClose(sizeMs: number): StreamsBuilder {
+  /** Counts per key and window of `windows` (retention: size plus grace), on close. */
+  function countsOnClose(windows: TimeWindows | SessionWindows): StreamsBuilder {
     const builder = new StreamsBuilder();
-    output(
-      builder
-        .stream('in', Consumed.with(str, str))
-        .groupByKey()
-        .windowedBy(TimeWindows.ofSizeWithNoGrace(sizeMs))
-        .emitStrategy(EmitStrategy.onWindowClose())
-        .count(),
-    );
+    const grouped = builder.stream('in', Consumed.with(str, str)).groupByKey();
+    const windowed =
+      windows instanceof SessionWindows ? grouped.windowedBy(windows) : grouped.windowedBy(windows);
+    output(windowed.emitStrategy(EmitStrategy.onWindowClose()).count());
     return builder;
   }
 
@@ -70,16 +66,7 @@ describe('EmitStrategy.onWindowClose through the TopologyTestDriver', () => {
   });
 
   it('emits each session once, when it closes', async () => {
-    const builder = new StreamsBuilder();
-    output(
-      builder
-        .stream('in', Consumed.with(str, str))
-        .groupByKey()
-        .windowedBy(SessionWindows.ofInactivityGapAndGrace(5, 2))
-        .emitStrategy(EmitStrategy.onWindowClose())
-        .count(),
-    );
-    await dsl.start(builder);
+    await dsl.start(countsOnClose(SessionWindows.ofInactivityGapAndGrace(5, 2)));
     expect(await dsl.linesPerRecord('in', WINDOWED_INPUT)).toEqual([
       [],
       [],
@@ -94,7 +81,7 @@ describe('EmitStrategy.onWindowClose through the TopologyTestDriver', () => {
   });
 
   it('emits no window past retention (as the time-ordered store reads)', async () => {
-    await dsl.start(tumblingCountsOnClose(10));
+    await dsl.start(countsOnClose(TimeWindows.ofSizeWithNoGrace(10)));
     // Retention 10: once a window starts at 20, the one at 0 is gone before it was emitted.
     expect(await dsl.linesPerRecord('in', ['k=a@1', 'k=b@25', 'k=c@31'])).toEqual([
       [],
@@ -104,22 +91,13 @@ describe('EmitStrategy.onWindowClose through the TopologyTestDriver', () => {
   });
 
   it('emits the window starting exactly at stream time - retention', async () => {
-    await dsl.start(tumblingCountsOnClose(10));
+    await dsl.start(countsOnClose(TimeWindows.ofSizeWithNoGrace(10)));
     // Retention 10: after the window at 10 is written, the one at 0 sits at the bound.
     expect(await dsl.linesPerRecord('in', ['j=a@5', 'j=b@10'])).toEqual([[], ['j@0/10=1@5']]);
   });
 
   it('emits the sessions closing together by end, then start, then key', async () => {
-    const builder = new StreamsBuilder();
-    output(
-      builder
-        .stream('in', Consumed.with(str, str))
-        .groupByKey()
-        .windowedBy(SessionWindows.ofInactivityGapWithNoGrace(5))
-        .emitStrategy(EmitStrategy.onWindowClose())
-        .count(),
-    );
-    await dsl.start(builder);
+    await dsl.start(countsOnClose(SessionWindows.ofInactivityGapWithNoGrace(5)));
     await dsl.pipeLines('in', ['b=x@1', 'b=y@5', 'a=z@5', 'c=w@11']);
     expect(dsl.lines('out')).toEqual(['b@1/5=2@5', 'a@5/5=1@5']);
   });
@@ -157,16 +135,7 @@ describe('EmitStrategy.onWindowClose through the TopologyTestDriver', () => {
   });
 
   it('waits the emit interval of wall-clock time between emissions', async () => {
-    const builder = new StreamsBuilder();
-    output(
-      builder
-        .stream('in', Consumed.with(str, str))
-        .groupByKey()
-        .windowedBy(TimeWindows.ofSizeWithNoGrace(10))
-        .emitStrategy(EmitStrategy.onWindowClose())
-        .count(),
-    );
-    const driver = await dsl.start(builder, {
+    const driver = await dsl.start(countsOnClose(TimeWindows.ofSizeWithNoGrace(10)), {
       config: {},
       initialWallClockTimeMs: 0,
     });
