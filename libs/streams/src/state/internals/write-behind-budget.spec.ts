@@ -40,6 +40,17 @@ async function gatedTask(name: string, budget: WriteBehindBudget) {
   return { ...gated, task, store };
 }
 
+/** Expects `task`'s thread to wait (`writeHeld`) until `release` lets a batch be written. */
+async function expectWaitsFor(task: TaskEngines, release: () => Promise<void>): Promise<void> {
+  let caughtUp = false;
+  const waiting = task.writeHeld().then(() => (caughtUp = true));
+  await new Promise((r) => setImmediate(r));
+  expect(caughtUp).toBe(false);
+  await release();
+  await waiting;
+  expect(caughtUp).toBe(true);
+}
+
 describe('WriteBehindBudget: the instance-wide bound of the write-behind', () => {
   it('counts every task, batches in flight included, and makes a thread wait until under the bound', async () => {
     // One write of a 100-byte value holds 100 + its key + 64 bytes of overhead: 166.
@@ -60,12 +71,7 @@ describe('WriteBehindBudget: the instance-wide bound of the write-behind', () =>
     expect(taskB.overWriteBehindLimit()).toBe(true);
 
     // Task B's thread waits for its own batch; then the instance is back under the bound.
-    let caughtUp = false;
-    const waiting = taskB.writeHeld().then(() => (caughtUp = true));
-    await new Promise((r) => setImmediate(r));
-    expect(caughtUp).toBe(false);
-    await two.release(0);
-    await waiting;
+    await expectWaitsFor(taskB, () => two.release(0));
     expect(budget.heldBytes()).toBe(166); // task A's batch, still being written
     expect(taskA.overWriteBehindLimit()).toBe(false);
     await one.release(0);
@@ -89,13 +95,7 @@ describe('WriteBehindBudget: the instance-wide bound of the write-behind', () =>
     const idle = two.task;
     one.store.putAll([{ key: s('a1'), value: Buffer.alloc(100) }]);
     expect(idle.overWriteBehindLimit()).toBe(true);
-    let caughtUp = false;
-    const waiting = idle.writeHeld().then(() => (caughtUp = true));
-    await new Promise((r) => setImmediate(r));
-    expect(caughtUp).toBe(false);
-    await one.release(0);
-    await waiting;
-    expect(caughtUp).toBe(true);
+    await expectWaitsFor(idle, () => one.release(0));
     expect(idle.overWriteBehindLimit()).toBe(false);
     await one.engine.close();
     await two.engine.close();
