@@ -52,6 +52,23 @@ export class DslTestDriver {
   }
 
   /**
+   * Pipes `lines` (as {@link pipeLines} reads them) into `inTopic` one at a time and returns,
+   * after each, the records written to `outTopic` meanwhile (as {@link lines} prints them).
+   */
+  async linesPerRecord(
+    inTopic: string,
+    lines: readonly string[],
+    outTopic = 'out',
+  ): Promise<string[][]> {
+    const out: string[][] = [];
+    for (const line of lines) {
+      await this.pipeLines(inTopic, [line]);
+      out.push(this.lines(outTopic));
+    }
+    return out;
+  }
+
+  /**
    * The records written to `topic` that were not read yet, as `key=value@timestamp` lines
    * (string serdes unless others are given).
    */
@@ -90,6 +107,23 @@ function parseLine(line: string): PipedRecord {
   const orNull = (text: string): string | null => (text === 'null' ? null : text);
   return [orNull(line.slice(0, equals)), orNull(line.slice(equals + 1, at)), timestamp];
 }
+
+/**
+ * Records for windows of size 10, in and out of order across windows (`k=e@9` and `k=h@3`
+ * arrive late), as `key=value@timestamp`: the input the windowed specs' expected records
+ * were recorded for with Kafka Streams 4.4.
+ */
+export const WINDOWED_INPUT: readonly string[] = [
+  'k=a@1',
+  'k=b@5',
+  'j=c@8',
+  'k=d@12',
+  'k=e@9',
+  'j=f@16',
+  'k=g@20',
+  'k=h@3',
+  'j=i@40',
+];
 
 /** A windowed key as `key@start/end`. */
 export function windowLabel(windowed: Windowed<string>): string {

@@ -6,6 +6,7 @@ import {
   type RocksDBStoreMetrics,
 } from '@nest-streams/streams';
 import { StreamsStateTracker } from '../health/internals/streams-state.tracker';
+import { labelledCounter } from './internals/labelled-counter';
 import { StreamsMetricFamilies } from './internals/streams-metric-families';
 import { StreamsModuleSettings } from '../settings/internals/streams-module.settings';
 import {
@@ -78,30 +79,29 @@ export class StreamsMetricsService {
     if (defaultMetrics) collectDefaultMetrics({ register: this.registry });
     const p = prefix;
     const registers = [this.registry];
-    const routing = new Counter({
-      name: `${p}routing_requests_total`,
-      help: 'Requests of @RouteByKey routes by outcome: answered here (local), forwarded to the owner, answered by a standby, or 503 (unavailable).',
-      labelNames: ['outcome'],
+    const outcomes = ['local', 'forwarded', 'standby', 'unavailable'] as const;
+    const routing = labelledCounter(
+      `${p}routing_requests_total`,
+      'Requests of @RouteByKey routes by outcome: answered here (local), forwarded to the owner, answered by a standby, or 503 (unavailable).',
+      'outcome',
+      outcomes,
       registers,
-    });
-    for (const outcome of ['local', 'forwarded', 'standby', 'unavailable'] as const) {
-      routing.inc({ outcome }, 0);
-      this.routing[outcome] = routing.labels({ outcome });
-    }
-    this.refusals = new Counter({
-      name: `${p}query_refusals_total`,
-      help: 'Instance-to-instance messages and connections refused before any store was read, by reason (unauthenticated, bad_signature, expired, replayed, wrong_target, overloaded, malformed_frame, oversized, auth_timeout).',
-      labelNames: ['reason'],
+    );
+    for (const outcome of outcomes) this.routing[outcome] = routing.labels({ outcome });
+    this.refusals = labelledCounter(
+      `${p}query_refusals_total`,
+      'Instance-to-instance messages and connections refused before any store was read, by reason (unauthenticated, bad_signature, expired, replayed, wrong_target, overloaded, malformed_frame, oversized, auth_timeout).',
+      'reason',
+      REFUSAL_REASONS,
       registers,
-    });
-    for (const reason of REFUSAL_REASONS) this.refusals.inc({ reason }, 0);
-    this.hopRefusals = new Counter({
-      name: `${p}hop_refusals_total`,
-      help: 'Forwarded requests whose hop token was refused before any store was read (the request then got no hop privilege), by reason (unauthenticated, bad_signature, expired, replayed, wrong_target, overloaded).',
-      labelNames: ['reason'],
+    );
+    this.hopRefusals = labelledCounter(
+      `${p}hop_refusals_total`,
+      'Forwarded requests whose hop token was refused before any store was read (the request then got no hop privilege), by reason (unauthenticated, bad_signature, expired, replayed, wrong_target, overloaded).',
+      'reason',
+      MESSAGE_REFUSAL_REASONS,
       registers,
-    });
-    for (const reason of MESSAGE_REFUSAL_REASONS) this.hopRefusals.inc({ reason }, 0);
+    );
     this.rebalances = new Counter({
       name: `${p}rebalances_total`,
       help: 'Rebalances this client went through (entries into REBALANCING).',

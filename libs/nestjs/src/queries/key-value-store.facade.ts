@@ -1,10 +1,9 @@
 import {
   type KafkaStreams,
-  type KeyValue,
-  type KeyValueIterator,
   QueryableStoreTypes,
   type ReadOnlyKeyValueStore,
 } from '@nest-streams/streams';
+import { forwardedMethod } from './internals/forwarded-method';
 import { LocalStoreView } from './internals/local-store-view';
 
 /**
@@ -20,59 +19,24 @@ import { LocalStoreView } from './internals/local-store-view';
  * `UnsupportedStoreOperationError` (use the `...Async` reads).
  */
 export class KeyValueStoreFacade<K, V> implements ReadOnlyKeyValueStore<K, V> {
+  private readonly store = (): ReadOnlyKeyValueStore<K, V> => this.view.current();
   private readonly view: LocalStoreView<ReadOnlyKeyValueStore<K, V>>;
+
+  readonly get = forwardedMethod(this.store, 'get');
+  readonly range = forwardedMethod(this.store, 'range');
+  readonly reverseRange = forwardedMethod(this.store, 'reverseRange');
+  readonly prefixScan = forwardedMethod(this.store, 'prefixScan');
+  readonly all = forwardedMethod(this.store, 'all');
+  readonly reverseAll = forwardedMethod(this.store, 'reverseAll');
+  readonly approximateNumEntries = forwardedMethod(this.store, 'approximateNumEntries');
+  readonly getAsync = forwardedMethod(this.store, 'getAsync');
+  readonly rangeAsync = forwardedMethod(this.store, 'rangeAsync');
+  readonly allAsync = forwardedMethod(this.store, 'allAsync');
 
   constructor(
     readonly name: string,
     streams: KafkaStreams,
   ) {
     this.view = new LocalStoreView(streams, name, QueryableStoreTypes.keyValueStore<K, V>());
-  }
-
-  get(key: K): V | undefined {
-    return this.store().get(key);
-  }
-
-  range(from?: K, to?: K): KeyValueIterator<K, V> {
-    return this.store().range(from, to);
-  }
-
-  reverseRange(from?: K, to?: K): KeyValueIterator<K, V> {
-    return this.store().reverseRange(from, to);
-  }
-
-  prefixScan<P>(
-    prefix: P,
-    prefixSerializer: { serialize(value: P): Buffer },
-  ): KeyValueIterator<K, V> {
-    return this.store().prefixScan(prefix, prefixSerializer);
-  }
-
-  all(): KeyValueIterator<K, V> {
-    return this.store().all();
-  }
-
-  reverseAll(): KeyValueIterator<K, V> {
-    return this.store().reverseAll();
-  }
-
-  approximateNumEntries(): number {
-    return this.store().approximateNumEntries();
-  }
-
-  getAsync(key: K): Promise<V | undefined> {
-    return this.store().getAsync(key);
-  }
-
-  rangeAsync(from?: K, to?: K, reverse?: boolean): Promise<KeyValue<K, V>[]> {
-    return this.store().rangeAsync(from, to, reverse);
-  }
-
-  allAsync(reverse?: boolean): Promise<KeyValue<K, V>[]> {
-    return this.store().allAsync(reverse);
-  }
-
-  private store(): ReadOnlyKeyValueStore<K, V> {
-    return this.view.current();
   }
 }

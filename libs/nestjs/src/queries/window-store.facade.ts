@@ -1,12 +1,9 @@
 import {
   type KafkaStreams,
-  type KeyValue,
-  type KeyValueIterator,
   QueryableStoreTypes,
   type ReadOnlyWindowStore,
-  type Windowed,
-  type WindowStoreIterator,
 } from '@nest-streams/streams';
+import { forwardedMethod } from './internals/forwarded-method';
 import { LocalStoreView } from './internals/local-store-view';
 
 /**
@@ -15,71 +12,23 @@ import { LocalStoreView } from './internals/local-store-view';
  * `InvalidWindowError` for bad time bounds: a 400 through `StreamsExceptionFilter`).
  */
 export class WindowStoreFacade<K, V> implements ReadOnlyWindowStore<K, V> {
+  private readonly store = (): ReadOnlyWindowStore<K, V> => this.view.current();
   private readonly view: LocalStoreView<ReadOnlyWindowStore<K, V>>;
+
+  readonly fetch = forwardedMethod(this.store, 'fetch');
+  readonly backwardFetch = forwardedMethod(this.store, 'backwardFetch');
+  readonly fetchRange = forwardedMethod(this.store, 'fetchRange');
+  readonly fetchAll = forwardedMethod(this.store, 'fetchAll');
+  readonly all = forwardedMethod(this.store, 'all');
+  readonly backwardAll = forwardedMethod(this.store, 'backwardAll');
+  readonly fetchAsync = forwardedMethod(this.store, 'fetchAsync');
+  readonly fetchWindowsAsync = forwardedMethod(this.store, 'fetchWindowsAsync');
+  readonly fetchRangeAsync = forwardedMethod(this.store, 'fetchRangeAsync');
 
   constructor(
     readonly name: string,
     streams: KafkaStreams,
   ) {
     this.view = new LocalStoreView(streams, name, QueryableStoreTypes.windowStore<K, V>());
-  }
-
-  fetch(key: K, windowStart: number): V | undefined;
-  fetch(key: K, timeFrom: number, timeTo: number): WindowStoreIterator<V>;
-  fetch(key: K, timeFrom: number, timeTo?: number): V | undefined | WindowStoreIterator<V> {
-    const store = this.store();
-    return timeTo === undefined ? store.fetch(key, timeFrom) : store.fetch(key, timeFrom, timeTo);
-  }
-
-  backwardFetch(key: K, timeFrom: number, timeTo: number): WindowStoreIterator<V> {
-    return this.store().backwardFetch(key, timeFrom, timeTo);
-  }
-
-  fetchRange(
-    keyFrom: K | undefined,
-    keyTo: K | undefined,
-    timeFrom: number,
-    timeTo: number,
-  ): KeyValueIterator<Windowed<K>, V> {
-    return this.store().fetchRange(keyFrom, keyTo, timeFrom, timeTo);
-  }
-
-  fetchAll(timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, V> {
-    return this.store().fetchAll(timeFrom, timeTo);
-  }
-
-  all(): KeyValueIterator<Windowed<K>, V> {
-    return this.store().all();
-  }
-
-  backwardAll(): KeyValueIterator<Windowed<K>, V> {
-    return this.store().backwardAll();
-  }
-
-  fetchAsync(key: K, windowStart: number): Promise<V | undefined> {
-    return this.store().fetchAsync(key, windowStart);
-  }
-
-  fetchWindowsAsync(
-    key: K,
-    timeFrom: number,
-    timeTo: number,
-    backward?: boolean,
-  ): Promise<KeyValue<number, V>[]> {
-    return this.store().fetchWindowsAsync(key, timeFrom, timeTo, backward);
-  }
-
-  fetchRangeAsync(
-    keyFrom: K | undefined,
-    keyTo: K | undefined,
-    timeFrom: number,
-    timeTo: number,
-    backward?: boolean,
-  ): Promise<KeyValue<Windowed<K>, V>[]> {
-    return this.store().fetchRangeAsync(keyFrom, keyTo, timeFrom, timeTo, backward);
-  }
-
-  private store(): ReadOnlyWindowStore<K, V> {
-    return this.view.current();
   }
 }

@@ -1,6 +1,7 @@
 import { TopologyError } from '../errors/topology.error';
 import { Serdes } from '../serde/serdes';
 import { Consumed } from './consumed';
+import type { Reducer } from './functions';
 import type { SessionStore } from '../state/session-store';
 import { Materialized } from './materialized';
 import { Produced } from './produced';
@@ -23,6 +24,21 @@ function sessionCounts(): StreamsBuilder {
     .toStream()
     .map((w, n) => ({ key: windowLabel(w), value: n }))
     .to('output', Produced.with(str, long));
+  return builder;
+}
+
+/** The clicks per key and session of 5 ms reduced by `reducer`, sessions written to `output`. */
+function sessionsReduced(reducer: Reducer<string>): StreamsBuilder {
+  const builder = new StreamsBuilder();
+  builder
+    .stream('clicks', Consumed.with(str, str))
+    .groupByKey()
+    .windowedBy(SessionWindows.ofInactivityGapWithNoGrace(5))
+    .reduce(reducer, Materialized.as<string, string>('r').withValueSerde(str))
+    .toStream()
+    .filter((_k, v) => v !== null)
+    .map((w, v) => ({ key: windowLabel(w), value: v }))
+    .to('output', Produced.with(str, str));
   return builder;
 }
 
@@ -91,33 +107,13 @@ describe('SessionWindowedKStream through the TopologyTestDriver', () => {
   });
 
   it('reduce combines the values of a session', async () => {
-    const builder = new StreamsBuilder();
-    builder
-      .stream('clicks', Consumed.with(str, str))
-      .groupByKey()
-      .windowedBy(SessionWindows.ofInactivityGapWithNoGrace(5))
-      .reduce((a, b) => `${a}${b}`, Materialized.as<string, string>('r').withValueSerde(str))
-      .toStream()
-      .filter((_k, v) => v !== null)
-      .map((w, v) => ({ key: windowLabel(w), value: v }))
-      .to('output', Produced.with(str, str));
-    await dsl.start(builder);
+    await dsl.start(sessionsReduced((a, b) => `${a}${b}`));
     await dsl.pipeLines('clicks', ['k=x@1', 'k=y@4', 'k=z@20']);
     expect(dsl.lines('output')).toEqual(['k@1/1=x@1', 'k@1/4=xy@4', 'k@20/20=z@20']);
   });
 
   it('reduce hands a null value to the reducer once the session has an aggregate, as Kafka Streams', async () => {
-    const builder = new StreamsBuilder();
-    builder
-      .stream('clicks', Consumed.with(str, str))
-      .groupByKey()
-      .windowedBy(SessionWindows.ofInactivityGapWithNoGrace(5))
-      .reduce((a, b) => `${a}+${b}`, Materialized.as<string, string>('r').withValueSerde(str))
-      .toStream()
-      .filter((_k, v) => v !== null)
-      .map((w, v) => ({ key: windowLabel(w), value: v }))
-      .to('output', Produced.with(str, str));
-    await dsl.start(builder);
+    await dsl.start(sessionsReduced((a, b) => `${a}+${b}`));
     await dsl.pipeLines('clicks', ['k=x@1', 'k=null@4', 'k=null@20', 'k=y@22']);
     // null@20 starts a session without an aggregate: nothing is stored, y@22 starts afresh.
     expect(dsl.lines('output')).toEqual(['k@1/1=x@1', 'k@1/4=x+null@4', 'k@22/22=y@22']);

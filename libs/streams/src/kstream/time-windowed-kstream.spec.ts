@@ -3,6 +3,7 @@ import { Serdes } from '../serde/serdes';
 import type { ValueAndTimestamp } from '../state/value-and-timestamp';
 import type { WindowStore } from '../state/window-store';
 import { Consumed } from './consumed';
+import type { Reducer } from './functions';
 import { Materialized } from './materialized';
 import { Produced } from './produced';
 import { StreamsBuilder } from './streams-builder';
@@ -14,6 +15,26 @@ const str = Serdes.String();
 const long = Serdes.Long();
 const FIVE_MINUTES = 5 * 60_000;
 const HOUR = 3_600_000;
+
+/**
+ * The input per key and window of 100 ms, reduced by `reducer` into `materialized` (string
+ * values), written to `output`.
+ */
+function windowsReduced(
+  reducer: Reducer<string>,
+  materialized: Materialized<string, string>,
+): StreamsBuilder {
+  const builder = new StreamsBuilder();
+  builder
+    .stream('input', Consumed.with(str, str))
+    .groupByKey()
+    .windowedBy(TimeWindows.ofSizeWithNoGrace(100))
+    .reduce(reducer, materialized.withValueSerde(str))
+    .toStream()
+    .map((w, v) => ({ key: windowLabel(w), value: v }))
+    .to('output', Produced.with(str, str));
+  return builder;
+}
 
 describe('TimeWindowedKStream through the TopologyTestDriver', () => {
   const dsl = dslDriverPerTest();
@@ -98,34 +119,18 @@ describe('TimeWindowedKStream through the TopologyTestDriver', () => {
   });
 
   it('reduce keeps the first value of a window and combines the rest', async () => {
-    const builder = new StreamsBuilder();
-    builder
-      .stream('input', Consumed.with(str, str))
-      .groupByKey()
-      .windowedBy(TimeWindows.ofSizeWithNoGrace(100))
-      .reduce((a, b) => `${a}${b}`, Materialized.as<string, string>('r').withValueSerde(str))
-      .toStream()
-      .map((w, v) => ({ key: windowLabel(w), value: v }))
-      .to('output', Produced.with(str, str));
-    await dsl.start(builder);
+    const reduced = windowsReduced((a, b) => `${a}${b}`, Materialized.as('r'));
+    await dsl.start(reduced);
     await dsl.pipeLines('input', ['k=x@1', 'k=y@2', 'k=z@101']);
     expect(dsl.lines('output')).toEqual(['k@0/100=x@1', 'k@0/100=xy@2', 'k@100/200=z@101']);
   });
 
   it('hands null values to the reducer as Kafka Streams does: a window reduced to null is deleted', async () => {
-    const builder = new StreamsBuilder();
-    builder
-      .stream('input', Consumed.with(str, str))
-      .groupByKey()
-      .windowedBy(TimeWindows.ofSizeWithNoGrace(100))
-      .reduce(
-        (a, b) => `${a}+${b}`,
-        Materialized.as<string, string>('r').withValueSerde(str).withRetention(1000),
-      )
-      .toStream()
-      .map((w, v) => ({ key: windowLabel(w), value: v }))
-      .to('output', Produced.with(str, str));
-    const driver = await dsl.start(builder, { config: { statestoreCacheMaxBytes: 0 } });
+    const reduced = windowsReduced(
+      (a, b) => `${a}+${b}`,
+      Materialized.as<string, string>('r').withRetention(1000),
+    );
+    const driver = await dsl.start(reduced, { config: { statestoreCacheMaxBytes: 0 } });
     // Windowed aggregations skip null keys only: a first null value reduces to null (the
     // window is deleted and a tombstone emitted), a later one is handed to the reducer.
     await dsl.pipeLines('input', ['k=null@1', 'k=x@2', 'k=null@3', 'k=null@101']);

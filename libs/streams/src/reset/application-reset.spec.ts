@@ -8,6 +8,13 @@ import { UnsupportedGroupTypeError } from '../errors/unsupported-group-type.erro
 import { runApplicationReset } from './application-reset';
 
 /** A cluster of two input topics and an application's internal topics, recording changes. */
+/** What a reset of app's `orders` input throws (it is expected to refuse). */
+function resetOrdersError(admins: Parameters<typeof runApplicationReset>[0]): Promise<unknown> {
+  return runApplicationReset(admins, { applicationId: 'app', inputTopics: ['orders'] }).catch(
+    (e: unknown) => e,
+  );
+}
+
 function fakeCluster(groupState = 'Empty', protocolType: string | undefined = 'consumer') {
   const calls: string[] = [];
   const committed: CommittedOffset[] = [
@@ -111,10 +118,7 @@ describe('runApplicationReset', () => {
   it('refuses while the group has members, changing nothing', async () => {
     for (const state of ['Stable', 'PreparingRebalance', 'CompletingRebalance']) {
       const { admins, calls } = fakeCluster(state);
-      const error = await runApplicationReset(admins, {
-        applicationId: 'app',
-        inputTopics: ['orders'],
-      }).catch((e: unknown) => e);
+      const error = await resetOrdersError(admins);
       expect(error).toBeInstanceOf(ApplicationActiveError);
       expect((error as ApplicationActiveError).message).toBe(
         `application app still has members (group state ${state}): stop every instance before resetting it`,
@@ -125,10 +129,7 @@ describe('runApplicationReset', () => {
 
   it('refuses a KIP-1071 streams group, whose members it cannot see, changing nothing', async () => {
     const { admins, calls } = fakeCluster('Dead', 'streams');
-    const error = await runApplicationReset(admins, {
-      applicationId: 'app',
-      inputTopics: ['orders'],
-    }).catch((e: unknown) => e);
+    const error = await resetOrdersError(admins);
     expect(error).toBeInstanceOf(UnsupportedGroupTypeError);
     expect((error as UnsupportedGroupTypeError).message).toBe(
       "application app's group is a streams group: nest-streams reset resets classic groups only (use Kafka's kafka-streams-application-reset)",

@@ -7,6 +7,9 @@ import { InMemoryBytesStore } from './internals/in-memory-bytes.store';
 import { timestampedKeyValueStoreBuilderFor } from '../kstream/internals/key-value-store-materializer';
 import { AsyncOnlyBytesStore, testStoreContext } from '../../test-support/store-test-support';
 import type { KeyValueBytesStoreSupplier } from './key-value-bytes-store-supplier';
+import type { StateStore } from '../processor/state-store';
+import type { StateStoreContext } from '../processor/state-store-context';
+import type { StoreBuilder } from '../processor/store-builder';
 import { Stores } from './stores';
 
 interface Stats {
@@ -21,6 +24,20 @@ function asyncOnlySupplier(name: string): KeyValueBytesStoreSupplier {
     persistent: false,
     get: () => new AsyncOnlyBytesStore(new InMemoryBytesStore(name)),
   };
+}
+
+/** A builder of in-memory store `name`: String keys, Long values. */
+const longs = (name: string) =>
+  Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name), Serdes.String(), Serdes.Long());
+
+/** The store `builder` builds, opened in `context`. */
+async function opened<S extends StateStore>(
+  builder: StoreBuilder<S>,
+  context: StateStoreContext,
+): Promise<S> {
+  const store = builder.build();
+  await store.init(context);
+  return store;
 }
 
 describe('Stores and the key-value store builder', () => {
@@ -51,12 +68,7 @@ describe('Stores and the key-value store builder', () => {
 
   it('logs every write when caching is disabled (the builder default)', async () => {
     const context = testStoreContext();
-    const store = Stores.keyValueStoreBuilder(
-      Stores.inMemoryKeyValueStore('s'),
-      Serdes.String(),
-      Serdes.Long(),
-    ).build();
-    await store.init(context);
+    const store = await opened(longs('s'), context);
     store.put('a', 1);
     store.put('a', 2);
     expect(store.delete('a')).toBe(2);
@@ -69,14 +81,7 @@ describe('Stores and the key-value store builder', () => {
 
   it('has no changelog with logging disabled', async () => {
     const context = testStoreContext();
-    const store = Stores.keyValueStoreBuilder(
-      Stores.inMemoryKeyValueStore('s'),
-      Serdes.String(),
-      Serdes.Long(),
-    )
-      .withLoggingDisabled()
-      .build();
-    await store.init(context);
+    const store = await opened(longs('s').withLoggingDisabled(), context);
     store.put('a', 1);
     expect(context.recordCollector.records).toHaveLength(0);
     expect(context.registrations[0].changelog).toBeUndefined();
@@ -106,14 +111,7 @@ describe('Stores and the key-value store builder', () => {
 
   it('reads, ranges and iterates typed entries', async () => {
     const context = testStoreContext();
-    const store = Stores.keyValueStoreBuilder(
-      Stores.inMemoryKeyValueStore('s'),
-      Serdes.String(),
-      Serdes.Long(),
-    )
-      .withCachingEnabled()
-      .build();
-    await store.init(context);
+    const store = await opened(longs('s').withCachingEnabled(), context);
     store.putAll([
       { key: 'a', value: 1 },
       { key: 'b', value: 2 },
@@ -157,14 +155,7 @@ describe('Stores and the key-value store builder', () => {
 
   it('counts operations and reports the cache hit ratio', async () => {
     const context = testStoreContext({ metricsLatencySampling: 1 });
-    const store = Stores.keyValueStoreBuilder(
-      Stores.inMemoryKeyValueStore('m'),
-      Serdes.String(),
-      Serdes.Long(),
-    )
-      .withCachingEnabled()
-      .build();
-    await store.init(context);
+    const store = await opened(longs('m').withCachingEnabled(), context);
     store.put('a', 1);
     store.get('a');
     store.get('zz');
@@ -184,12 +175,7 @@ describe('Stores and the key-value store builder', () => {
   it('times every operation at metricsRecordingLevel DEBUG, none at INFO', async () => {
     const sampled = async (level: string) => {
       const context = { ...testStoreContext(), appConfigs: { metricsRecordingLevel: level } };
-      const store = Stores.keyValueStoreBuilder(
-        Stores.inMemoryKeyValueStore('m'),
-        Serdes.String(),
-        Serdes.Long(),
-      ).build();
-      await store.init(context);
+      const store = await opened(longs('m'), context);
       store.put('a', 1);
       store.get('a');
       return store.metricsSnapshot().operations.get.sampled;
@@ -200,13 +186,7 @@ describe('Stores and the key-value store builder', () => {
 
   it('forwards typed flushed entries with old values to the listener', async () => {
     const context = testStoreContext();
-    const store = Stores.keyValueStoreBuilder(
-      Stores.inMemoryKeyValueStore('l'),
-      Serdes.String(),
-      Serdes.Long(),
-    )
-      .withCachingEnabled()
-      .build();
+    const store = longs('l').withCachingEnabled().build();
     const seen: unknown[] = [];
     expect(store.setFlushListener((k, v, old, ts) => seen.push([k, v, old, ts]), true)).toBe(true);
     await store.init(context);
@@ -256,11 +236,7 @@ describe('Stores and the key-value store builder', () => {
   });
 
   it('throws StoreClosedError before init', () => {
-    const store = Stores.keyValueStoreBuilder(
-      Stores.inMemoryKeyValueStore('x'),
-      Serdes.String(),
-      Serdes.Long(),
-    ).build();
+    const store = longs('x').build();
     expect(() => store.get('a')).toThrow(expect.objectContaining({ code: 'STORE_CLOSED' }));
   });
 

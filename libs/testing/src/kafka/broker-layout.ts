@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { isPort } from './free-port';
+import { readLayoutFile, writeLayoutFile } from './layout-file';
 import type { BrokerLayout } from './server-properties';
 
 /** The file in a broker home recording the ports and storage of its last formatted start. */
@@ -28,7 +29,7 @@ export function newClusterId(random: (size: number) => Buffer = randomBytes): st
 
 /** Writes `<home>/layout.json` after the storage was formatted. */
 export function writeBrokerLayout(home: string, layout: SavedBrokerLayout): void {
-  writeFileSync(join(home, LAYOUT_FILE_NAME), `${JSON.stringify(layout, null, 2)}\n`);
+  writeLayoutFile(join(home, LAYOUT_FILE_NAME), layout);
 }
 
 /**
@@ -37,14 +38,8 @@ export function writeBrokerLayout(home: string, layout: SavedBrokerLayout): void
  * caller starts afresh.
  */
 export function reusableBrokerLayout(home: string): SavedBrokerLayout | undefined {
-  const file = join(home, LAYOUT_FILE_NAME);
-  if (!existsSync(file)) return undefined;
-  let parsed: Partial<SavedBrokerLayout>;
-  try {
-    parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<SavedBrokerLayout>;
-  } catch {
-    return undefined;
-  }
+  const parsed = readLayoutFile<SavedBrokerLayout>(join(home, LAYOUT_FILE_NAME));
+  if (!parsed) return undefined;
   const { brokerPort, controllerPort, logDir, clusterId, saslSsl } = parsed;
   if (
     !isPort(brokerPort) ||

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { isPort } from './free-port';
+import { readLayoutFile, writeLayoutFile } from './layout-file';
 import type { ClusterNodeSettings } from './server-properties';
 
 /** The file in a cluster home recording the nodes' ports and storage of its formatted start. */
@@ -83,7 +84,7 @@ export function clusterNode(layout: ClusterLayout, nodeId: number): ClusterNodeL
 
 /** Writes `<home>/cluster-layout.json` once every node's storage was formatted. */
 export function writeClusterLayout(home: string, layout: ClusterLayout): void {
-  writeFileSync(join(home, CLUSTER_LAYOUT_FILE_NAME), `${JSON.stringify(layout, null, 2)}\n`);
+  writeLayoutFile(join(home, CLUSTER_LAYOUT_FILE_NAME), layout);
 }
 
 /**
@@ -92,14 +93,8 @@ export function writeClusterLayout(home: string, layout: ClusterLayout): void {
  * log dir); `undefined` otherwise.
  */
 export function readClusterLayout(home: string): ClusterLayout | undefined {
-  const file = join(home, CLUSTER_LAYOUT_FILE_NAME);
-  if (!existsSync(file)) return undefined;
-  let parsed: Partial<ClusterLayout>;
-  try {
-    parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<ClusterLayout>;
-  } catch {
-    return undefined;
-  }
+  const parsed = readLayoutFile<ClusterLayout>(join(home, CLUSTER_LAYOUT_FILE_NAME));
+  if (!parsed) return undefined;
   const { clusterId, nodes } = parsed;
   if (typeof clusterId !== 'string' || clusterId.length === 0 || !Array.isArray(nodes)) {
     return undefined;

@@ -179,16 +179,7 @@ export class PlatformaticRecordProducer implements RecordProducer {
     this.throwIfFenced();
     const transaction = this.transaction;
     if (!transaction) throw new Error('no transaction is open');
-    // EndTxn(commit) again after a transient fault: the coordinator completes it once.
-    await this.retry.run({
-      name: `EndTxn (commit) of ${this.transactionalId}`,
-      bound: 'delivery',
-      attempt: () =>
-        transaction.commit().catch((error: unknown) => {
-          throw this.typed(error, []);
-        }),
-      stopped: () => this.producer.closed,
-    });
+    await this.endTransaction(transaction, 'commit');
     this.transaction = undefined;
   }
 
@@ -207,20 +198,29 @@ export class PlatformaticRecordProducer implements RecordProducer {
       await transaction.cancel(); // the broker aborted it when the id was fenced
       return;
     }
-    await this.retry
-      .run({
-        name: `EndTxn (abort) of ${this.transactionalId}`,
-        bound: 'delivery',
-        attempt: () =>
-          transaction.abort().catch((error: unknown) => {
-            throw this.typed(error, []);
-          }),
-        stopped: () => this.producer.closed,
-      })
-      .catch(async (error: unknown) => {
-        await transaction.cancel().catch(() => undefined);
-        throw error;
-      });
+    await this.endTransaction(transaction, 'abort').catch(async (error: unknown) => {
+      await transaction.cancel().catch(() => undefined);
+      throw error;
+    });
+  }
+
+  /**
+   * Sends EndTxn (commit or abort), again after a transient fault (the coordinator completes
+   * it once), until delivery's bound; throws the last error, typed.
+   */
+  private endTransaction(
+    transaction: PlatformaticTransaction,
+    end: 'commit' | 'abort',
+  ): Promise<void> {
+    return this.retry.run({
+      name: `EndTxn (${end}) of ${this.transactionalId}`,
+      bound: 'delivery',
+      attempt: () =>
+        transaction[end]().catch((error: unknown) => {
+          throw this.typed(error, []);
+        }),
+      stopped: () => this.producer.closed,
+    });
   }
 
   async disconnect(): Promise<void> {

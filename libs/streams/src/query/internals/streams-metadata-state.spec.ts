@@ -21,19 +21,15 @@ const JAVA_PARTITIONS = (
   .slice(0, 40)
   .map((c) => ({ key: c.key, partition: c.partitions['6'] }));
 
+const strings = Consumed.with(Serdes.String(), Serdes.String());
+const inMemory = (store: string) =>
+  Materialized.as<string, string>(Stores.inMemoryKeyValueStore(store));
+
 /** Two sub-topologies: 0 reads `users` into `users-store`; 1 reads `orders` into `orders-store`. */
 function topology() {
   const builder = new StreamsBuilder();
-  builder.table(
-    'users',
-    Consumed.with(Serdes.String(), Serdes.String()),
-    Materialized.as<string, string>(Stores.inMemoryKeyValueStore('users-store')),
-  );
-  builder.table(
-    'orders',
-    Consumed.with(Serdes.String(), Serdes.String()),
-    Materialized.as<string, string>(Stores.inMemoryKeyValueStore('orders-store')),
-  );
+  builder.table('users', strings, inMemory('users-store'));
+  builder.table('orders', strings, inMemory('orders-store'));
   return builder.build();
 }
 
@@ -150,16 +146,8 @@ describe('StreamsMetadataState', () => {
     /** Sub-topology 0 reads `users` into `users-store`; `regions-global` is a global table. */
     function withGlobal() {
       const builder = new StreamsBuilder();
-      builder.table(
-        'users',
-        Consumed.with(Serdes.String(), Serdes.String()),
-        Materialized.as<string, string>(Stores.inMemoryKeyValueStore('users-store')),
-      );
-      builder.globalTable(
-        'regions',
-        Consumed.with(Serdes.String(), Serdes.String()),
-        Materialized.as<string, string>(Stores.inMemoryKeyValueStore('regions-global')),
-      );
+      builder.table('users', strings, inMemory('users-store'));
+      builder.globalTable('regions', strings, inMemory('regions-global'));
       return builder.build();
     }
     const stateAt = (self: string | undefined) =>

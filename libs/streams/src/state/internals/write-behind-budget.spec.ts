@@ -28,19 +28,37 @@ async function gatedEngine(name: string) {
   return { engine, gates, release };
 }
 
+/**
+ * A task of its own (far under its own bound, statestore.uncommitted.max.bytes) sharing
+ * `budget`, with one enlisted store over a gated engine named `name`.
+ */
+async function gatedTask(name: string, budget: WriteBehindBudget) {
+  const gated = await gatedEngine(name);
+  const task = new TaskEngines(10_000, budget);
+  const store = new TransactionalBytesStore(gated.engine, task);
+  task.enlist(store);
+  return { ...gated, task, store };
+}
+
+/** Expects `task`'s thread to wait (`writeHeld`) until `release` lets a batch be written. */
+async function expectWaitsFor(task: TaskEngines, release: () => Promise<void>): Promise<void> {
+  let caughtUp = false;
+  const waiting = task.writeHeld().then(() => (caughtUp = true));
+  await new Promise((r) => setImmediate(r));
+  expect(caughtUp).toBe(false);
+  await release();
+  await waiting;
+  expect(caughtUp).toBe(true);
+}
+
 describe('WriteBehindBudget: the instance-wide bound of the write-behind', () => {
   it('counts every task, batches in flight included, and makes a thread wait until under the bound', async () => {
     // One write of a 100-byte value holds 100 + its key + 64 bytes of overhead: 166.
     const budget = new WriteBehindBudget(250);
-    const one = await gatedEngine('one');
-    const two = await gatedEngine('two');
-    // Each task alone is far under its own bound (statestore.uncommitted.max.bytes).
-    const taskA = new TaskEngines(10_000, budget);
-    const taskB = new TaskEngines(10_000, budget);
-    const a = new TransactionalBytesStore(one.engine, taskA);
-    const b = new TransactionalBytesStore(two.engine, taskB);
-    taskA.enlist(a);
-    taskB.enlist(b);
+    const one = await gatedTask('one', budget);
+    const two = await gatedTask('two', budget);
+    const { task: taskA, store: a } = one;
+    const { task: taskB, store: b } = two;
 
     a.putAll([{ key: s('a1'), value: Buffer.alloc(100) }]); // in flight at once
     expect(a.writingBytes).toBe(166);
@@ -53,12 +71,7 @@ describe('WriteBehindBudget: the instance-wide bound of the write-behind', () =>
     expect(taskB.overWriteBehindLimit()).toBe(true);
 
     // Task B's thread waits for its own batch; then the instance is back under the bound.
-    let caughtUp = false;
-    const waiting = taskB.writeHeld().then(() => (caughtUp = true));
-    await new Promise((r) => setImmediate(r));
-    expect(caughtUp).toBe(false);
-    await two.release(0);
-    await waiting;
+    await expectWaitsFor(taskB, () => two.release(0));
     expect(budget.heldBytes()).toBe(166); // task A's batch, still being written
     expect(taskA.overWriteBehindLimit()).toBe(false);
     await one.release(0);
@@ -77,23 +90,12 @@ describe('WriteBehindBudget: the instance-wide bound of the write-behind', () =>
 
   it('makes a thread whose own task holds nothing wait for the other tasks', async () => {
     const budget = new WriteBehindBudget(150);
-    const one = await gatedEngine('busy');
-    const two = await gatedEngine('idle');
-    const busy = new TaskEngines(10_000, budget);
-    const idle = new TaskEngines(10_000, budget);
-    const a = new TransactionalBytesStore(one.engine, busy);
-    const b = new TransactionalBytesStore(two.engine, idle);
-    busy.enlist(a);
-    idle.enlist(b);
-    a.putAll([{ key: s('a1'), value: Buffer.alloc(100) }]);
+    const one = await gatedTask('busy', budget);
+    const two = await gatedTask('idle', budget);
+    const idle = two.task;
+    one.store.putAll([{ key: s('a1'), value: Buffer.alloc(100) }]);
     expect(idle.overWriteBehindLimit()).toBe(true);
-    let caughtUp = false;
-    const waiting = idle.writeHeld().then(() => (caughtUp = true));
-    await new Promise((r) => setImmediate(r));
-    expect(caughtUp).toBe(false);
-    await one.release(0);
-    await waiting;
-    expect(caughtUp).toBe(true);
+    await expectWaitsFor(idle, () => one.release(0));
     expect(idle.overWriteBehindLimit()).toBe(false);
     await one.engine.close();
     await two.engine.close();
@@ -101,10 +103,8 @@ describe('WriteBehindBudget: the instance-wide bound of the write-behind', () =>
 
   it('leaves a transaction to its commit (exactly-once)', async () => {
     const budget = new WriteBehindBudget(10);
-    const one = await gatedEngine('eos');
-    const task = new TaskEngines(10_000, budget);
-    const store = new TransactionalBytesStore(one.engine, task);
-    task.enlist(store);
+    const one = await gatedTask('eos', budget);
+    const { task, store } = one;
     await task.startTransactions();
     store.putAll([{ key: s('a'), value: Buffer.alloc(50) }]);
     expect(budget.over()).toBe(true);

@@ -1,5 +1,6 @@
 import type { StoreBuilder } from '../../../processor/store-builder';
 import type { Serde } from '../../../serde/serde';
+import { StoreLayerSwitches } from '../../../state/internals/store-layer-switches';
 import { TimeOrderedChangeBuffer } from './time-ordered-change-buffer';
 
 /**
@@ -7,20 +8,18 @@ import { TimeOrderedChangeBuffer } from './time-ordered-change-buffer';
  * `InMemoryTimeOrderedKeyValueChangeBuffer.Builder`): never cached, change-logged (a compacted
  * key-value changelog) unless logging is disabled.
  */
-export class ChangeBufferBuilder<K, V> implements StoreBuilder<TimeOrderedChangeBuffer<K, V>> {
-  readonly cachingEnabled = false;
+export class ChangeBufferBuilder<K, V>
+  extends StoreLayerSwitches
+  implements StoreBuilder<TimeOrderedChangeBuffer<K, V>>
+{
   readonly changelogKind = 'key-value' as const;
-  private logging = true;
-  private topicConfig: Readonly<Record<string, string>> = {};
 
   constructor(
     readonly name: string,
     private readonly keySerde: Serde<K>,
     private readonly valueSerde: Serde<V>,
-  ) {}
-
-  get loggingEnabled(): boolean {
-    return this.logging;
+  ) {
+    super(false);
   }
 
   get logConfig(): Readonly<Record<string, string>> {
@@ -28,27 +27,16 @@ export class ChangeBufferBuilder<K, V> implements StoreBuilder<TimeOrderedChange
   }
 
   /** A suppression buffer is never cached: ignored. */
-  withCachingEnabled(): this {
-    return this;
-  }
-
-  withCachingDisabled(): this {
-    return this;
-  }
-
-  withLoggingEnabled(topicConfig: Readonly<Record<string, string>> = {}): this {
-    this.logging = true;
-    this.topicConfig = { ...topicConfig };
-    return this;
-  }
-
-  withLoggingDisabled(): this {
-    this.logging = false;
-    this.topicConfig = {};
+  override withCachingEnabled(): this {
     return this;
   }
 
   build(): TimeOrderedChangeBuffer<K, V> {
-    return new TimeOrderedChangeBuffer(this.name, this.keySerde, this.valueSerde, this.logging);
+    return new TimeOrderedChangeBuffer(
+      this.name,
+      this.keySerde,
+      this.valueSerde,
+      this.loggingEnabled,
+    );
   }
 }

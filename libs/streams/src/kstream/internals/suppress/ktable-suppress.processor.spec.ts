@@ -7,35 +7,19 @@ import { Produced } from '../../produced';
 import { StreamsBuilder } from '../../streams-builder';
 import { BufferConfig, Suppressed } from '../../suppressed';
 import { TimeWindows } from '../../windows/time-windows';
-import { dslDriverPerTest, windowLabel } from '../../../../test-support/dsl-test-support';
+import {
+  dslDriverPerTest,
+  windowLabel,
+  WINDOWED_INPUT,
+} from '../../../../test-support/dsl-test-support';
 
 const str = Serdes.String();
 
 /** Inputs `key=value@timestamp`; expected records are Kafka Streams 4.4's after each record. */
-const WINDOWED_INPUT = [
-  'k=a@1',
-  'k=b@5',
-  'j=c@8',
-  'k=d@12',
-  'k=e@9',
-  'j=f@16',
-  'k=g@20',
-  'k=h@3',
-  'j=i@40',
-];
 const TABLE_INPUT = ['u1=a@1', 'u2=b@2', 'u1=c@3', 'u1=null@4', 'u3=d@9', 'u2=e@10', 'u4=f@30'];
 
 describe('KTable.suppress through the TopologyTestDriver', () => {
   const dsl = dslDriverPerTest();
-
-  async function perRecord(topic: string, lines: readonly string[]): Promise<string[][]> {
-    const out: string[][] = [];
-    for (const line of lines) {
-      await dsl.pipeLines(topic, [line]);
-      out.push(dsl.lines('out'));
-    }
-    return out;
-  }
 
   function finalWindowCounts(): StreamsBuilder {
     const builder = new StreamsBuilder();
@@ -53,7 +37,7 @@ describe('KTable.suppress through the TopologyTestDriver', () => {
 
   it('emits one final count per window once stream time passes its end plus grace', async () => {
     await dsl.start(finalWindowCounts());
-    expect(await perRecord('in', WINDOWED_INPUT)).toEqual([
+    expect(await dsl.linesPerRecord('in', WINDOWED_INPUT)).toEqual([
       [],
       [],
       [],
@@ -97,7 +81,7 @@ describe('KTable.suppress through the TopologyTestDriver', () => {
     await dsl.start(
       limited(Suppressed.untilTimeLimit(5, BufferConfig.unbounded()).withName('limit')),
     );
-    expect(await perRecord('in', TABLE_INPUT)).toEqual([
+    expect(await dsl.linesPerRecord('in', TABLE_INPUT)).toEqual([
       [],
       [],
       [],
@@ -136,7 +120,7 @@ describe('KTable.suppress through the TopologyTestDriver', () => {
 
   it('emits the oldest update early when an eager buffer is full', async () => {
     await dsl.start(limited(Suppressed.untilTimeLimit(100, BufferConfig.maxRecords(1))));
-    expect(await perRecord('in', TABLE_INPUT)).toEqual([
+    expect(await dsl.linesPerRecord('in', TABLE_INPUT)).toEqual([
       [],
       ['u1=a@1'],
       ['u2=b@2'],

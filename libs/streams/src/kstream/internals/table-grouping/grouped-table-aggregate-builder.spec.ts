@@ -15,15 +15,6 @@ const MOVES = ['u1=eu@1', 'u2=us@2', 'u3=eu@3', 'u1=us@4', 'u3=null@5', 'u2=us@6
 describe('KTable.groupBy and KGroupedTable through the TopologyTestDriver', () => {
   const dsl = dslDriverPerTest();
 
-  async function perRecord(lines: readonly string[], topic = 'out'): Promise<string[][]> {
-    const out: string[][] = [];
-    for (const line of lines) {
-      await dsl.pipeLines('in', [line]);
-      out.push(dsl.lines(topic));
-    }
-    return out;
-  }
-
   function users(builder: StreamsBuilder) {
     return builder.table(
       'in',
@@ -41,7 +32,7 @@ describe('KTable.groupBy and KGroupedTable through the TopologyTestDriver', () =
       .mapValues((count) => String(count))
       .to('out', Produced.with(str, str));
     const driver = await dsl.start(builder);
-    expect(await perRecord(MOVES)).toEqual([
+    expect(await dsl.linesPerRecord('in', MOVES)).toEqual([
       ['eu=1@1'],
       ['us=1@2'],
       ['eu=2@3'],
@@ -106,7 +97,7 @@ describe('KTable.groupBy and KGroupedTable through the TopologyTestDriver', () =
       .toStream()
       .to('out2', Produced.with(str, str));
     await dsl.start(builder);
-    expect(await perRecord(MOVES)).toEqual([
+    expect(await dsl.linesPerRecord('in', MOVES)).toEqual([
       ['eu=u1@1'],
       ['us=u2@2'],
       ['eu=u1+u3@3'],

@@ -9,22 +9,17 @@ import { SlidingWindows } from '../../windows/sliding-windows';
 import { TimeWindows } from '../../windows/time-windows';
 import type { Windowed } from '../../../windowing/windowed';
 import type { KTable } from '../../ktable';
-import { dslDriverPerTest, windowLabel } from '../../../../test-support/dsl-test-support';
+import {
+  dslDriverPerTest,
+  windowLabel,
+  WINDOWED_INPUT,
+} from '../../../../test-support/dsl-test-support';
 
 const str = Serdes.String();
 
 /** Expected records are Kafka Streams 4.4's TopologyTestDriver's, after each input record. */
 describe('EmitStrategy.onWindowClose through the TopologyTestDriver', () => {
   const dsl = dslDriverPerTest();
-
-  async function perRecord(lines: readonly string[]): Promise<string[][]> {
-    const out: string[][] = [];
-    for (const line of lines) {
-      await dsl.pipeLines('in', [line]);
-      out.push(dsl.lines('out'));
-    }
-    return out;
-  }
 
   function output<V>(table: KTable<Windowed<string>, V>): void {
     table
@@ -33,31 +28,15 @@ describe('EmitStrategy.onWindowClose through the TopologyTestDriver', () => {
       .to('out', Produced.with(str, str));
   }
 
-  /** Counts per tumbling window of `sizeMs` (no grace, retention `sizeMs`), on close. */
-  function tumblingCountsOnClose(sizeMs: number): StreamsBuilder {
+  /** Counts per key and window of `windows` (retention: size plus grace), on close. */
+  function countsOnClose(windows: TimeWindows | SessionWindows): StreamsBuilder {
     const builder = new StreamsBuilder();
-    output(
-      builder
-        .stream('in', Consumed.with(str, str))
-        .groupByKey()
-        .windowedBy(TimeWindows.ofSizeWithNoGrace(sizeMs))
-        .emitStrategy(EmitStrategy.onWindowClose())
-        .count(),
-    );
+    const grouped = builder.stream('in', Consumed.with(str, str)).groupByKey();
+    const windowed =
+      windows instanceof SessionWindows ? grouped.windowedBy(windows) : grouped.windowedBy(windows);
+    output(windowed.emitStrategy(EmitStrategy.onWindowClose()).count());
     return builder;
   }
-
-  const INPUT = [
-    'k=a@1',
-    'k=b@5',
-    'j=c@8',
-    'k=d@12',
-    'k=e@9',
-    'j=f@16',
-    'k=g@20',
-    'k=h@3',
-    'j=i@40',
-  ];
 
   it('emits each tumbling window once, when it closes, and caches nothing', async () => {
     const builder = new StreamsBuilder();
@@ -69,7 +48,7 @@ describe('EmitStrategy.onWindowClose through the TopologyTestDriver', () => {
         .count(Materialized.as<string, number>('counts')),
     );
     const driver = await dsl.start(builder);
-    expect(await perRecord(INPUT)).toEqual([
+    expect(await dsl.linesPerRecord('in', WINDOWED_INPUT)).toEqual([
       [],
       [],
       [],
@@ -87,17 +66,8 @@ describe('EmitStrategy.onWindowClose through the TopologyTestDriver', () => {
   });
 
   it('emits each session once, when it closes', async () => {
-    const builder = new StreamsBuilder();
-    output(
-      builder
-        .stream('in', Consumed.with(str, str))
-        .groupByKey()
-        .windowedBy(SessionWindows.ofInactivityGapAndGrace(5, 2))
-        .emitStrategy(EmitStrategy.onWindowClose())
-        .count(),
-    );
-    await dsl.start(builder);
-    expect(await perRecord(INPUT)).toEqual([
+    await dsl.start(countsOnClose(SessionWindows.ofInactivityGapAndGrace(5, 2)));
+    expect(await dsl.linesPerRecord('in', WINDOWED_INPUT)).toEqual([
       [],
       [],
       [],
@@ -111,28 +81,23 @@ describe('EmitStrategy.onWindowClose through the TopologyTestDriver', () => {
   });
 
   it('emits no window past retention (as the time-ordered store reads)', async () => {
-    await dsl.start(tumblingCountsOnClose(10));
+    await dsl.start(countsOnClose(TimeWindows.ofSizeWithNoGrace(10)));
     // Retention 10: once a window starts at 20, the one at 0 is gone before it was emitted.
-    expect(await perRecord(['k=a@1', 'k=b@25', 'k=c@31'])).toEqual([[], [], ['k@20/30=1@25']]);
+    expect(await dsl.linesPerRecord('in', ['k=a@1', 'k=b@25', 'k=c@31'])).toEqual([
+      [],
+      [],
+      ['k@20/30=1@25'],
+    ]);
   });
 
   it('emits the window starting exactly at stream time - retention', async () => {
-    await dsl.start(tumblingCountsOnClose(10));
+    await dsl.start(countsOnClose(TimeWindows.ofSizeWithNoGrace(10)));
     // Retention 10: after the window at 10 is written, the one at 0 sits at the bound.
-    expect(await perRecord(['j=a@5', 'j=b@10'])).toEqual([[], ['j@0/10=1@5']]);
+    expect(await dsl.linesPerRecord('in', ['j=a@5', 'j=b@10'])).toEqual([[], ['j@0/10=1@5']]);
   });
 
   it('emits the sessions closing together by end, then start, then key', async () => {
-    const builder = new StreamsBuilder();
-    output(
-      builder
-        .stream('in', Consumed.with(str, str))
-        .groupByKey()
-        .windowedBy(SessionWindows.ofInactivityGapWithNoGrace(5))
-        .emitStrategy(EmitStrategy.onWindowClose())
-        .count(),
-    );
-    await dsl.start(builder);
+    await dsl.start(countsOnClose(SessionWindows.ofInactivityGapWithNoGrace(5)));
     await dsl.pipeLines('in', ['b=x@1', 'b=y@5', 'a=z@5', 'c=w@11']);
     expect(dsl.lines('out')).toEqual(['b@1/5=2@5', 'a@5/5=1@5']);
   });
@@ -153,7 +118,12 @@ describe('EmitStrategy.onWindowClose through the TopologyTestDriver', () => {
     );
     await dsl.start(builder);
     const ts = [10, 10, 14, 15, 20, 22, 30];
-    expect(await perRecord(ts.map((t, i) => `A=${i + 1}@${t}`))).toEqual([
+    expect(
+      await dsl.linesPerRecord(
+        'in',
+        ts.map((t, i) => `A=${i + 1}@${t}`),
+      ),
+    ).toEqual([
       [],
       [],
       [],
@@ -165,16 +135,7 @@ describe('EmitStrategy.onWindowClose through the TopologyTestDriver', () => {
   });
 
   it('waits the emit interval of wall-clock time between emissions', async () => {
-    const builder = new StreamsBuilder();
-    output(
-      builder
-        .stream('in', Consumed.with(str, str))
-        .groupByKey()
-        .windowedBy(TimeWindows.ofSizeWithNoGrace(10))
-        .emitStrategy(EmitStrategy.onWindowClose())
-        .count(),
-    );
-    const driver = await dsl.start(builder, {
+    const driver = await dsl.start(countsOnClose(TimeWindows.ofSizeWithNoGrace(10)), {
       config: {},
       initialWallClockTimeMs: 0,
     });

@@ -15,6 +15,7 @@ import {
   decideGlobalProcessingError,
 } from './global-record-errors';
 import type { ResolvedStreamsConfig } from '../../streams-config';
+import { deserializeSource } from '../task/source-deserializer';
 
 /** The task id global stores are opened and processed under (they belong to no task). */
 export const GLOBAL_TASK_ID = new TaskId(0, 0);
@@ -225,14 +226,7 @@ export class GlobalStoreUpdater {
     let key: unknown;
     let value: unknown;
     try {
-      key =
-        raw.key === null
-          ? null
-          : (source.keySerde ?? config.defaultKeySerde).deserialize(raw.key, topic);
-      value =
-        raw.value === null
-          ? null
-          : (source.valueSerde ?? config.defaultValueSerde).deserialize(raw.value, topic);
+      ({ key, value } = deserializeSource(source, config, raw, topic));
     } catch (error) {
       const consumed = { ...raw, topic, partition, headers };
       decideGlobalDeserializationError(config, (m) => logger.warn(m), consumed, error);

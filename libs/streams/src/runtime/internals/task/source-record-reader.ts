@@ -5,6 +5,7 @@ import type { ConsumedRecord } from '../../../client/consumed-record';
 import { HandlerResponse } from '../../exception-handlers';
 import type { ResolvedStreamsConfig } from '../../streams-config';
 import type { DeadLetterWriter } from './dead-letter-writer';
+import { deserializeSource } from './source-deserializer';
 import { asError } from './dead-letter-writer';
 import type { TaskMetrics } from './task-metrics';
 
@@ -48,14 +49,7 @@ export class SourceRecordReader {
     let key: unknown;
     let value: unknown;
     try {
-      key =
-        raw.key === null
-          ? null
-          : (def.keySerde ?? config.defaultKeySerde).deserialize(raw.key, raw.topic);
-      value =
-        raw.value === null
-          ? null
-          : (def.valueSerde ?? config.defaultValueSerde).deserialize(raw.value, raw.topic);
+      ({ key, value } = deserializeSource(def, config, raw, raw.topic));
     } catch (error) {
       this.onDeserializationError(raw, asError(error), sends);
       return undefined;

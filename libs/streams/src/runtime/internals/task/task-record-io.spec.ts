@@ -39,6 +39,14 @@ const raw = (key: string | null, value: string | null, timestamp = 10): Consumed
   headers: { origin: 'test' },
 });
 
+/** The headers a dead letter of `raw(...)` carries: the record's own, and where it came from. */
+const RAW_LETTER_HEADERS = {
+  origin: 'test',
+  [DEAD_LETTER_HEADERS.topic]: 'events',
+  [DEAD_LETTER_HEADERS.partition]: '2',
+  [DEAD_LETTER_HEADERS.offset]: '41',
+};
+
 function setup(config: Partial<StreamsConfig> = {}) {
   const metrics = new TaskMetrics();
   const collector = new InMemoryRecordCollector();
@@ -103,12 +111,7 @@ describe('SourceRecordReader', () => {
     const [letter] = collector.recordsFor('dlq');
     expect(letter.key).toEqual(Buffer.from('alice'));
     expect(letter.value).toEqual(Buffer.from('{not json'));
-    expect(letter.headers).toMatchObject({
-      origin: 'test',
-      [DEAD_LETTER_HEADERS.topic]: 'events',
-      [DEAD_LETTER_HEADERS.partition]: '2',
-      [DEAD_LETTER_HEADERS.offset]: '41',
-    });
+    expect(letter.headers).toMatchObject(RAW_LETTER_HEADERS);
   });
 
   it('dead-letters to deadLetterQueueTopic (KIP-1034) when the handler continues and names no topic', () => {
@@ -180,12 +183,7 @@ describe('SinkRecordWriter', () => {
     expect(metrics).toMatchObject({ produced: 0, skippedProduction: 1, deadLettered: 1 });
     const [letter] = collector.recordsFor('dlq');
     expect(letter.value).toEqual(Buffer.from('{"amount":3}'));
-    expect(letter.headers).toMatchObject({
-      origin: 'test',
-      [DEAD_LETTER_HEADERS.topic]: 'events',
-      [DEAD_LETTER_HEADERS.partition]: '2',
-      [DEAD_LETTER_HEADERS.offset]: '41',
-    });
+    expect(letter.headers).toMatchObject(RAW_LETTER_HEADERS);
   });
 
   it('treats RETRY of a serialization error as FAIL, with a warning', () => {

@@ -1,13 +1,19 @@
 import { InputPause, waitWithHeartbeats } from './input-pause';
 import type { TopicPartitions } from '../../../client/group-consumer';
 
+/** A consumer that records its pause and resume calls. */
+function recordingConsumer() {
+  const calls: string[] = [];
+  const consumer = {
+    pause: (p: readonly TopicPartitions[]) => void calls.push(`pause ${JSON.stringify(p)}`),
+    resume: (p: readonly TopicPartitions[]) => void calls.push(`resume ${JSON.stringify(p)}`),
+  };
+  return { calls, consumer };
+}
+
 describe('InputPause', () => {
   it('resumes what it paused, unless a later assignment paused again', () => {
-    const calls: string[] = [];
-    const consumer = {
-      pause: (p: readonly TopicPartitions[]) => void calls.push(`pause ${JSON.stringify(p)}`),
-      resume: (p: readonly TopicPartitions[]) => void calls.push(`resume ${JSON.stringify(p)}`),
-    };
+    const { calls, consumer } = recordingConsumer();
     const pause = new InputPause();
     const first = pause.pause(consumer, [{ topic: 't', partitions: [0] }]);
     const second = pause.pause(consumer, [{ topic: 't', partitions: [1] }]);
@@ -24,11 +30,7 @@ describe('InputPause', () => {
     // Cooperative (and the streams protocol): assignment X holds partitions 0-5 while their
     // tasks restore; Y, before X applied, revokes 3-5 and holds no partition of its own (0-2
     // are mapped to tasks by then). X, superseded, never resumes; Y's resume must.
-    const calls: string[] = [];
-    const consumer = {
-      pause: (p: readonly TopicPartitions[]) => void calls.push(`pause ${JSON.stringify(p)}`),
-      resume: (p: readonly TopicPartitions[]) => void calls.push(`resume ${JSON.stringify(p)}`),
-    };
+    const { calls, consumer } = recordingConsumer();
     const pause = new InputPause();
     pause.pause(consumer, [{ topic: 'in', partitions: [0, 1, 2, 3, 4, 5] }]);
     const latest = pause.pause(consumer, [], [{ topic: 'in', partitions: [0, 1, 2] }]);

@@ -51,6 +51,18 @@ async function feedOfTwoInputs(maxTaskIdleMs: number) {
   };
 }
 
+/**
+ * At time 0 (fake timers), a feed idling up to 500 ms whose inputs both have nothing more on
+ * the broker, with left@0 (10) and left@1 (30) delivered and right empty.
+ */
+async function leftDeliveredAlone() {
+  jest.useFakeTimers({ now: 0 });
+  const f = await feedOfTwoInputs(500);
+  Object.assign(f.lags, { left: 0, right: 0 });
+  await f.feed.deliver(f.entry, batch(inputRecords('left', 0, [10, 30])));
+  return f;
+}
+
 describe('TaskInputFeed: a task with two input partitions (max.task.idle.ms)', () => {
   afterEach(() => jest.useRealTimers());
 
@@ -76,10 +88,7 @@ describe('TaskInputFeed: a task with two input partitions (max.task.idle.ms)', (
   });
 
   it('waits max.task.idle.ms for an input with nothing on the broker, then processes alone', async () => {
-    jest.useFakeTimers({ now: 0 });
-    const f = await feedOfTwoInputs(500);
-    Object.assign(f.lags, { left: 0, right: 0 });
-    await f.feed.deliver(f.entry, batch(inputRecords('left', 0, [10, 30])));
+    const f = await leftDeliveredAlone();
     jest.advanceTimersByTime(499);
     await f.drained();
     expect(f.seen).toEqual([]);
@@ -91,10 +100,7 @@ describe('TaskInputFeed: a task with two input partitions (max.task.idle.ms)', (
   });
 
   it('processes in timestamp order when the other input comes within the idle time', async () => {
-    jest.useFakeTimers({ now: 0 });
-    const f = await feedOfTwoInputs(500);
-    Object.assign(f.lags, { left: 0, right: 0 });
-    await f.feed.deliver(f.entry, batch(inputRecords('left', 0, [10, 30])));
+    const f = await leftDeliveredAlone();
     jest.advanceTimersByTime(200);
     await f.feed.deliver(f.entry, batch(inputRecords('right', 0, [20])));
     // left@1 waits again: right is empty from 200 on, until 700.
