@@ -6,7 +6,7 @@ import { selectedEngines } from '../harness/kafka-clients';
 import { seededRandom } from '../harness/seeded-random';
 import type { SystemRow } from '../harness/system-row';
 import { aggregateTruth, writeTruth } from '../harness/truth';
-import { runNestBaseline } from '../systems/nest-baseline';
+import { runNestBaselines } from '../systems/nest-baseline';
 import { runQueryPeer } from '../systems/query-peers';
 import type { Scenario } from './scenario';
 import { runAppPhases } from './query-app';
@@ -143,7 +143,7 @@ export const queryScenario: Scenario = {
     };
     if (options.systems.includes('java')) ctx.javaPeer();
     // The framework alone, for the application's HTTP rows (part of `ours`).
-    if (options.systems.includes('ours')) rows.push(...(await runNestBaseline(ctx, peerSpec)));
+    if (options.systems.includes('ours')) rows.push(...(await runNestBaselines(ctx, peerSpec)));
     for (const engine of selectedEngines(options.systems)) {
       rows.push(...(await runQueryPeer(ctx, engine, peerSpec)));
     }

@@ -18,6 +18,13 @@ import {
 /** How the routing interceptor answered a request. */
 export type RoutingOutcome = 'local' | 'forwarded' | 'standby' | 'unavailable';
 
+const ROUTING_OUTCOMES: readonly RoutingOutcome[] = [
+  'local',
+  'forwarded',
+  'standby',
+  'unavailable',
+];
+
 const ROCKSDB_GAUGES: readonly (keyof RocksDBStoreMetrics)[] = [
   'blockCacheUsageBytes',
   'blockCachePinnedUsageBytes',
@@ -53,8 +60,6 @@ export class StreamsMetricsService {
   /** The registry to scrape (also served by the module's metrics controller). */
   readonly registry: Registry;
   private readonly enabled: boolean;
-  /** The routing counter's series, one per outcome, bound to their labels once. */
-  private readonly routing: Partial<Record<RoutingOutcome, { inc(): void }>> = {};
   private readonly refusals: Counter<'reason'> | undefined;
   private readonly hopRefusals: Counter<'reason'> | undefined;
   private readonly rebalances: Counter | undefined;
@@ -79,15 +84,24 @@ export class StreamsMetricsService {
     if (defaultMetrics) collectDefaultMetrics({ register: this.registry });
     const p = prefix;
     const registers = [this.registry];
-    const outcomes = ['local', 'forwarded', 'standby', 'unavailable'] as const;
-    const routing = labelledCounter(
+    // Counted per request in `outcomes` (a field increment, no label hashing); the counter
+    // takes what was counted since the last scrape when it is scraped.
+    const counted = this.outcomes;
+    const scraped: Record<RoutingOutcome, number> = { ...counted };
+    labelledCounter(
       `${p}routing_requests_total`,
       'Requests of @RouteByKey routes by outcome: answered here (local), forwarded to the owner, answered by a standby, or 503 (unavailable).',
       'outcome',
-      outcomes,
+      ROUTING_OUTCOMES,
       registers,
+      function collect() {
+        for (const outcome of ROUTING_OUTCOMES) {
+          const added = counted[outcome] - scraped[outcome];
+          if (added > 0) this.inc({ outcome }, added);
+          scraped[outcome] = counted[outcome];
+        }
+      },
     );
-    for (const outcome of outcomes) this.routing[outcome] = routing.labels({ outcome });
     this.refusals = labelledCounter(
       `${p}query_refusals_total`,
       'Instance-to-instance messages and connections refused before any store was read, by reason (unauthenticated, bad_signature, expired, replayed, wrong_target, overloaded, malformed_frame, oversized, auth_timeout).',
@@ -132,7 +146,6 @@ export class StreamsMetricsService {
   recordRouting(outcome: RoutingOutcome): void {
     this.outcomes[outcome]++;
     if (outcome === 'unavailable') this.unavailableAnswers++;
-    this.routing[outcome]?.inc();
   }
 
   /** Counts one refused instance-to-instance message or connection. */

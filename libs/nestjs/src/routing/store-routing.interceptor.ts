@@ -306,6 +306,10 @@ export class StoreRoutingInterceptor implements NestInterceptor {
  * @throws BadRequestException when the request has no such key (or an empty one).
  */
 export function extractKey(keyFrom: KeyFrom<unknown>, request: HttpRequestLike): unknown {
+  // A path parameter (the usual declaration): read without building the routed request.
+  if (typeof keyFrom === 'string' && !keyFrom.includes('.')) {
+    return presentKey(request.params?.[keyFrom], keyFrom);
+  }
   const routed: RoutedRequest = {
     params: request.params ?? {},
     query: request.query ?? {},
@@ -325,6 +329,11 @@ export function extractKey(keyFrom: KeyFrom<unknown>, request: HttpRequestLike):
       routed,
     );
   }
+  return presentKey(key, keyFrom);
+}
+
+/** `key`, unless it is missing or empty (then BadRequestException naming where it was expected). */
+function presentKey(key: unknown, keyFrom: KeyFrom<unknown>): unknown {
   if (key === undefined || key === null || key === '') {
     const where = typeof keyFrom === 'function' ? 'the request' : `'${keyFrom}'`;
     throw new BadRequestException(`the request has no key (expected in ${where})`);

@@ -33,10 +33,19 @@ export function keyPartitionOf<S, K>(set: PartitionedStores<S>, key: K): number 
   return toPositive(murmur2(bytes)) % set.partitionCount;
 }
 
-/** The copies in the order a key read asks them: the key's partition first, then the others. */
+/** The copy of the key's partition, which a key read asks first (then the others, in order). */
+function ownCopy<S>(
+  set: PartitionedStores<S>,
+  partition: number | undefined,
+): StoreCopy<S> | undefined {
+  if (partition === undefined) return undefined;
+  for (const copy of set.stores) if (copy.partition === partition) return copy;
+  return undefined;
+}
+
+/** The plan of the synchronous read: the key's partition first, then the others. */
 function plan<S>(set: PartitionedStores<S>, partition: number | undefined) {
-  const own =
-    partition === undefined ? undefined : set.stores.find((c) => c.partition === partition);
+  const own = ownCopy(set, partition);
   const others = set.stores.filter((c) => c !== own);
   return { own, others };
 }
@@ -105,11 +114,18 @@ export async function readKeyPartitionAsync<S, K, R>(
   how: AsyncKeyRead<S, R>,
 ): Promise<R> {
   const partition = keyPartitionOf(set, key);
-  const { own, others } = plan(set, partition);
+  const own = ownCopy(set, partition);
   const misses: { copy: StoreCopy<S>; result: R }[] = [];
-  for (const copy of own ? [own, ...others] : others) {
+  if (own) {
+    // The usual case, a hit in the key's own partition, reads nothing else.
+    const result = await how.read(own.store);
+    if (how.found(result)) return answer(name, set, own, result);
+    misses.push({ copy: own, result });
+  }
+  for (const copy of set.stores) {
+    if (copy === own) continue;
     const result = await how.read(copy.store);
-    if (how.found(result)) return report(name, set, [copy], result);
+    if (how.found(result)) return answer(name, set, copy, result);
     misses.push({ copy, result });
   }
   return notFound(name, set, partition, own, misses);
@@ -142,6 +158,12 @@ function notFound<S, R>(
   }
   for (const miss of misses) discard?.(miss.result);
   throw notHere(name, partition);
+}
+
+/** {@link report} of one copy. */
+function answer<S, R>(name: string, set: PartitionedStores<S>, copy: StoreCopy<S>, result: R): R {
+  served(name, set, copy);
+  return result;
 }
 
 function report<S, R>(

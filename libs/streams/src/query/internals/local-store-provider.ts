@@ -93,13 +93,12 @@ export class LocalStoreProvider {
         );
       }
     }
-    const candidates = this.source
-      .localStores(name)
-      .filter(
-        (s) =>
-          (params.staleStoresEnabled || s.active) && params.queryableStoreType.accepts(s.store),
-      )
-      .filter((s) => params.partition === undefined || s.partition === params.partition);
+    const candidates: LocalStore[] = [];
+    for (const s of this.source.localStores(name)) {
+      if (!params.staleStoresEnabled && !s.active) continue;
+      if (params.partition !== undefined && s.partition !== params.partition) continue;
+      if (params.queryableStoreType.accepts(s.store)) candidates.push(s);
+    }
     if (candidates.length === 0) {
       if (params.partition !== undefined) {
         throw new StateStoreMigratedError(
@@ -118,7 +117,7 @@ export class LocalStoreProvider {
     }
     return {
       partitionCount: this.source.partitionCount(name),
-      stores: candidates.sort((a, b) => a.partition - b.partition),
+      stores: inPartitionOrder(candidates),
       onServed: params.servedListener,
     };
   }
@@ -146,4 +145,14 @@ export class LocalStoreProvider {
       onServed: params.servedListener,
     };
   }
+}
+
+/** `copies` sorted by partition (in place; most often they come sorted already). */
+function inPartitionOrder(copies: LocalStore[]): LocalStore[] {
+  for (let i = 1; i < copies.length; i++) {
+    if (copies[i - 1].partition > copies[i].partition) {
+      return copies.sort((a, b) => a.partition - b.partition);
+    }
+  }
+  return copies;
 }

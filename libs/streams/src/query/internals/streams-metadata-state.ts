@@ -22,6 +22,8 @@ export class StreamsMetadataState {
   /** Per task id (`1_3`): its active instance and its standby hosts, built per assignment. */
   private activeByTask = new Map<string, StreamsMetadata>();
   private standbysByTask = new Map<string, HostInfo[]>();
+  /** Each task's answer to `keyQueryMetadata`, made once per assignment (immutable, shared). */
+  private answerByTask = new Map<string, KeyQueryMetadata>();
 
   constructor(
     /** The topology: its sub-topologies, and which one holds a store. */
@@ -77,6 +79,7 @@ export class StreamsMetadataState {
   private index(): void {
     this.activeByTask = new Map();
     this.standbysByTask = new Map();
+    this.answerByTask = new Map();
     for (const m of this.metadata) {
       for (const task of m.activeTasks) {
         if (!this.activeByTask.has(task)) this.activeByTask.set(task, m);
@@ -132,13 +135,17 @@ export class StreamsMetadataState {
         ? partitioning(key, numPartitions)
         : partitioner.partition(partitioning.serialize(key), numPartitions);
     const task = `${sub.id}_${partition}`;
+    const known = this.answerByTask.get(task);
+    if (known) return known;
     const active = this.activeByTask.get(task);
     if (!active) return KeyQueryMetadata.NOT_AVAILABLE;
-    return new KeyQueryMetadata(
+    const answer = new KeyQueryMetadata(
       active.hostInfo,
-      [...(this.standbysByTask.get(task) ?? [])],
+      Object.freeze([...(this.standbysByTask.get(task) ?? [])]),
       partition,
     );
+    this.answerByTask.set(task, answer);
+    return answer;
   }
 
   /** Whether `storeName` is a global store (whole on every instance). */

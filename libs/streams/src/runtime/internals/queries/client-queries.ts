@@ -129,9 +129,7 @@ export class ClientQueries {
     // A global store is whole here once restored: any partition asked is in it.
     const global = this.client.globalStore(storeName);
     if (global) return this.queryable() && global.store !== undefined ? 'active' : undefined;
-    const copies = this.localView.stores(storeName).filter((c) => c.partition === partition);
-    if (copies.some((c) => c.active)) return 'active';
-    return copies.length > 0 ? 'standby' : undefined;
+    return this.localView.copyOf(storeName, partition);
   }
 
   storePartitionCount(storeName: string): number | undefined {

@@ -74,6 +74,28 @@ export class LocalTaskView {
     return result;
   }
 
+  /**
+   * Which queryable copy of `partition` of `storeName` this instance holds, as {@link stores}
+   * counts them: `'active'` when one of them is active, `'standby'` when only standbys are,
+   * `undefined` when none is (looked up without listing every copy: routing asks per request).
+   */
+  copyOf(storeName: string, partition: number): 'active' | 'standby' | undefined {
+    const active = this.active();
+    for (const entry of active?.tasks() ?? []) {
+      if (entry.task.id.partition !== partition || !entry.restored) continue;
+      if (active!.answersQueries(entry.task.id.toString()) && entry.task.store(storeName)) {
+        return 'active';
+      }
+    }
+    const standbys = this.standbys();
+    for (const standby of standbys?.all() ?? []) {
+      if (standby.id.partition !== partition) continue;
+      const store = standby.store(storeName);
+      if (store && standbys!.storeLag(standby, storeName) !== undefined) return 'standby';
+    }
+    return undefined;
+  }
+
   /** The offset of the last input record an active task processed, per input partition. */
   position(taskId: string): Position {
     const position: Record<string, Record<string, number>> = {};
