@@ -16,7 +16,7 @@ export interface OurEngine {
 /** The engine name in every row label. */
 export const NEST_STREAMS = 'nest-streams';
 
-/** Our engine on each client: kafkajs (`ours`, the engine's default before 0.2) first. */
+/** Our engine on each client: kafkajs (`ours`, the engine's former default) first. */
 export const OUR_ENGINES: readonly OurEngine[] = [
   { system: 'ours', client: 'kafkajs', label: `${NEST_STREAMS} (kafkajs)`, tag: 'ours' },
   {

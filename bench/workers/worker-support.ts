@@ -67,7 +67,7 @@ export function requiredOptions<N extends string, O extends string = never>(
 /**
  * `--kafka-client`: the engine's Kafka client (`streams.kafkaClient`) as a config fragment;
  * kafkajs when the option is absent (the harness passes none for kafkajs, see `clientArgs`), not
- * the engine's default (`@platformatic/kafka` since 0.2).
+ * the engine's default (now `@platformatic/kafka`).
  */
 export function kafkaClientConfig(raw: string | undefined): { kafkaClient: KafkaClientName } {
   if (raw === undefined) return { kafkaClient: 'kafkajs' };

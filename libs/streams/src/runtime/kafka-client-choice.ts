@@ -12,7 +12,7 @@ export type RebalanceProtocol = 'cooperative' | 'eager';
 /**
  * The Kafka client a config that names none runs on: `@platformatic/kafka` (maintained;
  * cooperative rebalancing, static membership, KIP-447 exactly-once with one transactional
- * producer per stream thread, the streams protocol). Before 0.2 it was `kafkajs`, which stays
+ * producer per stream thread, the streams protocol). It used to be `kafkajs`, which stays
  * supported with `kafkaClient: 'kafkajs'`.
  */
 export const DEFAULT_KAFKA_CLIENT: KafkaClientName = '@platformatic/kafka';

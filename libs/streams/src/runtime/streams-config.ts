@@ -202,7 +202,7 @@ export interface StreamsConfig {
    */
   checkCrcs?: boolean;
   /**
-   * The Kafka client the engine is built on; default `@platformatic/kafka` (before 0.2:
+   * The Kafka client the engine is built on; default `@platformatic/kafka` (it used to be
    * `kafkajs`). `@platformatic/kafka` rebalances cooperatively, takes `groupInstanceId` and
    * `groupProtocol: 'streams'`, runs exactly-once with one transactional producer per stream
    * thread (KIP-447), reads restores and standbys by assignment, and takes the `kafka`
