@@ -16,7 +16,7 @@ export interface OurEngine {
 /** The engine name in every row label. */
 export const NEST_STREAMS = 'nest-streams';
 
-/** Our engine on each client, the default client (kafkajs) first. */
+/** Our engine on each client: kafkajs (`ours`, the engine's former default) first. */
 export const OUR_ENGINES: readonly OurEngine[] = [
   { system: 'ours', client: 'kafkajs', label: `${NEST_STREAMS} (kafkajs)`, tag: 'ours' },
   {
@@ -52,8 +52,9 @@ export function variantLabel(name: string, variant: string, client?: KafkaClient
 }
 
 /**
- * The worker arguments choosing the engine's client: none for the default (kafkajs), so that a
- * `--baseline` checkout older than the option still runs its default rows.
+ * The worker arguments choosing the engine's client: none for kafkajs (the workers' client when
+ * the option is absent), so that a `--baseline` checkout older than the option still runs its
+ * kafkajs rows.
  */
 export function clientArgs(client: KafkaClientName | undefined): string[] {
   return client === undefined || client === 'kafkajs' ? [] : ['--kafka-client', client];

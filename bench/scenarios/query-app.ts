@@ -46,6 +46,8 @@ export async function runAppPhases(
   const cluster = new OrderStatsCluster(
     {
       KAFKA_BROKERS: ctx.brokers,
+      // The rows are `ours`, kafkajs: set, as the application's default is @platformatic/kafka.
+      KAFKA_CLIENT: 'kafkajs',
       APPLICATION_ID: applicationId,
       INPUT_TOPIC: spec.topic,
       COMMIT_INTERVAL_MS: String(ctx.options.commitIntervalMs),

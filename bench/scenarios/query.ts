@@ -34,7 +34,7 @@ const APP_NOT_ON_PLATFORMATIC: SystemRow = {
  *    `streams.store(...).get` and IQv2 (`KeyQuery`), timed one by one after a checked warm-up
  *    pass, then a bare `GET /stats/:userId` endpoint of each (node:http / the JDK's HttpServer)
  *    under the same autocannon load as the application.
- * The application runs on kafkajs only (`ours`): its environment has no setting for the client.
+ * The application runs on kafkajs only (`ours`, with `KAFKA_CLIENT=kafkajs`).
  */
 export const queryScenario: Scenario = {
   name: 'query',
@@ -164,7 +164,7 @@ export const queryScenario: Scenario = {
         httpConnections: options.connections,
         rangeUsers,
         rangeRequests: RANGES,
-        app: 'apps/order-stats via tsx (Nest, @RouteByKey, TCP forwarding), no standbys, commit interval as --commit-interval-ms, on kafkajs (the application has no setting for the client)',
+        app: 'apps/order-stats via tsx (Nest, @RouteByKey, TCP forwarding), no standbys, commit interval as --commit-interval-ms, on kafkajs (KAFKA_CLIENT=kafkajs)',
         kafkaClients:
           'in-process rows: nest-streams (kafkajs) and nest-streams (@platformatic/kafka) each process the input on their client, then read the same store; the reads do not use the client',
         bareHttp:

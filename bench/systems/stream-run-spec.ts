@@ -24,8 +24,8 @@ export interface StreamRunSpec {
   /** Name of the dump file in the work dir. */
   readonly dumpName: string;
   /**
-   * Ours: the engine's Kafka client (`streams.kafkaClient`); kafkajs, the engine's default, when
-   * undefined. The Java peer ignores it.
+   * Ours: the engine's Kafka client (`streams.kafkaClient`); kafkajs when undefined (the
+   * workers' choice without `--kafka-client`). The Java peer ignores it.
    */
   readonly client?: KafkaClientName;
   /** Runs the worker of another checkout (`--baseline`), as an `other-peer` row. */

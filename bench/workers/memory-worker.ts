@@ -116,7 +116,7 @@ async function main(): Promise<void> {
       ...(args.rocksdb === 'bounded' && { rocksdbMemoryMb: budgetMb }),
       dropInput: String(dropInput),
       mallocArenaMax: process.env.MALLOC_ARENA_MAX ?? 'glibc default',
-      kafkaClient: client.kafkaClient ?? 'kafkajs',
+      kafkaClient: client.kafkaClient,
       heapUsedMb: memory.heapUsed / 2 ** 20,
       v8HeapMb: memory.heapTotal / 2 ** 20,
       externalMb: memory.external / 2 ** 20,

@@ -186,7 +186,7 @@ async function main(): Promise<void> {
       iqv2Timed: iqv2Ns.length,
       iqv2Checked,
       httpServed: served,
-      kafkaClient: client.kafkaClient ?? 'kafkajs',
+      kafkaClient: client.kafkaClient,
     },
   });
 }

@@ -186,7 +186,7 @@ async function main(): Promise<void> {
       restoredAtRunning,
       cpuSeconds: (cpu.user + cpu.system) / 1e6,
       gcSeconds: gcMs / 1000,
-      kafkaClient: client.kafkaClient ?? 'kafkajs',
+      kafkaClient: client.kafkaClient,
     },
   });
 }

@@ -65,11 +65,12 @@ export function requiredOptions<N extends string, O extends string = never>(
 }
 
 /**
- * `--kafka-client`: the engine's Kafka client (`streams.kafkaClient`) as a config fragment; empty
- * (the engine's default, kafkajs) when the option is absent.
+ * `--kafka-client`: the engine's Kafka client (`streams.kafkaClient`) as a config fragment;
+ * kafkajs when the option is absent (the harness passes none for kafkajs, see `clientArgs`), not
+ * the engine's default (now `@platformatic/kafka`).
  */
-export function kafkaClientConfig(raw: string | undefined): { kafkaClient?: KafkaClientName } {
-  if (raw === undefined) return {};
+export function kafkaClientConfig(raw: string | undefined): { kafkaClient: KafkaClientName } {
+  if (raw === undefined) return { kafkaClient: 'kafkajs' };
   if (raw !== 'kafkajs' && raw !== '@platformatic/kafka') {
     throw new Error(`--kafka-client must be kafkajs or @platformatic/kafka, got ${raw}`);
   }

@@ -1,4 +1,5 @@
 import {
+  DEFAULT_KAFKA_CLIENT,
   KAFKA_CLIENT_NAMES,
   type GroupProtocol,
   type KafkaClientName,
@@ -6,13 +7,14 @@ import {
 
 /**
  * The Kafka client the integration tests build their `KafkaStreams` on: `NEST_STREAMS_CLIENT`
- * (`kafkajs` or `@platformatic/kafka`), default `kafkajs`. Fixture applications started by a
- * test inherit the variable. `npm run test:integration:platformatic` sets it.
+ * (`@platformatic/kafka` or `kafkajs`), default the engine's (`@platformatic/kafka`). Fixture
+ * applications started by a test inherit the variable. `npm run test:integration:kafkajs` sets
+ * it to `kafkajs`.
  *
  * @throws Error naming the variable when it holds another value: fix the variable.
  */
 export function streamsClient(): KafkaClientName {
-  const value = process.env.NEST_STREAMS_CLIENT || 'kafkajs';
+  const value = process.env.NEST_STREAMS_CLIENT || DEFAULT_KAFKA_CLIENT;
   if (!KAFKA_CLIENT_NAMES.includes(value as KafkaClientName)) {
     throw new Error(
       `NEST_STREAMS_CLIENT must be one of ${KAFKA_CLIENT_NAMES.join(', ')}, got '${value}'`,

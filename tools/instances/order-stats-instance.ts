@@ -61,8 +61,8 @@ export class OrderStatsInstance {
     const queryPort = ports.queryPort ?? (await freePort());
     const secret =
       env.SECURITY_INSECURE === 'true' ? {} : { FORWARDING_SECRET: TEST_CLUSTER_SECRET };
-    // The test run's Kafka client (`NEST_STREAMS_CLIENT`, as the engine's suites): an `env`
-    // that names its own `KAFKA_CLIENT` wins.
+    // The test run's Kafka client (`NEST_STREAMS_CLIENT`, as the engine's suites; unset, the
+    // application's default, @platformatic/kafka): an `env` that names its own `KAFKA_CLIENT` wins.
     const client = process.env.NEST_STREAMS_CLIENT;
     const child = spawn(process.execPath, built ? [BUILT_MAIN] : ['--import', 'tsx', MAIN], {
       env: {

@@ -46,14 +46,15 @@ describe('orderStatsConfig', () => {
     );
   });
 
-  it('reads the Kafka client, kafkajs by default', () => {
-    expect(orderStatsConfig({}).kafkaClient).toBe('kafkajs');
-    expect(orderStatsConfig({ KAFKA_CLIENT: '' }).kafkaClient).toBe('kafkajs');
+  it('reads the Kafka client, @platformatic/kafka by default', () => {
+    expect(orderStatsConfig({}).kafkaClient).toBe('@platformatic/kafka');
+    expect(orderStatsConfig({ KAFKA_CLIENT: '' }).kafkaClient).toBe('@platformatic/kafka');
+    expect(orderStatsConfig({ KAFKA_CLIENT: 'kafkajs' }).kafkaClient).toBe('kafkajs');
     expect(orderStatsConfig({ KAFKA_CLIENT: '@platformatic/kafka' }).kafkaClient).toBe(
       '@platformatic/kafka',
     );
     expect(() => orderStatsConfig({ KAFKA_CLIENT: 'rdkafka' })).toThrow(
-      "KAFKA_CLIENT must be one of kafkajs, @platformatic/kafka, got 'rdkafka'",
+      "KAFKA_CLIENT must be one of @platformatic/kafka, kafkajs, got 'rdkafka'",
     );
   });
 
@@ -71,6 +72,10 @@ describe('orderStatsConfig', () => {
 
   it('reads the static group instance id, with @platformatic/kafka only', () => {
     expect(orderStatsConfig({}).groupInstanceId).toBeUndefined();
+    expect(orderStatsConfig({ GROUP_INSTANCE_ID: 'order-stats-1' })).toMatchObject({
+      kafkaClient: '@platformatic/kafka',
+      groupInstanceId: 'order-stats-1',
+    });
     const platformatic = { KAFKA_CLIENT: '@platformatic/kafka' };
     expect(orderStatsConfig({ ...platformatic, GROUP_INSTANCE_ID: '' }).groupInstanceId).toBe(
       undefined,
@@ -78,7 +83,9 @@ describe('orderStatsConfig', () => {
     expect(
       orderStatsConfig({ ...platformatic, GROUP_INSTANCE_ID: 'order-stats-2' }).groupInstanceId,
     ).toBe('order-stats-2');
-    expect(() => orderStatsConfig({ GROUP_INSTANCE_ID: 'order-stats-2' })).toThrow(
+    expect(() =>
+      orderStatsConfig({ KAFKA_CLIENT: 'kafkajs', GROUP_INSTANCE_ID: 'order-stats-2' }),
+    ).toThrow(
       "GROUP_INSTANCE_ID needs KAFKA_CLIENT=@platformatic/kafka (kafkajs has no static membership), got KAFKA_CLIENT 'kafkajs'",
     );
   });

@@ -1,4 +1,5 @@
 import {
+  DEFAULT_KAFKA_CLIENT,
   KAFKA_CLIENT_NAMES,
   type GroupProtocol,
   type KafkaClientName,
@@ -78,7 +79,10 @@ export interface OrderStatsConfig {
    * block cache, memtables, index and filter blocks of every store, shared.
    */
   readonly rocksdbMemoryMb: number;
-  /** The Kafka client under the engine (`KAFKA_CLIENT`): `kafkajs` (default) or `@platformatic/kafka`. */
+  /**
+   * The Kafka client under the engine (`KAFKA_CLIENT`): the engine's default,
+   * `@platformatic/kafka`, when unset, or `kafkajs`.
+   */
   readonly kafkaClient: KafkaClientName;
   /**
    * How rebalances move tasks (`REBALANCE_PROTOCOL`): `cooperative` or `eager`; unset, the
@@ -88,7 +92,7 @@ export interface OrderStatsConfig {
   /**
    * The instance's static group member id (`GROUP_INSTANCE_ID`, `streams.groupInstanceId`): a
    * restart within the session timeout then moves no task. Unique per instance and stable
-   * across its restarts (the pod name in the StatefulSet); needs `KAFKA_CLIENT=@platformatic/kafka`.
+   * across its restarts (the pod name in the StatefulSet); refused with `KAFKA_CLIENT=kafkajs`.
    */
   readonly groupInstanceId: string | undefined;
   /**
@@ -104,7 +108,7 @@ export interface OrderStatsConfig {
   readonly taskTimeoutMs: number | undefined;
   /**
    * Kafka's `group.protocol` (`GROUP_PROTOCOL`): `classic` (default) or `streams` (KIP-1071:
-   * the broker assigns tasks; needs `KAFKA_CLIENT=@platformatic/kafka`, and the broker's group
+   * the broker assigns tasks; refused with `KAFKA_CLIENT=kafkajs`; the broker's group
    * configs decide standbys, so `NUM_STANDBY_REPLICAS` is ignored).
    */
   readonly groupProtocol: GroupProtocol;
@@ -159,7 +163,7 @@ export function orderStatsConfig(env: NodeJS.ProcessEnv = process.env): OrderSta
   if (!(HTTP_PLATFORMS as readonly string[]).includes(platform)) {
     throw new Error(`HTTP_PLATFORM must be express or fastify, got '${platform}'`);
   }
-  const kafkaClient = env.KAFKA_CLIENT || 'kafkajs';
+  const kafkaClient = env.KAFKA_CLIENT || DEFAULT_KAFKA_CLIENT;
   if (!(KAFKA_CLIENT_NAMES as readonly string[]).includes(kafkaClient)) {
     throw new Error(
       `KAFKA_CLIENT must be one of ${KAFKA_CLIENT_NAMES.join(', ')}, got '${kafkaClient}'`,

@@ -4,7 +4,12 @@ import { HealthCheck, HealthCheckService, TerminusModule } from '@nestjs/terminu
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BrokersUnreachableError, KafkaStreams, KafkaStreamsState } from '@nest-streams/streams';
+import {
+  BrokersUnreachableError,
+  KafkaStreams,
+  KafkaStreamsState,
+  type KafkaClientName,
+} from '@nest-streams/streams';
 import { StreamsHealthIndicator } from './health/streams-health.indicator';
 import { StreamsModule } from './streams.module';
 import { baseUrl } from '../test-support/http-fixtures';
@@ -69,6 +74,7 @@ describe('StreamsModule start-up with unreachable brokers', () => {
     start: StreamsStartMode,
     taskTimeoutMs: number,
     exitOnStartFailure = false,
+    kafkaClient?: KafkaClientName,
   ) {
     const logger = new CapturingLogger();
     const options: StreamsModuleOptions = {
@@ -77,8 +83,9 @@ describe('StreamsModule start-up with unreachable brokers', () => {
         bootstrapServers: [UNREACHABLE],
         stateDir,
         taskTimeoutMs,
-        // One connection attempt per try: kafkajs' own retries would take ~10 s.
+        // One connection attempt per try: the client's own retries would take ~10 s.
         kafka: { retry: { retries: 0 } },
+        ...(kafkaClient && { kafkaClient }),
       },
       client: { start, exitOnStartFailure },
     };
@@ -99,57 +106,64 @@ describe('StreamsModule start-up with unreachable brokers', () => {
     }
   };
 
-  it('serves liveness, and readiness 503 with the reason, while the client tries to connect', async () => {
-    const { app, logger } = await create('background', 3_000);
-    const began = Date.now();
-    await app.listen(0, '127.0.0.1');
-    try {
-      // HTTP is up at once: the client is still connecting.
-      expect(Date.now() - began).toBeLessThan(2_000);
-      expect(app.get(KafkaStreams).state).toBe(KafkaStreamsState.REBALANCING);
-      expect((await fetch(`${baseUrl(app)}/health/live`)).status).toBe(200);
+  it.each<[KafkaClientName, string]>([
+    ['@platformatic/kafka', 'connection to 127.0.0.1:1 failed'],
+    ['kafkajs', '[Connection] Connection error'],
+  ])(
+    'on %s: serves liveness, and readiness 503 with the reason, while the client tries to connect',
+    async (client, clientLine) => {
+      const { app, logger } = await create('background', 3_000, false, client);
+      const began = Date.now();
+      await app.listen(0, '127.0.0.1');
+      try {
+        // HTTP is up at once: the client is still connecting.
+        expect(Date.now() - began).toBeLessThan(2_000);
+        expect(app.get(KafkaStreams).state).toBe(KafkaStreamsState.REBALANCING);
+        expect((await fetch(`${baseUrl(app)}/health/live`)).status).toBe(200);
 
-      await until(() => app.get(KafkaStreams).startupProblem !== undefined, 5_000);
-      const ready = await fetch(`${baseUrl(app)}/health/ready`);
-      expect(ready.status).toBe(503);
-      const details = ((await ready.json()) as { details: { streams: Record<string, unknown> } })
-        .details.streams;
-      expect(details).toMatchObject({
-        status: 'down',
-        state: 'REBALANCING',
-        started: false,
-        problem: { code: 'BROKERS_UNREACHABLE' },
-      });
-      expect(String(details.reason)).toMatch(
-        /^starting: cannot reach the Kafka brokers 127\.0\.0\.1:1 \(.*ECONNREFUSED.*\): check that they run and that bootstrap\.servers names them as this host reaches them \(retrying until task\.timeout\.ms\)$/,
-      );
-      expect((await fetch(`${baseUrl(app)}/health/live`)).status).toBe(200);
-      expect(logger.has('warn', 'KafkaStreams', 'cannot reach the Kafka brokers 127.0.0.1:1')).toBe(
-        true,
-      );
+        await until(() => app.get(KafkaStreams).startupProblem !== undefined, 5_000);
+        const ready = await fetch(`${baseUrl(app)}/health/ready`);
+        expect(ready.status).toBe(503);
+        const details = ((await ready.json()) as { details: { streams: Record<string, unknown> } })
+          .details.streams;
+        expect(details).toMatchObject({
+          status: 'down',
+          state: 'REBALANCING',
+          started: false,
+          problem: { code: 'BROKERS_UNREACHABLE' },
+        });
+        expect(String(details.reason)).toMatch(
+          /^starting: cannot reach the Kafka brokers 127\.0\.0\.1:1 \(.*ECONNREFUSED.*\): check that they run and that bootstrap\.servers names them as this host reaches them \(retrying until task\.timeout\.ms\)$/,
+        );
+        expect((await fetch(`${baseUrl(app)}/health/live`)).status).toBe(200);
+        expect(
+          logger.has('warn', 'KafkaStreams', 'cannot reach the Kafka brokers 127.0.0.1:1'),
+        ).toBe(true);
 
-      // task.timeout.ms ran out: ERROR, liveness fails, one error line says why.
-      await until(() => app.get(KafkaStreams).state === KafkaStreamsState.ERROR, 10_000);
-      expect((await fetch(`${baseUrl(app)}/health/live`)).status).toBe(503);
-      expect(
-        logger.lines.filter(
-          (l) => l.level === 'error' && l.message.startsWith('could not start: '),
-        ),
-      ).toEqual([
-        {
-          level: 'error',
-          context: 'KafkaStreams',
-          message: expect.stringMatching(
-            /^could not start: BrokersUnreachableError \[BROKERS_UNREACHABLE\]: cannot reach the Kafka brokers 127\.0\.0\.1:1 \(/,
-          ) as string,
-        },
-      ]);
-      // The Kafka client's own lines reach Nest's logger too, under their own context.
-      expect(logger.has('debug', 'kafkajs', '[Connection] Connection error')).toBe(true);
-    } finally {
-      await app.close();
-    }
-  }, 30_000);
+        // task.timeout.ms ran out: ERROR, liveness fails, one error line says why.
+        await until(() => app.get(KafkaStreams).state === KafkaStreamsState.ERROR, 10_000);
+        expect((await fetch(`${baseUrl(app)}/health/live`)).status).toBe(503);
+        expect(
+          logger.lines.filter(
+            (l) => l.level === 'error' && l.message.startsWith('could not start: '),
+          ),
+        ).toEqual([
+          {
+            level: 'error',
+            context: 'KafkaStreams',
+            message: expect.stringMatching(
+              /^could not start: BrokersUnreachableError \[BROKERS_UNREACHABLE\]: cannot reach the Kafka brokers 127\.0\.0\.1:1 \(/,
+            ) as string,
+          },
+        ]);
+        // The Kafka client's own lines reach Nest's logger too, under their own context.
+        expect(logger.has('debug', client, clientLine)).toBe(true);
+      } finally {
+        await app.close();
+      }
+    },
+    30_000,
+  );
 
   it('ends the process with code 1 once a background start failed', async () => {
     const exit = jest.spyOn(process, 'exit').mockImplementation(() => undefined as never);

@@ -27,6 +27,7 @@ export {
 export { KafkaStreamsState, StreamThreadExceptionResponse } from './runtime/kafka-streams-state';
 export {
   resolveStreamsConfig,
+  DEFAULT_KAFKA_CLIENT,
   KAFKA_CLIENT_NAMES,
   type GroupProtocol,
   type KafkaClientName,

@@ -55,7 +55,7 @@ describe('nest-streams reset', () => {
           '--state-dir',
           '/tmp/state',
           '--client',
-          '@platformatic/kafka',
+          'kafkajs',
           '--dry-run',
         ],
         {},
@@ -63,7 +63,7 @@ describe('nest-streams reset', () => {
     ).toEqual({
       applicationId: 'app',
       bootstrapServers: ['b1:9092', 'b2:9092'],
-      kafkaClient: '@platformatic/kafka',
+      kafkaClient: 'kafkajs',
       inputTopics: ['orders', 'payments'],
       position: { to: 'datetime', timestamp: Date.UTC(2026, 11, 6, 8) },
       dryRun: true,
@@ -72,7 +72,7 @@ describe('nest-streams reset', () => {
     expect(parseResetArguments(['--application-id', 'a'], { KAFKA_BROKERS: 'k:1' })).toEqual({
       applicationId: 'a',
       bootstrapServers: ['k:1'],
-      kafkaClient: 'kafkajs',
+      kafkaClient: '@platformatic/kafka',
       inputTopics: [],
       position: { to: 'earliest' },
       dryRun: false,
@@ -118,7 +118,7 @@ describe('nest-streams reset', () => {
       {
         applicationId: 'app',
         bootstrapServers: ['k1:9092', 'k2:9092'],
-        kafkaClient: 'kafkajs',
+        kafkaClient: '@platformatic/kafka',
         inputTopics: ['orders', 'typo'],
         position: { to: 'duration', durationMs: 3_600_000 },
         dryRun: false,
@@ -183,7 +183,7 @@ describe('nest-streams reset', () => {
       ],
       [
         ['reset', '--application-id', 'a', '--client', 'rdkafka'],
-        "--client must be one of kafkajs, @platformatic/kafka, got 'rdkafka'",
+        "--client must be one of @platformatic/kafka, kafkajs, got 'rdkafka'",
       ],
     ];
     for (const [argv, problem] of cases) {

@@ -6,7 +6,7 @@ import type { KafkaClientName } from '../client/kafka-client-settings';
 import { StreamsConfigError } from '../errors/streams-config.error';
 import type { ApplicationResetReport } from '../reset/application-reset';
 import type { ApplicationResetOptions } from '../reset/reset-application';
-import { KAFKA_CLIENT_NAMES } from '../runtime/streams-config';
+import { DEFAULT_KAFKA_CLIENT, KAFKA_CLIENT_NAMES } from '../runtime/streams-config';
 import {
   parseResetDatetime,
   parseResetDuration,
@@ -31,7 +31,7 @@ Options:
   --by-duration <d>            to the first record at or after now minus d (PT1H, P2D)
   --to-offset <n>              to offset n in every partition
   --state-dir <dir>            also delete this machine's local state under dir
-  --client <name>              kafkajs (default) or @platformatic/kafka
+  --client <name>              @platformatic/kafka (default) or kafkajs
   --config-file <file>         JSON of connection settings (ssl, sasl) in kafkajs' shape
   --dry-run                    only print what would be done
   --help                       this text
@@ -83,7 +83,7 @@ export function parseResetArguments(
   if (bootstrapServers.length === 0) {
     throw new StreamsConfigError('--bootstrap-server is required (or set KAFKA_BROKERS)');
   }
-  const client = values.client ?? 'kafkajs';
+  const client = values.client ?? DEFAULT_KAFKA_CLIENT;
   if (!KAFKA_CLIENT_NAMES.includes(client as KafkaClientName)) {
     throw new StreamsConfigError(
       `--client must be one of ${KAFKA_CLIENT_NAMES.join(', ')}, got '${client}'`,

@@ -50,8 +50,8 @@ async function adaptersOf(clients: KafkaClientAdapters): Promise<string[]> {
 describe('createKafkaClientAdapters', () => {
   it.each([
     {
-      builds: "kafkajs' adapters by default, with the throwaway-group fallback client",
-      config: base,
+      builds: "kafkajs' adapters when asked, with the throwaway-group fallback client",
+      config: { ...base, kafkaClient: 'kafkajs' as const },
       client: 'kafkajs',
       classes: [
         KafkajsClusterAdmin,
@@ -62,8 +62,8 @@ describe('createKafkaClientAdapters', () => {
       fallback: true,
     },
     {
-      builds: "@platformatic/kafka's adapters, with no fallback client",
-      config: { ...base, kafkaClient: '@platformatic/kafka' as const },
+      builds: "@platformatic/kafka's adapters by default, with no fallback client",
+      config: base,
       client: '@platformatic/kafka',
       classes: [
         PlatformaticClusterAdmin,

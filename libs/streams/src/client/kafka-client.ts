@@ -6,9 +6,9 @@ import { kafkajsClientAdapters } from './kafkajs/kafkajs-client';
 import { platformaticClientAdapters } from './platformatic/platformatic-client';
 
 /**
- * The adapters of the client `config.kafkaClient` names (`kafkajs` unless set), from the config's
- * connection settings; `logger` receives the client's logs (kafkajs' `logCreator`, platformatic's
- * events).
+ * The adapters of the client `config.kafkaClient` names (resolved: `@platformatic/kafka` unless
+ * the config chose `kafkajs`), from the config's connection settings; `logger` receives the
+ * client's logs (kafkajs' `logCreator`, platformatic's events).
  *
  * @throws StreamsConfigError when a `kafka` setting cannot be honoured by the chosen client
  *   (see `platformaticClientOptions`): fix the setting, or choose the other client.
@@ -19,7 +19,7 @@ export function createKafkaClientAdapters(
   config: KafkaClientSettings,
   logger: StreamsLogger,
 ): KafkaClientAdapters {
-  return config.kafkaClient === '@platformatic/kafka'
-    ? platformaticClientAdapters(config, logger)
-    : kafkajsClientAdapters(config, logger);
+  return config.kafkaClient === 'kafkajs'
+    ? kafkajsClientAdapters(config, logger)
+    : platformaticClientAdapters(config, logger);
 }

@@ -3,6 +3,7 @@
 import { DEFAULT_CLUSTER_RETRY_SETTINGS } from '../client/cluster-retry/cluster-retry-settings';
 import { createKafkaClientAdapters } from '../client/kafka-client';
 import type { KafkaClientName, KafkaClientSettings } from '../client/kafka-client-settings';
+import { DEFAULT_KAFKA_CLIENT } from '../runtime/kafka-client-choice';
 import type { StreamsLogger } from '../logging/logger';
 import {
   runApplicationReset,
@@ -14,7 +15,7 @@ import {
 export interface ApplicationResetOptions extends ApplicationResetRequest {
   /** `bootstrap.servers`: `host:port` strings. */
   readonly bootstrapServers: string[];
-  /** The Kafka client to use; default `kafkajs`. */
+  /** The Kafka client to use; default `@platformatic/kafka` ({@link DEFAULT_KAFKA_CLIENT}). */
   readonly kafkaClient?: KafkaClientName;
   /** Extra connection settings (ssl, sasl) in kafkajs' shape, as the streams config's `kafka`. */
   readonly kafka?: KafkaClientSettings['kafka'];
@@ -54,7 +55,7 @@ export async function resetApplication(
   options: ApplicationResetOptions,
 ): Promise<ApplicationResetReport> {
   const settings: KafkaClientSettings = {
-    kafkaClient: options.kafkaClient ?? 'kafkajs',
+    kafkaClient: options.kafkaClient ?? DEFAULT_KAFKA_CLIENT,
     clientId: `${options.applicationId}-reset`,
     bootstrapServers: options.bootstrapServers,
     kafka: options.kafka,

@@ -9,8 +9,16 @@ import { StreamsConfigError } from '../errors/streams-config.error';
  */
 export type RebalanceProtocol = 'cooperative' | 'eager';
 
+/**
+ * The Kafka client a config that names none runs on: `@platformatic/kafka` (maintained;
+ * cooperative rebalancing, static membership, KIP-447 exactly-once with one transactional
+ * producer per stream thread, the streams protocol). It used to be `kafkajs`, which stays
+ * supported with `kafkaClient: 'kafkajs'`.
+ */
+export const DEFAULT_KAFKA_CLIENT: KafkaClientName = '@platformatic/kafka';
+
 /** The values of `StreamsConfig.kafkaClient`, the default first. */
-export const KAFKA_CLIENT_NAMES: readonly KafkaClientName[] = ['kafkajs', '@platformatic/kafka'];
+export const KAFKA_CLIENT_NAMES: readonly KafkaClientName[] = [DEFAULT_KAFKA_CLIENT, 'kafkajs'];
 
 /** Kafka's rule for a `group.instance.id` (`JoinGroupRequest.validateGroupInstanceId`). */
 const GROUP_INSTANCE_ID = /^[a-zA-Z0-9._-]{1,249}$/;
@@ -31,8 +39,9 @@ export interface KafkaClientChoice {
 }
 
 /**
- * The Kafka client, rebalance protocol and group protocol a config chose, with Kafka Streams'
- * defaults (kafkajs: eager; @platformatic/kafka: cooperative; the classic group protocol), and
+ * The Kafka client, rebalance protocol and group protocol a config chose, with the defaults
+ * (the client {@link DEFAULT_KAFKA_CLIENT}; Kafka Streams' rebalancing, cooperative, on
+ * @platformatic/kafka and eager on kafkajs, which has no other; the classic group protocol), and
  * the combinations a client cannot run refused.
  *
  * @throws StreamsConfigError naming the setting: an unknown client or protocol, cooperative
@@ -40,10 +49,10 @@ export interface KafkaClientChoice {
  *   Kafka refuses. Fix the config (never retriable).
  */
 export function resolveKafkaClientChoice(config: KafkaClientChoiceSettings): KafkaClientChoice {
-  const kafkaClient = config.kafkaClient ?? 'kafkajs';
+  const kafkaClient = config.kafkaClient ?? DEFAULT_KAFKA_CLIENT;
   if (!KAFKA_CLIENT_NAMES.includes(kafkaClient)) {
     throw new StreamsConfigError(
-      `kafkaClient must be 'kafkajs' or '@platformatic/kafka', got '${String(kafkaClient)}'`,
+      `kafkaClient must be '@platformatic/kafka' or 'kafkajs', got '${String(kafkaClient)}'`,
     );
   }
   const rebalanceProtocol =

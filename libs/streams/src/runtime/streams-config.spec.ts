@@ -9,6 +9,7 @@ import {
 import { streamsConfigFromProperties } from './streams-config-properties';
 
 const base = { applicationId: 'config-spec', bootstrapServers: ['127.0.0.1:9092'] };
+const kafkajs = { ...base, kafkaClient: 'kafkajs' as const };
 
 /** Expects `config` refused with a StreamsConfigError saying `message`. */
 const refuses = (config: StreamsConfig, message: string): void =>
@@ -28,6 +29,9 @@ describe('resolveStreamsConfig', () => {
       taskTimeoutMs: 300_000,
       checkCrcs: true,
       maxPartitionFetchBytes: 1_048_576,
+      kafkaClient: '@platformatic/kafka',
+      rebalanceProtocol: 'cooperative',
+      groupProtocol: 'classic',
     });
     expect(resolveStreamsConfig({ ...base, processingGuarantee: 'exactly_once_v2' })).toMatchObject(
       { commitIntervalMs: 100 },
@@ -127,8 +131,8 @@ describe('resolveStreamsConfig', () => {
     expect(streamsConfigFromProperties({ 'max.task.idle.ms': '-1' }).maxTaskIdleMs).toBe(-1);
   });
 
-  it("chooses the Kafka client: 'kafkajs' by default, '@platformatic/kafka' when asked", () => {
-    expect(resolveStreamsConfig(base).kafkaClient).toBe('kafkajs');
+  it("chooses the Kafka client: '@platformatic/kafka' by default, 'kafkajs' when asked", () => {
+    expect(resolveStreamsConfig(base).kafkaClient).toBe('@platformatic/kafka');
     expect(resolveStreamsConfig({ ...base, kafkaClient: 'kafkajs' }).kafkaClient).toBe('kafkajs');
     expect(resolveStreamsConfig({ ...base, kafkaClient: '@platformatic/kafka' }).kafkaClient).toBe(
       '@platformatic/kafka',
@@ -146,15 +150,16 @@ describe('resolveStreamsConfig', () => {
     expect(resolved.groupProtocol).toBe('streams');
   });
 
-  it('rebalances cooperatively where the client can, eagerly on kafkajs', () => {
-    expect(resolveStreamsConfig(base).rebalanceProtocol).toBe('eager');
+  it('rebalances cooperatively by default, eagerly on kafkajs', () => {
+    expect(resolveStreamsConfig(base).rebalanceProtocol).toBe('cooperative');
+    expect(resolveStreamsConfig(kafkajs).rebalanceProtocol).toBe('eager');
     const platformatic = { ...base, kafkaClient: '@platformatic/kafka' as const };
     expect(resolveStreamsConfig(platformatic).rebalanceProtocol).toBe('cooperative');
     expect(
       resolveStreamsConfig({ ...platformatic, rebalanceProtocol: 'eager' }).rebalanceProtocol,
     ).toBe('eager');
     refuses(
-      { ...base, rebalanceProtocol: 'cooperative' },
+      { ...kafkajs, rebalanceProtocol: 'cooperative' },
       "rebalanceProtocol 'cooperative' needs kafkaClient '@platformatic/kafka': kafkajs has only the eager protocol",
     );
     refuses(
@@ -169,6 +174,10 @@ describe('resolveStreamsConfig', () => {
   it('takes a static group instance id on @platformatic/kafka only', () => {
     const platformatic = { ...base, kafkaClient: '@platformatic/kafka' as const };
     expect(resolveStreamsConfig(platformatic).groupInstanceId).toBeUndefined();
+    expect(resolveStreamsConfig({ ...base, groupInstanceId: 'order-stats-1' })).toMatchObject({
+      kafkaClient: '@platformatic/kafka',
+      groupInstanceId: 'order-stats-1',
+    });
     for (const id of ['order-stats-0', 'a', 'A.b_c-9', 'x'.repeat(249)]) {
       expect(resolveStreamsConfig({ ...platformatic, groupInstanceId: id }).groupInstanceId).toBe(
         id,
@@ -181,7 +190,7 @@ describe('resolveStreamsConfig', () => {
     });
     expect(properties).toEqual({ ...base, groupInstanceId: 'order-stats-2' });
     refuses(
-      { ...base, groupInstanceId: 'order-stats-0' },
+      { ...kafkajs, groupInstanceId: 'order-stats-0' },
       "group.instance.id needs kafkaClient '@platformatic/kafka': kafkajs has no static membership",
     );
   });
@@ -203,7 +212,7 @@ describe('resolveStreamsConfig', () => {
   it.each(['platformatic', 'KAFKAJS', '', 'node-rdkafka'])('refuses the client %p', (client) => {
     refuses(
       { ...base, kafkaClient: client as unknown as KafkaClientName },
-      `kafkaClient must be 'kafkajs' or '@platformatic/kafka', got '${client}'`,
+      `kafkaClient must be '@platformatic/kafka' or 'kafkajs', got '${client}'`,
     );
   });
 });
@@ -220,11 +229,14 @@ describe('groupProtocol (group.protocol)', () => {
     expect(resolveStreamsConfig({ ...base, groupProtocol: 'classic' }).groupProtocol).toBe(
       'classic',
     );
+    expect(resolveStreamsConfig({ ...base, groupProtocol: 'streams' }).groupProtocol).toBe(
+      'streams',
+    );
   });
 
   it("refuses 'streams' on kafkajs, and unknown protocols", () => {
     refuses(
-      { ...base, groupProtocol: 'streams' },
+      { ...kafkajs, groupProtocol: 'streams' },
       "group.protocol 'streams' needs kafkaClient '@platformatic/kafka': kafkajs cannot speak the streams rebalance protocol (KIP-1071)",
     );
     refuses(

@@ -43,7 +43,11 @@ export type ProcessingGuarantee = 'at_least_once' | 'exactly_once_v2';
 /** The Kafka client layer's names, part of the public config. */
 export type { GroupProtocol, KafkaClientName };
 
-export { KAFKA_CLIENT_NAMES, type RebalanceProtocol } from './kafka-client-choice';
+export {
+  DEFAULT_KAFKA_CLIENT,
+  KAFKA_CLIENT_NAMES,
+  type RebalanceProtocol,
+} from './kafka-client-choice';
 
 /**
  * The application's configuration: Kafka Streams' settings under their camel-cased names
@@ -198,9 +202,13 @@ export interface StreamsConfig {
    */
   checkCrcs?: boolean;
   /**
-   * The Kafka client the engine is built on; default `kafkajs`. `@platformatic/kafka` reads
-   * restores and standbys by assignment and takes the same `kafka` connection settings where it
-   * has them (see {@link StreamsConfig.kafka}).
+   * The Kafka client the engine is built on; default `@platformatic/kafka` (it used to be
+   * `kafkajs`). `@platformatic/kafka` rebalances cooperatively, takes `groupInstanceId` and
+   * `groupProtocol: 'streams'`, runs exactly-once with one transactional producer per stream
+   * thread (KIP-447), reads restores and standbys by assignment, and takes the `kafka`
+   * connection settings it has (see {@link StreamsConfig.kafka}; any other throws
+   * `StreamsConfigError`). `kafkajs` (2.2.4 only, else `KafkajsUnsupportedError` at start):
+   * eager rebalancing, one transactional producer per task, no static membership.
    */
   kafkaClient?: KafkaClientName;
   /**

@@ -113,10 +113,13 @@ describe('StreamsModuleSettings (the options shape)', () => {
     expect(resolveStreamsConfig(settings.streams)).toBe(settings.streams);
   });
 
-  it('passes the Kafka client choice through to the engine (kafkajs unless set)', () => {
-    expect(settingsOf().streams.kafkaClient).toBe('kafkajs');
-    const chosen = settingsOf({ streams: { ...streams, kafkaClient: '@platformatic/kafka' } });
-    expect(chosen.streams.kafkaClient).toBe('@platformatic/kafka');
+  it('passes the Kafka client choice through to the engine (@platformatic/kafka unless set)', () => {
+    expect(settingsOf().streams).toMatchObject({
+      kafkaClient: '@platformatic/kafka',
+      rebalanceProtocol: 'cooperative',
+    });
+    const chosen = settingsOf({ streams: { ...streams, kafkaClient: 'kafkajs' } });
+    expect(chosen.streams).toMatchObject({ kafkaClient: 'kafkajs', rebalanceProtocol: 'eager' });
   });
 
   it('refuses options without the `streams` key, naming it', () => {
@@ -143,7 +146,7 @@ describe('StreamsModuleSettings (the options shape)', () => {
     [{ commitIntervalMs: -1 }, 'commitIntervalMs must be a non-negative number, got -1'],
     [
       { kafkaClient: 'rdkafka' },
-      "kafkaClient must be 'kafkajs' or '@platformatic/kafka', got 'rdkafka'",
+      "kafkaClient must be '@platformatic/kafka' or 'kafkajs', got 'rdkafka'",
     ],
   ])('refuses a bad engine setting %j with the engine’s error', (bad, message) => {
     const error = errorOf({ streams: { ...streams, ...bad } });
