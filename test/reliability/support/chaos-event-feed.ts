@@ -1,4 +1,4 @@
-import type { Admin, Kafka, Message } from 'kafkajs';
+import type { Kafka, Message } from 'kafkajs';
 import { DefaultStreamPartitioner } from '@nest-streams/streams';
 import {
   EventSequence,
@@ -47,10 +47,6 @@ export class ChaosEventFeed {
   private heldMs = 0;
   /** Partitions of a batch sent again because the producer resolved without them. */
   resentPartitions = 0;
-  /** Partitions the producer resolved without whose records had landed (not sent again). */
-  landedUnacknowledged = 0;
-  /** The offset the next record of each partition gets: the feed is its topic's only writer. */
-  private readonly nextOffset = new Map<number, number>();
 
   constructor(
     private readonly kafka: Kafka,
@@ -147,11 +143,6 @@ export class ChaosEventFeed {
       allowAutoTopicCreation: false,
     });
     await producer.connect();
-    const admin = this.kafka.admin();
-    await admin.connect();
-    for (const { partition, high } of await admin.fetchTopicOffsets(topic)) {
-      this.nextOffset.set(partition, Number(high));
-    }
     const started = Date.now();
     try {
       let next = 0;
@@ -171,17 +162,15 @@ export class ChaosEventFeed {
         }
         const batch = this.sequence.slice(next, Math.min(due, next + batchSize));
         next += batch.length;
-        await this.send(producer, admin, topic, batch);
+        await this.send(producer, topic, batch);
       }
     } finally {
       await producer.disconnect();
-      await admin.disconnect();
     }
   }
 
   private async send(
     producer: ReturnType<Kafka['producer']>,
-    admin: Admin,
     topic: string,
     batch: OrderEvent[],
   ): Promise<void> {
@@ -200,60 +189,23 @@ export class ChaosEventFeed {
     // moves between two attempts of one send (a broker died) to a broker that already answered
     // the first attempt, its retry sends nothing more to that broker (`sendMessages` keeps the
     // answers of brokers that answered) and the moved partition is left out. They were never
-    // acknowledged, yet a first attempt may have landed on the dying leader and been replicated
-    // (its answer lost): sending those again wrote them twice (the idempotent producer does not
-    // dedupe across kafkajs' partial answer). So the partition's end says which: one batch past
-    // where the feed left it, they landed; where it left it, they are sent again.
+    // acknowledged: send them again, with the sequence numbers the idempotent producer gave
+    // back, until every partition of the batch is acknowledged.
     let unacknowledged = messages;
     for (;;) {
       const metadata = await producer.send({ topic, messages: unacknowledged });
       for (const { partition, baseOffset } of metadata) {
-        if (perPartition.has(partition))
-          this.acknowledge(partition, Number(baseOffset), perPartition);
-      }
-      for (const [partition, events] of [...perPartition]) {
-        const expected = this.nextOffset.get(partition) ?? 0;
-        const end = await this.settledEnd(admin, topic, partition);
-        if (end === expected + events.length) {
-          this.landedUnacknowledged++;
-          this.acknowledge(partition, expected, perPartition);
-        } else if (end !== expected) {
-          throw new Error(
-            `${topic}-${partition} ends at ${end}: the feed expected ${expected} (batch not written) or ${expected + events.length} (written)`,
-          );
-        }
+        const base = Number(baseOffset);
+        (perPartition.get(partition) ?? []).forEach((event, i) => {
+          this.truth(event.userId).offsets.push(base + i);
+        });
+        perPartition.delete(partition);
       }
       if (perPartition.size === 0) break;
       this.resentPartitions += perPartition.size;
       unacknowledged = unacknowledged.filter((m) => perPartition.has(m.partition!));
     }
     this.acknowledgedTotal += batch.length;
-  }
-
-  /** Notes the offsets of a partition's events from `base`, and where its next record goes. */
-  private acknowledge(partition: number, base: number, pending: Map<number, OrderEvent[]>): void {
-    const events = pending.get(partition) ?? [];
-    events.forEach((event, i) => this.truth(event.userId).offsets.push(base + i));
-    this.nextOffset.set(partition, base + events.length);
-    pending.delete(partition);
-  }
-
-  /**
-   * A partition's end offset once its (new) leader answers the same twice, a second apart: a
-   * leader just elected may still move its high watermark up to records it already holds.
-   */
-  private async settledEnd(admin: Admin, topic: string, partition: number): Promise<number> {
-    let last: number | undefined;
-    for (const deadline = Date.now() + 120_000; Date.now() < deadline;) {
-      const end = await admin
-        .fetchTopicOffsets(topic)
-        .then((all) => Number(all.find((p) => p.partition === partition)?.high ?? NaN))
-        .catch(() => undefined);
-      if (end !== undefined && !Number.isNaN(end) && end === last) return end;
-      last = end;
-      await new Promise((r) => setTimeout(r, 1_000));
-    }
-    throw new Error(`${topic}-${partition}: no settled end offset within 120 s`);
   }
 
   private truth(userId: string): UserTruth {
