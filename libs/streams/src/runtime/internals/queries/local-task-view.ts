@@ -46,8 +46,7 @@ export class LocalTaskView {
     const result: LocalStore[] = [];
     const active = this.active();
     for (const entry of active?.tasks() ?? []) {
-      if (!entry.restored || !active!.answersQueries(entry.task.id.toString())) continue;
-      const store = entry.task.store(storeName);
+      const store = queryableActiveStore(active!, entry, storeName);
       if (store) {
         result.push({
           taskId: entry.task.id.toString(),
@@ -61,7 +60,7 @@ export class LocalTaskView {
     const standbys = this.standbys();
     for (const standby of standbys?.all() ?? []) {
       const store = standby.store(storeName);
-      const lag = store && standbys!.storeLag(standby, storeName);
+      const lag = queryableStandbyLag(standbys!, standby, storeName);
       if (store && lag !== undefined)
         result.push({
           taskId: standby.id.toString(),
@@ -82,16 +81,13 @@ export class LocalTaskView {
   copyOf(storeName: string, partition: number): 'active' | 'standby' | undefined {
     const active = this.active();
     for (const entry of active?.tasks() ?? []) {
-      if (entry.task.id.partition !== partition || !entry.restored) continue;
-      if (active!.answersQueries(entry.task.id.toString()) && entry.task.store(storeName)) {
-        return 'active';
-      }
+      if (entry.task.id.partition !== partition) continue;
+      if (queryableActiveStore(active!, entry, storeName)) return 'active';
     }
     const standbys = this.standbys();
     for (const standby of standbys?.all() ?? []) {
       if (standby.id.partition !== partition) continue;
-      const store = standby.store(storeName);
-      if (store && standbys!.storeLag(standby, storeName) !== undefined) return 'standby';
+      if (queryableStandbyLag(standbys!, standby, storeName) !== undefined) return 'standby';
     }
     return undefined;
   }
@@ -151,4 +147,27 @@ export class LocalTaskView {
       })
       .sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition);
   }
+}
+
+/**
+ * The store of an active task that queries may read (the one rule of {@link LocalTaskView}'s
+ * `stores` and `copyOf`): restored, answering queries (not taken away by an eager assignment
+ * nor in doubt), and holding `storeName`.
+ */
+function queryableActiveStore(
+  active: ActiveTaskManager,
+  entry: ReturnType<ActiveTaskManager['tasks']>[number],
+  storeName: string,
+): ReturnType<typeof entry.task.store> | undefined {
+  if (!entry.restored || !active.answersQueries(entry.task.id.toString())) return undefined;
+  return entry.task.store(storeName);
+}
+
+/** The lag of a standby task's copy of `storeName` when queries may read it: it holds the store and its changelog's end is known. */
+function queryableStandbyLag(
+  standbys: StandbyTaskManager,
+  standby: ReturnType<StandbyTaskManager['all']>[number],
+  storeName: string,
+): number | undefined {
+  return standby.store(storeName) ? standbys.storeLag(standby, storeName) : undefined;
 }
