@@ -96,7 +96,11 @@ describe('bridgePlatformaticLogs', () => {
       new NetworkError('Connection failed'),
     ]);
     c.emitWithDebug('client', 'performWithRetry:failed', 'metadata', 1, [unreachable, unreachable]);
-    expect(logger.lines.map((l) => l.split(' ')[0])).toEqual(['debug', 'debug', 'debug']);
+    // CreateTopics (API 19) answered TOPIC_ALREADY_EXISTS (36): another instance created it first.
+    const created = responseError(19, { '/topics/0': [36, "Topic 'changelog' already exists."] });
+    c.emitWithDebug('client', 'performWithRetry:failed', 'createTopics', 0, [created]);
+    expect(logger.lines.map((l) => l.split(' ')[0])).toEqual(['debug', 'debug', 'debug', 'debug']);
+    expect(logger.lines[3]).toContain('TOPIC_ALREADY_EXISTS');
     expect(logger.lines[0]).toContain('heartbeat failed: ');
     expect(logger.lines[0]).toContain('REBALANCE_IN_PROGRESS');
     expect(logger.lines[2]).toBe(

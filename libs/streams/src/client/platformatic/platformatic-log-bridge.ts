@@ -1,5 +1,6 @@
 // What @platformatic/kafka reports, written to the engine's logger.
 import type { StreamsLogger } from '../../logging/logger';
+import { isTopicAlreadyExists } from './platformatic-cluster-admin-errors';
 
 /**
  * The part of a platformatic client (`Base`, and its `Admin`, `Producer` and `Consumer`) the
@@ -38,9 +39,13 @@ const EVENTS: Readonly<Record<string, EventLine>> = {
     const list = Array.isArray(errors) ? (errors as unknown[]) : [];
     const last = list[list.length - 1];
     return {
-      // A group's answers during a rebalance (the member rejoins), and connection failures
-      // (the engine reports an unreachable cluster itself, typed): detail, as for kafkajs.
-      level: isRejoinAnswer(last) || isNetworkError(last) ? 'debug' : 'warn',
+      // A group's answers during a rebalance (the member rejoins), connection failures (the
+      // engine reports an unreachable cluster itself, typed) and a topic another instance
+      // created first (the admin adapter takes it as created): detail, as for kafkajs.
+      level:
+        isRejoinAnswer(last) || isNetworkError(last) || isTopicAlreadyExists(last)
+          ? 'debug'
+          : 'warn',
       text: `${String(operation)} failed${list.length > 1 ? ` after ${list.length} attempts` : ''}: ${describeError(last)}`,
     };
   },
@@ -82,8 +87,10 @@ const EVENTS: Readonly<Record<string, EventLine>> = {
  * - `error` (a consumer's rejoin failed for good) → `error`;
  * - an operation that failed once its retries were spent (`client:performWithRetry:failed`) →
  *   `warn`, or `debug` when its errors are a group's answers during a rebalance
- *   (`MEMBER_ID_REQUIRED`, `REBALANCE_IN_PROGRESS`, ...: the member rejoins) or connection
- *   failures (the engine reports an unreachable cluster itself);
+ *   (`MEMBER_ID_REQUIRED`, `REBALANCE_IN_PROGRESS`, ...: the member rejoins), connection
+ *   failures (the engine reports an unreachable cluster itself) or `TOPIC_ALREADY_EXISTS` (two
+ *   instances starting at once both create the internal topics; the admin adapter takes the
+ *   answer as created);
  * - a failed heartbeat (other than those answers), a heartbeat stalled past its window, a failed
  *   automatic commit → `warn`;
  * - retries, failed and closed broker connections, the member joining, leaving and
