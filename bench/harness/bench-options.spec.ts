@@ -72,23 +72,22 @@ describe('parseBenchOptions', () => {
     const { systems, baselineClient } = parseBenchOptions(['aggregate']);
     expect(systems).toEqual([
       'ours',
-      'ours-platformatic',
+      'ours-kafkajs',
       'java',
       'kafkajs',
       'platformatic',
       'rocksdb',
       'nodefluent',
     ]);
-    expect(baselineClient).toBe('kafkajs');
+    expect(baselineClient).toBe('@platformatic/kafka');
   });
 
-  it('selects the engine on @platformatic/kafka and its ceiling by name', () => {
-    const options = parseBenchOptions([
-      'aggregate',
-      '--systems',
-      'ours-platformatic, platformatic',
-    ]);
-    expect(options.systems).toEqual(['ours-platformatic', 'platformatic']);
+  it('selects the engine on kafkajs and its ceiling by name, and names the retired system', () => {
+    const options = parseBenchOptions(['aggregate', '--systems', 'ours-kafkajs, kafkajs']);
+    expect(options.systems).toEqual(['ours-kafkajs', 'kafkajs']);
+    expect(() => parseBenchOptions(['aggregate', '--systems', 'ours-platformatic'])).toThrow(
+      "--systems: 'ours-platformatic' is now 'ours' (the engine on its default client, @platformatic/kafka)",
+    );
     expect(() => parseBenchOptions(['aggregate', '--systems', 'ours-rdkafka'])).toThrow(
       "--systems: unknown 'ours-rdkafka'",
     );
@@ -107,7 +106,7 @@ describe('parseBenchOptions', () => {
       '@platformatic/kafka',
     ]);
     expect(() => parseBenchOptions(['aggregate', '--baseline-client', 'platformatic'])).toThrow(
-      "--baseline-client must be one of kafkajs, @platformatic/kafka, got 'platformatic'",
+      "--baseline-client must be one of @platformatic/kafka, kafkajs, got 'platformatic'",
     );
   });
 });

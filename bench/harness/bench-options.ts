@@ -1,15 +1,19 @@
 import { parseArgs } from 'node:util';
-import type { KafkaClientName, ProcessingGuarantee } from '@nest-streams/streams';
-import { CLIENT_NAMES } from './kafka-clients';
+import {
+  DEFAULT_KAFKA_CLIENT,
+  type KafkaClientName,
+  type ProcessingGuarantee,
+} from '@nest-streams/streams';
+import { CLIENT_NAMES, RENAMED_SYSTEMS } from './kafka-clients';
 
 /**
- * The systems a run can measure (`--systems`, all by default): our engine on kafkajs (`ours`)
- * and on @platformatic/kafka (`ours-platformatic`), the Java peer, each client's consume-only
+ * The systems a run can measure (`--systems`, all by default): our engine on its default client,
+ * @platformatic/kafka (`ours`), and on kafkajs (`ours-kafkajs`), the Java peer, each client's consume-only
  * and consume-and-produce ceilings (`kafkajs`, `platformatic`), the RocksDB ceiling, nodefluent.
  */
 export const ALL_SYSTEMS = [
   'ours',
-  'ours-platformatic',
+  'ours-kafkajs',
   'java',
   'kafkajs',
   'platformatic',
@@ -61,9 +65,10 @@ export interface BenchOptions {
    */
   readonly baseline: string | undefined;
   /**
-   * `--baseline-client`: the client the baseline checkout's engine runs on (`kafkajs` by
-   * default); its rows swap places with our engine's on the same client. Another client needs
-   * a checkout whose workers take `--kafka-client`.
+   * `--baseline-client`: the client the baseline checkout's engine runs on (the engine's
+   * default, @platformatic/kafka, unless given); its rows swap places with our engine's on the
+   * same client. A checkout whose workers do not take `--kafka-client` (older than the option)
+   * runs only with `--baseline-client kafkajs`.
    */
   readonly baselineClient: KafkaClientName;
   /**
@@ -139,6 +144,9 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     if (raw === undefined) return [...all];
     const items = raw.split(',').map((s) => s.trim());
     for (const item of items) {
+      if (RENAMED_SYSTEMS[item] !== undefined) {
+        throw new Error(`--${name}: '${item}' is now ${RENAMED_SYSTEMS[item]}\n${USAGE}`);
+      }
       if (!all.includes(item as T)) {
         throw new Error(`--${name}: unknown '${item}' (one of ${all.join(', ')})\n${USAGE}`);
       }
@@ -173,9 +181,9 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   };
 }
 
-/** `--baseline-client`: one of the engine's clients, `kafkajs` unless given. */
+/** `--baseline-client`: one of the engine's clients, the engine's default unless given. */
 function baselineClient(raw: string | undefined): KafkaClientName {
-  if (raw === undefined) return 'kafkajs';
+  if (raw === undefined) return DEFAULT_KAFKA_CLIENT;
   const client = CLIENT_NAMES.find((name) => name === raw.trim());
   if (!client) {
     throw new Error(

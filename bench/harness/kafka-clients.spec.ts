@@ -19,10 +19,10 @@ const row = (
 });
 
 describe('our engine on each Kafka client', () => {
-  it('labels each row with its client, kafkajs first', () => {
+  it('labels each row with its client, the default first', () => {
     expect(OUR_ENGINES.map((e) => [e.system, e.client, e.label])).toEqual([
-      ['ours', 'kafkajs', 'nest-streams (kafkajs)'],
-      ['ours-platformatic', '@platformatic/kafka', 'nest-streams (@platformatic/kafka)'],
+      ['ours', '@platformatic/kafka', 'nest-streams (@platformatic/kafka)'],
+      ['ours-kafkajs', 'kafkajs', 'nest-streams (kafkajs)'],
     ]);
     expect(variantLabel('nest-streams', 'exactly_once_v2', '@platformatic/kafka')).toBe(
       'nest-streams exactly_once_v2 (@platformatic/kafka)',
@@ -33,12 +33,13 @@ describe('our engine on each Kafka client', () => {
   });
 
   it('selects the engines --systems names, in run order', () => {
-    expect(selectedEngines(['java', 'ours-platformatic', 'ours']).map((e) => e.tag)).toEqual([
+    expect(selectedEngines(['java', 'ours-kafkajs', 'ours']).map((e) => e.tag)).toEqual([
       'ours',
-      'ours-platformatic',
+      'ours-kafkajs',
     ]);
     expect(selectedEngines(['java', 'platformatic'])).toEqual([]);
-    expect(engineOn('@platformatic/kafka').system).toBe('ours-platformatic');
+    expect(engineOn('@platformatic/kafka').system).toBe('ours');
+    expect(engineOn('kafkajs').system).toBe('ours-kafkajs');
   });
 
   it('passes --kafka-client to the worker only for the non-default client', () => {

@@ -23,7 +23,7 @@ const GROUP_EMPTY_TIMEOUT_MS = 120_000;
  * then it processes the rest and its store is checked against the truth (exactly under
  * exactly-once; at-least-once may count the events it reprocesses twice). Kafka Streams 4.4
  * wipes a task's state after an unclean stop under exactly-once and restores it in full. Ours
- * runs on each selected client (`ours`, `ours-platformatic`).
+ * runs on each selected client (`ours`, `ours-kafkajs`).
  */
 export const crashRestoreScenario: Scenario = {
   name: 'crash-restore',

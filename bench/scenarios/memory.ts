@@ -80,7 +80,7 @@ const JAVA_VARIANTS: readonly Variant[] = [
  * with glibc's default arenas, to show what the allocator setting does); and ours
  * bounded consuming the same input and truth with every record dropped before the N stores
  * (the baseline: everything but the stores' data). Ours runs every variant on each selected
- * client (`ours`, `ours-platformatic`). `bound` then checks, per client and N, that the bounded
+ * client (`ours`, `ours-kafkajs`). `bound` then checks, per client and N, that the bounded
  * process's memory outside V8's heap stays within that baseline's plus the budget plus the
  * record cache.
  */

@@ -1,4 +1,5 @@
 import { loadavg } from 'node:os';
+import { DEFAULT_KAFKA_CLIENT } from '@nest-streams/streams';
 import { Kafka, logLevel } from 'kafkajs';
 import type { EventData } from '../harness/event-data';
 import { loadProblems, runHttpLoad, type HttpLoadResult } from '../harness/http-load';
@@ -23,8 +24,10 @@ export interface AppPhaseSpec {
   readonly rangeBodies: ReadonlyMap<string, string>;
 }
 
-/** The application's row label: it runs on the engine's default client (no setting for it). */
-const APP = 'order-stats (kafkajs)';
+/** The client the application's rows run on: the engine's default (`ours`), set explicitly. */
+export const APP_CLIENT = DEFAULT_KAFKA_CLIENT;
+/** The application's row label, with its client. */
+export const APP = `order-stats (${APP_CLIENT})`;
 const SETTLE_MS = 240_000;
 
 /**
@@ -46,8 +49,8 @@ export async function runAppPhases(
   const cluster = new OrderStatsCluster(
     {
       KAFKA_BROKERS: ctx.brokers,
-      // The rows are `ours`, kafkajs: set, as the application's default is @platformatic/kafka.
-      KAFKA_CLIENT: 'kafkajs',
+      // The rows are `ours`: the default client, set so that the label stays true.
+      KAFKA_CLIENT: APP_CLIENT,
       APPLICATION_ID: applicationId,
       INPUT_TOPIC: spec.topic,
       COMMIT_INTERVAL_MS: String(ctx.options.commitIntervalMs),
@@ -237,7 +240,7 @@ async function load(
     system: spec.system,
     role: 'ours' as const,
     compareKey: spec.compareKey,
-    client: 'kafkajs' as const,
+    client: APP_CLIENT,
     loadAverage: [started, load1m()] as const,
   };
   const problems = loadProblems(result);

@@ -17,7 +17,7 @@ import { JAVA } from './stream-comparison';
  * twice: from an empty state dir (a full restore from the changelog) and from its intact state
  * dir with the checkpoint of a clean shutdown. Each time its store is checked against the truth.
  * Runs under the first guarantee of `--guarantees` (at-least-once by default). Ours runs on each
- * selected client (`ours`, `ours-platformatic`): restoring reads the changelog through it.
+ * selected client (`ours`, `ours-kafkajs`): restoring reads the changelog through it.
  */
 export const restoreScenario: Scenario = {
   name: 'restore',

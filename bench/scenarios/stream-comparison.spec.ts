@@ -35,26 +35,30 @@ describe('medianRound', () => {
 
 describe('swapOursAndBefore', () => {
   const runners = [
-    { name: 'ours', client: 'kafkajs' as const },
-    { name: 'ours-platformatic', client: '@platformatic/kafka' as const },
+    { name: 'ours-kafkajs', client: 'kafkajs' as const },
+    { name: 'ours', client: '@platformatic/kafka' as const },
     { name: 'before', client: '@platformatic/kafka' as const, baselineRoot: '/tmp/before' },
     { name: 'java' },
   ];
 
   it('swaps the baseline with ours on the same client only', () => {
     expect(swapOursAndBefore(runners).map((r) => r.name)).toEqual([
-      'ours',
+      'ours-kafkajs',
       'before',
-      'ours-platformatic',
+      'ours',
       'java',
     ]);
     const onKafkajs = [runners[0], { ...runners[2], client: 'kafkajs' as const }, runners[3]];
-    expect(swapOursAndBefore(onKafkajs).map((r) => r.name)).toEqual(['before', 'ours', 'java']);
+    expect(swapOursAndBefore(onKafkajs).map((r) => r.name)).toEqual([
+      'before',
+      'ours-kafkajs',
+      'java',
+    ]);
   });
 
   it('leaves the order alone without a baseline', () => {
     expect(swapOursAndBefore([runners[0], runners[3]]).map((r) => r.name)).toEqual([
-      'ours',
+      'ours-kafkajs',
       'java',
     ]);
   });

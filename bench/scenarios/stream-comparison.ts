@@ -26,7 +26,7 @@ export const JAVA = 'kafka-streams-java';
 
 /** One stream processor of the comparison: ours on a client, the baseline, or Java. */
 interface Runner {
-  /** In application ids, state dirs and dump files: `ours`, `ours-platformatic`, `before`, `java`. */
+  /** In application ids, state dirs and dump files: `ours`, `ours-kafkajs`, `before`, `java`. */
   readonly name: string;
   readonly run: typeof runOurs;
   /** The row label before the guarantee: `nest-streams`, `kafka-streams-java`. */

@@ -11,7 +11,7 @@ import type { SystemRow } from '../harness/system-row';
 /** One memory measurement: a system, a RocksDB variant and a store count. */
 export interface MemoryRunSpec {
   readonly which: 'ours' | 'java';
-  /** Ours: the engine's Kafka client (kafkajs, the engine's default, when undefined). */
+  /** Ours: the engine's Kafka client (kafkajs, the workers' default, when undefined). */
   readonly client?: KafkaClientName;
   /** RocksDB defaults per store, or bounded memory (one budget shared by every store). */
   readonly rocksdb: 'default' | 'bounded';
