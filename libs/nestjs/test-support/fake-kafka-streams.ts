@@ -40,6 +40,12 @@ export function instance(
   };
 }
 
+/**
+ * The query endpoint the specs give the fake cluster's instance at `endpoint` (an HTTP port
+ * 8xxx): the same host, on port 9xxx.
+ */
+export const queryEndpointOf = (endpoint: string): string => endpoint.replace(':8', ':9');
+
 /** The partition of `key` among the fake's three partitions (the default partitioner's). */
 export const partitionOf = (key: string): number =>
   new DefaultStreamPartitioner().partition(Buffer.from(key, 'utf8'), 3);

@@ -13,7 +13,7 @@ import { KeyOwnerLocator } from '../ownership/internals/key-owner.locator';
 import { OwnerUnreachableError } from '../errors/owner-unreachable.error';
 import { StreamsModuleSettings } from '../settings/internals/streams-module.settings';
 import type { StreamsModuleOptions } from '../settings/streams-module-options.interface';
-import { FakeKafkaStreams, instance } from '../../test-support/fake-kafka-streams';
+import { FakeKafkaStreams, instance, queryEndpointOf } from '../../test-support/fake-kafka-streams';
 import type { InteractiveQueryClient } from './internals/interactive-query.client';
 import {
   decodeRemoteQueryRequest,
@@ -26,7 +26,6 @@ import { InteractiveQueryService } from './interactive-query.service';
 const A = '127.0.0.1:8001';
 const B = '127.0.0.1:8002';
 const C = '127.0.0.1:8003';
-const query = (endpoint: string) => endpoint.replace(':80', ':90');
 
 const settingsFor = (endpoint: string, extra: Partial<StreamsModuleOptions> = {}) =>
   new StreamsModuleSettings({
@@ -37,7 +36,10 @@ const settingsFor = (endpoint: string, extra: Partial<StreamsModuleOptions> = {}
     },
     security: { clusterSecret: 'iq-spec-cluster-secret' },
     ...extra,
-    queries: { remote: { port: Number(query(endpoint).split(':')[1]) }, ...extra.queries },
+    queries: {
+      remote: { port: Number(queryEndpointOf(endpoint).split(':')[1]) },
+      ...extra.queries,
+    },
   });
 
 /** An instance whose store holds `data` per partition. */
@@ -105,7 +107,7 @@ describe('InteractiveQueryService', () => {
     local = members.get(A)!;
     const servers = new Map(
       [B, C].map((e) => [
-        query(e),
+        queryEndpointOf(e),
         new InteractiveQueryServer(settingsFor(e), members.get(e)!.asKafkaStreams()),
       ]),
     );
@@ -132,9 +134,9 @@ describe('InteractiveQueryService', () => {
       [C, member(C, { 4: { c: 3 }, 5: { f: 6 } })],
     ]);
     const cluster = [
-      instance(A, { active: ['0_0', '0_1'], standby: ['0_2'], queryEndpoint: query(A) }),
-      instance(B, { active: ['0_2', '0_3'], standby: ['0_4'], queryEndpoint: query(B) }),
-      instance(C, { active: ['0_4', '0_5'], standby: ['0_0'], queryEndpoint: query(C) }),
+      instance(A, { active: ['0_0', '0_1'], standby: ['0_2'], queryEndpoint: queryEndpointOf(A) }),
+      instance(B, { active: ['0_2', '0_3'], standby: ['0_4'], queryEndpoint: queryEndpointOf(B) }),
+      instance(C, { active: ['0_4', '0_5'], standby: ['0_0'], queryEndpoint: queryEndpointOf(C) }),
     ];
     for (const fake of members.values()) fake.instances = cluster;
     unreachable = new Set();
@@ -196,7 +198,7 @@ describe('InteractiveQueryService', () => {
       expect(result.position).toEqual({ events: { 0: 10, 1: 10, 2: 10, 3: 10, 4: 10, 5: 10 } });
       // Each instance asked for exactly its active partitions, active copies only.
       expect(local.queries.map((q) => [q.partitions, q.requireActive])).toEqual([[[0, 1], true]]);
-      expect(sent.map((s) => s.target).sort()).toEqual([query(B), query(C)]);
+      expect(sent.map((s) => s.target).sort()).toEqual([queryEndpointOf(B), queryEndpointOf(C)]);
     });
 
     it('passes the range bounds to every instance: keys outside them are never answered', async () => {
@@ -225,7 +227,7 @@ describe('InteractiveQueryService', () => {
     });
 
     it('reports an unreachable instance with its partitions, never dropping it silently', async () => {
-      unreachable.add(query(C));
+      unreachable.add(queryEndpointOf(C));
       const result = await service.range<string, number>('stats-store', 'a', 'z');
       expect(result.entries.map((e) => e.key)).toEqual(['a', 'b', 'd', 'e']);
       expect(result.complete).toBe(false);
@@ -258,7 +260,7 @@ describe('InteractiveQueryService', () => {
     it('reports partitions no instance runs actively', async () => {
       const cluster = local.instances.map((m) =>
         m.hostInfo.toString() === C
-          ? instance(C, { standby: ['0_4', '0_5'], queryEndpoint: query(C) })
+          ? instance(C, { standby: ['0_4', '0_5'], queryEndpoint: queryEndpointOf(C) })
           : m,
       );
       local.instances = cluster;
@@ -279,7 +281,7 @@ describe('InteractiveQueryService', () => {
       local.instances = local.instances.filter((m) => m.hostInfo.toString() !== C);
       local.instances = local.instances.map((m) =>
         m.hostInfo.toString() === B
-          ? instance(B, { active: ['0_2', '0_3'], queryEndpoint: query(B) })
+          ? instance(B, { active: ['0_2', '0_3'], queryEndpoint: queryEndpointOf(B) })
           : m,
       );
       local.storePartitions = 6;
@@ -357,7 +359,7 @@ describe('InteractiveQueryService', () => {
       local.owns(B, [], 3);
       await expect(service.get('stats-store', 'e')).resolves.toBe(5);
       expect(sent).toHaveLength(1);
-      expect(sent[0].target).toBe(query(B));
+      expect(sent[0].target).toBe(queryEndpointOf(B));
       expect(local.queries).toEqual([]);
       await expect(service.get('stats-store', 'nope')).resolves.toBeUndefined();
     });
@@ -370,7 +372,7 @@ describe('InteractiveQueryService', () => {
       local.owns(B, [], 4);
       await expect(service.get('stats-store', 'c')).rejects.toBeInstanceOf(StateStoreMigratedError);
       local.owns(C, [], 4);
-      unreachable.add(query(C));
+      unreachable.add(queryEndpointOf(C));
       await expect(service.get('stats-store', 'c')).rejects.toBeInstanceOf(OwnerUnreachableError);
     });
 
@@ -389,7 +391,7 @@ describe('InteractiveQueryService', () => {
         active: false,
         lag: 3,
       });
-      expect(sent.at(-1)?.target).toBe(query(B));
+      expect(sent.at(-1)?.target).toBe(queryEndpointOf(B));
       expect(members.get(B)!.queries.at(-1)).toMatchObject({
         partitions: [0],
         requireActive: false,
@@ -413,7 +415,7 @@ describe('InteractiveQueryService', () => {
 
     it('falls back to a standby copy when the owner is unreachable and stale reads are allowed', async () => {
       local.owns(C, [A], 0);
-      unreachable.add(query(C));
+      unreachable.add(queryEndpointOf(C));
       await expect(service.get('stats-store', 'a', { allowStaleReads: true })).resolves.toBe(1);
       expect(local.queries).toEqual([
         expect.objectContaining({ partitions: [0], requireActive: false }),
@@ -421,7 +423,7 @@ describe('InteractiveQueryService', () => {
 
       local.owns(C, [B], 2);
       await expect(service.get('stats-store', 'b', { allowStaleReads: true })).resolves.toBe(2);
-      expect(sent.at(-1)?.target).toBe(query(B));
+      expect(sent.at(-1)?.target).toBe(queryEndpointOf(B));
     });
   });
 });

@@ -3,7 +3,7 @@ import { KafkaStreamsHost } from '../client/internals/kafka-streams.host';
 import { KeyOwnerLocator } from '../ownership/internals/key-owner.locator';
 import { OwnerUnreachableError } from '../errors/owner-unreachable.error';
 import { StreamsModuleSettings } from '../settings/internals/streams-module.settings';
-import { FakeKafkaStreams, instance } from '../../test-support/fake-kafka-streams';
+import { FakeKafkaStreams, instance, queryEndpointOf } from '../../test-support/fake-kafka-streams';
 import type { InteractiveQueryClient } from './internals/interactive-query.client';
 import type {
   RemoteQueryRequest,
@@ -16,7 +16,6 @@ const A = '127.0.0.1:8101';
 const B = '127.0.0.1:8102';
 /** The key's owner, unreachable. */
 const O = '127.0.0.1:8109';
-const query = (endpoint: string) => endpoint.replace(':81', ':91');
 
 const settingsFor = (endpoint: string) =>
   new StreamsModuleSettings({
@@ -26,7 +25,10 @@ const settingsFor = (endpoint: string) =>
       applicationServer: endpoint,
     },
     security: { clusterSecret: 'lag-spec-cluster-secret' },
-    queries: { remote: { port: Number(query(endpoint).split(':')[1]) }, allowStaleReads: true },
+    queries: {
+      remote: { port: Number(queryEndpointOf(endpoint).split(':')[1]) },
+      allowStaleReads: true,
+    },
   });
 
 const locatorOf = (fake: FakeKafkaStreams, endpoint: string) => {
@@ -63,9 +65,9 @@ describe('InteractiveQueryService: a standby answers with a fresh lag', () => {
     local = new FakeKafkaStreams();
     remote = new FakeKafkaStreams();
     const cluster = [
-      instance(O, { active: ['0_0'], queryEndpoint: query(O) }),
-      instance(A, { active: [], standby: ['0_0'], queryEndpoint: query(A) }),
-      instance(B, { active: [], standby: ['0_0'], queryEndpoint: query(B) }),
+      instance(O, { active: ['0_0'], queryEndpoint: queryEndpointOf(O) }),
+      instance(A, { active: [], standby: ['0_0'], queryEndpoint: queryEndpointOf(A) }),
+      instance(B, { active: [], standby: ['0_0'], queryEndpoint: queryEndpointOf(B) }),
     ];
     local.instances = cluster;
     remote.instances = cluster;
@@ -79,7 +81,8 @@ describe('InteractiveQueryService: a standby answers with a fresh lag', () => {
     );
     const client = {
       send: async (endpoint: string, request: RemoteQueryRequest): Promise<RemoteQueryResponse> => {
-        if (endpoint !== query(B)) throw new OwnerUnreachableError(endpoint, 'connection refused');
+        if (endpoint !== queryEndpointOf(B))
+          throw new OwnerUnreachableError(endpoint, 'connection refused');
         const answer = await server.answer(JSON.parse(JSON.stringify(request)));
         return JSON.parse(JSON.stringify(answer)) as RemoteQueryResponse;
       },

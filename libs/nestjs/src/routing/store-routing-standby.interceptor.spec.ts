@@ -1,6 +1,6 @@
 import { StateStoreMigratedError } from '@nest-streams/streams';
 import { partitionOf } from '../../test-support/fake-kafka-streams';
-import { call } from '../../test-support/http-fixtures';
+import { type Answer, call } from '../../test-support/http-fixtures';
 import {
   base,
   dead,
@@ -14,6 +14,37 @@ import {
   useRoutingApp,
 } from '../../test-support/routing-spec-harness';
 
+/**
+ * The owner of `u1` is unreachable and this instance holds `u1`'s partition: `copy` is that
+ * partition's only local copy (a standby unless `active`).
+ */
+function copyHere(copy: { lag: number; values: Record<string, number>; active?: boolean }): void {
+  const p = partitionOf('u1');
+  fake.owns(dead, [SELF], p);
+  fake.keyValueCopies = [
+    { partition: p, active: copy.active ?? false, lag: copy.lag, values: copy.values },
+  ];
+}
+
+/** `answer` is `u1`'s `value` read from this instance's copy, marked stale with `lag`. */
+function expectStaleAnswerHere(answer: Answer, value: number, lag: number): void {
+  expect(answer.status).toBe(200);
+  expect(answer.json).toEqual({ userId: 'u1', value });
+  expect(answer.headers['x-stale']).toBe('true');
+  expect(answer.headers['x-lag']).toBe(String(lag));
+  expect(answer.headers['x-served-by']).toBe(SELF);
+}
+
+/** `answer` is the standby instance's, relayed: a stale read it was asked for as one, once. */
+function expectAnsweredByStandby(answer: Answer): void {
+  expect(answer.status).toBe(200);
+  expect(answer.json).toEqual({ from: 'standby' });
+  expect(answer.headers['x-served-by']).toBe(standby.endpoint);
+  expect(answer.headers['x-stale']).toBe('true');
+  expect(standby.seen).toHaveLength(1);
+  expect(standby.seen[0].headers['x-streams-standby-read']).toBe('true');
+}
+
 /** The routing's standby fallbacks: stale-marked answers, and 503s rather than a wrong 404. */
 describe.each(['express', 'fastify'] as const)(
   'StoreRoutingInterceptor standbys on %s',
@@ -21,24 +52,16 @@ describe.each(['express', 'fastify'] as const)(
     useRoutingApp(platform);
 
     it("answers from this instance's standby copy, marked stale with the copy's lag", async () => {
-      const p = partitionOf('u1');
-      fake.owns(dead, [SELF], p);
-      fake.keyValueCopies = [{ partition: p, active: false, lag: 42, values: { u1: 5 } }];
+      copyHere({ lag: 42, values: { u1: 5 } });
       const answer = await call(base, '/stats/read/u1');
-      expect(answer.status).toBe(200);
-      expect(answer.json).toEqual({ userId: 'u1', value: 5 });
-      expect(answer.headers['x-stale']).toBe('true');
-      expect(answer.headers['x-lag']).toBe('42');
-      expect(answer.headers['x-served-by']).toBe(SELF);
+      expectStaleAnswerHere(answer, 5, 42);
       expect(forward).toHaveBeenCalledTimes(1);
     });
 
     it("answers 503 from this instance's standby copy when its changelog's end does not arrive", async () => {
       // The changelog's leader hung: the lag the copy would report is against old ends (it may
       // say 0 while behind). Within the bound (500 ms), not the client's request timeout.
-      const p = partitionOf('u1');
-      fake.owns(dead, [SELF], p);
-      fake.keyValueCopies = [{ partition: p, active: false, lag: 0, values: { u1: 5 } }];
+      copyHere({ lag: 0, values: { u1: 5 } });
       fake.lagsHang = true;
       const started = Date.now();
       const answer = await call(base, '/stats/read/u1');
@@ -54,9 +77,7 @@ describe.each(['express', 'fastify'] as const)(
     });
 
     it("says 'not found' from a standby copy only marked stale, with its lag", async () => {
-      const p = partitionOf('u1');
-      fake.owns(dead, [SELF], p);
-      fake.keyValueCopies = [{ partition: p, active: false, lag: 3, values: {} }];
+      copyHere({ lag: 3, values: {} });
       const answer = await call(base, '/stats/read/u1');
       expect(answer.status).toBe(404);
       expect(answer.headers['x-stale']).toBe('true');
@@ -99,11 +120,7 @@ describe.each(['express', 'fastify'] as const)(
       fake.localCopy = 'standby';
       fake.keyValueCopies = [{ partition: p, active: false, lag: 5, values: { u1: 6 } }];
       const answer = await call(base, '/stats/read/u1');
-      expect(answer.status).toBe(200);
-      expect(answer.json).toEqual({ userId: 'u1', value: 6 });
-      expect(answer.headers['x-stale']).toBe('true');
-      expect(answer.headers['x-lag']).toBe('5');
-      expect(answer.headers['x-served-by']).toBe(SELF);
+      expectStaleAnswerHere(answer, 6, 5);
       expect(forward).not.toHaveBeenCalled();
     });
 
@@ -112,12 +129,7 @@ describe.each(['express', 'fastify'] as const)(
       fake.localCopy = undefined;
       standby.headers = { 'x-stale': 'true', 'x-lag': '9' };
       const answer = await call(base, '/stats/stale/u1');
-      expect(answer.status).toBe(200);
-      expect(answer.json).toEqual({ from: 'standby' });
-      expect(answer.headers['x-served-by']).toBe(standby.endpoint);
-      expect(answer.headers['x-stale']).toBe('true');
-      expect(standby.seen).toHaveLength(1);
-      expect(standby.seen[0].headers['x-streams-standby-read']).toBe('true');
+      expectAnsweredByStandby(answer);
       expect(routed.handled).toEqual([]);
     });
 
@@ -150,9 +162,7 @@ describe.each(['express', 'fastify'] as const)(
 
     it('does not mark an answer stale when the active copy answered it after all', async () => {
       // Decided as a standby read, but the copy became active (promoted) before the read.
-      const p = partitionOf('u1');
-      fake.owns(dead, [SELF], p);
-      fake.keyValueCopies = [{ partition: p, active: true, lag: 0, values: { u1: 8 } }];
+      copyHere({ lag: 0, values: { u1: 8 }, active: true });
       const answer = await call(base, '/stats/read/u1');
       expect(answer.status).toBe(200);
       expect(answer.json).toEqual({ userId: 'u1', value: 8 });
@@ -164,20 +174,13 @@ describe.each(['express', 'fastify'] as const)(
       fake.owns(dead, [standby.endpoint]);
       standby.headers = { 'x-stale': 'true', 'x-lag': '7' };
       const answer = await call(base, '/stats/stale/u1');
-      expect(answer.status).toBe(200);
-      expect(answer.json).toEqual({ from: 'standby' });
-      expect(answer.headers['x-served-by']).toBe(standby.endpoint);
-      expect(answer.headers['x-stale']).toBe('true');
+      expectAnsweredByStandby(answer);
       expect(answer.headers['x-lag']).toBe('7');
-      expect(standby.seen).toHaveLength(1);
-      expect(standby.seen[0].headers['x-streams-standby-read']).toBe('true');
       expect(standby.seen[0].headers['x-streams-forwarded']).toBe(SELF);
     });
 
     it('serves a forwarded standby read from its standby copy when it holds one', async () => {
-      const p = partitionOf('u1');
-      fake.owns(dead, [SELF], p);
-      fake.keyValueCopies = [{ partition: p, active: false, lag: 2, values: { u1: 4 } }];
+      copyHere({ lag: 2, values: { u1: 4 } });
       const answer = await call(base, '/stats/read/u1', {
         headers: hopsOf(owner.endpoint).sign(SELF, true, 'GET', '/stats/read/u1'),
       });

@@ -1,7 +1,7 @@
 import type { KafkaStreams, StreamsMetadata } from '@nest-streams/streams';
 import type { KafkaStreamsHost } from '../../client/internals/kafka-streams.host';
 import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
-import { instance } from '../../../test-support/fake-kafka-streams';
+import { instance, queryEndpointOf } from '../../../test-support/fake-kafka-streams';
 import type { InteractiveQueryClient } from '../../queries/internals/interactive-query.client';
 import type {
   RemoteQueryRequest,
@@ -15,7 +15,6 @@ import type { InstanceReport, InstanceReporter } from './instance-reporter';
 const A = '127.0.0.1:8001';
 const B = '127.0.0.1:8002';
 const C = '127.0.0.1:8003';
-const query = (endpoint: string) => endpoint.replace(':80', ':90');
 
 const report = (host: string, extra: Partial<InstanceReport> = {}): InstanceReport => ({
   host,
@@ -39,14 +38,14 @@ describe('the cluster view of the page', () => {
 
   beforeEach(() => {
     metadata = [
-      instance(A, { active: ['0_0', '0_1'], standby: ['0_2'], queryEndpoint: query(A) }),
-      instance(B, { active: ['0_2'], standby: ['0_0', '0_1'], queryEndpoint: query(B) }),
-      instance(C, { active: [], standby: [], queryEndpoint: query(C) }),
+      instance(A, { active: ['0_0', '0_1'], standby: ['0_2'], queryEndpoint: queryEndpointOf(A) }),
+      instance(B, { active: ['0_2'], standby: ['0_0', '0_1'], queryEndpoint: queryEndpointOf(B) }),
+      instance(C, { active: [], standby: [], queryEndpoint: queryEndpointOf(C) }),
     ];
     sent = [];
     answers = new Map([
       [
-        query(B),
+        queryEndpointOf(B),
         () => ({
           ok: true,
           servedBy: B,
@@ -69,9 +68,9 @@ describe('the cluster view of the page', () => {
         }),
       ],
       [
-        query(C),
+        queryEndpointOf(C),
         () => {
-          throw new OwnerUnreachableError(query(C), 'connection refused');
+          throw new OwnerUnreachableError(queryEndpointOf(C), 'connection refused');
         },
       ],
     ]);
@@ -140,8 +139,8 @@ describe('the cluster view of the page', () => {
     expect(c.stores).toEqual({});
     // Reports travel as one more request kind of the query transport, to each instance's endpoint.
     expect(sent).toEqual([
-      { version: 1, target: query(B), from: query(A), instanceReport: true },
-      { version: 1, target: query(C), from: query(A), instanceReport: true },
+      { version: 1, target: queryEndpointOf(B), from: queryEndpointOf(A), instanceReport: true },
+      { version: 1, target: queryEndpointOf(C), from: queryEndpointOf(A), instanceReport: true },
     ]);
   });
 
@@ -166,7 +165,7 @@ describe('the cluster view of the page', () => {
   });
 
   it('says why an instance sends no report', async () => {
-    answers.set(query(B), () => ({
+    answers.set(queryEndpointOf(B), () => ({
       ok: false,
       servedBy: B,
       failure: { code: 'BAD_QUERY', retriable: false, message: 'not a well-formed query request' },

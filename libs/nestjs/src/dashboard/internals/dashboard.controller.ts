@@ -1,6 +1,7 @@
-import { Controller, Inject, Query, RequestMethod, Res, type Type } from '@nestjs/common';
-import { GUARDS_METADATA, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { Controller, Inject, Query, Res, type Type } from '@nestjs/common';
+import { GUARDS_METADATA } from '@nestjs/common/constants';
 import { HttpAdapterHost } from '@nestjs/core';
+import { routeGetHandlers } from '../../decorators/run-time-routes';
 import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 import type { ClusterView } from './cluster-view.builder';
 import { ClusterSecretGuard } from './cluster-secret.guard';
@@ -36,13 +37,7 @@ export function createDashboardController(): Type<unknown> {
     ) {
       const { dashboard, management, security } = settings;
       if (!dashboard.enabled || management.port !== undefined) return;
-      Reflect.defineMetadata(PATH_METADATA, dashboard.path, StreamsDashboardController);
-      for (const [name, path] of Object.entries(ROUTES)) {
-        const handler = Object.getOwnPropertyDescriptor(StreamsDashboardController.prototype, name)
-          ?.value as object;
-        Reflect.defineMetadata(PATH_METADATA, path, handler);
-        Reflect.defineMetadata(METHOD_METADATA, RequestMethod.GET, handler);
-      }
+      routeGetHandlers(StreamsDashboardController, dashboard.path, ROUTES);
       if (dashboard.lookup) {
         const guard =
           dashboard.lookupGuard ?? new ClusterSecretGuard(security.secretDigests, adapterHost);

@@ -1,6 +1,6 @@
-import { Controller, Inject, RequestMethod, type Type } from '@nestjs/common';
-import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { Controller, Inject, type Type } from '@nestjs/common';
 import { KafkaStreamsHost } from '../../client/internals/kafka-streams.host';
+import { routeGetHandlers } from '../../decorators/run-time-routes';
 import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 import { clusterLayout, type ClusterLayout } from './cluster-layout';
 
@@ -19,13 +19,7 @@ export function createClusterLayoutController(): Type<unknown> {
     ) {
       const { metadataEndpoint, port } = settings.management;
       if (metadataEndpoint === undefined || port !== undefined) return;
-      const handler = Object.getOwnPropertyDescriptor(
-        StreamsClusterLayoutController.prototype,
-        'layout',
-      )?.value as object;
-      Reflect.defineMetadata(PATH_METADATA, metadataEndpoint, StreamsClusterLayoutController);
-      Reflect.defineMetadata(PATH_METADATA, '/', handler);
-      Reflect.defineMetadata(METHOD_METADATA, RequestMethod.GET, handler);
+      routeGetHandlers(StreamsClusterLayoutController, metadataEndpoint, { layout: '/' });
     }
 
     layout(): Promise<ClusterLayout> {

@@ -1,6 +1,6 @@
-import { Controller, Header, Inject, RequestMethod, type Type } from '@nestjs/common';
-import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { Controller, Header, Inject, type Type } from '@nestjs/common';
 import { Registry } from 'prom-client';
+import { routeGetHandlers } from '../../decorators/run-time-routes';
 import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
 import { StreamsMetricsService } from '../streams-metrics.service';
 
@@ -20,11 +20,7 @@ export function createMetricsController(): Type<unknown> {
     ) {
       const path = settings.metrics.endpoint;
       if (path === undefined || settings.management.port !== undefined) return;
-      const handler = Object.getOwnPropertyDescriptor(StreamsMetricsController.prototype, 'scrape')
-        ?.value as object;
-      Reflect.defineMetadata(PATH_METADATA, path, StreamsMetricsController);
-      Reflect.defineMetadata(PATH_METADATA, '/', handler);
-      Reflect.defineMetadata(METHOD_METADATA, RequestMethod.GET, handler);
+      routeGetHandlers(StreamsMetricsController, path, { scrape: '/' });
     }
 
     @Header('Content-Type', Registry.PROMETHEUS_CONTENT_TYPE)

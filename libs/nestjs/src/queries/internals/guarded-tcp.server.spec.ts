@@ -1,16 +1,13 @@
 import { connect, type Socket } from 'node:net';
 import { RangeQuery } from '@nest-streams/streams';
 import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
-import type { StreamsMetricsService } from '../../metrics/streams-metrics.service';
-import { FakeKafkaStreams } from '../../../test-support/fake-kafka-streams';
 import {
-  InstanceAuthenticator,
-  type RefusalReason,
-} from '../../security/internals/instance.authenticator';
+  listeningQueryServer,
+  type ListeningQueryServer,
+} from '../../../test-support/query-server-fixtures';
+import { InstanceAuthenticator } from '../../security/internals/instance.authenticator';
 import { InteractiveQueryClient } from './interactive-query.client';
 import { encodeStateQueryRequest, queryPattern } from './interactive-query.protocol';
-import { InteractiveQueryServer } from './interactive-query.server';
-import { freePort } from '@nest-streams/testing/kafka';
 
 const SECRET = 'guarded-spec-cluster-secret';
 
@@ -60,12 +57,8 @@ const within = <T>(promise: Promise<T>, ms: number, what: string): Promise<T> =>
   ]);
 
 describe('the query server as an outsider finds it (TCP)', () => {
-  let port: number;
-  let endpoint: string;
-  let streams: FakeKafkaStreams;
-  let server: InteractiveQueryServer;
-  let reasons: RefusalReason[];
-  const settings = (secret = SECRET, limits = {}) =>
+  let listening: ListeningQueryServer;
+  const settingsOn = (port: number, secret = SECRET, limits = {}) =>
     new StreamsModuleSettings({
       streams: {
         applicationId: 'guarded-spec',
@@ -88,44 +81,36 @@ describe('the query server as an outsider finds it (TCP)', () => {
     encodeStateQueryRequest({ storeName: 'stats-store', query: RangeQuery.withNoBounds() });
   const probe = () => ({
     version: 1,
-    target: endpoint,
+    target: listening.endpoint,
     from: 'outsider',
     request: request(),
   });
 
   beforeEach(async () => {
-    port = await freePort();
-    endpoint = `127.0.0.1:${port}`;
-    streams = new FakeKafkaStreams();
-    streams.answer = () => ({
-      partitionResults: [
-        {
-          partition: 0,
-          success: true,
-          result: [{ key: 'u', value: 1 }],
-          position: {},
-          active: true,
-        },
-      ],
-      position: {},
-    });
-    reasons = [];
-    const metrics = { recordQueryRefusal: (r: RefusalReason) => reasons.push(r) };
-    server = new InteractiveQueryServer(
-      settings(),
-      streams.asKafkaStreams(),
-      metrics as unknown as StreamsMetricsService,
+    listening = await listeningQueryServer(
+      (port) => settingsOn(port),
+      () => ({
+        partitionResults: [
+          {
+            partition: 0,
+            success: true,
+            result: [{ key: 'u', value: 1 }],
+            position: {},
+            active: true,
+          },
+        ],
+        position: {},
+      }),
     );
-    await server.listen();
   });
 
   afterEach(async () => {
-    await server.close();
+    await listening.server.close();
   });
 
   it('answers the probe of the issue with a refusal, reads nothing, and hangs up', async () => {
-    const outsider = await RawConnection.open(port);
-    outsider.send({ pattern: queryPattern(endpoint), data: probe(), id: 'probe-1' });
+    const outsider = await RawConnection.open(listening.port);
+    outsider.send({ pattern: queryPattern(listening.endpoint), data: probe(), id: 'probe-1' });
     await within(outsider.closed, 2000, 'the server closes the connection');
     expect(outsider.frames).toEqual([
       {
@@ -143,15 +128,15 @@ describe('the query server as an outsider finds it (TCP)', () => {
         },
       },
     ]);
-    expect(streams.queries).toEqual([]);
-    expect(reasons).toEqual(['unauthenticated']);
+    expect(listening.streams.queries).toEqual([]);
+    expect(listening.reasons).toEqual(['unauthenticated']);
   });
 
   it('answers a sealed query once, and refuses its replay and a copy sent to another target', async () => {
-    const member = new InstanceAuthenticator(settings().security);
-    const sealed = member.seal(queryPattern(endpoint), '127.0.0.1:9999', probe());
-    const first = await RawConnection.open(port);
-    first.send({ pattern: queryPattern(endpoint), data: sealed, id: 'a' });
+    const member = new InstanceAuthenticator(settingsOn(listening.port).security);
+    const sealed = member.seal(queryPattern(listening.endpoint), '127.0.0.1:9999', probe());
+    const first = await RawConnection.open(listening.port);
+    first.send({ pattern: queryPattern(listening.endpoint), data: sealed, id: 'a' });
     await within(
       (async () => {
         while (first.frames.length === 0) await new Promise((r) => setTimeout(r, 10));
@@ -161,53 +146,55 @@ describe('the query server as an outsider finds it (TCP)', () => {
     );
     const answer = first.frames[0] as { response: unknown };
     expect(member.openAnswer(sealed, answer.response)).toMatchObject({ payload: { ok: true } });
-    expect(streams.queries).toHaveLength(1);
+    expect(listening.streams.queries).toHaveLength(1);
 
-    const replay = await RawConnection.open(port);
-    replay.send({ pattern: queryPattern(endpoint), data: sealed, id: 'b' });
+    const replay = await RawConnection.open(listening.port);
+    replay.send({ pattern: queryPattern(listening.endpoint), data: sealed, id: 'b' });
     await within(replay.closed, 2000, 'the replay is refused');
     expect(replay.frames).toMatchObject([
       { id: 'b', response: { failure: { code: 'QUERY_REFUSED' } } },
     ]);
 
     const elsewhere = member.seal(queryPattern('127.0.0.1:1'), '127.0.0.1:9999', probe());
-    const misrouted = await RawConnection.open(port);
-    misrouted.send({ pattern: queryPattern(endpoint), data: elsewhere, id: 'c' });
+    const misrouted = await RawConnection.open(listening.port);
+    misrouted.send({ pattern: queryPattern(listening.endpoint), data: elsewhere, id: 'c' });
     await within(misrouted.closed, 2000, 'the misrouted one is refused');
-    expect(streams.queries).toHaveLength(1);
-    expect(reasons).toEqual(['replayed', 'wrong_target']);
+    expect(listening.streams.queries).toHaveLength(1);
+    expect(listening.reasons).toEqual(['replayed', 'wrong_target']);
     // The member's connection stays open: it was authenticated.
     first.socket.destroy();
   });
 
   it('refuses a query sealed with another secret', async () => {
-    const other = new InstanceAuthenticator(settings('another-cluster-secret-here').security);
-    const conn = await RawConnection.open(port);
+    const other = new InstanceAuthenticator(
+      settingsOn(listening.port, 'another-cluster-secret-here').security,
+    );
+    const conn = await RawConnection.open(listening.port);
     conn.send({
-      pattern: queryPattern(endpoint),
-      data: other.seal(queryPattern(endpoint), '127.0.0.1:9999', probe()),
+      pattern: queryPattern(listening.endpoint),
+      data: other.seal(queryPattern(listening.endpoint), '127.0.0.1:9999', probe()),
       id: 'x',
     });
     await within(conn.closed, 2000, 'refused');
-    expect(streams.queries).toEqual([]);
-    expect(reasons).toEqual(['bad_signature']);
+    expect(listening.streams.queries).toEqual([]);
+    expect(listening.reasons).toEqual(['bad_signature']);
   });
 
   it('closes a connection on a frame that is not JSON, an event, or a pattern it does not answer', async () => {
-    const notJson = await RawConnection.open(port);
+    const notJson = await RawConnection.open(listening.port);
     notJson.socket.write('5#hello');
-    const event = await RawConnection.open(port);
-    event.send({ pattern: queryPattern(endpoint), data: probe() });
-    const other = await RawConnection.open(port);
+    const event = await RawConnection.open(listening.port);
+    event.send({ pattern: queryPattern(listening.endpoint), data: probe() });
+    const other = await RawConnection.open(listening.port);
     other.send({ pattern: queryPattern('127.0.0.1:1'), data: probe(), id: 'o' });
     // 10,000-deep nesting, as the pattern and as the data.
     const deep = '['.repeat(10_000) + ']'.repeat(10_000);
     const raw = (json: string) => `${json.length}#${json}`;
-    const nestedPattern = await RawConnection.open(port);
+    const nestedPattern = await RawConnection.open(listening.port);
     nestedPattern.socket.write(raw(`{"pattern":${deep},"data":1,"id":"d1"}`));
-    const nestedData = await RawConnection.open(port);
+    const nestedData = await RawConnection.open(listening.port);
     nestedData.socket.write(
-      raw(`{"pattern":"${queryPattern(endpoint)}","data":${deep},"id":"d2"}`),
+      raw(`{"pattern":"${queryPattern(listening.endpoint)}","data":${deep},"id":"d2"}`),
     );
     const all = [notJson, event, other, nestedPattern, nestedData];
     await within(Promise.all(all.map((c) => c.closed)), 2000, 'all closed');
@@ -215,7 +202,7 @@ describe('the query server as an outsider finds it (TCP)', () => {
     expect(nestedData.frames).toMatchObject([
       { id: 'd2', response: { failure: { code: 'QUERY_REFUSED' } } },
     ]);
-    expect(reasons.sort()).toEqual(
+    expect(listening.reasons.sort()).toEqual(
       [
         'malformed_frame',
         'unauthenticated',
@@ -224,30 +211,32 @@ describe('the query server as an outsider finds it (TCP)', () => {
         'wrong_target',
       ].sort(),
     );
-    expect(streams.queries).toEqual([]);
+    expect(listening.streams.queries).toEqual([]);
   });
 
   it('closes a connection that sends too much before authenticating (a 2 GB length prefix)', async () => {
-    const conn = await RawConnection.open(port);
+    const conn = await RawConnection.open(listening.port);
     conn.socket.write('2147483648#');
     const chunk = 'x'.repeat(16 * 1024);
     for (let i = 0; i < 16 && !conn.socket.destroyed; i++) conn.socket.write(chunk);
     await within(conn.closed, 2000, 'closed');
-    expect(reasons).toEqual(['oversized']);
+    expect(listening.reasons).toEqual(['oversized']);
   });
 
   it('closes connections that say nothing, or half a frame, within the auth timeout', async () => {
-    const silent = await RawConnection.open(port);
-    const half = await RawConnection.open(port);
+    const silent = await RawConnection.open(listening.port);
+    const half = await RawConnection.open(listening.port);
     half.socket.write('100#{"pattern":');
     const started = Date.now();
     await within(Promise.all([silent.closed, half.closed]), 2000, 'both closed');
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
-    expect(reasons).toEqual(['auth_timeout', 'auth_timeout']);
+    expect(listening.reasons).toEqual(['auth_timeout', 'auth_timeout']);
   });
 
   it('holds at most maxConnections connections', async () => {
-    const conns = await Promise.all(Array.from({ length: 6 }, () => RawConnection.open(port)));
+    const conns = await Promise.all(
+      Array.from({ length: 6 }, () => RawConnection.open(listening.port)),
+    );
     const closedEarly = await Promise.all(
       conns.map((c) =>
         within(c.closed, 200, 'closed').then(
@@ -261,14 +250,19 @@ describe('the query server as an outsider finds it (TCP)', () => {
   });
 
   it("keeps a member's connection open past the auth timeout", async () => {
-    const client = new InteractiveQueryClient(settings());
+    const client = new InteractiveQueryClient(settingsOn(listening.port));
     try {
       const ask = () =>
-        client.send(endpoint, { version: 1, target: endpoint, from: 'spec', request: request() });
+        client.send(listening.endpoint, {
+          version: 1,
+          target: listening.endpoint,
+          from: 'spec',
+          request: request(),
+        });
       expect(await ask()).toMatchObject({ ok: true });
       await new Promise((resolve) => setTimeout(resolve, 700));
       expect(await ask()).toMatchObject({ ok: true });
-      expect(reasons).toEqual([]);
+      expect(listening.reasons).toEqual([]);
     } finally {
       await client.close();
     }

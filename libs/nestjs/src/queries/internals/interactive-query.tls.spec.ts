@@ -7,15 +7,14 @@ import { connect as tlsConnect } from 'node:tls';
 import { HostInfo, RangeQuery } from '@nest-streams/streams';
 import { TestPki, type TestCertificate } from '../../../../../tools/tls/test-pki';
 import { StreamsModuleSettings } from '../../settings/internals/streams-module.settings';
-import type { StreamsMetricsService } from '../../metrics/streams-metrics.service';
-import { FakeKafkaStreams } from '../../../test-support/fake-kafka-streams';
+import {
+  listeningQueryServer,
+  type ListeningQueryServer,
+} from '../../../test-support/query-server-fixtures';
 import { HttpRequestForwarder } from '../../routing/internals/http-request.forwarder';
 import { OwnerUnreachableError } from '../../errors/owner-unreachable.error';
-import type { RefusalReason } from '../../security/internals/instance.authenticator';
 import { InteractiveQueryClient } from './interactive-query.client';
 import { encodeStateQueryRequest } from './interactive-query.protocol';
-import { InteractiveQueryServer } from './interactive-query.server';
-import { freePort } from '@nest-streams/testing/kafka';
 
 describe('TLS between instances (security.tls)', () => {
   let dir: string;
@@ -46,38 +45,29 @@ describe('TLS between instances (security.tls)', () => {
     });
 
   describe('the query transport (mutual TLS)', () => {
-    let port: number;
-    let endpoint: string;
-    let streams: FakeKafkaStreams;
-    let server: InteractiveQueryServer;
-    let reasons: RefusalReason[];
+    let listening: ListeningQueryServer;
     const ask = (client: InteractiveQueryClient) =>
-      client.send(endpoint, {
+      client.send(listening.endpoint, {
         version: 1,
-        target: endpoint,
+        target: listening.endpoint,
         from: 'spec',
         request: encodeStateQueryRequest({ storeName: 's', query: RangeQuery.withNoBounds() }),
       });
 
     beforeEach(async () => {
-      port = await freePort();
-      endpoint = `127.0.0.1:${port}`;
-      streams = new FakeKafkaStreams();
-      streams.answer = () => ({ partitionResults: [], position: {} });
-      reasons = [];
-      server = new InteractiveQueryServer(settings(port), streams.asKafkaStreams(), {
-        recordQueryRefusal: (r: RefusalReason) => reasons.push(r),
-      } as unknown as StreamsMetricsService);
-      await server.listen();
+      listening = await listeningQueryServer(
+        (port) => settings(port),
+        () => ({ partitionResults: [], position: {} }),
+      );
     });
-    afterEach(() => server.close());
+    afterEach(() => listening.server.close());
 
     it('answers an instance whose certificate the cluster CA signed', async () => {
-      const client = new InteractiveQueryClient(settings(port));
+      const client = new InteractiveQueryClient(settings(listening.port));
       try {
         expect(await ask(client)).toMatchObject({ ok: true });
-        expect(streams.queries).toHaveLength(1);
-        expect(reasons).toEqual([]);
+        expect(listening.streams.queries).toHaveLength(1);
+        expect(listening.reasons).toEqual([]);
       } finally {
         await client.close();
       }
@@ -86,7 +76,12 @@ describe('TLS between instances (security.tls)', () => {
     it('refuses, at the handshake, a client without a certificate or with a stranger one', async () => {
       const handshake = (options: object) =>
         new Promise<string>((resolve) => {
-          const socket = tlsConnect({ host: '127.0.0.1', port, ca: pki.ca, ...options });
+          const socket = tlsConnect({
+            host: '127.0.0.1',
+            port: listening.port,
+            ca: pki.ca,
+            ...options,
+          });
           socket.on('secureConnect', () => socket.write('10#{"id":"1"}'));
           socket.on('data', () => resolve('answered'));
           socket.on('error', (error) => resolve(`error: ${error.message}`));
@@ -96,10 +91,12 @@ describe('TLS between instances (security.tls)', () => {
       const foreign = await handshake({ cert: stranger.cert, key: stranger.key });
       expect(anonymous).not.toBe('answered');
       expect(foreign).not.toBe('answered');
-      expect(streams.queries).toEqual([]);
-      expect(reasons).toEqual(['unauthenticated', 'unauthenticated']);
+      expect(listening.streams.queries).toEqual([]);
+      expect(listening.reasons).toEqual(['unauthenticated', 'unauthenticated']);
       // A member whose settings trust another CA does not reach this server either.
-      const misconfigured = new InteractiveQueryClient(settings(port, stranger, stranger.cert));
+      const misconfigured = new InteractiveQueryClient(
+        settings(listening.port, stranger, stranger.cert),
+      );
       try {
         await expect(ask(misconfigured)).rejects.toBeInstanceOf(OwnerUnreachableError);
       } finally {
