@@ -1,8 +1,8 @@
 import { Serdes } from '../serde/serdes';
 import { Consumed } from './consumed';
 import { Materialized } from './materialized';
-import { Named } from './named';
 import { StreamsBuilder } from './streams-builder';
+import { addTableTableJoins } from '../../test-support/topology-fixtures';
 
 /** `describe()` text from lines, so expectations read like Kafka Streams' output. */
 function topology(...lines: string[]): string {
@@ -42,13 +42,7 @@ describe('KTable topology shapes', () => {
 
   it('writes a table-table join as this, other and merge nodes', () => {
     const builder = new StreamsBuilder();
-    const left = builder.table<string, string>('left');
-    const right = builder.table<string, string>('right');
-    left
-      .leftJoin(right, (l, r) => `${l}+${r}`, undefined, Materialized.as('joined'))
-      .toStream()
-      .to('out');
-    left.join(right, (l, r) => l + r, Named.as('inner'));
+    addTableTableJoins(builder);
     const built = builder.build();
     expect(built.copartitionGroups()).toEqual([['left', 'right']]);
     expect(built.describe()).toBe(
