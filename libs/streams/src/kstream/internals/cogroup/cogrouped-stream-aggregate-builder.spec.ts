@@ -8,16 +8,12 @@ import { StreamsBuilder } from '../../streams-builder';
 import { SessionWindows } from '../../windows/session-windows';
 import { TimeWindows } from '../../windows/time-windows';
 import type { CogroupedKStream } from '../../kgrouped-stream';
-import {
-  dslDriverPerTest,
-  windowLabel,
-  type SideRecord,
-} from '../../../../test-support/dsl-test-support';
+import { dslDriverPerTest, windowLabel } from '../../../../test-support/dsl-test-support';
 
 const str = Serdes.String();
 
 /** Stream, key, value, timestamp; expected records are Kafka Streams 4.4's after each record. */
-const INPUT: readonly SideRecord<'a' | 'b'>[] = [
+const INPUT: readonly (readonly ['a' | 'b', string, string, number])[] = [
   ['a', 'k', '1', 1],
   ['b', 'x', 'k', 2],
   ['a', 'k', '2', 3],
