@@ -2,12 +2,7 @@ import { Serdes } from '../serde/serdes';
 import { Consumed } from './consumed';
 import { Materialized } from './materialized';
 import { StreamsBuilder } from './streams-builder';
-import { addTableTableJoins } from '../../test-support/topology-fixtures';
-
-/** `describe()` text from lines, so expectations read like Kafka Streams' output. */
-function topology(...lines: string[]): string {
-  return `Topologies:\n${lines.join('\n')}\n`;
-}
+import { addTableTableJoins, topology } from '../../test-support/topology-fixtures';
 
 describe('KTable topology shapes', () => {
   it('materializes a source table under the given store name, a generated one only when read (Kafka Streams 4.x)', () => {
