@@ -7,6 +7,12 @@ import type { Windowed } from '../src/windowing/windowed';
 /** A record to pipe into an input topic: `[key, value, timestamp]`. */
 export type PipedRecord<K = string, V = string> = readonly [K | null, V | null, number];
 
+/**
+ * A string record for one of several input topics: `[side, key, value, timestamp]`, `side`
+ * naming the topic (see {@link DslTestDriver.linesPerSideRecord}).
+ */
+export type SideRecord<S extends string> = readonly [S, string, string | null, number];
+
 const strings = Serdes.String();
 
 /**
@@ -63,6 +69,24 @@ export class DslTestDriver {
     const out: string[][] = [];
     for (const line of lines) {
       await this.pipeLines(inTopic, [line]);
+      out.push(this.lines(outTopic));
+    }
+    return out;
+  }
+
+  /**
+   * Pipes `records` one at a time, each into the topic `topics` names for its side (string
+   * serdes), and returns, after each, the records written to `outTopic` meanwhile (as
+   * {@link lines} prints them).
+   */
+  async linesPerSideRecord<S extends string>(
+    topics: Readonly<Record<S, string>>,
+    records: readonly SideRecord<S>[],
+    outTopic = 'out',
+  ): Promise<string[][]> {
+    const out: string[][] = [];
+    for (const [side, key, value, timestamp] of records) {
+      await this.pipe(topics[side], [[key, value, timestamp]]);
       out.push(this.lines(outTopic));
     }
     return out;

@@ -8,6 +8,7 @@ import type { RocksDBStoreParams } from '../src/state/internals/rocksdb/rocksdb-
 import type { RocksDBStoreMetrics } from '../src/state/rocksdb-store-metrics';
 import { writtenRocksDBOptions } from '../src/state/internals/rocksdb/rocksdb-options-file';
 import type { BytesStore } from '../src/state/bytes-store';
+import { describeBytesStoreContract } from './bytes-store.contract';
 
 /** A RocksDB engine's store, with what the contract reads beyond the bytes store. */
 export interface RocksDBEngineStoreUnderTest extends BytesStore {
@@ -130,4 +131,19 @@ export function describeRocksDBEngineContract(
       await first.close();
     });
   });
+}
+
+/**
+ * The contracts a RocksDB engine's store keeps, for its `*.spec.ts`: the bytes-store contract
+ * and the engine contract, on stores `createStore` makes.
+ */
+export function describeRocksDBStoreContracts(
+  name: string,
+  createStore: (params: RocksDBStoreParams) => RocksDBEngineStoreUnderTest,
+  expected: RocksDBEngineExpectations,
+): void {
+  describeBytesStoreContract(name, (storeName, directory) =>
+    createStore({ name: storeName, directory }),
+  );
+  describeRocksDBEngineContract(name, createStore, expected);
 }

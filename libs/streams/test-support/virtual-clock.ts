@@ -19,3 +19,18 @@ export class VirtualClock {
     });
   }
 }
+
+/**
+ * A {@link VirtualClock} for the tests of the calling `describe`, back at 0 before each of
+ * them, and its retry policy classifying faults with `classify` (the policy keeps no state).
+ */
+export function virtualClockPerTest(classify: (error: unknown) => TransientFault | undefined): {
+  readonly clock: VirtualClock;
+  readonly retry: ClusterRetry;
+} {
+  const clock = new VirtualClock();
+  beforeEach(() => {
+    clock.ms = 0;
+  });
+  return { clock, retry: clock.retry(classify) };
+}

@@ -10,24 +10,19 @@ import { PlatformaticGroupConsumer } from './platformatic/platformatic-group-con
 import type { GroupConsumerOptions } from './group-consumer';
 import type { KafkaClientAdapters } from './kafka-client-adapters';
 import { RetryingClusterAdmin } from './cluster-retry/retrying-cluster-admin';
+import { idleGroupConsumerOptions } from '../../test-support/group-consumer-options.fixture';
 
 const base: StreamsConfig = { applicationId: 'client-spec', bootstrapServers: ['127.0.0.1:1'] };
 /** The kafkajs logs (its partitioner notice) dropped. */
 const quiet = completeStreamsLogger({ warn: () => undefined });
 
-const groupOptions: GroupConsumerOptions = {
-  groupId: 'client-spec',
-  assignor: {
-    name: 'client-spec',
-    subscriptionUserData: () => Buffer.alloc(0),
-    assign: () => Promise.resolve([]),
-  },
+const groupOptions: GroupConsumerOptions = idleGroupConsumerOptions('client-spec', {
   sessionTimeoutMs: 45_000,
   heartbeatIntervalMs: 3_000,
   rebalanceProtocol: 'eager',
   rebalanceTimeoutMs: 60_000,
   maxWaitTimeMs: 100,
-};
+});
 
 /** Makes one of each adapter (none connects), checks their classes, and closes them. */
 async function adaptersOf(clients: KafkaClientAdapters): Promise<string[]> {

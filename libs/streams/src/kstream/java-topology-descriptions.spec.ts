@@ -4,13 +4,13 @@ import { Serdes } from '../serde/serdes';
 import { Consumed } from './consumed';
 import { Grouped } from './grouped';
 import { Materialized } from './materialized';
-import { Named } from './named';
 import { Produced } from './produced';
 import { StreamJoined } from './stream-joined';
 import { StreamsBuilder } from './streams-builder';
 import { Suppressed } from './suppressed';
 import { JoinWindows } from './windows/join-windows';
 import { TimeWindows } from './windows/time-windows';
+import { addTableTableJoins } from '../../test-support/topology-fixtures';
 
 /** What Kafka Streams 4.4.0 prints for the same topologies (test/fixtures). */
 const JAVA = (
@@ -65,15 +65,7 @@ const TOPOLOGIES: Record<string, (builder: StreamsBuilder) => void> = {
     grouped.reduce((a, b) => a + b, Materialized.as('reduce-store'));
     counts.toStream().to('counts', Produced.with(str, Serdes.Long()));
   },
-  'table-table-joins': (builder) => {
-    const left = builder.table<string, string>('left');
-    const right = builder.table<string, string>('right');
-    left
-      .leftJoin(right, (l, r) => `${l}+${r}`, undefined, Materialized.as('joined'))
-      .toStream()
-      .to('out');
-    left.join(right, (l, r) => l + r, Named.as('inner'));
-  },
+  'table-table-joins': addTableTableJoins,
   'foreign-key-join': (builder) => {
     const orders = builder.table('orders', Consumed.with(str, str));
     const products = builder.table('products', Consumed.with(str, str));

@@ -1,13 +1,8 @@
 import { Serdes } from '../serde/serdes';
 import { Consumed } from './consumed';
 import { Materialized } from './materialized';
-import { Named } from './named';
 import { StreamsBuilder } from './streams-builder';
-
-/** `describe()` text from lines, so expectations read like Kafka Streams' output. */
-function topology(...lines: string[]): string {
-  return `Topologies:\n${lines.join('\n')}\n`;
-}
+import { addTableTableJoins, topology } from '../../test-support/topology-fixtures';
 
 describe('KTable topology shapes', () => {
   it('materializes a source table under the given store name, a generated one only when read (Kafka Streams 4.x)', () => {
@@ -42,13 +37,7 @@ describe('KTable topology shapes', () => {
 
   it('writes a table-table join as this, other and merge nodes', () => {
     const builder = new StreamsBuilder();
-    const left = builder.table<string, string>('left');
-    const right = builder.table<string, string>('right');
-    left
-      .leftJoin(right, (l, r) => `${l}+${r}`, undefined, Materialized.as('joined'))
-      .toStream()
-      .to('out');
-    left.join(right, (l, r) => l + r, Named.as('inner'));
+    addTableTableJoins(builder);
     const built = builder.build();
     expect(built.copartitionGroups()).toEqual([['left', 'right']]);
     expect(built.describe()).toBe(

@@ -9,11 +9,7 @@ import { Named } from './named';
 import { Produced } from './produced';
 import { Repartitioned } from './repartitioned';
 import { StreamsBuilder } from './streams-builder';
-
-/** `describe()` text from lines, so expectations read like Kafka Streams' output. */
-function topology(...lines: string[]): string {
-  return `Topologies:\n${lines.join('\n')}\n`;
-}
+import { topology } from '../../test-support/topology-fixtures';
 
 describe('StreamsBuilder', () => {
   it('names a stateless chain like Kafka Streams', () => {

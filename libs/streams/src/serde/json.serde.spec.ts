@@ -1,5 +1,6 @@
 import { JsonSerde } from './json.serde';
 import { SerializationError } from './serialization.error';
+import { thrownBy } from '../../test-support/thrown-error';
 
 interface Stats {
   count: number;
@@ -27,14 +28,10 @@ describe('JsonSerde', () => {
 
   it('throws a SerializationError with the cause on malformed JSON', () => {
     const serde = new JsonSerde<Stats>();
-    let caught: unknown;
-    try {
-      serde.deserialize(Buffer.from('{"count":'), 'labs.events');
-    } catch (error) {
-      caught = error;
-    }
-    expect(caught).toBeInstanceOf(SerializationError);
-    const error = caught as SerializationError;
+    const error = thrownBy(
+      () => serde.deserialize(Buffer.from('{"count":'), 'labs.events'),
+      SerializationError,
+    );
     expect(error.code).toBe('SERIALIZATION_ERROR');
     expect(error.retriable).toBe(false);
     expect(error.topic).toBe('labs.events');

@@ -5,9 +5,8 @@ import { UnknownTopicError } from '../../errors/internals/unknown-topic.error';
 import type { TopicMetadata } from '../cluster-admin';
 import { kafkajsTransientFault } from '../kafkajs/kafkajs-transient-faults';
 import { partitionCounts } from '../topic-admin';
-import type { ClusterRetry } from './cluster-retry';
 import { RetryingClusterAdmin, type RefreshableClusterAdmin } from './retrying-cluster-admin';
-import { VirtualClock } from '../../../test-support/virtual-clock';
+import { virtualClockPerTest } from '../../../test-support/virtual-clock';
 
 const metadataOf = (name: string): TopicMetadata => ({
   name,
@@ -36,13 +35,7 @@ function fakeAdmin(listed: string[], errors: Error[]) {
 }
 
 describe('RetryingClusterAdmin', () => {
-  let clock: VirtualClock;
-  let retry: ClusterRetry;
-
-  beforeEach(() => {
-    clock = new VirtualClock();
-    retry = clock.retry(kafkajsTransientFault);
-  });
+  const { clock, retry } = virtualClockPerTest(kafkajsTransientFault);
 
   it("asks again for a listed topic the answering broker's metadata lacks yet (issue #38, D)", async () => {
     // Another instance just created the changelog: the cluster lists it, and the broker asked

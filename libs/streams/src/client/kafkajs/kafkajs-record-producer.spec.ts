@@ -1,11 +1,10 @@
 import type { Kafka, ProducerBatch, RecordMetadata } from 'kafkajs';
 import { ClusterFaultTimeoutError } from '../../errors/cluster-fault-timeout.error';
 import { UnknownTopicError } from '../../errors/internals/unknown-topic.error';
-import type { ClusterRetry } from '../cluster-retry/cluster-retry';
 import type { PartitionRecords } from '../record-producer';
 import { KafkajsRecordProducer } from './kafkajs-record-producer';
 import { kafkajsTransientFault } from './kafkajs-transient-faults';
-import { VirtualClock } from '../../../test-support/virtual-clock';
+import { virtualClockPerTest } from '../../../test-support/virtual-clock';
 
 /**
  * A kafkajs client whose producer acknowledges each sent partition except those in `dropped`
@@ -61,13 +60,7 @@ const records = (topic: string, partition: number): PartitionRecords => ({
 });
 
 describe('KafkajsRecordProducer', () => {
-  let clock: VirtualClock;
-  let retry: ClusterRetry;
-
-  beforeEach(() => {
-    clock = new VirtualClock();
-    retry = clock.retry(kafkajsTransientFault);
-  });
+  const { clock, retry } = virtualClockPerTest(kafkajsTransientFault);
 
   it('sends again the partitions kafkajs resolved without, until acknowledged (issue #38, A)', async () => {
     // The leader of changelog-3 moved to the broker that answered for changelog-1.

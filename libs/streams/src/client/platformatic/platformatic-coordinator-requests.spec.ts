@@ -9,14 +9,13 @@ import {
   type Producer,
 } from '@platformatic/kafka';
 import { ClusterFaultTimeoutError } from '../../errors/cluster-fault-timeout.error';
-import type { ClusterRetry } from '../cluster-retry/cluster-retry';
 import { PlatformaticCoordinators } from './platformatic-coordinators';
 import { sendOffsetCommit } from './platformatic-group-offsets';
 import { PlatformaticTransactionOffsets } from './platformatic-transaction-offsets';
 import { StreamsGroupCoordinator } from './streams-group/streams-group-coordinator';
 import { unchangedHeartbeat } from '../../../test-support/streams-group-heartbeat.fixture';
 import { platformaticTransientFault } from './platformatic-transient-faults';
-import { VirtualClock } from '../../../test-support/virtual-clock';
+import { virtualClockPerTest } from '../../../test-support/virtual-clock';
 
 /** API keys of the requests the fake cluster answers. */
 const OFFSET_COMMIT = 8;
@@ -100,13 +99,10 @@ class FakeCluster {
 
 describe('the coordinator requests of the platformatic adapters', () => {
   let cluster: FakeCluster;
-  let clock: VirtualClock;
-  let retry: ClusterRetry;
+  const { retry } = virtualClockPerTest(platformaticTransientFault);
 
   beforeEach(() => {
     cluster = new FakeCluster();
-    clock = new VirtualClock();
-    retry = clock.retry(platformaticTransientFault);
   });
 
   const commit = () =>

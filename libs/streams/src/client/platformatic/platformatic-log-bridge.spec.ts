@@ -10,6 +10,7 @@ import { completeStreamsLogger, type StreamsLogger } from '../../logging/logger'
 import { resolveStreamsConfig } from '../../runtime/streams-config';
 import { createKafkaClientAdapters } from '../kafka-client';
 import { bridgePlatformaticLogs, describeError } from './platformatic-log-bridge';
+import { idleGroupConsumerOptions } from '../../../test-support/group-consumer-options.fixture';
 
 /** A logger keeping every line as `<level> <line>`, and the context asked for. */
 function recording(): StreamsLogger & { lines: string[]; contexts: string[] } {
@@ -180,19 +181,15 @@ describe('platformatic adapters of createKafkaClientAdapters', () => {
     const admin = clients.clusterAdmin();
     const producer = clients.recordProducers.idempotent();
     const reader = clients.assignedReaders()!;
-    const consumer = clients.groupConsumers({
-      groupId: 'bridge-spec',
-      assignor: {
-        name: 'bridge-spec',
-        subscriptionUserData: () => Buffer.alloc(0),
-        assign: () => Promise.resolve([]),
-      },
-      sessionTimeoutMs: 10_000,
-      heartbeatIntervalMs: 1_000,
-      rebalanceTimeoutMs: 10_000,
-      maxWaitTimeMs: 100,
-      rebalanceProtocol: 'cooperative',
-    });
+    const consumer = clients.groupConsumers(
+      idleGroupConsumerOptions('bridge-spec', {
+        sessionTimeoutMs: 10_000,
+        heartbeatIntervalMs: 1_000,
+        rebalanceTimeoutMs: 10_000,
+        maxWaitTimeMs: 100,
+        rebalanceProtocol: 'cooperative',
+      }),
+    );
     const nothing = () => undefined;
     try {
       await expect(admin.connect()).rejects.toThrow();

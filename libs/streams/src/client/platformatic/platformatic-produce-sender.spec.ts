@@ -7,7 +7,6 @@ import {
   type Producer,
 } from '@platformatic/kafka';
 import { ClusterFaultTimeoutError } from '../../errors/cluster-fault-timeout.error';
-import type { ClusterRetry } from '../cluster-retry/cluster-retry';
 import type { PartitionRecords } from '../record-producer';
 import { platformaticTransientFault } from './platformatic-transient-faults';
 import {
@@ -16,7 +15,7 @@ import {
   ProducerSequences,
   type PlatformaticTransaction,
 } from './platformatic-produce-sender';
-import { VirtualClock } from '../../../test-support/virtual-clock';
+import { virtualClockPerTest } from '../../../test-support/virtual-clock';
 
 /** What a Produce v3 request carried, read back from its bytes. */
 interface SentBatch {
@@ -166,9 +165,8 @@ const records = (topic: string, partition: number, count: number): PartitionReco
 describe('PlatformaticProduceSender (on a fake producer)', () => {
   let producer: FakeProducer;
   let sender: PlatformaticProduceSender;
-  let clock: VirtualClock;
   /** The engine's policy on a clock that the back-off moves. */
-  let retry: ClusterRetry;
+  const { clock, retry } = virtualClockPerTest(platformaticTransientFault);
   const send = async (batch: PartitionRecords[], transaction?: PlatformaticTransaction) => {
     const prepared = await sender.prepare(batch, -1, producer.metadataValue, transaction);
     return sender.deliver(prepared, retry, 'Produce to t', (error) => error);
@@ -177,8 +175,6 @@ describe('PlatformaticProduceSender (on a fake producer)', () => {
   beforeEach(() => {
     producer = new FakeProducer();
     sender = new PlatformaticProduceSender(producer as unknown as Producer);
-    clock = new VirtualClock();
-    retry = clock.retry(platformaticTransientFault);
   });
 
   it('sends one request per leader, with the producer id and sequences per partition', async () => {

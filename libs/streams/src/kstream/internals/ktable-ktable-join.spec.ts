@@ -3,12 +3,12 @@ import { Consumed } from '../consumed';
 import { Materialized } from '../materialized';
 import { Produced } from '../produced';
 import { StreamsBuilder } from '../streams-builder';
-import { dslDriverPerTest } from '../../../test-support/dsl-test-support';
+import { dslDriverPerTest, type SideRecord } from '../../../test-support/dsl-test-support';
 
 const str = Serdes.String();
 
 /** Side, key, value, timestamp; expected records are Kafka Streams 4.4's after each record. */
-const INPUT: readonly (readonly ['L' | 'R', string, string | null, number])[] = [
+const INPUT: readonly SideRecord<'L' | 'R'>[] = [
   ['L', 'a', '1', 1],
   ['R', 'a', 'x', 2],
   ['R', 'b', 'y', 3],
@@ -34,15 +34,7 @@ describe('table-table joins through the TopologyTestDriver', () => {
         : left.outerJoin(right, joiner, undefined, materialized);
     joined.toStream().to('out', Produced.with(str, str));
     const driver = await dsl.start(builder);
-    const topics = {
-      L: driver.createInputTopic('l', str, str),
-      R: driver.createInputTopic('r', str, str),
-    };
-    const out: string[][] = [];
-    for (const [side, key, value, timestamp] of INPUT) {
-      await topics[side].pipeInput(key, value, timestamp);
-      out.push(dsl.lines('out'));
-    }
+    const out = await dsl.linesPerSideRecord({ L: 'l', R: 'r' }, INPUT);
     return { out, builder, driver };
   }
 

@@ -39,15 +39,8 @@ describe('cogroup through the TopologyTestDriver', () => {
   /** The aggregates of `cogrouped` over INPUT after each record (Kafka Streams 4.4's). */
   const FOLDED_PER_RECORD = [['k=a1@1'], ['k=a1bx@2'], ['k=a1bxa2@3'], ['j=by@12'], ['j=bya3@13']];
 
-  async function perRecord(): Promise<string[][]> {
-    const a = dsl.driver.createInputTopic('a', str, str);
-    const b = dsl.driver.createInputTopic('b', str, str);
-    const out: string[][] = [];
-    for (const [topic, key, value, timestamp] of INPUT) {
-      await (topic === 'a' ? a : b).pipeInput(key, value, timestamp);
-      out.push(dsl.lines('out'));
-    }
-    return out;
+  function perRecord(): Promise<string[][]> {
+    return dsl.linesPerSideRecord({ a: 'a', b: 'b' }, INPUT);
   }
 
   it('folds every stream into one aggregate per key, repartitioning a re-keyed stream', async () => {

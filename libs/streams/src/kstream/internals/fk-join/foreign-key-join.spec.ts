@@ -4,13 +4,13 @@ import { Materialized } from '../../materialized';
 import { Produced } from '../../produced';
 import { StreamsBuilder } from '../../streams-builder';
 import { TableJoined } from '../../table-joined';
-import { dslDriverPerTest } from '../../../../test-support/dsl-test-support';
+import { dslDriverPerTest, type SideRecord } from '../../../../test-support/dsl-test-support';
 import { murmur3Hash128 } from './murmur3';
 
 const str = Serdes.String();
 
 /** Orders `orderId -> customerId:item` and customers `customerId -> name`. */
-const INPUT: readonly (readonly ['o' | 'c', string, string | null, number])[] = [
+const INPUT: readonly SideRecord<'o' | 'c'>[] = [
   ['o', 'o1', 'c1:pen', 1],
   ['c', 'c1', 'Ann', 2],
   ['o', 'o2', 'c2:ink', 3],
@@ -45,15 +45,7 @@ describe('the foreign-key table-table join through the TopologyTestDriver', () =
         );
     joined.toStream().to('out', Produced.with(str, str));
     const driver = await dsl.start(builder);
-    const topics = {
-      o: driver.createInputTopic('orders', str, str),
-      c: driver.createInputTopic('customers', str, str),
-    };
-    const out: string[][] = [];
-    for (const [topic, key, value, timestamp] of INPUT) {
-      await topics[topic].pipeInput(key, value, timestamp);
-      out.push(dsl.lines('out'));
-    }
+    const out = await dsl.linesPerSideRecord({ o: 'orders', c: 'customers' }, INPUT);
     return { out, driver, builder };
   }
 

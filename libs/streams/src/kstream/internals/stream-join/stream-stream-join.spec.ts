@@ -6,13 +6,16 @@ import { Produced } from '../../produced';
 import { StreamJoined } from '../../stream-joined';
 import { StreamsBuilder } from '../../streams-builder';
 import { JoinWindows } from '../../windows/join-windows';
-import { dslDriverPerTest } from '../../../../test-support/dsl-test-support';
+import { dslDriverPerTest, type SideRecord } from '../../../../test-support/dsl-test-support';
 import type { StreamJoinKind } from './stream-stream-join';
 
 const str = Serdes.String();
 
 /** One input record: side, key, value, timestamp. */
-type Input = readonly ['L' | 'R', string, string, number];
+type Input = SideRecord<'L' | 'R'>;
+
+/** The input topic of each side. */
+const SIDES = { L: 'left', R: 'right' } as const;
 
 /**
  * Expected records are Kafka Streams 4.4's TopologyTestDriver's on the same input, window
@@ -99,26 +102,13 @@ describe('stream-stream joins through the TopologyTestDriver', () => {
   it.each(['inner', 'left', 'outer'] as const)(
     'emits what Kafka Streams emits, record by record (%s join)',
     async (kind) => {
-      const driver = await dsl.start(joining(kind, StreamJoined.with(str, str, str)));
-      const topics = {
-        L: driver.createInputTopic('left', str, str),
-        R: driver.createInputTopic('right', str, str),
-      };
-      const out: string[][] = [];
-      for (const [side, key, value, timestamp] of INPUT) {
-        await topics[side].pipeInput(key, value, timestamp);
-        out.push(dsl.lines('out'));
-      }
-      expect(out).toEqual(EXPECTED[kind]);
+      await dsl.start(joining(kind, StreamJoined.with(str, str, str)));
+      expect(await dsl.linesPerSideRecord(SIDES, INPUT)).toEqual(EXPECTED[kind]);
     },
   );
 
   it('scans the waiting records record by record: two of one key and time count as two', async () => {
-    const driver = await dsl.start(joining('outer', StreamJoined.with(str, str, str)));
-    const topics = {
-      L: driver.createInputTopic('left', str, str),
-      R: driver.createInputTopic('right', str, str),
-    };
+    await dsl.start(joining('outer', StreamJoined.with(str, str, str)));
     const input: Input[] = [
       ['L', 'k1', 'a', 100],
       ['L', 'k2', 'b', 104],
@@ -130,12 +120,7 @@ describe('stream-stream joins through the TopologyTestDriver', () => {
       ['R', 'k5', 'e', 116],
       ['L', 'k6', 'f', 122],
     ];
-    const out: string[][] = [];
-    for (const [side, key, value, timestamp] of input) {
-      await topics[side].pipeInput(key, value, timestamp);
-      out.push(dsl.lines('out'));
-    }
-    expect(out).toEqual([
+    expect(await dsl.linesPerSideRecord(SIDES, input)).toEqual([
       [],
       [],
       [],

@@ -1,20 +1,14 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RocksDBOptions } from '../../rocksdb-options';
-import { describeBytesStoreContract } from '../../../../test-support/bytes-store.contract';
-import { describeRocksDBEngineContract } from '../../../../test-support/rocksdb-engine.contract';
+import { describeRocksDBStoreContracts } from '../../../../test-support/rocksdb-engine.contract';
 import { loadedRocksDBBindings } from './rocksdb-binding-guard';
 import { NativeRocksDBStore } from './native-rocksdb.store';
 import { NxteditionRocksDBStore } from './nxtedition-rocksdb.store';
 import { withTimestamps } from '../timestamped-changelog';
 import { useTempDirectory } from '../../../../../rocksdb/test-support/temp-directory';
 
-describeBytesStoreContract(
-  'NativeRocksDBStore',
-  (name, directory) => new NativeRocksDBStore({ name, directory }),
-);
-
-describeRocksDBEngineContract('NativeRocksDBStore', (params) => new NativeRocksDBStore(params), {
+describeRocksDBStoreContracts('NativeRocksDBStore', (params) => new NativeRocksDBStore(params), {
   engine: '@nest-streams/rocksdb',
   walEnabled: false,
   defaults: { max_write_buffer_number: '3', max_write_buffer_size_to_maintain: '0' },

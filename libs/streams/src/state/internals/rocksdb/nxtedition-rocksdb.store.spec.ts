@@ -1,17 +1,11 @@
 import { join } from 'node:path';
 import type { RocksDBOptions } from '../../rocksdb-options';
-import { describeBytesStoreContract } from '../../../../test-support/bytes-store.contract';
-import { describeRocksDBEngineContract } from '../../../../test-support/rocksdb-engine.contract';
+import { describeRocksDBStoreContracts } from '../../../../test-support/rocksdb-engine.contract';
 import { NxteditionRocksDBStore } from './nxtedition-rocksdb.store';
 import { BoundedMemoryRocksDBConfig } from '../../bounded-memory-rocksdb-config';
 import { useTempDirectory } from '../../../../../rocksdb/test-support/temp-directory';
 
-describeBytesStoreContract(
-  'NxteditionRocksDBStore',
-  (name, directory) => new NxteditionRocksDBStore({ name, directory }),
-);
-
-describeRocksDBEngineContract(
+describeRocksDBStoreContracts(
   'NxteditionRocksDBStore',
   (params) => new NxteditionRocksDBStore(params),
   {

@@ -1,6 +1,7 @@
 import { RocksDBMemoryBudgetError } from '../../../errors/rocksdb-memory-budget.error';
 import { chooseRocksDBEngine } from './rocksdb-engine-choice';
 import { RocksDBMemory } from './rocksdb-memory';
+import { thrownBy } from '../../../../test-support/thrown-error';
 
 // Runs in jest.nxtedition-rocksdb.config.js: the process is on the fallback engine.
 const MiB = 1024 * 1024;
@@ -13,14 +14,7 @@ describe('the memory budget on the fallback engine (@nxtedition/rocksdb)', () =>
 
   it('fails with a typed error: the fallback cannot share a cache', () => {
     const memory = new RocksDBMemory({ bytes: 64 * MiB, source: 'configured' }, false, MiB);
-    let thrown: unknown;
-    try {
-      memory.defaultSetter();
-    } catch (error) {
-      thrown = error;
-    }
-    expect(thrown).toBeInstanceOf(RocksDBMemoryBudgetError);
-    const error = thrown as RocksDBMemoryBudgetError;
+    const error = thrownBy(() => memory.defaultSetter(), RocksDBMemoryBudgetError);
     expect(error.code).toBe('ROCKSDB_MEMORY_BUDGET');
     expect(error.retriable).toBe(false);
     expect(error.budgetBytes).toBe(64 * MiB);
