@@ -17,7 +17,6 @@ import type { TableJoined } from './table-joined';
 import { foreignKeyJoin } from './internals/fk-join/foreign-key-join';
 import type { ForeignKeyExtractor } from './internals/fk-join/subscription-send.processor';
 import { tableTableJoin } from './internals/ktable-ktable-join';
-import type { TableJoinKind } from './internals/ktable-ktable-join.supplier';
 import { KTableToStreamProcessor } from './internals/ktable-to-stream.processor';
 import type { KTableProcessorSupplier } from './internals/ktable-value-getter';
 import { NAMES } from './internals/naming';
@@ -270,7 +269,7 @@ export class KTable<K, V> {
     named?: Named,
     materialized?: Materialized<K, VR>,
   ): KTable<K, VR> {
-    return this.tableJoin(other, joiner, 'outer', named, materialized);
+    return this.tableOf(tableTableJoin(this, other, joiner, 'outer', named, materialized));
   }
 
   /** A key join (`second` the joiner) or a foreign-key join (`third` the joiner). */
@@ -300,17 +299,8 @@ export class KTable<K, V> {
     const join = second as ValueJoiner<V, VO | null, VR, K>;
     const joiner = (v: V | null, o: VO | null, k: K): VR => join(v as V, o, k);
     const same = other as unknown as KTable<K, VO>;
-    return this.tableJoin(same, joiner, kind, third, fourth as Materialized<K, VR> | undefined);
-  }
-
-  private tableJoin<VO, VR>(
-    other: KTable<K, VO>,
-    joiner: ValueJoiner<V | null, VO | null, VR, K>,
-    kind: TableJoinKind,
-    named: Named | undefined,
-    materialized: Materialized<K, VR> | undefined,
-  ): KTable<K, VR> {
-    return this.tableOf(tableTableJoin(this, other, joiner, kind, named, materialized));
+    const materialized = fourth as Materialized<K, VR> | undefined;
+    return this.tableOf(tableTableJoin(this, same, joiner, kind, third, materialized));
   }
 
   /** Wraps a table node made from this table, sharing its stream maker. */

@@ -1,12 +1,14 @@
 import { Serdes } from '../serde/serdes';
-import type { Serde } from '../serde/serde';
 import type { Aggregator, Initializer, Merger, Reducer } from './functions';
 import { KTable, type StreamOfNode } from './ktable';
 import type { Materialized } from './materialized';
 import type { Named } from './named';
 import type { SessionWindows } from './windows/session-windows';
 import type { Windowed } from '../windowing/windowed';
-import type { GroupedStreamAggregateBuilder } from './internals/grouped-stream-aggregate-builder';
+import type {
+  AggregateResultSpec,
+  GroupedStreamAggregateBuilder,
+} from './internals/grouped-stream-aggregate-builder';
 import {
   sessionAggregateSupplier,
   type SessionAggregation,
@@ -52,15 +54,12 @@ export class SessionWindowedKStream<K, V> {
   /** Counts the records per key and session. */
   count(materialized?: Materialized<K, number>, named?: Named): KTable<Windowed<K>, number> {
     return this.doAggregate<number>(
-      NAMES.AGGREGATE,
       {
         initializer: () => 0,
         aggregator: (_key, _value, count) => count + 1,
         merger: (_key, a, b) => a + b,
       },
-      materialized,
-      named,
-      Serdes.Long(),
+      { prefix: NAMES.AGGREGATE, materialized, named, defaultValueSerde: Serdes.Long() },
     );
   }
 
@@ -76,15 +75,17 @@ export class SessionWindowedKStream<K, V> {
   ): KTable<Windowed<K>, V> {
     const combine = (a: V | null, b: V | null): V | null => (a === null ? b : reducer(a, b as V));
     return this.doAggregate<V | null>(
-      NAMES.REDUCE,
       {
         initializer: () => null,
         aggregator: (_key, value, aggregate) => combine(aggregate, value),
         merger: (_key, a, b) => combine(a, b),
       },
-      materialized as Materialized<K, V | null> | undefined,
-      named,
-      this.node.valueSerde,
+      {
+        prefix: NAMES.REDUCE,
+        materialized: materialized as Materialized<K, V | null> | undefined,
+        named,
+        defaultValueSerde: this.node.valueSerde,
+      },
     ) as KTable<Windowed<K>, V>;
   }
 
@@ -100,31 +101,22 @@ export class SessionWindowedKStream<K, V> {
     named?: Named,
   ): KTable<Windowed<K>, VA> {
     return this.doAggregate<VA>(
-      NAMES.AGGREGATE,
       { initializer, aggregator, merger },
-      materialized,
-      named,
-      undefined,
+      { prefix: NAMES.AGGREGATE, materialized, named, defaultValueSerde: undefined },
     );
   }
 
   private doAggregate<VA>(
-    prefix: string,
     aggregation: SessionAggregation<K, V, VA>,
-    materialized: Materialized<K, VA> | undefined,
-    named: Named | undefined,
-    defaultValueSerde: Serde<VA> | undefined,
+    result: AggregateResultSpec<K, VA>,
   ): KTable<Windowed<K>, VA> {
     const onClose = this.strategy.type() === 'ON_WINDOW_CLOSE';
     const store = onClose ? withoutCaching(sessionStore(this.windows)) : sessionStore(this.windows);
     const table = this.aggregates.table<Windowed<K>, VA>({
-      prefix,
-      materialized,
-      named,
-      defaultValueSerde,
+      ...result,
       tableKeySerde: (keySerde) => keySerde && new SessionWindowedSerde(keySerde),
       store: (storeName, keySerde, valueSerde) =>
-        store(storeName, materialized, keySerde, valueSerde),
+        store(storeName, result.materialized, keySerde, valueSerde),
       supplier: (storeName) =>
         sessionAggregateSupplier<K, V, VA>(storeName, this.windows, aggregation, onClose),
       windowGraceMs: this.windows.inactivityGap() + this.windows.gracePeriodMs(),

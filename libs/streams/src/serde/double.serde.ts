@@ -1,5 +1,5 @@
 import type { Serde } from './serde';
-import { SerializationError } from './serialization.error';
+import { requireWidth } from './fixed-width';
 
 /**
  * Numbers as 8-byte IEEE-754 doubles, big-endian: byte-compatible with Java's
@@ -16,9 +16,6 @@ export class DoubleSerde implements Serde<number> {
   }
 
   deserialize(bytes: Buffer, topic?: string): number {
-    if (bytes.length !== 8) {
-      throw new SerializationError(`Double serde expects 8 bytes, got ${bytes.length}`, { topic });
-    }
-    return bytes.readDoubleBE(0);
+    return requireWidth(bytes, 8, 'Double', topic).readDoubleBE(0);
   }
 }

@@ -1,4 +1,5 @@
 import type { Serde } from './serde';
+import { requireWidth } from './fixed-width';
 import { SerializationError } from './serialization.error';
 
 const MIN = -0x80000000;
@@ -25,9 +26,6 @@ export class IntegerSerde implements Serde<number> {
   }
 
   deserialize(bytes: Buffer, topic?: string): number {
-    if (bytes.length !== 4) {
-      throw new SerializationError(`Integer serde expects 4 bytes, got ${bytes.length}`, { topic });
-    }
-    return bytes.readInt32BE(0);
+    return requireWidth(bytes, 4, 'Integer', topic).readInt32BE(0);
   }
 }

@@ -1,4 +1,5 @@
 import type { Serde } from './serde';
+import { requireWidth } from './fixed-width';
 import { SerializationError } from './serialization.error';
 
 /**
@@ -27,11 +28,6 @@ export class LongBigIntSerde implements Serde<bigint> {
   }
 
   deserialize(bytes: Buffer, topic?: string): bigint {
-    if (bytes.length !== 8) {
-      throw new SerializationError(`LongBigInt serde expects 8 bytes, got ${bytes.length}`, {
-        topic,
-      });
-    }
-    return bytes.readBigInt64BE(0);
+    return requireWidth(bytes, 8, 'LongBigInt', topic).readBigInt64BE(0);
   }
 }

@@ -24,14 +24,22 @@ export interface AggregationSpec<K, V, KOut, VOut> {
   readonly defaultSerdes: readonly DefaultSerde<unknown>[];
 }
 
-/** One aggregation of a grouped stream into a table (see `GroupedStreamAggregateBuilder.table`). */
-export interface AggregateTableSpec<K, V, KT, VA> {
+/**
+ * How an aggregation's processor and store are named and its values serialized: from
+ * `materialized` and `named` as the user gave them, else generated with `prefix` and the
+ * default value serde.
+ */
+export interface AggregateResultSpec<K, VA> {
   /** Prefix of the generated processor and store names (`KSTREAM-AGGREGATE-`, ...). */
   readonly prefix: string;
   readonly materialized: Materialized<K, VA> | undefined;
   readonly named: Named | undefined;
   /** The value serde when `materialized` has none (`undefined`: the application's default). */
   readonly defaultValueSerde: Serde<VA> | undefined;
+}
+
+/** One aggregation of a grouped stream into a table (see `GroupedStreamAggregateBuilder.table`). */
+export interface AggregateTableSpec<K, V, KT, VA> extends AggregateResultSpec<K, VA> {
   /** The table's key serde from the stream's (none for windowed keys). */
   tableKeySerde(keySerde: Serde<K> | undefined): Serde<KT> | undefined;
   /** The store of the aggregation, named `storeName`. */
@@ -86,7 +94,12 @@ export class GroupedStreamAggregateBuilder<K, V> {
     named: Named | undefined,
   ): TableNode<KT, number> {
     const count: AggregateFunction<K, V, number> = (_key, _value, total) => (total ?? 0) + 1;
-    return this.fold<KT, number>(kind, NAMES.AGGREGATE, count, materialized, named, Serdes.Long());
+    return this.fold<KT, number>(kind, count, {
+      prefix: NAMES.AGGREGATE,
+      materialized,
+      named,
+      defaultValueSerde: Serdes.Long(),
+    });
   }
 
   /** Combines the values per key of `kind` with `reducer(aggregate, value)`. */
@@ -98,7 +111,12 @@ export class GroupedStreamAggregateBuilder<K, V> {
   ): TableNode<KT, V> {
     const reduce: AggregateFunction<K, V, V> = (_key, value, aggregate) =>
       aggregate === undefined ? value : reducer(aggregate, value);
-    return this.fold(kind, NAMES.REDUCE, reduce, materialized, named, this.node.valueSerde);
+    return this.fold(kind, reduce, {
+      prefix: NAMES.REDUCE,
+      materialized,
+      named,
+      defaultValueSerde: this.node.valueSerde,
+    });
   }
 
   /** Folds the values per key of `kind`, each key starting from `initializer()`. */
@@ -111,7 +129,12 @@ export class GroupedStreamAggregateBuilder<K, V> {
   ): TableNode<KT, VA> {
     const aggregate: AggregateFunction<K, V, VA> = (key, value, current) =>
       aggregator(key, value, current === undefined ? initializer() : current);
-    return this.fold(kind, NAMES.AGGREGATE, aggregate, materialized, named, undefined);
+    return this.fold(kind, aggregate, {
+      prefix: NAMES.AGGREGATE,
+      materialized,
+      named,
+      defaultValueSerde: undefined,
+    });
   }
 
   /**
@@ -147,20 +170,14 @@ export class GroupedStreamAggregateBuilder<K, V> {
 
   private fold<KT, VA>(
     kind: AggregateKind<K, V, KT>,
-    prefix: string,
     aggregate: AggregateFunction<K, V, VA>,
-    materialized: Materialized<K, VA> | undefined,
-    named: Named | undefined,
-    defaultValueSerde: Serde<VA> | undefined,
+    result: AggregateResultSpec<K, VA>,
   ): TableNode<KT, VA> {
     return this.table<KT, VA>({
-      prefix,
-      materialized,
-      named,
-      defaultValueSerde,
+      ...result,
       tableKeySerde: (keySerde) => kind.tableKeySerde(keySerde),
       store: (storeName, keySerde, valueSerde) =>
-        kind.store(storeName, materialized, keySerde, valueSerde),
+        kind.store(storeName, result.materialized, keySerde, valueSerde),
       supplier: (storeName) => kind.supplier(storeName, aggregate),
       windowGraceMs: kind.windowGraceMs,
     });

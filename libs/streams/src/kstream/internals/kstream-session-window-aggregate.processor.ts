@@ -1,4 +1,3 @@
-import type { Processor } from '../../processor/processor';
 import type { ProcessorContext } from '../../processor/processor-context';
 import { Record } from '../../processor/record';
 import type { ValueAndTimestamp } from '../../state/value-and-timestamp';
@@ -14,6 +13,7 @@ import { AggregateSupplier } from './aggregate-supplier';
 import type { KTableValueGetter } from './ktable-value-getter';
 import { TupleForwarder } from './tuple-forwarder';
 import { WindowCloseSchedule } from './windowed/window-close-schedule';
+import type { WindowedAggregateProcessor } from './windowed/windowed-aggregate-processor';
 
 /** The functions of a session aggregation. */
 export interface SessionAggregation<K, V, VA> {
@@ -35,11 +35,10 @@ export interface SessionAggregation<K, V, VA> {
  * emitted once, when due (see `WindowCloseSchedule`) after it ended before that time, at its
  * end, by end time, then key.
  */
-export class KStreamSessionWindowAggregateProcessor<K, V, VA> implements Processor<
+export class KStreamSessionWindowAggregateProcessor<K, V, VA> implements WindowedAggregateProcessor<
   K,
   V,
-  Windowed<K>,
-  Change<VA>
+  VA
 > {
   readonly dropped = new DroppedRecords();
   private store!: DslSessionStore<K, VA>;

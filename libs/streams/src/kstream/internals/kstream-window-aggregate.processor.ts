@@ -1,4 +1,3 @@
-import type { Processor } from '../../processor/processor';
 import type { ProcessorContext } from '../../processor/processor-context';
 import { Record } from '../../processor/record';
 import type { ValueAndTimestamp } from '../../state/value-and-timestamp';
@@ -12,6 +11,7 @@ import { AggregateSupplier } from './aggregate-supplier';
 import { TupleForwarder } from './tuple-forwarder';
 import { WindowStoreValueGetter } from './window-store-value-getter';
 import { onWindowUpdateEmitter, type WindowResultEmitter } from './windowed/window-result-emitter';
+import type { WindowedAggregateProcessor } from './windowed/windowed-aggregate-processor';
 
 /**
  * Time-windowed `count`/`reduce`/`aggregate` (Kafka Streams' `KStreamWindowAggregate`): a
@@ -28,11 +28,10 @@ import { onWindowUpdateEmitter, type WindowResultEmitter } from './windowed/wind
  * `prefetch` computes every window of each record's timestamp and loads those windows in one
  * multi-get.
  */
-export class KStreamWindowAggregateProcessor<K, V, VA> implements Processor<
+export class KStreamWindowAggregateProcessor<K, V, VA> implements WindowedAggregateProcessor<
   K,
   V,
-  Windowed<K>,
-  Change<VA>
+  VA
 > {
   readonly dropped = new DroppedRecords();
   private store!: DslWindowStore<K, VA>;

@@ -2,7 +2,7 @@ import type { Processor } from '../../processor/processor';
 import type { ProcessorContext } from '../../processor/processor-context';
 import type { Record } from '../../processor/record';
 import type { Change } from './change';
-import { MaterializedTableOutput } from './materialized-table-output';
+import { MaterializedTableOutput } from './table-transform/materialized-table-output';
 
 /**
  * The merge node of a table-table join (Kafka Streams' `KTableKTableJoinMerger`): receives

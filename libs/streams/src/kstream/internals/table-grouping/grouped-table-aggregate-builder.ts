@@ -9,6 +9,7 @@ import { NAMES } from '../naming';
 import { storeNameFor, timestampedKeyValueStore } from '../store-materializer';
 import type { StreamNode } from '../stream-node';
 import type { TableNode } from '../table-node';
+import type { AggregateResultSpec } from '../grouped-stream-aggregate-builder';
 import { ChangeSerde } from './change-serde';
 import { tableAggregateSupplier, type TableAggregation } from './ktable-aggregate.processor';
 import { KTableRepartitionMapProcessor } from './ktable-repartition-map.processor';
@@ -66,13 +67,12 @@ export class GroupedTableAggregateBuilder<K, V> {
       remove: (_k, _v, count) => count - 1,
       reduce: false,
     };
-    return this.build(
-      NAMES.KTABLE_AGGREGATE,
-      aggregation,
+    return this.build(aggregation, {
+      prefix: NAMES.KTABLE_AGGREGATE,
       materialized,
       named,
-      Serdes.Long() as Serde<number>,
-    );
+      defaultValueSerde: Serdes.Long() as Serde<number>,
+    });
   }
 
   /** Combines the values per key: `adder(aggregate, new)`, `subtractor(aggregate, old)`. */
@@ -88,7 +88,12 @@ export class GroupedTableAggregateBuilder<K, V> {
       remove: (_k, value, aggregate) => subtractor(aggregate, value),
       reduce: true,
     };
-    return this.build(NAMES.KTABLE_REDUCE, aggregation, materialized, named, this.node.valueSerde);
+    return this.build(aggregation, {
+      prefix: NAMES.KTABLE_REDUCE,
+      materialized,
+      named,
+      defaultValueSerde: this.node.valueSerde,
+    });
   }
 
   /** Folds the values per key from `initializer()`, with `adder` and `subtractor`. */
@@ -105,16 +110,19 @@ export class GroupedTableAggregateBuilder<K, V> {
       remove: subtractor,
       reduce: false,
     };
-    return this.build(NAMES.KTABLE_AGGREGATE, aggregation, materialized, named, undefined);
+    return this.build(aggregation, {
+      prefix: NAMES.KTABLE_AGGREGATE,
+      materialized,
+      named,
+      defaultValueSerde: undefined,
+    });
   }
 
   private build<VA>(
-    prefix: string,
     aggregation: TableAggregation<K, V, VA>,
-    materialized: Materialized<K, VA> | undefined,
-    named: Named | undefined,
-    defaultValueSerde: Serde<VA> | undefined,
+    result: AggregateResultSpec<K, VA>,
   ): TableNode<K, VA> {
+    const { prefix, materialized, named, defaultValueSerde } = result;
     const { builder } = this.node;
     const { storeName } = storeNameFor(builder, materialized, NAMES.KTABLE_AGGREGATE);
     const sinkName = builder.suffixedOrGenerate(named?.name, '-sink', NAMES.SINK);

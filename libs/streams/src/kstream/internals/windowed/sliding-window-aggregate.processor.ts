@@ -1,4 +1,3 @@
-import type { Processor } from '../../../processor/processor';
 import type { ProcessorContext } from '../../../processor/processor-context';
 import { Record } from '../../../processor/record';
 import type { ValueAndTimestamp } from '../../../state/value-and-timestamp';
@@ -13,6 +12,7 @@ import type { AggregateFunction } from '../kstream-aggregate.processor';
 import { TupleForwarder } from '../tuple-forwarder';
 import { WindowStoreValueGetter } from '../window-store-value-getter';
 import type { WindowResultEmitter } from './window-result-emitter';
+import type { WindowedAggregateProcessor } from './windowed-aggregate-processor';
 
 /** A window's aggregate; `value` undefined: a new window, aggregated from the initializer. */
 type WindowAggregate<VA> = { readonly value: VA | undefined; readonly timestamp: number };
@@ -45,11 +45,10 @@ interface ScanResult<VA> {
  * The key's windows are read in one backward scan, into memory before any is written (the
  * writes never disturb the scan).
  */
-export class SlidingWindowAggregateProcessor<K, V, VA> implements Processor<
+export class SlidingWindowAggregateProcessor<K, V, VA> implements WindowedAggregateProcessor<
   K,
   V,
-  Windowed<K>,
-  Change<VA>
+  VA
 > {
   readonly dropped = new DroppedRecords();
   private store!: DslWindowRangeStore<K, VA>;

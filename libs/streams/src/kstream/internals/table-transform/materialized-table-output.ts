@@ -1,8 +1,11 @@
-import type { ProcessorContext } from '../../processor/processor-context';
-import type { Record } from '../../processor/record';
-import type { TimestampedKeyValueStore, ValueAndTimestamp } from '../../state/value-and-timestamp';
-import { change, type Change } from './change';
-import { TupleForwarder } from './tuple-forwarder';
+import type { ProcessorContext } from '../../../processor/processor-context';
+import type { Record } from '../../../processor/record';
+import type {
+  TimestampedKeyValueStore,
+  ValueAndTimestamp,
+} from '../../../state/value-and-timestamp';
+import { change, type Change } from '../change';
+import { TupleForwarder } from '../tuple-forwarder';
 
 /**
  * Where a KTable operator that may be materialized (filter, mapValues, join result) sends

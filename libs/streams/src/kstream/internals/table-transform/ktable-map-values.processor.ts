@@ -1,41 +1,28 @@
-import type { Processor, ProcessorSupplier } from '../../processor/processor';
-import type { ProcessorContext } from '../../processor/processor-context';
-import type { Record } from '../../processor/record';
-import type { ValueAndTimestamp } from '../../state/value-and-timestamp';
-import type { ValueMapper } from '../functions';
-import type { Change } from './change';
+import type { ProcessorSupplier } from '../../../processor/processor';
+import type { ProcessorContext } from '../../../processor/processor-context';
+import type { Record } from '../../../processor/record';
+import type { ValueAndTimestamp } from '../../../state/value-and-timestamp';
+import type { ValueMapper } from '../../functions';
+import type { Change } from '../change';
 import type {
   KTableProcessorSupplier,
   KTableValueGetter,
   KTableValueGetterSupplier,
-} from './ktable-value-getter';
-import { distinctKeys } from './dropped-records';
-import { MaterializedTableOutput } from './materialized-table-output';
-import { storeGetterSupplier } from './timestamped-store-getter';
+} from '../ktable-value-getter';
+import { MaterializedTableProcessor } from './materialized-table.processor';
+import { storeGetterSupplier } from '../timestamped-store-getter';
 
 /**
  * `KTable.mapValues`: maps new (and, when asked for, old) values; deletes stay deletes. A
  * materialized mapValues reads old values from its own store.
  */
-export class KTableMapValuesProcessor<K, V, VR> implements Processor<K, Change<V>, K, Change<VR>> {
-  readonly keyPreserving = true;
-  private output!: MaterializedTableOutput<K, VR>;
-
-  /** Loads the stored rows of a batch's keys, when old values come from the own store. */
-  readonly prefetch?: (records: readonly Record<K, Change<V>>[]) => Promise<void>;
-
+export class KTableMapValuesProcessor<K, V, VR> extends MaterializedTableProcessor<K, V, VR> {
   constructor(
     private readonly mapper: ValueMapper<V, VR, K>,
-    private readonly sendOldValues: boolean,
-    private readonly storeName: string | undefined,
+    sendOldValues: boolean,
+    storeName: string | undefined,
   ) {
-    if (sendOldValues && storeName !== undefined) {
-      this.prefetch = (records) => this.output.prefetch(distinctKeys(records));
-    }
-  }
-
-  init(context: ProcessorContext<K, Change<VR>>): void {
-    this.output = new MaterializedTableOutput(context, this.storeName, this.sendOldValues);
+    super(sendOldValues, storeName);
   }
 
   process(record: Record<K, Change<V>>): void {

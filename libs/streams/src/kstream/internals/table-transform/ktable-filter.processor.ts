@@ -1,17 +1,16 @@
-import type { Processor, ProcessorSupplier } from '../../processor/processor';
-import type { ProcessorContext } from '../../processor/processor-context';
-import type { Record } from '../../processor/record';
-import type { ValueAndTimestamp } from '../../state/value-and-timestamp';
-import type { Predicate } from '../functions';
-import type { Change } from './change';
+import type { ProcessorSupplier } from '../../../processor/processor';
+import type { ProcessorContext } from '../../../processor/processor-context';
+import type { Record } from '../../../processor/record';
+import type { ValueAndTimestamp } from '../../../state/value-and-timestamp';
+import type { Predicate } from '../../functions';
+import type { Change } from '../change';
 import type {
   KTableProcessorSupplier,
   KTableValueGetter,
   KTableValueGetterSupplier,
-} from './ktable-value-getter';
-import { distinctKeys } from './dropped-records';
-import { MaterializedTableOutput } from './materialized-table-output';
-import { storeGetterSupplier } from './timestamped-store-getter';
+} from '../ktable-value-getter';
+import { MaterializedTableProcessor } from './materialized-table.processor';
+import { storeGetterSupplier } from '../timestamped-store-getter';
 
 /**
  * `KTable.filter` / `filterNot`: a row that fails the predicate becomes absent, so its update
@@ -19,26 +18,14 @@ import { storeGetterSupplier } from './timestamped-store-getter';
  * whether the row passed before. With old values on, an update that is absent before and
  * after is not forwarded at all. A materialized filter reads old values from its own store.
  */
-export class KTableFilterProcessor<K, V> implements Processor<K, Change<V>, K, Change<V>> {
-  readonly keyPreserving = true;
-  private output!: MaterializedTableOutput<K, V>;
-
-  /** Loads the stored rows of a batch's keys, when old values come from the own store. */
-  readonly prefetch?: (records: readonly Record<K, Change<V>>[]) => Promise<void>;
-
+export class KTableFilterProcessor<K, V> extends MaterializedTableProcessor<K, V, V> {
   constructor(
     private readonly predicate: Predicate<K, V>,
     private readonly not: boolean,
-    private readonly sendOldValues: boolean,
-    private readonly storeName: string | undefined,
+    sendOldValues: boolean,
+    storeName: string | undefined,
   ) {
-    if (sendOldValues && storeName !== undefined) {
-      this.prefetch = (records) => this.output.prefetch(distinctKeys(records));
-    }
-  }
-
-  init(context: ProcessorContext<K, Change<V>>): void {
-    this.output = new MaterializedTableOutput(context, this.storeName, this.sendOldValues);
+    super(sendOldValues, storeName);
   }
 
   process(record: Record<K, Change<V>>): void {
