@@ -3,11 +3,11 @@ import {
   Materialized,
   Serdes,
   StreamsBuilder,
-  TimeWindows,
   type KStream,
   type Topology,
 } from '@nest-streams/streams';
-import { WINDOW_RETENTION_MS, WINDOW_SIZE_MS, type BenchEventValue } from './bench-types';
+import type { BenchEventValue } from './bench-types';
+import { countPerWindow } from './windowed-topology';
 
 /** Every fifth store of the memory topology (indices 4, 9, 14, ...) is a windowed count. */
 export const WINDOWED_EVERY = 5;
@@ -47,7 +47,7 @@ export function memoryTopology(inputTopic: string, stores: number, dropAll = fal
   );
   const events = dropAll ? consumed.filter(() => false) : consumed;
   for (let i = 0; i < stores; i++) {
-    if (isWindowedStore(i)) countPerWindow(events, memoryStoreName(i));
+    if (isWindowedStore(i)) countPerWindow(events, memoryStoreName(i), false);
     else countPerUser(events, memoryStoreName(i));
   }
   return builder.build();
@@ -60,19 +60,6 @@ function countPerUser(events: KStream<string, BenchEventValue>, name: string): v
       Materialized.as<string, number>(name)
         .withKeySerde(Serdes.String())
         .withValueSerde(Serdes.Long())
-        .withLoggingDisabled(),
-    );
-}
-
-function countPerWindow(events: KStream<string, BenchEventValue>, name: string): void {
-  events
-    .groupByKey()
-    .windowedBy(TimeWindows.ofSizeWithNoGrace(WINDOW_SIZE_MS))
-    .count(
-      Materialized.as<string, number>(name)
-        .withKeySerde(Serdes.String())
-        .withValueSerde(Serdes.Long())
-        .withRetention(WINDOW_RETENTION_MS)
         .withLoggingDisabled(),
     );
 }
