@@ -1,4 +1,9 @@
-import { expectedReads, memoryRowTimeoutMs, readsNote } from './memory-systems';
+import {
+  expectedReads,
+  memoryChildTimeoutMs,
+  memoryRowTimeoutMs,
+  readsNote,
+} from './memory-systems';
 
 describe('memoryRowTimeoutMs', () => {
   it('keeps --timeout-ms for few stores and grows with many', () => {
@@ -6,6 +11,11 @@ describe('memoryRowTimeoutMs', () => {
     expect(memoryRowTimeoutMs(300_000, 10)).toBe(300_000);
     expect(memoryRowTimeoutMs(300_000, 50)).toBe(1_250_000);
     expect(memoryRowTimeoutMs(2_000_000, 50)).toBe(2_000_000);
+  });
+
+  it("gives the process the fill's timeout, 15 s of reads per store and a minute", () => {
+    expect(memoryChildTimeoutMs(300_000, 1)).toBe(375_000);
+    expect(memoryChildTimeoutMs(memoryRowTimeoutMs(300_000, 200), 200)).toBe(8_060_000);
   });
 });
 

@@ -121,7 +121,7 @@ export async function runMemory(ctx: RunContext, spec: MemoryRunSpec): Promise<S
       cwd: REPO_ROOT,
       ...(env && { env }),
       label: system,
-      timeoutMs: timeoutMs + 60_000,
+      timeoutMs: memoryChildTimeoutMs(timeoutMs, spec.stores),
       verbose: options.verbose,
     };
   } else {
@@ -148,7 +148,7 @@ export async function runMemory(ctx: RunContext, spec: MemoryRunSpec): Promise<S
       cwd: REPO_ROOT,
       ...(env && { env }),
       label: system,
-      timeoutMs: timeoutMs + 60_000,
+      timeoutMs: memoryChildTimeoutMs(timeoutMs, spec.stores),
       verbose: options.verbose,
     };
   }
@@ -224,9 +224,25 @@ export function readsNote(
 export const MEMORY_TIMEOUT_PER_STORE_MS = 25_000;
 
 /**
- * A memory row's timeout: `--timeout-ms`, or more for many stores, which every record fills
- * (at 50 stores ours took 284 s and Java 971 s to fill, past the default 300 s).
+ * Time allowed per store for the reads after the fill (a scan and two point reads of every
+ * key: at 300,000 events, about 190,000 keys per store, 380,000 lookups; Java's `get` ran at
+ * about 57,000/s on this machine).
+ */
+export const MEMORY_READS_PER_STORE_MS = 15_000;
+
+/**
+ * A memory row's fill timeout (the worker's `--timeout-ms`): `--timeout-ms`, or more for many
+ * stores, which every record fills (at 50 stores ours took 284 s and Java 971 s to fill, past
+ * the default 300 s).
  */
 export function memoryRowTimeoutMs(timeoutMs: number, stores: number): number {
   return Math.max(timeoutMs, stores * MEMORY_TIMEOUT_PER_STORE_MS);
+}
+
+/**
+ * A memory row's process timeout: the fill timeout ({@link memoryRowTimeoutMs} of it), the
+ * reads ({@link MEMORY_READS_PER_STORE_MS} per store) and a minute to start and stop.
+ */
+export function memoryChildTimeoutMs(fillTimeoutMs: number, stores: number): number {
+  return fillTimeoutMs + stores * MEMORY_READS_PER_STORE_MS + 60_000;
 }
