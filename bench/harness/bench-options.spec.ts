@@ -8,7 +8,7 @@ describe('parseBenchOptions', () => {
     expect(options.durationSeconds).toBe(5);
     expect(options.connections).toBe(10);
     expect(options.rangeUsers).toBe(1_000);
-    expect(options.storeCounts).toEqual([1, 10, 50]);
+    expect(options.storeCounts).toEqual([1, 10, 50, 200]);
   });
 
   it('parses the query options, with _ as a digit separator', () => {

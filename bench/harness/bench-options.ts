@@ -172,7 +172,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     durationSeconds: int('duration-s', values['duration-s'], 1) ?? 5,
     connections: int('connections', values.connections, 1) ?? 10,
     rangeUsers: int('range-users', values['range-users'], 1) ?? 1_000,
-    storeCounts: ascendingCounts('stores', values.stores, [1, 10, 50], 500),
+    storeCounts: ascendingCounts('stores', values.stores, [1, 10, 50, 200], 500),
     baseline: values.baseline,
     baselineClient: baselineClient(values['baseline-client']),
     repeat: int('repeat', values.repeat, 1) ?? 1,

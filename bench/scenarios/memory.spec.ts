@@ -1,16 +1,34 @@
 import type { SystemRow } from '../harness/system-row';
 import { OUR_ENGINES } from '../harness/kafka-clients';
-import { boundCheck, boundedVariant, droppedVariant } from './memory';
+import {
+  boundCheck,
+  boundedVariant,
+  droppedVariant,
+  JAVA_BOUNDED_VARIANT,
+  javaComparison,
+  withBoundNotes,
+} from './memory';
 
 const BOUNDED = 'nest-streams (kafkajs), bounded memory (MALLOC_ARENA_MAX=2)';
 const EMPTY = `${BOUNDED}, same input dropped`;
 const ON_PLATFORMATIC = boundedVariant(OUR_ENGINES[0]);
 
-const row = (variant: string, stores: number, rssMb: number, v8HeapMb?: number): SystemRow => ({
+const row = (
+  variant: string,
+  stores: number,
+  rssMb: number,
+  v8HeapMb?: number,
+  peakRssMb?: number,
+): SystemRow => ({
   system: `${variant}, ${stores} stores`,
   role: 'ours',
   compareKey: variant,
-  result: { system: variant, rssMb, ...(v8HeapMb !== undefined && { v8HeapMb }) },
+  result: {
+    system: variant,
+    rssMb,
+    ...(v8HeapMb !== undefined && { v8HeapMb }),
+    ...(peakRssMb !== undefined && { peakRssMb }),
+  },
 });
 
 describe('memory boundCheck', () => {
@@ -23,6 +41,8 @@ describe('memory boundCheck', () => {
       '10 stores': {
         rssMb: 520,
         emptyRssMb: 460,
+        rssLimitMb: 534,
+        rssWithinBound: true,
         outsideHeapMb: 400,
         emptyOutsideHeapMb: 340,
         overBaselineMb: 60,
@@ -32,6 +52,8 @@ describe('memory boundCheck', () => {
       '50 stores': {
         rssMb: 595,
         emptyRssMb: 517,
+        rssLimitMb: 591,
+        rssWithinBound: false,
         outsideHeapMb: 445,
         emptyOutsideHeapMb: 385,
         overBaselineMb: 60,
@@ -77,5 +99,54 @@ describe('memory boundCheck', () => {
   it('checks nothing for a store count missing its baseline or a heap figure', () => {
     const rows = [row(BOUNDED, 10, 600, 100), row(EMPTY, 10, 500), row(BOUNDED, 50, 600, 100)];
     expect(boundCheck(rows, BOUNDED, 64, 10)).toEqual({});
+  });
+});
+
+describe('memory javaComparison', () => {
+  it("compares ours bounded with Java's bounded row on RSS and peak, per store count", () => {
+    const rows = [
+      row(BOUNDED, 10, 300, 100, 420),
+      row(JAVA_BOUNDED_VARIANT, 10, 350, undefined, 400),
+      row(BOUNDED, 50, 500, 100, 600),
+      row(JAVA_BOUNDED_VARIANT, 50, 700, undefined, 900),
+      row(BOUNDED, 200, 900, 100, 1000),
+    ];
+    expect(JAVA_BOUNDED_VARIANT).toBe(
+      'kafka-streams-java, bounded memory (MALLOC_ARENA_MAX=2, -Xmx512m)',
+    );
+    expect(javaComparison(rows, BOUNDED, JAVA_BOUNDED_VARIANT)).toEqual({
+      '10 stores': {
+        rssMb: 300,
+        javaRssMb: 350,
+        peakRssMb: 420,
+        javaPeakRssMb: 400,
+        noHigherThanJava: false,
+      },
+      '50 stores': {
+        rssMb: 500,
+        javaRssMb: 700,
+        peakRssMb: 600,
+        javaPeakRssMb: 900,
+        noHigherThanJava: true,
+      },
+    });
+  });
+});
+
+describe('memory withBoundNotes', () => {
+  it("appends the RSS bound to the bounded rows' notes only", () => {
+    const rows = [
+      { ...row(BOUNDED, 10, 520, 120), note: '8 kv + 2 windowed stores' },
+      row(EMPTY, 10, 460, 120),
+      row(BOUNDED, 50, 600, 150),
+      row(EMPTY, 50, 517, 132),
+    ];
+    const noted = withBoundNotes(rows, BOUNDED, boundCheck(rows, BOUNDED, 64, 10), 64, 10);
+    expect(noted.map((r) => r.note)).toEqual([
+      '8 kv + 2 windowed stores; RSS 520 <= fixed 460 + budget 64 + cache 10 = 534: within',
+      undefined,
+      'RSS 600 <= fixed 517 + budget 64 + cache 10 = 591: over',
+      undefined,
+    ]);
   });
 });

@@ -1,3 +1,4 @@
+import { totalmem } from 'node:os';
 import { join } from 'node:path';
 import {
   formatMemoryTable,
@@ -7,7 +8,10 @@ import {
 } from '../harness/figure-tables';
 import { selectedEngines, type OurEngine } from '../harness/kafka-clients';
 import type { SystemRow } from '../harness/system-row';
-import { aggregateTruth, writeTruth } from '../harness/truth';
+import { aggregateTruth, windowedTruth, writeTruth } from '../harness/truth';
+import { WINDOW_SIZE_MS } from '../topologies/bench-types';
+import { memoryStoreKinds, WINDOWED_EVERY } from '../topologies/memory-topology';
+import { POINT_READ_PASSES } from '../workers/memory-store-reads';
 import { runMemory, type MemoryRunSpec } from '../systems/memory-systems';
 import { boundedDescription } from '../workers/memory-config';
 import type { Scenario } from './scenario';
@@ -15,7 +19,7 @@ import { prepareInput } from './scenario-input';
 
 type Variant = Pick<
   MemoryRunSpec,
-  'which' | 'client' | 'rocksdb' | 'variant' | 'dropInput' | 'mallocArenaMax'
+  'which' | 'client' | 'rocksdb' | 'variant' | 'dropInput' | 'mallocArenaMax' | 'javaMaxHeap'
 >;
 
 /**
@@ -57,13 +61,24 @@ function oursVariants(engine: OurEngine): Variant[] {
   ];
 }
 
+/** The heap limit a user would give the bounded Java application (`-Xmx`). */
+export const JAVA_BOUNDED_MAX_HEAP = '512m';
+
+/** The Java peer's bounded variant: Kafka Streams' bounded-memory recipe and `-Xmx512m`. */
+export const JAVA_BOUNDED_VARIANT = `kafka-streams-java, bounded memory (MALLOC_ARENA_MAX=${BOUNDED_MALLOC_ARENA_MAX}, -Xmx${JAVA_BOUNDED_MAX_HEAP})`;
+
 const JAVA_VARIANTS: readonly Variant[] = [
-  { which: 'java', rocksdb: 'default', variant: 'kafka-streams-java, RocksDB defaults' },
+  {
+    which: 'java',
+    rocksdb: 'default',
+    variant: 'kafka-streams-java, RocksDB defaults (JVM default heap)',
+  },
   {
     which: 'java',
     rocksdb: 'bounded',
-    variant: `kafka-streams-java, bounded memory (MALLOC_ARENA_MAX=${BOUNDED_MALLOC_ARENA_MAX})`,
+    variant: JAVA_BOUNDED_VARIANT,
     mallocArenaMax: BOUNDED_MALLOC_ARENA_MAX,
+    javaMaxHeap: JAVA_BOUNDED_MAX_HEAP,
   },
 ];
 
@@ -91,7 +106,7 @@ export const memoryScenario: Scenario = {
   presentation: {
     table: formatMemoryTable,
     legend:
-      'RSS: VmRSS after the stores were filled, read back in full and a GC forced; peak: VmHWM; growth: RSS over the next smaller store count of the same variant.',
+      'RSS: VmRSS after the stores were filled, scanned in full (all()), every key of every store read twice by point lookup (get) with every value checked, and a GC forced; peak: VmHWM; growth: RSS over the next smaller store count of the same variant. Every 5th store is a windowed count. Bounded rows of ours: RSS against the fixed cost (the RSS of the same client and store count with the input dropped: the "same input dropped" row) + the RocksDB budget + the record cache.',
     chartTitle: 'resident memory after filling N stores, MB (lower is better)',
     bars: memoryBars,
   },
@@ -100,6 +115,9 @@ export const memoryScenario: Scenario = {
     const truth = aggregateTruth(input.data);
     const truthFile = join(ctx.workDir, 'truth-memory.tsv');
     await writeTruth(truth, truthFile);
+    const windows = windowedTruth(input.data, WINDOW_SIZE_MS);
+    const windowedTruthFile = join(ctx.workDir, 'truth-memory-windowed.tsv');
+    await writeTruth(windows, windowedTruthFile);
     if (ctx.options.systems.includes('java')) ctx.javaPeer();
     const budgetMb = ctx.options.rocksdbMemoryMb;
     const rows: SystemRow[] = [];
@@ -117,11 +135,30 @@ export const memoryScenario: Scenario = {
             stores,
             inputTopic: input.topic,
             truthFile,
+            windowedTruthFile,
             expectedRecords: input.data.length,
-            users: variant.dropInput ? 0 : truth.size,
+            users: truth.size,
+            userWindows: windows.size,
           }),
         );
       }
+    }
+    const recordCacheMb = ctx.options.cacheMaxBytes / 2 ** 20;
+    const bound = Object.fromEntries(
+      engines.map((engine) => [
+        engine.client,
+        boundCheck(rows, boundedVariant(engine), budgetMb, recordCacheMb),
+      ]),
+    );
+    let noted: SystemRow[] = rows;
+    for (const engine of engines) {
+      noted = withBoundNotes(
+        noted,
+        boundedVariant(engine),
+        bound[engine.client],
+        budgetMb,
+        recordCacheMb,
+      );
     }
     const counts = ctx.options.storeCounts;
     const largest = counts[counts.length - 1];
@@ -131,27 +168,29 @@ export const memoryScenario: Scenario = {
         .map((r) => [r.compareKey, memoryGrowth(r, rows)]),
     );
     return {
-      rows,
+      rows: noted,
       params: {
         ...input.params,
         users: truth.size,
+        userWindows: windows.size,
         storeCounts: counts,
-        storesFilledBy:
-          'a topology of N groupByKey().count() over the same input (persistent RocksDB, caching on, logging disabled), one partition: one RocksDB instance per store',
-        readBack:
-          'every entry of every store through interactive queries (all()), checked against the truth',
+        storeKinds: Object.fromEntries(counts.map((n) => [n, memoryStoreKinds(n)])),
+        storesFilledBy: `a topology of N stores over the same input, one partition, persistent RocksDB, logging disabled: every ${WINDOWED_EVERY}th store (indices ${WINDOWED_EVERY - 1}, ${2 * WINDOWED_EVERY - 1}, ...) a groupByKey().windowedBy(5-minute tumbling, no grace, retention 1 h).count() (segmented: several RocksDB instances each), the others a groupByKey().count() (caching on, one RocksDB instance each)`,
+        readBack: `every entry of every store through interactive queries (all()), then every key of every store read ${POINT_READ_PASSES} times by point lookup (get; fetch(user, windowStart) for the windowed stores), every value checked against the truth, before the GC and the RSS sample; the dropped-input rows make the same reads and find nothing`,
         bounded: `both systems: ${boundedDescription(budgetMb)}`,
         gc: 'ours: node --expose-gc, gc() twice; Java: System.gc(); then 1 s before reading VmRSS',
+        javaHeap: `bounded: -Xmx${JAVA_BOUNDED_MAX_HEAP}; defaults: the JVM's default maximum heap (a quarter of physical memory unless a container limit applies: ${Math.round(totalmem() / 4 / 2 ** 20)} MiB here; each Java row's note gives the maximum the JVM reported)`,
         growthToLargest: growth,
         mallocArenaMax: `rows marked (MALLOC_ARENA_MAX=${BOUNDED_MALLOC_ARENA_MAX}); the others: glibc's default (8 arenas per core)`,
-        bound: Object.fromEntries(
+        bound,
+        boundFormula:
+          "fixed cost(N) = the RSS of the same process (same client, same N) consuming the same input with every record dropped before its N (empty) stores and making the same reads; rssLimitMb = fixed cost + the RocksDB budget + the record cache (statestoreCacheMaxBytes), rssWithinBound = RSS <= rssLimitMb. The same outside V8's heap (RSS - heapTotal, read together, as V8 sizes its heap by its own rules): limitMb, withinBound; overBaselineMb = what the stores' data cost there; a per-store cost outside the budget shows as overBaselineMb growing with N",
+        vsJava: Object.fromEntries(
           engines.map((engine) => [
             engine.client,
-            boundCheck(rows, boundedVariant(engine), budgetMb, ctx.options.cacheMaxBytes / 2 ** 20),
+            javaComparison(rows, boundedVariant(engine), JAVA_BOUNDED_VARIANT),
           ]),
         ),
-        boundFormula:
-          "outside V8's heap (RSS - heapTotal, read together): limit(N) = that of the same process consuming the same input with every record dropped before its N (empty) stores + the RocksDB budget + the record cache (statestoreCacheMaxBytes); overBaselineMb = what the stores' data cost there; a per-store cost outside the budget shows as overBaselineMb growing with N",
       },
     };
   },
@@ -160,7 +199,11 @@ export const memoryScenario: Scenario = {
 /** One store count's bound check (see {@link boundCheck}). */
 interface BoundCheck {
   rssMb: number;
+  /** The fixed cost: the RSS of the same process, client and N with the input dropped. */
   emptyRssMb: number;
+  /** The fixed cost + the budget + the record cache. */
+  rssLimitMb: number;
+  rssWithinBound: boolean;
   /** RSS minus V8's committed heap: RocksDB, the allocator, buffers, code. */
   outsideHeapMb: number;
   emptyOutsideHeapMb: number;
@@ -172,9 +215,9 @@ interface BoundCheck {
 
 /**
  * Per store count: ours bounded (the rows of the `bounded` variant, on one client) against the
- * baseline (`<bounded>, same input dropped`: the same process, input and N stores with every
- * record dropped, so the stores stay empty) plus the budget plus the record cache, compared
- * outside V8's heap (RSS minus `heapTotal`, read at the same moment): V8 sizes its
+ * baseline (`<bounded>, same input dropped`: the same process, input, reads and N stores with
+ * every record dropped, so the stores stay empty: the stated fixed cost) plus the budget plus
+ * the record cache, compared on RSS (`rssLimitMb`, `rssWithinBound`) and outside V8's heap (RSS minus `heapTotal`, read at the same moment): V8 sizes its
  * heap by its own rules (the dropped baseline's heap moved by 60 MB between two runs), and no
  * RocksDB memory is in it. The baseline holds the process, the input's handling and the fixed
  * cost of N open RocksDB instances; `withinBound` says whether the filled stores stayed under
@@ -199,9 +242,12 @@ export function boundCheck(
     const outside = filled.rssMb - filled.v8HeapMb;
     const emptyOutside = empty.rssMb - empty.v8HeapMb;
     const limitMb = round(emptyOutside + budgetMb + recordCacheMb);
+    const rssLimitMb = round(empty.rssMb + budgetMb + recordCacheMb);
     checks[`${stores} stores`] = {
       rssMb: filled.rssMb,
       emptyRssMb: empty.rssMb,
+      rssLimitMb,
+      rssWithinBound: filled.rssMb <= rssLimitMb,
       outsideHeapMb: round(outside),
       emptyOutsideHeapMb: round(emptyOutside),
       overBaselineMb: round(outside - emptyOutside),
@@ -210,4 +256,65 @@ export function boundCheck(
     };
   }
   return checks;
+}
+
+/** One store count's comparison with Java's bounded row (see {@link javaComparison}). */
+interface JavaComparison {
+  rssMb: number;
+  javaRssMb: number;
+  peakRssMb: number;
+  javaPeakRssMb: number;
+  /** Both the RSS after GC and the peak no higher than Java's. */
+  noHigherThanJava: boolean;
+}
+
+/**
+ * Per store count: ours bounded (one client) against Java's bounded row (its recipe and
+ * `-Xmx512m`), on the RSS after the reads and GC and on the peak (VmHWM). Counts where either
+ * row failed or has no peak are left out.
+ */
+export function javaComparison(
+  rows: readonly SystemRow[],
+  bounded: string,
+  javaBounded: string,
+): Record<string, JavaComparison> {
+  const out: Record<string, JavaComparison> = {};
+  for (const row of rows.filter((r) => r.compareKey === bounded)) {
+    const stores = storeCountOf(row);
+    const java = rows.find((r) => r.compareKey === javaBounded && storeCountOf(r) === stores);
+    const ours = row.result;
+    const theirs = java?.result;
+    if (ours?.rssMb === undefined || ours.peakRssMb === undefined) continue;
+    if (theirs?.rssMb === undefined || theirs.peakRssMb === undefined) continue;
+    out[`${stores} stores`] = {
+      rssMb: ours.rssMb,
+      javaRssMb: theirs.rssMb,
+      peakRssMb: ours.peakRssMb,
+      javaPeakRssMb: theirs.peakRssMb,
+      noHigherThanJava: ours.rssMb <= theirs.rssMb && ours.peakRssMb <= theirs.peakRssMb,
+    };
+  }
+  return out;
+}
+
+/**
+ * The rows with the bound check of `bounded`'s rows (one client, from {@link boundCheck})
+ * appended to their note: `RSS 443 <= fixed 281 + budget 64 + cache 10 = 355: over`.
+ */
+export function withBoundNotes(
+  rows: readonly SystemRow[],
+  bounded: string,
+  checks: Readonly<Record<string, BoundCheck>>,
+  budgetMb: number,
+  recordCacheMb: number,
+): SystemRow[] {
+  return rows.map((row) => {
+    const check = row.compareKey === bounded ? checks[`${storeCountOf(row)} stores`] : undefined;
+    if (check === undefined) return row;
+    const bound =
+      `RSS ${check.rssMb.toFixed(0)} <= fixed ${check.emptyRssMb.toFixed(0)} + budget ` +
+      `${budgetMb} + cache ${recordCacheMb.toFixed(0)} = ${check.rssLimitMb.toFixed(0)}: ` +
+      (check.rssWithinBound ? 'within' : 'over');
+    return { ...row, note: row.note ? `${row.note}; ${bound}` : bound };
+  });
 }

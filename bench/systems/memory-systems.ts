@@ -7,6 +7,8 @@ import { clientArgs, engineOn } from '../harness/kafka-clients';
 import { REPO_ROOT } from '../harness/node-worker';
 import type { RunContext } from '../harness/run-context';
 import type { SystemRow } from '../harness/system-row';
+import { memoryStoreKinds } from '../topologies/memory-topology';
+import { POINT_READ_PASSES } from '../workers/memory-store-reads';
 
 /** One memory measurement: a system, a RocksDB variant and a store count. */
 export interface MemoryRunSpec {
@@ -19,12 +21,17 @@ export interface MemoryRunSpec {
   readonly budgetMb: number;
   readonly stores: number;
   readonly inputTopic: string;
+  /** The aggregate truth (`user\tcount\tsum`): what every key-value store holds. */
   readonly truthFile: string;
+  /** The windowed truth (`user\twindowStart\tcount`): what every windowed store holds. */
+  readonly windowedTruthFile: string;
   /** Row label without the store count; also the comparison key of its variant. */
   readonly variant: string;
   readonly expectedRecords: number;
-  /** Entries every store must hold. */
+  /** Users in the truth: the entries of every key-value store, unless the input is dropped. */
   readonly users: number;
+  /** Windows in the windowed truth: the entries of every windowed store, unless dropped. */
+  readonly userWindows: number;
   /**
    * The same input is consumed but every record is dropped before the stores, which stay
    * empty: the process, its input and N open RocksDB instances without their data.
@@ -32,12 +39,29 @@ export interface MemoryRunSpec {
   readonly dropInput?: boolean;
   /** glibc's `MALLOC_ARENA_MAX` for the child (unset: glibc's default, 8 per core). */
   readonly mallocArenaMax?: number;
+  /** Java: the JVM's maximum heap (`-Xmx`, as `512m`); unset: the JVM's default. */
+  readonly javaMaxHeap?: string;
+}
+
+/**
+ * What a memory row must have read (see bench/workers/memory-store-reads.ts): `entries` from
+ * the full scans (none when the input is dropped) and `pointReads`, every key of the truths
+ * in every store of its kind, twice (the dropped baseline makes the same reads).
+ */
+export function expectedReads(
+  spec: Pick<MemoryRunSpec, 'stores' | 'users' | 'userWindows' | 'dropInput'>,
+): { entries: number; pointReads: number } {
+  const { keyValue, windowed } = memoryStoreKinds(spec.stores);
+  const perPass = spec.users * keyValue + spec.userWindows * windowed;
+  return { entries: spec.dropInput ? 0 : perPass, pointReads: POINT_READ_PASSES * perPass };
 }
 
 /**
  * Runs one memory measurement in its own process (ours: bench/workers/memory-worker.ts with
- * `--expose-gc`; Java: the peer's `memory` mode) and turns it into a row: RSS after fill and
- * GC, peak RSS (VmHWM), seconds to fill. A wrong store content fails the row.
+ * `--expose-gc`; Java: the peer's `memory` mode, with `-Xmx` when `javaMaxHeap` is set) and
+ * turns it into a row: RSS after fill, reads and GC, peak RSS (VmHWM), seconds to fill. A
+ * wrong store content, or fewer or more entries or point reads than {@link expectedReads},
+ * fails the row.
  */
 export async function runMemory(ctx: RunContext, spec: MemoryRunSpec): Promise<SystemRow> {
   const { options } = ctx;
@@ -72,6 +96,8 @@ export async function runMemory(ctx: RunContext, spec: MemoryRunSpec): Promise<S
     String(spec.budgetMb),
     '--truth-file',
     spec.truthFile,
+    '--windowed-truth-file',
+    spec.windowedTruthFile,
     '--timeout-ms',
     String(timeoutMs),
   ];
@@ -95,7 +121,7 @@ export async function runMemory(ctx: RunContext, spec: MemoryRunSpec): Promise<S
       cwd: REPO_ROOT,
       ...(env && { env }),
       label: system,
-      timeoutMs: timeoutMs + 60_000,
+      timeoutMs: memoryChildTimeoutMs(timeoutMs, spec.stores),
       verbose: options.verbose,
     };
   } else {
@@ -112,11 +138,17 @@ export async function runMemory(ctx: RunContext, spec: MemoryRunSpec): Promise<S
     }
     child = {
       command: peer.java,
-      args: [...peer.baseArgs, '--mode', 'memory', ...args],
+      args: [
+        ...(spec.javaMaxHeap === undefined ? [] : [`-Xmx${spec.javaMaxHeap}`]),
+        ...peer.baseArgs,
+        '--mode',
+        'memory',
+        ...args,
+      ],
       cwd: REPO_ROOT,
       ...(env && { env }),
       label: system,
-      timeoutMs: timeoutMs + 60_000,
+      timeoutMs: memoryChildTimeoutMs(timeoutMs, spec.stores),
       verbose: options.verbose,
     };
   }
@@ -138,9 +170,13 @@ export async function runMemory(ctx: RunContext, spec: MemoryRunSpec): Promise<S
     problems.push(`${parsed.mismatches} wrong entries (${parsed.firstMismatch ?? '?'})`);
   if (parsed.records !== spec.expectedRecords)
     problems.push(`${parsed.records} records, expected ${spec.expectedRecords}`);
-  if (parsed.storeEntries !== spec.users * spec.stores) {
+  const expected = expectedReads(spec);
+  if (parsed.storeEntries !== expected.entries) {
+    problems.push(`${parsed.storeEntries ?? '?'} entries read back, expected ${expected.entries}`);
+  }
+  if (Number(parsed.details.pointReads) !== expected.pointReads) {
     problems.push(
-      `${parsed.storeEntries ?? '?'} entries read back, expected ${spec.users * spec.stores}`,
+      `${String(parsed.details.pointReads)} point reads, expected ${expected.pointReads}`,
     );
   }
   const rssMb = Number(parsed.details.rssMb);
@@ -149,6 +185,7 @@ export async function runMemory(ctx: RunContext, spec: MemoryRunSpec): Promise<S
   if (problems.length > 0) return { ...base, failure: `wrong or failed: ${problems.join('; ')}` };
   return {
     ...base,
+    note: readsNote(spec, Number(parsed.details.heapMaxMb)),
     result: {
       system,
       seconds: Math.round(parsed.seconds * 100) / 100,
@@ -161,13 +198,51 @@ export async function runMemory(ctx: RunContext, spec: MemoryRunSpec): Promise<S
   };
 }
 
+/**
+ * A memory row's note: its stores by kind and the reads made before the RSS sample, and for
+ * Java its heap limit (`heapMaxMb`: the JVM's `maxMemory()` as the peer reported it), e.g.
+ * `8 kv + 2 windowed stores; all() + 2 gets per key, checked; -Xmx512m`.
+ */
+export function readsNote(
+  spec: Pick<MemoryRunSpec, 'stores' | 'dropInput' | 'javaMaxHeap' | 'which'>,
+  heapMaxMb?: number,
+): string {
+  const { keyValue, windowed } = memoryStoreKinds(spec.stores);
+  const max = heapMaxMb !== undefined && heapMaxMb > 0 ? ` (max ${heapMaxMb.toFixed(0)} MiB)` : '';
+  const heap =
+    spec.which === 'java'
+      ? `; ${spec.javaMaxHeap === undefined ? 'default heap' : `-Xmx${spec.javaMaxHeap}`}${max}`
+      : '';
+  const found = spec.dropInput ? ', all empty' : ', checked';
+  return (
+    `${keyValue} kv + ${windowed} windowed stores; all() + ${POINT_READ_PASSES} gets per key` +
+    `${found}${heap}`
+  );
+}
+
 /** Time to fill one store, at least, in a memory row's timeout (Java took 19 s per store at 50). */
 export const MEMORY_TIMEOUT_PER_STORE_MS = 25_000;
 
 /**
- * A memory row's timeout: `--timeout-ms`, or more for many stores, which every record fills
- * (at 50 stores ours took 284 s and Java 971 s to fill, past the default 300 s).
+ * Time allowed per store for the reads after the fill (a scan and two point reads of every
+ * key: at 300,000 events, about 190,000 keys per store, 380,000 lookups; Java's `get` ran at
+ * about 57,000/s on this machine).
+ */
+export const MEMORY_READS_PER_STORE_MS = 15_000;
+
+/**
+ * A memory row's fill timeout (the worker's `--timeout-ms`): `--timeout-ms`, or more for many
+ * stores, which every record fills (at 50 stores ours took 284 s and Java 971 s to fill, past
+ * the default 300 s).
  */
 export function memoryRowTimeoutMs(timeoutMs: number, stores: number): number {
   return Math.max(timeoutMs, stores * MEMORY_TIMEOUT_PER_STORE_MS);
+}
+
+/**
+ * A memory row's process timeout: the fill timeout ({@link memoryRowTimeoutMs} of it), the
+ * reads ({@link MEMORY_READS_PER_STORE_MS} per store) and a minute to start and stop.
+ */
+export function memoryChildTimeoutMs(fillTimeoutMs: number, stores: number): number {
+  return fillTimeoutMs + stores * MEMORY_READS_PER_STORE_MS + 60_000;
 }

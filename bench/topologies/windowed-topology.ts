@@ -4,6 +4,7 @@ import {
   Serdes,
   StreamsBuilder,
   TimeWindows,
+  type KStream,
   type Topology,
 } from '@nest-streams/streams';
 import {
@@ -20,15 +21,28 @@ import {
  */
 export function windowedTopology(inputTopic: string): Topology {
   const builder = new StreamsBuilder();
-  builder
-    .stream(inputTopic, Consumed.with(Serdes.String(), Serdes.Json<BenchEventValue>()))
+  countPerWindow(
+    builder.stream(inputTopic, Consumed.with(Serdes.String(), Serdes.Json<BenchEventValue>())),
+    WINDOWED_STORE,
+  );
+  return builder.build();
+}
+
+/**
+ * `events` counted per user in 5-minute tumbling windows without grace into the persistent
+ * window store `name` (retention one hour), logged unless `logging` is false.
+ */
+export function countPerWindow(
+  events: KStream<string, BenchEventValue>,
+  name: string,
+  logging = true,
+): void {
+  const materialized = Materialized.as<string, number>(name)
+    .withKeySerde(Serdes.String())
+    .withValueSerde(Serdes.Long())
+    .withRetention(WINDOW_RETENTION_MS);
+  events
     .groupByKey()
     .windowedBy(TimeWindows.ofSizeWithNoGrace(WINDOW_SIZE_MS))
-    .count(
-      Materialized.as<string, number>(WINDOWED_STORE)
-        .withKeySerde(Serdes.String())
-        .withValueSerde(Serdes.Long())
-        .withRetention(WINDOW_RETENTION_MS),
-    );
-  return builder.build();
+    .count(logging ? materialized : materialized.withLoggingDisabled());
 }

@@ -1,26 +1,35 @@
 /**
  * Child process of the `memory` scenario for nest-streams: runs the memory topology (`--stores`
- * count stores over the input, RocksDB default settings or `--rocksdb bounded` with a budget of
- * `--rocksdb-memory-mb`) until the group
- * has committed every input record, reads every entry of every store back (`all()` through
- * `KafkaStreams.store`) and compares it with the truth's counts, forces a GC (run it with
- * `--expose-gc`), waits a second and reports its resident memory (VmRSS) and peak (VmHWM).
+ * stores over the input, every fifth a windowed count; RocksDB default settings or `--rocksdb
+ * bounded` with a budget of `--rocksdb-memory-mb`) until the group has committed every input
+ * record, reads every entry of every store back (`all()` through `KafkaStreams.store`), then
+ * every key of every store twice by point lookup (`get`, `fetch(user, windowStart)`), checking
+ * every value against the truths (`--truth-file`: counts, `--windowed-truth-file`: windows;
+ * see memory-store-reads.ts), forces a GC (run it with `--expose-gc`), waits a second and
+ * reports its resident memory (VmRSS) and peak (VmHWM).
  *
  *   node --expose-gc --import tsx bench/workers/memory-worker.ts --bootstrap-servers H:P
  *     --input-topic T --application-id A --state-dir D --commit-interval-ms 1000
  *     --cache-max-bytes 10485760 --stores 10 --rocksdb bounded --rocksdb-memory-mb 64
- *     --truth-file F --timeout-ms 300000 [--drop-input true] [--kafka-client @platformatic/kafka]
+ *     --truth-file F --windowed-truth-file W --timeout-ms 300000 [--drop-input true]
+ *     [--kafka-client @platformatic/kafka]
  *
  * `--drop-input true` consumes the same input but drops every record before the stores, which
- * stay empty: the baseline of the bounded check (the process, the input, the truth and N open
- * RocksDB instances, without their data).
+ * stay empty, and makes the same reads, which find nothing: the baseline of the bounded check
+ * (the process, the input, the truth, the reads and N open RocksDB instances, without their
+ * data).
  */
 import { readFileSync } from 'node:fs';
 import { KafkaStreams, QueryableStoreTypes, StoreQueryParameters } from '@nest-streams/streams';
-import { countStoreName, memoryTopology } from '../topologies/memory-topology';
+import {
+  isWindowedStore,
+  memoryStoreKinds,
+  memoryStoreName,
+  memoryTopology,
+} from '../topologies/memory-topology';
 import { boundedRocksDB } from './memory-config';
 import { probeInput, startAndDrain } from './streams-drain';
-import { readStatsTruth } from './query-files';
+import { readBackStores, readMemoryTruth, type MemoryStore } from './memory-store-reads';
 import { emitResult, kafkaClientConfig, requiredOptions, sleep } from './worker-support';
 
 async function main(): Promise<void> {
@@ -35,6 +44,7 @@ async function main(): Promise<void> {
       'stores',
       'rocksdb',
       'truth-file',
+      'windowed-truth-file',
       'timeout-ms',
     ],
     ['rocksdb-memory-mb', 'drop-input', 'kafka-client'],
@@ -70,31 +80,35 @@ async function main(): Promise<void> {
   );
   const seconds = await startAndDrain(streams, probe, groupId, input, timeoutMs);
 
-  const truth = await readStatsTruth(args['truth-file']);
-  let entries = 0;
-  let mismatches = 0;
-  let firstMismatch: string | undefined;
-  const mismatch = (problem: string): void => {
-    mismatches++;
-    firstMismatch ??= problem;
-  };
+  const truth = await readMemoryTruth(args['truth-file'], args['windowed-truth-file']);
+  const memoryStores: MemoryStore[] = [];
   for (let i = 0; i < stores; i++) {
-    const name = countStoreName(i);
-    const store = streams.store(
-      StoreQueryParameters.fromNameAndType(
-        name,
-        QueryableStoreTypes.keyValueStore<string, number>(),
-      ),
+    const name = memoryStoreName(i);
+    memoryStores.push(
+      isWindowedStore(i)
+        ? {
+            kind: 'windowed',
+            name,
+            store: streams.store(
+              StoreQueryParameters.fromNameAndType(
+                name,
+                QueryableStoreTypes.windowStore<string, number>(),
+              ),
+            ),
+          }
+        : {
+            kind: 'keyValue',
+            name,
+            store: streams.store(
+              StoreQueryParameters.fromNameAndType(
+                name,
+                QueryableStoreTypes.keyValueStore<string, number>(),
+              ),
+            ),
+          },
     );
-    let seen = 0;
-    for (const { key, value } of store.all()) {
-      entries++;
-      seen++;
-      if (value !== truth.get(key)?.count) mismatch(`${name} ${key} -> ${value}`);
-    }
-    const expected = dropInput ? 0 : truth.size;
-    if (seen !== expected) mismatch(`${name}: ${seen} entries, expected ${expected}`);
   }
+  const readBack = readBackStores(memoryStores, truth, !dropInput);
   gc();
   gc();
   await sleep(1000);
@@ -106,12 +120,14 @@ async function main(): Promise<void> {
     records: inputRecords,
     seconds,
     peakRssMb,
-    storeEntries: entries,
-    mismatches,
-    firstMismatch,
+    storeEntries: readBack.entries,
+    mismatches: readBack.mismatches,
+    firstMismatch: readBack.firstMismatch,
     details: {
       rssMb,
       stores,
+      windowedStores: memoryStoreKinds(stores).windowed,
+      pointReads: readBack.pointReads,
       rocksdb: args.rocksdb,
       ...(args.rocksdb === 'bounded' && { rocksdbMemoryMb: budgetMb }),
       dropInput: String(dropInput),

@@ -19,6 +19,7 @@ record PeerArgs(
     long commitIntervalMs,
     long cacheMaxBytes,
     String truthFile,
+    String windowedTruthFile,
     String dumpFile,
     long timeoutMs,
     String keysFile,
@@ -70,6 +71,8 @@ record PeerArgs(
         Long.parseLong(value(given, "commit-interval-ms", "1000")),
         Long.parseLong(value(given, "cache-max-bytes", "10485760")),
         value(given, "truth-file", serve ? "" : null),
+        // The memory mode's windowed truth (user, window start, count).
+        value(given, "windowed-truth-file", ""),
         value(given, "dump-file", ""),
         Long.parseLong(value(given, "timeout-ms", "600000")),
         value(given, "keys-file", ""),

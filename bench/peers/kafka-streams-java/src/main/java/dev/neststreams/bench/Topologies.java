@@ -57,26 +57,48 @@ final class Topologies {
     return builder.build();
   }
 
-  /** The name of the {@code i}-th count store of the memory topology. */
-  static String countStoreName(int i) {
-    return String.format("count-store-%03d", i);
+  /** Every fifth store of the memory topology (indices 4, 9, 14, ...) is a windowed count. */
+  static final int WINDOWED_EVERY = 5;
+
+  /** Whether the {@code i}-th store of the memory topology is windowed (as nest-streams'). */
+  static boolean isWindowedStore(int i) {
+    return i % WINDOWED_EVERY == WINDOWED_EVERY - 1;
+  }
+
+  /** The name of the {@code i}-th store of the memory topology (as nest-streams'). */
+  static String memoryStoreName(int i) {
+    return String.format(isWindowedStore(i) ? "windowed-count-store-%03d" : "count-store-%03d", i);
   }
 
   /**
-   * The {@code memory} scenario's topology: {@code stores} counts per user over the same input,
-   * each into its own persistent store (cached, no changelog).
+   * The {@code memory} scenario's topology, as nest-streams' (bench/topologies/memory-topology.ts):
+   * {@code stores} stores over the same input, each persistent and without a changelog; every
+   * fifth ({@link #isWindowedStore}) a count per user in 5-minute tumbling windows without grace
+   * (retention one hour), the others a cached count per user.
    */
   static Topology memoryCounts(String inputTopic, int stores) {
     StreamsBuilder builder = new StreamsBuilder();
     var events = builder.stream(inputTopic, Consumed.with(Serdes.String(), Json.serde(Event.class)));
     for (int i = 0; i < stores; i++) {
-      events
-          .groupByKey()
-          .count(
-              Materialized.<String, Long, KeyValueStore<Bytes, byte[]>>as(countStoreName(i))
-                  .withKeySerde(Serdes.String())
-                  .withValueSerde(Serdes.Long())
-                  .withLoggingDisabled());
+      if (isWindowedStore(i)) {
+        events
+            .groupByKey()
+            .windowedBy(TimeWindows.ofSizeWithNoGrace(WINDOW_SIZE))
+            .count(
+                Materialized.<String, Long, WindowStore<Bytes, byte[]>>as(memoryStoreName(i))
+                    .withKeySerde(Serdes.String())
+                    .withValueSerde(Serdes.Long())
+                    .withRetention(WINDOW_RETENTION)
+                    .withLoggingDisabled());
+      } else {
+        events
+            .groupByKey()
+            .count(
+                Materialized.<String, Long, KeyValueStore<Bytes, byte[]>>as(memoryStoreName(i))
+                    .withKeySerde(Serdes.String())
+                    .withValueSerde(Serdes.Long())
+                    .withLoggingDisabled());
+      }
     }
     return builder.build();
   }
