@@ -185,7 +185,7 @@ export async function runMemory(ctx: RunContext, spec: MemoryRunSpec): Promise<S
   if (problems.length > 0) return { ...base, failure: `wrong or failed: ${problems.join('; ')}` };
   return {
     ...base,
-    note: readsNote(spec, Number(parsed.details.heapMaxMb)),
+    note: readsNote(spec, Number(parsed.details.heapMaxMb)) + footprintNote(parsed.details),
     result: {
       system,
       seconds: Math.round(parsed.seconds * 100) / 100,
@@ -217,6 +217,21 @@ export function readsNote(
   return (
     `${keyValue} kv + ${windowed} windowed stores; all() + ${POINT_READ_PASSES} gets per key` +
     `${found}${heap}`
+  );
+}
+
+/**
+ * What our worker's RocksDB engines reported holding at the RSS sample (`rocksdb*` details of
+ * `bench/workers/rocksdb-footprint.ts`), e.g. `; RocksDB 60 stores: cache 64.1 MB (pinned 2.0),
+ * memtables 8.3, table readers 0.4`; empty for Java, whose peer does not report them.
+ */
+export function footprintNote(details: Readonly<Record<string, unknown>>): string {
+  if (details.rocksdbStores === undefined) return '';
+  const mb = (key: string): string => Number(details[key]).toFixed(1);
+  return (
+    `; RocksDB ${Number(details.rocksdbStores)} stores: cache ${mb('rocksdbCacheMb')} MB` +
+    ` (pinned ${mb('rocksdbCachePinnedMb')}), memtables ${mb('rocksdbMemTablesMb')},` +
+    ` table readers ${mb('rocksdbTableReadersMb')}`
   );
 }
 

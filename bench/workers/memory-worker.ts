@@ -30,6 +30,7 @@ import {
 import { boundedRocksDB } from './memory-config';
 import { probeInput, startAndDrain } from './streams-drain';
 import { readBackStores, readMemoryTruth, type MemoryStore } from './memory-store-reads';
+import { rocksdbFootprint } from './rocksdb-footprint';
 import { emitResult, kafkaClientConfig, requiredOptions, sleep } from './worker-support';
 
 async function main(): Promise<void> {
@@ -115,6 +116,7 @@ async function main(): Promise<void> {
   const memory = process.memoryUsage();
   const rssMb = statusMb('VmRSS');
   const peakRssMb = statusMb('VmHWM');
+  const footprint = rocksdbFootprint(streams.storeMetrics());
   await streams.close();
   emitResult({
     records: inputRecords,
@@ -133,6 +135,11 @@ async function main(): Promise<void> {
       dropInput: String(dropInput),
       mallocArenaMax: process.env.MALLOC_ARENA_MAX ?? 'glibc default',
       kafkaClient: client.kafkaClient,
+      rocksdbStores: footprint.stores,
+      rocksdbCacheMb: footprint.blockCacheMb,
+      rocksdbCachePinnedMb: footprint.blockCachePinnedMb,
+      rocksdbMemTablesMb: footprint.memTablesMb,
+      rocksdbTableReadersMb: footprint.tableReadersMb,
       heapUsedMb: memory.heapUsed / 2 ** 20,
       v8HeapMb: memory.heapTotal / 2 ** 20,
       externalMb: memory.external / 2 ** 20,
