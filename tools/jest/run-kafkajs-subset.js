@@ -7,6 +7,7 @@
 // integration suite does. Part of `npm test`.
 const { spawnSync } = require('node:child_process');
 const { join } = require('node:path');
+const { runIntegrationSuites } = require('./integration-subset');
 
 /** The integration subset: every suite here passes on kafkajs. */
 const SUITES = [
@@ -40,21 +41,10 @@ const RELIABILITY = ['zombie.reliability', 'cluster-faults.reliability'];
  * (test/app/quiet-start.test.ts), a restarted instance's host map on each
  * (test/cluster/borrowed-host-map.test.ts), and `nest-streams reset` through each.
  */
-const root = join(__dirname, '..', '..');
 const env = { ...process.env, NEST_STREAMS_CLIENT: 'kafkajs' };
 process.stdout.write(`[kafkajs] ${SUITES.length} suites on kafkajs\n`);
-const result = spawnSync(
-  process.execPath,
-  [
-    require.resolve('jest/bin/jest'),
-    '--config',
-    join(root, 'jest.integration.config.js'),
-    ...SUITES.map((s) => join(root, s)),
-    ...process.argv.slice(2),
-  ],
-  { stdio: 'inherit', env },
-);
-if (result.status !== 0 || process.argv.length > 2) process.exit(result.status ?? 1);
+const status = runIntegrationSuites({ suites: SUITES, jestArgs: process.argv.slice(2), env });
+if (status !== 0 || process.argv.length > 2) process.exit(status);
 process.stdout.write(`[kafkajs] reliability on kafkajs: ${RELIABILITY.join(', ')}\n`);
 const reliability = spawnSync(
   process.execPath,

@@ -6,8 +6,7 @@
 // `group.coordinator.rebalance.protocols` has `streams` (Kafka 4.2+ by default; the project's
 // broker also shortens the streams groups' delays, see libs/testing/src/kafka/server-properties.ts).
 // Part of `npm test`.
-const { spawnSync } = require('node:child_process');
-const { join } = require('node:path');
+const { runIntegrationSuites } = require('./integration-subset');
 
 /** The subset: every suite here passes on the streams protocol (but the test below). */
 const SUITES = [
@@ -25,26 +24,14 @@ const SUITES = [
  */
 const LEFT_OUT = 'a new instance warms up before it takes a task over';
 
-const root = join(__dirname, '..', '..');
 process.stdout.write(`[streams-protocol] ${SUITES.length} suites with groupProtocol 'streams'\n`);
-const result = spawnSync(
-  process.execPath,
-  [
-    require.resolve('jest/bin/jest'),
-    '--config',
-    join(root, 'jest.integration.config.js'),
-    ...SUITES.map((s) => join(root, s)),
-    '--testNamePattern',
-    `^(?!.*${LEFT_OUT}).*$`,
-    ...process.argv.slice(2),
-  ],
-  {
-    stdio: 'inherit',
-    env: {
-      ...process.env,
-      NEST_STREAMS_CLIENT: '@platformatic/kafka',
-      NEST_STREAMS_GROUP_PROTOCOL: 'streams',
-    },
+const status = runIntegrationSuites({
+  suites: SUITES,
+  jestArgs: ['--testNamePattern', `^(?!.*${LEFT_OUT}).*$`, ...process.argv.slice(2)],
+  env: {
+    ...process.env,
+    NEST_STREAMS_CLIENT: '@platformatic/kafka',
+    NEST_STREAMS_GROUP_PROTOCOL: 'streams',
   },
-);
-process.exit(result.status ?? 1);
+});
+process.exit(status);
