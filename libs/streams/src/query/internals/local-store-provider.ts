@@ -117,7 +117,7 @@ export class LocalStoreProvider {
     }
     return {
       partitionCount: this.source.partitionCount(name),
-      stores: inPartitionOrder(candidates),
+      stores: candidates.sort((a, b) => a.partition - b.partition),
       onServed: params.servedListener,
     };
   }
@@ -145,14 +145,4 @@ export class LocalStoreProvider {
       onServed: params.servedListener,
     };
   }
-}
-
-/** `copies` sorted by partition (in place; most often they come sorted already). */
-function inPartitionOrder(copies: LocalStore[]): LocalStore[] {
-  for (let i = 1; i < copies.length; i++) {
-    if (copies[i - 1].partition > copies[i].partition) {
-      return copies.sort((a, b) => a.partition - b.partition);
-    }
-  }
-  return copies;
 }
