@@ -308,8 +308,12 @@ export interface GroupConsumer {
   /**
    * Leaves the group and joins again as a new member, so the leader reads a new subscription
    * whatever it holds (e.g. a shutdown request). Works after a failure of the fetch loop too.
+   * The leave is best effort (a coordinator that moved or hangs drops the member after
+   * `session.timeout.ms`); a join that meets a transient cluster fault is retried.
    *
-   * @throws the client's error when the member cannot rejoin: the engine fails the thread.
+   * @throws `ClusterFaultTimeoutError` when the fault outlasts `default.api.timeout.ms`, or the
+   *   client's error when the member cannot rejoin for another reason: the engine fails the
+   *   thread (the default uncaught-exception handler replaces it for the former).
    */
   rejoin(): Promise<void>;
 

@@ -1,8 +1,96 @@
+import { MultipleErrors, NetworkError } from '@platformatic/kafka';
+import type { EventEmitter } from 'node:events';
 import { describeGroupConsumerContract } from '../../../test-support/group-consumer.contract';
 import { GROUP_CONSUMER_CLIENTS } from '../../../test-support/group-consumer-clients';
+import { GroupConsumerHarness } from '../../../test-support/group-consumer.harness';
+import { waitFor } from '../../../../../test/support/wait-for';
+import { PlatformaticGroupMember } from './platformatic-group-member';
 
 describeGroupConsumerContract(
   '@platformatic/kafka',
   () => GROUP_CONSUMER_CLIENTS['@platformatic/kafka']('group-consumer-contract'),
   { cooperative: true },
 );
+
+/** What platformatic reports once its retries of a call to an unreachable coordinator are spent. */
+const unreachable = (operation: string): MultipleErrors =>
+  new MultipleErrors(`${operation} failed 4 times.`, [
+    new NetworkError('Connection to 127.0.0.1:1 failed.'),
+    new NetworkError('Connection to 127.0.0.1:1 failed.'),
+  ]);
+
+describe('@platformatic/kafka group consumer: a coordinator that moves, hangs or restarts (real broker)', () => {
+  const group = new GroupConsumerHarness(() =>
+    GROUP_CONSUMER_CLIENTS['@platformatic/kafka']('group-consumer-coordinator-faults'),
+  );
+  beforeEach(() => group.setUp());
+  afterEach(async () => {
+    jest.restoreAllMocks();
+    await group.tearDown();
+  });
+
+  const assigned = async (name: string) => {
+    const member = await group.startMember(name, { rebalanceProtocol: 'cooperative' });
+    await waitFor(() => group.last(member)?.partitions.length === 4, 30_000, `${name} assigned`);
+    return member;
+  };
+
+  it('rejoin joins again when its LeaveGroup gets no answer, and the thread is not failed', async () => {
+    const a = await assigned('a');
+    const before = group.last(a).generationId;
+    jest
+      .spyOn(PlatformaticGroupMember.prototype, 'leaveGroup')
+      .mockImplementationOnce((_force: unknown, callback: unknown) => {
+        (callback as (error: Error) => void)(unreachable('leaveGroup'));
+        return undefined as never;
+      });
+
+    await a.consumer.rejoin();
+
+    await waitFor(
+      () => group.last(a).generationId > before && group.last(a).partitions.length === 4,
+      30_000,
+      'a assigned again in a later generation',
+    );
+    expect(a.records.filter((r) => r.startsWith('failed'))).toEqual([]);
+  });
+
+  it('rejoin retries a JoinGroup that fails on an unreachable coordinator', async () => {
+    const a = await assigned('a');
+    const before = group.last(a).generationId;
+    const join = jest.spyOn(PlatformaticGroupMember.prototype, 'joinGroup');
+    join.mockRejectedValueOnce(unreachable('joinGroup'));
+    join.mockRejectedValueOnce(unreachable('joinGroup'));
+
+    await a.consumer.rejoin();
+
+    expect(join).toHaveBeenCalledTimes(3);
+    expect(group.last(a).generationId).toBeGreaterThan(before);
+    expect(group.last(a).partitions).toHaveLength(4);
+    expect(a.records.filter((r) => r.startsWith('failed'))).toEqual([]);
+  });
+
+  it('goes on joining when a rejoin platformatic started after a failed heartbeat gave up on an unreachable coordinator', async () => {
+    const a = await assigned('a');
+    const before = group.last(a).generationId;
+    const member = (a.consumer as unknown as { member: EventEmitter }).member;
+
+    member.emit('error', unreachable('joinGroup'));
+
+    await waitFor(
+      () => group.last(a).generationId > before,
+      30_000,
+      'a assigned again in a later generation',
+    );
+    expect(a.records.filter((r) => r.startsWith('failed'))).toEqual([]);
+  });
+
+  it('fails on an error that is no cluster fault', async () => {
+    const a = await assigned('a');
+    const member = (a.consumer as unknown as { member: EventEmitter }).member;
+
+    member.emit('error', new Error('the assignor threw'));
+
+    expect(a.records.filter((r) => r.startsWith('failed'))).toEqual(['failed: the assignor threw']);
+  });
+});

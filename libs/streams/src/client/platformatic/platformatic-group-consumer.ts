@@ -14,7 +14,7 @@ import type {
   TopicPartitions,
 } from '../group-consumer';
 import { PlatformaticGroupMember, type ReceivedAssignment } from './platformatic-group-member';
-import { bridgePlatformaticLogs } from './platformatic-log-bridge';
+import { bridgePlatformaticLogs, describeError } from './platformatic-log-bridge';
 import { PlatformaticPartitionFetcher } from './platformatic-partition-fetcher';
 import { PlatformaticCoordinators } from './platformatic-coordinators';
 import { platformaticClusterRetry } from './platformatic-transient-faults';
@@ -102,10 +102,15 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
     member.on('consumer:group:rebalance', () => this.markRebalancing());
     member.on('consumer:group:join', () => this.onJoined());
     member.on('consumer:heartbeat:end', () => listener.onHeartbeat?.());
-    // platformatic emits 'error' when a rejoin it started by itself failed for good.
+    // platformatic emits 'error' when a rejoin it started by itself (after a failed heartbeat)
+    // failed after its few retries.
     member.on('error', (error: Error) => {
+      if (this.closing) return;
       // A fenced static member's rejoin fails after platformatic's retries: report the cause.
-      if (!this.closing) listener.onFailed(member.staticMembership?.fenced ?? error);
+      const fenced = member.staticMembership?.fenced;
+      // A coordinator that moved, hangs or restarts: go on joining, as Kafka's consumer does.
+      if (!fenced && this.retry.classify(error)) this.joinInBackground();
+      else listener.onFailed(fenced ?? error);
     });
     this.fetcher = new PlatformaticPartitionFetcher(
       member,
@@ -183,11 +188,8 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
   }
 
   async enforceRebalance(): Promise<void> {
-    const member = this.member;
-    if (!member || this.closing) return;
-    void member.joinGroup({}).catch((error: Error) => {
-      if (!this.closing) this.start$?.listener.onFailed(error);
-    });
+    if (!this.member || this.closing) return;
+    this.joinInBackground();
   }
 
   async rejoin(): Promise<void> {
@@ -197,8 +199,16 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
     // A new member owns nothing: what the engine still holds it closes itself (it asked).
     this.setCurrent(undefined);
     this.fetcher?.clearPositions();
-    await this.leave(true);
-    await member.joinGroup({});
+    // Kafka's consumer does not wait to hear that it left: a coordinator that moved, hangs or
+    // restarts drops the old member after session.timeout.ms. The JoinGroup below carries the
+    // old member id: the same member if the coordinator still knows it, else (UNKNOWN_MEMBER_ID)
+    // platformatic joins as a new one.
+    await this.leave(true).catch((error: unknown) =>
+      this.logger?.warn(
+        `group ${this.groupId}: LeaveGroup failed (${describeError(error)}); joining again all the same`,
+      ),
+    );
+    await this.join();
   }
 
   async close(): Promise<void> {
@@ -210,6 +220,30 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
     else if (this.member) await this.leave();
     if (this.member) await (this.member.close(true) as Promise<void>).catch(() => undefined);
     await this.fetcher?.close();
+  }
+
+  /**
+   * JoinGroup (and SyncGroup) through the engine's retry policy: platformatic retries a few
+   * times; a coordinator that moved, hangs or restarts is looked up again with back-off within
+   * `default.api.timeout.ms`, then `ClusterFaultTimeoutError` (the thread is replaced). Other
+   * errors are thrown at once.
+   */
+  private join(): Promise<void> {
+    return this.retry.run({
+      name: `JoinGroup of group ${this.groupId}`,
+      bound: 'api',
+      attempt: async () => {
+        await this.member!.joinGroup({});
+      },
+      stopped: () => this.closing,
+    });
+  }
+
+  /** {@link join} without waiting; its failure fails the consumer (`onFailed`). */
+  private joinInBackground(): void {
+    void this.join().catch((error: Error) => {
+      if (!this.closing) this.start$?.listener.onFailed(error);
+    });
   }
 
   /** Leaves the group (closing the member's streams, if any); errors are thrown only if asked. */
