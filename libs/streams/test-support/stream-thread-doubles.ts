@@ -79,7 +79,7 @@ export function assignmentOfTasks(ids: readonly string[]): GroupAssignment {
  */
 export function groupConsumerDouble(
   parts: Pick<GroupConsumer, 'start'> &
-    Partial<Pick<GroupConsumer, 'pause' | 'resume' | 'currentLag'>>,
+    Partial<Pick<GroupConsumer, 'pause' | 'resume' | 'currentLag' | 'rejoin'>>,
 ) {
   return {
     pause: () => undefined,

@@ -1,4 +1,5 @@
 import type { GroupConsumerStart, GroupFetchedBatch } from '../../../client/group-consumer';
+import { RebalanceInProgressError } from '../../../errors/internals/rebalance-in-progress.error';
 import { StreamThread } from './stream-thread';
 import { PartitionGroup } from '../task/partition-group';
 import {
@@ -210,5 +211,64 @@ describe('StreamThread writes held behind RocksDB', () => {
     caughtUp();
     await expect(consumed).resolves.toBe(true);
     await t.streamThread.stop();
+  });
+});
+
+describe('StreamThread: a rejoin asked while lost tasks close', () => {
+  it('exactly-once: rejoins once the closing is done, though the closing itself asked for none', async () => {
+    let listener: GroupConsumerStart['listener'] | undefined;
+    const rejoin = jest.fn(async () => undefined);
+    const consumer = groupConsumerDouble({
+      start: async (start: GroupConsumerStart) => void (listener = start.listener),
+      rejoin,
+    });
+    const created = new Set<string>();
+    let releaseClose!: () => void;
+    const closing = new Promise<void>((resolve) => (releaseClose = resolve));
+    const tasks = {
+      exactlyOnce: true,
+      start: async () => undefined,
+      commit: async () => 0,
+      closeAll: async () => undefined,
+      close: async (id: string) => {
+        await closing;
+        created.delete(id);
+      },
+      tasks: () => [],
+      taskIds: () => [...created],
+      get: () => undefined,
+      create: async (id: string) => void created.add(id),
+      cancelCreations: async () => undefined,
+      creationOf: () => undefined,
+      suspendQueries: () => undefined,
+      resetThreadProducer: async () => undefined,
+    };
+    const listenerCallbacks = threadCallbacks(jest.fn);
+    const streamThread = new StreamThread(
+      streamThreadOptions({
+        consumer,
+        tasks,
+        listener: listenerCallbacks,
+        protocol: 'cooperative',
+      }),
+    );
+    await streamThread.start();
+    await listener!.onAssigned(assignmentOfTasks(['0_0']));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect([...created]).toEqual(['0_0']);
+
+    // The membership is lost: the tasks close dirty, and the consumer is to rejoin by itself...
+    const lost = listener!.onLost();
+    // ...but its rejoin failed on a rebalance while the tasks were still closing.
+    listener!.onFailed(new RebalanceInProgressError('app'));
+    expect(rejoin).not.toHaveBeenCalled();
+    releaseClose();
+    await lost;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+
+    expect([...created]).toEqual([]);
+    expect(rejoin).toHaveBeenCalledTimes(1);
+    expect(listenerCallbacks.onError).not.toHaveBeenCalled();
+    await streamThread.stop();
   });
 });

@@ -47,6 +47,8 @@ export class StreamThread {
   private generationInfo: AssignmentInfo | undefined;
   private readonly probing = new ProbingRebalance(() => this.probe());
   private migrating = false;
+  /** A rejoin asked for while tasks were being closed for a migration: it follows the closing. */
+  private rejoinAfterMigration = false;
   /** The generation the tasks came in: KIP-447 commits name it, so late ones are refused. */
   private tasksGeneration: GroupMetadata | undefined;
   /** KIP-429: tasks that stay keep processing through a rebalance; only moving ones stop. */
@@ -375,15 +377,23 @@ export class StreamThread {
 
   /** Migrated tasks or an aborted transaction ({@link closeMigratedTasks}): then rejoin. */
   private async onTasksMigrated(error: unknown, rejoin: boolean): Promise<void> {
+    // The closing under way closes what this one would; a rejoin asked now must still follow
+    // it (a membership lost closes without one: the consumer rejoins by itself, unless its own
+    // rejoin is what failed).
+    this.rejoinAfterMigration ||= rejoin;
     if (this.migrating) return;
     this.migrating = true;
     try {
       const unmapped = () => this.taskMap.clear();
       await closeMigratedTasks(error, this.options, (work) => this.serialized(work), unmapped);
-      if (rejoin) await this.rejoin();
+      while (this.rejoinAfterMigration && !this.stopping) {
+        this.rejoinAfterMigration = false;
+        await this.rejoin();
+      }
     } catch (rejoinError) {
       this.failHard(rejoinError);
     } finally {
+      this.rejoinAfterMigration = false;
       this.migrating = false;
     }
   }
