@@ -54,10 +54,14 @@ async function makeWhole(cluster: KafkaCluster): Promise<void> {
   await cluster.waitForFullIsr();
 }
 
-/** Everything the guarantees do not allow, in words (empty: the fault passed). */
-function problems(result: PhaseResult): string[] {
+/**
+ * Everything the guarantees do not allow, in words (empty: the fault passed). An application
+ * that is not exact says why its seats answered 503 and what its instances last wrote, so that a
+ * failure in CI can be read from its message alone.
+ */
+function problems(result: PhaseResult, fixture: ClusterFaultFixture): string[] {
   const found: string[] = [];
-  for (const app of result.apps) {
+  for (const [index, app] of result.apps.entries()) {
     const what = app.guarantee;
     if (app.instanceFailure) {
       found.push(`${what}: an instance exited or reached ERROR: ${app.instanceFailure}`);
@@ -69,6 +73,12 @@ function problems(result: PhaseResult): string[] {
     }
     if (!app.exactAfterRejoin) {
       found.push(`${what}: not exact after the node rejoined: ${JSON.stringify(app.lastView)}`);
+    }
+    if (app.exactAfterFaultSeconds === null || !app.exactAfterRejoin) {
+      found.push(`${what}: 503 reasons ${JSON.stringify(app.answers.unavailableReasons)}`);
+      for (const line of fixture.apps[index].cluster.engineLines(25)) {
+        found.push(`${what}: ${line}`);
+      }
     }
     for (const wrong of app.wrongAnswers) found.push(`${what}: wrong answer: ${wrong}`);
   }
@@ -136,7 +146,7 @@ describe.each(clusterFaultMatrix().map((row) => [row.label, row] as const))(
           mkdirSync(dumpDir, { recursive: true });
           fixture.dumpOutputs(dumpDir, scenario);
         }
-        const found = result ? problems(result) : [`the phase failed: ${String(error)}`];
+        const found = result ? problems(result, fixture) : [`the phase failed: ${String(error)}`];
         recordFigures(scenario, {
           ...figures,
           passed: found.length === 0,

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { freePort } from '@nest-streams/testing/kafka';
 import { OrderStatsInstance } from '../../../tools/instances/order-stats-instance';
 import { readyAndRunning } from '../../support/health';
+import { nestLogLines } from '../../support/nest-log';
 import { streamsClient, streamsGroupProtocol } from '../../support/streams-client';
 import { setStreamsGroupConfigs } from '../../support/streams-group-configs';
 
@@ -292,6 +293,20 @@ export class OrderStatsCluster {
           .join('\n'),
       )
       .join('\n');
+  }
+
+  /**
+   * Per seat, the last `count` lines the engine and the application wrote (warnings and state
+   * changes of `[KafkaStreams]` and `[OrderStats]`, without colours): what a failure's message
+   * needs to say why a seat answers as it does, when the whole output is not kept.
+   */
+  engineLines(count: number): string[] {
+    return this.seats.map((s) => {
+      const lines = nestLogLines(s.instance.output)
+        .filter((l) => l.context === 'KafkaStreams' || l.context === 'OrderStats')
+        .map((l) => `${l.level} ${l.message}`);
+      return `seat ${s.index}: ${lines.slice(-count).join(' | ')}`;
+    });
   }
 
   /** Stops every process (SIGTERM, SIGKILL after 20 s) and removes the state dirs. */

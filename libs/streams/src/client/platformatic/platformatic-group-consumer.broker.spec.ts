@@ -94,3 +94,33 @@ describe('@platformatic/kafka group consumer: a coordinator that moves, hangs or
     expect(a.records.filter((r) => r.startsWith('failed'))).toEqual(['failed: the assignor threw']);
   });
 });
+
+describe('@platformatic/kafka group consumer: a membership that ended without a word (real broker)', () => {
+  const group = new GroupConsumerHarness(() =>
+    GROUP_CONSUMER_CLIENTS['@platformatic/kafka']('group-consumer-ensure-active'),
+  );
+  beforeEach(() => group.setUp());
+  afterEach(() => group.tearDown());
+
+  it('joins again once neither heartbeats nor a join carried it for a rebalance and a session timeout', async () => {
+    const a = await group.startMember('a', {
+      rebalanceProtocol: 'cooperative',
+      rebalanceTimeoutMs: 10_000,
+    });
+    await waitFor(() => group.last(a)?.partitions.length === 4, 30_000, 'a assigned');
+    const before = group.last(a).generationId;
+    // platformatic stops its heartbeats and leaves, telling the adapter nothing (as after a
+    // rejoin of its own that failed for good): the member is out of the group.
+    const member = (a.consumer as unknown as { member: PlatformaticGroupMember }).member;
+    await member.leaveGroup(true);
+
+    // rebalance (10 s) + session (10 s) timeouts without an answer, then a join.
+    await waitFor(
+      () => group.last(a).generationId > before,
+      30_000,
+      'a assigned again in a later generation',
+    );
+    expect(group.last(a).partitions).toHaveLength(4);
+    expect(a.records.filter((r) => r.startsWith('failed'))).toEqual([]);
+  }, 60_000);
+});

@@ -23,6 +23,9 @@ import type { StreamsLogger } from '../../logging/logger';
 
 const key = (topic: string, partition: number): string => `${topic}\u0000${partition}`;
 
+/** How often the consumer looks whether its membership is alive (see `ensureActiveGroup`). */
+const WATCHDOG_TICK_MS = 1_000;
+
 /**
  * The @platformatic/kafka adapter of {@link GroupConsumer}. platformatic's consumer stream
  * always runs its own group protocol and assignor, so the adapter uses platformatic only for
@@ -56,6 +59,9 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
   private revoking: Promise<void> = Promise.resolve();
 
   private coordinators: PlatformaticCoordinators | undefined;
+  /** When the coordinator last answered a heartbeat or the member last joined a generation. */
+  private lastAnswerAt = Date.now();
+  private watchdog: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly clientOptions: BaseOptions,
@@ -101,7 +107,10 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
     member.topics.trackAll(...start.topics);
     member.on('consumer:group:rebalance', () => this.markRebalancing());
     member.on('consumer:group:join', () => this.onJoined());
-    member.on('consumer:heartbeat:end', () => listener.onHeartbeat?.());
+    member.on('consumer:heartbeat:end', () => {
+      this.lastAnswerAt = Date.now();
+      listener.onHeartbeat?.();
+    });
     // platformatic emits 'error' when a rejoin it started by itself (after a failed heartbeat)
     // failed after its few retries.
     member.on('error', (error: Error) => {
@@ -131,6 +140,9 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
       },
     );
     await member.joinGroup({});
+    this.lastAnswerAt = Date.now();
+    this.watchdog = setInterval(() => this.ensureActiveGroup(), WATCHDOG_TICK_MS);
+    this.watchdog.unref();
     this.loop = this.fetcher.run();
   }
 
@@ -214,6 +226,7 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
+    clearInterval(this.watchdog);
     await this.loop.catch(() => undefined);
     // KIP-345: a static member stays in the group, so a restart within the session is no rebalance.
     if (this.member?.staticMembership) this.member.staticMembership.remainInGroup();
@@ -237,6 +250,25 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
       },
       stopped: () => this.closing,
     });
+  }
+
+  /**
+   * Kafka's consumer makes sure of its membership at every poll (`ensureActiveGroup`); here
+   * platformatic's heartbeats carry it, and they stop for good when a rejoin of platformatic's
+   * own fails. A member that is neither heartbeating nor joining, and has heard nothing from the
+   * coordinator for a rebalance and a session timeout, joins again: otherwise it would hold its
+   * tasks unconfirmed, answering queries 503, for as long as the process lives.
+   */
+  private ensureActiveGroup(): void {
+    const member = this.member;
+    if (!member || this.closing || member.isActive()) return;
+    const silentMs = Date.now() - this.lastAnswerAt;
+    if (silentMs <= this.options.rebalanceTimeoutMs + this.options.sessionTimeoutMs) return;
+    this.lastAnswerAt = Date.now();
+    this.logger?.warn(
+      `group ${this.groupId}: no heartbeat answered and no generation joined for ${Math.round(silentMs / 1000)} s, and the member is neither heartbeating nor joining: joining again`,
+    );
+    this.joinInBackground();
   }
 
   /** {@link join} without waiting; its failure fails the consumer (`onFailed`). */
@@ -300,6 +332,7 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
   private onJoined(): void {
     const assignment = this.received;
     if (!assignment || this.closing) return;
+    this.lastAnswerAt = Date.now();
     const before = this.owned;
     this.setCurrent(assignment);
     this.rebalancing = false;
