@@ -69,6 +69,13 @@ describe('bridgePlatformaticLogs', () => {
     c.emitWithDebug('client', 'performWithRetry:failed', 'commit', 0, [denied]);
     c.emitWithDebug('consumer', 'group:autocommit:error', { groupId: 'g', error: denied });
     c.emitWithDebug(null, 'error', new MultipleErrors('joinGroup failed 4 times.', [denied]));
+    // A rejoin that met a coordinator that moved: the adapter joins again, a warning.
+    const notCoordinator = responseError(11, { '': [16, null] });
+    c.emitWithDebug(
+      null,
+      'error',
+      new MultipleErrors('joinGroup failed 4 times.', [notCoordinator]),
+    );
     c.emitWithDebug('client', 'performWithRetry:retry', 'metadata', 0, 3, 250);
     c.emitWithDebug('consumer', 'group:join', { groupId: 'g', memberId: 'm-1' });
     c.emitWithDebug('client', 'broker:failed', { broker: { host: 'h', port: 9 } });
@@ -78,6 +85,7 @@ describe('bridgePlatformaticLogs', () => {
       `warn [base ${id}] commit failed: Received response with error while executing API OffsetCommit(v4) (TOPIC_AUTHORIZATION_FAILED: Topic authorization failed.)`,
       `warn [base ${id}] commit of group g failed: Received response with error while executing API OffsetCommit(v4) (TOPIC_AUTHORIZATION_FAILED: Topic authorization failed.)`,
       `error [base ${id}] failed: joinGroup failed 4 times. (TOPIC_AUTHORIZATION_FAILED: Topic authorization failed.)`,
+      `warn [base ${id}] failed: joinGroup failed 4 times. (NOT_COORDINATOR: This is not the correct coordinator.)`,
       `debug [base ${id}] metadata: attempt 1 of 4 failed, retrying in 250 ms`,
       `debug [base ${id}] joined group g as member m-1`,
       `debug [base ${id}] connection to h:9 failed`,
@@ -100,7 +108,22 @@ describe('bridgePlatformaticLogs', () => {
     // CreateTopics (API 19) answered TOPIC_ALREADY_EXISTS (36): another instance created it first.
     const created = responseError(19, { '/topics/0': [36, "Topic 'changelog' already exists."] });
     c.emitWithDebug('client', 'performWithRetry:failed', 'createTopics', 0, [created]);
-    expect(logger.lines.map((l) => l.split(' ')[0])).toEqual(['debug', 'debug', 'debug', 'debug']);
+    // ListOffsets (API 2) answered FENCED_LEADER_EPOCH (74) by a partition's new leader, and
+    // TxnOffsetCommit (28) NOT_COORDINATOR (16): the engine's retry policy looks them up again.
+    const fenced = responseError(2, { '/topics/0/partitions/0': [74, null] });
+    const moved = responseError(28, { '/topics/0/partitions/0': [16, null] });
+    c.emitWithDebug('client', 'performWithRetry:failed', 'listOffsets', 3, [fenced]);
+    c.emitWithDebug('client', 'performWithRetry:failed', 'txnOffsetCommit', 3, [moved]);
+    expect(logger.lines.map((l) => l.split(' ')[0])).toEqual([
+      'debug',
+      'debug',
+      'debug',
+      'debug',
+      'debug',
+      'debug',
+    ]);
+    expect(logger.lines[4]).toContain('FENCED_LEADER_EPOCH');
+    expect(logger.lines[5]).toContain('NOT_COORDINATOR');
     expect(logger.lines[3]).toContain('TOPIC_ALREADY_EXISTS');
     expect(logger.lines[0]).toContain('heartbeat failed: ');
     expect(logger.lines[0]).toContain('REBALANCE_IN_PROGRESS');

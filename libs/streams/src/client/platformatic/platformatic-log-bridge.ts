@@ -1,5 +1,6 @@
 // What @platformatic/kafka reports, written to the engine's logger.
 import type { StreamsLogger } from '../../logging/logger';
+import { transientKafkaError } from '../cluster-retry/transient-fault';
 import { isTopicAlreadyExists } from './platformatic-cluster-admin-errors';
 
 /**
@@ -29,8 +30,13 @@ const MAX_LINE = 2_000;
  * left out: they are traces, not logs.
  */
 const EVENTS: Readonly<Record<string, EventLine>> = {
-  // A consumer's rejoin the coordinator asked for failed for good: the member is out of its group.
-  error: (error) => ({ level: 'error', text: `failed: ${describeError(error)}` }),
+  // A consumer's rejoin the coordinator asked for failed after platformatic's retries: on a
+  // connection failure or a coordinator that moved, the adapter joins again (a warning);
+  // anything else fails the consumer.
+  error: (error) => ({
+    level: isNetworkError(error) || isRetriedClusterFault(error) ? 'warn' : 'error',
+    text: `failed: ${describeError(error)}`,
+  }),
   'client:performWithRetry:retry': (operation, attempt, retries, delay) => ({
     level: 'debug',
     text: `${String(operation)}: attempt ${Number(attempt) + 1} of ${Number(retries) + 1} failed, retrying in ${String(delay)} ms`,
@@ -40,10 +46,15 @@ const EVENTS: Readonly<Record<string, EventLine>> = {
     const last = list[list.length - 1];
     return {
       // A group's answers during a rebalance (the member rejoins), connection failures (the
-      // engine reports an unreachable cluster itself, typed) and a topic another instance
-      // created first (the admin adapter takes it as created): detail, as for kafkajs.
+      // engine reports an unreachable cluster itself, typed), a leader or coordinator that moved
+      // (the engine's retry policy looks it up again and warns when that lasts) and a topic
+      // another instance created first (the admin adapter takes it as created): detail, as for
+      // kafkajs.
       level:
-        isRejoinAnswer(last) || isNetworkError(last) || isTopicAlreadyExists(last)
+        isRejoinAnswer(last) ||
+        isNetworkError(last) ||
+        isRetriedClusterFault(last) ||
+        isTopicAlreadyExists(last)
           ? 'debug'
           : 'warn',
       text: `${String(operation)} failed${list.length > 1 ? ` after ${list.length} attempts` : ''}: ${describeError(last)}`,
@@ -84,11 +95,13 @@ const EVENTS: Readonly<Record<string, EventLine>> = {
  * Writes what a @platformatic/kafka client reports to the engine's logger (kafkajs' logs go
  * there through `kafkajsLogCreator`). platformatic has no logger of its own to replace, so the
  * bridge listens to the client's events:
- * - `error` (a consumer's rejoin failed for good) → `error`;
+ * - `error` (a consumer's rejoin failed after platformatic's retries) → `error`, or `warn` on
+ *   a connection failure or a coordinator that moved (the adapter joins again);
  * - an operation that failed once its retries were spent (`client:performWithRetry:failed`) →
  *   `warn`, or `debug` when its errors are a group's answers during a rebalance
  *   (`MEMBER_ID_REQUIRED`, `REBALANCE_IN_PROGRESS`, ...: the member rejoins), connection
- *   failures (the engine reports an unreachable cluster itself) or `TOPIC_ALREADY_EXISTS` (two
+ *   failures (the engine reports an unreachable cluster itself), a leader or coordinator that
+ *   moved (the engine's retry policy looks it up again) or `TOPIC_ALREADY_EXISTS` (two
  *   instances starting at once both create the internal topics; the admin adapter takes the
  *   answer as created);
  * - a failed heartbeat (other than those answers), a heartbeat stalled past its window, a failed
@@ -147,6 +160,18 @@ function errorText(error: Error): string {
   const { apiId, serverErrorMessage } = error as { apiId?: string; serverErrorMessage?: string };
   const id = apiId ? `${apiId}: ` : '';
   return `${id}${error.message}${serverErrorMessage ? ` (${serverErrorMessage})` : ''}`;
+}
+
+/**
+ * Whether the error (or one nested in it) says a partition's leader or a coordinator moved
+ * (`NOT_LEADER_OR_FOLLOWER`, `FENCED_LEADER_EPOCH`, `NOT_COORDINATOR`, ...): the engine's retry
+ * policy refreshes what it knows and tries again.
+ */
+function isRetriedClusterFault(error: unknown): boolean {
+  return some(error, (e) => {
+    const kind = transientKafkaError((e as { apiId?: unknown }).apiId)?.kind;
+    return kind === 'leadership' || kind === 'coordinator';
+  });
 }
 
 /** Whether the error (or one nested in it) is a protocol error asking the member to rejoin. */
