@@ -57,6 +57,8 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
   private readonly cooperative: boolean;
   /** Cooperative: the engine giving up the partitions the latest assignment took away. */
   private revoking: Promise<void> = Promise.resolve();
+  /** The latest assignment handed to the engine (its partitions positioned first). */
+  private delivered: Promise<void> = Promise.resolve();
 
   private coordinators: PlatformaticCoordinators | undefined;
   /** When the coordinator last answered a heartbeat or the member last joined a generation. */
@@ -341,12 +343,28 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
     // Cooperative: kept partitions go on from where they are.
     if (this.cooperative) this.fetcher?.retain(assignment.partitions);
     else this.fetcher?.clearPositions();
-    const applied = this.start$!.listener.onAssigned({
-      memberId: assignment.memberId,
-      generationId: assignment.generationId,
-      partitions: assignment.partitions,
-      userData: () => Promise.resolve(assignment.userData),
-    });
+    const listener = this.start$!.listener;
+    // The new partitions' committed offsets first, stable (a former owner's open transaction
+    // resolved), then the engine, whose tasks restore only then; one assignment after another,
+    // and one a later join superseded meanwhile is left to that one.
+    const deliver = async (): Promise<void> => {
+      try {
+        await this.fetcher?.positionStably(assignment.partitions);
+      } catch (error) {
+        if (!this.closing)
+          listener.onFailed(error instanceof Error ? error : new Error(String(error)));
+        return;
+      }
+      if (this.closing || this.current !== assignment) return;
+      await listener.onAssigned({
+        memberId: assignment.memberId,
+        generationId: assignment.generationId,
+        partitions: assignment.partitions,
+        userData: () => Promise.resolve(assignment.userData),
+      });
+    };
+    const applied = this.delivered.then(deliver);
+    this.delivered = applied.catch(() => undefined);
     // KIP-429: once the revoked partitions are given up, rejoin so that their next owners get
     // them in a follow-up rebalance.
     if (this.cooperative && revoked.length > 0) {

@@ -5,6 +5,8 @@ import type { TopicPartitionOffset } from '../group-consumer';
 import type { ClusterRetry } from '../cluster-retry/cluster-retry';
 import type { PlatformaticCoordinators } from './platformatic-coordinators';
 import { offsetCommitTopics } from './platformatic-records';
+import type { TransientFault } from '../cluster-retry/transient-fault';
+import { findError } from './platformatic-cluster-admin-errors';
 
 /** The generation a commit names. */
 export interface CommitGeneration {
@@ -67,22 +69,93 @@ export async function sendOffsetCommit(
   });
 }
 
+/** Kafka's answer to a stable offset fetch while a transaction holding offsets is still open. */
+const UNSTABLE_OFFSET_COMMIT: TransientFault = { kind: 'busy', reason: 'UNSTABLE_OFFSET_COMMIT' };
+
+interface OffsetFetchPartition {
+  readonly partitionIndex: number;
+  readonly committedOffset: bigint;
+}
+interface OffsetFetchTopic {
+  readonly name: string;
+  readonly partitions: readonly OffsetFetchPartition[];
+}
+
 /**
- * Where fetching starts for partitions that have no position: the group's committed offset,
- * else the log start.
+ * The group's committed offsets of `partitions`, fetched with `require_stable` (KIP-447), as
+ * Java's consumer fetches them under read_committed: while a transaction that holds offsets of
+ * one of them is still open (a former owner's, committing or aborting), the coordinator answers
+ * UNSTABLE_OFFSET_COMMIT and the fetch is tried again with back-off within
+ * `default.api.timeout.ms`, so a new owner never starts from offsets a transaction is about to
+ * move (platformatic's `listCommittedOffsets` does not ask for stable offsets). A coordinator
+ * that moved or died is looked up again. Sent as an admin's fetch (no member id), which both
+ * group protocols answer.
+ *
+ * @throws `ClusterFaultTimeoutError` when the offsets stayed unstable, or no coordinator
+ *   answered, for the bound; the client's error as it is for anything else.
  */
-export async function startPositions(
-  member: Consumer,
+export async function stableCommittedOffsets(
+  { member, coordinators, retry }: OffsetCommitSender,
+  groupId: string,
   partitions: readonly { topic: string; partition: number }[],
-): Promise<{ topic: string; partition: number; offset: number }[]> {
+): Promise<Map<string, Map<number, bigint>>> {
   const byTopic = new Map<string, number[]>();
   for (const p of partitions) byTopic.set(p.topic, [...(byTopic.get(p.topic) ?? []), p.partition]);
-  const committed = await member.listCommittedOffsets({
-    topics: [...byTopic].map(([topic, ids]) => ({ topic, partitions: ids })),
+  const topics = [...byTopic].map(([name, partitionIndexes]) => ({ name, partitionIndexes }));
+  const api = await new Promise<((...args: unknown[]) => void) & { version: number }>(
+    (resolve, reject) =>
+      member[kGetApi]('OffsetFetch', (e, a) => (e ? reject(e) : resolve(a as never))),
+  );
+  return retry.run({
+    name: `OffsetFetch (require_stable) of group ${groupId}`,
+    bound: 'api',
+    attempt: async () => {
+      const connection = await coordinators.connection('group', groupId);
+      const response = await new Promise<{
+        groups?: { topics: OffsetFetchTopic[] }[];
+        topics?: OffsetFetchTopic[];
+      }>((resolve, reject) =>
+        api(
+          connection,
+          [{ groupId, memberId: null, memberEpoch: -1, topics }],
+          true,
+          (e: Error | null, r: never) => (e ? reject(e) : resolve(r)),
+        ),
+      );
+      const answered = api.version >= 8 ? (response.groups?.[0]?.topics ?? []) : response.topics;
+      const committed = new Map<string, Map<number, bigint>>();
+      for (const topic of answered ?? []) {
+        const offsets = new Map<number, bigint>();
+        for (const p of topic.partitions) offsets.set(p.partitionIndex, p.committedOffset);
+        committed.set(topic.name, offsets);
+      }
+      return committed;
+    },
+    alsoRetry: (error) =>
+      findError(error, (e) => e.apiId === 'UNSTABLE_OFFSET_COMMIT')
+        ? UNSTABLE_OFFSET_COMMIT
+        : undefined,
+    onFault: (fault) => {
+      if (fault.kind !== 'busy') coordinators.forget('group', groupId);
+    },
+    stopped: () => member.closed,
   });
+}
+
+/**
+ * Where fetching starts for partitions that have no position: the group's committed offset
+ * ({@link stableCommittedOffsets}), else the log start.
+ */
+export async function startPositions(
+  sender: OffsetCommitSender,
+  groupId: string,
+  partitions: readonly { topic: string; partition: number }[],
+): Promise<{ topic: string; partition: number; offset: number }[]> {
+  const { member } = sender;
+  const committed = await stableCommittedOffsets(sender, groupId, partitions);
   const positions: { topic: string; partition: number; offset: number }[] = [];
   for (const { topic, partition } of partitions) {
-    const offset = committed.get(topic)?.[partition];
+    const offset = committed.get(topic)?.get(partition);
     positions.push({
       topic,
       partition,

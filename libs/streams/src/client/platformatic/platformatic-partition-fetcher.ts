@@ -13,6 +13,7 @@ import {
 } from '../group-consumer';
 import { platformaticAssignedReaderFactory } from './platformatic-assigned-reader';
 import { consumedRecord, earliestOffset, startPositions } from './platformatic-group-offsets';
+import { PlatformaticCoordinators } from './platformatic-coordinators';
 
 const key = (topic: string, partition: number): string => `${topic}\u0000${partition}`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -58,6 +59,9 @@ export class PlatformaticPartitionFetcher {
   /** The batch being handed over: its partition counts as read up to its end meanwhile. */
   private handing: { key: string; nextOffset: number } | undefined;
   private readonly paused = new Set<string>();
+  /** Partitions whose committed offsets {@link positionStably} is fetching: not fetched yet. */
+  private readonly positioning = new Set<string>();
+  private readonly coordinators: PlatformaticCoordinators;
   private readonly reader: AssignedPartitionReader;
   private readonly maxWaitTimeMs: number;
   private readonly groupId: string;
@@ -77,6 +81,7 @@ export class PlatformaticPartitionFetcher {
   ) {
     this.groupId = options.groupId;
     this.maxWaitTimeMs = options.maxWaitTimeMs;
+    this.coordinators = new PlatformaticCoordinators(client);
     // Processors see each record's headers, as Kafka Streams forwards them.
     const reader = platformaticAssignedReaderFactory(
       clientOptions,
@@ -117,6 +122,35 @@ export class PlatformaticPartitionFetcher {
     const kept = new Set(partitions.flatMap((p) => p.partitions.map((n) => key(p.topic, n))));
     for (const k of [...this.positions.keys()]) if (!kept.has(k)) this.positions.delete(k);
     for (const k of [...this.ends.keys()]) if (!kept.has(k)) this.ends.delete(k);
+  }
+
+  /**
+   * Finds the positions of the partitions of `partitions` that have none (those an assignment
+   * brings): their committed offsets, stable (see `stableCommittedOffsets`), else the log start.
+   * The consumers call it before they hand the assignment to the engine, whose tasks restore
+   * their stores from the changelogs only then: as in Kafka Streams, where a task reads its
+   * committed offsets before it restores, a former owner's transaction still open is committed or
+   * aborted first, so the restore reads its changelog records (or none of them) and the input
+   * goes on from exactly the offsets they cover. The partitions are not fetched meanwhile.
+   *
+   * @throws `ClusterFaultTimeoutError` when the offsets stayed unstable or no coordinator
+   *   answered within `default.api.timeout.ms` (the consumer fails: the thread is replaced).
+   */
+  async positionStably(partitions: readonly TopicPartitions[]): Promise<void> {
+    const missing = partitions
+      .flatMap((p) => p.partitions.map((partition) => ({ topic: p.topic, partition })))
+      .filter(
+        (p) =>
+          !this.positions.has(key(p.topic, p.partition)) &&
+          !this.positioning.has(key(p.topic, p.partition)),
+      );
+    if (missing.length === 0) return;
+    for (const p of missing) this.positioning.add(key(p.topic, p.partition));
+    try {
+      await this.initPositions(missing);
+    } finally {
+      for (const p of missing) this.positioning.delete(key(p.topic, p.partition));
+    }
   }
 
   /** Forgets every position: each partition starts again from its committed offset. */
@@ -233,7 +267,11 @@ export class PlatformaticPartitionFetcher {
       p.partitions.map((partition) => ({ topic: p.topic, partition })),
     );
     const fetchable = hooks.active()
-      ? wanted.filter((p) => !this.paused.has(key(p.topic, p.partition)))
+      ? wanted.filter(
+          (p) =>
+            !this.paused.has(key(p.topic, p.partition)) &&
+            !this.positioning.has(key(p.topic, p.partition)),
+        )
       : [];
     if (fetchable.length === 0) return undefined;
     await this.initPositions(fetchable);
@@ -247,7 +285,8 @@ export class PlatformaticPartitionFetcher {
   private async initPositions(partitions: { topic: string; partition: number }[]): Promise<void> {
     const missing = partitions.filter((p) => !this.positions.has(key(p.topic, p.partition)));
     if (missing.length === 0) return;
-    const starts = await startPositions(this.client, missing).catch((error: unknown) => {
+    const sender = { member: this.client, coordinators: this.coordinators, retry: this.retry };
+    const starts = await startPositions(sender, this.groupId, missing).catch((error: unknown) => {
       this.client.clearMetadata(); // a moved leader or coordinator: asked again next time
       throw error;
     });

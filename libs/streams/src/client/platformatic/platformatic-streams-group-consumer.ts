@@ -298,9 +298,19 @@ export class PlatformaticStreamsGroupConsumer implements GroupConsumer {
   private async deliver(epoch: number, tasks: StreamsTaskSet, wait: boolean): Promise<void> {
     if (this.closing) return;
     const partitions = this.info!.partitionsOf(tasks.active);
-    this.current = { epoch, tasks, partitions };
+    const current = { epoch, tasks, partitions };
+    this.current = current;
     this.fetcher!.retain(partitions);
     this.rebalancing = false;
+    // The new partitions' committed offsets first, stable (a former owner's open transaction
+    // resolved), then the engine, whose tasks restore only then.
+    try {
+      await this.fetcher!.positionStably(partitions);
+    } catch (error) {
+      this.failed(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
+    if (this.closing || this.current !== current) return;
     const applied = wait ? new Promise<void>((resolve) => this.applied.push(resolve)) : undefined;
     const self = this.subscription();
     const info = this.info!.info(self, tasks, this.shutdown);
