@@ -348,13 +348,7 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
     // resolved), then the engine, whose tasks restore only then; one assignment after another,
     // and one a later join superseded meanwhile is left to that one.
     const deliver = async (): Promise<void> => {
-      try {
-        await this.fetcher?.positionStably(assignment.partitions);
-      } catch (error) {
-        if (!this.closing)
-          listener.onFailed(error instanceof Error ? error : new Error(String(error)));
-        return;
-      }
+      if (!(await this.fetcher!.positionStably(assignment.partitions))) return;
       if (this.closing || this.current !== assignment) return;
       await listener.onAssigned({
         memberId: assignment.memberId,

@@ -133,10 +133,11 @@ export class PlatformaticPartitionFetcher {
    * aborted first, so the restore reads its changelog records (or none of them) and the input
    * goes on from exactly the offsets they cover. The partitions are not fetched meanwhile.
    *
-   * @throws `ClusterFaultTimeoutError` when the offsets stayed unstable or no coordinator
-   *   answered within `default.api.timeout.ms` (the consumer fails: the thread is replaced).
+   * Resolves `false` when the offsets stayed unstable or no coordinator answered within
+   * `default.api.timeout.ms`: the failure (`ClusterFaultTimeoutError`) went to `onFailed`, as
+   * the fetch loop's do (the thread is replaced); the assignment is not to be handed over.
    */
-  async positionStably(partitions: readonly TopicPartitions[]): Promise<void> {
+  async positionStably(partitions: readonly TopicPartitions[]): Promise<boolean> {
     const missing = partitions
       .flatMap((p) => p.partitions.map((partition) => ({ topic: p.topic, partition })))
       .filter(
@@ -144,10 +145,16 @@ export class PlatformaticPartitionFetcher {
           !this.positions.has(key(p.topic, p.partition)) &&
           !this.positioning.has(key(p.topic, p.partition)),
       );
-    if (missing.length === 0) return;
+    if (missing.length === 0) return true;
     for (const p of missing) this.positioning.add(key(p.topic, p.partition));
     try {
       await this.initPositions(missing);
+      return true;
+    } catch (error) {
+      if (!this.hooks.closing()) {
+        this.hooks.onFailed(error instanceof Error ? error : new Error(String(error)));
+      }
+      return false;
     } finally {
       for (const p of missing) this.positioning.delete(key(p.topic, p.partition));
     }

@@ -304,12 +304,7 @@ export class PlatformaticStreamsGroupConsumer implements GroupConsumer {
     this.rebalancing = false;
     // The new partitions' committed offsets first, stable (a former owner's open transaction
     // resolved), then the engine, whose tasks restore only then.
-    try {
-      await this.fetcher!.positionStably(partitions);
-    } catch (error) {
-      this.failed(error instanceof Error ? error : new Error(String(error)));
-      return;
-    }
+    if (!(await this.fetcher!.positionStably(partitions))) return;
     if (this.closing || this.current !== current) return;
     const applied = wait ? new Promise<void>((resolve) => this.applied.push(resolve)) : undefined;
     const self = this.subscription();

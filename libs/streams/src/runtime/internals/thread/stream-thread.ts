@@ -13,6 +13,7 @@ import { ProbingRebalance } from './probing-rebalance';
 import { MembershipWatch } from './membership-watch';
 import { TaskInputFeed } from './task-input-feed';
 import { closeMigratedTasks } from './migrated-tasks';
+import { TaskMigration } from './task-migration';
 import type { ActiveTaskEntry } from '../active-tasks/active-task-entry';
 import { threadConsumerOptions, type StreamThreadOptions } from './stream-thread-options';
 import {
@@ -46,9 +47,18 @@ export class StreamThread {
   private readonly taskMap: ThreadTaskMap;
   private generationInfo: AssignmentInfo | undefined;
   private readonly probing = new ProbingRebalance(() => this.probe());
-  private migrating = false;
-  /** A rejoin asked for while tasks were being closed for a migration: it follows the closing. */
-  private rejoinAfterMigration = false;
+  private readonly migration = new TaskMigration({
+    close: (error) =>
+      closeMigratedTasks(
+        error,
+        this.options,
+        (work) => this.serialized(work),
+        () => this.taskMap.clear(),
+      ),
+    rejoin: () => this.rejoin(),
+    stopping: () => this.stopping,
+    failed: (error) => this.failHard(error),
+  });
   /** The generation the tasks came in: KIP-447 commits name it, so late ones are refused. */
   private tasksGeneration: GroupMetadata | undefined;
   /** KIP-429: tasks that stay keep processing through a rebalance; only moving ones stop. */
@@ -59,11 +69,11 @@ export class StreamThread {
     consumer: () => this.consumer,
     now: () => Date.now(),
     queue: (work) => {
-      if (this.stopping || this.failed || this.migrating) return;
+      if (this.stopping || this.failed || this.migration.active) return;
       void this.serialized(work).catch((error: unknown) => this.fail(error));
     },
     current: (entry) =>
-      !this.migrating && this.options.tasks.get(entry.task.id.toString()) === entry,
+      !this.migration.active && this.options.tasks.get(entry.task.id.toString()) === entry,
     afterSlice: (entry) => this.afterSlice(entry),
   });
 
@@ -112,7 +122,7 @@ export class StreamThread {
         onAssigned: (assignment) => this.onAssigned(assignment),
         onLost: () => {
           this.membership.joiningGroup();
-          return this.onTasksMigrated(new Error('the member lost its group membership'), false);
+          return this.migration.start(new Error('the member lost its group membership'), false);
         },
         onHeartbeat: () => this.membership.confirmed(),
         // The poll loop is alive (even an empty fetch); it may bring lags a waiting task needs.
@@ -204,7 +214,7 @@ export class StreamThread {
     }
     await this.serialized(() => this.commit()).catch(async (e: unknown) => {
       this.options.logger.warn(`commit before rebalance failed: ${String(e)}`);
-      if (this.options.tasks.exactlyOnce) await this.onTasksMigrated(e, false);
+      if (this.options.tasks.exactlyOnce) await this.migration.start(e, false);
     });
   }
 
@@ -213,14 +223,14 @@ export class StreamThread {
     await waitWithHeartbeats(this.assignmentReady, this.options.config.heartbeatIntervalMs, () =>
       batch.heartbeat(),
     );
-    if (!batch.isCurrent() || this.stopping || this.failed || this.migrating) return false;
+    if (!batch.isCurrent() || this.stopping || this.failed || this.migration.active) return false;
     const taskId = this.taskMap.taskOf(batch.topic, batch.partition);
     const entry = taskId === undefined ? undefined : this.options.tasks.get(taskId);
     if (!entry) return false;
     let consumed = false;
     const processed = this.serialized(async () => {
       // Closed while the batch waited (migrated, or reassigned): dropped; its next owner refetches.
-      if (this.failed || this.stopping || this.migrating) return;
+      if (this.failed || this.stopping || this.migration.active) return;
       if (this.options.tasks.get(taskId!) !== entry) return;
       // Into the task's input; processed in slices (like Kafka Streams' max.poll.records) as
       // far as the task may (max.task.idle.ms), committing when due between them.
@@ -238,11 +248,11 @@ export class StreamThread {
   }
 
   private async onTick(): Promise<void> {
-    if (this.stopping || this.failed || this.migrating || !this.consumer) return;
+    if (this.stopping || this.failed || this.migration.active || !this.consumer) return;
     // Outside the serialized work: a batch stuck on a hung broker must not hide the silence.
     this.membership.check(this.options.tasks.taskIds().length > 0);
     await this.serialized(async () => {
-      if (this.migrating) return;
+      if (this.migration.active) return;
       for (const entry of this.options.tasks.tasks()) {
         if (entry.restored) entry.task.punctuateWallClock();
       }
@@ -355,7 +365,7 @@ export class StreamThread {
     await this.serialized(() => this.commit()).catch((error: unknown) => {
       if (this.options.tasks.exactlyOnce) this.fail(error);
     });
-    if (this.stopping || this.failed || this.migrating || !this.memberId) return;
+    if (this.stopping || this.failed || this.migration.active || !this.memberId) return;
     await consumer.enforceRebalance();
   }
 
@@ -369,33 +379,10 @@ export class StreamThread {
     if (this.failed || this.stopping) return;
     // Migrated tasks, or a transaction the broker aborted: close them dirty, rejoin, restore.
     if (this.options.tasks.exactlyOnce && isRecoverableByTaskClose(error)) {
-      void this.onTasksMigrated(error, true);
+      void this.migration.start(error, true);
       return;
     }
     this.failHard(error);
-  }
-
-  /** Migrated tasks or an aborted transaction ({@link closeMigratedTasks}): then rejoin. */
-  private async onTasksMigrated(error: unknown, rejoin: boolean): Promise<void> {
-    // The closing under way closes what this one would; a rejoin asked now must still follow
-    // it (a membership lost closes without one: the consumer rejoins by itself, unless its own
-    // rejoin is what failed).
-    this.rejoinAfterMigration ||= rejoin;
-    if (this.migrating) return;
-    this.migrating = true;
-    try {
-      const unmapped = () => this.taskMap.clear();
-      await closeMigratedTasks(error, this.options, (work) => this.serialized(work), unmapped);
-      while (this.rejoinAfterMigration && !this.stopping) {
-        this.rejoinAfterMigration = false;
-        await this.rejoin();
-      }
-    } catch (rejoinError) {
-      this.failHard(rejoinError);
-    } finally {
-      this.rejoinAfterMigration = false;
-      this.migrating = false;
-    }
   }
 
   private failHard(error: unknown): void {
