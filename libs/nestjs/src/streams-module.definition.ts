@@ -1,12 +1,10 @@
 import { ConfigurableModuleBuilder, type DynamicModule, type Provider } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER } from '@nestjs/core';
 import { StreamsExceptionFilter } from './http/streams-exception.filter';
 import { disabledExceptionFilter } from './http/internals/disabled-exception.filter';
 import { createDashboardController } from './dashboard/internals/dashboard.controller';
 import { createMetricsController } from './metrics/internals/streams-metrics.controller';
 import { createClusterLayoutController } from './management/internals/cluster-layout.controller';
-import { StoreRoutingInterceptor } from './routing/store-routing.interceptor';
-import { passThroughInterceptor } from './routing/internals/pass-through.interceptor';
 import { StreamsModuleSettings } from './settings/internals/streams-module.settings';
 import { STREAMS_MODULE_OPTIONS } from './streams.constants';
 import type {
@@ -22,7 +20,7 @@ const DEFAULT_EXTRAS: StreamsModuleExtras = { isGlobal: true };
  * `createStreamsOptions()`), plus the static extra `isGlobal`.
  *
  * Everything else is decided from the options once they are resolved (so `forRootAsync` takes
- * the same shape as `forRoot`): the global interceptor and filter follow `http.global`, the
+ * the same shape as `forRoot`): the global filter, `@RouteByKey`'s routing and the requests' read records follow `http.global`, the
  * metrics endpoint follows `metrics.endpoint`, the cluster page `dashboard`, the cluster's layout
  * `management.metadataEndpoint`, and where all three are served `management.port`.
  */
@@ -39,12 +37,6 @@ export const {
   .setExtras<StreamsModuleExtras>(DEFAULT_EXTRAS, (definition, extras) => {
     const providers: Provider[] = [
       ...(definition.providers ?? []),
-      {
-        provide: APP_INTERCEPTOR,
-        useFactory: (settings: StreamsModuleSettings, interceptor: StoreRoutingInterceptor) =>
-          settings.http.global ? interceptor : passThroughInterceptor,
-        inject: [StreamsModuleSettings, StoreRoutingInterceptor],
-      },
       {
         provide: APP_FILTER,
         useFactory: (settings: StreamsModuleSettings, filter: StreamsExceptionFilter) =>

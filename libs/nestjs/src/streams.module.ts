@@ -13,6 +13,7 @@ import { StreamsExplorer } from './discovery/internals/streams.explorer';
 import { StreamsHealthIndicator } from './health/streams-health.indicator';
 import { StreamsStateTracker } from './health/internals/streams-state.tracker';
 import { ServedByListener } from './http/internals/served-by.listener';
+import { RequestReadContextListener } from './queries/internals/request-read-context.listener';
 import { StreamsExceptionFilter } from './http/streams-exception.filter';
 import { KafkaStreamsHost } from './client/internals/kafka-streams.host';
 import { StreamsMetricsService } from './metrics/streams-metrics.service';
@@ -27,6 +28,8 @@ import {
 import { HttpRequestForwarder } from './routing/internals/http-request.forwarder';
 import { KeyOwnerLocator } from './ownership/internals/key-owner.locator';
 import { StoreRoutingInterceptor } from './routing/store-routing.interceptor';
+import { StoreRouter } from './routing/store-router';
+import { RoutedHandlersBinder } from './routing/internals/routed-handlers.binder';
 import {
   ConfigurableStreamsModule,
   type StreamsModuleForRootAsyncOptions,
@@ -45,6 +48,7 @@ const SHARED = [
   KeyOwnerLocator,
   HttpRequestForwarder,
   HopAuthenticator,
+  StoreRouter,
   StoreRoutingInterceptor,
   StreamsExceptionFilter,
   InteractiveQueryClient,
@@ -66,9 +70,10 @@ const SHARED = [
  * closes it: flush, checkpoint, leave the group).
  *
  * Injectable: `KafkaStreams`, `InteractiveQueryService`, `StreamsHealthIndicator`,
- * `StreamsMetricsService`, store facades (`@InjectStore(name)`). For every HTTP route it
- * registers `StoreRoutingInterceptor` and `StreamsExceptionFilter` (unless `http.global:
- * false`), serves Prometheus metrics when `metrics.endpoint` names a path, the cluster page
+ * `StreamsMetricsService`, store facades (`@InjectStore(name)`). Unless `http.global: false`,
+ * `@RouteByKey` handlers route their requests (no interceptor on any route), every request's
+ * store reads are recorded (`X-Stale`/`X-Lag` when a standby copy answers) and
+ * `StreamsExceptionFilter` answers for every route; it serves Prometheus metrics when `metrics.endpoint` names a path, the cluster page
  * when `dashboard` is on and the cluster's layout with `management.metadataEndpoint`: as routes
  * of the application, or on the management server alone with `management.port`.
  *
@@ -98,6 +103,8 @@ const SHARED = [
     StreamsExplorer,
     InteractiveQueryServer,
     ServedByListener,
+    RequestReadContextListener,
+    RoutedHandlersBinder,
     StreamsRuntime,
     FiguresSampler,
     InstanceReporter,

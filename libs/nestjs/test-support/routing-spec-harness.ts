@@ -2,20 +2,24 @@ import {
   Body,
   Controller,
   Get,
+  Inject,
   NotFoundException,
   Param,
   Post,
   type INestApplication,
 } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import type { AddressInfo } from 'node:net';
 import { InjectStore } from '../src/decorators/inject-store.decorator';
 import { RouteByKey } from '../src/decorators/route-by-key.decorator';
 import { KafkaStreamsHost } from '../src/client/internals/kafka-streams.host';
+import { InteractiveQueryService } from '../src/queries/interactive-query.service';
 import type { KeyValueStoreFacade } from '../src/queries/key-value-store.facade';
 import { StoreReadContext } from '../src/queries/internals/store-read-context';
 import { HttpRequestForwarder } from '../src/routing/internals/http-request.forwarder';
+import { StoreRoutingInterceptor } from '../src/routing/store-routing.interceptor';
 import { HopAuthenticator } from '../src/security/internals/hop-authenticator';
 import { InstanceAuthenticator } from '../src/security/internals/instance.authenticator';
 import { StreamsModuleSettings } from '../src/settings/internals/streams-module.settings';
@@ -52,6 +56,7 @@ export const routed: { handled: string[]; failWith: Error | undefined } = {
 class StatsController {
   constructor(
     @InjectStore('stats-store') private readonly stats: KeyValueStoreFacade<string, number>,
+    @Inject(InteractiveQueryService) private readonly queries: InteractiveQueryService,
   ) {}
 
   @Get('by-query')
@@ -85,6 +90,14 @@ class StatsController {
     return { userId, value };
   }
 
+  /** No `@RouteByKey`: the application's own stale read through the query service. */
+  @Get('query/:userId')
+  async query(@Param('userId') userId: string): Promise<Record<string, unknown>> {
+    routed.handled.push(userId);
+    const value = await this.queries.get('stats-store', userId, { allowStaleReads: true });
+    return { userId, value };
+  }
+
   @Post(':userId/orders')
   @RouteByKey('stats-store', 'userId')
   order(@Param('userId') userId: string, @Body() body: unknown): Record<string, unknown> {
@@ -94,6 +107,16 @@ class StatsController {
 }
 
 // The application the routing specs drive and the instances around it, set by the hooks of
+/** How a routing spec's `@RouteByKey` handlers are routed (see {@link useRoutingApp}). */
+export type RoutingPath = 'handler' | 'interceptor';
+/** Every platform and routing path a routing spec runs on. */
+export const ROUTING_APPS: readonly (readonly ['express' | 'fastify', RoutingPath])[] = [
+  ['express', 'handler'],
+  ['fastify', 'handler'],
+  ['express', 'interceptor'],
+  ['fastify', 'interceptor'],
+];
+
 // useRoutingApp (live bindings: read them inside tests and hooks).
 /** The application, and its base URL. */
 export let app: INestApplication;
@@ -113,9 +136,14 @@ export let forward: jest.SpyInstance;
  * `@RouteByKey` routes over a {@link FakeKafkaStreams}) and two peers, started before all
  * tests and stopped after; before each test the peers' answers, the cluster (this instance
  * active for partition 1, `owner` for 0 with `standby`'s copy, `dead` for 2) and the fake's
- * copies are reset.
+ * copies are reset. `routing`: how `@RouteByKey` handlers are routed, by themselves (the
+ * module's default) or by `StoreRoutingInterceptor` registered for every route (then the
+ * handlers do not route again).
  */
-export function useRoutingApp(platform: 'express' | 'fastify'): void {
+export function useRoutingApp(
+  platform: 'express' | 'fastify',
+  routing: RoutingPath = 'handler',
+): void {
   beforeAll(async () => {
     owner = await new Peer().start();
     standby = await new Peer().start();
@@ -130,7 +158,12 @@ export function useRoutingApp(platform: 'express' | 'fastify'): void {
           metrics: { endpoint: 'metrics' },
         }),
       ],
-      providers: [sumAggregation('stats-store')],
+      providers: [
+        sumAggregation('stats-store'),
+        ...(routing === 'interceptor'
+          ? [{ provide: APP_INTERCEPTOR, useExisting: StoreRoutingInterceptor }]
+          : []),
+      ],
       controllers: [StatsController],
     }).compile();
     app =

@@ -1,7 +1,7 @@
-import { SetMetadata } from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Serde } from '@nest-streams/streams';
 import { ROUTE_BY_KEY_METADATA } from '../streams.constants';
+import { routeHandler } from './internals/routed-handler';
 
 /** What a key extractor sees of the HTTP request. */
 export interface RoutedRequest {
@@ -39,10 +39,12 @@ export interface RouteByKeyMetadata {
 }
 
 /**
- * Routes an HTTP handler by the key it reads: `StoreRoutingInterceptor` runs the handler here
- * when this instance owns the key's partition of `store`, and otherwise forwards the same
- * request to the owner's `application.server` (at most once). Only metadata: the interceptor
- * is registered by the module (default) or with `@UseInterceptors(StoreRoutingInterceptor)`.
+ * Routes an HTTP handler by the key it reads: the handler runs here when this instance owns
+ * the key's partition of `store`, and otherwise the same request is forwarded to the owner's
+ * `application.server` (at most once) and its answer relayed. The handler routes itself (no
+ * interceptor: Nest passes it the request and the response besides its own parameters); with
+ * `http.global: false` it runs as it is unless you attach
+ * `@UseInterceptors(StoreRoutingInterceptor)`. Called directly (a unit test), it runs as it is.
  *
  * @example
  * @Get(':userId')
@@ -63,5 +65,9 @@ export function RouteByKey<K = string>(
     keyFrom: keyFrom as KeyFrom<unknown>,
     options: options as RouteByKeyOptions<unknown>,
   };
-  return SetMetadata(ROUTE_BY_KEY_METADATA, metadata);
+  return (target, key, descriptor) => {
+    routeHandler(target, key, descriptor, metadata);
+    Reflect.defineMetadata(ROUTE_BY_KEY_METADATA, metadata, descriptor.value as object);
+    return descriptor;
+  };
 }

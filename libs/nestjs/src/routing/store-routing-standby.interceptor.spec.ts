@@ -11,6 +11,7 @@ import {
   routed,
   SELF,
   standby,
+  ROUTING_APPS,
   useRoutingApp,
 } from '../../test-support/routing-spec-harness';
 
@@ -46,16 +47,48 @@ function expectAnsweredByStandby(answer: Answer): void {
 }
 
 /** The routing's standby fallbacks: stale-marked answers, and 503s rather than a wrong 404. */
-describe.each(['express', 'fastify'] as const)(
-  'StoreRoutingInterceptor standbys on %s',
-  (platform) => {
-    useRoutingApp(platform);
+describe.each(ROUTING_APPS)(
+  '@RouteByKey routing: standbys on %s, routed by the %s',
+  (platform, routing) => {
+    useRoutingApp(platform, routing);
 
     it("answers from this instance's standby copy, marked stale with the copy's lag", async () => {
       copyHere({ lag: 42, values: { u1: 5 } });
       const answer = await call(base, '/stats/read/u1');
       expectStaleAnswerHere(answer, 5, 42);
       expect(forward).toHaveBeenCalledTimes(1);
+    });
+
+    it('marks the answer of a handler without @RouteByKey stale when a standby copy answers its read', async () => {
+      // The named owner whose task still moves here: the query service reads its standby copy.
+      const p = partitionOf('u1');
+      fake.owns(SELF, [], p);
+      fake.localCopy = 'standby';
+      const answered = (active: boolean, lag: number, value: number) => () => ({
+        partitionResults: [{ partition: p, success: true, active, lag, result: value }],
+        position: {},
+      });
+      const answer = fake.answer;
+      try {
+        fake.answer = answered(false, 7, 5) as typeof fake.answer;
+        const stale = await call(base, '/stats/query/u1');
+        expect(stale.status).toBe(200);
+        expect(stale.json).toEqual({ userId: 'u1', value: 5 });
+        expect(stale.headers['x-stale']).toBe('true');
+        expect(stale.headers['x-lag']).toBe('7');
+
+        // Its active copy now: no mark, nothing left over from the request before.
+        fake.localCopy = 'active';
+        fake.answer = answered(true, 0, 6) as typeof fake.answer;
+        const active = await call(base, '/stats/query/u1');
+        expect(active.status).toBe(200);
+        expect(active.json).toEqual({ userId: 'u1', value: 6 });
+        expect(active.headers['x-stale']).toBeUndefined();
+        expect(routed.handled).toEqual(['u1', 'u1']);
+        expect(forward).not.toHaveBeenCalled();
+      } finally {
+        fake.answer = answer;
+      }
     });
 
     it("answers 503 from this instance's standby copy when its changelog's end does not arrive", async () => {

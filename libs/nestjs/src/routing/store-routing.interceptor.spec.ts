@@ -18,11 +18,12 @@ import {
   routed,
   SELF,
   standby,
+  ROUTING_APPS,
   useRoutingApp,
 } from '../../test-support/routing-spec-harness';
 
-describe.each(['express', 'fastify'] as const)('StoreRoutingInterceptor on %s', (platform) => {
-  useRoutingApp(platform);
+describe.each(ROUTING_APPS)('@RouteByKey routing on %s, routed by the %s', (platform, routing) => {
+  useRoutingApp(platform, routing);
 
   it('runs the handler here when this instance owns the key, never calling the forwarder', async () => {
     fake.owns(SELF);

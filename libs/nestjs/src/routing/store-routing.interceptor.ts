@@ -1,117 +1,39 @@
 import {
-  BadRequestException,
-  HttpException,
   Inject,
   Injectable,
-  Logger,
-  RequestMethod,
-  ServiceUnavailableException,
   type CallHandler,
   type ExecutionContext,
   type NestInterceptor,
 } from '@nestjs/common';
-import { HTTP_CODE_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
-import { HttpAdapterHost } from '@nestjs/core';
-import type { IncomingHttpHeaders } from 'node:http';
-import { from, mergeMap, Observable, of } from 'rxjs';
-import { type HostInfo, SerializationError, StreamsError } from '@nest-streams/streams';
-import type {
-  KeyFrom,
-  RouteByKeyMetadata,
-  RoutedRequest,
-} from '../decorators/route-by-key.decorator';
+import { from, isObservable, mergeMap, Observable, of } from 'rxjs';
+import type { RouteByKeyMetadata } from '../decorators/route-by-key.decorator';
 import { StreamsMetadataAccessor } from '../discovery/internals/streams-metadata.accessor';
-import { StreamsMetricsService } from '../metrics/streams-metrics.service';
-import { StoreReadContext } from '../queries/internals/store-read-context';
-import {
-  LAG_HEADER,
-  RETRY_AFTER_HEADER,
-  SERVED_BY_HEADER,
-  STALE_HEADER,
-} from '../streams.constants';
+import { StoreReadContext, type StoreReadOptions } from '../queries/internals/store-read-context';
+import { SERVED_BY_HEADER } from '../streams.constants';
 import { StreamsModuleSettings } from '../settings/internals/streams-module.settings';
-import {
-  HttpRequestForwarder,
-  relayableHeaders,
-  type ForwardedResponse,
-} from './internals/http-request.forwarder';
-import { HopAuthenticator, type HopCheck } from '../security/internals/hop-authenticator';
-import { RefusalLog } from '../security/internals/refusal.log';
-import { KeyOwnerLocator, type KeyLocation } from '../ownership/internals/key-owner.locator';
-import { OwnerUnreachableError } from '../errors/owner-unreachable.error';
-import {
-  answersHere,
-  ownerThenStandby,
-  type FallbackOptions,
-} from '../ownership/internals/owner-then-standby';
-import type { RouteInput } from '../ownership/internals/route-decision';
-
-/** The parts of an Express/Fastify-style request the interceptor reads. */
-export interface HttpRequestLike {
-  readonly method: string;
-  readonly url: string;
-  readonly originalUrl?: string;
-  readonly headers: IncomingHttpHeaders;
-  readonly params?: Record<string, string>;
-  readonly query?: Record<string, unknown>;
-  readonly body?: unknown;
-  /** The connection (Express and Fastify requests both have it). */
-  readonly socket?: { readonly remoteAddress?: string };
-}
+import { markRoutedByInterceptor } from '../decorators/internals/routed-handler';
+import { StoreRouter, type HttpRequestLike, type HttpResponse } from './store-router';
 
 /**
- * The platform's response (Express `Response`, Fastify `FastifyReply`, ...): written only
- * through the `HttpAdapterHost`'s adapter, so any Nest HTTP platform works.
- */
-type HttpResponse = unknown;
-
-/**
- * Routes `@RouteByKey` handlers to the instance that owns the key (registered for every
- * route by default; with `http.servedByHeader`, `X-Served-By` is set on every HTTP answer):
+ * `@RouteByKey` routing as a Nest interceptor, for applications that attach it themselves
+ * (`http.global: false` and `@UseInterceptors(StoreRoutingInterceptor)`). By default the module
+ * needs no interceptor: `@RouteByKey` routes its handler itself, which costs a request far less
+ * than an interceptor does. Both route the same way ({@link StoreRouter}); a request this
+ * interceptor routes is not routed again by the handler.
  *
- * - owner is this instance: runs the handler;
- * - owner is another instance of the current metadata: forwards the same request (method,
- *   path, query, body) to its `application.server` once (hop header `X-Streams-Forwarded`,
- *   authenticated by `X-Streams-Hop-Token`: the instances' one scheme, an HMAC keyed with the
- *   cluster secret over the target, method, path, a timestamp and a one-time nonce), and
- *   relays its answer;
- * - no confirmed owner (`KeyQueryMetadata.NOT_AVAILABLE`), a retriable engine error, or a
- *   forwarded request that reached an instance that does not own the key: 503 with
- *   `Retry-After`;
- * - owner unreachable (or answering 503): with stale reads allowed (route or module) a standby
- *   copy answers, marked `X-Stale: true` and `X-Lag: <records>`; otherwise 503.
- *
- * Forwarding targets come only from the cluster metadata; nothing in the request (Host,
- * hop header) can send a request elsewhere. Hop headers without a valid token (forged by a
- * client, replayed, expired, sealed for another instance, or from an older version) are
- * refused before any store is read, counted (`hop_refusals_total{reason}`) and logged
- * (rate-limited): the request gets no hop privilege and is routed as any other. A missing key
- * gives 400.
+ * Handlers without `@RouteByKey` run as they are, their store reads recorded (an answer a
+ * standby copy served is marked `X-Stale: true` and `X-Lag`); with `http.servedByHeader`,
+ * `X-Served-By` is set on the answer.
  */
 @Injectable()
 export class StoreRoutingInterceptor implements NestInterceptor {
-  private readonly refusals = new RefusalLog(
-    (line) => new Logger('StoreRoutingInterceptor').warn(line),
-    {
-      subject: 'the hop token of a forwarded request',
-      meanings: {
-        unauthenticated:
-          'hop headers without a token of this version: a client forging them, or an instance of an older version during a rolling update (the request is routed as a client request)',
-      },
-    },
-  );
-
   /** Each handler's `@RouteByKey` declaration (`null`: none), read on its first request. */
   private readonly routes = new Map<object, RouteByKeyMetadata | null>();
 
   constructor(
     @Inject(StreamsMetadataAccessor) private readonly accessor: StreamsMetadataAccessor,
-    @Inject(KeyOwnerLocator) private readonly locator: KeyOwnerLocator,
-    @Inject(HttpRequestForwarder) private readonly forwarder: HttpRequestForwarder,
+    @Inject(StoreRouter) private readonly router: StoreRouter,
     @Inject(StreamsModuleSettings) private readonly settings: StreamsModuleSettings,
-    @Inject(StreamsMetricsService) private readonly metrics: StreamsMetricsService,
-    @Inject(HopAuthenticator) private readonly hops: HopAuthenticator,
-    @Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -120,11 +42,19 @@ export class StoreRoutingInterceptor implements NestInterceptor {
     const request = http.getRequest<HttpRequestLike>();
     const response = http.getResponse<HttpResponse>();
     if (this.settings.http.servedByHeader) {
-      this.setHeader(response, SERVED_BY_HEADER, this.settings.servedBy);
+      this.router.setHeader(response, SERVED_BY_HEADER, this.settings.servedBy);
     }
-    const route = this.routeOf(context.getHandler());
-    if (!route) return this.handle(next, response, false);
-    return this.route(route, request, response, next, context);
+    const run = (read: StoreReadOptions): Observable<unknown> =>
+      new Observable((subscriber) =>
+        StoreReadContext.run(read, () => next.handle().subscribe(subscriber)),
+      );
+    const handler = context.getHandler();
+    const route = this.routeOf(handler);
+    if (!route) return run(this.router.readOptions(response, false));
+    markRoutedByInterceptor(request);
+    const answer = this.router.answer(route, request, response, handler, run);
+    if (isObservable(answer)) return answer;
+    return from(answer).pipe(mergeMap((result) => (isObservable(result) ? result : of(result))));
   }
 
   /** The handler's `@RouteByKey` declaration, read once per handler. */
@@ -136,239 +66,4 @@ export class StoreRoutingInterceptor implements NestInterceptor {
     }
     return route;
   }
-
-  /**
-   * Where the request runs: here at once when this instance holds the key's active copy (no
-   * promise on the way), else through {@link ownerThenStandby} (forwarded, or a standby copy).
-   */
-  private route(
-    route: RouteByKeyMetadata,
-    request: HttpRequestLike,
-    response: HttpResponse,
-    next: CallHandler,
-    context: ExecutionContext,
-  ): Observable<unknown> {
-    const key = extractKey(route.keyFrom, request);
-    const allowStale = route.options.allowStaleReads ?? this.settings.allowStaleReads;
-    const { hop } = this.checkHop(request);
-    const forwardedFrom = hop?.from;
-    const standbyRead = hop?.standby === true;
-
-    let location: KeyLocation;
-    try {
-      location = this.locator.locate(route.store, key, route.options.keySerde);
-    } catch (error) {
-      if (error instanceof StreamsError && error.retriable) {
-        throw this.unavailable(response, error.message);
-      }
-      if (error instanceof SerializationError) {
-        throw new BadRequestException(
-          `the key does not fit store '${route.store}': ${error.message}`,
-        );
-      }
-      throw error;
-    }
-    const input: RouteInput = { ...location, forwardedFrom };
-    const fallback = { allowStale, standbyRead };
-    if (answersHere(input, fallback)) {
-      this.metrics.recordRouting('local');
-      return this.handle(next, response, false);
-    }
-    return from(this.routeAway(input, fallback, request, response, next, context)).pipe(
-      mergeMap((result) => result),
-    );
-  }
-
-  /** {@link route} for a key this instance cannot answer from its active copy. */
-  private async routeAway(
-    input: RouteInput,
-    fallback: FallbackOptions,
-    request: HttpRequestLike,
-    response: HttpResponse,
-    next: CallHandler,
-    context: ExecutionContext,
-  ): Promise<Observable<unknown>> {
-    const { allowStale } = fallback;
-    try {
-      return await ownerThenStandby<Observable<unknown>>(input, fallback, async (target) => {
-        if (target.local) {
-          this.metrics.recordRouting(target.standby ? 'standby' : 'local');
-          // Fresh changelog ends, so the lag each standby copy reports with its answer is current;
-          // without them it cannot say how far behind it is: 503, never a lag it cannot vouch for.
-          if (target.standby) await this.locator.requireFreshLags();
-          return this.handle(next, response, target.standby);
-        }
-        let answer: ForwardedResponse;
-        try {
-          answer = await this.forward(request, target.host, target.standby);
-        } catch (error) {
-          if (error instanceof OwnerUnreachableError) return { unreachable: error };
-          throw error;
-        }
-        // An owner answering 503 cannot answer either: a standby may, when allowed.
-        if (answer.status === 503 && allowStale && !target.standby) {
-          return {
-            unreachable: new OwnerUnreachableError(target.host.toString(), 'it answered 503'),
-          };
-        }
-        this.metrics.recordRouting(target.standby ? 'standby' : 'forwarded');
-        return this.relay(answer, response, context);
-      });
-    } catch (error) {
-      if (error instanceof StreamsError && error.retriable) {
-        throw this.unavailable(response, error.message);
-      }
-      throw error;
-    }
-  }
-
-  /**
-   * Runs the handler with its store reads recorded (standby copies allowed with
-   * `staleStores`), and marks the answer `X-Stale: true` and `X-Lag: <records>` as soon as a
-   * standby copy answers any of its reads — whatever was decided before, the marks say what
-   * served.
-   */
-  private handle(
-    next: CallHandler,
-    response: HttpResponse,
-    staleStores: boolean,
-  ): Observable<unknown> {
-    const onStale = (lag: number): void => {
-      this.setHeader(response, STALE_HEADER, 'true');
-      this.setHeader(response, LAG_HEADER, String(lag));
-    };
-    return new Observable((subscriber) =>
-      StoreReadContext.run({ staleStores, onStale }, () => next.handle().subscribe(subscriber)),
-    );
-  }
-
-  /** The request's hop, trusted or refused; a refusal is counted and logged (rate-limited). */
-  private checkHop(request: HttpRequestLike): HopCheck {
-    const check = this.hops.verify(request.headers, request.method, urlOf(request));
-    if (check.refused !== undefined) {
-      this.metrics.recordHopRefusal(check.refused);
-      this.refusals.refused(check.refused, request.socket?.remoteAddress, check.from);
-    }
-    return check;
-  }
-
-  private forward(
-    request: HttpRequestLike,
-    target: HostInfo,
-    standby: boolean,
-  ): Promise<ForwardedResponse> {
-    const url = urlOf(request);
-    return this.forwarder.forward(
-      { method: request.method, url, headers: request.headers, body: request.body },
-      target,
-      () => this.hops.sign(target.toString(), standby, request.method, url),
-      this.settings.forwardingTimeoutMs,
-    );
-  }
-
-  /** Sends the other instance's answer as ours: its status, headers and body. */
-  private relay(
-    answer: ForwardedResponse,
-    response: HttpResponse,
-    context: ExecutionContext,
-  ): Observable<unknown> {
-    for (const [name, value] of relayableHeaders(answer.headers)) {
-      this.setHeader(response, name, value);
-    }
-    const body = parseBody(answer);
-    if (answer.status === defaultStatusOf(context)) return of(body);
-    // Nest writes the route's own status for returned values; an exception carries another.
-    throw new HttpException(body ?? '', answer.status);
-  }
-
-  /** Sets a header through the platform's adapter (a list for a header sent several times). */
-  private setHeader(response: HttpResponse, name: string, value: string | string[]): void {
-    // The adapters take a string; Express' `set` and Fastify's `header` also take a list.
-    this.adapterHost.httpAdapter.setHeader(response, name, value as string);
-  }
-
-  private unavailable(response: HttpResponse, reason: string): HttpException {
-    this.metrics.recordRouting('unavailable');
-    this.setHeader(response, RETRY_AFTER_HEADER, String(this.settings.retryAfterSeconds));
-    return new ServiceUnavailableException({
-      statusCode: 503,
-      error: 'Service Unavailable',
-      code: 'KEY_OWNER_NOT_AVAILABLE',
-      retriable: true,
-      message: `${reason}; retry after ${this.settings.retryAfterSeconds} s`,
-    });
-  }
-}
-
-/**
- * The key of a request.
- *
- * @throws BadRequestException when the request has no such key (or an empty one).
- */
-export function extractKey(keyFrom: KeyFrom<unknown>, request: HttpRequestLike): unknown {
-  // A path parameter (the usual declaration): read without building the routed request.
-  if (typeof keyFrom === 'string' && !keyFrom.includes('.')) {
-    return presentKey(request.params?.[keyFrom], keyFrom);
-  }
-  const routed: RoutedRequest = {
-    params: request.params ?? {},
-    query: request.query ?? {},
-    body: request.body,
-    headers: request.headers,
-  };
-  let key: unknown;
-  if (typeof keyFrom === 'function') {
-    key = keyFrom(routed);
-  } else {
-    const path = keyFrom.includes('.') ? keyFrom.split('.') : ['params', keyFrom];
-    key = path.reduce<unknown>(
-      (value, part) =>
-        value !== null && typeof value === 'object'
-          ? (value as Record<string, unknown>)[part]
-          : undefined,
-      routed,
-    );
-  }
-  return presentKey(key, keyFrom);
-}
-
-/** `key`, unless it is missing or empty (then BadRequestException naming where it was expected). */
-function presentKey(key: unknown, keyFrom: KeyFrom<unknown>): unknown {
-  if (key === undefined || key === null || key === '') {
-    const where = typeof keyFrom === 'function' ? 'the request' : `'${keyFrom}'`;
-    throw new BadRequestException(`the request has no key (expected in ${where})`);
-  }
-  return key;
-}
-
-/** Path and query as received (what a forwarded request carries, and what its token signs). */
-function urlOf(request: HttpRequestLike): string {
-  return request.originalUrl ?? request.url;
-}
-
-function headerOf(headers: IncomingHttpHeaders, name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-function parseBody(answer: ForwardedResponse): unknown {
-  if (answer.body.length === 0) return undefined;
-  const type = headerOf(answer.headers, 'content-type') ?? '';
-  const text = answer.body.toString('utf8');
-  if (type.includes('json')) {
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      return text;
-    }
-  }
-  return text;
-}
-
-function defaultStatusOf(context: ExecutionContext): number {
-  const handler = context.getHandler();
-  const code = Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined;
-  if (code !== undefined) return code;
-  const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
-  return method === RequestMethod.POST ? 201 : 200;
 }

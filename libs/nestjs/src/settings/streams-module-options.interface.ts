@@ -70,9 +70,11 @@ export type StreamsEngineOptions = Omit<StreamsConfig, 'queryEndpoint'>;
 /** The HTTP side of the module: key routing (`@RouteByKey`) and error answers. */
 export interface StreamsHttpOptions {
   /**
-   * Register `StoreRoutingInterceptor` and `StreamsExceptionFilter` for every HTTP route
-   * (`APP_INTERCEPTOR`, `APP_FILTER`); default true. With false, apply them yourself with
-   * `@UseInterceptors` / `@UseFilters`.
+   * Route `@RouteByKey` handlers (each routes its own requests: no interceptor on any route),
+   * record every request's store reads (an answer a standby copy served is marked `X-Stale` and
+   * `X-Lag`) and register `StreamsExceptionFilter` for every route (`APP_FILTER`); default
+   * true. With false, apply `StoreRoutingInterceptor` and `StreamsExceptionFilter` yourself
+   * with `@UseInterceptors` / `@UseFilters` where you want them.
    */
   readonly global?: boolean;
   /**

@@ -43,9 +43,10 @@ const OUTSIDE: StoreReadRecord = Object.freeze({
 /**
  * Carries per-request read options to the injected store facades and the interactive query
  * service without threading them through handler arguments, and collects which standby copy
- * answered any of the request's reads: `StoreRoutingInterceptor` runs every handler inside
- * `StoreReadContext.run(...)` (with `staleStores: true` when it answers from a standby copy,
- * and an `onStale` that marks the answer `X-Stale`/`X-Lag` the moment a standby copy answers).
+ * answered any of the request's reads: every request enters one as it arrives
+ * (`RequestReadContextListener`), and a routed handler runs inside `StoreReadContext.run(...)`
+ * (with `staleStores: true` when it answers from a standby copy); each has an `onStale` that
+ * marks the answer `X-Stale`/`X-Lag` the moment a standby copy answers.
  */
 export class StoreReadContext {
   /** Runs `fn` (and everything it starts) with `options`; returns its result. */
@@ -57,6 +58,20 @@ export class StoreReadContext {
       staleLag: undefined,
     };
     return storage.run(record, fn);
+  }
+
+  /**
+   * Makes `options` the read options of everything that runs from here on in the current
+   * execution and what it starts (`AsyncLocalStorage.enterWith`): for a listener of the HTTP
+   * server's `request` event, which runs just before the framework handles the request.
+   */
+  static enter(options: StoreReadOptions): void {
+    storage.enterWith({
+      staleStores: options.staleStores,
+      onStale: options.onStale,
+      served: [],
+      staleLag: undefined,
+    });
   }
 
   /** The options and reads of the current request, or the defaults (active copies only). */
