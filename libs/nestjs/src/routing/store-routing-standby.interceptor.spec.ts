@@ -65,12 +65,14 @@ describe.each(ROUTING_APPS)(
       fake.owns(SELF, [], p);
       fake.localCopy = 'standby';
       const answered = (active: boolean, lag: number, value: number) => () => ({
-        partitionResults: [{ partition: p, success: true, active, lag, result: value }],
+        partitionResults: [
+          { partition: p, success: true, active, lag, result: value, position: {} },
+        ],
         position: {},
       });
       const answer = fake.answer;
       try {
-        fake.answer = answered(false, 7, 5) as typeof fake.answer;
+        fake.answer = answered(false, 7, 5);
         const stale = await call(base, '/stats/query/u1');
         expect(stale.status).toBe(200);
         expect(stale.json).toEqual({ userId: 'u1', value: 5 });
@@ -79,7 +81,7 @@ describe.each(ROUTING_APPS)(
 
         // Its active copy now: no mark, nothing left over from the request before.
         fake.localCopy = 'active';
-        fake.answer = answered(true, 0, 6) as typeof fake.answer;
+        fake.answer = answered(true, 0, 6);
         const active = await call(base, '/stats/query/u1');
         expect(active.status).toBe(200);
         expect(active.json).toEqual({ userId: 'u1', value: 6 });
