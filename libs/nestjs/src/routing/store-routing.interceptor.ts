@@ -18,7 +18,7 @@ import { StoreRouter, type HttpRequestLike, type HttpResponse } from './store-ro
  * `@RouteByKey` routing as a Nest interceptor, for applications that attach it themselves
  * (`http.global: false` and `@UseInterceptors(StoreRoutingInterceptor)`). By default the module
  * needs no interceptor: `@RouteByKey` routes its handler itself, which costs a request far less
- * than an interceptor does. Both route the same way ({@link StoreRouter}); a request this
+ * than an interceptor does. Both route the same way (`StoreRouter`); a request this
  * interceptor routes is not routed again by the handler.
  *
  * Handlers without `@RouteByKey` run as they are, their store reads recorded (an answer a
