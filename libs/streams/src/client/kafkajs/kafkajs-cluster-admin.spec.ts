@@ -102,6 +102,26 @@ describe('KafkajsClusterAdmin', () => {
     });
   });
 
+  it("types kafkajs' failure on a topic whose metadata has no partitions yet as a moving leadership", async () => {
+    // What kafkajs 2.2.4 throws when it asked for the offsets of no partition.
+    const empty = new TypeError(
+      "Cannot destructure property 'partitions' of 'high.pop(...)' as it is undefined.",
+    );
+    const admin = new KafkajsClusterAdmin(
+      adminWith({ fetchTopicOffsets: () => Promise.reject(empty) }),
+    );
+    const error = await admin.fetchTopicOffsets('t').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PartitionLeaderNotAvailableError);
+    expect(error).toMatchObject({ topic: 't', reason: 'NO_PARTITIONS_IN_METADATA', cause: empty });
+    // Any other TypeError is no cluster fault.
+    const bug = new TypeError('x is not a function');
+    await expect(
+      new KafkajsClusterAdmin(
+        adminWith({ fetchTopicOffsets: () => Promise.reject(bug) }),
+      ).fetchTopicOffsets('t'),
+    ).rejects.toBe(bug);
+  });
+
   it('types a group that was not deleted, naming the first one', async () => {
     const error = new KafkaJSDeleteGroupsError('Error in DeleteGroups', [
       { groupId: 'g1', errorCode: 68, error: protocolError('NON_EMPTY_GROUP') },

@@ -128,6 +128,15 @@ export class KafkajsClusterAdmin implements RefreshableClusterAdmin {
   /** One attempt (the engine's retries come from `RetryingClusterAdmin`, with their bound). */
   async fetchTopicOffsets(topic: string): Promise<PartitionOffsets[]> {
     const offsets = await this.admin.fetchTopicOffsets(topic).catch((error: unknown) => {
+      // kafkajs asks for no partition when its metadata of the topic has none yet (a topic
+      // just created, on a broker the cluster's metadata has not reached), then fails on the
+      // empty answer: "Cannot destructure property 'partitions' of 'high.pop(...)'". A moment
+      // of a new topic, as a missing leader is: retried, with the metadata asked again.
+      if (error instanceof TypeError && error.message.includes("'partitions'")) {
+        throw new PartitionLeaderNotAvailableError(topic, 'NO_PARTITIONS_IN_METADATA', {
+          cause: error,
+        });
+      }
       throw typedTopicError(error, topic);
     });
     return offsets
