@@ -1,6 +1,6 @@
 import { PartitionLeaderNotAvailableError } from '../errors/internals/partition-leader-not-available.error';
 import { UnknownTopicError } from '../errors/internals/unknown-topic.error';
-import type { ClusterAdmin, NewTopic, PartitionOffsets } from './cluster-admin';
+import type { ClusterAdmin, NewTopic, PartitionOffsets, TopicConfigs } from './cluster-admin';
 
 /**
  * Creates topics and waits until every partition has a leader the broker will name: a KRaft
@@ -66,17 +66,42 @@ export async function partitionCounts(
  * @throws the last UnknownTopicError or PartitionLeaderNotAvailableError once `timeoutMs`
  *   passed, or at once any other error.
  */
-export async function fetchTopicOffsetsSettled(
+export function fetchTopicOffsetsSettled(
   admin: ClusterAdmin,
   topic: string,
   timeoutMs = 10_000,
 ): Promise<PartitionOffsets[]> {
+  return settled(
+    (remainingMs) => admin.fetchTopicOffsets(topic, { timeoutMs: remainingMs }),
+    timeoutMs,
+  );
+}
+
+/**
+ * `admin.describeTopicConfigs`, retried while a new topic reaches the broker asked: DescribeConfigs
+ * goes to any broker, and one whose metadata cache has not got a topic another instance just
+ * created answers UNKNOWN_TOPIC_OR_PARTITION (seen on a 3-node KRaft cluster at start-up).
+ *
+ * @throws the last UnknownTopicError once `timeoutMs` passed, or at once any other error.
+ */
+export function describeTopicConfigsSettled(
+  admin: ClusterAdmin,
+  topics: readonly string[],
+  configNames: readonly string[],
+  timeoutMs = 10_000,
+): Promise<TopicConfigs[]> {
+  return settled(() => admin.describeTopicConfigs(topics, configNames), timeoutMs);
+}
+
+/** `attempt` (given the time left), retried with backoff on a new topic's moment errors. */
+async function settled<T>(
+  attempt: (remainingMs: number) => Promise<T>,
+  timeoutMs: number,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (let delay = 50; ; delay = Math.min(1000, delay * 2)) {
     try {
-      return await admin.fetchTopicOffsets(topic, {
-        timeoutMs: Math.max(0, deadline - Date.now()),
-      });
+      return await attempt(Math.max(0, deadline - Date.now()));
     } catch (error) {
       if (!isLeadershipError(error) || Date.now() + delay > deadline) throw error;
     }

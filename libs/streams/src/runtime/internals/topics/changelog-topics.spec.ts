@@ -47,9 +47,10 @@ describe('ChangelogTopics.ensure', () => {
    * An admin as a KRaft broker answers right after a creation: metadata requests fail with
    * UNKNOWN_TOPIC_OR_PARTITION for a while, then name the leaders.
    */
-  function laggingAdmin(unknownAnswers: number) {
+  function laggingAdmin(unknownAnswers: number, unknownDescribes = 0) {
     const created: (readonly NewTopic[])[] = [];
     let metadataCalls = 0;
+    let describeCalls = 0;
     const admin: Pick<
       ClusterAdmin,
       'listTopics' | 'createTopics' | 'fetchTopicMetadata' | 'describeTopicConfigs'
@@ -71,13 +72,17 @@ describe('ChangelogTopics.ensure', () => {
           })),
         }));
       },
-      describeTopicConfigs: async (topics) =>
-        topics.map((topic) => ({ topic, configs: { 'cleanup.policy': 'compact' } })),
+      describeTopicConfigs: async (topics) => {
+        describeCalls++;
+        if (describeCalls <= unknownDescribes) throw new UnknownTopicError(topics.join(', '));
+        return topics.map((topic) => ({ topic, configs: { 'cleanup.policy': 'compact' } }));
+      },
     };
     return {
       admin: admin as ClusterAdmin,
       created,
       metadataCalls: () => metadataCalls,
+      describeCalls: () => describeCalls,
     };
   }
 
@@ -99,5 +104,16 @@ describe('ChangelogTopics.ensure', () => {
     ]);
     // Three unknown answers, one with leaders, one more for the partition-count validation.
     expect(metadataCalls()).toBe(5);
+  });
+
+  it('validates a topic whose configs the broker asked does not know yet, once they arrive', async () => {
+    // Another instance created it: DescribeConfigs reached a broker its metadata had not yet.
+    const { admin, describeCalls } = laggingAdmin(0, 2);
+    (admin as { listTopics: () => Promise<string[]> }).listTopics = async () => ['app-s-changelog'];
+    const result = await new ChangelogTopics(admin).ensure([
+      { topic: 'app-s-changelog', kind: 'key-value', partitions: 3 },
+    ]);
+    expect(result).toEqual({ created: [], existing: ['app-s-changelog'] });
+    expect(describeCalls()).toBe(3);
   });
 });

@@ -1,6 +1,6 @@
 import { ChangelogTopicMismatchError } from '../../../errors/changelog-topic-mismatch.error';
 import type { ClusterAdmin } from '../../../client/cluster-admin';
-import { createTopicsAndWait } from '../../../client/topic-admin';
+import { createTopicsAndWait, describeTopicConfigsSettled } from '../../../client/topic-admin';
 
 /** Kafka Streams' `windowstore.changelog.additional.retention.ms` default: one day. */
 export const DEFAULT_WINDOW_CHANGELOG_ADDITIONAL_RETENTION_MS = 86_400_000;
@@ -135,7 +135,9 @@ export class ChangelogTopics {
         throw new ChangelogTopicMismatchError(spec.topic, 'partitions', spec.partitions, actual);
       }
     }
-    const described = await this.admin.describeTopicConfigs(
+    // A topic another instance just created may not have reached the broker asked yet.
+    const described = await describeTopicConfigsSettled(
+      this.admin,
       specs.map((spec) => spec.topic),
       ['cleanup.policy'],
     );
