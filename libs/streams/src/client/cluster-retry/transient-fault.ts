@@ -2,6 +2,7 @@
 // in its own errors (./kafkajs/kafkajs-transient-faults.ts,
 // ./platformatic/platformatic-transient-faults.ts), and what a retry does about each.
 import { BrokersUnreachableError } from '../../errors/brokers-unreachable.error';
+import { GroupCoordinatorUnconfirmedError } from '../../errors/internals/group-coordinator-unconfirmed.error';
 import { PartitionLeaderNotAvailableError } from '../../errors/internals/partition-leader-not-available.error';
 import { StreamsError } from '../../errors/streams.error';
 import { isCertificateFailure } from '../certificate-failure';
@@ -70,12 +71,16 @@ export function transientKafkaError(name: unknown): TransientFault | undefined {
 
 /**
  * The fault of an error the adapters typed already, whichever client: an unreachable cluster
- * (`BrokersUnreachableError`), a moving leadership (`PartitionLeaderNotAvailableError`).
+ * (`BrokersUnreachableError`), a moving leadership (`PartitionLeaderNotAvailableError`), a
+ * group coordination that moved while its offsets were asked (`GroupCoordinatorUnconfirmedError`).
  */
 export function typedTransientFault(error: unknown): TransientFault | undefined {
   if (error instanceof BrokersUnreachableError) return { kind: 'connection', reason: error.reason };
   if (error instanceof PartitionLeaderNotAvailableError) {
     return { kind: 'leadership', reason: error.reason };
+  }
+  if (error instanceof GroupCoordinatorUnconfirmedError) {
+    return { kind: 'coordinator', reason: error.reason };
   }
   return undefined;
 }

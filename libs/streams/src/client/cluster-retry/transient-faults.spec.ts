@@ -10,6 +10,7 @@ import { KafkaJSConnectionError, KafkaJSNumberOfRetriesExceeded } from 'kafkajs'
 import { kafkajsProtocolError, kafkajsRetrierWrap } from '../../../test-support/kafkajs-errors';
 import { BrokersUnreachableError } from '../../errors/brokers-unreachable.error';
 import { ClusterFaultTimeoutError } from '../../errors/cluster-fault-timeout.error';
+import { GroupCoordinatorUnconfirmedError } from '../../errors/internals/group-coordinator-unconfirmed.error';
 import { PartitionLeaderNotAvailableError } from '../../errors/internals/partition-leader-not-available.error';
 import { ProducerFencedError } from '../../errors/internals/producer-fenced.error';
 import { kafkajsTransientFault } from '../kafkajs/kafkajs-transient-faults';
@@ -122,6 +123,8 @@ describe('the engine errors both classifiers share', () => {
     expect(kindOf(classify(unreachable))).toBe('connection connect ECONNREFUSED');
     const leader = new PartitionLeaderNotAvailableError('t', 'NOT_LEADER_OR_FOLLOWER');
     expect(kindOf(classify(leader))).toBe('leadership NOT_LEADER_OR_FOLLOWER');
+    const coordinator = new GroupCoordinatorUnconfirmedError('g', 'COORDINATOR_MOVED_WHILE_ASKED');
+    expect(kindOf(classify(coordinator))).toBe('coordinator COORDINATOR_MOVED_WHILE_ASKED');
     // A fenced producer stays fenced, whatever its client met on the way.
     const fenced = new ProducerFencedError('tx', 'PRODUCER_FENCED', {
       cause: new NetworkError('Connection to 127.0.0.1:1 failed.'),

@@ -14,6 +14,11 @@ import type { AbortedTransaction } from '../wire-format/read-committed-filter';
 import { toFetchedPartition } from '../fetched-partition';
 import { fetchV11ResponseDecoder, type FetchV11Partition } from './fetch-v11-response';
 import { filterAbortedMessages } from './filter-aborted-messages';
+import {
+  clusterFactoryOf,
+  type CreateKafkajsCluster,
+  type KafkajsCluster,
+} from './kafkajs-cluster';
 import { KAFKAJS_FIXED_VERSION } from './kafkajs-fixes';
 import { locateKafkajs } from './kafkajs-internals';
 
@@ -56,7 +61,7 @@ interface FetchResponse {
   }[];
 }
 
-/** The parts of kafkajs' (internal) `Cluster` and `Broker` this reader uses. */
+/** The parts of kafkajs' (internal) `Broker` this reader uses. */
 /** What kafkajs' request lookup gives for one API version: the request and its decoder. */
 interface ProtocolRequest {
   readonly request: { readonly apiVersion: number };
@@ -81,36 +86,7 @@ type FetchRequest = {
     partitions: { partition: number; fetchOffset: string; maxBytes: number }[];
   }[];
 };
-interface KafkajsCluster {
-  connect(): Promise<void>;
-  disconnect(): Promise<void>;
-  addMultipleTargetTopics(topics: string[]): Promise<void>;
-  refreshMetadata(): Promise<void>;
-  refreshMetadataIfNecessary(): Promise<void>;
-  findLeaderForPartitions(topic: string, partitions: number[]): Record<string, number[]>;
-  findBroker(options: { nodeId: string }): Promise<KafkajsBroker>;
-}
-type CreateCluster = (options: {
-  metadataMaxAge: number;
-  allowAutoTopicCreation: boolean;
-  maxInFlightRequests: number | null;
-  instrumentationEmitter: null;
-  isolationLevel: number;
-}) => KafkajsCluster;
-
-/**
- * The function kafkajs' `Kafka` client builds its clusters with (a private symbol of kafkajs
- * 2.x): a reader by assignment needs a cluster of its own, as kafkajs' consumers and producers
- * have. `undefined` when this kafkajs has none.
- */
-function clusterFactoryOf(kafka: Kafka): CreateCluster | undefined {
-  const symbol = Object.getOwnPropertySymbols(kafka).find(
-    (s) => s.description === 'private:Kafka:createCluster',
-  );
-  const create =
-    symbol === undefined ? undefined : (kafka as unknown as Record<symbol, unknown>)[symbol];
-  return typeof create === 'function' ? (create as CreateCluster) : undefined;
-}
+type KafkajsReaderCluster = KafkajsCluster<KafkajsBroker>;
 
 /** What the reader needs of kafkajs to send a Fetch decoded its own way. */
 interface OwnFetch {
@@ -171,17 +147,20 @@ export function kafkajsAssignedReaderFactory(
   defaults: AssignedPartitionReaderOptions = {},
 ): AssignedPartitionReaderFactory {
   return (options) => {
-    const createCluster = clusterFactoryOf(kafka);
+    const createCluster = clusterFactoryOf<KafkajsBroker>(kafka);
     return createCluster && new KafkajsAssignedReader(createCluster, { ...defaults, ...options });
   };
 }
 
 class KafkajsAssignedReader implements AssignedPartitionReader {
-  private readonly cluster: KafkajsCluster;
+  private readonly cluster: KafkajsReaderCluster;
   private connecting: Promise<void> | undefined;
   private readonly settings: ResolvedReaderOptions;
 
-  constructor(createCluster: CreateCluster, options: AssignedPartitionReaderOptions = {}) {
+  constructor(
+    createCluster: CreateKafkajsCluster<KafkajsBroker>,
+    options: AssignedPartitionReaderOptions = {},
+  ) {
     this.cluster = createCluster({
       metadataMaxAge: 300_000,
       allowAutoTopicCreation: false,

@@ -5,6 +5,7 @@ import type { StreamsLogger } from '../../logging/logger';
 import { Kafka, logLevel } from './kafkajs';
 import { kafkajsAssignedReaderFactory } from './kafkajs-assigned-reader';
 import { KafkajsClusterAdmin } from './kafkajs-cluster-admin';
+import { KafkajsConfirmedReads } from './kafkajs-confirmed-reads';
 import { KafkajsOffsetResetAdmin } from './kafkajs-offset-reset-admin';
 import { kafkajsGroupConsumerFactory } from './kafkajs-group-consumer';
 import { kafkajsLogCreator } from './kafkajs-log-creator';
@@ -47,7 +48,12 @@ export function kafkajsClientAdapters(
     client: 'kafkajs',
     clusterAdmin: () =>
       new RetryingClusterAdmin(
-        new KafkajsClusterAdmin(kafka.admin(), config.bootstrapServers, () => kafka.admin()),
+        new KafkajsClusterAdmin(
+          kafka.admin(),
+          config.bootstrapServers,
+          () => kafka.admin(),
+          KafkajsConfirmedReads.of(kafka),
+        ),
         retry,
       ),
     resetAdmins: () => {

@@ -2,6 +2,7 @@ import type { Admin } from 'kafkajs';
 import { GroupNotDeletedError } from '../../errors/internals/group-not-deleted.error';
 import { PartitionLeaderNotAvailableError } from '../../errors/internals/partition-leader-not-available.error';
 import { UnknownTopicError } from '../../errors/internals/unknown-topic.error';
+import { StreamsError } from '../../errors/streams.error';
 import type {
   CommittedOffset,
   ConsumerGroupListing,
@@ -16,6 +17,7 @@ import { describedGroup } from '../cluster-admin';
 import { typedConnectionError } from '../cluster-connection';
 import type { RefreshableClusterAdmin } from '../cluster-retry/retrying-cluster-admin';
 import { AssignerProtocol, ConfigResourceTypes } from './kafkajs';
+import type { KafkajsConfirmedReads } from './kafkajs-confirmed-reads';
 
 /** Kafka errors of a partition whose leadership is moving. */
 const LEADERSHIP_ERRORS = new Set([
@@ -37,11 +39,16 @@ export class KafkajsClusterAdmin implements RefreshableClusterAdmin {
    * @param brokers the bootstrap brokers, named by connection errors; without them a failed
    *   `connect` throws kafkajs' own error.
    * @param renew makes a new kafkajs admin client, for {@link forgetMetadata}.
+   * @param confirmedReads reads {@link fetchTopicOffsets} and {@link fetchCommittedOffsets} from
+   *   leaders and coordinators confirmed after they answered (what the engine's clients give
+   *   it); without it kafkajs' `admin` answers them, which a broker that lost its leaderships
+   *   while hung can answer from the past.
    */
   constructor(
     private admin: Admin,
     private readonly brokers?: readonly string[],
     private readonly renew?: () => Admin,
+    private readonly confirmedReads?: KafkajsConfirmedReads,
   ) {}
 
   /**
@@ -51,6 +58,7 @@ export class KafkajsClusterAdmin implements RefreshableClusterAdmin {
    * admin that cannot connect fails the next call.
    */
   async forgetMetadata(): Promise<void> {
+    this.confirmedReads?.forgetMetadata();
     if (!this.renew) return;
     const old = this.admin;
     this.admin = this.renew();
@@ -66,8 +74,8 @@ export class KafkajsClusterAdmin implements RefreshableClusterAdmin {
     }
   }
 
-  disconnect(): Promise<void> {
-    return this.admin.disconnect();
+  async disconnect(): Promise<void> {
+    await Promise.all([this.admin.disconnect(), this.confirmedReads?.disconnect()]);
   }
 
   async createTopics(topics: readonly NewTopic[]): Promise<void> {
@@ -127,6 +135,11 @@ export class KafkajsClusterAdmin implements RefreshableClusterAdmin {
 
   /** One attempt (the engine's retries come from `RetryingClusterAdmin`, with their bound). */
   async fetchTopicOffsets(topic: string): Promise<PartitionOffsets[]> {
+    if (this.confirmedReads) {
+      return this.confirmedReads.fetchTopicOffsets(topic).catch((error: unknown) => {
+        throw error instanceof StreamsError ? error : typedTopicError(error, topic);
+      });
+    }
     const offsets = await this.admin.fetchTopicOffsets(topic).catch((error: unknown) => {
       // kafkajs asks for no partition when its metadata of the topic has none yet (a topic
       // just created, on a broker the cluster's metadata has not reached), then fails on the
@@ -156,6 +169,11 @@ export class KafkajsClusterAdmin implements RefreshableClusterAdmin {
       throw new Error(
         'kafkajs cannot read stable offsets (require_stable): see supportsRequireStable',
       );
+    }
+    if (this.confirmedReads) {
+      return this.confirmedReads.fetchCommittedOffsets(groupId, topics).catch((error: unknown) => {
+        throw error instanceof StreamsError ? error : typedTopicError(error, topics.join(', '));
+      });
     }
     const committed = await this.admin
       .fetchOffsets({ groupId, topics: [...topics] })

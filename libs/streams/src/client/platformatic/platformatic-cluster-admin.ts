@@ -21,11 +21,13 @@ import {
   typedTopicError,
 } from './platformatic-cluster-admin-errors';
 import { describeClassicGroup } from './platformatic-describe-group';
+import {
+  PlatformaticConfirmedReads,
+  type CommittedOffsetsAnswer,
+} from './platformatic-confirmed-reads';
+import { StreamsError } from '../../errors/streams.error';
 import type { RefreshableClusterAdmin } from '../cluster-retry/retrying-cluster-admin';
 
-/** ListOffsets' timestamps for the log start and the high watermark. */
-const EARLIEST = -2n;
-const LATEST = -1n;
 /** Between two reads of offsets found unstable (an open transaction holds some of them). */
 const UNSTABLE_RETRY_MS = 100;
 
@@ -43,10 +45,14 @@ export class PlatformaticClusterAdmin implements RefreshableClusterAdmin {
    *   connects on first use, and {@link disconnect} closes it.
    * @param brokers the bootstrap brokers, named by connection errors.
    */
+  private readonly confirmedReads: PlatformaticConfirmedReads;
+
   constructor(
     private readonly admin: Admin,
     private readonly brokers: readonly string[],
-  ) {}
+  ) {
+    this.confirmedReads = new PlatformaticConfirmedReads(admin);
+  }
 
   /**
    * Reaches the cluster: one attempt first, so that refused SASL credentials fail at the first
@@ -125,36 +131,14 @@ export class PlatformaticClusterAdmin implements RefreshableClusterAdmin {
     });
   }
 
+  /**
+   * Read from each partition's leader and refused unless that broker still leads once every
+   * answer arrived (see {@link PlatformaticConfirmedReads}): a broker hung while its leaderships
+   * moved answers queued requests from the past the moment it resumes.
+   */
   async fetchTopicOffsets(topic: string): Promise<PartitionOffsets[]> {
-    const [metadata] = await this.fetchTopicMetadata([topic]);
-    const partitions = metadata.partitions.map((p) => p.partition);
-    const offsetsAt = async (timestamp: bigint): Promise<Map<number, number>> => {
-      const listed = await this.admin
-        .listOffsets({
-          topics: [
-            {
-              name: topic,
-              partitions: partitions.map((partitionIndex) => ({ partitionIndex, timestamp })),
-            },
-          ],
-        })
-        .catch((error: unknown) => {
-          throw typedTopicError(error, topic, this.brokers);
-        });
-      return new Map(
-        listed
-          .filter((t) => t.name === topic)
-          .flatMap((t) => t.partitions.map((p) => [p.partitionIndex, Number(p.offset)] as const)),
-      );
-    };
-    const [low, high] = await Promise.all([offsetsAt(EARLIEST), offsetsAt(LATEST)]);
-    return partitions.map((partition) => {
-      const lowOffset = low.get(partition);
-      const highOffset = high.get(partition);
-      if (lowOffset === undefined || highOffset === undefined) {
-        throw new UnknownTopicError(`${topic}-${partition}`);
-      }
-      return { partition, low: lowOffset, high: highOffset };
+    return this.confirmedReads.fetchTopicOffsets(topic).catch((error: unknown) => {
+      throw error instanceof StreamsError ? error : typedTopicError(error, topic, this.brokers);
     });
   }
 
@@ -170,22 +154,16 @@ export class PlatformaticClusterAdmin implements RefreshableClusterAdmin {
     const requireStable = options.requireStable ?? false;
     const started = Date.now();
     const timeoutMs = options.timeoutMs ?? 60_000;
-    let groups: Awaited<ReturnType<Admin['listConsumerGroupOffsets']>> | undefined;
-    while (groups === undefined) {
-      groups = await this.admin
-        .listConsumerGroupOffsets({
-          groups: [
-            {
-              groupId,
-              topics: metadata.map((t) => ({
-                name: t.name,
-                partitionIndexes: t.partitions.map((p) => p.partition),
-              })),
-            },
-          ],
-          requireStable,
-        })
+    const asked = metadata.map((t) => ({
+      name: t.name,
+      partitionIndexes: t.partitions.map((p) => p.partition),
+    }));
+    let answer: CommittedOffsetsAnswer | undefined;
+    while (answer === undefined) {
+      answer = await this.confirmedReads
+        .fetchCommittedOffsets(groupId, asked, requireStable)
         .catch(async (error: unknown) => {
+          if (error instanceof StreamsError) throw error;
           // UNSTABLE_OFFSET_COMMIT: a transaction holding offsets of these partitions is open.
           if (!requireStable || !findError(error, (e) => e.apiId === 'UNSTABLE_OFFSET_COMMIT')) {
             throw typedTopicError(error, topics.join(', '), this.brokers);
@@ -198,19 +176,15 @@ export class PlatformaticClusterAdmin implements RefreshableClusterAdmin {
           return undefined;
         });
     }
-    const committed = groups
-      .filter((g) => g.groupId === groupId)
-      .flatMap((g) =>
-        g.topics.flatMap((t) =>
-          t.partitions
-            .filter((p) => p.committedOffset >= 0n)
-            .map((p) => ({
-              topic: t.name,
-              partition: p.partitionIndex,
-              offset: Number(p.committedOffset),
-            })),
-        ),
-      );
+    const committed = answer.topics.flatMap((t) =>
+      t.partitions
+        .filter((p) => p.committedOffset >= 0n)
+        .map((p) => ({
+          topic: t.name,
+          partition: p.partitionIndex,
+          offset: Number(p.committedOffset),
+        })),
+    );
     const order = new Map(topics.map((t, i) => [t, i]));
     return committed.sort(
       (a, b) => order.get(a.topic)! - order.get(b.topic)! || a.partition - b.partition,

@@ -17,6 +17,7 @@ import {
   type ThrowawayGroupClient,
 } from '../../../client/kafkajs/throwaway-group-consumer';
 import { KafkajsClusterAdmin } from '../../../client/kafkajs/kafkajs-cluster-admin';
+import { KafkajsConfirmedReads } from '../../../client/kafkajs/kafkajs-confirmed-reads';
 import { fetchTopicOffsetsSettled } from '../../../client/topic-admin';
 
 /**
@@ -322,7 +323,12 @@ export class StateRestorer {
   /** A kafkajs admin of the fallback client, for a restorer given no `admin`. */
   private ownAdmin(): ClusterAdmin {
     const kafka = requireThrowawayGroupClient(this.options.kafka, 'a restorer with no admin');
-    return new KafkajsClusterAdmin(kafka.admin());
+    return new KafkajsClusterAdmin(
+      kafka.admin(),
+      undefined,
+      undefined,
+      KafkajsConfirmedReads.of(kafka),
+    );
   }
 
   /** Removes the throwaway group (it never committed, so this is only tidiness). */

@@ -1,0 +1,339 @@
+import {
+  findCoordinatorV4,
+  findCoordinatorV5,
+  findCoordinatorV6,
+  listOffsetsV4,
+  listOffsetsV5,
+  listOffsetsV6,
+  listOffsetsV7,
+  listOffsetsV8,
+  listOffsetsV9,
+  metadataV12,
+  offsetFetchV8,
+  offsetFetchV9,
+  type Admin,
+  type Broker,
+  type ClusterMetadata,
+  type Connection,
+} from '@platformatic/kafka';
+import { GroupCoordinatorUnconfirmedError } from '../../errors/internals/group-coordinator-unconfirmed.error';
+import { PartitionLeaderNotAvailableError } from '../../errors/internals/partition-leader-not-available.error';
+import type { PartitionOffsets } from '../cluster-admin';
+import {
+  assertAnsweredByCoordinator,
+  assertAnsweredByLeaders,
+  type LeaderAnswer,
+} from '../answer-confirmation';
+import { commonApiVersion, NegotiatedApi } from './platformatic-negotiated-api';
+
+const READ_UNCOMMITTED = 0;
+const EARLIEST = -2n;
+const LATEST = -1n;
+const LIST_OFFSETS_API_KEY = 2;
+const METADATA_API_KEY = 3;
+/** ListOffsets with `current_leader_epoch` (v4, Kafka 2.1) up to what platformatic encodes. */
+const LIST_OFFSETS_VERSIONS = { min: 4, max: 9 } as const;
+const LIST_OFFSETS = {
+  4: listOffsetsV4.api,
+  5: listOffsetsV5.api,
+  6: listOffsetsV6.api,
+  7: listOffsetsV7.api,
+  8: listOffsetsV8.api,
+  9: listOffsetsV9.api,
+} as const;
+type ListOffsetsVersion = keyof typeof LIST_OFFSETS;
+type ListOffsetsApi = (typeof LIST_OFFSETS)[ListOffsetsVersion];
+type MetadataApi = typeof metadataV12.api;
+const FIND_COORDINATOR_API_KEY = 10;
+const GROUP_COORDINATOR = 0;
+/** FindCoordinator with a list of keys (v4, Kafka 2.8) up to what platformatic encodes. */
+const FIND_COORDINATOR = {
+  4: findCoordinatorV4.api,
+  5: findCoordinatorV5.api,
+  6: findCoordinatorV6.api,
+} as const;
+type FindCoordinatorVersion = keyof typeof FIND_COORDINATOR;
+type FindCoordinatorApi = (typeof FIND_COORDINATOR)[FindCoordinatorVersion];
+const OFFSET_FETCH_API_KEY = 9;
+/** OffsetFetch of groups (v8, Kafka 3.0) up to what platformatic encodes. */
+const OFFSET_FETCH = { 8: offsetFetchV8.api, 9: offsetFetchV9.api } as const;
+type OffsetFetchVersion = keyof typeof OFFSET_FETCH;
+type OffsetFetchApi = (typeof OFFSET_FETCH)[OffsetFetchVersion];
+
+/** The partitions of one topic whose committed offsets are asked. */
+export interface CommittedOffsetsTopic {
+  readonly name: string;
+  readonly partitionIndexes: number[];
+}
+
+/** A group's committed offsets as OffsetFetch answers them (-1: none committed). */
+export interface CommittedOffsetsAnswer {
+  readonly topics: readonly {
+    readonly name: string;
+    readonly partitions: readonly { partitionIndex: number; committedOffset: bigint }[];
+  }[];
+}
+
+/**
+ * A topic's log start offsets and high watermarks, each read from its partition's leader with
+ * the leader epoch of fresh metadata (KIP-320: a broker at another epoch refuses), and refused
+ * unless, by the metadata another broker gives once every answer arrived, the broker that
+ * answered still leads at the epoch it answered at (see {@link assertAnsweredByLeaders}). The
+ * epoch alone does not do: a request sent to a broker while it was hung is answered, the moment
+ * it resumes, at the epoch it still believes in, from its log before the controller moved its
+ * leaderships away.
+ */
+export class PlatformaticConfirmedReads {
+  private readonly listOffsets: NegotiatedApi<ListOffsetsVersion, ListOffsetsApi>;
+  private readonly metadata: NegotiatedApi<12, MetadataApi>;
+  private readonly findCoordinator: NegotiatedApi<FindCoordinatorVersion, FindCoordinatorApi>;
+  private readonly offsetFetch: NegotiatedApi<OffsetFetchVersion, OffsetFetchApi>;
+
+  constructor(private readonly admin: Admin) {
+    this.listOffsets = new NegotiatedApi(admin, {
+      apiKey: LIST_OFFSETS_API_KEY,
+      name: 'ListOffsets',
+      needs: `offsets read from confirmed leaders need v${LIST_OFFSETS_VERSIONS.min} or newer (Kafka 2.1+)`,
+      commonVersion: (min, max) =>
+        commonApiVersion(LIST_OFFSETS_VERSIONS, min, max) as ListOffsetsVersion | undefined,
+      create: (version) => LIST_OFFSETS[version],
+    });
+    this.metadata = new NegotiatedApi(admin, {
+      apiKey: METADATA_API_KEY,
+      name: 'Metadata',
+      needs: 'leaders confirmed by another broker need v12 (Kafka 3.1+)',
+      commonVersion: (min, max) =>
+        commonApiVersion({ min: 12, max: 12 }, min, max) as 12 | undefined,
+      create: () => metadataV12.api,
+    });
+    this.findCoordinator = new NegotiatedApi(admin, {
+      apiKey: FIND_COORDINATOR_API_KEY,
+      name: 'FindCoordinator',
+      needs: 'coordinators confirmed by another broker need v4 or newer (Kafka 2.8+)',
+      commonVersion: (min, max) =>
+        commonApiVersion({ min: 4, max: 6 }, min, max) as FindCoordinatorVersion | undefined,
+      create: (version) => FIND_COORDINATOR[version],
+    });
+    this.offsetFetch = new NegotiatedApi(admin, {
+      apiKey: OFFSET_FETCH_API_KEY,
+      name: 'OffsetFetch',
+      needs: 'committed offsets read from a confirmed coordinator need v8 or newer (Kafka 3.0+)',
+      commonVersion: (min, max) =>
+        commonApiVersion({ min: 8, max: 9 }, min, max) as OffsetFetchVersion | undefined,
+      create: (version) => OFFSET_FETCH[version],
+    });
+  }
+
+  /**
+   * The offsets group `groupId` committed for `topics`' partitions, from the group's
+   * coordinator, found as platformatic finds it (any broker asked), then confirmed: another
+   * broker, asked once the offsets came, must name the same coordinator.
+   *
+   * @throws GroupCoordinatorUnconfirmedError (retriable) when another broker names another
+   *   coordinator or none answered; platformatic's errors otherwise (a `ResponseError` of
+   *   OffsetFetch, `UNSTABLE_OFFSET_COMMIT` among them with `requireStable`; network errors,
+   *   timeouts), typed by the caller. After any error the client's metadata is forgotten.
+   */
+  async fetchCommittedOffsets(
+    groupId: string,
+    topics: readonly CommittedOffsetsTopic[],
+    requireStable: boolean,
+  ): Promise<CommittedOffsetsAnswer> {
+    try {
+      return await this.fetchCommittedConfirmed(groupId, topics, requireStable);
+    } catch (error) {
+      this.admin.clearMetadata();
+      throw error;
+    }
+  }
+
+  /**
+   * Each partition's log start offset and high watermark (read_uncommitted), in partition order,
+   * each from the partition's current leader.
+   *
+   * @throws PartitionLeaderNotAvailableError (retriable) when a partition has no leader or a
+   *   leader that answered had lost its leadership by the time another broker was asked
+   *   (`LEADER_MOVED_WHILE_ASKED`); platformatic's errors otherwise (its `ResponseError` of a
+   *   partition error, network errors, timeouts), typed by the caller. After any error the
+   *   client's metadata is forgotten, so the next call asks it again.
+   */
+  async fetchTopicOffsets(topic: string): Promise<PartitionOffsets[]> {
+    try {
+      return await this.fetchConfirmed(topic);
+    } catch (error) {
+      this.admin.clearMetadata();
+      throw error;
+    }
+  }
+
+  private async fetchConfirmed(topic: string): Promise<PartitionOffsets[]> {
+    const [listOffsets, metadataApi] = await Promise.all([
+      this.listOffsets.get(),
+      this.metadata.get(),
+    ]);
+    const metadata = await this.admin.metadata({ topics: [topic], forceUpdate: true });
+    const partitions = metadata.topics.get(topic)?.partitions ?? [];
+    const byLeader = new Map<number, { partition: number; leaderEpoch: number }[]>();
+    partitions.forEach((p, partition) => {
+      if (p === undefined) return;
+      if (p.leader < 0 || !metadata.brokers.has(p.leader)) {
+        throw new PartitionLeaderNotAvailableError(topic, `LEADER_NOT_AVAILABLE: ${partition}`);
+      }
+      byLeader.set(p.leader, [
+        ...(byLeader.get(p.leader) ?? []),
+        { partition, leaderEpoch: p.leaderEpoch },
+      ]);
+    });
+    if (byLeader.size === 0) {
+      throw new PartitionLeaderNotAvailableError(topic, 'NO_PARTITIONS_IN_METADATA');
+    }
+    const answered = await Promise.all(
+      [...byLeader].map(([nodeId, led]) =>
+        this.listOffsetsAt(listOffsets, metadata, nodeId, topic, led),
+      ),
+    );
+    await this.confirmLeaders(
+      metadataApi,
+      metadata,
+      topic,
+      answered.flatMap((a) => a.answers),
+    );
+    return answered.flatMap((a) => a.offsets).sort((a, b) => a.partition - b.partition);
+  }
+
+  private async fetchCommittedConfirmed(
+    groupId: string,
+    topics: readonly CommittedOffsetsTopic[],
+    requireStable: boolean,
+  ): Promise<CommittedOffsetsAnswer> {
+    const [findCoordinator, offsetFetch] = await Promise.all([
+      this.findCoordinator.get(),
+      this.offsetFetch.get(),
+    ]);
+    const metadata = await this.admin.metadata({ topics: topics.map((t) => t.name) });
+    const [found] = await this.admin.findCoordinator({
+      keyType: GROUP_COORDINATOR,
+      keys: [groupId],
+    });
+    if (found === undefined) {
+      throw new GroupCoordinatorUnconfirmedError(groupId, 'no coordinator found');
+    }
+    const connection = await this.admin.connections.get(
+      metadata.brokers.get(found.nodeId) ?? { host: found.host, port: found.port },
+    );
+    const answer = await offsetFetch.async(
+      connection,
+      [{ groupId, memberId: null, memberEpoch: -1, topics: topics.map((t) => ({ ...t })) }],
+      requireStable,
+    );
+    const named = await this.askOthers(
+      metadata,
+      [found.nodeId],
+      async (other) => {
+        const [named] = (await findCoordinator.async(other, GROUP_COORDINATOR, [groupId]))
+          .coordinators;
+        if (named === undefined) throw new Error('FindCoordinator named no coordinator');
+        return named.nodeId;
+      },
+      (reason, cause) => new GroupCoordinatorUnconfirmedError(groupId, reason, { cause }),
+    );
+    if (named !== undefined) assertAnsweredByCoordinator(groupId, found.nodeId, named);
+    return answer.groups.find((g) => g.groupId === groupId) ?? { topics: [] };
+  }
+
+  private async listOffsetsAt(
+    api: ListOffsetsApi,
+    metadata: ClusterMetadata,
+    nodeId: number,
+    topic: string,
+    led: readonly { partition: number; leaderEpoch: number }[],
+  ): Promise<{ offsets: PartitionOffsets[]; answers: LeaderAnswer[] }> {
+    const connection = await this.admin.connections.get(metadata.brokers.get(nodeId)!);
+    const at = async (timestamp: bigint) => {
+      const response = await api.async(connection, -1, READ_UNCOMMITTED, [
+        {
+          name: topic,
+          partitions: led.map(({ partition, leaderEpoch }) => ({
+            partitionIndex: partition,
+            currentLeaderEpoch: leaderEpoch,
+            timestamp,
+          })),
+        },
+      ]);
+      return new Map(
+        response.topics
+          .filter((t) => t.name === topic)
+          .flatMap((t) => t.partitions.map((p) => [p.partitionIndex, p] as const)),
+      );
+    };
+    const [low, high] = await Promise.all([at(EARLIEST), at(LATEST)]);
+    const offsets: PartitionOffsets[] = [];
+    const answers: LeaderAnswer[] = [];
+    for (const { partition, leaderEpoch } of led) {
+      const l = low.get(partition);
+      const h = high.get(partition);
+      if (l === undefined || h === undefined) {
+        throw new PartitionLeaderNotAvailableError(topic, `NO_OFFSETS_ANSWERED: ${partition}`);
+      }
+      offsets.push({ partition, low: Number(l.offset), high: Number(h.offset) });
+      // The epoch the broker answered the high watermark at; the one asked at if it says none.
+      answers.push({
+        partition,
+        nodeId,
+        leaderEpoch: h.leaderEpoch >= 0 ? h.leaderEpoch : leaderEpoch,
+      });
+    }
+    return { offsets, answers };
+  }
+
+  /** Checks the answers against the topic's metadata as a broker that did not answer gives it. */
+  private async confirmLeaders(
+    api: MetadataApi,
+    metadata: ClusterMetadata,
+    topic: string,
+    answers: readonly LeaderAnswer[],
+  ): Promise<void> {
+    const confirmed = await this.askOthers(
+      metadata,
+      answers.map((a) => a.nodeId),
+      (connection) => api.async(connection, [topic], false, false),
+      (reason, cause) => new PartitionLeaderNotAvailableError(topic, reason, { cause }),
+    );
+    if (confirmed === undefined) return;
+    const partitions = confirmed.topics.find((t) => t.name === topic)?.partitions ?? [];
+    assertAnsweredByLeaders(
+      topic,
+      answers,
+      partitions.map((p) => ({
+        partition: p.partitionIndex,
+        leader: p.leaderId,
+        leaderEpoch: p.leaderEpoch,
+      })),
+    );
+  }
+
+  /**
+   * Asks every broker of `metadata` but `answering` at once, and resolves with the first answer
+   * (a hung broker among them holds nothing up); `undefined` when the cluster has no other broker
+   * (one node: nothing can have moved to another).
+   *
+   * @throws what `unconfirmed` makes of the reason (`UNCONFIRMED: ...`) when none answered.
+   */
+  private async askOthers<T>(
+    metadata: ClusterMetadata,
+    answering: readonly number[],
+    ask: (connection: Connection) => Promise<T>,
+    unconfirmed: (reason: string, cause: unknown) => Error,
+  ): Promise<T | undefined> {
+    const others: Broker[] = [...metadata.brokers]
+      .filter(([id]) => !answering.includes(id))
+      .map(([, broker]) => broker);
+    if (others.length === 0) return undefined;
+    return Promise.any(
+      others.map(async (broker) => ask(await this.admin.connections.get(broker))),
+    ).catch((error: unknown) => {
+      const asked = [...new Set(answering)].join(', ');
+      throw unconfirmed(`UNCONFIRMED: no broker other than node(s) ${asked} answered`, error);
+    });
+  }
+}
