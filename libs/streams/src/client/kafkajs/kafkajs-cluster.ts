@@ -24,8 +24,8 @@ export interface KafkajsCluster<Broker> {
   findTopicPartitionMetadata(topic: string): KafkajsPartitionMetadata[];
   /** Node id (as a string) to the partitions it leads, of those asked that the metadata has. */
   findLeaderForPartitions(topic: string, partitions: number[]): Record<string, number[]>;
-  /** The node ids of the brokers in the metadata. */
-  getNodeIds(): number[];
+  /** The node ids of the brokers in the metadata, as strings (the keys of kafkajs' broker map). */
+  getNodeIds(): string[];
   findBroker(options: { nodeId: string }): Promise<Broker>;
   /** The coordinator of a group, asked of any broker (FindCoordinator), as a broker. */
   findGroupCoordinator(options: { groupId: string }): Promise<Broker>;

@@ -98,7 +98,7 @@ function fakeCluster(
     refreshMetadataIfNecessary: async () => {},
     findTopicPartitionMetadata: () => partitionMetadata(),
     findLeaderForPartitions: () => ({}),
-    getNodeIds: () => Object.keys(nodes).map(Number),
+    getNodeIds: () => Object.keys(nodes), // strings, as kafkajs' are
     findBroker: async ({ nodeId }) => broker(Number(nodeId)),
     findGroupCoordinator: async () => broker(coordinator),
   };

@@ -267,7 +267,10 @@ export class KafkajsConfirmedReads {
     ask: (broker: ConfirmedReadsBroker) => Promise<T>,
     unconfirmed: (reason: string, cause: unknown) => Error,
   ): Promise<T | undefined> {
-    const others = this.cluster.getNodeIds().filter((id) => !answering.includes(id));
+    const others = this.cluster
+      .getNodeIds()
+      .map(Number)
+      .filter((id) => !answering.includes(id));
     if (others.length === 0) return undefined;
     return Promise.any(
       others.map(async (nodeId) => ask(await this.cluster.findBroker({ nodeId: String(nodeId) }))),
