@@ -167,10 +167,15 @@ export interface ClusterAdmin {
 
   /**
    * The log start offset and high watermark of each partition of a topic, in partition order.
+   * The engine's adapters answer only what each partition's current leader gave: an answer of a
+   * broker that, by another broker asked once it came, no longer leads (a broker hung while its
+   * leaderships moved answers queued requests from before the hang) is refused
+   * (`answer-confirmation.ts`).
    *
    * @throws UnknownTopicError (retriable) when the topic does not exist or is not yet known;
-   *   PartitionLeaderNotAvailableError (retriable) while a partition's leadership moves. The
-   *   engine retries both for a bounded time (`fetchTopicOffsetsSettled`).
+   *   PartitionLeaderNotAvailableError (retriable) while a partition's leadership moves, or when
+   *   an answer was refused (`LEADER_MOVED_WHILE_ASKED`) or could not be confirmed. The engine
+   *   retries these for a bounded time (`fetchTopicOffsetsSettled`, the cluster retry).
    */
   fetchTopicOffsets(topic: string, options?: FetchTopicOffsetsOptions): Promise<PartitionOffsets[]>;
 
@@ -188,9 +193,13 @@ export interface ClusterAdmin {
    * By default read without KIP-447's `require_stable`: an offset of a transaction still open
    * is not waited for. With `requireStable` (only where {@link supportsRequireStable}) the read
    * waits until no transaction holding offsets of these partitions for the group is open, so
-   * the answer includes or excludes a pending transaction's offsets as it ends.
+   * the answer includes or excludes a pending transaction's offsets as it ends. The engine's
+   * adapters answer only what the group's coordinator gave, as another broker confirms once it
+   * came (see {@link fetchTopicOffsets}).
    *
-   * @throws UnknownTopicError when a topic does not exist; UnstableOffsetsError (retriable)
+   * @throws GroupCoordinatorUnconfirmedError (retriable) when no other broker confirmed the
+   *   broker that answered as the group's coordinator: ask again (the cluster retry does);
+   *   UnknownTopicError when a topic does not exist; UnstableOffsetsError (retriable)
    *   when offsets stayed unstable for `timeoutMs` (a producer's transaction still open: it
    *   ends by its commit, its abort or the coordinator's transaction timeout); an `Error`
    *   when `requireStable` is asked of an adapter without it (a bug of the caller).
