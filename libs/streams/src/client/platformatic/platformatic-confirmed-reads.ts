@@ -75,13 +75,19 @@ export interface CommittedOffsetsAnswer {
 }
 
 /**
- * A topic's log start offsets and high watermarks, each read from its partition's leader with
- * the leader epoch of fresh metadata (KIP-320: a broker at another epoch refuses), and refused
- * unless, by the metadata another broker gives once every answer arrived, the broker that
- * answered still leads at the epoch it answered at (see {@link assertAnsweredByLeaders}). The
- * epoch alone does not do: a request sent to a broker while it was hung is answered, the moment
- * it resumes, at the epoch it still believes in, from its log before the controller moved its
- * leaderships away.
+ * The reads whose answer only one broker may give, sent by the engine on platformatic's
+ * connections and refused unless another broker, asked once the answers came, confirms the one
+ * that answered:
+ * - a topic's log start offsets and high watermarks, each read from its partition's leader with
+ *   the leader epoch of fresh metadata (KIP-320: a broker at another epoch refuses), kept only if
+ *   that broker still leads at the epoch it answered at (see {@link assertAnsweredByLeaders});
+ * - a group's committed offsets, kept only if that broker is still the group's coordinator (see
+ *   {@link assertAnsweredByCoordinator}).
+ *
+ * The epoch alone does not do: a request sent to a broker while it was hung is answered, the
+ * moment it resumes, at the epoch it still believes in, from its log and its group state before
+ * the controller moved its leaderships away; and platformatic asks its metadata and coordinators
+ * of its first bootstrap broker that answers, which may be that broker.
  */
 export class PlatformaticConfirmedReads {
   private readonly listOffsets: NegotiatedApi<ListOffsetsVersion, ListOffsetsApi>;
