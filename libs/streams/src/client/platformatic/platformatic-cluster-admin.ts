@@ -40,13 +40,14 @@ const UNSTABLE_RETRY_MS = 100;
  * topic is created by a call of its own (in parallel).
  */
 export class PlatformaticClusterAdmin implements RefreshableClusterAdmin {
+  /** Offsets and committed offsets read from confirmed leaders and coordinators. */
+  private readonly confirmedReads: PlatformaticConfirmedReads;
+
   /**
    * @param admin a platformatic admin client (`new Admin({ clientId, bootstrapBrokers })`); it
    *   connects on first use, and {@link disconnect} closes it.
    * @param brokers the bootstrap brokers, named by connection errors.
    */
-  private readonly confirmedReads: PlatformaticConfirmedReads;
-
   constructor(
     private readonly admin: Admin,
     private readonly brokers: readonly string[],
