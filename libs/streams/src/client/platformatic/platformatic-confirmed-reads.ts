@@ -24,15 +24,17 @@ import {
   assertAnsweredByLeaders,
   type LeaderAnswer,
 } from '../answer-confirmation';
-import { commonApiVersion, NegotiatedApi } from './platformatic-negotiated-api';
+import { negotiatedVersions, type NegotiatedApi } from './platformatic-negotiated-api';
 
 const READ_UNCOMMITTED = 0;
 const EARLIEST = -2n;
 const LATEST = -1n;
 const LIST_OFFSETS_API_KEY = 2;
 const METADATA_API_KEY = 3;
+const OFFSET_FETCH_API_KEY = 9;
+const FIND_COORDINATOR_API_KEY = 10;
+const GROUP_COORDINATOR = 0;
 /** ListOffsets with `current_leader_epoch` (v4, Kafka 2.1) up to what platformatic encodes. */
-const LIST_OFFSETS_VERSIONS = { min: 4, max: 9 } as const;
 const LIST_OFFSETS = {
   4: listOffsetsV4.api,
   5: listOffsetsV5.api,
@@ -40,25 +42,21 @@ const LIST_OFFSETS = {
   7: listOffsetsV7.api,
   8: listOffsetsV8.api,
   9: listOffsetsV9.api,
-} as const;
-type ListOffsetsVersion = keyof typeof LIST_OFFSETS;
-type ListOffsetsApi = (typeof LIST_OFFSETS)[ListOffsetsVersion];
-type MetadataApi = typeof metadataV12.api;
-const FIND_COORDINATOR_API_KEY = 10;
-const GROUP_COORDINATOR = 0;
+};
+/** Metadata with the leader epochs and topic ids (v12, Kafka 3.1). */
+const METADATA = { 12: metadataV12.api };
 /** FindCoordinator with a list of keys (v4, Kafka 2.8) up to what platformatic encodes. */
 const FIND_COORDINATOR = {
   4: findCoordinatorV4.api,
   5: findCoordinatorV5.api,
   6: findCoordinatorV6.api,
-} as const;
-type FindCoordinatorVersion = keyof typeof FIND_COORDINATOR;
-type FindCoordinatorApi = (typeof FIND_COORDINATOR)[FindCoordinatorVersion];
-const OFFSET_FETCH_API_KEY = 9;
+};
 /** OffsetFetch of groups (v8, Kafka 3.0) up to what platformatic encodes. */
-const OFFSET_FETCH = { 8: offsetFetchV8.api, 9: offsetFetchV9.api } as const;
-type OffsetFetchVersion = keyof typeof OFFSET_FETCH;
-type OffsetFetchApi = (typeof OFFSET_FETCH)[OffsetFetchVersion];
+const OFFSET_FETCH = { 8: offsetFetchV8.api, 9: offsetFetchV9.api };
+type ListOffsetsApi = (typeof LIST_OFFSETS)[4];
+type MetadataApi = (typeof METADATA)[12];
+type FindCoordinatorApi = (typeof FIND_COORDINATOR)[4];
+type OffsetFetchApi = (typeof OFFSET_FETCH)[8];
 
 /** The partitions of one topic whose committed offsets are asked. */
 export interface CommittedOffsetsTopic {
@@ -90,43 +88,35 @@ export interface CommittedOffsetsAnswer {
  * of its first bootstrap broker that answers, which may be that broker.
  */
 export class PlatformaticConfirmedReads {
-  private readonly listOffsets: NegotiatedApi<ListOffsetsVersion, ListOffsetsApi>;
-  private readonly metadata: NegotiatedApi<12, MetadataApi>;
-  private readonly findCoordinator: NegotiatedApi<FindCoordinatorVersion, FindCoordinatorApi>;
-  private readonly offsetFetch: NegotiatedApi<OffsetFetchVersion, OffsetFetchApi>;
+  private readonly listOffsets: NegotiatedApi<number, ListOffsetsApi>;
+  private readonly metadata: NegotiatedApi<number, MetadataApi>;
+  private readonly findCoordinator: NegotiatedApi<number, FindCoordinatorApi>;
+  private readonly offsetFetch: NegotiatedApi<number, OffsetFetchApi>;
 
   constructor(private readonly admin: Admin) {
-    this.listOffsets = new NegotiatedApi(admin, {
+    this.listOffsets = negotiatedVersions(admin, {
       apiKey: LIST_OFFSETS_API_KEY,
       name: 'ListOffsets',
-      needs: `offsets read from confirmed leaders need v${LIST_OFFSETS_VERSIONS.min} or newer (Kafka 2.1+)`,
-      commonVersion: (min, max) =>
-        commonApiVersion(LIST_OFFSETS_VERSIONS, min, max) as ListOffsetsVersion | undefined,
-      create: (version) => LIST_OFFSETS[version],
+      needs: 'offsets read from confirmed leaders need v4 or newer (Kafka 2.1+)',
+      versions: LIST_OFFSETS,
     });
-    this.metadata = new NegotiatedApi(admin, {
+    this.metadata = negotiatedVersions(admin, {
       apiKey: METADATA_API_KEY,
       name: 'Metadata',
       needs: 'leaders confirmed by another broker need v12 (Kafka 3.1+)',
-      commonVersion: (min, max) =>
-        commonApiVersion({ min: 12, max: 12 }, min, max) as 12 | undefined,
-      create: () => metadataV12.api,
+      versions: METADATA,
     });
-    this.findCoordinator = new NegotiatedApi(admin, {
+    this.findCoordinator = negotiatedVersions(admin, {
       apiKey: FIND_COORDINATOR_API_KEY,
       name: 'FindCoordinator',
       needs: 'coordinators confirmed by another broker need v4 or newer (Kafka 2.8+)',
-      commonVersion: (min, max) =>
-        commonApiVersion({ min: 4, max: 6 }, min, max) as FindCoordinatorVersion | undefined,
-      create: (version) => FIND_COORDINATOR[version],
+      versions: FIND_COORDINATOR,
     });
-    this.offsetFetch = new NegotiatedApi(admin, {
+    this.offsetFetch = negotiatedVersions(admin, {
       apiKey: OFFSET_FETCH_API_KEY,
       name: 'OffsetFetch',
       needs: 'committed offsets read from a confirmed coordinator need v8 or newer (Kafka 3.0+)',
-      commonVersion: (min, max) =>
-        commonApiVersion({ min: 8, max: 9 }, min, max) as OffsetFetchVersion | undefined,
-      create: (version) => OFFSET_FETCH[version],
+      versions: OFFSET_FETCH,
     });
   }
 

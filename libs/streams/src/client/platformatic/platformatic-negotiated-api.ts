@@ -79,3 +79,23 @@ export class NegotiatedApi<Version, Api> {
     return this.api;
   }
 }
+
+/**
+ * A {@link NegotiatedApi} of one of platformatic's encodings of an API, one per version (the
+ * engine speaks the versions of `versions`, from its lowest key to its highest): for APIs whose
+ * versions in that range take the same arguments.
+ */
+export function negotiatedVersions<Api>(
+  client: { listApis(): Promise<readonly BrokerApi[]> },
+  spec: { apiKey: number; name: string; needs: string; versions: Readonly<Record<number, Api>> },
+): NegotiatedApi<number, Api> {
+  const known = Object.keys(spec.versions).map(Number);
+  const range = { min: Math.min(...known), max: Math.max(...known) };
+  return new NegotiatedApi(client, {
+    apiKey: spec.apiKey,
+    name: spec.name,
+    needs: spec.needs,
+    commonVersion: (min, max) => commonApiVersion(range, min, max),
+    create: (version) => spec.versions[version],
+  });
+}
