@@ -141,6 +141,39 @@ describe('ClusterRetry', () => {
     expect(attempts).toEqual([1, 2]);
   });
 
+  it('tells a refused answer as a warning each time, other first faults at debug', async () => {
+    const lines: string[] = [];
+    const logger = {
+      debug: (line: string) => lines.push(`debug ${line}`),
+      info: (line: string) => lines.push(`info ${line}`),
+      warn: (line: string) => lines.push(`warn ${line}`),
+      error: (line: string) => lines.push(`error ${line}`),
+    };
+    const retry = new ClusterRetry(DEFAULT_CLUSTER_RETRY_SETTINGS, {
+      classify: (error) => {
+        const reason = (error as Error).message;
+        return reason.startsWith('LEADER_MOVED_WHILE_ASKED')
+          ? { kind: 'leadership', reason, refusedAnswer: true }
+          : classify(error);
+      },
+      logger,
+      sleep: async () => undefined,
+      random: () => 0.5,
+    });
+    const { call } = failing([
+      'NOT_LEADER_OR_FOLLOWER',
+      'LEADER_MOVED_WHILE_ASKED: 0 (answered by node 2, led by node 1)',
+      'LEADER_MOVED_WHILE_ASKED: 0 (answered by node 2, led by node 1)',
+    ]);
+    await expect(retry.run({ ...call, name: 'ListOffsets of t' })).resolves.toBe('ok');
+    expect(lines.map((line) => line.split(' (')[0])).toEqual([
+      'debug ListOffsets of t failed',
+      'warn ListOffsets of t: answer refused',
+      'warn ListOffsets of t: answer refused',
+      'debug ListOffsets of t succeeded after 4 attempts',
+    ]);
+  });
+
   it('stops when the call is stopped, with the last error as it is', async () => {
     const { retry } = fakeRetry();
     let stopped = false;

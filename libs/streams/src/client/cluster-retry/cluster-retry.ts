@@ -37,7 +37,8 @@ export interface ClusterRetryOptions {
   readonly classify: FaultClassifier;
   /**
    * Where retried calls are told: the first retry at debug, every 10th as a warning, the
-   * success after more than 10 attempts at info (after fewer, at debug).
+   * success after more than 10 attempts at info (after fewer, at debug); a refused answer
+   * (`TransientFault.refusedAnswer`) as a warning each time.
    */
   readonly logger?: StateLogger;
   readonly now?: () => number;
@@ -133,8 +134,13 @@ export class ClusterRetry {
           );
         }
         // A fault a few retries overcome is common (a leader moves): told at debug; one that
-        // lasts, at every 10th attempt, as a warning.
-        if (attempt === 1 || attempt % 10 === 0) {
+        // lasts, at every 10th attempt, as a warning. A refused answer is rare and says a broker
+        // hung: told as a warning each time.
+        if (fault.refusedAnswer) {
+          this.options.logger?.warn(
+            `${call.name}: answer refused (${fault.reason}); the broker answered from before it was fenced (hung or paused); asking again after a metadata refresh`,
+          );
+        } else if (attempt === 1 || attempt % 10 === 0) {
           const line = `${call.name} failed (${fault.reason}); retrying with back-off within ${bound.name} (attempt ${attempt}, ${Math.round(elapsed / 1000)} s of ${Math.round(bound.ms / 1000)} s)`;
           if (attempt === 1) this.options.logger?.debug(line);
           else this.options.logger?.warn(line);

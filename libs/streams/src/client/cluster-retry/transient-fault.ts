@@ -5,6 +5,7 @@ import { BrokersUnreachableError } from '../../errors/brokers-unreachable.error'
 import { GroupCoordinatorUnconfirmedError } from '../../errors/internals/group-coordinator-unconfirmed.error';
 import { PartitionLeaderNotAvailableError } from '../../errors/internals/partition-leader-not-available.error';
 import { StreamsError } from '../../errors/streams.error';
+import { COORDINATOR_MOVED_WHILE_ASKED, LEADER_MOVED_WHILE_ASKED } from '../answer-confirmation';
 import { isCertificateFailure } from '../certificate-failure';
 
 /**
@@ -24,6 +25,13 @@ export interface TransientFault {
   readonly kind: TransientFaultKind;
   /** The Kafka error name (`NOT_LEADER_OR_FOLLOWER`) or the connection failure's words. */
   readonly reason: string;
+  /**
+   * True when an answer came but was refused: another broker, asked afterwards, named another
+   * leader or coordinator (`LEADER_MOVED_WHILE_ASKED`, `COORDINATOR_MOVED_WHILE_ASKED`, see
+   * `answer-confirmation.ts`). The answering broker spoke from before it was fenced (it had hung:
+   * SIGSTOP, a long pause, a frozen VM); the retry tells it as a warning.
+   */
+  readonly refusedAnswer?: boolean;
 }
 
 /** Finds the transient fault in a client's error, or `undefined` for any other error. */
@@ -77,12 +85,17 @@ export function transientKafkaError(name: unknown): TransientFault | undefined {
 export function typedTransientFault(error: unknown): TransientFault | undefined {
   if (error instanceof BrokersUnreachableError) return { kind: 'connection', reason: error.reason };
   if (error instanceof PartitionLeaderNotAvailableError) {
-    return { kind: 'leadership', reason: error.reason };
+    return refusal('leadership', error.reason, LEADER_MOVED_WHILE_ASKED);
   }
   if (error instanceof GroupCoordinatorUnconfirmedError) {
-    return { kind: 'coordinator', reason: error.reason };
+    return refusal('coordinator', error.reason, COORDINATOR_MOVED_WHILE_ASKED);
   }
   return undefined;
+}
+
+/** A fault whose reason starts with `refused` is a refused answer. */
+function refusal(kind: TransientFaultKind, reason: string, refused: string): TransientFault {
+  return reason.startsWith(refused) ? { kind, reason, refusedAnswer: true } : { kind, reason };
 }
 
 /**

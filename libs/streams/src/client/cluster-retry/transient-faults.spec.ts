@@ -125,6 +125,13 @@ describe('the engine errors both classifiers share', () => {
     expect(kindOf(classify(leader))).toBe('leadership NOT_LEADER_OR_FOLLOWER');
     const coordinator = new GroupCoordinatorUnconfirmedError('g', 'COORDINATOR_MOVED_WHILE_ASKED');
     expect(kindOf(classify(coordinator))).toBe('coordinator COORDINATOR_MOVED_WHILE_ASKED');
+    // Answers refused because another broker named another leader or coordinator say so.
+    expect(classify(coordinator)?.refusedAnswer).toBe(true);
+    const moved = new PartitionLeaderNotAvailableError('t', 'LEADER_MOVED_WHILE_ASKED: 0 (...)');
+    expect(classify(moved)?.refusedAnswer).toBe(true);
+    expect(classify(leader)?.refusedAnswer).toBeUndefined();
+    const unconfirmed = new GroupCoordinatorUnconfirmedError('g', 'UNCONFIRMED: nobody answered');
+    expect(classify(unconfirmed)?.refusedAnswer).toBeUndefined();
     // A fenced producer stays fenced, whatever its client met on the way.
     const fenced = new ProducerFencedError('tx', 'PRODUCER_FENCED', {
       cause: new NetworkError('Connection to 127.0.0.1:1 failed.'),
