@@ -147,7 +147,7 @@ export class PlatformaticRecordProducer implements RecordProducer {
   /**
    * platformatic's `beginTransaction` (FindCoordinator, InitProducerId the first time), through
    * the retry policy: a failed begin leaves platformatic's transaction in place, cancelled before
-   * the next attempt.
+   * the next attempt. Each fault forgets platformatic's metadata (see {@link forgetBrokers}).
    */
   private begin(name: string): Promise<PlatformaticTransaction> {
     return this.retry.run({
@@ -158,6 +158,7 @@ export class PlatformaticRecordProducer implements RecordProducer {
           await this.producer.transaction?.cancel().catch(() => undefined);
           throw this.typed(error, []);
         }),
+      onFault: () => this.forgetBrokers(),
       stopped: () => this.producer.closed,
     });
   }
@@ -206,7 +207,8 @@ export class PlatformaticRecordProducer implements RecordProducer {
 
   /**
    * Sends EndTxn (commit or abort), again after a transient fault (the coordinator completes
-   * it once), until delivery's bound; throws the last error, typed.
+   * it once), until delivery's bound, forgetting platformatic's metadata after each fault (see
+   * {@link forgetBrokers}); throws the last error, typed.
    */
   private endTransaction(
     transaction: PlatformaticTransaction,
@@ -219,8 +221,21 @@ export class PlatformaticRecordProducer implements RecordProducer {
         transaction[end]().catch((error: unknown) => {
           throw this.typed(error, []);
         }),
+      onFault: () => this.forgetBrokers(),
       stopped: () => this.producer.closed,
     });
+  }
+
+  /**
+   * platformatic reaches the transaction coordinator (InitProducerId, EndTxn) at the address its
+   * cached metadata gives the coordinator's node id, and a metadata read without topics never
+   * refreshes that cache. A broker that was down when the cache was last filled (a rolling
+   * restart) is missing from it, so every attempt failed with "the broker is not available in
+   * the current cluster metadata" until `delivery.timeout.ms` failed the thread (seen: 36
+   * EndTxn attempts over 120 s). Cleared, the next attempt reads the brokers afresh.
+   */
+  private forgetBrokers(): void {
+    this.producer.clearMetadata();
   }
 
   async disconnect(): Promise<void> {
