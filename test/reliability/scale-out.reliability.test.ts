@@ -315,6 +315,7 @@ describe.each<Row>([...RUN_ROWS])(
           leave: { ...leaveFigures, exitMs: exit.exitMs, killedAfterGrace: exit.killed },
           staleOk: queries.staleOk,
           cutByShutdown: queries.cutByShutdown,
+          refusedByShutdown: queries.refusedByShutdown,
           offsetReads: progress.reads,
           longestOffsetReadGapMs: progress.longestReadGapMs,
           metricsScrapes: activity.scrapes,

@@ -48,7 +48,11 @@ export interface PhaseAnswers {
  * - `refused`: a 503 with a valid `Retry-After`;
  * - `wrong`: a 200 or 404 that breaks a rule, or a 503 without `Retry-After`;
  * - `other`: any other status, or no HTTP answer. A connection cut while the instance it went
- *   to was being shut down (its SIGTERM) is counted apart as `cutByShutdown`.
+ *   to was being shut down (its SIGTERM) is counted apart as `cutByShutdown`, and so is a 503
+ *   (with a valid `Retry-After`) that instance itself gave once shutting down (`refusedByShutdown`:
+ *   a query sent before it left the Service's endpoints, answered after its SIGTERM; its client
+ *   is stopping, as Kafka Streams' refuses queries outside RUNNING and REBALANCING, and the
+ *   caller retries elsewhere). Neither says anything about the rebalance the phase measures.
  *
  * Each answer is kept with its send time and partition, so that it can be attributed to a
  * phase and to "partition moved" or not once the phase's owners before and after are known.
@@ -59,6 +63,8 @@ export class RoundRobinQueries {
   readonly failures: string[] = [];
   /** Connection errors from an instance while it shut down (SIGTERM sent, not yet exited). */
   cutByShutdown = 0;
+  /** 503s an instance gave itself while it shut down (SIGTERM sent, not yet exited). */
+  refusedByShutdown = 0;
   /** 200s marked `X-Stale` (a warm-up replica answered). */
   staleOk = 0;
   private readonly users: string[];
@@ -204,6 +210,10 @@ export class RoundRobinQueries {
       case 503:
         if (!validRetryAfter(answer.headers['retry-after'])) {
           return record('wrong', `503 without a valid Retry-After: ${answer.body.slice(0, 200)}`);
+        }
+        if (servedBy === `127.0.0.1:${seat.port}` && this.shuttingDown.has(seat)) {
+          this.refusedByShutdown++;
+          return;
         }
         return record(
           'refused',
