@@ -51,7 +51,7 @@ export interface PhaseAnswers {
  *   to was being shut down (its SIGTERM) is counted apart as `cutByShutdown`, and so is a 503
  *   (with a valid `Retry-After`) that instance itself gave once shutting down (`refusedByShutdown`:
  *   a query sent before it left the Service's endpoints, answered after its SIGTERM; its client
- *   is stopping, as Kafka Streams' refuses queries outside RUNNING and REBALANCING, and the
+ *   is stopping, as Kafka Streams refuses queries outside RUNNING and REBALANCING, and the
  *   caller retries elsewhere). Neither says anything about the rebalance the phase measures.
  *
  * Each answer is kept with its send time and partition, so that it can be attributed to a
