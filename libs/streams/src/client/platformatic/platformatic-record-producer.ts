@@ -232,7 +232,8 @@ export class PlatformaticRecordProducer implements RecordProducer {
    * refreshes that cache. A broker that was down when the cache was last filled (a rolling
    * restart) is missing from it, so every attempt failed with "the broker is not available in
    * the current cluster metadata" until `delivery.timeout.ms` failed the thread (seen: 36
-   * EndTxn attempts over 120 s). Cleared, the next attempt reads the brokers afresh.
+   * EndTxn attempts over 120 s). Cleared, the next attempt reads the brokers afresh. A send's
+   * retry clears it too (a partition's leader moved).
    */
   private forgetBrokers(): void {
     this.producer.clearMetadata();
@@ -277,7 +278,7 @@ export class PlatformaticRecordProducer implements RecordProducer {
           throw this.typed(error, topics);
         }
       },
-      onFault: () => this.producer.clearMetadata(),
+      onFault: () => this.forgetBrokers(),
       stopped: () => this.producer.closed,
     });
     return this.sender.deliver(prepared, this.retry, name, (error) => this.typed(error, topics));
