@@ -4,7 +4,7 @@
  * `admin.fetchTopicOffsets` then gives a high watermark from before the hang. On a three-node
  * cluster of its own, each client's cluster admin (as the engine makes it) must answer the new
  * leader's high watermark exactly. The same for a group's committed offsets when the hung
- * broker coordinated the group.
+ * broker coordinated the group, and for the coordinator a member's heartbeat answer came from.
  */
 import { Admin } from '@platformatic/kafka';
 import type { Kafka } from './kafkajs/kafkajs';
@@ -15,6 +15,9 @@ import type { ClusterAdmin } from './cluster-admin';
 import { createKafkaClientAdapters } from './kafka-client';
 import type { KafkaClientName } from './kafka-client-settings';
 import { fetchTopicOffsetsSettled } from './topic-admin';
+import { KafkajsConfirmedReads } from './kafkajs/kafkajs-confirmed-reads';
+import { PlatformaticConfirmedReads } from './platformatic/platformatic-confirmed-reads';
+import { GroupCoordinatorUnconfirmedError } from '../errors/internals/group-coordinator-unconfirmed.error';
 
 jest.setTimeout(240_000);
 
@@ -205,6 +208,81 @@ describe.each<KafkaClientName>(['kafkajs', '@platformatic/kafka'])(
       } finally {
         if (cluster.nodeState(victim) === 'stopped') await cluster.resume(victim);
         await admin?.disconnect();
+        await setup.deleteGroups([groupId]).catch(() => undefined);
+        await setup.deleteTopics({ topics: [topic] }).catch(() => undefined);
+        await setup.disconnect();
+        await cluster.waitForFullIsr();
+      }
+    });
+  },
+);
+
+/** The adapter's check of the broker that answered a heartbeat, as `nodeId` names it. */
+interface HeartbeatCheck {
+  confirm(groupId: string, nodeId: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+function heartbeatCheck(client: KafkaClientName, bootstrap: readonly number[]): HeartbeatCheck {
+  const brokers = bootstrap.map((id) => cluster.address(id));
+  if (client === 'kafkajs') {
+    // kafkajs names the broker that answered by its address (its request events).
+    const reads = KafkajsConfirmedReads.of(cluster.kafka('hung-heartbeat-test'))!;
+    return {
+      confirm: (groupId, nodeId) => reads.confirmGroupCoordinator(groupId, cluster.address(nodeId)),
+      close: () => reads.disconnect(),
+    };
+  }
+  const admin = new Admin({ clientId: 'hung-heartbeat-test', bootstrapBrokers: brokers });
+  const reads = new PlatformaticConfirmedReads(admin);
+  return {
+    confirm: (groupId, nodeId) => reads.confirmGroupCoordinator(groupId, nodeId),
+    close: () => admin.close(),
+  };
+}
+
+describe.each<KafkaClientName>(['kafkajs', '@platformatic/kafka'])(
+  'the coordinator that answered a heartbeat, hung while the coordination moved (%s)',
+  (client) => {
+    it('is refused while the other brokers name the new coordinator, which is confirmed; the hung one holds nothing up', async () => {
+      const topic = `hung-heartbeat-${client.replace(/\W/g, '')}-${Date.now()}`;
+      const groupId = `${topic}-group`;
+      const kafka = cluster.kafka('hung-heartbeat-setup');
+      const setup = kafka.admin();
+      await setup.connect();
+      await setup.createTopics({ topics: [{ topic, numPartitions: 1, replicationFactor: 3 }] });
+      await setup.setOffsets({ groupId, topic, partitions: [{ partition: 0, offset: '1' }] });
+      const victim = await cluster.groupCoordinatorOf(groupId);
+      const others = cluster.nodeIds.filter((id) => id !== victim);
+      const check = heartbeatCheck(client, [victim, ...others]);
+      try {
+        await expect(check.confirm(groupId, victim)).resolves.toBeUndefined();
+        const other = others[0];
+        const refused = check.confirm(groupId, other);
+        await expect(refused).rejects.toThrow(GroupCoordinatorUnconfirmedError);
+        await expect(refused).rejects.toThrow(
+          client === 'kafkajs'
+            ? `COORDINATOR_MOVED_WHILE_ASKED: answered by ${cluster.address(other)}, coordinated by node ${victim}`
+            : `COORDINATOR_MOVED_WHILE_ASKED: answered by node ${other}, coordinated by node ${victim}`,
+        );
+
+        await cluster.stop(victim);
+        let moved = -1;
+        await until('another coordinator', async () => {
+          moved = await cluster.groupCoordinatorOf(groupId);
+          return moved >= 0 && moved !== victim;
+        });
+        // The hung former coordinator would still name itself: its answer is not asked.
+        await expect(check.confirm(groupId, victim)).rejects.toThrow(
+          /COORDINATOR_MOVED_WHILE_ASKED: answered by .*, coordinated by node /,
+        );
+        await until('the new coordinator confirmed', async () => {
+          await check.confirm(groupId, moved);
+          return true;
+        });
+      } finally {
+        if (cluster.nodeState(victim) === 'stopped') await cluster.resume(victim);
+        await check.close();
         await setup.deleteGroups([groupId]).catch(() => undefined);
         await setup.deleteTopics({ topics: [topic] }).catch(() => undefined);
         await setup.disconnect();

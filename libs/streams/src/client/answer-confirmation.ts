@@ -80,8 +80,9 @@ export function assertAnsweredByLeaders(
 }
 
 /**
- * Checks that a group's committed offsets came from its coordinator: `named`, the coordinator
- * another broker names once the offsets came, must be the broker that answered. A broker hung
+ * Checks that a group's committed offsets (or a member's heartbeat: `answer`) came from its
+ * coordinator: `named`, the coordinator another broker names once the answer came, must be the
+ * broker that answered. A broker hung
  * while the group's coordination moved answers an OffsetFetch queued at it, the moment it
  * resumes, with the offsets committed before the hang (and kafkajs finds the coordinator by
  * asking any broker, the hung one too, which names itself).
@@ -92,11 +93,13 @@ export function assertAnsweredByCoordinator(
   groupId: string,
   answeredBy: number,
   named: number,
+  answer: 'committed offsets' | 'heartbeat' = 'committed offsets',
 ): void {
   if (answeredBy !== named) {
     throw new GroupCoordinatorUnconfirmedError(
       groupId,
       `${COORDINATOR_MOVED_WHILE_ASKED}: answered by node ${answeredBy}, coordinated by node ${named}`,
+      { answer },
     );
   }
 }

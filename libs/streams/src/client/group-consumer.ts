@@ -279,6 +279,22 @@ export interface GroupConsumer {
   currentLag?(topic: string, partition: number): number | undefined;
 
   /**
+   * Checks that the broker that answered the member's latest heartbeat coordinates the group,
+   * by asking the other brokers (the first answer counts). A broker that hung while the group's
+   * coordination moved to another answers the heartbeats queued at it, the moment it resumes,
+   * from the group as it was before the hang: "still a member" of a group that may have dropped
+   * the member and given its partitions to others since. The engine asks only after the member
+   * heard nothing for longer than `session.timeout.ms`. An adapter without it makes every
+   * answered heartbeat count.
+   *
+   * @throws GroupCoordinatorUnconfirmedError (retriable) when another broker names another
+   *   coordinator (`COORDINATOR_MOVED_WHILE_ASKED`: the answer is refused), none answered, or no
+   *   heartbeat was answered yet: the member stays in doubt and the next answered heartbeat is
+   *   checked again; the client's errors (a connection error, a timeout) likewise.
+   */
+  confirmHeartbeatCoordinator?(): Promise<void>;
+
+  /**
    * Commits offsets (the next offsets to read) in the member's current generation.
    *
    * @throws CommitFailedError when the group refused the commit because it moved on (cause:

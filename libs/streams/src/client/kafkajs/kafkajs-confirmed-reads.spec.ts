@@ -27,6 +27,7 @@ function fakeCluster(
   const calls: string[] = [];
   const broker = (nodeId: number): ConfirmedReadsBroker => ({
     nodeId,
+    brokerAddress: `127.0.0.1:${9090 + nodeId}`,
     offsetFetch: async ({ topics }) => {
       calls.push(`offsetFetch@${nodeId}`);
       const { committed = {} } = nodes[nodeId];
@@ -44,7 +45,7 @@ function fakeCluster(
       calls.push(`findGroupCoordinator@${nodeId}`);
       const named = nodes[nodeId].coordinator;
       if (named === undefined) throw new Error(`node ${nodeId} names no coordinator`);
-      return { coordinator: { nodeId: named } };
+      return { coordinator: { nodeId: named, host: '127.0.0.1', port: 9090 + named } };
     },
     listOffsets: async ({ topics }) => {
       const { offsets = {} } = nodes[nodeId];
@@ -228,6 +229,40 @@ describe('KafkajsConfirmedReads', () => {
       await expect(offsets.fetchCommittedOffsets('g', ['a'])).rejects.toThrow(
         'UNCONFIRMED: no broker other than node(s) 1 answered',
       );
+    });
+  });
+
+  describe("the coordinator that answered a member's heartbeat", () => {
+    it('is confirmed when another broker names the broker at that address', async () => {
+      const { offsets, calls } = fakeCluster({}, { 1: {}, 2: { coordinator: 1 }, 3: {} });
+      await expect(offsets.confirmGroupCoordinator('g', '127.0.0.1:9091')).resolves.toBeUndefined();
+      expect(calls).not.toContain('findGroupCoordinator@1'); // it would name itself
+    });
+
+    it('is refused when another broker names another coordinator (a hung broker answered)', async () => {
+      const { offsets, calls } = fakeCluster(
+        {},
+        { 1: { coordinator: 1 }, 2: { coordinator: 3 }, 3: { coordinator: 3 } },
+      );
+      const refused = offsets.confirmGroupCoordinator('g', '127.0.0.1:9091');
+      await expect(refused).rejects.toThrow(GroupCoordinatorUnconfirmedError);
+      await expect(refused).rejects.toThrow(
+        'COORDINATOR_MOVED_WHILE_ASKED: answered by 127.0.0.1:9091, coordinated by node 3 at 127.0.0.1:9093',
+      );
+      expect(calls).not.toContain('refreshMetadata'); // the hung broker might be asked
+    });
+
+    it('fails retriably when no other broker answers', async () => {
+      const { offsets } = fakeCluster({}, { 1: { coordinator: 1 }, 2: {}, 3: {} });
+      await expect(offsets.confirmGroupCoordinator('g', '127.0.0.1:9091')).rejects.toThrow(
+        'UNCONFIRMED: no broker other than 127.0.0.1:9091 answered',
+      );
+    });
+
+    it('asks nobody on a cluster of one broker', async () => {
+      const { offsets, calls } = fakeCluster({}, { 1: { coordinator: 1 } });
+      await expect(offsets.confirmGroupCoordinator('g', '127.0.0.1:9091')).resolves.toBeUndefined();
+      expect(calls).not.toContain('findGroupCoordinator@1');
     });
   });
 });

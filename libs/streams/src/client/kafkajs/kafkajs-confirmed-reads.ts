@@ -3,6 +3,7 @@ import { GroupCoordinatorUnconfirmedError } from '../../errors/internals/group-c
 import { PartitionLeaderNotAvailableError } from '../../errors/internals/partition-leader-not-available.error';
 import type { CommittedOffset, PartitionOffsets } from '../cluster-admin';
 import {
+  COORDINATOR_MOVED_WHILE_ASKED,
   assertAnsweredByCoordinator,
   assertAnsweredByLeaders,
   type LeaderAnswer,
@@ -20,6 +21,8 @@ const EARLIEST = -2;
 /** The parts of kafkajs' (internal) `Broker` these requests use. */
 export interface ConfirmedReadsBroker {
   readonly nodeId: number;
+  /** `host:port`, as kafkajs' request events name the broker that answered. */
+  readonly brokerAddress: string;
   listOffsets(request: {
     replicaId: number;
     isolationLevel: number;
@@ -42,7 +45,7 @@ export interface ConfirmedReadsBroker {
   findGroupCoordinator(request: {
     groupId: string;
     coordinatorType: number;
-  }): Promise<{ coordinator: { nodeId: number } }>;
+  }): Promise<{ coordinator: { nodeId: number; host: string; port: number } }>;
   metadata(topics: string[]): Promise<{
     topicMetadata: readonly {
       topic: string;
@@ -127,6 +130,53 @@ export class KafkajsConfirmedReads {
     } catch (error) {
       this.metadataStale = true;
       throw error;
+    }
+  }
+
+  /**
+   * Checks that the broker at `address` (`host:port`, as kafkajs' request events name the
+   * broker that answered) coordinates group `groupId`: every other broker is asked at once
+   * (FindCoordinator) and the first answer counts. A broker that hung while the group's
+   * coordination moved answers the heartbeats queued at it, the moment it resumes, from the
+   * group as it was before the hang; it names itself, so it is not asked. One broker in the
+   * cluster: nothing can have moved, it is confirmed.
+   *
+   * The brokers are those of the metadata as last read (a refusal says nothing of them: asking
+   * the metadata again could reach the hung broker and wait out the request timeout).
+   *
+   * @throws GroupCoordinatorUnconfirmedError (retriable) when another broker names another
+   *   coordinator (`COORDINATOR_MOVED_WHILE_ASKED`) or none answered (`UNCONFIRMED`); kafkajs'
+   *   errors (connection errors, timeouts) while the metadata is first read.
+   */
+  async confirmGroupCoordinator(groupId: string, address: string): Promise<void> {
+    await this.connect();
+    await this.cluster.refreshMetadataIfNecessary();
+    const nodeIds = this.cluster.getNodeIds();
+    if (nodeIds.length === 1) return;
+    const named = await Promise.any(
+      nodeIds.map(async (nodeId) => {
+        const broker = await this.cluster.findBroker({ nodeId });
+        if (broker.brokerAddress === address) throw new Error('the broker that answered');
+        const found = await broker.findGroupCoordinator({
+          groupId,
+          coordinatorType: GROUP_COORDINATOR,
+        });
+        return found.coordinator;
+      }),
+    ).catch((error: unknown) => {
+      throw new GroupCoordinatorUnconfirmedError(
+        groupId,
+        `UNCONFIRMED: no broker other than ${address} answered`,
+        { cause: error, answer: 'heartbeat' },
+      );
+    });
+    const at = `${named.host}:${named.port}`;
+    if (at !== address) {
+      throw new GroupCoordinatorUnconfirmedError(
+        groupId,
+        `${COORDINATOR_MOVED_WHILE_ASKED}: answered by ${address}, coordinated by node ${named.nodeId} at ${at}`,
+        { answer: 'heartbeat' },
+      );
     }
   }
 

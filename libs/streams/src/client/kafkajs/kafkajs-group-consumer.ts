@@ -19,6 +19,8 @@ import { kafkajsClusterRetry, kafkajsRetryOptions } from './kafkajs-transient-fa
 import { kafkajsCommitError, kafkajsGroupError } from './kafkajs-group-errors';
 import { cancelGroupRejoin, joiningGeneration, requestGroupRejoin } from './group-rejoin';
 import { observeFetchEnds, type FetchedPartitionEnd } from './fetch-ends';
+import { KafkajsConfirmedReads } from './kafkajs-confirmed-reads';
+import { GroupCoordinatorUnconfirmedError } from '../../errors/internals/group-coordinator-unconfirmed.error';
 
 /** How often, and how many times, a member's own assignment is looked for in the group. */
 const DESCRIBE_ATTEMPTS = 50;
@@ -61,6 +63,10 @@ export class KafkajsGroupConsumer implements GroupConsumer {
   private assigned = new Set<string>();
   /** The batch being handed over: its partition counts as read up to its end meanwhile. */
   private handing: { key: string; nextOffset: number } | undefined;
+  /** `host:port` of the broker that answered the member's latest heartbeat. */
+  private heartbeatAnsweredBy: string | undefined;
+  /** Asks other brokers who coordinates the group (made at the first check). */
+  private confirmedReads: KafkajsConfirmedReads | undefined;
 
   constructor(
     private readonly kafka: Kafka,
@@ -132,6 +138,10 @@ export class KafkajsGroupConsumer implements GroupConsumer {
     });
     // A completed fetch (even an empty one) shows the poll loop is alive.
     consumer.on(consumer.events.FETCH, () => listener.onFetch());
+    // kafkajs emits a request's event as its answer arrives, before the heartbeat's own.
+    consumer.on(consumer.events.REQUEST, ({ payload }) => {
+      if (payload.apiName === 'Heartbeat') this.heartbeatAnsweredBy = payload.broker;
+    });
     consumer.on(consumer.events.HEARTBEAT, () => listener.onHeartbeat?.());
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       if (!this.closing && !payload.restart) listener.onFailed(payload.error);
@@ -205,11 +215,29 @@ export class KafkajsGroupConsumer implements GroupConsumer {
     await this.run(consumer);
   }
 
+  /**
+   * Asks the brokers other than the one that answered the latest heartbeat (as kafkajs' request
+   * event names it) who coordinates the group (see `GroupConsumer.confirmHeartbeatCoordinator`).
+   *
+   * @throws GroupCoordinatorUnconfirmedError (retriable) when another broker names another, none
+   *   answered, no heartbeat was answered yet, or this kafkajs builds no cluster of the engine's.
+   */
+  async confirmHeartbeatCoordinator(): Promise<void> {
+    const address = this.heartbeatAnsweredBy;
+    const unconfirmed = (reason: string): GroupCoordinatorUnconfirmedError =>
+      new GroupCoordinatorUnconfirmedError(this.groupId, reason, { answer: 'heartbeat' });
+    if (address === undefined) throw unconfirmed('UNCONFIRMED: no heartbeat answered yet');
+    this.confirmedReads ??= KafkajsConfirmedReads.of(this.kafka);
+    if (!this.confirmedReads) throw unconfirmed('UNCONFIRMED: kafkajs builds no cluster to ask');
+    await this.confirmedReads.confirmGroupCoordinator(this.groupId, address);
+  }
+
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
     this.revocation.stop();
     if (this.metadata) cancelGroupRejoin(this.groupId, this.metadata.memberId);
+    await this.confirmedReads?.disconnect();
     const consumer = this.consumer;
     if (!consumer) return;
     await consumer.stop().catch(() => undefined);

@@ -144,6 +144,33 @@ export class PlatformaticConfirmedReads {
   }
 
   /**
+   * Checks that broker `nodeId`, which answered a member's heartbeat, coordinates group
+   * `groupId`: every other broker is asked at once (FindCoordinator), the first answer counts. A
+   * broker that hung while the group's coordination moved answers the heartbeats queued at it,
+   * the moment it resumes, from the group as it was before the hang; it names itself, so it is
+   * not asked. One broker in the cluster: nothing can have moved, it is confirmed.
+   *
+   * The brokers are those of the client's metadata as last read (a refusal says nothing of them:
+   * asking the metadata again could reach the hung broker and wait out the request timeout).
+   *
+   * @throws GroupCoordinatorUnconfirmedError (retriable) when another broker names another
+   *   coordinator (`COORDINATOR_MOVED_WHILE_ASKED`) or none answered (`UNCONFIRMED`);
+   *   platformatic's errors (network errors, timeouts) while the metadata is first read.
+   */
+  async confirmGroupCoordinator(groupId: string, nodeId: number): Promise<void> {
+    const findCoordinator = await this.findCoordinator.get();
+    const metadata = await this.admin.metadata({ topics: [] });
+    const named = await this.askOthers(
+      metadata,
+      [nodeId],
+      (other) => this.coordinatorNamedBy(findCoordinator, other, groupId),
+      (reason, cause) =>
+        new GroupCoordinatorUnconfirmedError(groupId, reason, { cause, answer: 'heartbeat' }),
+    );
+    if (named !== undefined) assertAnsweredByCoordinator(groupId, nodeId, named, 'heartbeat');
+  }
+
+  /**
    * Each partition's log start offset and high watermark (read_uncommitted), in partition order,
    * each from the partition's current leader.
    *
@@ -225,16 +252,23 @@ export class PlatformaticConfirmedReads {
     const named = await this.askOthers(
       metadata,
       [found.nodeId],
-      async (other) => {
-        const [named] = (await findCoordinator.async(other, GROUP_COORDINATOR, [groupId]))
-          .coordinators;
-        if (named === undefined) throw new Error('FindCoordinator named no coordinator');
-        return named.nodeId;
-      },
+      (other) => this.coordinatorNamedBy(findCoordinator, other, groupId),
       (reason, cause) => new GroupCoordinatorUnconfirmedError(groupId, reason, { cause }),
     );
     if (named !== undefined) assertAnsweredByCoordinator(groupId, found.nodeId, named);
     return answer.groups.find((g) => g.groupId === groupId) ?? { topics: [] };
+  }
+
+  /** The node id of the coordinator of `groupId` that the broker behind `connection` names. */
+  private async coordinatorNamedBy(
+    findCoordinator: FindCoordinatorApi,
+    connection: Connection,
+    groupId: string,
+  ): Promise<number> {
+    const [named] = (await findCoordinator.async(connection, GROUP_COORDINATOR, [groupId]))
+      .coordinators;
+    if (named === undefined) throw new Error('FindCoordinator named no coordinator');
+    return named.nodeId;
   }
 
   private async listOffsetsAt(

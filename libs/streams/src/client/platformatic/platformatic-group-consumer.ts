@@ -17,6 +17,7 @@ import { PlatformaticGroupMember, type ReceivedAssignment } from './platformatic
 import { bridgePlatformaticLogs, describeError } from './platformatic-log-bridge';
 import { PlatformaticPartitionFetcher } from './platformatic-partition-fetcher';
 import { PlatformaticCoordinators } from './platformatic-coordinators';
+import { PlatformaticHeartbeatCoordinatorCheck } from './platformatic-heartbeat-coordinator-check';
 import { platformaticClusterRetry } from './platformatic-transient-faults';
 import type { ClusterRetry } from '../cluster-retry/cluster-retry';
 import type { StreamsLogger } from '../../logging/logger';
@@ -61,6 +62,7 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
   private delivered: Promise<void> = Promise.resolve();
 
   private coordinators: PlatformaticCoordinators | undefined;
+  private readonly heartbeats: PlatformaticHeartbeatCoordinatorCheck;
   /** When the coordinator last answered a heartbeat or the member last joined a generation. */
   private lastAnswerAt = Date.now();
   private watchdog: NodeJS.Timeout | undefined;
@@ -72,6 +74,7 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
     private readonly retry: ClusterRetry = platformaticClusterRetry(),
   ) {
     this.cooperative = options.rebalanceProtocol === 'cooperative';
+    this.heartbeats = PlatformaticHeartbeatCoordinatorCheck.of(options.groupId, clientOptions);
   }
 
   get groupId(): string {
@@ -111,6 +114,7 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
     member.on('consumer:group:join', () => this.onJoined());
     member.on('consumer:heartbeat:end', () => {
       this.lastAnswerAt = Date.now();
+      this.heartbeats.answered(member.coordinatorId);
       listener.onHeartbeat?.();
     });
     // platformatic emits 'error' when a rejoin it started by itself (after a failed heartbeat)
@@ -225,10 +229,16 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
     await this.join();
   }
 
+  /** See `GroupConsumer.confirmHeartbeatCoordinator` ({@link PlatformaticHeartbeatCoordinatorCheck}). */
+  confirmHeartbeatCoordinator(): Promise<void> {
+    return this.heartbeats.confirm();
+  }
+
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
     clearInterval(this.watchdog);
+    await this.heartbeats.close();
     await this.loop.catch(() => undefined);
     // KIP-345: a static member stays in the group, so a restart within the session is no rebalance.
     if (this.member?.staticMembership) this.member.staticMembership.remainInGroup();

@@ -36,6 +36,7 @@ import { StreamsGroupStatusCode } from './streams-group/streams-group-heartbeat-
 import { StreamsGroupMember } from './streams-group/streams-group-member';
 import { NO_TASKS, type StreamsTaskSet } from './streams-group/streams-task-set';
 import type { TaskOffset } from './streams-group/streams-group-structs';
+import { PlatformaticHeartbeatCoordinatorCheck } from './platformatic-heartbeat-coordinator-check';
 
 /** The assignment the engine was given last. */
 interface Delivered {
@@ -80,12 +81,16 @@ export class PlatformaticStreamsGroupConsumer implements GroupConsumer {
   private endOffsets: Record<string, number> = {};
   private endOffsetsAt = 0;
 
+  private readonly heartbeats: PlatformaticHeartbeatCoordinatorCheck;
+
   constructor(
     private readonly clientOptions: BaseOptions,
     private readonly options: GroupConsumerOptions,
     private readonly logger?: StreamsLogger,
     private readonly retry: ClusterRetry = platformaticClusterRetry(),
-  ) {}
+  ) {
+    this.heartbeats = PlatformaticHeartbeatCoordinatorCheck.of(options.groupId, clientOptions);
+  }
 
   get groupId(): string {
     return this.options.groupId;
@@ -148,7 +153,10 @@ export class PlatformaticStreamsGroupConsumer implements GroupConsumer {
         },
         statuses: (outcomes) => this.onStatuses(outcomes),
         failed: (error) => this.failed(error),
-        heartbeat: () => start.listener.onHeartbeat?.(),
+        heartbeat: () => {
+          this.heartbeats.answered(coordinator.coordinatorId);
+          start.listener.onHeartbeat?.();
+        },
         taskOffsets: () => this.taskOffsets(spec),
         shutdownRequested: () => this.subscription().shutdownRequested === true,
       },
@@ -245,9 +253,15 @@ export class PlatformaticStreamsGroupConsumer implements GroupConsumer {
     else await member.rejoin();
   }
 
+  /** See `GroupConsumer.confirmHeartbeatCoordinator` ({@link PlatformaticHeartbeatCoordinatorCheck}). */
+  confirmHeartbeatCoordinator(): Promise<void> {
+    return this.heartbeats.confirm();
+  }
+
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
+    await this.heartbeats.close();
     for (const done of this.applied.splice(0)) done();
     await this.loop.catch(() => undefined);
     await this.member?.close();

@@ -13,16 +13,27 @@ describe('MembershipWatch', () => {
   });
   afterEach(() => spy.mockRestore());
 
-  function watch() {
+  function watch(confirmCoordinator?: () => Promise<void>) {
     const doubts: boolean[] = [];
     const warnings: string[] = [];
     const membership = new MembershipWatch(
       SESSION_MS,
       { setMembershipInDoubt: (inDoubt) => void doubts.push(inDoubt) },
       { warn: (message) => void warnings.push(message) },
+      confirmCoordinator,
     );
     return { membership, doubts, warnings };
   }
+
+  /** A coordinator check whose answers the test gives, one per call, in order. */
+  function checks() {
+    const pending: { resolve: () => void; reject: (e: Error) => void }[] = [];
+    const confirm = jest.fn(
+      () => new Promise<void>((resolve, reject) => pending.push({ resolve, reject })),
+    );
+    return { confirm, pending };
+  }
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
 
   it('falls into doubt once no heartbeat was answered for longer than the session, until one is', () => {
     const { membership, doubts, warnings } = watch();
@@ -80,5 +91,64 @@ describe('MembershipWatch', () => {
     membership.joiningGroup();
     membership.confirmed(); // assigned again
     expect(doubts).toEqual([true, false]);
+  });
+
+  it('counts a heartbeat answered in doubt only once its broker is confirmed as the coordinator', async () => {
+    const { confirm, pending } = checks();
+    const { membership, doubts, warnings } = watch(confirm);
+    membership.heartbeatAnswered(); // no doubt: counts at once, nothing asked
+    expect(confirm).not.toHaveBeenCalled();
+    now += SESSION_MS + 1;
+    membership.check(true);
+    expect(doubts).toEqual([true]);
+    // The hung former coordinator answers the heartbeats queued at it as it resumes.
+    membership.heartbeatAnswered();
+    membership.heartbeatAnswered(); // one check at a time
+    expect(confirm).toHaveBeenCalledTimes(1);
+    pending[0].reject(new Error('COORDINATOR_MOVED_WHILE_ASKED: answered by node 3'));
+    await settle();
+    expect(doubts).toEqual([true]); // still in doubt: queries read no active copy
+    expect(warnings[1]).toBe(
+      "a heartbeat was answered, but its broker is not confirmed as the group's coordinator " +
+        '(Error: COORDINATOR_MOVED_WHILE_ASKED: answered by node 3): the answer may come from a ' +
+        'broker that hung while the group moved; queries still read no active copy of its tasks',
+    );
+    membership.heartbeatAnswered();
+    pending[1].reject(new Error('UNCONFIRMED'));
+    await settle();
+    expect(warnings).toHaveLength(2); // said once per doubt
+    // The real coordinator answers.
+    membership.heartbeatAnswered();
+    pending[2].resolve();
+    await settle();
+    expect(doubts).toEqual([true, false]);
+    expect(warnings[2]).toBe('the group answered again: queries read the active tasks again');
+  });
+
+  it('clears no later doubt with a confirmation that outlived its own', async () => {
+    const { confirm, pending } = checks();
+    const { membership, doubts } = watch(confirm);
+    now += SESSION_MS + 1;
+    membership.check(true);
+    membership.heartbeatAnswered(); // checked...
+    membership.joiningGroup();
+    membership.confirmed(); // ...but assigned meanwhile,
+    membership.refused(
+      new CommitFailedError('app', { cause: new UnknownMemberError('app', 'm-1') }),
+    ); // and dropped again
+    pending[0].resolve();
+    await settle();
+    expect(doubts).toEqual([true, false, true]);
+  });
+
+  it('is confirmed by an assignment without asking', () => {
+    const { confirm } = checks();
+    const { membership, doubts } = watch(confirm);
+    now += SESSION_MS + 1;
+    membership.check(true);
+    membership.joiningGroup();
+    membership.confirmed();
+    expect(doubts).toEqual([true, false]);
+    expect(confirm).not.toHaveBeenCalled();
   });
 });

@@ -40,6 +40,7 @@ function fakeConsumer() {
       CRASH: 'crash',
       FETCH: 'fetch',
       HEARTBEAT: 'heartbeat',
+      REQUEST: 'request',
     },
     on: (event: string, listener: (e: unknown) => void) => emitter.on(event, listener),
     connect: async () => void calls.push('connect'),
@@ -74,6 +75,21 @@ function thread(tasksOverrides: TasksOverrides = () => ({})) {
       consumerConfig = config;
       return consumer;
     },
+    // The engine's own kafkajs cluster: three brokers, each naming node 1 the group coordinator.
+    [Symbol('private:Kafka:createCluster')]: () => ({
+      connect: async () => undefined,
+      disconnect: async () => undefined,
+      refreshMetadata: async () => undefined,
+      refreshMetadataIfNecessary: async () => undefined,
+      getNodeIds: () => ['1', '2', '3'],
+      findBroker: async ({ nodeId }: { nodeId: string }) => ({
+        nodeId: Number(nodeId),
+        brokerAddress: `127.0.0.1:909${nodeId}`,
+        findGroupCoordinator: async () => ({
+          coordinator: { nodeId: 1, host: '127.0.0.1', port: 9091 },
+        }),
+      }),
+    }),
   } as unknown as Parameters<typeof kafkajsGroupConsumerFactory>[0];
   const listener = threadCallbacks(jest.fn);
   const warnings: string[] = [];
@@ -360,8 +376,21 @@ describe('StreamThread when the group stops answering its heartbeats', () => {
       clock.mockImplementation(() => start + 10_500);
       await new Promise((resolve) => setTimeout(resolve, 250));
       expect(doubts).toEqual([true]);
-      // kafkajs reports the heartbeat the coordinator answered: through the adapter to the thread.
+      // A heartbeat answered by node 3, which the other brokers no longer name the coordinator
+      // (it hung while the group moved): the member stays in doubt.
+      t.emitter.emit('request', { payload: { apiName: 'Heartbeat', broker: '127.0.0.1:9093' } });
       t.emitter.emit('heartbeat', {});
+      await settle();
+      expect(doubts).toEqual([true]);
+      expect(t.warnings).toContainEqual(
+        expect.stringContaining(
+          'COORDINATOR_MOVED_WHILE_ASKED: answered by 127.0.0.1:9093, coordinated by node 1 at 127.0.0.1:9091',
+        ),
+      );
+      // kafkajs reports the heartbeat the coordinator answered: through the adapter to the thread.
+      t.emitter.emit('request', { payload: { apiName: 'Heartbeat', broker: '127.0.0.1:9091' } });
+      t.emitter.emit('heartbeat', {});
+      await settle();
       expect(doubts).toEqual([true, false]);
     } finally {
       clock.mockRestore();

@@ -79,7 +79,11 @@ export class StreamThread {
 
   constructor(private readonly options: StreamThreadOptions) {
     const { sessionTimeoutMs } = options.config;
-    this.membership = new MembershipWatch(sessionTimeoutMs, options.tasks, options.logger);
+    this.membership = new MembershipWatch(sessionTimeoutMs, options.tasks, options.logger, () =>
+      this.consumer?.confirmHeartbeatCoordinator
+        ? this.consumer.confirmHeartbeatCoordinator()
+        : Promise.resolve(),
+    );
     this.cooperative = options.config.rebalanceProtocol === 'cooperative';
     this.schedule = new CommitSchedule(
       options.config.commitIntervalMs,
@@ -124,7 +128,7 @@ export class StreamThread {
           this.membership.joiningGroup();
           return this.migration.start(new Error('the member lost its group membership'), false);
         },
-        onHeartbeat: () => this.membership.confirmed(),
+        onHeartbeat: () => this.membership.heartbeatAnswered(),
         // The poll loop is alive (even an empty fetch); it may bring lags a waiting task needs.
         onFetch: () => {
           this.lastProgress = this.options.threadMetrics?.polled() ?? Date.now();
