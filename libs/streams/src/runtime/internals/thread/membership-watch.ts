@@ -66,7 +66,7 @@ export class MembershipWatch {
     this.confirmCoordinator()
       .then(
         () => {
-          if (this.doubts === doubt) this.confirmed();
+          if (this.doubts === doubt && this.inDoubt) this.confirmed();
         },
         (error: unknown) => {
           if (this.saidUnconfirmed === doubt || this.doubts !== doubt || !this.inDoubt) return;
