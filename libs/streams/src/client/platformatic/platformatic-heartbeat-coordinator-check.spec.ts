@@ -34,6 +34,8 @@ describe('PlatformaticHeartbeatCoordinatorCheck', () => {
     expect(made()).toBe(1);
     await heartbeats.close();
     expect(closed()).toBe(1);
+    await expect(heartbeats.confirm()).rejects.toThrow('UNCONFIRMED: the member is closing');
+    expect(made()).toBe(1); // no admin made after the close
   });
 
   it('is unconfirmed, retriably and without asking, before any heartbeat was answered', async () => {

@@ -27,6 +27,7 @@ function adminAsker(clientOptions: BaseOptions): HeartbeatCoordinatorAsker {
 export class PlatformaticHeartbeatCoordinatorCheck {
   private answeredBy: number | undefined;
   private asker: HeartbeatCoordinatorAsker | undefined;
+  private closed = false;
 
   constructor(
     private readonly groupId: string,
@@ -44,16 +45,21 @@ export class PlatformaticHeartbeatCoordinatorCheck {
   }
 
   /**
+   * Confirms the node that answered the latest heartbeat as the group's coordinator.
+   *
    * @throws GroupCoordinatorUnconfirmedError (retriable) when another broker names another
-   *   coordinator, none answered, or no heartbeat was answered yet; platformatic's errors
-   *   (network errors, timeouts) otherwise. The member stays in doubt; the next answer is checked.
+   *   coordinator, none answered, no heartbeat was answered yet, or the member is closing;
+   *   platformatic's errors (network errors, timeouts) otherwise. The member stays in doubt; the
+   *   next answer is checked.
    */
   async confirm(): Promise<void> {
     const nodeId = this.answeredBy;
-    if (nodeId === undefined) {
+    if (nodeId === undefined || this.closed) {
       throw new GroupCoordinatorUnconfirmedError(
         this.groupId,
-        'UNCONFIRMED: no heartbeat answered yet',
+        this.closed
+          ? 'UNCONFIRMED: the member is closing'
+          : 'UNCONFIRMED: no heartbeat answered yet',
         { answer: 'heartbeat' },
       );
     }
@@ -63,6 +69,7 @@ export class PlatformaticHeartbeatCoordinatorCheck {
 
   /** Closes the admin client, if one was made. Never throws. */
   async close(): Promise<void> {
+    this.closed = true;
     await this.asker?.close();
   }
 }
