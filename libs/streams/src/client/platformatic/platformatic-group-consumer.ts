@@ -13,7 +13,11 @@ import type {
   TopicPartitionOffset,
   TopicPartitions,
 } from '../group-consumer';
-import { PlatformaticGroupMember, type ReceivedAssignment } from './platformatic-group-member';
+import {
+  PlatformaticGroupMember,
+  groupMemberOptions,
+  type ReceivedAssignment,
+} from './platformatic-group-member';
 import { bridgePlatformaticLogs, describeError } from './platformatic-log-bridge';
 import { PlatformaticPartitionFetcher } from './platformatic-partition-fetcher';
 import { PlatformaticCoordinators } from './platformatic-coordinators';
@@ -86,17 +90,7 @@ export class PlatformaticGroupConsumer implements GroupConsumer {
     const { listener } = start;
     this.start$ = start;
     const member = new PlatformaticGroupMember(
-      {
-        ...this.clientOptions,
-        groupId: options.groupId,
-        sessionTimeout: options.sessionTimeoutMs,
-        heartbeatInterval: options.heartbeatIntervalMs,
-        rebalanceTimeout: options.rebalanceTimeoutMs,
-        autocommit: false,
-        ...(options.groupInstanceId ? { groupInstanceId: options.groupInstanceId } : {}),
-        protocols: [{ name: options.assignor.name, version: 1 }],
-        protocolsMetadata: () => Promise.resolve(options.assignor.subscriptionUserData()),
-      },
+      groupMemberOptions(this.clientOptions, options),
       {
         beforeJoin: (memberId) => this.beforeJoin(memberId),
         subscriptionUserData: () => options.assignor.subscriptionUserData(),

@@ -7,9 +7,14 @@ import {
   kGetApi,
   type API,
   type Callback,
+  type BaseOptions,
   type ConsumerOptions,
 } from '@platformatic/kafka';
-import type { GroupMemberSubscription, TopicPartitions } from '../group-consumer';
+import type {
+  GroupConsumerOptions,
+  GroupMemberSubscription,
+  TopicPartitions,
+} from '../group-consumer';
 import { PlatformaticStaticMembership } from './platformatic-static-membership';
 
 /** The assignment a member received in SyncGroup, user data included. */
@@ -235,5 +240,27 @@ function decodeAssignment(
       partitions: [...p.partitions],
     })),
     userData: decoded.userData ?? Buffer.alloc(0),
+  };
+}
+
+/**
+ * The platformatic consumer options of a member of group `options.groupId`: the client's
+ * (brokers, TLS, SASL, client id) with the group's timeouts, its static id if any, no
+ * autocommit, and the engine's assignor as the only protocol.
+ */
+export function groupMemberOptions(
+  clientOptions: BaseOptions,
+  options: GroupConsumerOptions,
+): ConsumerOptions<Buffer, Buffer, Buffer, Buffer> {
+  return {
+    ...clientOptions,
+    groupId: options.groupId,
+    sessionTimeout: options.sessionTimeoutMs,
+    heartbeatInterval: options.heartbeatIntervalMs,
+    rebalanceTimeout: options.rebalanceTimeoutMs,
+    autocommit: false,
+    ...(options.groupInstanceId ? { groupInstanceId: options.groupInstanceId } : {}),
+    protocols: [{ name: options.assignor.name, version: 1 }],
+    protocolsMetadata: () => Promise.resolve(options.assignor.subscriptionUserData()),
   };
 }

@@ -35,7 +35,7 @@ import type { StreamsGroupStatusOutcome } from './streams-group/streams-group-er
 import { StreamsGroupStatusCode } from './streams-group/streams-group-heartbeat-response';
 import { StreamsGroupMember } from './streams-group/streams-group-member';
 import { NO_TASKS, type StreamsTaskSet } from './streams-group/streams-task-set';
-import type { TaskOffset } from './streams-group/streams-group-structs';
+import { endpointOf, taskOffset, type TaskOffset } from './streams-group/streams-group-structs';
 import { PlatformaticHeartbeatCoordinatorCheck } from './platformatic-heartbeat-coordinator-check';
 
 /** The assignment the engine was given last. */
@@ -383,18 +383,6 @@ export class PlatformaticStreamsGroupConsumer implements GroupConsumer {
   private failed(error: Error): void {
     if (!this.closing) this.start$?.listener.onFailed(error);
   }
-}
-
-function taskOffset(task: string, offset: number): TaskOffset {
-  const cut = task.lastIndexOf('_');
-  return { subtopologyId: task.slice(0, cut), partition: Number(task.slice(cut + 1)), offset };
-}
-
-/** `host:port` as the request's endpoint; `null` when unset. */
-function endpointOf(endpoint: string | undefined): { host: string; port: number } | null {
-  if (!endpoint) return null;
-  const cut = endpoint.lastIndexOf(':');
-  return { host: endpoint.slice(0, cut), port: Number(endpoint.slice(cut + 1)) };
 }
 
 /**

@@ -19,10 +19,23 @@ export interface TaskOffset {
   readonly offset: number;
 }
 
+/** Task `task` (`<subtopologyId>_<partition>`) at cumulative changelog offset `offset`. */
+export function taskOffset(task: string, offset: number): TaskOffset {
+  const cut = task.lastIndexOf('_');
+  return { subtopologyId: task.slice(0, cut), partition: Number(task.slice(cut + 1)), offset };
+}
+
 /** An instance's `application.server` endpoint. */
 export interface StreamsEndpoint {
   readonly host: string;
   readonly port: number;
+}
+
+/** `host:port` as a request's endpoint; `null` when unset. */
+export function endpointOf(endpoint: string | undefined): StreamsEndpoint | null {
+  if (!endpoint) return null;
+  const cut = endpoint.lastIndexOf(':');
+  return { host: endpoint.slice(0, cut), port: Number(endpoint.slice(cut + 1)) };
 }
 
 /** A key and its value (topic configs, client tags). */
